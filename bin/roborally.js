@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// The roborally command; its TypeScript sources are in cli/src, built into dist by `npm install`.
+import { main } from '../dist/cli/src/main.js';
+
+process.exitCode = await main(process.argv.slice(2));

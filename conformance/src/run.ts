@@ -1,0 +1,190 @@
+/** Plays a scenario and compares the outcome with its expectations (SCENARIOS.md). */
+import {
+  DECK, RULE_SETS, beginTurn, cardName, createState, cutTurn, dirName, endTurn, makeSetup, needsProgram,
+  openRegisters, playRegister, popcount, renderText, submitOrders, type Card, type GameState,
+  type Result, type Setup,
+} from '../../engine/src/index.js';
+import { missingFeature, parseScenario, type Expect, type Scenario, type TurnSpec } from './scenario.js';
+
+export type Verdict = 'pass' | 'fail' | 'skip';
+
+export interface ScenarioResult {
+  readonly id: string;
+  readonly result: Verdict;
+  /** What differed, what failed, or what the scenario needs. */
+  readonly messages: string[];
+  /** Every robot with the fields of `expect.robots`, as they stand at the end. */
+  readonly state: Record<string, Record<string, unknown>> | null;
+  /** With `show`: the floor as text after each register phase. */
+  readonly pictures: string[];
+}
+
+interface RunOptions {
+  readonly show?: boolean;
+}
+
+const priorities = (rules: string): boolean | undefined =>
+  rules === 'classic' ? true : rules === 'pbem' ? false : undefined;
+
+/** Checks one scenario given as parsed JSON; `fallbackId` names it if it has no id of its own. */
+export function checkScenario(raw: unknown, fallbackId: string, o: RunOptions = {}): ScenarioResult {
+  const rawId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : fallbackId;
+  const needs = missingFeature(raw, Object.keys(RULE_SETS));
+  if (needs) return { id: rawId, result: 'skip', messages: [`needs ${needs}`], state: null, pictures: [] };
+  const parsed = parseScenario(raw, priorities);
+  const expectedError = expectedErrorOf(raw);
+  if (!parsed.ok) return refused(rawId, `${parsed.error.field}: ${parsed.error.message}`, expectedError);
+  const sc = parsed.value;
+  const pictures: string[] = [];
+  const played = play(sc, o.show ? pictures : null);
+  if (!played.ok) return { ...refused(sc.id, `${played.error.field}: ${played.error.message}`, sc.expect.error), pictures };
+  if (sc.expect.error !== undefined)
+    return { id: sc.id, result: 'fail', messages: ['expected the scenario to be refused as bad input, but it played'], state: snapshot(sc, played.value.state), pictures };
+  const messages = [...played.value.messages, ...compare(sc, sc.expect, played.value.state, 'end')];
+  return { id: sc.id, result: messages.length ? 'fail' : 'pass', messages, state: snapshot(sc, played.value.state), pictures };
+}
+
+function expectedErrorOf(raw: unknown): true | string | undefined {
+  const e = (raw as { expect?: { error?: unknown } })?.expect?.error;
+  return e === true || typeof e === 'string' ? e : undefined;
+}
+
+function refused(id: string, message: string, expected: true | string | undefined): ScenarioResult {
+  if (expected === true || (typeof expected === 'string' && message.toLowerCase().includes(expected.toLowerCase())))
+    return { id, result: 'pass', messages: [message], state: null, pictures: [] };
+  const why = expected === undefined ? message : `refused with "${message}", expected a message containing "${expected}"`;
+  return { id, result: 'fail', messages: [why], state: null, pictures: [] };
+}
+
+interface Played {
+  readonly state: GameState;
+  /** Differences found by the turns' own expectations. */
+  readonly messages: string[];
+}
+
+function play(sc: Scenario, pictures: string[] | null): Result<Played> {
+  const setup = makeSetup(sc.board, sc.rules, sc.settings);
+  if (!setup.ok) return setup;
+  const created = createState(setup.value, sc.robots, sc.seed);
+  if (!created.ok) return created;
+  let state = created.value;
+  const messages: string[] = [];
+  for (let t = 0; t < sc.turns.length; t++) {
+    const turn = sc.turns[t]!;
+    const res = playTurnSpec(setup.value, state, turn, `turns[${t}]`, t === sc.turns.length - 1, pictures);
+    if (!res.ok) return res;
+    state = res.value;
+    if (turn.expect) messages.push(...compare(sc, turn.expect, state, `after turn ${t + 1}`));
+  }
+  return { ok: true, value: { state, messages } };
+}
+
+function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: string, last: boolean, pictures: string[] | null): Result<GameState> {
+  const begun = beginTurn(setup, before, turn.reenter);
+  if (!begun.ok) return begun;
+  let state = begun.value.state;
+  const registers = turn.registers ?? 5;
+  // A scenario has no hands: any card of the deck counts as dealt, but each only once a turn,
+  // locked cards included (SCENARIOS.md "How a scenario is played").
+  const used = new Map<Card, string>();
+  for (const r of state.robots) for (const c of r.registers) if (c) used.set(c, `${r.name}'s locked register`);
+  for (const [i, cards] of turn.programs) {
+    const r = state.robots[i]!;
+    const p = `${path}.programs.${r.name}`;
+    if (r.status !== 'active') return fail(p, `${r.name} is ${r.status === 'out' ? 'out of the game' : 'destroyed'} and runs no program`);
+    if (r.poweredDown && cards.length) return fail(p, `${r.name} is powered down this turn and runs no program`);
+    for (let k = 0; k < cards.length; k++) {
+      const c = cards[k]!;
+      if (setup.rules.priorities && used.has(c)) return fail(`${p}[${k}]`, `${cardName(c)} is used twice this turn (also in ${used.get(c)})`);
+      used.set(c, `${r.name}'s program`);
+    }
+  }
+  if (setup.rules.priorities) state.deck = DECK.filter((c) => !used.has(c));
+  state.discard = [];
+  for (let i = 0; i < state.robots.length; i++) {
+    const r = state.robots[i]!;
+    const cards = turn.programs.get(i);
+    r.hand = cards ? cards.slice() : [];
+    const decides = turn.powerDown.has(i) || turn.stayDown.has(i) || turn.takeOption.has(i) || turn.unlock.has(i);
+    if (needsProgram(state, i) && !cards) {
+      if (registers === 0) continue;
+      const open = openRegisters(r.locked).length;
+      return fail(`${path}.programs`, `no program for ${r.name}, which is on the board, powered up, and has ${open} unlocked register${open === 1 ? '' : 's'}`);
+    }
+    if (!cards && !decides) continue;
+    const res = submitOrders(setup, state, i, {
+      ...(cards ? { program: cards } : {}),
+      powerDown: turn.powerDown.has(i),
+      stayDown: turn.stayDown.has(i),
+      takeOption: turn.takeOption.has(i),
+      unlock: turn.unlock.get(i) ?? [],
+    });
+    if (!res.ok) {
+      const f = res.error.field;
+      return fail(f.startsWith('program') ? `${path}.programs.${r.name}${f.slice('program'.length)}` : `${path}.${f}`, res.error.message);
+    }
+    state = res.value;
+  }
+  if (registers === 0) return last ? { ok: true, value: state } : cutTurn(setup, state);
+  for (let k = 0; k < registers; k++) {
+    const res = playRegister(setup, state);
+    if (!res.ok) return fail(`${path}.${res.error.field}`, res.error.message);
+    state = res.value.state;
+    pictures?.push(`${path} register ${k + 1}\n${renderText(setup.board, state)}`);
+  }
+  if (turn.registers === undefined) {
+    const res = endTurn(setup, state);
+    if (!res.ok) return res;
+    return { ok: true, value: res.value.state };
+  }
+  return last ? { ok: true, value: state } : cutTurn(setup, state);
+}
+
+const fail = (field: string, message: string): Result<never> => ({ ok: false, error: { field, message } });
+
+/** The fields a scenario can expect, for every robot. */
+function robotFields(st: GameState, i: number): Record<string, unknown> {
+  const r = st.robots[i]!;
+  return {
+    x: r.x, y: r.y, dir: dirName(r.dir), damage: r.damage, lives: r.lives, flags: r.flags,
+    archive: r.archive ? [r.archive[0], r.archive[1]] : null, virtual: r.virtual, poweredDown: r.poweredDown,
+    destroyed: r.status === 'destroyed', out: r.status === 'out', options: r.options.slice(), locked: popcount(r.locked),
+  };
+}
+
+function snapshot(sc: Scenario, st: GameState): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  sc.robots.forEach((r, i) => (out[r.name] = robotFields(st, i)));
+  return out;
+}
+
+const ON_FLOOR_ONLY = new Set(['x', 'y', 'dir', 'damage', 'virtual', 'poweredDown', 'locked']);
+
+function compare(sc: Scenario, e: Expect, st: GameState, when: string): string[] {
+  const out: string[] = [];
+  for (const [name, want] of e.robots) {
+    const i = sc.robots.findIndex((r) => r.name === name);
+    const r = st.robots[i]!;
+    const have = robotFields(st, i);
+    const offFloor = r.status !== 'active';
+    const saysOff = want.destroyed === true || want.out === true;
+    for (const [k, v] of Object.entries(want)) {
+      if (offFloor && ON_FLOOR_ONLY.has(k)) {
+        if (!saysOff && (k === 'x' || k === 'y')) {
+          out.push(`${name} is ${r.status === 'out' ? 'out of the game' : 'destroyed'} (${when}), expected on the board`);
+          break;
+        }
+        continue;
+      }
+      const expected = k === 'dir' ? dirName(v as 0) : v;
+      if (JSON.stringify(have[k]) !== JSON.stringify(expected))
+        out.push(`${name}.${k} is ${JSON.stringify(have[k])}, expected ${JSON.stringify(expected)} (${when})`);
+    }
+  }
+  if (e.winner !== undefined) {
+    const first = st.finished[0]?.map((i) => st.robots[i]!.name) ?? null;
+    const norm = (l: readonly string[] | null) => (l ? [...l].sort().join(', ') : 'nobody');
+    if (norm(first) !== norm(e.winner)) out.push(`winner is ${norm(first)}, expected ${norm(e.winner)} (${when})`);
+  }
+  return out;
+}

@@ -1,0 +1,279 @@
+/**
+ * The factory floor: a grid of cells with walls on their edges and devices on and over them.
+ * `parseBoard` reads the `board` object of SCENARIOS.md, the one board grammar of the project.
+ */
+import { type Dir, DX, DY, parseDir, reverse, type Square } from './geometry.js';
+import { err, ok, type Result } from './result.js';
+
+export const enum Floor {
+  Plain = 0,
+  Pit = 1,
+  Belt = 2,
+  Express = 3,
+  GearRight = 4,
+  GearLeft = 5,
+  Wrench = 6,
+  DoubleWrench = 7,
+  Oil = 8,
+  Portal = 9,
+  Repulsor = 10,
+  ChopShop = 11,
+}
+
+export interface BoardLaser {
+  readonly x: number;
+  readonly y: number;
+  readonly dir: Dir;
+  readonly beams: number;
+}
+export interface Pusher {
+  readonly x: number;
+  readonly y: number;
+  readonly dir: Dir;
+  /** Bit r-1 set: active in register r. */
+  readonly registers: number;
+}
+export interface Crusher {
+  readonly x: number;
+  readonly y: number;
+  readonly registers: number;
+}
+
+export interface Board {
+  readonly width: number;
+  readonly height: number;
+  /** Per cell (index y * width + x): a Floor. */
+  readonly floor: Uint8Array;
+  /** Per belt cell: the direction it carries. */
+  readonly beltDir: Uint8Array;
+  /** Per cell: walls on its sides, bit d for facing d (N 1, E 2, S 4, W 8); both sides are set. */
+  readonly walls: Uint8Array;
+  /** Per cell: ledge sides, the cell being the upper level (003 L87). */
+  readonly ledges: Uint8Array;
+  /** Per cell: ramp sides over a ledge. */
+  readonly ramps: Uint8Array;
+  /** Per portal cell: the cell index of its pair, else -1. */
+  readonly portalPair: Int32Array;
+  /** Per cell: 1 + the index of the flag there, or 0. */
+  readonly flagAt: Uint8Array;
+  readonly flags: readonly Square[];
+  readonly lasers: readonly BoardLaser[];
+  readonly pushers: readonly Pusher[];
+  readonly crushers: readonly Crusher[];
+  readonly start: Square | null;
+}
+
+export const cellIndex = (b: Board, x: number, y: number): number => y * b.width + x;
+export const onBoard = (b: Board, x: number, y: number): boolean =>
+  x >= 0 && y >= 0 && x < b.width && y < b.height;
+export const wallAt = (b: Board, x: number, y: number, d: Dir): boolean =>
+  (b.walls[y * b.width + x]! & (1 << d)) !== 0;
+
+/** The cell tokens of SCENARIOS.md. */
+const TOKENS: Record<string, [Floor, Dir?]> = {
+  '.': [Floor.Plain],
+  O: [Floor.Pit],
+  '^': [Floor.Belt, 0],
+  '>': [Floor.Belt, 1],
+  v: [Floor.Belt, 2],
+  '<': [Floor.Belt, 3],
+  '^^': [Floor.Express, 0],
+  '>>': [Floor.Express, 1],
+  vv: [Floor.Express, 2],
+  '<<': [Floor.Express, 3],
+  'G+': [Floor.GearRight],
+  'G-': [Floor.GearLeft],
+  W: [Floor.Wrench],
+  WW: [Floor.DoubleWrench],
+  '~': [Floor.Oil],
+  RF: [Floor.Repulsor],
+  C: [Floor.ChopShop],
+};
+
+/** The JSON form of a board, as scenarios and board files write it. */
+export interface BoardJson {
+  grid: string[];
+  walls?: string[];
+  lasers?: { x: number; y: number; dir: string; beams?: number }[];
+  pushers?: { x: number; y: number; dir: string; registers: number[] }[];
+  crushers?: { x: number; y: number; registers: number[] }[];
+  flags?: [number, number][];
+  ledges?: string[];
+  ramps?: string[];
+  start?: [number, number];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+
+const BOARD_KEYS = new Set([
+  'grid', 'walls', 'lasers', 'pushers', 'crushers', 'flags', 'ledges', 'ramps', 'start',
+  // documentation fields of board files
+  'name', 'author', 'description',
+]);
+
+/** Reads a board; every error names the field (`board.walls[2]`) and what was expected. */
+export function parseBoard(json: unknown, path = 'board'): Result<Board> {
+  if (!isObject(json)) return err(path, 'expected an object with a "grid"');
+  for (const k of Object.keys(json)) {
+    if (!BOARD_KEYS.has(k)) return err(`${path}.${k}`, `unknown key (expected one of ${[...BOARD_KEYS].join(', ')})`);
+  }
+  const grid = json.grid;
+  if (!Array.isArray(grid) || grid.length === 0)
+    return err(`${path}.grid`, 'expected a non-empty list of rows');
+  const rows: string[][] = [];
+  for (let y = 0; y < grid.length; y++) {
+    const row = grid[y];
+    if (typeof row !== 'string') return err(`${path}.grid[${y}]`, 'expected a string of cell tokens');
+    rows.push(row.trim().split(/\s+/));
+  }
+  const width = rows[0]!.length;
+  const height = rows.length;
+  const n = width * height;
+  const floor = new Uint8Array(n);
+  const beltDir = new Uint8Array(n);
+  const walls = new Uint8Array(n);
+  const ledges = new Uint8Array(n);
+  const ramps = new Uint8Array(n);
+  const portalPair = new Int32Array(n).fill(-1);
+  const flagAt = new Uint8Array(n);
+  const portals = new Map<string, number[]>();
+  for (let y = 0; y < height; y++) {
+    const row = rows[y]!;
+    if (row.length !== width)
+      return err(`${path}.grid[${y}]`, `expected ${width} cells like row 0, found ${row.length}`);
+    for (let x = 0; x < width; x++) {
+      const tok = row[x]!;
+      const i = y * width + x;
+      const portal = /^T([1-9])$/.exec(tok);
+      if (portal) {
+        floor[i] = Floor.Portal;
+        const list = portals.get(tok) ?? [];
+        list.push(i);
+        portals.set(tok, list);
+        continue;
+      }
+      const t = TOKENS[tok];
+      if (!t)
+        return err(`${path}.grid[${y}]`, `unknown cell token "${tok}" at column ${x} (expected one of ${Object.keys(TOKENS).join(' ')} T1…T9)`);
+      floor[i] = t[0];
+      if (t[1] !== undefined) beltDir[i] = t[1];
+    }
+  }
+  for (const [label, cells] of portals) {
+    if (cells.length !== 2)
+      return err(`${path}.grid`, `portal ${label} appears ${cells.length} times (expected a pair)`);
+    portalPair[cells[0]!] = cells[1]!;
+    portalPair[cells[1]!] = cells[0]!;
+  }
+
+  const inside = (x: unknown, y: unknown): boolean =>
+    isInt(x) && isInt(y) && x >= 0 && y >= 0 && x < width && y < height;
+  const setWall = (x: number, y: number, d: Dir): void => {
+    walls[y * width + x]! |= 1 << d;
+    const nx = x + DX[d]!, ny = y + DY[d]!;
+    if (inside(nx, ny)) walls[ny * width + nx]! |= 1 << reverse(d);
+  };
+  const edgeList = (key: 'walls' | 'ledges' | 'ramps'): Result<[number, number, Dir][]> => {
+    const list = json[key];
+    if (list === undefined) return ok([]);
+    if (!Array.isArray(list)) return err(`${path}.${key}`, 'expected a list of "x,y D" strings');
+    const out: [number, number, Dir][] = [];
+    for (let k = 0; k < list.length; k++) {
+      const m = typeof list[k] === 'string' ? /^\s*(\d+)\s*,\s*(\d+)\s+([NESW])\s*$/.exec(list[k]) : null;
+      if (!m) return err(`${path}.${key}[${k}]`, `expected "x,y D" with D one of N E S W, found ${JSON.stringify(list[k])}`);
+      const x = Number(m[1]), y = Number(m[2]);
+      if (!inside(x, y)) return err(`${path}.${key}[${k}]`, `(${x},${y}) is off the ${width}x${height} board`);
+      out.push([x, y, parseDir(m[3])!]);
+    }
+    return ok(out);
+  };
+
+  const wl = edgeList('walls');
+  if (!wl.ok) return wl;
+  for (const [x, y, d] of wl.value) setWall(x, y, d);
+  const ll = edgeList('ledges');
+  if (!ll.ok) return ll;
+  for (const [x, y, d] of ll.value) ledges[y * width + x]! |= 1 << d;
+  const rl = edgeList('ramps');
+  if (!rl.ok) return rl;
+  for (const [x, y, d] of rl.value) ramps[y * width + x]! |= 1 << d;
+
+  const mounted = <T>(key: string, parseOne: (o: Record<string, unknown>, p: string) => Result<T>): Result<T[]> => {
+    const list = json[key];
+    if (list === undefined) return ok([]);
+    if (!Array.isArray(list)) return err(`${path}.${key}`, 'expected a list of objects');
+    const out: T[] = [];
+    for (let k = 0; k < list.length; k++) {
+      const p = `${path}.${key}[${k}]`;
+      const o = list[k];
+      if (!isObject(o)) return err(p, 'expected an object');
+      if (!inside(o.x, o.y)) return err(p, `expected "x" and "y" on the ${width}x${height} board`);
+      const r = parseOne(o, p);
+      if (!r.ok) return r;
+      out.push(r.value);
+    }
+    return ok(out);
+  };
+  const registerMask = (v: unknown, p: string): Result<number> => {
+    if (!Array.isArray(v) || v.some((r) => !isInt(r) || r < 1 || r > 5))
+      return err(`${p}.registers`, 'expected a list of register numbers 1 to 5');
+    return ok(v.reduce((m: number, r: number) => m | (1 << (r - 1)), 0));
+  };
+  const dirOf = (o: Record<string, unknown>, p: string): Result<Dir> => {
+    const d = parseDir(o.dir);
+    return d === undefined ? err(`${p}.dir`, 'expected one of N, E, S, W') : ok(d);
+  };
+
+  const lasers = mounted<BoardLaser>('lasers', (o, p) => {
+    const d = dirOf(o, p);
+    if (!d.ok) return d;
+    const beams = o.beams ?? 1;
+    if (!isInt(beams) || beams < 1 || beams > 3) return err(`${p}.beams`, 'expected 1, 2 or 3');
+    setWall(o.x as number, o.y as number, reverse(d.value)); // the mount hangs on a wall (SCENARIOS.md)
+    return ok({ x: o.x as number, y: o.y as number, dir: d.value, beams });
+  });
+  if (!lasers.ok) return lasers;
+  const pushers = mounted<Pusher>('pushers', (o, p) => {
+    const d = dirOf(o, p);
+    if (!d.ok) return d;
+    const regs = registerMask(o.registers, p);
+    if (!regs.ok) return regs;
+    setWall(o.x as number, o.y as number, reverse(d.value));
+    return ok({ x: o.x as number, y: o.y as number, dir: d.value, registers: regs.value });
+  });
+  if (!pushers.ok) return pushers;
+  const crushers = mounted<Crusher>('crushers', (o, p) => {
+    const regs = registerMask(o.registers, p);
+    if (!regs.ok) return regs;
+    return ok({ x: o.x as number, y: o.y as number, registers: regs.value });
+  });
+  if (!crushers.ok) return crushers;
+
+  const flags: Square[] = [];
+  if (json.flags !== undefined) {
+    if (!Array.isArray(json.flags)) return err(`${path}.flags`, 'expected a list of [x, y] pairs');
+    for (let k = 0; k < json.flags.length; k++) {
+      const f: unknown = json.flags[k];
+      if (!Array.isArray(f) || f.length !== 2 || !inside(f[0], f[1]))
+        return err(`${path}.flags[${k}]`, `expected [x, y] on the ${width}x${height} board`);
+      const [fx, fy] = f as [number, number];
+      const i = fy * width + fx;
+      if (flagAt[i]) return err(`${path}.flags[${k}]`, `flag ${flagAt[i]} already stands on (${fx},${fy})`);
+      flagAt[i] = k + 1;
+      flags.push([fx, fy]);
+    }
+  }
+  let start: Square | null = null;
+  if (json.start !== undefined) {
+    const s = json.start;
+    if (!Array.isArray(s) || s.length !== 2 || !inside(s[0], s[1]))
+      return err(`${path}.start`, `expected [x, y] on the ${width}x${height} board`);
+    start = [s[0], s[1]];
+  }
+  return ok({
+    width, height, floor, beltDir, walls, ledges, ramps, portalPair, flagAt, flags,
+    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, start,
+  });
+}

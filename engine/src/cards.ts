@@ -1,0 +1,75 @@
+/**
+ * Program cards. A card is a number: in `classic` its printed priority (10 to 840, every one
+ * different, RULES.md "The program deck"), in `pbem` an instruction code above 1000 (no priority).
+ */
+export type Card = number;
+
+export type CardType = 'F1' | 'F2' | 'F3' | 'B' | 'L' | 'R' | 'U';
+export const CARD_TYPES: readonly CardType[] = ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U'];
+
+/** The 84-card deck: U-Turn 10–60, Rotate Left 70–410 and Rotate Right 80–420 by 20,
+ *  Back-Up 430–480, Move 1 490–660, Move 2 670–780, Move 3 790–840 (RULES.md; 000 L30). */
+const DECK_RANGES: readonly [CardType, number, number, number][] = [
+  ['U', 10, 60, 10],
+  ['L', 70, 410, 20],
+  ['R', 80, 420, 20],
+  ['B', 430, 480, 10],
+  ['F1', 490, 660, 10],
+  ['F2', 670, 780, 10],
+  ['F3', 790, 840, 10],
+];
+
+const CLASSIC_TYPE: (CardType | undefined)[] = [];
+const deck: Card[] = [];
+for (const [type, from, to, step] of DECK_RANGES) {
+  for (let p = from; p <= to; p += step) {
+    CLASSIC_TYPE[p / 10] = type;
+    deck.push(p);
+  }
+}
+deck.sort((a, b) => a - b);
+export const DECK: readonly Card[] = deck;
+
+/** `pbem` instructions carry no priority: code 1000 + index in CARD_TYPES. */
+export const PBEM_BASE = 1000;
+export const instruction = (type: CardType): Card => PBEM_BASE + CARD_TYPES.indexOf(type);
+
+export const isDeckCard = (c: Card): boolean =>
+  c > 0 && c < PBEM_BASE && c % 10 === 0 && CLASSIC_TYPE[c / 10] !== undefined;
+
+export function cardType(c: Card): CardType {
+  const t = c >= PBEM_BASE ? CARD_TYPES[c - PBEM_BASE] : CLASSIC_TYPE[c / 10];
+  if (t === undefined) throw new RangeError(`not a card: ${c}`);
+  return t;
+}
+
+/** How a card moves its robot: squares forward (negative: backward), quarter turns right. */
+export interface CardAction {
+  readonly move: number;
+  readonly turn: number;
+}
+const ACTIONS: Record<CardType, CardAction> = {
+  F1: { move: 1, turn: 0 },
+  F2: { move: 2, turn: 0 },
+  F3: { move: 3, turn: 0 },
+  B: { move: -1, turn: 0 },
+  L: { move: 0, turn: 3 },
+  R: { move: 0, turn: 1 },
+  U: { move: 0, turn: 2 },
+};
+export const cardAction = (c: Card): CardAction => ACTIONS[cardType(c)];
+
+/** `F2:670` in classic, `F2` in pbem. */
+export const cardName = (c: Card): string =>
+  c >= PBEM_BASE ? cardType(c) : `${cardType(c)}:${c}`;
+
+/** Reads `CODE:PRIORITY` (classic) or `CODE` (pbem); `F` is Move 1. Undefined if not a card. */
+export function parseCard(s: string, withPriority: boolean): Card | undefined {
+  const m = /^(F[123]?|B|L|R|U)(?::(\d+))?$/.exec(s.trim().toUpperCase());
+  if (!m) return undefined;
+  const type = (m[1] === 'F' ? 'F1' : m[1]) as CardType;
+  if (!withPriority) return m[2] === undefined ? instruction(type) : undefined;
+  if (m[2] === undefined) return undefined;
+  const p = Number(m[2]);
+  return isDeckCard(p) && CLASSIC_TYPE[p / 10] === type ? p : undefined;
+}

@@ -1,0 +1,35 @@
+/** What the rules work on during a call: the race's fixed setup and a working copy of its state. */
+import type { Board } from './board.js';
+import type { GameEvent } from './events.js';
+import type { RuleSet } from './rules/ruleset.js';
+import type { Settings } from './settings.js';
+import type { GameState } from './state.js';
+
+/** The fixed part of a race: its floor, its rule set and its settings. */
+export interface Setup {
+  readonly board: Board;
+  readonly rules: RuleSet;
+  readonly settings: Settings;
+  /** Factory boards in the course (for the extra-lives rule). */
+  readonly boards: number;
+}
+
+export interface Ctx {
+  readonly setup: Setup;
+  readonly board: Board;
+  readonly rules: RuleSet;
+  readonly state: GameState;
+  /** Where events go; null when the caller wants none (bots searching). */
+  readonly events: GameEvent[] | null;
+  /** Per cell: 1 + the index of the real robot standing there, or 0. Virtual robots are not here. */
+  readonly occ: Int16Array;
+}
+
+export function makeCtx(setup: Setup, state: GameState, events: GameEvent[] | null): Ctx {
+  const b = setup.board;
+  const occ = new Int16Array(b.width * b.height);
+  state.robots.forEach((r, i) => {
+    if (r.status === 'active' && !r.virtual) occ[r.y * b.width + r.x] = i + 1;
+  });
+  return { setup, board: b, rules: setup.rules, state, events, occ };
+}

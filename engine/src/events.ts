@@ -1,0 +1,45 @@
+/**
+ * Every change of state is an event that says what caused it. Reports, pictures, replays and
+ * statistics are built from these alone. Robots are named by their index in `state.robots`.
+ */
+import type { Card } from './cards.js';
+import type { Dir } from './geometry.js';
+
+/** What pushed a robot: another robot's move, or a board pusher (its index in `board.pushers`). */
+export type PushSource = { robot: number } | { pusher: number };
+/** What shot a robot: another robot, or a board laser (its index in `board.lasers`). */
+export type ShotSource = { robot: number } | { laser: number };
+export type TurnCause = 'card' | 'gear' | 'belt';
+export type DestroyCause = 'pit' | 'edge' | 'damage' | 'crusher';
+export type RepairCause = 'wrench' | 'flag' | 'powerDown';
+
+export type GameEvent =
+  | { type: 'turnBegan'; turn: number }
+  | { type: 'reentered'; robot: number; x: number; y: number; dir: Dir; damage: number; virtual: boolean; poweredDown: boolean }
+  | { type: 'poweredDown'; robot: number }
+  | { type: 'poweredUp'; robot: number }
+  | { type: 'dealt'; robot: number; cards: number }
+  | { type: 'programmed'; robot: number; filled: number[] }
+  | { type: 'powerDownAnnounced'; robot: number }
+  | { type: 'registerBegan'; register: number }
+  | { type: 'revealed'; robot: number; register: number; card: Card }
+  | { type: 'moved'; robot: number; from: [number, number]; to: [number, number] }
+  | { type: 'pushed'; robot: number; from: [number, number]; to: [number, number]; by: PushSource }
+  | { type: 'carried'; robot: number; from: [number, number]; to: [number, number]; express: boolean }
+  | { type: 'blocked'; robot: number; x: number; y: number; dir: Dir }
+  | { type: 'turned'; robot: number; from: Dir; to: Dir; by: TurnCause }
+  | { type: 'shot'; robot: number; by: ShotSource; points: number; from: [number, number] }
+  | { type: 'damaged'; robot: number; points: number; damage: number }
+  | { type: 'locked'; robot: number; registers: number[] }
+  | { type: 'unlocked'; robot: number; registers: number[] }
+  | { type: 'destroyed'; robot: number; cause: DestroyCause; pushedBy: PushSource | null; lives: number }
+  | { type: 'out'; robot: number }
+  | { type: 'flagTouched'; robot: number; flag: number }
+  | { type: 'archived'; robot: number; x: number; y: number }
+  | { type: 'finished'; robot: number; place: number }
+  | { type: 'repaired'; robot: number; points: number; damage: number; by: RepairCause }
+  | { type: 'optionChosen'; robot: number; x: number; y: number }
+  | { type: 'becameReal'; robot: number }
+  | { type: 'turnEnded'; turn: number };
+
+export type EventType = GameEvent['type'];

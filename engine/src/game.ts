@@ -1,0 +1,125 @@
+/** Setting up a race: the setup (board, rule set, settings) and the robots' first state. */
+import { Floor, type Board } from './board.js';
+import type { Card } from './cards.js';
+import type { Setup } from './context.js';
+import { type Dir, type Square } from './geometry.js';
+import { err, ok, type Result } from './result.js';
+import { seedRng } from './rng.js';
+import { classic } from './rules/classic.js';
+import type { RuleSet } from './rules/ruleset.js';
+import { startingLives, type Settings } from './settings.js';
+import type { GameState, RobotState } from './state.js';
+
+/** The rule sets by name. */
+export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic };
+
+export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
+  const rs = RULE_SETS[rules];
+  if (!rs) return err('rules', `unknown rule set "${rules}" (expected one of ${Object.keys(RULE_SETS).join(', ')})`);
+  return ok({ board, rules: rs, settings, boards });
+}
+
+/** A robot as a race or a scenario places it; what is left out takes the rule set's default. */
+export interface RobotInit {
+  readonly name: string;
+  readonly x: number;
+  readonly y: number;
+  readonly dir: Dir;
+  readonly damage?: number;
+  readonly lives?: number;
+  readonly flags?: number;
+  readonly archive?: Square | null;
+  readonly start?: Square;
+  readonly virtual?: boolean;
+  readonly poweredDown?: boolean;
+  readonly destroyed?: boolean;
+  readonly options?: readonly string[];
+  /** Last turn's five cards (0 for none): what locked registers keep. */
+  readonly program?: readonly Card[];
+}
+
+/**
+ * The state before the first turn. Refuses robots off the board or on a pit, two real robots on
+ * one square, and values out of range, naming the robot and the field.
+ */
+export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0): Result<GameState> {
+  const b = setup.board;
+  const rules = setup.rules;
+  const lives = startingLives(setup.settings, robots.length, setup.boards);
+  const out: RobotState[] = [];
+  const names = new Set<string>();
+  const inside = (x: number, y: number) => Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < b.width && y < b.height;
+  for (let i = 0; i < robots.length; i++) {
+    const r = robots[i]!;
+    const p = `robots[${i}]`;
+    if (names.has(r.name)) return err(`${p}.name`, `"${r.name}" is used twice`);
+    names.add(r.name);
+    if (!inside(r.x, r.y)) return err(`${p}.x`, `${r.name} at (${r.x},${r.y}) is off the ${b.width}x${b.height} board`);
+    if (!r.destroyed && b.floor[r.y * b.width + r.x] === Floor.Pit) return err(`${p}.x`, `${r.name} stands on the pit at (${r.x},${r.y})`);
+    const damage = r.damage ?? 0;
+    if (!Number.isInteger(damage) || damage < 0 || damage >= rules.destroyAt)
+      return err(`${p}.damage`, `expected 0 to ${rules.destroyAt - 1} (${rules.destroyAt} destroys a robot), found ${damage}`);
+    const l = r.lives ?? lives;
+    if (!Number.isInteger(l) || l < 1) return err(`${p}.lives`, `expected a whole number of lives, at least 1, found ${l}`);
+    const flags = r.flags ?? 0;
+    if (!Number.isInteger(flags) || flags < 0 || flags > b.flags.length)
+      return err(`${p}.flags`, `expected 0 to ${b.flags.length} (the board has ${b.flags.length} flags), found ${flags}`);
+    for (const key of ['archive', 'start'] as const) {
+      const sq = r[key];
+      if (sq && !inside(sq[0], sq[1])) return err(`${p}.${key}`, `(${sq[0]},${sq[1]}) is off the board`);
+    }
+    const nLocked = rules.lockedCount(damage);
+    let locked = 0;
+    for (let reg = 5; reg > 5 - nLocked; reg--) locked |= 1 << (reg - 1);
+    const registers = [0, 0, 0, 0, 0];
+    if (r.program) {
+      if (r.program.length !== 5) return err(`${p}.program`, `expected last turn's five cards, found ${r.program.length}`);
+      for (let reg = 1; reg <= 5; reg++) if (locked & (1 << (reg - 1))) registers[reg - 1] = r.program[reg - 1]!;
+    }
+    const start = r.start ?? b.start ?? [r.x, r.y];
+    out.push({
+      name: r.name, x: r.x, y: r.y, dir: r.dir, damage, lives: l, flags,
+      archive: r.archive === undefined ? [r.x, r.y] : r.archive, start,
+      status: r.destroyed ? 'destroyed' : 'active',
+      virtual: !!r.virtual,
+      poweredDown: !!r.poweredDown && !r.destroyed,
+      announced: false,
+      stayDown: !!r.poweredDown && !r.destroyed, // powered down for the first turn
+      takeOption: false, unlock: [], hand: [], registers, locked,
+      programmed: false, destroyedAt: r.destroyed ? i - robots.length : 0,
+      options: [...(r.options ?? [])],
+    });
+  }
+  const seen = new Map<number, number>();
+  for (let i = 0; i < out.length; i++) {
+    const r = out[i]!;
+    if (r.status !== 'active' || r.virtual) continue;
+    const c = r.y * b.width + r.x;
+    const other = seen.get(c);
+    if (other !== undefined)
+      return err(`robots[${i}].x`, `${r.name} and ${out[other]!.name} are both real robots on (${r.x},${r.y})`);
+    seen.set(c, i);
+  }
+  return ok({
+    rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: seedRng(seed),
+    deck: [], discard: [], robots: out, finished: [], order: [], destructions: 0,
+  });
+}
+
+/**
+ * A new `classic` race: every robot starts virtual on the board's start square, an archive
+ * location, facing as its player chooses (000 L54-56; RULES.md).
+ */
+export function newRace(setup: Setup, players: readonly { name: string; dir?: Dir }[], seed: number): Result<GameState> {
+  const s = setup.board.start;
+  if (!s) return err('board.start', 'a race needs a start square');
+  return createState(
+    setup,
+    players.map((p) => ({ name: p.name, x: s[0], y: s[1], dir: p.dir ?? 0, virtual: players.length > 1, archive: s })),
+    seed,
+  );
+}
+
+/** True when someone has won, or every robot is out of the game. */
+export const raceOver = (st: GameState): boolean =>
+  st.finished.length > 0 || st.robots.every((r) => r.status === 'out');

@@ -1,0 +1,28 @@
+/** Facings and squares. North is up, x grows east, y grows south (SCENARIOS.md, Board). */
+
+/** 0 = N, 1 = E, 2 = S, 3 = W: turning right adds one. */
+export type Dir = 0 | 1 | 2 | 3;
+
+export const N: Dir = 0;
+export const E: Dir = 1;
+export const S: Dir = 2;
+export const W: Dir = 3;
+
+export const DX: readonly number[] = [0, 1, 0, -1];
+export const DY: readonly number[] = [-1, 0, 1, 0];
+export const DIR_NAMES = ['N', 'E', 'S', 'W'] as const;
+export type DirName = (typeof DIR_NAMES)[number];
+
+export const turnRight = (d: Dir): Dir => ((d + 1) & 3) as Dir;
+export const turnLeft = (d: Dir): Dir => ((d + 3) & 3) as Dir;
+export const reverse = (d: Dir): Dir => ((d + 2) & 3) as Dir;
+
+export function parseDir(s: unknown): Dir | undefined {
+  const i = DIR_NAMES.indexOf(s as DirName);
+  return i < 0 ? undefined : (i as Dir);
+}
+
+export const dirName = (d: Dir): DirName => DIR_NAMES[d]!;
+
+/** A square as the formats write it. */
+export type Square = readonly [x: number, y: number];

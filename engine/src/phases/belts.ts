@@ -1,0 +1,112 @@
+/** Conveyor belts: the express step and the all-belts step of a register (RULES.md "Conveyor belts"). */
+import { Floor, wallAt } from '../board.js';
+import type { Ctx } from '../context.js';
+import { DX, DY, type Dir } from '../geometry.js';
+import { fall, isPit } from '../robots.js';
+
+/** Scratch arrays, sized for the robots. */
+const riders: number[] = [];
+const tx: number[] = [];
+const ty: number[] = [];
+const stuck: boolean[] = [];
+
+/**
+ * Moves every robot standing on a belt of the given kinds one square, all at once.
+ * `expressOnly`: only robots on express belts at this moment move (B-02). Belts never push: a
+ * robot stays put if a wall blocks it, if another robot is carried to the same square, if the
+ * two would swap, or if the square ahead holds a robot that does not leave it in this step
+ * (000 L231-235; 001 L129). Virtual robots interact with no robot (000 L107).
+ */
+export function beltStep(ctx: Ctx, expressOnly: boolean): void {
+  const b = ctx.board;
+  const w = b.width;
+  const robots = ctx.state.robots;
+  riders.length = tx.length = ty.length = stuck.length = 0;
+  for (let i = 0; i < robots.length; i++) {
+    const r = robots[i]!;
+    if (r.status !== 'active') continue;
+    const f = b.floor[r.y * w + r.x]!;
+    if (f === Floor.Express || (!expressOnly && f === Floor.Belt)) {
+      const d = b.beltDir[r.y * w + r.x]! as Dir;
+      riders.push(i);
+      tx.push(r.x + DX[d]!);
+      ty.push(r.y + DY[d]!);
+      stuck.push(wallAt(b, r.x, r.y, d));
+    }
+  }
+  const n = riders.length;
+  if (n === 0) return;
+  // Conflicts between real riders: one target, or a swap.
+  for (let a = 0; a < n; a++) {
+    const ra = robots[riders[a]!]!;
+    if (ra.virtual || stuck[a]) continue;
+    for (let c = a + 1; c < n; c++) {
+      const rc = robots[riders[c]!]!;
+      if (rc.virtual || stuck[c]) continue;
+      const same = tx[a] === tx[c] && ty[a] === ty[c];
+      const swap = tx[a] === rc.x && ty[a] === rc.y && tx[c] === ra.x && ty[c] === ra.y;
+      if (same || swap) stuck[a] = stuck[c] = true; // 000 L233 "neither robot moves"
+    }
+  }
+  // A robot ahead that stays blocks the rider, and so on back along the line (000 L235).
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let a = 0; a < n; a++) {
+      if (stuck[a] || robots[riders[a]!]!.virtual) continue;
+      const x = tx[a]!, y = ty[a]!;
+      if (x < 0 || y < 0 || x >= w || y >= b.height) continue;
+      const j = ctx.occ[y * w + x]!;
+      if (!j) continue;
+      const k = riders.indexOf(j - 1);
+      if (k < 0 || stuck[k]) {
+        stuck[a] = true;
+        changed = true;
+      }
+    }
+  }
+  // Everyone who moves leaves first, then arrives: the moves are simultaneous.
+  for (let a = 0; a < n; a++) {
+    if (stuck[a]) continue;
+    const r = robots[riders[a]!]!;
+    if (!r.virtual && ctx.occ[r.y * w + r.x] === riders[a]! + 1) ctx.occ[r.y * w + r.x] = 0;
+  }
+  for (let a = 0; a < n; a++) {
+    if (stuck[a]) continue;
+    const i = riders[a]!;
+    const r = robots[i]!;
+    const from = r.y * w + r.x;
+    const carry = b.beltDir[from]! as Dir;
+    const x = tx[a]!, y = ty[a]!;
+    ctx.events?.push({ type: 'carried', robot: i, from: [r.x, r.y], to: [x, y], express: b.floor[from] === Floor.Express });
+    if (x < 0 || y < 0 || x >= w || y >= b.height || isPit(ctx, x, y)) {
+      fall(ctx, i, x, y, null);
+      continue;
+    }
+    r.x = x; // not relocate(): the old square was cleared above
+    r.y = y;
+    if (!r.virtual) ctx.occ[y * w + x] = i + 1;
+    turnOnArrival(ctx, i, carry);
+  }
+}
+
+/**
+ * A belt turns a robot only when another belt carries it onto the belt from a side: by the angle
+ * between the carrying direction and the new belt's (000 L238; 003 L44-47; B-03 default).
+ */
+function turnOnArrival(ctx: Ctx, i: number, carry: Dir): void {
+  const b = ctx.board;
+  const r = ctx.state.robots[i]!;
+  const c = r.y * b.width + r.x;
+  const f = b.floor[c]!;
+  if (f !== Floor.Belt && f !== Floor.Express) return;
+  const delta = (b.beltDir[c]! - carry + 4) & 3;
+  if (delta !== 1 && delta !== 3) return;
+  const from = r.dir;
+  r.dir = ((from + delta) & 3) as Dir;
+  ctx.events?.push({ type: 'turned', robot: i, from, to: r.dir, by: 'belt' });
+}
+
+/** Express belts move 1 (classic step 2, pbem step 3). */
+export const expressBelts = (ctx: Ctx): void => beltStep(ctx, true);
+/** All belts, normal and express, move 1 (classic step 3, pbem step 2). */
+export const allBelts = (ctx: Ctx): void => beltStep(ctx, false);

@@ -1,0 +1,17 @@
+/** Crushers destroy the robots under them in their active registers. */
+import type { Ctx } from '../context.js';
+import { destroy } from '../robots.js';
+
+/** 003 L62-65 "If a robot is on the square when a crusher activates, the robot is destroyed."
+ *  After gears, before lasers (004 L97; B-39). */
+export function crushers(ctx: Ctx, register: number): void {
+  const bit = 1 << (register - 1);
+  const robots = ctx.state.robots;
+  for (const c of ctx.board.crushers) {
+    if (!(c.registers & bit)) continue;
+    for (let i = 0; i < robots.length; i++) {
+      const r = robots[i]!;
+      if (r.status === 'active' && r.x === c.x && r.y === c.y) destroy(ctx, i, 'crusher', null);
+    }
+  }
+}

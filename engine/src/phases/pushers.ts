@@ -1,0 +1,79 @@
+/** Pushers: each active in its listed registers pushes the robot in front of it one square. */
+import { wallAt } from '../board.js';
+import type { Ctx } from '../context.js';
+import { DX, DY, type Dir } from '../geometry.js';
+import { collectChain } from '../movement.js';
+import { fall, isPit } from '../robots.js';
+
+interface Shove {
+  readonly pusher: number;
+  readonly dir: Dir;
+  readonly robots: number[];
+}
+
+/**
+ * All active pushers push at once (000 L323; 003 L52-57 "a chain of robots could be pushed by one
+ * pusher. Pushers only operate on certain phases"). A wall at the end of the chain stops it
+ * (B-40); two pushers whose robots would meet in one square, or share a robot, move neither (B-25).
+ */
+export function pushers(ctx: Ctx, register: number): void {
+  const b = ctx.board;
+  const bit = 1 << (register - 1);
+  const robots = ctx.state.robots;
+  const shoves: Shove[] = [];
+  b.pushers.forEach((p, k) => {
+    if (!(p.registers & bit)) return;
+    const chain = collectChain(ctx, p.x, p.y, p.dir);
+    if (chain && chain.length) shoves.push({ pusher: k, dir: p.dir, robots: chain.slice() });
+    // A virtual robot is pushed alone: it touches no other robot (000 L107).
+    robots.forEach((r, i) => {
+      if (r.status === 'active' && r.virtual && r.x === p.x && r.y === p.y && !wallAt(b, p.x, p.y, p.dir))
+        shoves.push({ pusher: k, dir: p.dir, robots: [i] });
+    });
+  });
+  if (!shoves.length) return;
+
+  // Conflicts among real robots: a robot in two shoves, or two robots into one square.
+  const dropped = new Set<number>();
+  const seen = new Map<number, number>();
+  const into = new Map<number, number>();
+  shoves.forEach((s, k) => {
+    for (const i of s.robots) {
+      const r = robots[i]!;
+      if (r.virtual) continue;
+      const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
+      // Squares past the edge never clash: each robot falls on its own.
+      const target = x < 0 || y < 0 || x >= b.width || y >= b.height ? -1 - i : y * b.width + x;
+      for (const [map, key] of [[seen, i], [into, target]] as const) {
+        const other = map.get(key);
+        if (other !== undefined && other !== k) {
+          dropped.add(other);
+          dropped.add(k);
+        } else map.set(key, k);
+      }
+    }
+  });
+
+  const moving = shoves.filter((_, k) => !dropped.has(k));
+  for (const s of moving) {
+    for (const i of s.robots) {
+      const r = robots[i]!;
+      if (!r.virtual && ctx.occ[r.y * b.width + r.x] === i + 1) ctx.occ[r.y * b.width + r.x] = 0;
+    }
+  }
+  for (const s of moving) {
+    for (const i of s.robots) {
+      const r = robots[i]!;
+      const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
+      const by = { pusher: s.pusher };
+      ctx.events?.push({ type: 'pushed', robot: i, from: [r.x, r.y], to: [x, y], by });
+      if (x < 0 || y < 0 || x >= b.width || y >= b.height || isPit(ctx, x, y)) {
+        fall(ctx, i, x, y, by);
+        continue;
+      }
+      r.x = x;
+      r.y = y;
+      if (!r.virtual) ctx.occ[y * b.width + x] = i + 1;
+    }
+  }
+}

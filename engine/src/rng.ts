@@ -1,0 +1,51 @@
+/**
+ * The game's seeded generator (sfc32). Its four words live in the game state, so a saved state
+ * replays byte for byte; nothing in the engine uses Math.random.
+ */
+export type RngState = number[];
+
+export function seedRng(seed: number): RngState {
+  // splitmix32 spreads one number over the four words.
+  let s = seed >>> 0;
+  const words: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    words.push((z ^ (z >>> 16)) >>> 0);
+  }
+  for (let i = 0; i < 12; i++) nextU32(words);
+  return words;
+}
+
+export function nextU32(s: RngState): number {
+  const a = s[0]!, b = s[1]!, c = s[2]!, d = s[3]!;
+  const t = (((a + b) | 0) + d) | 0;
+  s[3] = (d + 1) | 0;
+  s[0] = b ^ (b >>> 9);
+  s[1] = (c + (c << 3)) | 0;
+  s[2] = ((c << 21) | (c >>> 11)) + t | 0;
+  return t >>> 0;
+}
+
+/** A uniform integer in [0, n), without modulo bias. */
+export function below(s: RngState, n: number): number {
+  if (n <= 1) return 0;
+  const limit = 0x100000000 - (0x100000000 % n);
+  for (;;) {
+    const v = nextU32(s);
+    if (v < limit) return v % n;
+  }
+}
+
+/** Fisher–Yates, in place. */
+export function shuffle<T>(s: RngState, a: T[]): T[] {
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = below(s, i + 1);
+    const t = a[i]!;
+    a[i] = a[j]!;
+    a[j] = t;
+  }
+  return a;
+}

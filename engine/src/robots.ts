@@ -1,0 +1,139 @@
+/** Changes to one robot that several rules share: placing, damage and locks, destruction, repair. */
+import { Floor } from './board.js';
+import type { Ctx } from './context.js';
+import type { DestroyCause, PushSource, RepairCause } from './events.js';
+import { popcount } from './state.js';
+
+/** Moves a robot's token to (x, y) and keeps the occupancy grid true. */
+export function relocate(ctx: Ctx, i: number, x: number, y: number): void {
+  const r = ctx.state.robots[i]!;
+  const w = ctx.board.width;
+  if (!r.virtual && ctx.occ[r.y * w + r.x] === i + 1) ctx.occ[r.y * w + r.x] = 0;
+  r.x = x;
+  r.y = y;
+  if (!r.virtual) ctx.occ[y * w + x] = i + 1;
+}
+
+/** The robot has left the floor at (x, y) (a pit or past an edge): it is destroyed there. */
+export function fall(ctx: Ctx, i: number, x: number, y: number, by: PushSource | null): void {
+  const r = ctx.state.robots[i]!;
+  const w = ctx.board.width;
+  if (!r.virtual && ctx.occ[r.y * w + r.x] === i + 1) ctx.occ[r.y * w + r.x] = 0;
+  const inside = x >= 0 && y >= 0 && x < w && y < ctx.board.height;
+  if (inside) {
+    r.x = x;
+    r.y = y;
+  }
+  destroy(ctx, i, inside ? 'pit' : 'edge', by);
+}
+
+/** True if the square holds a pit; leaving the board counts as falling too (003 L15-17). */
+export const isPit = (ctx: Ctx, x: number, y: number): boolean =>
+  ctx.board.floor[y * ctx.board.width + x] === Floor.Pit;
+
+/**
+ * Destroyed: off the floor at once, a life lost, out of the game with the last one
+ * (000 L207 "A robot is destroyed when it receives its tenth point of damage, falls into a pit,
+ * moves off a blank edge of the board, or is crushed by a crusher."). An announced power down
+ * lapses (RULES.md, B-17).
+ */
+export function destroy(ctx: Ctx, i: number, cause: DestroyCause, by: PushSource | null): void {
+  const st = ctx.state;
+  const r = st.robots[i]!;
+  if (r.status !== 'active') return;
+  const w = ctx.board.width;
+  if (!r.virtual && ctx.occ[r.y * w + r.x] === i + 1) ctx.occ[r.y * w + r.x] = 0;
+  r.status = 'destroyed';
+  r.lives -= 1;
+  r.destroyedAt = ++st.destructions;
+  r.announced = false;
+  r.poweredDown = false;
+  r.stayDown = false;
+  ctx.events?.push({ type: 'destroyed', robot: i, cause, pushedBy: by, lives: r.lives });
+  if (r.lives <= 0) {
+    r.status = 'out'; // 000 L207 "If this is the third time ... permanently out of the game."
+    ctx.events?.push({ type: 'out', robot: i });
+  }
+}
+
+/**
+ * Damage points; each point past the rule set's threshold locks one more register, starting with
+ * the last unlocked one (000 L305 "placed on top of the robot's program cards, starting with the
+ * last one"). The card in a newly locked register stays there (000 L178-180).
+ * Destruction by damage is checked by the caller, once all damage of the step is dealt (B-28).
+ */
+export function damage(ctx: Ctx, i: number, points: number): void {
+  const r = ctx.state.robots[i]!;
+  if (points <= 0 || r.status !== 'active') return;
+  r.damage += points;
+  ctx.events?.push({ type: 'damaged', robot: i, points, damage: r.damage });
+  const want = Math.min(5, ctx.rules.lockedCount(r.damage));
+  let have = popcount(r.locked);
+  if (want <= have) return;
+  const newly: number[] = [];
+  for (let reg = 5; reg >= 1 && have < want; reg--) {
+    const bit = 1 << (reg - 1);
+    if (!(r.locked & bit)) {
+      r.locked |= bit;
+      have++;
+      newly.push(reg);
+    }
+  }
+  ctx.events?.push({ type: 'locked', robot: i, registers: newly });
+}
+
+/** Destroyed by damage: the rule set's limit reached (000 L207; 001 L297). */
+export function destroyIfWrecked(ctx: Ctx, i: number): void {
+  const r = ctx.state.robots[i]!;
+  if (r.status === 'active' && r.damage >= ctx.rules.destroyAt) destroy(ctx, i, 'damage', null);
+}
+
+/**
+ * Repairs up to `points`. Each point that drops the lock count frees a register: the one the
+ * player named (`unlock`, classic B-07, 000 L188), else the lowest-numbered locked one (RULES.md).
+ * A freed register's card is discarded (000 L182).
+ */
+export function repair(ctx: Ctx, i: number, points: number, by: RepairCause): void {
+  const r = ctx.state.robots[i]!;
+  const n = Math.min(points, r.damage);
+  if (n <= 0) return;
+  r.damage -= n;
+  ctx.events?.push({ type: 'repaired', robot: i, points: n, damage: r.damage, by });
+  const want = Math.min(5, ctx.rules.lockedCount(r.damage));
+  let have = popcount(r.locked);
+  if (have <= want) return;
+  const freed: number[] = [];
+  const free = (reg: number): void => {
+    const bit = 1 << (reg - 1);
+    if (have > want && r.locked & bit) {
+      r.locked &= ~bit;
+      have--;
+      freed.push(reg);
+      const card = r.registers[reg - 1]!;
+      if (card) ctx.state.discard.push(card);
+      r.registers[reg - 1] = 0;
+    }
+  };
+  for (const reg of r.unlock) free(reg);
+  for (let reg = 1; reg <= 5; reg++) free(reg);
+  ctx.events?.push({ type: 'unlocked', robot: i, registers: freed });
+}
+
+/**
+ * The start of a powered-down turn: all damage discarded, every register freed and emptied
+ * (000 L193 "At the beginning of the next turn, all damage chits are discarded").
+ */
+export function discardAllDamage(ctx: Ctx, i: number): void {
+  const r = ctx.state.robots[i]!;
+  repair(ctx, i, r.damage, 'powerDown');
+  if (r.locked) {
+    const freed: number[] = [];
+    for (let reg = 1; reg <= 5; reg++) if (r.locked & (1 << (reg - 1))) freed.push(reg);
+    r.locked = 0;
+    ctx.events?.push({ type: 'unlocked', robot: i, registers: freed });
+  }
+  for (let k = 0; k < 5; k++) {
+    if (r.registers[k]) ctx.state.discard.push(r.registers[k]!);
+    r.registers[k] = 0;
+  }
+}

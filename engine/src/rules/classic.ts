@@ -1,0 +1,94 @@
+/** `classic`: the 1994 operating manual (000) with the FAQ's readings (004), as RULES.md settles them. */
+import { DECK, type Card } from '../cards.js';
+import type { Ctx } from '../context.js';
+import { shuffle } from '../rng.js';
+import { allBelts, expressBelts } from '../phases/belts.js';
+import { checkpoints } from '../phases/checkpoints.js';
+import { crushers } from '../phases/crushers.js';
+import { gears } from '../phases/gears.js';
+import { lasers } from '../phases/lasers.js';
+import { pushers } from '../phases/pushers.js';
+import { robotsMove } from '../phases/program.js';
+import type { Reentry, RuleSet } from './ruleset.js';
+
+export const classic: RuleSet = {
+  name: 'classic',
+  priorities: true,
+  destroyAt: 10, // 000 L207 "receives its tenth point of damage"
+  reentryDamage: 2, // 000 L269 "archive copies start with two points of damage"
+  // 000 L102, L188: one wrench or a flag repairs 1; two wrenches repair 2 or give an option.
+  repair: { wrench: 1, doubleWrench: 2, flag: 1 },
+  // RULES.md register table, classic column (004 L97).
+  registerSteps: [
+    { name: 'robots move', run: robotsMove },
+    { name: 'express belts', run: expressBelts },
+    { name: 'all belts', run: allBelts },
+    { name: 'pushers', run: pushers },
+    { name: 'gears', run: gears },
+    { name: 'crushers', run: crushers },
+    { name: 'lasers', run: lasers },
+    { name: 'checkpoints', run: checkpoints },
+  ],
+  handSize: (damage) => Math.max(0, 9 - damage), // 000 L80, L164-174
+  lockedCount: (damage) => Math.min(5, Math.max(0, damage - 4)), // 004 L94 "over four"
+  moveOrder(ctx, _register, movers) {
+    // 000 L120 "A higher number means a higher priority"; the number alone decides (B-23).
+    const robots = ctx.state.robots;
+    const reg = _register - 1;
+    movers.sort((a, b) => robots[b]!.registers[reg]! - robots[a]!.registers[reg]!);
+    ctx.state.order = movers.slice();
+    return movers;
+  },
+  powerDownRefusal: (r) =>
+    r.damage > 0 ? null : 'only a damaged robot may power down (000 L93)',
+  deal: dealFromDeck,
+  reenter: reenterOnArchive,
+};
+
+/**
+ * All cards but those in locked registers are shuffled and dealt, 9 − damage to each powered-up
+ * robot (000 L80 "deal each player with an undamaged robot nine cards"; 000 L191 "A robot that is
+ * powered down does not receive program cards").
+ */
+function dealFromDeck(ctx: Ctx): void {
+  const st = ctx.state;
+  const held = new Set<Card>();
+  for (const r of st.robots) for (const c of r.registers) if (c) held.add(c);
+  const deck = shuffle(st.rng, DECK.filter((c) => !held.has(c)));
+  st.discard = [];
+  st.robots.forEach((r, i) => {
+    if (r.status !== 'active' || r.poweredDown) return;
+    r.hand = deck.splice(deck.length - Math.min(deck.length, ctx.rules.handSize(r.damage)));
+    ctx.events?.push({ type: 'dealt', robot: i, cards: r.hand.length });
+  });
+  st.deck = deck;
+}
+
+/**
+ * 000 L210-214: a destroyed robot re-enters on its last archive location with two damage, facing
+ * as its player chooses (by default as when destroyed), powered down if its player chooses; it is
+ * virtual if another robot stands there or re-enters there.
+ */
+function reenterOnArchive(ctx: Ctx, destroyed: readonly number[], choices: Readonly<Record<number, Reentry>>): void {
+  const robots = ctx.state.robots;
+  const w = ctx.board.width;
+  const spot = (i: number) => robots[i]!.archive ?? robots[i]!.start;
+  for (const i of destroyed) {
+    const r = robots[i]!;
+    const [x, y] = spot(i);
+    const shared =
+      robots.some((o, j) => j !== i && o.status === 'active' && o.x === x && o.y === y) ||
+      destroyed.some((j) => j !== i && spot(j)[0] === x && spot(j)[1] === y);
+    const c = choices[i] ?? {};
+    r.status = 'active';
+    r.x = x;
+    r.y = y;
+    if (c.dir !== undefined) r.dir = c.dir;
+    r.damage = ctx.rules.reentryDamage;
+    r.locked = 0;
+    r.virtual = shared;
+    r.poweredDown = c.poweredDown ?? false;
+    if (!shared) ctx.occ[y * w + x] = i + 1;
+    ctx.events?.push({ type: 'reentered', robot: i, x, y, dir: r.dir, damage: r.damage, virtual: shared, poweredDown: r.poweredDown });
+  }
+}

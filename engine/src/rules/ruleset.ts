@@ -1,0 +1,42 @@
+/**
+ * A rule set is data plus small named hooks; the register phase, the turn and the rules of
+ * movement are shared. `classic` is the 1994 manual with the FAQ's readings.
+ */
+import type { Ctx } from '../context.js';
+import type { Dir } from '../geometry.js';
+import type { RobotState } from '../state.js';
+
+/** One step of a register phase (RULES.md "Register phase, in order"). */
+export interface RegisterStep {
+  readonly name: string;
+  readonly run: (ctx: Ctx, register: number) => void;
+}
+
+/** A destroyed robot's player's choices for its re-entry. */
+export interface Reentry {
+  readonly dir?: Dir;
+  readonly poweredDown?: boolean;
+}
+
+export interface RuleSet {
+  readonly name: string;
+  /** Cards are written with their printed priority (`F2:670`), else by instruction alone. */
+  readonly priorities: boolean;
+  /** Damage that destroys a robot. */
+  readonly destroyAt: number;
+  /** Damage a robot re-enters with. */
+  readonly reentryDamage: number;
+  /** Points repaired at the end of a turn on each kind of site. */
+  readonly repair: { readonly wrench: number; readonly doubleWrench: number; readonly flag: number };
+  readonly registerSteps: readonly RegisterStep[];
+  handSize(damage: number): number;
+  lockedCount(damage: number): number;
+  /** The robots in `movers`, in the order their cards run; records it in `state.order`. */
+  moveOrder(ctx: Ctx, register: number, movers: number[]): number[];
+  /** Why this robot may not announce a power down, or null if it may. */
+  powerDownRefusal(robot: RobotState): string | null;
+  /** Deals each powered-up robot on the floor its cards for the turn. */
+  deal(ctx: Ctx): void;
+  /** Puts the destroyed robots back on the floor, in the order they were destroyed. */
+  reenter(ctx: Ctx, destroyed: readonly number[], choices: Readonly<Record<number, Reentry>>): void;
+}

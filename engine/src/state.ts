@@ -1,0 +1,102 @@
+/**
+ * The game state: plain data that serialises to JSON and back without loss, so a saved race
+ * resumes exactly. The board and the rule set are not in it; they are the race's `Setup`.
+ */
+import type { Card } from './cards.js';
+import type { Dir, Square } from './geometry.js';
+import type { RngState } from './rng.js';
+
+export type RobotStatus = 'active' | 'destroyed' | 'out';
+
+export interface RobotState {
+  readonly name: string;
+  x: number;
+  y: number;
+  dir: Dir;
+  damage: number;
+  /** Lives left, the current one included. */
+  lives: number;
+  /** Flags touched in order. */
+  flags: number;
+  archive: Square | null;
+  /** Where it begins, and re-enters before it has an archive. */
+  start: Square;
+  status: RobotStatus;
+  virtual: boolean;
+  /** Powered down during the current turn. */
+  poweredDown: boolean;
+  /** Announced this turn: powers down when the next turn begins. */
+  announced: boolean;
+  /** Powered down this turn and staying down next turn. */
+  stayDown: boolean;
+  /** Standing order: at a two-wrench site, take an option instead of repairing. */
+  takeOption: boolean;
+  /** Registers the player frees first when damage is repaired (classic, B-07). */
+  unlock: number[];
+  /** Cards dealt this turn and not yet programmed. */
+  hand: Card[];
+  /** Five registers; 0 is an empty register. */
+  registers: Card[];
+  /** Bit r-1 set: register r is locked. */
+  locked: number;
+  /** The program for this turn is in (or none is needed). */
+  programmed: boolean;
+  /** Sequence number of its last destruction, for the re-entry order. */
+  destroyedAt: number;
+  options: string[];
+}
+
+export type Phase = 'programming' | 'registers' | 'ended';
+
+export interface GameState {
+  readonly rules: string;
+  turn: number;
+  phase: Phase;
+  /** Register phases completed this turn. */
+  register: number;
+  rng: RngState;
+  /** Cards not dealt this turn. */
+  deck: Card[];
+  /** Cards dealt and not programmed, and programmed cards returned. */
+  discard: Card[];
+  robots: RobotState[];
+  /** Robots that touched their last flag, in groups of the same register, first place first. */
+  finished: number[][];
+  /** The move order of the last register phase (robot indices), for tie rules. */
+  order: number[];
+  destructions: number;
+}
+
+export const onTheFloor = (r: RobotState): boolean => r.status === 'active';
+
+export function cloneState(s: GameState): GameState {
+  return {
+    rules: s.rules,
+    turn: s.turn,
+    phase: s.phase,
+    register: s.register,
+    rng: s.rng.slice(),
+    deck: s.deck.slice(),
+    discard: s.discard.slice(),
+    robots: s.robots.map(cloneRobot),
+    finished: s.finished.map((g) => g.slice()),
+    order: s.order.slice(),
+    destructions: s.destructions,
+  };
+}
+
+function cloneRobot(r: RobotState): RobotState {
+  return {
+    ...r,
+    unlock: r.unlock.slice(),
+    hand: r.hand.slice(),
+    registers: r.registers.slice(),
+    options: r.options.slice(),
+  };
+}
+
+export const popcount = (m: number): number => {
+  let c = 0;
+  for (; m; m &= m - 1) c++;
+  return c;
+};

@@ -1,0 +1,301 @@
+/**
+ * A turn: its start (re-entry, power down, the deal), the programs, five register phases and its
+ * end (repair, power-down decisions, virtual robots becoming real). Each public function takes a
+ * state and returns a new one; the input is never changed, and bad input changes nothing.
+ */
+import { cardName, type Card } from './cards.js';
+import { Floor } from './board.js';
+import { makeCtx, type Ctx, type Setup } from './context.js';
+import type { GameEvent } from './events.js';
+import { below } from './rng.js';
+import { discardAllDamage, repair } from './robots.js';
+import type { Reentry } from './rules/ruleset.js';
+import { cloneState, type GameState } from './state.js';
+import { err, ok, type Result } from './result.js';
+
+export interface Outcome {
+  readonly state: GameState;
+  readonly events: GameEvent[];
+}
+
+/** What a player orders for a turn, besides option choices. */
+export interface Orders {
+  /** Cards for the unlocked registers, register 1 first. */
+  readonly program?: readonly Card[];
+  /** Power down when the next turn begins (announced with the program). */
+  readonly powerDown?: boolean;
+  /** Powered down this turn: stay down next turn. */
+  readonly stayDown?: boolean;
+  /** On a two-wrench site at the end of the turn: take an option instead of repairing. */
+  readonly takeOption?: boolean;
+  /** Registers to free first when damage is repaired (classic). */
+  readonly unlock?: readonly number[];
+}
+
+interface Options {
+  /** Record events (default true); a bot searching moves can do without. */
+  readonly events?: boolean;
+}
+
+const begin = (setup: Setup, state: GameState, o?: Options): Ctx =>
+  makeCtx(setup, cloneState(state), o?.events === false ? null : []);
+const done = (ctx: Ctx): Result<Outcome> => ok({ state: ctx.state, events: ctx.events ?? [] });
+
+/** Registers a robot programs this turn (unlocked ones), numbered 1 to 5. */
+export function openRegisters(locked: number): number[] {
+  const out: number[] = [];
+  for (let reg = 1; reg <= 5; reg++) if (!(locked & (1 << (reg - 1)))) out.push(reg);
+  return out;
+}
+
+/** True if the robot must hand in cards this turn. */
+export const needsProgram = (state: GameState, i: number): boolean => {
+  const r = state.robots[i]!;
+  return r.status === 'active' && !r.poweredDown && r.locked !== 0b11111;
+};
+
+/**
+ * The start of a turn, in RULES.md's order: power-down decisions of the last turn take effect;
+ * destroyed robots re-enter in the order they were destroyed (000 L82); powered-down robots
+ * discard their damage and free their registers (000 L193, L197); cards are dealt (000 L80).
+ */
+export function beginTurn(
+  setup: Setup,
+  state: GameState,
+  reentry: Readonly<Record<number, Reentry>> = {},
+  o?: Options,
+): Result<Outcome> {
+  if (state.phase !== 'ended') return err('phase', `a turn is under way (${state.phase}); finish it first`);
+  const ctx = begin(setup, state, o);
+  const st = ctx.state;
+  st.turn += 1;
+  st.register = 0;
+  st.phase = 'programming';
+  ctx.events?.push({ type: 'turnBegan', turn: st.turn });
+  st.robots.forEach((r, i) => {
+    if (r.status !== 'active') return;
+    if (r.poweredDown && !r.stayDown) {
+      r.poweredDown = false;
+      ctx.events?.push({ type: 'poweredUp', robot: i });
+    }
+    if (r.announced) {
+      r.poweredDown = true;
+      ctx.events?.push({ type: 'poweredDown', robot: i });
+    }
+    r.announced = false;
+    r.stayDown = false;
+  });
+  const destroyed = st.robots
+    .map((r, i) => (r.status === 'destroyed' ? i : -1))
+    .filter((i) => i >= 0)
+    .sort((a, b) => st.robots[a]!.destroyedAt - st.robots[b]!.destroyedAt);
+  if (destroyed.length) ctx.rules.reenter(ctx, destroyed, reentry);
+  st.robots.forEach((r, i) => {
+    if (r.status === 'active' && r.poweredDown) discardAllDamage(ctx, i);
+    r.programmed = !needsProgram(st, i);
+  });
+  ctx.rules.deal(ctx);
+  return done(ctx);
+}
+
+/**
+ * A robot's orders for this turn, checked against what it was dealt: exactly one card per
+ * unlocked register, each from its hand, none twice, the locked registers untouched (000 L85,
+ * L162). Orders may be replaced until the registers begin.
+ */
+export function submitOrders(setup: Setup, state: GameState, i: number, orders: Orders): Result<GameState> {
+  if (state.phase !== 'programming') return err('phase', 'programs are taken only before the register phases begin');
+  const r = state.robots[i];
+  if (!r) return err('robot', `no robot number ${i}`);
+  if (r.status !== 'active') return err('robot', `${r.name} is ${r.status === 'out' ? 'out of the game' : 'destroyed'} and gives no orders`);
+  const program = orders.program ?? [];
+  if (r.poweredDown) {
+    if (program.length) return err('program', `${r.name} is powered down this turn and runs no cards`);
+    if (orders.powerDown) return err('powerDown', `${r.name} is already powered down; use stayDown`);
+  } else {
+    if (orders.stayDown) return err('stayDown', `${r.name} is not powered down this turn`);
+    const open = openRegisters(r.locked);
+    if (program.length !== open.length) {
+      const which = open.length === 5 ? 'five registers' : open.length ? `registers ${open.join(', ')} (the others are locked)` : 'no register (all are locked)';
+      return err('program', `${r.name} needs ${open.length} card${open.length === 1 ? '' : 's'} for ${which}, found ${program.length}`);
+    }
+    const left = r.hand.slice();
+    for (let k = 0; k < program.length; k++) {
+      const at = left.indexOf(program[k]!);
+      if (at < 0) {
+        const twice = r.hand.includes(program[k]!);
+        return err(`program[${k}]`, twice ? `${cardName(program[k]!)} is used twice` : `${cardName(program[k]!)} was not dealt to ${r.name}`);
+      }
+      left.splice(at, 1);
+    }
+    if (orders.powerDown) {
+      const why = setup.rules.powerDownRefusal(r);
+      if (why) return err('powerDown', `${r.name}: ${why}`);
+    }
+  }
+  const unlock = orders.unlock ?? [];
+  for (let k = 0; k < unlock.length; k++) {
+    const reg = unlock[k]!;
+    if (!Number.isInteger(reg) || reg < 1 || reg > 5) return err(`unlock[${k}]`, 'expected a register number 1 to 5');
+  }
+  const st = cloneState(state);
+  const robot = st.robots[i]!;
+  openRegisters(robot.locked).forEach((reg, k) => (robot.registers[reg - 1] = program[k]!));
+  robot.announced = !robot.poweredDown && !!orders.powerDown;
+  robot.stayDown = robot.poweredDown && !!orders.stayDown;
+  robot.takeOption = !!orders.takeOption;
+  robot.unlock = unlock.slice();
+  robot.programmed = true;
+  return ok(st);
+}
+
+/**
+ * Fills the empty registers of a robot that has not programmed them, with cards drawn at random
+ * from its unplayed cards (RULES.md Settings, threeMinuteRule: "a race on deadlines always fills a
+ * late classic program this way"). `partial` holds the cards it did choose (0 for empty), one per
+ * unlocked register.
+ */
+export function fillProgram(setup: Setup, state: GameState, i: number, partial: readonly Card[] = []): Result<Outcome> {
+  const r = state.robots[i];
+  if (!r) return err('robot', `no robot number ${i}`);
+  if (!needsProgram(state, i)) return ok({ state, events: [] });
+  const open = openRegisters(r.locked);
+  const st = cloneState(state);
+  const unplayed = r.hand.filter((c) => !partial.includes(c));
+  const program: Card[] = [];
+  const filled: number[] = [];
+  for (let k = 0; k < open.length; k++) {
+    const chosen = partial[k];
+    if (chosen && r.hand.includes(chosen)) program.push(chosen);
+    else {
+      program.push(unplayed.splice(below(st.rng, unplayed.length), 1)[0]!);
+      filled.push(open[k]!);
+    }
+  }
+  const res = submitOrders(setup, st, i, { program });
+  if (!res.ok) return res;
+  return ok({ state: res.value, events: [{ type: 'programmed', robot: i, filled }] });
+}
+
+/** Robots that still owe a program this turn. */
+export const missingPrograms = (state: GameState): number[] =>
+  state.robots.map((r, i) => (r.programmed ? -1 : i)).filter((i) => i >= 0);
+
+/**
+ * The next register phase: its steps in the rule set's order. Before the first, the programs are
+ * revealed: unplayed cards are discarded and power-down announcements made public.
+ */
+export function playRegister(setup: Setup, state: GameState, o?: Options): Result<Outcome> {
+  const why = registerRefusal(state);
+  if (why) return why;
+  const ctx = begin(setup, state, o);
+  registerOn(ctx);
+  return done(ctx);
+}
+
+function registerRefusal(state: GameState): Result<never> | null {
+  if (state.phase === 'programming') {
+    const missing = missingPrograms(state);
+    if (missing.length)
+      return err('programs', `no program yet for ${missing.map((i) => state.robots[i]!.name).join(', ')}`);
+    return null;
+  }
+  if (state.phase !== 'registers' || state.register >= 5) return err('phase', 'no register phase is due; begin a turn first');
+  return null;
+}
+
+function registerOn(ctx: Ctx): void {
+  const st = ctx.state;
+  if (st.phase === 'programming') {
+    st.phase = 'registers';
+    st.robots.forEach((r, i) => {
+      for (const c of r.hand) if (!r.registers.includes(c)) st.discard.push(c);
+      r.hand = [];
+      if (r.announced) ctx.events?.push({ type: 'powerDownAnnounced', robot: i });
+    });
+  }
+  const register = ++st.register;
+  ctx.events?.push({ type: 'registerBegan', register });
+  for (const step of ctx.rules.registerSteps) step.run(ctx, register);
+}
+
+/**
+ * The end of a turn (000 L101-102, RULES.md): powered-up robots repair on repair sites and
+ * flags, or take an option on a two-wrench site; virtual robots standing alone become real
+ * (000 L109); unlocked registers are emptied. Power-down decisions take effect when the next turn
+ * begins.
+ */
+export function endTurn(setup: Setup, state: GameState, o?: Options): Result<Outcome> {
+  if (state.phase !== 'registers' || state.register !== 5)
+    return err('phase', 'the turn ends after its fifth register phase');
+  const ctx = begin(setup, state, o);
+  endOn(ctx);
+  return done(ctx);
+}
+
+function endOn(ctx: Ctx): void {
+  const st = ctx.state;
+  const b = ctx.board;
+  const rep = ctx.rules.repair;
+  st.robots.forEach((r, i) => {
+    if (r.status !== 'active' || r.poweredDown) return; // B-20: powered-down robots repair nothing
+    const c = r.y * b.width + r.x;
+    const f = b.floor[c];
+    if (f === Floor.DoubleWrench) {
+      if (r.takeOption) ctx.events?.push({ type: 'optionChosen', robot: i, x: r.x, y: r.y });
+      else repair(ctx, i, rep.doubleWrench, 'wrench');
+    } else if (f === Floor.Wrench) repair(ctx, i, rep.wrench, 'wrench');
+    else if (b.flagAt[c]) repair(ctx, i, rep.flag, 'flag'); // 000 L275 a flag is a one-wrench site
+  });
+  st.robots.forEach((r, i) => {
+    if (r.status !== 'active' || !r.virtual) return;
+    const alone = !st.robots.some((o, j) => j !== i && o.status === 'active' && o.x === r.x && o.y === r.y);
+    if (alone) {
+      r.virtual = false;
+      ctx.occ[r.y * b.width + r.x] = i + 1;
+      ctx.events?.push({ type: 'becameReal', robot: i });
+    }
+  });
+  clearRegisters(ctx);
+  ctx.events?.push({ type: 'turnEnded', turn: st.turn });
+}
+
+/** Unlocked registers and unplayed hands go to the discard; locked registers keep their cards. */
+function clearRegisters(ctx: Ctx): void {
+  const st = ctx.state;
+  for (const r of st.robots) {
+    const keep = r.status === 'active' ? r.locked : 0;
+    if (r.status !== 'active') r.locked = 0;
+    for (let k = 0; k < 5; k++) {
+      if (keep & (1 << k) || !r.registers[k]) continue;
+      st.discard.push(r.registers[k]!);
+      r.registers[k] = 0;
+    }
+    st.discard.push(...r.hand);
+    r.hand = [];
+    r.takeOption = false;
+    r.unlock = [];
+    r.programmed = false;
+  }
+  st.phase = 'ended';
+}
+
+/**
+ * Ends a turn cut short after the register phases played so far, with no end-of-turn effects
+ * (a scenario's `registers`, SCENARIOS.md); the next turn begins as usual.
+ */
+export function cutTurn(setup: Setup, state: GameState): Result<GameState> {
+  const ctx = begin(setup, state, { events: false });
+  clearRegisters(ctx);
+  return ok(ctx.state);
+}
+
+/** The remaining register phases and the end of the turn, all programs being in. */
+export function playTurn(setup: Setup, state: GameState, o?: Options): Result<Outcome> {
+  const why = registerRefusal(state);
+  if (why) return why;
+  const ctx = begin(setup, state, o);
+  while (ctx.state.register < 5) registerOn(ctx);
+  endOn(ctx);
+  return done(ctx);
+}
