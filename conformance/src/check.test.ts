@@ -1,0 +1,150 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkFile, runCheck, scenarioFiles } from '../../cli/src/check.js';
+
+/** ../shared/scenarios beside the repository (dist/conformance/src → repository root). */
+const SHARED = fileURLToPath(new URL('../../../../shared/scenarios', import.meta.url));
+/** Scenarios whose rule set, elements or options come with later work may be skipped; nothing else. */
+const MAY_SKIP = new Set(['pbem', 'expansion', 'options']);
+
+test('every public scenario passes, and only pbem, expansion and option scenarios are skipped', { skip: !existsSync(SHARED) && 'no ../shared/scenarios beside this checkout' }, () => {
+  const { files } = scenarioFiles([SHARED]);
+  assert.ok(files.length > 100, `found only ${files.length} scenario files`);
+  const problems: string[] = [];
+  for (const f of files) {
+    const res = checkFile(f);
+    const folder = f.slice(SHARED.length + 1).split(/[\\/]/)[0]!;
+    if (res.result === 'fail') problems.push(`FAIL ${res.id}: ${res.messages.join('; ')}`);
+    if (res.result === 'skip' && !MAY_SKIP.has(folder)) problems.push(`SKIP ${res.id} in ${folder}/`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+const good = {
+  id: 'good',
+  rules: 'classic',
+  board: { grid: ['. . .', '. . .', '. . .'] },
+  robots: [{ name: 'A', x: 1, y: 2, dir: 'N' }],
+  turns: [{ programs: { A: ['F1:500', 'R:80', 'L:70', 'U:10', 'U:20'] } }],
+  expect: { robots: { A: { x: 1, y: 1, dir: 'N', damage: 0 } } },
+};
+
+function variant(patch: (s: any) => void): any {
+  const s = structuredClone(good);
+  patch(s);
+  return s;
+}
+
+function dirWith(files: Record<string, string | object>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rr-check-'));
+  for (const [name, body] of Object.entries(files))
+    writeFileSync(join(dir, name), typeof body === 'string' ? body : JSON.stringify(body));
+  return dir;
+}
+
+function check(dir: string, o = {}): { code: number; lines: string[] } {
+  const lines: string[] = [];
+  const code = runCheck([dir], o, (l) => lines.push(l));
+  return { code, lines };
+}
+
+const BAD_INPUT: [string, any, RegExp][] = [
+  ['bad JSON', '{"id": "x", ', /bad-json\.json: .*JSON/],
+  ['an unknown cell token', variant((s) => (s.board.grid[0] = '. Q .')), /board\.grid\[0\]: unknown cell token "Q"/],
+  ['a robot off the board', variant((s) => (s.robots[0].x = 7)), /robots\[0\]\.x: A at \(7,2\) is off the 3x3 board/],
+  ['a robot on a pit', variant((s) => (s.board.grid[2] = '. O .')), /robots\[0\]\.x: A stands on the pit/],
+  ['two real robots on one square', variant((s) => s.robots.push({ name: 'B', x: 1, y: 2, dir: 'S' })), /robots\[1\]\.x: B and A are both real robots on \(1,2\)/],
+  ['a card outside the deck', variant((s) => (s.turns[0].programs.A[0] = 'F1:430')), /turns\[0\]\.programs\.A\[0\]: "F1:430" is not a card of the deck/],
+  ['a card used twice', variant((s) => (s.turns[0].programs.A[4] = 'U:10')), /turns\[0\]\.programs\.A\[4\]: U:10 is used twice/],
+  ['a program with the wrong number of cards', variant((s) => s.turns[0].programs.A.pop()), /turns\[0\]\.programs\.A: A needs 5 cards for five registers, found 4/],
+  ['a program that touches a locked register', variant((s) => (s.robots[0].damage = 5)), /programs\.A: A needs 4 cards for registers 1, 2, 3, 4 \(the others are locked\), found 5/],
+  ['a missing program', variant((s) => (s.turns[0].programs = {})), /turns\[0\]\.programs: no program for A/],
+  ['a program for an unknown robot', variant((s) => (s.turns[0].programs.Z = [])), /turns\[0\]\.programs\.Z: no robot named "Z"/],
+  ['an unknown key', variant((s) => (s.robots[0].colour = 'red')), /robots\[0\]\.colour: unknown key/],
+  ['a power down by an undamaged robot', variant((s) => (s.turns[0].powerDown = ['A'])), /turns\[0\]\.powerDown: A: only a damaged robot may power down/],
+];
+
+for (const [what, body, message] of BAD_INPUT) {
+  test(`check fails a scenario with ${what}, naming the file and the field, and goes on to the next file`, () => {
+    const dir = dirWith({ 'bad-json.json': typeof body === 'string' ? body : '{}', 'bad.json': typeof body === 'string' ? good : body, 'good.json': good });
+    const name = typeof body === 'string' ? 'bad-json.json' : 'bad.json';
+    const { code, lines } = check(dir);
+    assert.equal(code, 1);
+    const line = lines.find((l) => l.includes(name));
+    assert.ok(line?.startsWith('FAIL '), `no FAIL line for ${name}: ${lines.join('\n')}`);
+    assert.match(line!, message);
+    assert.ok(lines.includes('PASS good'), 'the good scenario after it still ran');
+    assert.match(lines.at(-1)!, /^\d+ passed, \d+ failed$/);
+  });
+}
+
+test('a scenario that expects an error passes when it is refused with that message', () => {
+  const dir = dirWith({ 'e.json': variant((s) => ((s.turns[0].programs.A[4] = 'U:10'), (s.expect = { error: 'used twice' }))) });
+  assert.deepEqual(check(dir).lines, ['PASS good', '1 passed, 0 failed']);
+});
+
+test('a scenario that expects an error fails when it plays without one', () => {
+  const dir = dirWith({ 'e.json': variant((s) => (s.expect = { error: true })) });
+  const { code, lines } = check(dir);
+  assert.equal(code, 1);
+  assert.match(lines[0]!, /^FAIL good: .*expected the scenario to be refused/);
+});
+
+test('a scenario that expects a different error fails and quotes both', () => {
+  const dir = dirWith({ 'e.json': variant((s) => ((s.turns[0].programs.A[4] = 'U:10'), (s.expect = { error: 'locked' }))) });
+  assert.match(check(dir).lines[0]!, /refused with ".*used twice.*", expected a message containing "locked"/);
+});
+
+test('a wrong expectation fails with what differed', () => {
+  const dir = dirWith({ 'w.json': variant((s) => (s.expect.robots.A.y = 0)) });
+  const { code, lines } = check(dir);
+  assert.equal(code, 1);
+  assert.match(lines[0]!, /FAIL good: .*A\.y is 1, expected 0 \(end\)/);
+});
+
+test('check --json prints one object per scenario with the final state, then the summary', () => {
+  const dir = dirWith({ 'g.json': good });
+  const { lines } = check(dir, { json: true });
+  assert.equal(lines.length, 2);
+  const o = JSON.parse(lines[0]!);
+  assert.equal(o.id, 'good');
+  assert.equal(o.result, 'pass');
+  assert.deepEqual(o.messages, []);
+  assert.deepEqual(o.state.A, {
+    x: 1, y: 1, dir: 'N', damage: 0, lives: 3, flags: 0, archive: [1, 2], virtual: false,
+    poweredDown: false, destroyed: false, out: false, options: [], locked: 0,
+  });
+  assert.equal(lines[1], '1 passed, 0 failed');
+});
+
+test('check --show draws the board after each register', () => {
+  const dir = dirWith({ 'g.json': good });
+  const { lines } = check(dir, { show: true });
+  const pictures = lines.filter((l) => /register \d/.test(l));
+  assert.equal(pictures.length, 5);
+  assert.match(pictures[0]!, /turns\[0\] register 1\n.*\n.*A\^/);
+});
+
+test('a scenario of a rule set still to come is skipped with what it needs, and counted apart', () => {
+  const dir = dirWith({ 'p.json': variant((s) => ((s.rules = 'pbem'), (s.id = 'later'))), 'g.json': good });
+  const { code, lines } = check(dir);
+  assert.equal(code, 0);
+  assert.ok(lines.includes('SKIP later: needs the pbem rule set'));
+  assert.equal(lines.at(-1), '1 passed, 0 failed, 1 skipped');
+});
+
+test('check fails a path that does not exist', () => {
+  const { code, lines } = check(join(tmpdir(), 'no-such-scenarios-here'));
+  assert.equal(code, 1);
+  assert.match(lines[0]!, /^FAIL .*no such file or directory/);
+});
+
+test('check finds scenarios in nested directories in name order', () => {
+  const dir = dirWith({ 'b.json': good, 'a.json': good });
+  assert.deepEqual(readdirSync(dir).sort(), ['a.json', 'b.json']);
+  assert.deepEqual(scenarioFiles([dir]).files.map((f) => f.slice(dir.length + 1)), ['a.json', 'b.json']);
+});
