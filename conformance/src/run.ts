@@ -23,13 +23,12 @@ interface RunOptions {
   readonly show?: boolean;
 }
 
-const priorities = (rules: string): boolean | undefined =>
-  rules === 'classic' ? true : rules === 'pbem' ? false : undefined;
+const priorities = (rules: string): boolean | undefined => RULE_SETS[rules]?.priorities;
 
 /** Checks one scenario given as parsed JSON; `fallbackId` names it if it has no id of its own. */
 export function checkScenario(raw: unknown, fallbackId: string, o: RunOptions = {}): ScenarioResult {
   const rawId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : fallbackId;
-  const needs = missingFeature(raw, Object.keys(RULE_SETS));
+  const needs = missingFeature(raw);
   if (needs) return { id: rawId, result: 'skip', messages: [`needs ${needs}`], state: null, pictures: [] };
   const parsed = parseScenario(raw, priorities);
   const expectedError = expectedErrorOf(raw);

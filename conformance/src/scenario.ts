@@ -66,9 +66,8 @@ const OPTION_CARD = /\+|^(F0|F4|B2)(:|$)/;
  * What the scenario needs that this engine does not play yet, or null. Only scenarios of the rule
  * sets, elements and options still to come are skipped; everything else runs.
  */
-export function missingFeature(raw: unknown, ruleSets: readonly string[]): string | null {
+export function missingFeature(raw: unknown): string | null {
   if (!isObject(raw)) return null;
-  if (raw.rules === 'pbem' && !ruleSets.includes('pbem')) return 'the pbem rule set';
   const board = raw.board;
   if (isObject(board)) {
     if (Array.isArray(board.grid) && board.grid.some((row) => typeof row === 'string' && EXPANSION_TOKENS.test(row)))

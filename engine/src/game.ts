@@ -6,12 +6,13 @@ import { type Dir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
 import { seedRng } from './rng.js';
 import { classic } from './rules/classic.js';
+import { pbem } from './rules/pbem.js';
 import type { RuleSet } from './rules/ruleset.js';
 import { startingLives, type Settings } from './settings.js';
 import type { GameState, RobotState } from './state.js';
 
 /** The rule sets by name. */
-export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic };
+export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic, pbem };
 
 export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
   const rs = RULE_SETS[rules];
@@ -102,24 +103,37 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
   }
   return ok({
     rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: seedRng(seed),
-    deck: [], discard: [], robots: out, finished: [], order: [], destructions: 0,
+    deck: [], discard: [], robots: out, finished: [], winTurn: 0, order: [], destructions: 0,
   });
 }
 
+/** A seat at the start of a race: its name, the facing its player chose, its own start if any. */
+export interface Entrant {
+  readonly name: string;
+  readonly dir?: Dir;
+  /** Its own start position (pbem gives each robot one, in pick order); else the board's start. */
+  readonly start?: Square;
+}
+
 /**
- * A new `classic` race: every robot starts virtual on the board's start square, an archive
- * location, facing as its player chooses (000 L54-56; RULES.md).
+ * A new race. In `classic` every robot starts virtual on the board's start square, an archive
+ * location (000 L54-56); with starts of their own (pbem, 001 L333) each starts real on its own.
+ * Robots sharing a square start virtual. The players choose the facing.
  */
-export function newRace(setup: Setup, players: readonly { name: string; dir?: Dir }[], seed: number): Result<GameState> {
-  const s = setup.board.start;
-  if (!s) return err('board.start', 'a race needs a start square');
+export function newRace(setup: Setup, entrants: readonly Entrant[], seed: number): Result<GameState> {
+  const at: Square[] = [];
+  for (let i = 0; i < entrants.length; i++) {
+    const s = entrants[i]!.start ?? setup.board.start;
+    if (!s) return err(`entrants[${i}].start`, 'the board has no start square, so each robot needs its own');
+    at.push(s);
+  }
+  const shared = (i: number) => at.some((s, j) => j !== i && s[0] === at[i]![0] && s[1] === at[i]![1]);
   return createState(
     setup,
-    players.map((p) => ({ name: p.name, x: s[0], y: s[1], dir: p.dir ?? 0, virtual: players.length > 1, archive: s })),
+    entrants.map((p, i) => ({ name: p.name, x: at[i]![0], y: at[i]![1], dir: p.dir ?? 0, virtual: shared(i), start: at[i]!, archive: p.start ? null : at[i]! })),
     seed,
   );
 }
 
-/** True when someone has won, or every robot is out of the game. */
-export const raceOver = (st: GameState): boolean =>
-  st.finished.length > 0 || st.robots.every((r) => r.status === 'out');
+/** True when the race is over by its rule set: a winner (pbem: five rounds later), or all out. */
+export const raceOver = (setup: Setup, st: GameState): boolean => setup.rules.raceOver(st);

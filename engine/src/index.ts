@@ -9,6 +9,7 @@ export * from './state.js';
 export type { Setup } from './context.js';
 export type { RuleSet, RegisterStep, Reentry } from './rules/ruleset.js';
 export { classic } from './rules/classic.js';
+export { pbem } from './rules/pbem.js';
 export * from './game.js';
 export * from './turn.js';
 export * from './text.js';

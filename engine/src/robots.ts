@@ -50,6 +50,7 @@ export function destroy(ctx: Ctx, i: number, cause: DestroyCause, by: PushSource
   r.poweredDown = false;
   r.stayDown = false;
   ctx.events?.push({ type: 'destroyed', robot: i, cause, pushedBy: by, lives: r.lives });
+  ctx.rules.onDestroyed?.(ctx, i);
   if (r.lives <= 0) {
     r.status = 'out'; // 000 L207 "If this is the third time ... permanently out of the game."
     ctx.events?.push({ type: 'out', robot: i });

@@ -62,6 +62,8 @@ export interface GameState {
   robots: RobotState[];
   /** Robots that touched their last flag, in groups of the same register, first place first. */
   finished: number[][];
+  /** The turn in which the first robot touched its last flag; 0 while nobody has. */
+  winTurn: number;
   /** The move order of the last register phase (robot indices), for tie rules. */
   order: number[];
   destructions: number;
@@ -80,6 +82,7 @@ export function cloneState(s: GameState): GameState {
     discard: s.discard.slice(),
     robots: s.robots.map(cloneRobot),
     finished: s.finished.map((g) => g.slice()),
+    winTurn: s.winTurn,
     order: s.order.slice(),
     destructions: s.destructions,
   };

@@ -134,6 +134,10 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
     }
   }
   const unlock = orders.unlock ?? [];
+  if (unlock.length && !setup.rules.playerUnlock)
+    return err('unlock', `${setup.rules.name} frees the lowest-numbered locked register first; there is no choice`);
+  if (orders.takeOption && setup.rules.doubleWrenchOption !== 'instead')
+    return err('takeOption', `${setup.rules.name} repairs and upgrades at a hammer site; there is no choice`);
   for (let k = 0; k < unlock.length; k++) {
     const reg = unlock[k]!;
     if (!Number.isInteger(reg) || reg < 1 || reg > 5) return err(`unlock[${k}]`, 'expected a register number 1 to 5');
@@ -242,8 +246,9 @@ function endOn(ctx: Ctx): void {
     const c = r.y * b.width + r.x;
     const f = b.floor[c];
     if (f === Floor.DoubleWrench) {
-      if (r.takeOption) ctx.events?.push({ type: 'optionChosen', robot: i, x: r.x, y: r.y });
-      else repair(ctx, i, rep.doubleWrench, 'wrench');
+      const option = ctx.rules.doubleWrenchOption === 'also' || r.takeOption;
+      if (option) ctx.events?.push({ type: 'optionChosen', robot: i, x: r.x, y: r.y });
+      if (!option || ctx.rules.doubleWrenchOption === 'also') repair(ctx, i, rep.doubleWrench, 'wrench');
     } else if (f === Floor.Wrench) repair(ctx, i, rep.wrench, 'wrench');
     else if (b.flagAt[c]) repair(ctx, i, rep.flag, 'flag'); // 000 L275 a flag is a one-wrench site
   });

@@ -35,6 +35,7 @@ export function checkpoints(ctx: Ctx): void {
     let place = 1;
     for (const g of st.finished) place += g.length;
     st.finished.push(group);
+    if (!st.winTurn) st.winTurn = st.turn;
     for (const i of group) ctx.events?.push({ type: 'finished', robot: i, place });
   }
 }

@@ -18,6 +18,8 @@ export const classic: RuleSet = {
   reentryDamage: 2, // 000 L269 "archive copies start with two points of damage"
   // 000 L102, L188: one wrench or a flag repairs 1; two wrenches repair 2 or give an option.
   repair: { wrench: 1, doubleWrench: 2, flag: 1 },
+  doubleWrenchOption: 'instead', // 000 L188 "repair 2 points of damage or receive an option card"
+  playerUnlock: true, // 000 L188 "a player can choose to repair the point of damage locking the fourth register"
   // RULES.md register table, classic column (004 L97).
   registerSteps: [
     { name: 'robots move', run: robotsMove },
@@ -41,6 +43,9 @@ export const classic: RuleSet = {
   },
   powerDownRefusal: (r) =>
     r.damage > 0 ? null : 'only a damaged robot may power down (000 L93)',
+  // 000 L76 "The game can end when the winner has touched the last flag"; play may go on for
+  // runners-up (a scenario or a race can keep playing turns).
+  raceOver: (st) => st.winTurn > 0 || st.robots.every((r) => r.status === 'out'),
   deal: dealFromDeck,
   reenter: reenterOnArchive,
 };

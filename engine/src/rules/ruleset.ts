@@ -4,7 +4,7 @@
  */
 import type { Ctx } from '../context.js';
 import type { Dir } from '../geometry.js';
-import type { RobotState } from '../state.js';
+import type { GameState, RobotState } from '../state.js';
 
 /** One step of a register phase (RULES.md "Register phase, in order"). */
 export interface RegisterStep {
@@ -28,6 +28,10 @@ export interface RuleSet {
   readonly reentryDamage: number;
   /** Points repaired at the end of a turn on each kind of site. */
   readonly repair: { readonly wrench: number; readonly doubleWrench: number; readonly flag: number };
+  /** At a two-wrench site: an option instead of the repair (classic), or the upgrade as well (pbem). */
+  readonly doubleWrenchOption: 'instead' | 'also';
+  /** The player may name the registers freed by repair (classic B-07); else the lowest go first. */
+  readonly playerUnlock: boolean;
   readonly registerSteps: readonly RegisterStep[];
   handSize(damage: number): number;
   lockedCount(damage: number): number;
@@ -37,6 +41,10 @@ export interface RuleSet {
   powerDownRefusal(robot: RobotState): string | null;
   /** Deals each powered-up robot on the floor its cards for the turn. */
   deal(ctx: Ctx): void;
+  /** True when the race is over (state.winTurn is the turn of the first finish, 0 for none). */
+  raceOver(state: GameState): boolean;
+  /** Called when a robot is destroyed, after it has left the floor. */
+  onDestroyed?(ctx: Ctx, robot: number): void;
   /** Puts the destroyed robots back on the floor, in the order they were destroyed. */
   reenter(ctx: Ctx, destroyed: readonly number[], choices: Readonly<Record<number, Reentry>>): void;
 }

@@ -1,0 +1,148 @@
+/**
+ * `pbem`: the moderated play-by-email variant (001), as RULES.md settles it. What 001 leaves out
+ * (pushers, crushers, expansion elements) works as in `classic`.
+ */
+import { cardType, instruction, type CardType } from '../cards.js';
+import type { Ctx } from '../context.js';
+import { DX, DY } from '../geometry.js';
+import { below, shuffle } from '../rng.js';
+import { Floor } from '../board.js';
+import { allBelts, expressBelts } from '../phases/belts.js';
+import { checkpoints } from '../phases/checkpoints.js';
+import { crushers } from '../phases/crushers.js';
+import { gears } from '../phases/gears.js';
+import { lasers } from '../phases/lasers.js';
+import { pushers } from '../phases/pushers.js';
+import { robotsMove } from '../phases/program.js';
+import type { RuleSet } from './ruleset.js';
+
+/** 001 L61: "21% Forward 1, 14% Forward 2, 7% Forward 3, 7% Backward 1, 21% Turn Left, 21% Turn
+ *  Right, 7% Turn Around" — weights summing to 98, each draw on its own (B-41). */
+const WEIGHTS: readonly [CardType, number][] = [['F1', 21], ['F2', 14], ['F3', 7], ['B', 7], ['L', 21], ['R', 21], ['U', 7]];
+const WEIGHT_SUM = WEIGHTS.reduce((s, [, w]) => s + w, 0);
+
+/** 001 L85 "F3->F2->F->B->L/R/U->powered down->dead": a higher rank moves first. */
+const RANK: Record<CardType, number> = { F3: 6, F2: 5, F1: 4, B: 3, L: 2, R: 2, U: 2 };
+const POWERED_DOWN_RANK = 1;
+const DEAD_RANK = 0;
+
+export const pbem: RuleSet = {
+  name: 'pbem',
+  priorities: false,
+  destroyAt: 22, // 001 L297 "It receives 22 damage."
+  reentryDamage: 4, // 001 L307 "Robots reenter the race with 4 damage."
+  // 001 L179-181: a wrench repairs two; a wrench/hammer repairs two AND upgrades; flags repair nothing.
+  repair: { wrench: 2, doubleWrench: 2, flag: 0 },
+  doubleWrenchOption: 'also',
+  playerUnlock: false,
+  // RULES.md register table, pbem column (001 L37-49): all belts, then the express step.
+  registerSteps: [
+    { name: 'robots move', run: robotsMove },
+    { name: 'all belts', run: allBelts },
+    { name: 'express belts', run: expressBelts },
+    { name: 'pushers', run: pushers },
+    { name: 'gears', run: gears },
+    { name: 'crushers', run: crushers },
+    { name: 'lasers', run: lasers },
+    { name: 'checkpoints', run: checkpoints },
+  ],
+  handSize: (damage) => Math.max(0, 10 - Math.floor(damage / 2)), // 001 L57-59
+  lockedCount: (damage) => Math.min(5, Math.max(0, Math.floor((damage - 10) / 2))), // 001 L289 "12 or more"
+  moveOrder: rankByInstruction,
+  powerDownRefusal: () => null, // 001 L69 "You may also choose to power down." (B-15)
+  // 001 L331 "the race will continue for five more rounds for other robots to attempt to be the runner-ups"
+  raceOver: (st) => (st.winTurn > 0 && st.turn >= st.winTurn + 5) || st.robots.every((r) => r.status === 'out'),
+  deal: drawInstructions,
+  onDestroyed: sinkInOrder,
+  reenter: reenterBesideArchive,
+};
+
+/**
+ * 001 L85: by instruction type; ties go to the robot that had priority the previous move (for
+ * register 1, the last register of the previous round); "The robot that died most recently is
+ * placed at the bottom of the priority list." With no history at all, a draw from the seed.
+ */
+function rankByInstruction(ctx: Ctx, register: number, movers: number[]): number[] {
+  const st = ctx.state;
+  const n = st.robots.length;
+  if (st.order.length !== n) st.order = shuffle(st.rng, st.robots.map((_, i) => i));
+  const rank = st.robots.map((r, i) => {
+    if (r.status !== 'active') return DEAD_RANK;
+    if (r.poweredDown) return POWERED_DOWN_RANK;
+    const card = r.registers[register - 1];
+    return card && movers.includes(i) ? 2 + RANK[cardType(card)] : POWERED_DOWN_RANK;
+  });
+  const before = new Array<number>(n);
+  st.order.forEach((i, k) => (before[i] = k));
+  st.order.sort((a, b) => rank[b]! - rank[a]! || before[a]! - before[b]!);
+  return st.order.filter((i) => movers.includes(i));
+}
+
+/** A destroyed robot drops to the bottom of the priority list (001 L85). */
+function sinkInOrder(ctx: Ctx, i: number): void {
+  const order = ctx.state.order;
+  const at = order.indexOf(i);
+  if (at < 0) return;
+  order.splice(at, 1);
+  order.push(i);
+}
+
+/** 10 − ⌊damage / 2⌋ instructions, each drawn on its own (001 L57-61). */
+function drawInstructions(ctx: Ctx): void {
+  const st = ctx.state;
+  st.deck = [];
+  st.discard = [];
+  st.robots.forEach((r, i) => {
+    if (r.status !== 'active' || r.poweredDown) return;
+    r.hand = [];
+    for (let k = ctx.rules.handSize(r.damage); k > 0; k--) {
+      let roll = below(st.rng, WEIGHT_SUM);
+      let pick = WEIGHTS[0]![0];
+      for (const [type, w] of WEIGHTS) {
+        if (roll < w) {
+          pick = type;
+          break;
+        }
+        roll -= w;
+      }
+      r.hand.push(instruction(pick));
+    }
+    ctx.events?.push({ type: 'dealt', robot: i, cards: r.hand.length });
+  });
+}
+
+/**
+ * 001 L307-319: back at the last archive location (else the start position) with 4 damage,
+ * facing as when destroyed, powered up (001 L75: a pending power down is cancelled). The first
+ * destroyed takes the square; each later one, or one finding a robot already there, a random
+ * empty orthogonal neighbour that is not a pit, other elements ignored. With no such square it
+ * waits for the next round.
+ */
+function reenterBesideArchive(ctx: Ctx, destroyed: readonly number[]): void {
+  const st = ctx.state;
+  const b = ctx.board;
+  const w = b.width;
+  const taken = (x: number, y: number) => st.robots.some((o) => o.status === 'active' && o.x === x && o.y === y);
+  for (const i of destroyed) {
+    const r = st.robots[i]!;
+    let [x, y] = r.archive ?? r.start;
+    if (taken(x, y)) {
+      const free: [number, number][] = [];
+      for (let d = 0; d < 4; d++) {
+        const nx = x + DX[d]!, ny = y + DY[d]!;
+        if (nx >= 0 && ny >= 0 && nx < w && ny < b.height && b.floor[ny * w + nx] !== Floor.Pit && !taken(nx, ny)) free.push([nx, ny]);
+      }
+      if (!free.length) continue;
+      [x, y] = free[below(st.rng, free.length)]!;
+    }
+    r.status = 'active';
+    r.x = x;
+    r.y = y;
+    r.damage = ctx.rules.reentryDamage;
+    r.locked = 0;
+    r.virtual = false;
+    r.poweredDown = false;
+    ctx.occ[y * w + x] = i + 1;
+    ctx.events?.push({ type: 'reentered', robot: i, x, y, dir: r.dir, damage: r.damage, virtual: false, poweredDown: false });
+  }
+}
