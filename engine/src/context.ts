@@ -1,6 +1,6 @@
 /** What the rules work on during a call: the race's fixed setup and a working copy of its state. */
 import type { Board } from './board.js';
-import type { GameEvent } from './events.js';
+import type { GameEvent, PushSource } from './events.js';
 import type { RuleSet } from './rules/ruleset.js';
 import type { Settings } from './settings.js';
 import type { GameState } from './state.js';
@@ -23,6 +23,12 @@ export interface Ctx {
   readonly events: GameEvent[] | null;
   /** Per cell: 1 + the index of the real robot standing there, or 0. Virtual robots are not here. */
   readonly occ: Int16Array;
+  /**
+   * Per robot: what last pushed it in this register, until it moves under its own power. A robot
+   * that then falls or is crushed was pushed to its doom (001 L337 "The last person to directly
+   * push a robot is credited with the kill").
+   */
+  readonly pushedBy: (PushSource | null)[];
 }
 
 export function makeCtx(setup: Setup, state: GameState, events: GameEvent[] | null): Ctx {
@@ -31,5 +37,5 @@ export function makeCtx(setup: Setup, state: GameState, events: GameEvent[] | nu
   state.robots.forEach((r, i) => {
     if (r.status === 'active' && !r.virtual) occ[r.y * b.width + r.x] = i + 1;
   });
-  return { setup, board: b, rules: setup.rules, state, events, occ };
+  return { setup, board: b, rules: setup.rules, state, events, occ, pushedBy: state.robots.map(() => null) };
 }

@@ -39,6 +39,9 @@ export type GameEvent =
   | { type: 'finished'; robot: number; place: number }
   | { type: 'repaired'; robot: number; points: number; damage: number; by: RepairCause }
   | { type: 'optionChosen'; robot: number; x: number; y: number }
+  | { type: 'upgraded'; robot: number; option: string }
+  | { type: 'offered'; x: number; y: number; option: string }
+  | { type: 'optionLost'; robot: number; option: string }
   | { type: 'becameReal'; robot: number }
   | { type: 'turnEnded'; turn: number };
 

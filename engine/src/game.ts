@@ -1,7 +1,7 @@
 /** Setting up a race: the setup (board, rule set, settings) and the robots' first state. */
 import { Floor, type Board } from './board.js';
 import type { Card } from './cards.js';
-import type { Setup } from './context.js';
+import { makeCtx, type Setup } from './context.js';
 import { type Dir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
 import { seedRng } from './rng.js';
@@ -101,10 +101,12 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
       return err(`robots[${i}].x`, `${r.name} and ${out[other]!.name} are both real robots on (${r.x},${r.y})`);
     seen.set(c, i);
   }
-  return ok({
+  const state: GameState = {
     rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: seedRng(seed),
-    deck: [], discard: [], robots: out, finished: [], winTurn: 0, order: [], destructions: 0,
-  });
+    deck: [], discard: [], robots: out, finished: [], winTurn: 0, offers: [], order: [], destructions: 0,
+  };
+  rules.init?.(makeCtx(setup, state, null));
+  return ok(state);
 }
 
 /** A seat at the start of a race: its name, the facing its player chose, its own start if any. */

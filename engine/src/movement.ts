@@ -38,9 +38,10 @@ export function stepRobot(ctx: Ctx, i: number, d: Dir): boolean {
     const by: PushSource = { robot: i };
     for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, by);
   }
+  ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
   ctx.events?.push({ type: 'moved', robot: i, from: [x, y], to: [nx, ny] });
   if (!inside || isPit(ctx, nx, ny)) {
-    fall(ctx, i, nx, ny, null); // 000 L144 "a pit will destroy any robot that moves over it"
+    fall(ctx, i, nx, ny); // 000 L144 "a pit will destroy any robot that moves over it"
     return false;
   }
   relocate(ctx, i, nx, ny);
@@ -73,7 +74,8 @@ export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource): void {
   const r = ctx.state.robots[j]!;
   const nx = r.x + DX[d]!, ny = r.y + DY[d]!;
   ctx.events?.push({ type: 'pushed', robot: j, from: [r.x, r.y], to: [nx, ny], by });
-  if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isPit(ctx, nx, ny)) fall(ctx, j, nx, ny, by);
+  ctx.pushedBy[j] = by;
+  if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isPit(ctx, nx, ny)) fall(ctx, j, nx, ny);
   else relocate(ctx, j, nx, ny);
 }
 

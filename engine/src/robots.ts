@@ -1,7 +1,7 @@
 /** Changes to one robot that several rules share: placing, damage and locks, destruction, repair. */
 import { Floor } from './board.js';
 import type { Ctx } from './context.js';
-import type { DestroyCause, PushSource, RepairCause } from './events.js';
+import type { DestroyCause, RepairCause } from './events.js';
 import { popcount } from './state.js';
 
 /** Moves a robot's token to (x, y) and keeps the occupancy grid true. */
@@ -15,7 +15,7 @@ export function relocate(ctx: Ctx, i: number, x: number, y: number): void {
 }
 
 /** The robot has left the floor at (x, y) (a pit or past an edge): it is destroyed there. */
-export function fall(ctx: Ctx, i: number, x: number, y: number, by: PushSource | null): void {
+export function fall(ctx: Ctx, i: number, x: number, y: number): void {
   const r = ctx.state.robots[i]!;
   const w = ctx.board.width;
   if (!r.virtual && ctx.occ[r.y * w + r.x] === i + 1) ctx.occ[r.y * w + r.x] = 0;
@@ -24,7 +24,7 @@ export function fall(ctx: Ctx, i: number, x: number, y: number, by: PushSource |
     r.x = x;
     r.y = y;
   }
-  destroy(ctx, i, inside ? 'pit' : 'edge', by);
+  destroy(ctx, i, inside ? 'pit' : 'edge');
 }
 
 /** True if the square holds a pit; leaving the board counts as falling too (003 L15-17). */
@@ -35,9 +35,9 @@ export const isPit = (ctx: Ctx, x: number, y: number): boolean =>
  * Destroyed: off the floor at once, a life lost, out of the game with the last one
  * (000 L207 "A robot is destroyed when it receives its tenth point of damage, falls into a pit,
  * moves off a blank edge of the board, or is crushed by a crusher."). An announced power down
- * lapses (RULES.md, B-17).
+ * lapses (RULES.md, B-17). A fall or a crush names what last pushed the robot in this register.
  */
-export function destroy(ctx: Ctx, i: number, cause: DestroyCause, by: PushSource | null): void {
+export function destroy(ctx: Ctx, i: number, cause: DestroyCause): void {
   const st = ctx.state;
   const r = st.robots[i]!;
   if (r.status !== 'active') return;
@@ -49,7 +49,8 @@ export function destroy(ctx: Ctx, i: number, cause: DestroyCause, by: PushSource
   r.announced = false;
   r.poweredDown = false;
   r.stayDown = false;
-  ctx.events?.push({ type: 'destroyed', robot: i, cause, pushedBy: by, lives: r.lives });
+  const pushedBy = cause === 'damage' ? null : ctx.pushedBy[i] ?? null;
+  ctx.events?.push({ type: 'destroyed', robot: i, cause, pushedBy, lives: r.lives });
   ctx.rules.onDestroyed?.(ctx, i);
   if (r.lives <= 0) {
     r.status = 'out'; // 000 L207 "If this is the third time ... permanently out of the game."
@@ -86,7 +87,7 @@ export function damage(ctx: Ctx, i: number, points: number): void {
 /** Destroyed by damage: the rule set's limit reached (000 L207; 001 L297). */
 export function destroyIfWrecked(ctx: Ctx, i: number): void {
   const r = ctx.state.robots[i]!;
-  if (r.status === 'active' && r.damage >= ctx.rules.destroyAt) destroy(ctx, i, 'damage', null);
+  if (r.status === 'active' && r.damage >= ctx.rules.destroyAt) destroy(ctx, i, 'damage');
 }
 
 /**

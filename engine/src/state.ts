@@ -46,6 +46,13 @@ export interface RobotState {
   options: string[];
 }
 
+export interface Offer {
+  readonly x: number;
+  readonly y: number;
+  readonly option: string;
+  readonly since: number;
+}
+
 export type Phase = 'programming' | 'registers' | 'ended';
 
 export interface GameState {
@@ -64,6 +71,8 @@ export interface GameState {
   finished: number[][];
   /** The turn in which the first robot touched its last flag; 0 while nobody has. */
   winTurn: number;
+  /** pbem: the upgrade each hammer site offers, and the turn it appeared there. */
+  offers: Offer[];
   /** The move order of the last register phase (robot indices), for tie rules. */
   order: number[];
   destructions: number;
@@ -83,6 +92,7 @@ export function cloneState(s: GameState): GameState {
     robots: s.robots.map(cloneRobot),
     finished: s.finished.map((g) => g.slice()),
     winTurn: s.winTurn,
+    offers: s.offers.slice(),
     order: s.order.slice(),
     destructions: s.destructions,
   };

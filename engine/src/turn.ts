@@ -136,7 +136,7 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
   const unlock = orders.unlock ?? [];
   if (unlock.length && !setup.rules.playerUnlock)
     return err('unlock', `${setup.rules.name} frees the lowest-numbered locked register first; there is no choice`);
-  if (orders.takeOption && setup.rules.doubleWrenchOption !== 'instead')
+  if (orders.takeOption && !setup.rules.takeOptionChoice)
     return err('takeOption', `${setup.rules.name} repairs and upgrades at a hammer site; there is no choice`);
   for (let k = 0; k < unlock.length; k++) {
     const reg = unlock[k]!;
@@ -219,6 +219,7 @@ function registerOn(ctx: Ctx): void {
     });
   }
   const register = ++st.register;
+  ctx.pushedBy.fill(null);
   ctx.events?.push({ type: 'registerBegan', register });
   for (const step of ctx.rules.registerSteps) step.run(ctx, register);
 }
@@ -245,13 +246,11 @@ function endOn(ctx: Ctx): void {
     if (r.status !== 'active' || r.poweredDown) return; // B-20: powered-down robots repair nothing
     const c = r.y * b.width + r.x;
     const f = b.floor[c];
-    if (f === Floor.DoubleWrench) {
-      const option = ctx.rules.doubleWrenchOption === 'also' || r.takeOption;
-      if (option) ctx.events?.push({ type: 'optionChosen', robot: i, x: r.x, y: r.y });
-      if (!option || ctx.rules.doubleWrenchOption === 'also') repair(ctx, i, rep.doubleWrench, 'wrench');
-    } else if (f === Floor.Wrench) repair(ctx, i, rep.wrench, 'wrench');
+    if (f === Floor.DoubleWrench) ctx.rules.doubleWrench(ctx, i);
+    else if (f === Floor.Wrench) repair(ctx, i, rep.wrench, 'wrench');
     else if (b.flagAt[c]) repair(ctx, i, rep.flag, 'flag'); // 000 L275 a flag is a one-wrench site
   });
+  ctx.rules.endOfTurn?.(ctx);
   st.robots.forEach((r, i) => {
     if (r.status !== 'active' || !r.virtual) return;
     const alone = !st.robots.some((o, j) => j !== i && o.status === 'active' && o.x === r.x && o.y === r.y);

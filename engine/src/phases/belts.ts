@@ -79,7 +79,7 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     const x = tx[a]!, y = ty[a]!;
     ctx.events?.push({ type: 'carried', robot: i, from: [r.x, r.y], to: [x, y], express: b.floor[from] === Floor.Express });
     if (x < 0 || y < 0 || x >= w || y >= b.height || isPit(ctx, x, y)) {
-      fall(ctx, i, x, y, null);
+      fall(ctx, i, x, y);
       continue;
     }
     r.x = x; // not relocate(): the old square was cleared above

@@ -11,7 +11,7 @@ export function crushers(ctx: Ctx, register: number): void {
     if (!(c.registers & bit)) continue;
     for (let i = 0; i < robots.length; i++) {
       const r = robots[i]!;
-      if (r.status === 'active' && r.x === c.x && r.y === c.y) destroy(ctx, i, 'crusher', null);
+      if (r.status === 'active' && r.x === c.x && r.y === c.y) destroy(ctx, i, 'crusher');
     }
   }
 }

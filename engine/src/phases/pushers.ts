@@ -67,8 +67,9 @@ export function pushers(ctx: Ctx, register: number): void {
       const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
       const by = { pusher: s.pusher };
       ctx.events?.push({ type: 'pushed', robot: i, from: [r.x, r.y], to: [x, y], by });
+      ctx.pushedBy[i] = by;
       if (x < 0 || y < 0 || x >= b.width || y >= b.height || isPit(ctx, x, y)) {
-        fall(ctx, i, x, y, by);
+        fall(ctx, i, x, y);
         continue;
       }
       r.x = x;

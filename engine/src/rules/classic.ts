@@ -2,6 +2,8 @@
 import { DECK, type Card } from '../cards.js';
 import type { Ctx } from '../context.js';
 import { shuffle } from '../rng.js';
+import { repair } from '../robots.js';
+import { optionName } from '../options/catalog.js';
 import { allBelts, expressBelts } from '../phases/belts.js';
 import { checkpoints } from '../phases/checkpoints.js';
 import { crushers } from '../phases/crushers.js';
@@ -18,7 +20,7 @@ export const classic: RuleSet = {
   reentryDamage: 2, // 000 L269 "archive copies start with two points of damage"
   // 000 L102, L188: one wrench or a flag repairs 1; two wrenches repair 2 or give an option.
   repair: { wrench: 1, doubleWrench: 2, flag: 1 },
-  doubleWrenchOption: 'instead', // 000 L188 "repair 2 points of damage or receive an option card"
+  takeOptionChoice: true,
   playerUnlock: true, // 000 L188 "a player can choose to repair the point of damage locking the fourth register"
   // RULES.md register table, classic column (004 L97).
   registerSteps: [
@@ -46,6 +48,19 @@ export const classic: RuleSet = {
   // 000 L76 "The game can end when the winner has touched the last flag"; play may go on for
   // runners-up (a scenario or a race can keep playing turns).
   raceOver: (st) => st.winTurn > 0 || st.robots.every((r) => r.status === 'out'),
+  doubleWrench(ctx, i) {
+    // 000 L188 "sites with two wrenches repair 2 points" or, instead, an option (000 L102).
+    const r = ctx.state.robots[i]!;
+    if (r.takeOption) ctx.events?.push({ type: 'optionChosen', robot: i, x: r.x, y: r.y });
+    else repair(ctx, i, ctx.rules.repair.doubleWrench, 'wrench');
+  },
+  onDestroyed(ctx, i) {
+    // 000 L207 "A destroyed robot immediately loses an option card of the player's choice";
+    // without a choice, the newest (RULES.md).
+    const r = ctx.state.robots[i]!;
+    const lost = r.options.pop();
+    if (lost !== undefined) ctx.events?.push({ type: 'optionLost', robot: i, option: optionName(lost) });
+  },
   deal: dealFromDeck,
   reenter: reenterOnArchive,
 };

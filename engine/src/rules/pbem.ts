@@ -15,6 +15,8 @@ import { lasers } from '../phases/lasers.js';
 import { pushers } from '../phases/pushers.js';
 import { robotsMove } from '../phases/program.js';
 import type { RuleSet } from './ruleset.js';
+import { optionName, UPGRADES } from '../options/catalog.js';
+import { repair } from '../robots.js';
 
 /** 001 L61: "21% Forward 1, 14% Forward 2, 7% Forward 3, 7% Backward 1, 21% Turn Left, 21% Turn
  *  Right, 7% Turn Around" — weights summing to 98, each draw on its own (B-41). */
@@ -33,7 +35,6 @@ export const pbem: RuleSet = {
   reentryDamage: 4, // 001 L307 "Robots reenter the race with 4 damage."
   // 001 L179-181: a wrench repairs two; a wrench/hammer repairs two AND upgrades; flags repair nothing.
   repair: { wrench: 2, doubleWrench: 2, flag: 0 },
-  doubleWrenchOption: 'also',
   playerUnlock: false,
   // RULES.md register table, pbem column (001 L37-49): all belts, then the express step.
   registerSteps: [
@@ -52,8 +53,12 @@ export const pbem: RuleSet = {
   powerDownRefusal: () => null, // 001 L69 "You may also choose to power down." (B-15)
   // 001 L331 "the race will continue for five more rounds for other robots to attempt to be the runner-ups"
   raceOver: (st) => (st.winTurn > 0 && st.turn >= st.winTurn + 5) || st.robots.every((r) => r.status === 'out'),
+  takeOptionChoice: false,
+  doubleWrench: repairAndUpgrade,
+  endOfTurn: ageOffers,
+  init: offerUpgrades,
   deal: drawInstructions,
-  onDestroyed: sinkInOrder,
+  onDestroyed: loseRandomUpgrade,
   reenter: reenterBesideArchive,
 };
 
@@ -78,13 +83,60 @@ function rankByInstruction(ctx: Ctx, register: number, movers: number[]): number
   return st.order.filter((i) => movers.includes(i));
 }
 
-/** A destroyed robot drops to the bottom of the priority list (001 L85). */
-function sinkInOrder(ctx: Ctx, i: number): void {
-  const order = ctx.state.order;
-  const at = order.indexOf(i);
-  if (at < 0) return;
-  order.splice(at, 1);
-  order.push(i);
+/**
+ * A destroyed robot drops to the bottom of the priority list (001 L85) and "immediately loses a
+ * random upgrade (if it has any)" (001 L305).
+ */
+function loseRandomUpgrade(ctx: Ctx, i: number): void {
+  const st = ctx.state;
+  const at = st.order.indexOf(i);
+  if (at >= 0) {
+    st.order.splice(at, 1);
+    st.order.push(i);
+  }
+  const r = st.robots[i]!;
+  if (!r.options.length) return;
+  const [lost] = r.options.splice(below(st.rng, r.options.length), 1);
+  ctx.events?.push({ type: 'optionLost', robot: i, option: optionName(lost!) });
+}
+
+/** Each hammer site offers one upgrade, drawn from the 22 with the seed (OPTIONS.md part 3). */
+function offerUpgrades(ctx: Ctx): void {
+  const b = ctx.board;
+  for (let c = 0; c < b.floor.length; c++) {
+    if (b.floor[c] === Floor.DoubleWrench) newOffer(ctx, c % b.width, Math.floor(c / b.width), 1);
+  }
+}
+
+function newOffer(ctx: Ctx, x: number, y: number, since: number): void {
+  const st = ctx.state;
+  const option = UPGRADES[below(st.rng, UPGRADES.length)]!;
+  st.offers = st.offers.filter((o) => o.x !== x || o.y !== y);
+  st.offers.push({ x, y, option, since });
+  ctx.events?.push({ type: 'offered', x, y, option });
+}
+
+/**
+ * 001 L181 "Robots on a crossed wrench/hammer space repair two damage AND upgrade with the upgrade
+ * at that spot. Once a robot has been upgraded, a new random upgrade will become available at that
+ * spot." A robot that already holds the offered upgrade leaves it there (OPTIONS.md part 3).
+ */
+function repairAndUpgrade(ctx: Ctx, i: number): void {
+  const st = ctx.state;
+  const r = st.robots[i]!;
+  repair(ctx, i, ctx.rules.repair.doubleWrench, 'wrench');
+  const offer = st.offers.find((o) => o.x === r.x && o.y === r.y);
+  if (!offer || r.options.some((o) => optionName(o) === offer.option)) return;
+  r.options.push(offer.option);
+  ctx.events?.push({ type: 'upgraded', robot: i, option: offer.option });
+  newOffer(ctx, r.x, r.y, st.turn + 1);
+}
+
+/** 001 L181 "An upgrade that has been available for five rounds will be replaced by a new random
+ *  upgrade": at the end of its fifth round (B-47). */
+function ageOffers(ctx: Ctx): void {
+  const st = ctx.state;
+  for (const o of st.offers.slice()) if (st.turn - o.since + 1 >= 5) newOffer(ctx, o.x, o.y, st.turn + 1);
 }
 
 /** 10 − ⌊damage / 2⌋ instructions, each drawn on its own (001 L57-61). */

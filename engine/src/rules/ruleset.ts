@@ -28,8 +28,8 @@ export interface RuleSet {
   readonly reentryDamage: number;
   /** Points repaired at the end of a turn on each kind of site. */
   readonly repair: { readonly wrench: number; readonly doubleWrench: number; readonly flag: number };
-  /** At a two-wrench site: an option instead of the repair (classic), or the upgrade as well (pbem). */
-  readonly doubleWrenchOption: 'instead' | 'also';
+  /** The player chooses between repair and an option at a two-wrench site (`takeOption`). */
+  readonly takeOptionChoice: boolean;
   /** The player may name the registers freed by repair (classic B-07); else the lowest go first. */
   readonly playerUnlock: boolean;
   readonly registerSteps: readonly RegisterStep[];
@@ -43,6 +43,12 @@ export interface RuleSet {
   deal(ctx: Ctx): void;
   /** True when the race is over (state.winTurn is the turn of the first finish, 0 for none). */
   raceOver(state: GameState): boolean;
+  /** End of turn: a powered-up robot on a two-wrench (hammer) site. */
+  doubleWrench(ctx: Ctx, robot: number): void;
+  /** Last of the end of the turn, after repairs: the rule set's own bookkeeping. */
+  endOfTurn?(ctx: Ctx): void;
+  /** Once, when the race's first state is made. */
+  init?(ctx: Ctx): void;
   /** Called when a robot is destroyed, after it has left the floor. */
   onDestroyed?(ctx: Ctx, robot: number): void;
   /** Puts the destroyed robots back on the floor, in the order they were destroyed. */

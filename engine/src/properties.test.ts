@@ -1,0 +1,266 @@
+/**
+ * Property tests: random games on random boards (pits, belts with turns and merges, express belts,
+ * gears, pushers, crushers, lasers, walls, repair sites), 2 to 8 robots, random legal orders.
+ * Each game runs up to 100 turns, register by register, and ends early when the race is over.
+ *
+ * PROPERTY_RUNS (default 1000) sets the games per property; PROPERTY_SEED replays fast-check's
+ * seed of a failure.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  beginTurn, createState, DECK, endTurn, Floor, makeSetup, newRace, parseBoard, playRegister, popcount,
+  raceOver, type Board, type GameEvent, type GameState, type Result, type Setup,
+} from './index.js';
+import { Rand, randomBoard, randomOrders, randomReentry, randomRobots } from '../../testkit/src/random.js';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 1000);
+const SEED = process.env.PROPERTY_SEED === undefined ? 20240601 : Number(process.env.PROPERTY_SEED);
+const MAX_TURNS = 100;
+
+/** One random game: its board, its robots and the seeds of everything drawn. */
+interface GameSpec {
+  readonly width: number;
+  readonly height: number;
+  readonly robots: number;
+  /** All robots start virtual on the start square (newRace), or scattered, some damaged. */
+  readonly race: boolean;
+  readonly boardSeed: number;
+  readonly gameSeed: number;
+  readonly turns: number;
+  /** Amounts of each element; 0 leaves it off the board (what shrinking tries first). */
+  readonly pits: number;
+  readonly belts: number;
+  readonly pushers: number;
+  readonly crushers: number;
+  readonly lasers: number;
+  readonly walls: number;
+  /** Walls on the board's edge, a fifth of the sides per level. */
+  readonly edgeWalls: number;
+  readonly lives: number;
+}
+
+/** Mostly 1..max, sometimes 0; shrinks to 0 (the element left out). */
+const amount = (max: number): fc.Arbitrary<number> =>
+  fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: fc.constant(0), weight: 1 },
+    { arbitrary: fc.integer({ min: 1, max }), weight: 19 },
+  );
+
+const gameSpec: fc.Arbitrary<GameSpec> = fc.noBias(
+  fc.record({
+    width: fc.integer({ min: 4, max: 16 }),
+    height: fc.integer({ min: 4, max: 16 }),
+    robots: fc.integer({ min: 2, max: 8 }),
+    race: fc.boolean(),
+    boardSeed: fc.nat(),
+    gameSeed: fc.nat(),
+    turns: fc.integer({ min: 1, max: MAX_TURNS }),
+    pits: amount(4),
+    belts: amount(4),
+    pushers: amount(4),
+    crushers: amount(3),
+    lasers: amount(4),
+    walls: amount(4),
+    edgeWalls: amount(4),
+    lives: fc.integer({ min: 1, max: 10 }),
+  }),
+);
+
+interface Game {
+  readonly setup: Setup;
+  readonly board: Board;
+  readonly state: GameState;
+}
+
+function unwrap<T>(r: Result<T>, what: string): T {
+  if (!r.ok) throw new Error(`${what}: ${r.error.field}: ${r.error.message}`);
+  return r.value;
+}
+
+function setUp(spec: GameSpec): Game {
+  const per = (spec.width * spec.height) / 144;
+  const n = (level: number, per144: number): number => (level ? Math.max(1, Math.round(level * per144 * per)) : 0);
+  const json = randomBoard(spec.boardSeed, {
+    width: spec.width,
+    height: spec.height,
+    pitRate: spec.pits * 0.02,
+    beltLines: n(spec.belts, 1.5),
+    expressLines: n(spec.belts, 0.75),
+    feeders: n(spec.belts, 1),
+    loops: spec.belts ? 1 : 0,
+    pushers: n(spec.pushers, 1.5),
+    crushers: n(spec.crushers, 0.75),
+    lasers: n(spec.lasers, 1.25),
+    walls: n(spec.walls, 4),
+    edgeWalls: spec.edgeWalls * 0.2,
+  });
+  const board = unwrap(parseBoard(json), 'random board');
+  const setup = unwrap(makeSetup(board, 'classic', { lives: spec.lives }), 'setup');
+  const rnd = new Rand(spec.gameSeed ^ 0x5eed);
+  const state = spec.race
+    ? unwrap(newRace(setup, Array.from({ length: spec.robots }, (_, i) => ({ name: `R${i + 1}`, dir: rnd.dir() })), spec.gameSeed), 'newRace')
+    : unwrap(createState(setup, randomRobots(board, spec.robots, rnd, { virtuals: true, damage: true }), spec.gameSeed), 'createState');
+  return { setup, board, state };
+}
+
+/** Where a game stands, for messages. */
+type When = string;
+
+/** The checks run on the state after each step; each throws with what broke, and when. */
+type Check = (g: Game, st: GameState, when: When) => void;
+
+/** No two real (non-virtual) robots on the floor share a square. */
+const realRobotsApart: Check = (g, st, when) => {
+  const seen = new Map<number, number>();
+  st.robots.forEach((r, i) => {
+    if (r.status !== 'active' || r.virtual) return;
+    const c = r.y * g.board.width + r.x;
+    const other = seen.get(c);
+    if (other !== undefined)
+      assert.fail(`${when}: real robots ${st.robots[other]!.name} and ${r.name} share (${r.x},${r.y})`);
+    seen.set(c, i);
+  });
+};
+
+/** Every robot on the floor stands on the board and not on a pit. */
+const robotsOnFloor: Check = (g, st, when) => {
+  const b = g.board;
+  for (const r of st.robots) {
+    if (r.status !== 'active') continue;
+    if (!(Number.isInteger(r.x) && Number.isInteger(r.y) && r.x >= 0 && r.y >= 0 && r.x < b.width && r.y < b.height))
+      assert.fail(`${when}: ${r.name} is on the floor at (${r.x},${r.y}), off the ${b.width}x${b.height} board`);
+    if (b.floor[r.y * b.width + r.x] === Floor.Pit) assert.fail(`${when}: ${r.name} is on the floor on the pit at (${r.x},${r.y})`);
+  }
+};
+
+/** The 84 cards are each in exactly one place: the deck, the discard, a hand or a register. */
+const cardsAccountedFor: Check = (_g, st, when) => {
+  const count = new Map<number, string[]>();
+  const put = (c: number, where: string): void => {
+    if (!c) return;
+    const l = count.get(c) ?? [];
+    l.push(where);
+    count.set(c, l);
+  };
+  st.deck.forEach((c) => put(c, 'deck'));
+  st.discard.forEach((c) => put(c, 'discard'));
+  st.robots.forEach((r) => {
+    r.hand.forEach((c) => put(c, `${r.name}'s hand`));
+    r.registers.forEach((c, k) => put(c, `${r.name}'s register ${k + 1}`));
+  });
+  const problems: string[] = [];
+  for (const c of DECK) {
+    const l = count.get(c);
+    if (!l) problems.push(`card ${c} is nowhere`);
+    else if (l.length > 1) problems.push(`card ${c} is in ${l.join(' and ')}`);
+  }
+  for (const c of count.keys()) if (!DECK.includes(c)) problems.push(`${c} is not a card of the deck`);
+  if (problems.length) assert.fail(`${when}: ${problems.join('; ')}`);
+};
+
+/** Robots on the floor have fewer than 10 damage points (10 destroys, RULES.md). */
+const damageBelowTen: Check = (_g, st, when) => {
+  for (const r of st.robots) {
+    if (r.status === 'active' && !(r.damage >= 0 && r.damage < 10))
+      assert.fail(`${when}: ${r.name} is on the floor with ${r.damage} damage`);
+  }
+};
+
+/** Locked registers, from register 5 down, number damage − 4 (RULES.md "Damage, hands, locked registers"). */
+const locksMatchDamage: Check = (_g, st, when) => {
+  for (const r of st.robots) {
+    if (r.status !== 'active') continue;
+    const want = Math.min(5, Math.max(0, r.damage - 4));
+    if (popcount(r.locked) !== want)
+      assert.fail(`${when}: ${r.name} has ${r.damage} damage and ${popcount(r.locked)} locked registers (mask ${r.locked.toString(2)})`);
+  }
+};
+
+interface PlayOptions {
+  /** Run after beginTurn (before orders: hands still hold every dealt card), each register and endTurn. */
+  readonly checks?: readonly Check[];
+  /** Pass the state through JSON.stringify/parse before every step. */
+  readonly viaJson?: boolean;
+}
+
+interface Played {
+  readonly events: GameEvent[];
+  readonly state: GameState;
+  readonly turns: number;
+}
+
+/** Plays a game turn by turn and register by register, until its turns run out or the race is over. */
+function play(spec: GameSpec, o: PlayOptions = {}): Played {
+  const g = setUp(spec);
+  const checks = o.checks ?? [];
+  const check = (st: GameState, when: When): void => {
+    for (const c of checks) c(g, st, when);
+  };
+  // Before the first turn nothing is dealt yet (the deck is filled by the first deal).
+  for (const c of checks) if (c !== cardsAccountedFor) c(g, g.state, 'at the start');
+  const rnd = new Rand(spec.gameSeed);
+  const events: GameEvent[] = [];
+  let state = g.state;
+  const thaw = (st: GameState): GameState => (o.viaJson ? (JSON.parse(JSON.stringify(st)) as GameState) : st);
+  let turns = 0;
+  while (turns < spec.turns && !raceOver(g.setup, state)) {
+    turns++;
+    const begun = unwrap(beginTurn(g.setup, thaw(state), randomReentry(state, rnd)), `turn ${turns}: beginTurn`);
+    events.push(...begun.events);
+    state = begun.state;
+    check(state, `turn ${turns}, after beginTurn`);
+    state = unwrap(randomOrders(g.setup, thaw(state), rnd), `turn ${turns}: orders`);
+    for (let reg = 1; reg <= 5; reg++) {
+      const res = unwrap(playRegister(g.setup, thaw(state)), `turn ${turns}, register ${reg}`);
+      events.push(...res.events);
+      state = res.state;
+      check(state, `turn ${turns}, after register ${reg}`);
+    }
+    const ended = unwrap(endTurn(g.setup, thaw(state)), `turn ${turns}: endTurn`);
+    events.push(...ended.events);
+    state = ended.state;
+    check(state, `turn ${turns}, after endTurn`);
+  }
+  return { events, state, turns };
+}
+
+const run = (prop: fc.IProperty<[GameSpec]>): void => {
+  fc.assert(prop, { numRuns: RUNS, seed: SEED, includeErrorInReport: true });
+};
+
+describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots, on boards with pits, belts, pushers, crushers and lasers`, () => {
+  test('after every register phase and every end of turn: no two real robots share a square, no robot on the floor stands on a pit or off the board, each of the 84 cards is in exactly one place, robots on the floor have under 10 damage and damage − 4 locked registers', () => {
+    let turns = 0;
+    run(
+      fc.property(gameSpec, (spec) => {
+        turns += play(spec, { checks: [realRobotsApart, robotsOnFloor, cardsAccountedFor, damageBelowTen, locksMatchDamage] }).turns;
+      }),
+    );
+    assert.ok(turns >= RUNS, `the games played ${turns} turns in all`);
+  });
+
+  test('replaying a game from the same seeds gives the same event log, event for event', () => {
+    run(
+      fc.property(gameSpec, (spec) => {
+        const a = play(spec);
+        const b = play(spec);
+        assert.equal(JSON.stringify(b.events), JSON.stringify(a.events));
+        assert.equal(JSON.stringify(b.state), JSON.stringify(a.state));
+      }),
+    );
+  });
+
+  test('passing the state through JSON.stringify/parse before every step of a game changes no event and no state', () => {
+    run(
+      fc.property(gameSpec, (spec) => {
+        const a = play(spec);
+        const b = play(spec, { viaJson: true });
+        assert.equal(JSON.stringify(b.events), JSON.stringify(a.events));
+        assert.equal(JSON.stringify(b.state), JSON.stringify(a.state));
+      }),
+    );
+  });
+});
