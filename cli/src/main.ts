@@ -1,6 +1,7 @@
 /** The `roborally` command line. */
 import { Command, CommanderError } from 'commander';
 import { runCheck } from './check.js';
+import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
   let code = 0;
@@ -16,6 +17,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--show', 'print the board and robots as text after each register')
     .action((paths: string[], opts: { json?: boolean; show?: boolean }) => {
       code = runCheck(paths, opts, (line) => console.log(line));
+    });
+  program
+    .command('play')
+    .description('race in the terminal on a small built-in board; reads one program per line when stdin is not a terminal')
+    .option('--seed <n>', 'seed for the deal and the bots\' programs', wholeNumber(0), DEFAULT_SEED)
+    .option('--turns <n>', 'stop after this many turns (default: until someone wins or all are out)', wholeNumber(1))
+    .option('--bots <n>', `random-program opponents, 0 to ${MAX_BOTS}`, wholeNumber(0, MAX_BOTS), DEFAULT_BOTS)
+    .option('--name <name>', 'your robot\'s name', DEFAULT_NAME)
+    .action(async (opts: { seed: number; turns?: number; bots: number; name: string }) => {
+      code = await runPlay(opts);
     });
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -153,32 +153,43 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
   return ok(st);
 }
 
+/** Why a register was filled for its player. */
+export type FillReason = 'missing' | 'illegal';
+
 /**
- * Fills the empty registers of a robot that has not programmed them, with cards drawn at random
- * from its unplayed cards (RULES.md Settings, threeMinuteRule: "a race on deadlines always fills a
- * late classic program this way"). `partial` holds the cards it did choose (0 for empty), one per
- * unlocked register.
+ * Completes a robot's program the way the moderator did at the deadline. `sent` holds what the
+ * player sent, one entry per unlocked register (0 or absent: nothing sent). An entry that is not
+ * among the robot's cards (or is used up) is illegal; missing and illegal registers get a card
+ * drawn at random from the robot's unplayed cards (001 L83 "An illegal or missing instruction will
+ * be replaced with a random available instruction from your list"; RULES.md threeMinuteRule: "a
+ * race on deadlines always fills a late classic program this way"). The `programmed` event names
+ * each filled register and why.
  */
-export function fillProgram(setup: Setup, state: GameState, i: number, partial: readonly Card[] = []): Result<Outcome> {
+export function fillProgram(setup: Setup, state: GameState, i: number, sent: readonly Card[] = []): Result<Outcome> {
   const r = state.robots[i];
   if (!r) return err('robot', `no robot number ${i}`);
   if (!needsProgram(state, i)) return ok({ state, events: [] });
   const open = openRegisters(r.locked);
   const st = cloneState(state);
-  const unplayed = r.hand.filter((c) => !partial.includes(c));
-  const program: Card[] = [];
-  const filled: number[] = [];
-  for (let k = 0; k < open.length; k++) {
-    const chosen = partial[k];
-    if (chosen && r.hand.includes(chosen)) program.push(chosen);
-    else {
-      program.push(unplayed.splice(below(st.rng, unplayed.length), 1)[0]!);
-      filled.push(open[k]!);
+  const unplayed = r.hand.slice();
+  const program: (Card | 0)[] = open.map(() => 0);
+  const reasons: (FillReason | null)[] = open.map((_, k) => (sent[k] ? 'illegal' : 'missing'));
+  open.forEach((_, k) => {
+    const at = sent[k] ? unplayed.indexOf(sent[k]!) : -1;
+    if (at >= 0) {
+      program[k] = unplayed.splice(at, 1)[0]!;
+      reasons[k] = null;
     }
-  }
-  const res = submitOrders(setup, st, i, { program });
+  });
+  const filled: { register: number; reason: FillReason }[] = [];
+  open.forEach((reg, k) => {
+    if (reasons[k] === null) return;
+    program[k] = unplayed.splice(below(st.rng, unplayed.length), 1)[0]!;
+    filled.push({ register: reg, reason: reasons[k]! });
+  });
+  const res = submitOrders(setup, st, i, { program: program as Card[] });
   if (!res.ok) return res;
-  return ok({ state: res.value, events: [{ type: 'programmed', robot: i, filled }] });
+  return ok({ state: res.value, events: filled.length ? [{ type: 'programmed', robot: i, filled }] : [] });
 }
 
 /** Robots that still owe a program this turn. */

@@ -1,0 +1,245 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseBoard, parseCard, renderText } from '../../engine/src/index.js';
+import { parseProgram, playRace, type LineSource, type PlayOptions } from './play.js';
+import { PLAY_BOARD } from './play-board.js';
+
+/** The repository root (dist/cli/src → three levels up). */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Output lines as printed, a multi-line print split into its lines. */
+function capture(): { out: string[]; print: (s: string) => void } {
+  const out: string[] = [];
+  return { out, print: (s) => out.push(...s.split('\n')) };
+}
+
+/** The cards of the last hand shown, as `F2:670` names, in the order they are numbered. */
+function lastHand(out: readonly string[]): string[] {
+  const line = [...out].reverse().find((l) => l.startsWith('Your hand: '));
+  assert.ok(line, 'no hand was shown');
+  return [...line.matchAll(/(\d+) ([A-Z0-9]+:\d+)/g)].map((m) => m[2]!);
+}
+
+/** The lines of one turn, from its heading to the next turn's (or the summary). */
+function turnLines(out: readonly string[], turn: number): string[] {
+  const from = out.indexOf(`=== Turn ${turn} ===`);
+  assert.ok(from >= 0, `turn ${turn} was not played`);
+  const to = out.findIndex((l, k) => k > from && l.startsWith('==='));
+  return out.slice(from, to < 0 ? undefined : to);
+}
+
+/** What a robot revealed in each register phase of a turn, in register order. */
+function revealed(lines: readonly string[], robot: string): string[] {
+  const cards: string[] = [];
+  for (const l of lines) {
+    if (!l.startsWith('Cards: ')) continue;
+    const m = new RegExp(`(?:^Cards: |, )${robot} ([A-Z0-9]+:\\d+)`).exec(l);
+    if (m) cards.push(m[1]!);
+  }
+  return cards;
+}
+
+/** A script that answers each prompt by looking at what has been printed so far. */
+function responsive(out: readonly string[], answer: (out: readonly string[]) => string | null): AsyncIterable<string> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        const line = answer(out);
+        if (line === null) return;
+        yield line;
+      }
+    },
+  };
+}
+
+const race = async (options: PlayOptions, input: LineSource | readonly string[] | AsyncIterable<string>) => {
+  const { out, print } = capture();
+  const code = await playRace(options, input, print);
+  return { code, out };
+};
+
+test('card numbers pick cards from the displayed hand, and the robot reveals them in register order', async () => {
+  const { out, print } = capture();
+  const typed: string[] = [];
+  const input = responsive(out, (o) => {
+    if (typed.length) return null;
+    const hand = lastHand(o);
+    typed.push(...[5, 3, 1, 2, 4].map((n) => hand[n - 1]!));
+    return '5, 3 1 2 4';
+  });
+  const code = await playRace({ seed: 1, turns: 1 }, input, print);
+  assert.equal(code, 0);
+  assert.equal(typed.length, 5);
+  const lines = turnLines(out, 1);
+  const ran = revealed(lines, 'Ava');
+  assert.ok(ran.length >= 1, 'Ava revealed no card');
+  assert.deepEqual(ran, typed.slice(0, ran.length));
+  if (ran.length < 5) assert.ok(lines.some((l) => l.startsWith('Ava is destroyed')), 'Ava stopped revealing cards without being destroyed');
+});
+
+test('instruction codes take the first unused card of their type in the hand, and codes with a priority take that card', () => {
+  const hand = ['R:80', 'F2:710', 'L:210', 'L:110', 'B:440', 'F3:830', 'F3:810', 'L:250', 'B:480'].map((c) => parseCard(c, true)!);
+  const p = parseProgram('L, l F2 r 9', hand);
+  assert.ok(p.ok);
+  assert.deepEqual(p.value.cards, [210, 110, 710, 80, 480]);
+  assert.equal(p.value.powerDown, false);
+  // A number or an exact card is set aside first; a code then takes the next card of its type.
+  const q = parseProgram('L 3 F3:810 F3 pd B', hand);
+  assert.ok(q.ok);
+  assert.deepEqual(q.value.cards, [110, 210, 810, 830, 440]);
+  assert.equal(q.value.powerDown, true);
+  const r = parseProgram('power down', hand);
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.cards, []);
+  assert.equal(r.value.powerDown, true);
+});
+
+test('a code with no card of its type left in the hand is refused, naming the token', () => {
+  const hand = ['R:80', 'F2:710', 'L:210'].map((c) => parseCard(c, true)!);
+  const p = parseProgram('R R', hand);
+  assert.ok(!p.ok);
+  assert.match(p.error.message, /"R": no R card left/);
+  const q = parseProgram('U', hand);
+  assert.ok(!q.ok);
+  assert.match(q.error.message, /"U": there is no U \(U-turn\) card in your hand/);
+  const n = parseProgram('1 12', hand);
+  assert.ok(!n.ok);
+  assert.match(n.error.message, /"12" is not a card number: your hand has cards 1 to 3/);
+});
+
+test('typed codes run as the cards the hand holds: the robot reveals the first card of each typed type', async () => {
+  const { out, print } = capture();
+  const expected: string[] = [];
+  const input = responsive(out, (o) => {
+    if (expected.length) return null;
+    const hand = lastHand(o);
+    const codes = hand.slice(4, 9).map((c) => c.split(':')[0]!); // the types of the last five cards
+    const used = new Set<string>();
+    for (const code of codes) {
+      const c = hand.find((h) => h.startsWith(`${code}:`) && !used.has(h))!;
+      used.add(c);
+      expected.push(c);
+    }
+    return codes.join(' ');
+  });
+  assert.equal(await playRace({ seed: 7, turns: 1 }, input, print), 0);
+  const ran = revealed(turnLines(out, 1), 'Ava');
+  assert.ok(ran.length >= 1);
+  assert.deepEqual(ran, expected.slice(0, ran.length));
+});
+
+test('in a script, a bad token is reported by name and the turn is played with random cards', async () => {
+  const { code, out } = await race({ seed: 1, turns: 2 }, ['F2 X9 R', '']);
+  assert.equal(code, 0);
+  const turn1 = turnLines(out, 1);
+  assert.ok(turn1.some((l) => l.includes('"X9" is not understood')), 'no error naming "X9"');
+  assert.ok(turn1.includes('  (playing random cards this turn)'));
+  assert.equal(revealed(turn1, 'Ava').length > 0, true, 'Ava ran no cards after the bad line');
+  assert.ok(out.includes('=== Turn 2 ==='), 'the script did not go on to turn 2');
+});
+
+test('the engine\'s refusals reach the player: a card used twice, a short program, a power down while undamaged', async () => {
+  // Ava starts undamaged, so the power down comes first.
+  const { out } = await race({ seed: 1, turns: 3 }, ['pd 1 2 3 4 5', '1 1 2 3 4', '1 2 3']);
+  const t1 = turnLines(out, 1), t2 = turnLines(out, 2), t3 = turnLines(out, 3);
+  assert.ok(t1.some((l) => l.includes('Ava: only a damaged robot may power down')), t1.join('\n'));
+  assert.ok(t2.some((l) => /^ {2}"1" \(register 2\): [A-Z0-9]+:\d+ is used twice$/.test(l)), t2.join('\n'));
+  assert.ok(t3.some((l) => l.includes('Ava needs 5 cards for five registers, found 3')), t3.join('\n'));
+});
+
+test('an interactive player is asked again after a mistake, and the corrected program is the one run', async () => {
+  const lines = ['F9', '1 2 3 4 5'];
+  const src: LineSource = { interactive: true, read: async () => lines.shift() ?? null };
+  const { code, out } = await race({ seed: 1, turns: 1 }, src);
+  assert.equal(code, 0);
+  const t1 = turnLines(out, 1);
+  assert.ok(t1.some((l) => l.includes('"F9" is not understood')));
+  assert.ok(t1.includes('Try again:'));
+  assert.ok(!t1.includes('  (playing random cards this turn)'));
+  const hand = lastHand(out);
+  const ran = revealed(t1, 'Ava');
+  assert.deepEqual(ran, hand.slice(0, ran.length));
+});
+
+test('a scripted three-turn race tells five registers a turn, draws the board after each, and ends with the summary', async () => {
+  const { code, out } = await race({ seed: 3, turns: 3 }, ['', '', '']);
+  assert.equal(code, 0);
+  const board = parseBoard(PLAY_BOARD);
+  assert.ok(board.ok);
+  const height = renderText(board.value).split('\n').length;
+  for (let t = 1; t <= 3; t++) {
+    const lines = turnLines(out, t);
+    for (let r = 1; r <= 5; r++) {
+      const at = lines.indexOf(`--- Register ${r} ---`);
+      assert.ok(at >= 0, `turn ${t} has no register ${r}`);
+      // The register's story is followed by a drawing of the whole board.
+      const next = lines.findIndex((l, k) => k > at && /^(---|===)/.test(l));
+      assert.ok((next < 0 ? lines.length : next) - at > height, `turn ${t} register ${r} has no board`);
+    }
+  }
+  const end = out.indexOf('=== Race over after 3 turns ===');
+  assert.ok(end >= 0, 'no summary');
+  assert.match(out[end + 1]!, /Turn limit reached|wins!|share first place|nobody wins/);
+  assert.ok(out.slice(end).includes('Standings:'));
+  assert.match(out[out.length - 1]!, /^ {2}\S.*flags \d\/3/);
+});
+
+test('the same seed and input give the same race, and another seed deals other cards', async () => {
+  const script = ['1 2 3 4 5', 'F1 F1 R F2 L', ''];
+  const a = await race({ seed: 42, turns: 3 }, script);
+  const b = await race({ seed: 42, turns: 3 }, script);
+  const c = await race({ seed: 43, turns: 3 }, script);
+  assert.deepEqual(a.out, b.out);
+  assert.notDeepEqual(lastHand(turnLines(a.out, 1)), lastHand(turnLines(c.out, 1)));
+});
+
+test('a player who announces a power down is asked whether to stay down, and a yes keeps the robot down', async () => {
+  const { out, print } = capture();
+  // Always try to power down; say yes when asked to stay down.
+  const input = responsive(out, (o) => (o[o.length - 1]!.startsWith('Ava is powered down this turn. Stay') ? 'y' : 'pd'));
+  await playRace({ seed: 2, turns: 40 }, input, print);
+  const asked = out.findIndex((l) => l.startsWith('Ava is powered down this turn. Stay powered down next turn?'));
+  assert.ok(asked >= 0, 'Ava never powered down in 40 turns');
+  assert.ok(out.slice(0, asked).includes('Ava announces a power down for next turn'));
+  assert.equal(out[asked + 1], '> y');
+  assert.equal(out[asked + 2], 'Ava stays powered down next turn');
+  // The next turn she is still down: asked again, dealt no hand, running no card.
+  const turn = Number(/\d+/.exec(out.slice(0, asked).reverse().find((l) => l.startsWith('=== Turn'))!)![0]);
+  const next = out.indexOf(`=== Turn ${turn + 1} ===`);
+  if (next >= 0 && !out.slice(asked, next).some((l) => l.startsWith('Ava is destroyed'))) {
+    const lines = turnLines(out, turn + 1);
+    assert.ok(lines.some((l) => l.startsWith('Ava is powered down this turn. Stay')));
+    assert.ok(!lines.some((l) => l.startsWith('Your hand:')));
+    assert.deepEqual(revealed(lines, 'Ava'), []);
+  }
+});
+
+test('roborally play with piped input exits 0 and prints the board', () => {
+  const res = spawnSync(process.execPath, ['bin/roborally.js', 'play', '--seed', '1', '--turns', '2'], {
+    cwd: ROOT,
+    input: 'F2 R F1 L U\n1 2 3 4 5\n',
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(res.status, 0, res.stderr);
+  const board = parseBoard(PLAY_BOARD);
+  assert.ok(board.ok);
+  // The express belt's top row has no robot on it at the start: it is printed as renderText draws it.
+  const row = renderText(board.value).split('\n').find((l) => l.includes('<<'))!;
+  assert.ok(res.stdout.split('\n').includes(row), res.stdout);
+  assert.match(res.stdout, /=== Turn 2 ===/);
+  assert.match(res.stdout, /=== Race over after 2 turns ===/);
+});
+
+test('roborally play refuses a --bots count out of range with a non-zero exit', () => {
+  const res = spawnSync(process.execPath, ['bin/roborally.js', 'play', '--bots', '9'], {
+    cwd: ROOT,
+    input: '',
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.notEqual(res.status, 0);
+  assert.match(res.stderr, /--bots/);
+});

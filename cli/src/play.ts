@@ -1,0 +1,776 @@
+/**
+ * `roborally play`: a race in the terminal on a small built-in board. The player programs one
+ * robot, bots get random legal programs, and every register is told in words and drawn as text.
+ * `playRace` is the whole game with its input and output passed in, so tests can script it.
+ */
+import { createInterface } from 'node:readline';
+import { InvalidArgumentError } from 'commander';
+import {
+  cardName,
+  cardType,
+  dirName,
+  fillProgram,
+  makeSetup,
+  newRace,
+  openRegisters,
+  parseBoard,
+  parseCard,
+  playRegister,
+  beginTurn,
+  endTurn,
+  raceOver,
+  renderText,
+  submitOrders,
+  wallAt,
+  type Board,
+  type BoardJson,
+  type Card,
+  type CardType,
+  type GameEvent,
+  type GameState,
+  type Result,
+  type RobotState,
+  type Setup,
+} from '../../engine/src/index.js';
+import { PLAY_BOARD } from './play-board.js';
+
+export const DEFAULT_SEED = 1;
+export const DEFAULT_BOTS = 3;
+export const MAX_BOTS = 7;
+export const DEFAULT_NAME = 'Ava';
+/** Bots announce a power down with this much damage (a register locked). */
+export const BOT_POWER_DOWN_AT = 5;
+/** Without --turns a race stops here at the latest, whatever happens. */
+export const MAX_TURNS = 100;
+
+/** Bots' names: each starts with its own letter, so the board tells them apart. */
+const BOT_NAMES = ['Bolt', 'Cog', 'Dash', 'Echo', 'Flux', 'Gizmo', 'Hex', 'Ion', 'Jolt'];
+
+export interface PlayOptions {
+  readonly seed?: number;
+  /** Stop after this many turns; by default, when someone wins or all are out. */
+  readonly turns?: number;
+  readonly bots?: number;
+  readonly name?: string;
+  /** The board (default: the built-in one). */
+  readonly board?: BoardJson;
+}
+
+/**
+ * Where the player's lines come from. `interactive`: a person at a terminal, who is asked again
+ * after a mistake; otherwise a script, whose mistakes are reported and replaced by a random
+ * program so it never waits. `read` gives null when there is no more input.
+ */
+export interface LineSource {
+  readonly interactive: boolean;
+  read(prompt: string): Promise<string | null>;
+}
+
+/** A script: one program (or answer) per line, taken in order. */
+export function scriptedLines(lines: readonly string[] | AsyncIterable<string>): LineSource {
+  if (Array.isArray(lines)) {
+    let k = 0;
+    return { interactive: false, read: async () => (k < lines.length ? lines[k++]! : null) };
+  }
+  const it = (lines as AsyncIterable<string>)[Symbol.asyncIterator]();
+  let done = false;
+  return {
+    interactive: false,
+    read: async () => {
+      if (done) return null;
+      const next = await it.next();
+      if (next.done) {
+        done = true;
+        return null;
+      }
+      return next.value;
+    },
+  };
+}
+
+const isLineSource = (x: unknown): x is LineSource =>
+  typeof x === 'object' && x !== null && typeof (x as LineSource).read === 'function';
+
+// ---------------------------------------------------------------------------------------------
+// Reading a program
+
+export interface ParsedProgram {
+  readonly cards: Card[];
+  /** The token each card was read from, for error messages. */
+  readonly tokens: string[];
+  readonly powerDown: boolean;
+}
+
+const CODE_NAMES: Record<CardType, string> = {
+  F1: 'move 1', F2: 'move 2', F3: 'move 3', B: 'back up', L: 'turn left', R: 'turn right', U: 'U-turn',
+};
+
+/**
+ * Reads a typed program against a hand: card codes (`F2 R F1 L U`, `F` for F1; each takes the
+ * first unused card of that type in the hand), exact cards (`F2:670`), or 1-based positions in
+ * the hand (`3 1 5 2 4`), separated by spaces or commas. `pd` or `power down` anywhere announces
+ * a power down. Whether the count and the cards are legal is the engine's to say (submitOrders).
+ */
+export function parseProgram(line: string, hand: readonly Card[]): Result<ParsedProgram> {
+  let powerDown = false;
+  const rest = line.replace(/\bpower[\s-]*down\b|\bpd\b/gi, () => {
+    powerDown = true;
+    return ' ';
+  });
+  const tokens = rest.split(/[\s,]+/).filter((t) => t.length > 0);
+  const cards: (Card | undefined)[] = [];
+  const codes: [number, CardType][] = [];
+  const fail = (k: number, message: string): Result<never> => ({
+    ok: false,
+    error: { field: `program[${k}]`, message },
+  });
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    const code = t.toUpperCase();
+    if (/^\d+$/.test(t)) {
+      const n = Number(t);
+      if (n < 1 || n > hand.length)
+        return fail(k, `"${t}" is not a card number: your hand has cards 1 to ${hand.length}`);
+      cards.push(hand[n - 1]!);
+    } else if (t.includes(':')) {
+      const c = parseCard(t, true);
+      if (c === undefined)
+        return fail(k, `"${t}" is not a card of the deck (expected a code and its priority, like F2:670)`);
+      cards.push(c);
+    } else if (/^(F[123]?|B|L|R|U)$/.test(code)) {
+      cards.push(undefined);
+      codes.push([k, (code === 'F' ? 'F1' : code) as CardType]);
+    } else {
+      return fail(
+        k,
+        `"${t}" is not understood: expected a card code (F1 F2 F3 B L R U), a card with its ` +
+          `priority (F2:670), a card number 1 to ${hand.length}, or "pd" to power down`,
+      );
+    }
+  }
+  // Codes take the first card of their type that no other token names.
+  const used = new Set(cards.filter((c): c is Card => c !== undefined));
+  for (const [k, type] of codes) {
+    const c = hand.find((h) => cardType(h) === type && !used.has(h));
+    if (c === undefined) {
+      const dealt = hand.filter((h) => cardType(h) === type).length;
+      return fail(
+        k,
+        dealt
+          ? `"${tokens[k]}": no ${type} card left (your hand has only ${dealt})`
+          : `"${tokens[k]}": there is no ${type} (${CODE_NAMES[type]}) card in your hand`,
+      );
+    }
+    used.add(c);
+    cards[k] = c;
+  }
+  return { ok: true, value: { cards: cards as Card[], tokens, powerDown } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Telling what happened
+
+const at = (p: readonly [number, number], b: Board): string =>
+  p[0] < 0 || p[1] < 0 || p[0] >= b.width || p[1] >= b.height ? 'off the board' : `(${p[0]},${p[1]})`;
+/** Where a move ends: `to (x,y)`, or `off the board`. */
+const dest = (p: readonly [number, number], b: Board): string => {
+  const a = at(p, b);
+  return a.startsWith('(') ? `to ${a}` : a;
+};
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+const list = (xs: readonly (string | number)[]): string =>
+  xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+const ordinal = (n: number): string => {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${s}`;
+};
+const TURN_WORDS: Record<number, string> = { 1: 'right', 2: 'around', 3: 'left' };
+const turnWord = (from: number, to: number): string => TURN_WORDS[(to - from + 4) & 3] ?? 'nowhere';
+
+interface MoveLine {
+  kind: 'move';
+  robot: number;
+  from?: [number, number];
+  to?: [number, number];
+  blocked?: string;
+}
+interface PushLine {
+  kind: 'push';
+  robot: number;
+  by: string;
+  from: [number, number];
+  to: [number, number];
+}
+interface ShotLine {
+  kind: 'shot';
+  robot: number;
+  by: string;
+  points: number;
+  total?: number;
+}
+/** The cards revealed in a register, in the order they run. */
+interface CardsLine {
+  kind: 'cards';
+  cards: string[];
+}
+type Entry = string | MoveLine | PushLine | ShotLine | CardsLine;
+
+/**
+ * Sentences for a batch of events (a turn's start, one register, a turn's end). A card's steps
+ * are told as one move, the pushes it makes as one push per robot, a lone shot with its damage.
+ */
+export function describeEvents(events: readonly GameEvent[], board: Board, st: GameState): string[] {
+  const name = (i: number): string => st.robots[i]!.name;
+  const out: Entry[] = [];
+  const cards = new Map<number, Card>();
+  const moves = new Map<number, MoveLine>();
+  const pushes = new Map<string, PushLine>();
+  const shots = new Map<number, ShotLine[]>();
+  let revealed: CardsLine | null = null;
+  const moveOf = (i: number): MoveLine => {
+    let m = moves.get(i);
+    if (!m) {
+      m = { kind: 'move', robot: i };
+      moves.set(i, m);
+      out.push(m);
+    }
+    return m;
+  };
+  for (const e of events) {
+    if (e.type !== 'revealed') revealed = null;
+    switch (e.type) {
+      case 'turnBegan':
+      case 'turnEnded':
+      case 'dealt':
+        break; // the caller prints the headings and the hand
+      case 'registerBegan':
+        out.push(`--- Register ${e.register} ---`);
+        break;
+      case 'revealed':
+        cards.set(e.robot, e.card);
+        if (!revealed) {
+          revealed = { kind: 'cards', cards: [] };
+          out.push(revealed);
+        }
+        revealed.cards.push(`${name(e.robot)} ${cardName(e.card)}`);
+        break;
+      case 'reentered':
+        out.push(
+          `${name(e.robot)} re-enters at (${e.x},${e.y}) facing ${dirName(e.dir)} with ${e.damage} damage` +
+            `${e.virtual ? ', as a virtual robot' : ''}${e.poweredDown ? ', powered down' : ''}`,
+        );
+        break;
+      case 'poweredDown':
+        out.push(`${name(e.robot)} is powered down this turn`);
+        break;
+      case 'poweredUp':
+        out.push(`${name(e.robot)} powers up again`);
+        break;
+      case 'programmed':
+        if (e.filled.length) out.push(`${name(e.robot)} gets random cards in ${plural(e.filled.length, 'register')}`);
+        break;
+      case 'powerDownAnnounced':
+        out.push(`${name(e.robot)} announces a power down for next turn`);
+        break;
+      case 'turned':
+        if (e.by === 'card') {
+          const c = cards.get(e.robot);
+          out.push(`${name(e.robot)} turns ${turnWord(e.from, e.to)}${c ? ` ${cardName(c)}` : ''}, now facing ${dirName(e.to)}`);
+        } else {
+          out.push(`${name(e.robot)} is turned ${turnWord(e.from, e.to)} by the ${e.by}, now facing ${dirName(e.to)}`);
+        }
+        break;
+      case 'moved': {
+        const m = moveOf(e.robot);
+        m.from ??= e.from;
+        m.to = e.to;
+        break;
+      }
+      case 'pushed': {
+        let by: string;
+        let key: string;
+        if ('robot' in e.by) {
+          moveOf(e.by.robot); // the pusher's move is told first
+          by = name(e.by.robot);
+          key = `${e.robot}/r${e.by.robot}`;
+        } else {
+          by = `pusher ${e.by.pusher + 1}`;
+          key = `${e.robot}/p${e.by.pusher}`;
+        }
+        const p = pushes.get(key);
+        if (p) p.to = e.to;
+        else {
+          const line: PushLine = { kind: 'push', robot: e.robot, by, from: e.from, to: e.to };
+          pushes.set(key, line);
+          out.push(line);
+        }
+        break;
+      }
+      case 'blocked':
+        moveOf(e.robot).blocked = wallAt(board, e.x, e.y, e.dir)
+          ? `a wall on the ${dirName(e.dir)} side of (${e.x},${e.y})`
+          : `robots that cannot be pushed, ${dirName(e.dir)} of (${e.x},${e.y})`;
+        break;
+      case 'carried':
+        out.push(`${name(e.robot)} is carried by the ${e.express ? 'express belt' : 'belt'} from ${at(e.from, board)} ${dest(e.to, board)}`);
+        break;
+      case 'shot': {
+        const by = 'laser' in e.by ? `the board laser at (${e.from[0]},${e.from[1]})` : name(e.by.robot);
+        const line: ShotLine = { kind: 'shot', robot: e.robot, by, points: e.points };
+        shots.set(e.robot, [...(shots.get(e.robot) ?? []), line]);
+        out.push(line);
+        break;
+      }
+      case 'damaged': {
+        const hit = shots.get(e.robot) ?? [];
+        if (hit.length === 1 && hit[0]!.points === e.points) hit[0]!.total = e.damage;
+        else if (hit.length > 1) out.push(`${name(e.robot)} now has ${e.damage} damage`);
+        else out.push(`${name(e.robot)} takes ${e.points} damage (${e.damage} total)`);
+        break;
+      }
+      case 'locked':
+        out.push(`${name(e.robot)}: ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers.slice().sort())} locked`);
+        break;
+      case 'unlocked':
+        if (e.registers.length)
+          out.push(`${name(e.robot)}: ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers.slice().sort())} unlocked`);
+        break;
+      case 'destroyed': {
+        const why = { pit: 'pit', edge: 'fell off the board', damage: 'too much damage', crusher: 'crushed' }[e.cause];
+        const by = e.pushedBy ? `, pushed by ${'robot' in e.pushedBy ? name(e.pushedBy.robot) : `pusher ${e.pushedBy.pusher + 1}`}` : '';
+        out.push(`${name(e.robot)} is destroyed (${why}${by})${e.lives > 0 ? `: ${plural(e.lives, 'life', 'lives')} left` : ''}`);
+        break;
+      }
+      case 'out':
+        out.push(`${name(e.robot)} is out of the game`);
+        break;
+      case 'flagTouched':
+        out.push(`${name(e.robot)} touches flag ${e.flag}`);
+        break;
+      case 'archived':
+        out.push(`${name(e.robot)}'s archive moves to (${e.x},${e.y})`);
+        break;
+      case 'finished':
+        out.push(`${name(e.robot)} has touched the last flag: ${ordinal(e.place)} place!`);
+        break;
+      case 'repaired':
+        out.push(
+          e.by === 'powerDown'
+            ? `${name(e.robot)} is powered down: ${e.points} damage discarded (${e.damage} left)`
+            : `${name(e.robot)} repairs ${e.points} damage on the ${e.by === 'flag' ? 'flag' : 'repair site'} (${e.damage} left)`,
+        );
+        break;
+      case 'optionChosen':
+        out.push(`${name(e.robot)} takes an option at (${e.x},${e.y})`);
+        break;
+      case 'becameReal':
+        out.push(`${name(e.robot)} is no longer virtual`);
+        break;
+    }
+  }
+  return out.map((x) => entryText(x, name, cards, board));
+}
+
+function entryText(x: Entry, name: (i: number) => string, cards: Map<number, Card>, board: Board): string {
+  if (typeof x === 'string') return x;
+  switch (x.kind) {
+    case 'cards':
+      return `Cards: ${x.cards.join(', ')}`;
+    case 'move': {
+      const c = cards.get(x.robot);
+      const card = c ? ` ${cardName(c)}` : '';
+      const verb = c && cardType(c) === 'B' ? 'backs up' : 'moves';
+      if (!x.from) return `${name(x.robot)} plays${card} but is blocked by ${x.blocked ?? 'something'}`;
+      return `${name(x.robot)} ${verb}${card} from ${at(x.from, board)} ${dest(x.to!, board)}${x.blocked ? `, stopped by ${x.blocked}` : ''}`;
+    }
+    case 'push':
+      return `${name(x.robot)} is pushed by ${x.by} from ${at(x.from, board)} ${dest(x.to, board)}`;
+    case 'shot':
+      return `${name(x.robot)} is shot by ${x.by}: ${x.points} damage${x.total !== undefined ? ` (${x.total} total)` : ''}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The race
+
+/** Names of the robots: the player's first, then bots whose initials differ from all others. */
+export function robotNames(player: string, bots: number): string[] {
+  const initials = new Set([player[0]!.toUpperCase()]);
+  const names = [player];
+  for (const b of BOT_NAMES) {
+    if (names.length > bots) break;
+    if (initials.has(b[0]!)) continue;
+    initials.add(b[0]!);
+    names.push(b);
+  }
+  return names;
+}
+
+/**
+ * Plays a race: the player (robot 0) is shown the board and the hand and types a program; bots
+ * get random legal programs; every register is told and drawn. Returns the exit code.
+ */
+export async function playRace(
+  options: PlayOptions,
+  input: LineSource | AsyncIterable<string> | readonly string[],
+  print: (s: string) => void,
+): Promise<number> {
+  const src = isLineSource(input) ? input : scriptedLines(input);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const nBots = options.bots ?? DEFAULT_BOTS;
+  const player = (options.name ?? DEFAULT_NAME).trim();
+  const limit = options.turns ?? MAX_TURNS;
+  if (!Number.isInteger(nBots) || nBots < 0 || nBots > MAX_BOTS) {
+    print(`error: --bots: expected 0 to ${MAX_BOTS}, found ${nBots}`);
+    return 2;
+  }
+  if (!player) {
+    print('error: --name: expected a name');
+    return 2;
+  }
+  if (!Number.isInteger(limit) || limit < 1) {
+    print(`error: --turns: expected a whole number of turns, at least 1, found ${limit}`);
+    return 2;
+  }
+  const parsed = parseBoard(options.board ?? PLAY_BOARD);
+  if (!parsed.ok) {
+    print(`error: the board: ${parsed.error.field}: ${parsed.error.message}`);
+    return 1;
+  }
+  const board = parsed.value;
+  const setupRes = makeSetup(board, 'classic', {});
+  if (!setupRes.ok) {
+    print(`error: ${setupRes.error.message}`);
+    return 1;
+  }
+  const setup = setupRes.value;
+  const names = robotNames(player, nBots);
+  const raceRes = newRace(setup, names.map((name) => ({ name })), seed);
+  if (!raceRes.ok) {
+    print(`error: ${raceRes.error.field}: ${raceRes.error.message}`);
+    return 1;
+  }
+  let state = raceRes.value;
+  const tell = (events: readonly GameEvent[]): void => {
+    for (const line of describeEvents(events, board, state)) print(line);
+  };
+
+  print(`RoboRally: a race on a ${board.width}x${board.height} board, seed ${seed} (replay with --seed ${seed})`);
+  print(`${player} (you) against ${nBots ? list(names.slice(1)) : 'nobody'}. Touch the flags in order: ${board.flags.map((f, k) => `${k + 1} at (${f[0]},${f[1]})`).join(', ')}.`);
+  print('Board: numbers are flags, W a repair site, O a pit, > a belt, >> an express belt, G+ a gear,');
+  print(`| and -- walls; board lasers: ${board.lasers.map((l) => `(${l.x},${l.y}) firing ${dirName(l.dir)}`).join(', ') || 'none'}.`);
+  print(`Robots are their initial and facing (${player[0]!.toUpperCase()}^ faces north); lowercase is virtual, ** is several on one square.`);
+  print('Program cards: F1 F2 F3 move forward, B backs up, L and R turn, U turns around; higher priority moves first.');
+  print('');
+
+  let outNoted = false;
+  let turnsPlayed = 0;
+  while (!raceOver(setup, state) && turnsPlayed < limit) {
+    const begun = beginTurn(setup, state, {}); // destroyed robots re-enter facing as they were
+    if (!begun.ok) return engineFailure(print, begun.error);
+    state = begun.value.state;
+    turnsPlayed = state.turn;
+    print(`=== Turn ${state.turn} ===`);
+    tell(begun.value.events);
+    for (const line of robotTable(state, board)) print(line);
+    print(renderText(board, state));
+
+    // The player's orders.
+    const me = state.robots[0]!;
+    if (me.status === 'out') {
+      if (!outNoted) print(`${player} is out of the game; the others race on.`);
+      outNoted = true;
+    } else if (me.poweredDown) {
+      const stay = await askYesNo(src, print, `${player} is powered down this turn. Stay powered down next turn? (y/N)`);
+      if (stay) {
+        const res = submitOrders(setup, state, 0, { stayDown: true });
+        if (!res.ok) return engineFailure(print, res.error);
+        state = res.value;
+        print(`${player} stays powered down next turn`);
+      }
+    } else {
+      state = await askProgram(setup, state, src, print);
+    }
+
+    // The bots' programs, at random; a badly damaged bot powers down next turn.
+    for (let i = 1; i < state.robots.length; i++) {
+      const filled = fillProgram(setup, state, i);
+      if (!filled.ok) return engineFailure(print, filled.error);
+      state = filled.value.state;
+      const bot = state.robots[i]!;
+      if (bot.status === 'active' && !bot.poweredDown && bot.damage >= BOT_POWER_DOWN_AT) {
+        const program = openRegisters(bot.locked).map((reg) => bot.registers[reg - 1]!);
+        const res = submitOrders(setup, state, i, { program, powerDown: true });
+        if (!res.ok) return engineFailure(print, res.error);
+        state = res.value;
+      }
+    }
+
+    for (let reg = 1; reg <= 5; reg++) {
+      const res = playRegister(setup, state);
+      if (!res.ok) return engineFailure(print, res.error);
+      state = res.value.state;
+      tell(res.value.events);
+      print(renderText(board, state));
+    }
+    const ended = endTurn(setup, state);
+    if (!ended.ok) return engineFailure(print, ended.error);
+    state = ended.value.state;
+    const endLines = describeEvents(ended.value.events, board, state);
+    if (endLines.length) {
+      print(`--- End of turn ${state.turn} ---`);
+      for (const line of endLines) print(line);
+    }
+    print('');
+  }
+  for (const line of summary(state, board, turnsPlayed)) print(line);
+  return 0;
+}
+
+function engineFailure(print: (s: string) => void, e: { field: string; message: string }): number {
+  print(`internal error: the engine refused a move: ${e.field}: ${e.message}`);
+  return 1;
+}
+
+function robotTable(st: GameState, board: Board): string[] {
+  const flags = board.flags.length;
+  return st.robots.map((r, i) => {
+    const who = `${r.name[0]!.toUpperCase()} ${r.name}${i === 0 ? ' (you)' : ''}`.padEnd(12);
+    if (r.status === 'out') return `  ${who} out of the game, flags ${r.flags}/${flags}`;
+    const next = r.flags < flags ? `, next flag ${r.flags + 1} at (${board.flags[r.flags]![0]},${board.flags[r.flags]![1]})` : '';
+    const notes = [r.virtual ? 'virtual' : '', r.poweredDown ? 'powered down' : '', lockedText(r)].filter(Boolean);
+    return (
+      `  ${who} (${r.x},${r.y}) facing ${dirName(r.dir)}, damage ${r.damage}, ${plural(r.lives, 'life', 'lives')}, ` +
+      `flags ${r.flags}/${flags}${next}${notes.length ? `; ${notes.join(', ')}` : ''}`
+    );
+  });
+}
+
+function lockedText(r: RobotState): string {
+  const locked: string[] = [];
+  for (let reg = 1; reg <= 5; reg++)
+    if (r.locked & (1 << (reg - 1))) locked.push(`${reg}${r.registers[reg - 1] ? ` (${cardName(r.registers[reg - 1]!)})` : ''}`);
+  return locked.length ? `${locked.length === 1 ? 'register' : 'registers'} ${locked.join(', ')} locked` : '';
+}
+
+async function askYesNo(src: LineSource, print: (s: string) => void, question: string): Promise<boolean> {
+  print(question);
+  for (;;) {
+    const line = await src.read('> ');
+    if (line === null) {
+      print('> (no more input: no)');
+      return false;
+    }
+    if (!src.interactive) print(`> ${line}`);
+    const a = line.trim().toLowerCase();
+    if (a === 'y' || a === 'yes') return true;
+    if (a === '' || a === 'n' || a === 'no') return false;
+    print(`  "${line.trim()}" is not an answer: type y or n`);
+    if (!src.interactive) return false;
+  }
+}
+
+/** Shows the hand, reads the player's program until the engine takes it, and returns the state. */
+async function askProgram(setup: Setup, state: GameState, src: LineSource, print: (s: string) => void): Promise<GameState> {
+  const me = state.robots[0]!;
+  const open = openRegisters(me.locked);
+  const hand = me.hand;
+  if (hand.length) print(`Your hand: ${hand.map((c, k) => `${k + 1} ${cardName(c)}`).join('   ')}`);
+  const lockedRegs = [1, 2, 3, 4, 5].filter((reg) => !open.includes(reg));
+  const locked = lockedRegs.length
+    ? `; ${lockedRegs.length === 1 ? 'register' : 'registers'} ${list(lockedRegs)} ${lockedRegs.length === 1 ? 'is' : 'are'} locked with ` +
+      list(lockedRegs.map((reg) => (me.registers[reg - 1] ? cardName(me.registers[reg - 1]!) : 'no card')))
+    : '';
+  if (open.length === 0) print(`All your registers are locked. Press Enter, or type pd to power down next turn.`);
+  else
+    print(
+      `Program ${open.length === 5 ? 'your five registers' : `registers ${list(open)}${locked}`}. Codes like ` +
+        `"${exampleProgram(hand, open.length)}", or card numbers like "${open.map((_, k) => k + 1).join(' ')}"; ` +
+        `add "pd" to power down next turn; an empty line plays random cards.`,
+    );
+  const fallback = (): GameState => {
+    const next = randomProgram(setup, state, false, src, print) ?? state;
+    printProgram(next, print);
+    return next;
+  };
+  for (;;) {
+    const line = await src.read('> ');
+    if (line === null) {
+      print('> (no more input: random cards)');
+      return fallback();
+    }
+    if (!src.interactive) print(`> ${line}`);
+    const p = parseProgram(line, hand);
+    let next: GameState | null = null;
+    if (!p.ok) print(`  ${p.error.message}`);
+    else if (p.value.cards.length === 0 && open.length > 0) {
+      next = randomProgram(setup, state, p.value.powerDown, src, print);
+    } else {
+      const res = submitOrders(setup, state, 0, { program: p.value.cards, powerDown: p.value.powerDown });
+      if (res.ok) next = res.value;
+      else print(`  ${orderError(res.error, p.value.tokens, open)}`);
+    }
+    if (next) {
+      printProgram(next, print);
+      return next;
+    }
+    if (!src.interactive) {
+      print('  (playing random cards this turn)');
+      return fallback();
+    }
+    print('Try again:');
+  }
+}
+
+/** Random cards for the player (an empty line), announcing a power down if asked. */
+function randomProgram(setup: Setup, state: GameState, powerDown: boolean, src: LineSource, print: (s: string) => void): GameState | null {
+  const filled = fillProgram(setup, state, 0);
+  if (!filled.ok) {
+    print(`  ${filled.error.message}`);
+    return null;
+  }
+  let next = filled.value.state;
+  if (powerDown) {
+    const me = next.robots[0]!;
+    const program = openRegisters(me.locked).map((reg) => me.registers[reg - 1]!);
+    const res = submitOrders(setup, next, 0, { program, powerDown: true });
+    if (!res.ok) {
+      print(`  ${res.error.message}`);
+      if (src.interactive) return null;
+    } else next = res.value;
+  }
+  return next;
+}
+
+function printProgram(st: GameState, print: (s: string) => void): void {
+  const me = st.robots[0]!;
+  const regs = me.registers.map((c, k) => `${k + 1}:${c ? cardName(c) : '-'}${me.locked & (1 << k) ? ' (locked)' : ''}`);
+  print(`${me.name}'s program: ${regs.join('  ')}${me.announced ? '; powering down next turn' : ''}`);
+}
+
+/** The engine's message, with the token it is about. */
+function orderError(e: { field: string; message: string }, tokens: readonly string[], open: readonly number[]): string {
+  const m = /^program\[(\d+)\]$/.exec(e.field);
+  if (m) {
+    const k = Number(m[1]);
+    return `"${tokens[k] ?? '?'}" (register ${open[k] ?? '?'}): ${e.message}`;
+  }
+  return e.message;
+}
+
+/** A program in codes that the hand can play, for the prompt. */
+function exampleProgram(hand: readonly Card[], n: number): string {
+  return hand.slice(0, n).map((c) => cardType(c)).join(' ') || 'F2 R F1 L U';
+}
+
+function summary(st: GameState, board: Board, turns: number): string[] {
+  const out: string[] = [];
+  const name = (i: number): string => st.robots[i]!.name;
+  out.push(`=== Race over after ${plural(turns, 'turn')} ===`);
+  if (st.finished.length) {
+    const first = st.finished[0]!;
+    out.push(first.length === 1 ? `${name(first[0]!)} wins!` : `${list(first.map(name))} share first place!`);
+    let place = 1;
+    const order: string[] = [];
+    for (const g of st.finished) {
+      for (const i of g) order.push(`${ordinal(place)} ${name(i)}`);
+      place += g.length;
+    }
+    out.push(`Finishing order: ${order.join(', ')}`);
+  } else if (st.robots.every((r) => r.status === 'out')) {
+    out.push('Every robot is out of the game: nobody wins.');
+  } else {
+    out.push(`Turn limit reached: nobody has touched all ${board.flags.length} flags yet.`);
+  }
+  const finishedAt = new Map<number, number>();
+  st.finished.forEach((g, k) => g.forEach((i) => finishedAt.set(i, k)));
+  const rank = st.robots
+    .map((r, i) => ({ r, i }))
+    .sort(
+      (a, b) =>
+        (finishedAt.get(a.i) ?? 99) - (finishedAt.get(b.i) ?? 99) ||
+        b.r.flags - a.r.flags ||
+        Number(a.r.status === 'out') - Number(b.r.status === 'out') ||
+        b.r.lives - a.r.lives ||
+        a.r.damage - b.r.damage ||
+        b.r.destroyedAt - a.r.destroyedAt, // out later ranks higher
+    );
+  out.push('Standings:');
+  for (const { r, i } of rank) {
+    const state = r.status === 'out' ? 'out of the game' : `${plural(r.lives, 'life', 'lives')} left, damage ${r.damage}`;
+    out.push(`  ${`${r.name}${i === 0 ? ' (you)' : ''}`.padEnd(12)} flags ${r.flags}/${board.flags.length}, ${state}`);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command
+
+/** Input from the terminal: prompts when it is one, else one line per program. */
+function stdinSource(): { src: LineSource; close: () => void } {
+  if (process.stdin.isTTY) {
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    let closed = false;
+    let pending: ((line: string | null) => void) | null = null;
+    rl.on('close', () => {
+      closed = true;
+      pending?.(null);
+      pending = null;
+    });
+    rl.on('SIGINT', () => {
+      process.stdout.write('\n');
+      process.exit(130);
+    });
+    return {
+      src: {
+        get interactive() {
+          return !closed;
+        },
+        read: (prompt) =>
+          closed
+            ? Promise.resolve(null)
+            : new Promise((resolve) => {
+                pending = resolve;
+                rl.question(prompt, (answer) => {
+                  pending = null;
+                  resolve(answer);
+                });
+              }),
+      },
+      close: () => rl.close(),
+    };
+  }
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  return {
+    src: scriptedLines(rl),
+    close: () => {
+      rl.close();
+      process.stdin.destroy();
+    },
+  };
+}
+
+/** `roborally play`: the race on the terminal; returns the exit code. */
+export async function runPlay(options: PlayOptions): Promise<number> {
+  // A reader that stops early (`| head`) ends the race quietly.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+  const { src, close } = stdinSource();
+  try {
+    return await playRace(options, src, (s) => console.log(s));
+  } finally {
+    close();
+  }
+}
+
+/** Commander's parser for a whole-number option, `min` or more. */
+export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER): (v: string) => number {
+  return (v: string) => {
+    const n = Number(v);
+    if (!/^-?\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `expected a whole number, at least ${min}` : `expected a whole number from ${min} to ${max}`);
+    return n;
+  };
+}
