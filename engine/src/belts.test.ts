@@ -1,7 +1,7 @@
 /** Conveyor belts (RULES.md "Conveyor belts"; 000 L146, L230-242; 004 L97). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { at, index, ofType, race, robot, turn, type Bot } from './test-helpers.js';
+import { at, index, ofType, race, robot, turn, type Bot } from './testing.js';
 
 /** One register with nobody running a card: only the board acts. */
 const still = (grid: string[] | Parameters<typeof race>[0], bots: Bot[], registers = 1) => turn(race(grid, bots), { registers });
@@ -152,6 +152,12 @@ test('a blocked robot blocks the robots carried behind it, back along the belt',
   // RULES.md "the square ahead holds a robot that does not leave it in this step"; catalog A8.4 "Blocking cascades back"
   const g = still(['> > > .'], [{ name: 'A', x: 0, y: 0, dir: 'N' }, { name: 'B', x: 1, y: 0, dir: 'N' }, { name: 'C', x: 2, y: 0, dir: 'N' }, { name: 'D', x: 3, y: 0, dir: 'N' }]);
   assert.deepEqual([at(g, 'A'), at(g, 'B'), at(g, 'C')], [[0, 0, 'N'], [1, 0, 'N'], [2, 0, 'N']]);
+});
+
+test('robots held by a conflict block the robots carried behind them', () => {
+  // 000 L233 "neither robot moves"; RULES.md "the square ahead holds a robot that does not leave it in this step"
+  const g = still(['> > . <'], [{ name: 'C', x: 0, y: 0, dir: 'N' }, { name: 'A', x: 1, y: 0, dir: 'N' }, { name: 'B', x: 3, y: 0, dir: 'N' }]);
+  assert.deepEqual([at(g, 'C'), at(g, 'A'), at(g, 'B')], [[0, 0, 'N'], [1, 0, 'N'], [3, 0, 'N']]);
 });
 
 test('in the express step a robot on a normal belt stays, and blocks the express robot behind it', () => {

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DECK } from './cards.js';
-import { beginTurn, needsProgram, playRegister, submitOrders } from './turn.js';
-import { card, must, ofType, race, turn, type Bot } from './test-helpers.js';
+import { beginTurn, fillProgram, needsProgram, playRegister, submitOrders } from './turn.js';
+import { card, must, ofType, race, turn, type Bot } from './testing.js';
 
 const ROW = ['. . . . . . . . . . . .'];
 const begin = (g: ReturnType<typeof race>) => must(beginTurn(g.setup, g.state));
@@ -192,4 +192,30 @@ test('unplayed cards are discarded when the registers begin', () => {
   const after = must(playRegister(g.setup, st)).state;
   assert.deepEqual(after.robots[0]!.hand, []);
   for (const c of h.slice(5)) assert.ok(after.discard.includes(c));
+});
+
+test('orders may be replaced until the registers begin', () => {
+  // turn.ts submitOrders: "Orders may be replaced until the registers begin"
+  const g = race(ROW, [{ name: 'A', x: 0, y: 0, dir: 'E', damage: 1 }]);
+  const { state } = begin(g);
+  const h = state.robots[0]!.hand;
+  const first = must(submitOrders(g.setup, state, 0, { program: h.slice(0, 5), powerDown: true }));
+  const second = must(submitOrders(g.setup, first, 0, { program: h.slice(3, 8) }));
+  assert.deepEqual(second.robots[0]!.registers, h.slice(3, 8));
+  assert.equal(second.robots[0]!.announced, false);
+});
+
+test('a late program is completed from the robot\'s unplayed cards at random, keeping the cards it chose', () => {
+  // RULES.md threeMinuteRule: "a late player's empty registers are filled from its unplayed cards at random (a race on deadlines always fills a late classic program this way)"
+  const g = race(ROW, [{ name: 'A', x: 0, y: 0, dir: 'E', damage: 2 }]);
+  const { state } = begin(g);
+  const h = state.robots[0]!.hand;
+  const res = must(fillProgram(g.setup, state, 0, [h[0]!, 0, h[2]!]));
+  const regs = res.state.robots[0]!.registers;
+  assert.equal(regs[0], h[0]);
+  assert.equal(regs[2], h[2]);
+  assert.equal(new Set(regs).size, 5);
+  for (const c of regs) assert.ok(h.includes(c));
+  assert.equal(res.state.robots[0]!.programmed, true);
+  assert.deepEqual(must(fillProgram(g.setup, state, 0, [h[0]!, 0, h[2]!])).state.robots[0]!.registers, regs);
 });

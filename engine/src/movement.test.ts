@@ -1,7 +1,7 @@
 /** Robots moving under their own power (RULES.md "Movement and pushing"; 000 L117-120, L142-144, L218-228). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { at, ofType, race, robot, turn, index } from './test-helpers.js';
+import { at, ofType, race, robot, turn, index } from './testing.js';
 
 const FLOOR = [
   '. . . . . .',

@@ -57,8 +57,8 @@ export function race(
 export interface TurnPlan {
   /**
    * Robot name → cards for its unlocked registers, first first. Any card counts as dealt (as in a
-   * scenario). Registers past a short program, and all of a robot left out, stay empty: the robot
-   * does nothing in them.
+   * scenario). A register written `-`, those past a short program, and all of a robot left out stay
+   * empty: the robot does nothing in them.
    */
   readonly programs?: Readonly<Record<string, readonly string[]>>;
   /** Robot name → its other orders (power down, stay down, option, unlock). */
@@ -92,16 +92,17 @@ export function program(g: Game, plan: TurnPlan = {}): Game {
   const names = new Set([...Object.keys(plan.programs ?? {}), ...Object.keys(plan.orders ?? {})]);
   // Fillers for short programs: cards nobody uses this turn, emptied again once submitted.
   const used = new Set<Card>(state.robots.flatMap((r) => r.registers));
-  for (const list of Object.values(plan.programs ?? {})) for (const s of list) used.add(card(s));
+  for (const list of Object.values(plan.programs ?? {})) for (const s of list) if (s !== '-') used.add(card(s));
   const spare = DECK.filter((c) => !used.has(c));
   for (const name of names) {
     const i = index(g, name);
-    const given = plan.programs?.[name]?.map(card);
+    const given = plan.programs?.[name];
     const open = openRegisters(state.robots[i]!.locked);
-    const cards = given && given.length < open.length ? [...given, ...spare.splice(0, open.length - given.length)] : given;
+    const empty = (k: number) => !given || k >= given.length || given[k] === '-';
+    const cards = given && open.map((_, k) => (empty(k) ? spare.shift()! : card(given[k]!)));
     if (cards) state.robots[i]!.hand = cards.slice();
     state = must(submitOrders(g.setup, state, i, { ...(plan.orders?.[name] ?? {}), ...(cards ? { program: cards } : {}) }));
-    if (given) for (let k = given.length; k < open.length; k++) state.robots[i]!.registers[open[k]! - 1] = 0;
+    if (given) open.forEach((reg, k) => empty(k) && (state.robots[i]!.registers[reg - 1] = 0));
   }
   state.robots.forEach((r, i) => {
     if (!names.has(r.name) && needsProgram(state, i)) r.programmed = true; // idle: empty registers
