@@ -3,7 +3,7 @@
  * (`turns[1].programs.A[2]`) and what was expected.
  */
 import {
-  PENDING_SETTINGS, SETTING_KINDS, err, ok, parseBoard, parseCard, parseDir, type Board,
+  PENDING_SETTINGS, err, parseSettings, ok, parseBoard, parseCard, parseDir, type Board,
   type Card, type Dir, type Reentry, type Result, type RobotInit, type Settings, type Square,
 } from '../../engine/src/index.js';
 
@@ -192,21 +192,12 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   if (typeof rules !== 'string') return err('rules', 'expected "classic" or "pbem"');
   const priorities = ruleSetPriorities(rules);
   if (priorities === undefined) return err('rules', `unknown rule set "${rules}" (expected "classic" or "pbem")`);
-  const settings: Record<string, unknown> = {};
-  if (raw.settings !== undefined) {
-    if (!isObject(raw.settings)) return err('settings', 'expected an object');
-    for (const [k, v] of Object.entries(raw.settings)) {
-      const kind = SETTING_KINDS[k as keyof Settings];
-      if (!kind) return err(`settings.${k}`, `unknown setting (expected one of ${Object.keys(SETTING_KINDS).join(', ')})`);
-      if (kind === 'count' && (!isInt(v) || v < 1)) return err(`settings.${k}`, 'expected a whole number, at least 1');
-      if (kind === 'flag' && typeof v !== 'boolean') return err(`settings.${k}`, 'expected true or false');
-      settings[k] = v;
-    }
-  }
   const seed = raw.seed ?? 0;
   if (!isInt(seed)) return err('seed', 'expected a whole number');
   const board = parseBoard(raw.board);
   if (!board.ok) return board;
+  const settings = parseSettings(raw.settings, board.value.flags.length);
+  if (!settings.ok) return settings;
 
   if (!Array.isArray(raw.robots)) return err('robots', 'expected a list of robots');
   const names = new Map<string, number>();
@@ -345,7 +336,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   const expect = parseExpect(raw.expect ?? {}, 'expect', names);
   if (!expect.ok) return expect;
   return ok({
-    id: raw.id, title: typeof raw.title === 'string' ? raw.title : '', rules, settings: settings as Settings, seed,
+    id: raw.id, title: typeof raw.title === 'string' ? raw.title : '', rules, settings: settings.value, seed,
     board: board.value, robots, turns, expect: expect.value,
   });
 }

@@ -1,5 +1,10 @@
+/** True if a wall (or a blockading die) stands on side d of cell (x, y). */
+export const blocked = (ctx: Ctx, x: number, y: number, d: number): boolean =>
+  (ctx.walls[y * ctx.board.width + x]! & (1 << d)) !== 0;
+
 /** What the rules work on during a call: the race's fixed setup and a working copy of its state. */
 import type { Board } from './board.js';
+import { wallsWithDice } from './dice.js';
 import type { GameEvent, PushSource } from './events.js';
 import type { RuleSet } from './rules/ruleset.js';
 import type { Settings } from './settings.js';
@@ -21,6 +26,8 @@ export interface Ctx {
   readonly state: GameState;
   /** Where events go; null when the caller wants none (bots searching). */
   readonly events: GameEvent[] | null;
+  /** The walls robots meet: the board's, and those of the Dice Rule while its dice stand. */
+  walls: Uint8Array;
   /** Per cell: 1 + the index of the real robot standing there, or 0. Virtual robots are not here. */
   readonly occ: Int16Array;
   /**
@@ -37,5 +44,5 @@ export function makeCtx(setup: Setup, state: GameState, events: GameEvent[] | nu
   state.robots.forEach((r, i) => {
     if (r.status === 'active' && !r.virtual) occ[r.y * b.width + r.x] = i + 1;
   });
-  return { setup, board: b, rules: setup.rules, state, events, occ, pushedBy: state.robots.map(() => null) };
+  return { setup, board: b, rules: setup.rules, state, events, walls: wallsWithDice(b, state), occ, pushedBy: state.robots.map(() => null) };
 }

@@ -43,6 +43,7 @@ export type GameEvent =
   | { type: 'offered'; x: number; y: number; option: string }
   | { type: 'optionLost'; robot: number; option: string }
   | { type: 'becameReal'; robot: number }
+  | { type: 'dieHit'; flag: number; points: number; left: number }
   | { type: 'turnEnded'; turn: number };
 
 export type EventType = GameEvent['type'];

@@ -88,7 +88,7 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
       announced: false,
       stayDown: !!r.poweredDown && !r.destroyed, // powered down for the first turn
       takeOption: false, unlock: [], hand: [], registers, locked,
-      programmed: false, destroyedAt: r.destroyed ? i - robots.length : 0,
+      programmed: false, destroyedAt: r.destroyed ? i - robots.length : 0, reentries: 0,
       options: [...(r.options ?? [])],
     });
   }
@@ -104,7 +104,7 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
   }
   const state: GameState = {
     rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: seedRng(seed),
-    deck: [], discard: [], robots: out, finished: [], winTurn: 0, offers: [], order: [], destructions: 0,
+    deck: [], discard: [], robots: out, finished: [], winTurn: 0, offers: [], dice: [...(setup.settings.diceRule ?? [])], order: [], destructions: 0,
   };
   rules.init?.(makeCtx(setup, state, null));
   return ok(state);
@@ -138,5 +138,11 @@ export function newRace(setup: Setup, entrants: readonly Entrant[], seed: number
   );
 }
 
-/** True when the race is over by its rule set: a winner (pbem: five rounds later), or all out. */
-export const raceOver = (setup: Setup, st: GameState): boolean => setup.rules.raceOver(st);
+/**
+ * True when the race is over: by its rule set, a winner (pbem: five rounds later) or every robot
+ * out; in RoboArena, once one robot is left standing.
+ */
+export const raceOver = (setup: Setup, st: GameState): boolean =>
+  setup.settings.variant === 'arena'
+    ? st.finished.length > 0 || st.robots.every((r) => r.status === 'out')
+    : setup.rules.raceOver(st);

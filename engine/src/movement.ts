@@ -3,8 +3,7 @@
  * its way (RULES.md "Movement and pushing").
  */
 import { type Dir, DX, DY, reverse } from './geometry.js';
-import type { Ctx } from './context.js';
-import { wallAt } from './board.js';
+import { blocked, type Ctx } from './context.js';
 import { fall, isPit, relocate } from './robots.js';
 import type { PushSource } from './events.js';
 
@@ -21,7 +20,7 @@ export function stepRobot(ctx: Ctx, i: number, d: Dir): boolean {
   const b = ctx.board;
   const r = ctx.state.robots[i]!;
   const x = r.x, y = r.y;
-  if (wallAt(b, x, y, d)) {
+  if (blocked(ctx, x, y, d)) {
     ctx.events?.push({ type: 'blocked', robot: i, x, y, dir: d });
     return false;
   }
@@ -58,7 +57,7 @@ export function collectChain(ctx: Ctx, x: number, y: number, d: Dir): readonly n
   chain.length = 0;
   let j = ctx.occ[y * b.width + x]!;
   while (j) {
-    if (wallAt(b, x, y, d)) return null;
+    if (blocked(ctx, x, y, d)) return null;
     chain.push(j - 1);
     x += DX[d]!;
     y += DY[d]!;

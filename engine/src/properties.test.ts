@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  beginTurn, createState, DECK, endTurn, Floor, makeSetup, newRace, parseBoard, playRegister, popcount,
+  beginTurn, createState, DECK, endTurn, Floor, makeSetup, newRace, parseBoard, playRegister, playTurn, popcount,
   raceOver, type Board, type GameEvent, type GameState, type Result, type Setup,
 } from './index.js';
 import { Rand, randomBoard, randomOrders, randomReentry, randomRobots } from '../../testkit/src/random.js';
@@ -102,7 +102,7 @@ function setUp(spec: GameSpec): Game {
   const rnd = new Rand(spec.gameSeed ^ 0x5eed);
   const state = spec.race
     ? unwrap(newRace(setup, Array.from({ length: spec.robots }, (_, i) => ({ name: `R${i + 1}`, dir: rnd.dir() })), spec.gameSeed), 'newRace')
-    : unwrap(createState(setup, randomRobots(board, spec.robots, rnd, { virtuals: true, damage: true }), spec.gameSeed), 'createState');
+    : unwrap(createState(setup, randomRobots(board, spec.robots, rnd, { virtuals: true, damage: true, programs: true, poweredDown: true, destroyed: true }), spec.gameSeed), 'createState');
   return { setup, board, state };
 }
 
@@ -184,6 +184,10 @@ interface PlayOptions {
   readonly checks?: readonly Check[];
   /** Pass the state through JSON.stringify/parse before every step. */
   readonly viaJson?: boolean;
+  /** Assert that no step changes the state it is given. */
+  readonly pure?: boolean;
+  /** Also play each turn with one playTurn call, events on and off, and compare with the register-by-register play. */
+  readonly wholeTurns?: boolean;
 }
 
 interface Played {
@@ -204,31 +208,52 @@ function play(spec: GameSpec, o: PlayOptions = {}): Played {
   const rnd = new Rand(spec.gameSeed);
   const events: GameEvent[] = [];
   let state = g.state;
-  const thaw = (st: GameState): GameState => (o.viaJson ? (JSON.parse(JSON.stringify(st)) as GameState) : st);
+  /** One step: the state it is given goes through JSON first, if asked, and must come out unchanged. */
+  const step = <T>(what: string, input: GameState, f: (st: GameState) => Result<T>): T => {
+    const st = o.viaJson ? (JSON.parse(JSON.stringify(input)) as GameState) : input;
+    const before = o.pure ? JSON.stringify(st) : '';
+    const out = unwrap(f(st), what);
+    if (o.pure) assert.equal(JSON.stringify(st), before, `${what} changed the state it was given`);
+    return out;
+  };
   let turns = 0;
   while (turns < spec.turns && !raceOver(g.setup, state)) {
-    turns++;
-    const begun = unwrap(beginTurn(g.setup, thaw(state), randomReentry(state, rnd)), `turn ${turns}: beginTurn`);
+    const t = `turn ${++turns}`;
+    const begun = step(`${t}: beginTurn`, state, (st) => beginTurn(g.setup, st, randomReentry(st, rnd)));
     events.push(...begun.events);
     state = begun.state;
-    check(state, `turn ${turns}, after beginTurn`);
-    state = unwrap(randomOrders(g.setup, thaw(state), rnd), `turn ${turns}: orders`);
+    check(state, `${t}, after beginTurn`);
+    state = step(`${t}: orders`, state, (st) => randomOrders(g.setup, st, rnd));
+    const programmed = state;
+    const turnEvents: GameEvent[] = [];
     for (let reg = 1; reg <= 5; reg++) {
-      const res = unwrap(playRegister(g.setup, thaw(state)), `turn ${turns}, register ${reg}`);
-      events.push(...res.events);
+      const res = step(`${t}, register ${reg}`, state, (st) => playRegister(g.setup, st));
+      turnEvents.push(...res.events);
       state = res.state;
-      check(state, `turn ${turns}, after register ${reg}`);
+      check(state, `${t}, after register ${reg}`);
     }
-    const ended = unwrap(endTurn(g.setup, thaw(state)), `turn ${turns}: endTurn`);
-    events.push(...ended.events);
+    const ended = step(`${t}: endTurn`, state, (st) => endTurn(g.setup, st));
+    turnEvents.push(...ended.events);
     state = ended.state;
-    check(state, `turn ${turns}, after endTurn`);
+    check(state, `${t}, after endTurn`);
+    if (o.wholeTurns) {
+      const on = step(`${t}: playTurn`, programmed, (st) => playTurn(g.setup, st));
+      const off = step(`${t}: playTurn without events`, programmed, (st) => playTurn(g.setup, st, { events: false }));
+      assert.equal(JSON.stringify(on.events), JSON.stringify(turnEvents), `${t}: playTurn's events differ from the registers' and endTurn's`);
+      assert.equal(JSON.stringify(on.state), JSON.stringify(state), `${t}: playTurn's state differs from the registers' and endTurn's`);
+      assert.equal(JSON.stringify(off.state), JSON.stringify(state), `${t}: playTurn without events ends in another state`);
+      assert.equal(off.events.length, 0, `${t}: playTurn without events returned events`);
+    }
+    events.push(...turnEvents);
   }
   return { events, state, turns };
 }
 
-const run = (prop: fc.IProperty<[GameSpec]>): void => {
-  fc.assert(prop, { numRuns: RUNS, seed: SEED, includeErrorInReport: true });
+/** The properties beyond the required ones run on fewer games. */
+const EXTRA_RUNS = Math.max(1, Math.round(RUNS / 4));
+
+const run = (prop: fc.IProperty<[GameSpec]>, numRuns = RUNS): void => {
+  fc.assert(prop, { numRuns, seed: SEED, includeErrorInReport: true });
 };
 
 describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots, on boards with pits, belts, pushers, crushers and lasers`, () => {
@@ -262,5 +287,13 @@ describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots, on bo
         assert.equal(JSON.stringify(b.state), JSON.stringify(a.state));
       }),
     );
+  });
+
+  test('beginTurn, submitOrders, playRegister, endTurn and playTurn never change the state they are given', () => {
+    run(fc.property(gameSpec, (spec) => void play(spec, { pure: true, wholeTurns: true })), EXTRA_RUNS);
+  });
+
+  test('playTurn gives the same events and state as five playRegister calls and endTurn, and the same state with events off', () => {
+    run(fc.property(gameSpec, (spec) => void play(spec, { wholeTurns: true })), EXTRA_RUNS);
   });
 });

@@ -44,7 +44,7 @@ export function destroy(ctx: Ctx, i: number, cause: DestroyCause): void {
   const w = ctx.board.width;
   if (!r.virtual && ctx.occ[r.y * w + r.x] === i + 1) ctx.occ[r.y * w + r.x] = 0;
   r.status = 'destroyed';
-  r.lives -= 1;
+  if (!ctx.setup.settings.infiniteLives) r.lives -= 1; // 004 L188 Infinite Lives: they never run out
   r.destroyedAt = ++st.destructions;
   r.announced = false;
   r.poweredDown = false;
@@ -56,6 +56,12 @@ export function destroy(ctx: Ctx, i: number, cause: DestroyCause): void {
     r.status = 'out'; // 000 L207 "If this is the third time ... permanently out of the game."
     ctx.events?.push({ type: 'out', robot: i });
   }
+}
+
+/** Damage a robot re-enters with: the rule set's, or none the first time under One Free Life (004 L188). */
+export function reentryDamage(ctx: Ctx, i: number): number {
+  const r = ctx.state.robots[i]!;
+  return ctx.setup.settings.oneFreeLife && r.reentries === 0 ? 0 : ctx.rules.reentryDamage;
 }
 
 /**

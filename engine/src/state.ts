@@ -43,6 +43,8 @@ export interface RobotState {
   programmed: boolean;
   /** Sequence number of its last destruction, for the re-entry order. */
   destroyedAt: number;
+  /** Times it has re-entered (One Free Life). */
+  reentries: number;
   options: string[];
 }
 
@@ -71,6 +73,8 @@ export interface GameState {
   finished: number[][];
   /** The turn in which the first robot touched its last flag; 0 while nobody has. */
   winTurn: number;
+  /** Dice Rule: damage each flag's die can still absorb (0: gone); empty without the rule. */
+  dice: number[];
   /** pbem: the upgrade each hammer site offers, and the turn it appeared there. */
   offers: Offer[];
   /** The move order of the last register phase (robot indices), for tie rules. */
@@ -93,6 +97,7 @@ export function cloneState(s: GameState): GameState {
     finished: s.finished.map((g) => g.slice()),
     winTurn: s.winTurn,
     offers: s.offers.slice(),
+    dice: s.dice.slice(),
     order: s.order.slice(),
     destructions: s.destructions,
   };

@@ -1,6 +1,6 @@
 /** Conveyor belts: the express step and the all-belts step of a register (RULES.md "Conveyor belts"). */
-import { Floor, wallAt } from '../board.js';
-import type { Ctx } from '../context.js';
+import { Floor } from '../board.js';
+import { blocked, type Ctx } from '../context.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { fall, isPit } from '../robots.js';
 
@@ -31,7 +31,7 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
       riders.push(i);
       tx.push(r.x + DX[d]!);
       ty.push(r.y + DY[d]!);
-      stuck.push(wallAt(b, r.x, r.y, d));
+      stuck.push(blocked(ctx, r.x, r.y, d));
     }
   }
   const n = riders.length;

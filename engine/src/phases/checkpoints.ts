@@ -12,12 +12,13 @@ export function checkpoints(ctx: Ctx): void {
   const b = ctx.board;
   const st = ctx.state;
   const last = b.flags.length;
+  const arena = ctx.setup.settings.variant === 'arena';
   let group: number[] | null = null;
   for (let i = 0; i < st.robots.length; i++) {
     const r = st.robots[i]!;
     if (r.status !== 'active' || r.poweredDown) continue;
     const c = r.y * b.width + r.x;
-    const flag = b.flagAt[c]!;
+    const flag = arena ? 0 : b.flagAt[c]!; // RoboArena plays without flags (004 L192)
     if (flag && flag === r.flags + 1) {
       r.flags = flag;
       ctx.events?.push({ type: 'flagTouched', robot: i, flag });
@@ -31,6 +32,7 @@ export function checkpoints(ctx: Ctx): void {
       }
     }
   }
+  if (arena) group = lastRobotStanding(ctx);
   if (group) {
     let place = 1;
     for (const g of st.finished) place += g.length;
@@ -38,4 +40,12 @@ export function checkpoints(ctx: Ctx): void {
     if (!st.winTurn) st.winTurn = st.turn;
     for (const i of group) ctx.events?.push({ type: 'finished', robot: i, place });
   }
+}
+
+/** RoboArena (004 L192): "the object is simply to eliminate all of the other robots". */
+function lastRobotStanding(ctx: Ctx): number[] | null {
+  const st = ctx.state;
+  if (st.finished.length) return null;
+  const left = st.robots.map((r, i) => (r.status === 'out' ? -1 : i)).filter((i) => i >= 0);
+  return left.length === 1 ? left : null;
 }

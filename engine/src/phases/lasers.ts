@@ -3,6 +3,7 @@ import { wallAt } from '../board.js';
 import type { Ctx } from '../context.js';
 import { DX, DY } from '../geometry.js';
 import { damage, destroyIfWrecked } from '../robots.js';
+import { damageDie, dieAt } from '../dice.js';
 
 const hits: number[] = [];
 
@@ -16,6 +17,7 @@ export function lasers(ctx: Ctx): void {
   const robots = ctx.state.robots;
   hits.length = robots.length;
   hits.fill(0);
+  const dieHits = ctx.state.dice.map(() => 0);
   let virtuals = 0;
   for (const r of robots) if (r.status === 'active' && r.virtual) virtuals++;
 
@@ -26,6 +28,11 @@ export function lasers(ctx: Ctx): void {
     let x = l.x, y = l.y;
     let realHit = false;
     for (;;) {
+      const die = dieAt(ctx, x, y);
+      if (die >= 0) {
+        dieHits[die]! += l.beams; // a die blocks the beam like a robot, for every robot behind it
+        break;
+      }
       if (!realHit) {
         const j = ctx.occ[y * w + x]!;
         if (j) {
@@ -62,6 +69,11 @@ export function lasers(ctx: Ctx): void {
       x += DX[d]!;
       y += DY[d]!;
       if (x < 0 || y < 0 || x >= w || y >= b.height) break;
+      const die = dieAt(ctx, x, y);
+      if (die >= 0) {
+        dieHits[die]! += 1;
+        break;
+      }
       const j = ctx.occ[y * w + x]!;
       if (j) {
         hits[j - 1]! += 1;
@@ -72,5 +84,6 @@ export function lasers(ctx: Ctx): void {
   }
 
   for (let i = 0; i < robots.length; i++) if (hits[i]) damage(ctx, i, hits[i]!);
+  dieHits.forEach((points, f) => points && damageDie(ctx, f, points));
   for (let i = 0; i < robots.length; i++) if (hits[i]) destroyIfWrecked(ctx, i);
 }

@@ -1,6 +1,5 @@
 /** Pushers: each active in its listed registers pushes the robot in front of it one square. */
-import { wallAt } from '../board.js';
-import type { Ctx } from '../context.js';
+import { blocked, type Ctx } from '../context.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { collectChain } from '../movement.js';
 import { fall, isPit } from '../robots.js';
@@ -27,7 +26,7 @@ export function pushers(ctx: Ctx, register: number): void {
     if (chain && chain.length) shoves.push({ pusher: k, dir: p.dir, robots: chain.slice() });
     // A virtual robot is pushed alone: it touches no other robot (000 L107).
     robots.forEach((r, i) => {
-      if (r.status === 'active' && r.virtual && r.x === p.x && r.y === p.y && !wallAt(b, p.x, p.y, p.dir))
+      if (r.status === 'active' && r.virtual && r.x === p.x && r.y === p.y && !blocked(ctx, p.x, p.y, p.dir))
         shoves.push({ pusher: k, dir: p.dir, robots: [i] });
     });
   });

@@ -2,7 +2,7 @@
 import { DECK, type Card } from '../cards.js';
 import type { Ctx } from '../context.js';
 import { shuffle } from '../rng.js';
-import { repair } from '../robots.js';
+import { reentryDamage, repair } from '../robots.js';
 import { optionName } from '../options/catalog.js';
 import { allBelts, expressBelts } from '../phases/belts.js';
 import { checkpoints } from '../phases/checkpoints.js';
@@ -104,7 +104,8 @@ function reenterOnArchive(ctx: Ctx, destroyed: readonly number[], choices: Reado
     r.x = x;
     r.y = y;
     if (c.dir !== undefined) r.dir = c.dir;
-    r.damage = ctx.rules.reentryDamage;
+    r.damage = reentryDamage(ctx, i);
+    r.reentries += 1;
     r.locked = 0;
     r.virtual = shared;
     r.poweredDown = c.poweredDown ?? false;
