@@ -24,6 +24,16 @@ test('every public scenario passes, and only expansion and option scenarios are 
   assert.deepEqual(problems, []);
 });
 
+/** The project's own scenarios (dist/conformance/src → scenarios/). */
+const OWN = fileURLToPath(new URL('../../../scenarios', import.meta.url));
+
+test('every scenario of our own passes, and none is skipped', () => {
+  const { files } = scenarioFiles([OWN]);
+  assert.ok(files.length >= 10, `found only ${files.length} scenario files`);
+  const problems = files.map((f) => checkFile(f)).filter((r) => r.result !== 'pass').map((r) => `${r.result} ${r.id}: ${r.messages.join('; ')}`);
+  assert.deepEqual(problems, []);
+});
+
 const good = {
   id: 'good',
   rules: 'classic',

@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { instruction, type CardType } from '../cards.js';
+import type { GameEvent } from '../events.js';
+import { beginTurn, playTurn, submitOrders } from '../turn.js';
+import { createState, makeSetup } from '../game.js';
+import { parseBoard } from '../board.js';
+import type { Dir } from '../geometry.js';
+import { formatTurnReport, turnReport } from './table.js';
+import { awards, raceStats, startingPicks, type RobotStats } from './stats.js';
+
+function must<T>(r: { ok: true; value: T } | { ok: false; error: { field: string; message: string } }): T {
+  if (!r.ok) throw new Error(`${r.error.field}: ${r.error.message}`);
+  return r.value;
+}
+
+/** One pbem round from the given instructions, returning the report. */
+function pbemRound(grid: string[], robots: { name: string; x: number; y: number; dir: Dir }[], programs: CardType[][]) {
+  const setup = must(makeSetup(must(parseBoard({ grid })), 'pbem'));
+  const before = must(createState(setup, robots, 1));
+  const begun = must(beginTurn(setup, before));
+  let st = begun.state;
+  const events: GameEvent[] = [...begun.events];
+  programs.forEach((p, i) => {
+    st.robots[i]!.hand = p.map(instruction);
+    st = must(submitOrders(setup, st, i, { program: st.robots[i]!.hand }));
+  });
+  const played = must(playTurn(setup, st));
+  events.push(...played.events);
+  return { report: turnReport(before, events), state: played.state };
+}
+
+test("the turn report writes 001's example row: a robot pushed south and then backing up reads S,B, pushed by Ananta", () => {
+  // 001 L91-119: Ananta's F pushes Dale, whose B then runs; pushes are written as compass letters.
+  const { report } = pbemRound(['. . . . .', '. . . . .', '. . . . .', '. . . . .', '. . . . .'],
+    [{ name: 'Dale', x: 2, y: 1, dir: 0 }, { name: 'Ananta', x: 2, y: 0, dir: 2 }],
+    [['B', 'L', 'R', 'L', 'R'], ['F1', 'L', 'R', 'L', 'R']]);
+  const r1 = report.registers[0]!;
+  const dale = r1.rows.find((r) => r.name === 'Dale')!;
+  const ananta = r1.rows.find((r) => r.name === 'Ananta')!;
+  assert.deepEqual(dale.move, ['S', 'B']);
+  assert.ok(dale.notes.includes('pushed by Ananta'));
+  assert.deepEqual(ananta.move, ['F']);
+  assert.match(formatTurnReport(report), /Register 1\nDmg {2}Name {4}Move {2}Notes\n.*Dale {4}S,B {3}pushed by Ananta/);
+});
+
+test('the turn report writes belt moves as compass letters after the robot\'s own move, and damage at the end of the register', () => {
+  const { report } = pbemRound(['. . . . .', '. . . . .', '. . > > .', '. . . . .', '. . . . .'],
+    [{ name: 'Vicky', x: 2, y: 1, dir: 2 }],
+    [['F1', 'L', 'L', 'L', 'L']]);
+  assert.deepEqual(report.registers[0]!.rows[0]!.move, ['F', 'E']);
+  assert.deepEqual(report.registers[1]!.rows[0]!.move, ['L', 'E']);
+  assert.equal(report.registers[0]!.rows[0]!.dmg, 0);
+});
+
+test('the turn report notes shots, destruction and its cause', () => {
+  const { report } = pbemRound(['. . . . .', '. . . . .', '. . . . .', '. . . . .', '. . . . .'],
+    [{ name: 'A', x: 0, y: 2, dir: 1 }, { name: 'B', x: 4, y: 2, dir: 1 }],
+    [['L', 'R', 'L', 'R', 'L'], ['F1', 'L', 'L', 'L', 'L']]);
+  const r1 = report.registers[0]!;
+  assert.ok(r1.rows.find((r) => r.name === 'B')!.notes.includes('fell off the board'));
+  assert.equal(r1.rows.find((r) => r.name === 'A')!.notes.length, 0);
+});
+
+const stat = (name: string, o: Partial<RobotStats>): RobotStats => ({
+  name, damageDealt: 0, damageTaken: 0, kills: 0, falls: 0, powerDowns: 0, questionable: 0, flags: 0, place: null, ...o,
+});
+
+test('statistics credit laser damage to the shooter and a push to doom as a kill worth 3 damage', () => {
+  // 001 L337 "pushing a player and causing them to die counts as 3 damage. The last person to
+  // directly push a robot is credited with the kill. A kill is not recorded if a robot dies of its own accord"
+  const events: GameEvent[] = [
+    { type: 'shot', robot: 1, by: { robot: 0 }, points: 1, from: [0, 0] },
+    { type: 'damaged', robot: 1, points: 1, damage: 1 },
+    { type: 'shot', robot: 0, by: { laser: 0 }, points: 2, from: [0, 0] },
+    { type: 'damaged', robot: 0, points: 2, damage: 2 },
+    { type: 'destroyed', robot: 1, cause: 'pit', pushedBy: { robot: 0 }, lives: 2 },
+    { type: 'destroyed', robot: 0, cause: 'edge', pushedBy: null, lives: 2 },
+    { type: 'destroyed', robot: 1, cause: 'pit', pushedBy: { pusher: 0 }, lives: 1 },
+    { type: 'poweredDown', robot: 1 },
+    { type: 'programmed', robot: 1, filled: [{ register: 2, reason: 'missing' }, { register: 3, reason: 'illegal' }] },
+    { type: 'flagTouched', robot: 0, flag: 1 },
+    { type: 'finished', robot: 0, place: 1 },
+  ];
+  const [a, b] = raceStats(['A', 'B'], events);
+  assert.deepEqual(a, stat('A', { damageDealt: 1 + 3, damageTaken: 2, kills: 1, falls: 1, flags: 1, place: 1 }));
+  assert.deepEqual(b, stat('B', { damageTaken: 1, falls: 2, powerDowns: 1, questionable: 2 }));
+});
+
+test("awards go to the least and most of each statistic, shared on a tie, in 001's order", () => {
+  const list = awards([stat('A', { damageDealt: 5, damageTaken: 1 }), stat('B', { damageDealt: 0, damageTaken: 4, falls: 2 }), stat('C', { damageDealt: 0, damageTaken: 4 })]);
+  assert.equal(list.length, 14);
+  const by = Object.fromEntries(list.map((a) => [a.award, a.robots]));
+  assert.deepEqual(by['Pacifist robot'], ['B', 'C']);
+  assert.deepEqual(by['Terminator robot'], ['A']);
+  assert.deepEqual(by['Clumsy robot'], ['B']);
+  assert.deepEqual(by['Ace robot'], ['A']);
+  assert.deepEqual(by['Scrap robot'], ['B', 'C']);
+});
+
+test('starting picks: winner, then the most damage, then the other finishers, then by flags, newcomers last', () => {
+  // 001 L333-351
+  const stats = [
+    stat('Third', { place: 3, flags: 3 }),
+    stat('Winner', { place: 1, flags: 3 }),
+    stat('Slow', { flags: 2 }),
+    stat('Brute', { damageDealt: 12, flags: 0 }),
+    stat('Second', { place: 2, flags: 3, damageDealt: 5 }),
+    stat('Slower', { flags: 1 }),
+  ];
+  assert.deepEqual(startingPicks(stats, ['New'], 1), ['Winner', 'Brute', 'Second', 'Third', 'Slow', 'Slower', 'New']);
+});
+
+test('starting picks pass over a finisher who already picked for the damage pick', () => {
+  const stats = [stat('Winner', { place: 1, damageDealt: 9 }), stat('Next', { damageDealt: 4 }), stat('Last', {})];
+  assert.deepEqual(startingPicks(stats, [], 1), ['Winner', 'Next', 'Last']);
+});
