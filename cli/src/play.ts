@@ -293,9 +293,12 @@ export function describeEvents(events: readonly GameEvent[], board: Board, st: G
           moveOf(e.by.robot); // the pusher's move is told first
           by = name(e.by.robot);
           key = `${e.robot}/r${e.by.robot}`;
-        } else {
+        } else if ('pusher' in e.by) {
           by = `pusher ${e.by.pusher + 1}`;
           key = `${e.robot}/p${e.by.pusher}`;
+        } else {
+          by = `the repulsor field at (${e.by.repulsor.join(',')})`;
+          key = `${e.robot}/f${e.by.repulsor.join(',')}`;
         }
         const p = pushes.get(key);
         if (p) p.to = e.to;
@@ -337,7 +340,8 @@ export function describeEvents(events: readonly GameEvent[], board: Board, st: G
         break;
       case 'destroyed': {
         const why = { pit: 'pit', edge: 'fell off the board', damage: 'too much damage', crusher: 'crushed' }[e.cause];
-        const by = e.pushedBy ? `, pushed by ${'robot' in e.pushedBy ? name(e.pushedBy.robot) : `pusher ${e.pushedBy.pusher + 1}`}` : '';
+        const p = e.pushedBy;
+        const by = p ? `, pushed by ${'robot' in p ? name(p.robot) : 'pusher' in p ? `pusher ${p.pusher + 1}` : 'a repulsor field'}` : '';
         out.push(`${name(e.robot)} is destroyed (${why}${by})${e.lives > 0 ? `: ${plural(e.lives, 'life', 'lives')} left` : ''}`);
         break;
       }

@@ -8,10 +8,10 @@ import { checkFile, runCheck, scenarioFiles } from '../../cli/src/check.js';
 
 /** ../shared/scenarios beside the repository (dist/conformance/src → repository root). */
 const SHARED = fileURLToPath(new URL('../../../../shared/scenarios', import.meta.url));
-/** Scenarios whose elements or options come with later work may be skipped; nothing else. */
-const MAY_SKIP = new Set(['expansion', 'options']);
+/** Scenarios whose option cards come with later work may be skipped; nothing else. */
+const MAY_SKIP = new Set(['options']);
 
-test('every public scenario passes, and only expansion and option scenarios are skipped', { skip: !existsSync(SHARED) && 'no ../shared/scenarios beside this checkout' }, () => {
+test('every public scenario passes, and only option-card scenarios are skipped', { skip: !existsSync(SHARED) && 'no ../shared/scenarios beside this checkout' }, () => {
   const { files } = scenarioFiles([SHARED]);
   assert.ok(files.length > 100, `found only ${files.length} scenario files`);
   const problems: string[] = [];
@@ -139,11 +139,11 @@ test('check --show draws the board after each register', () => {
   assert.match(pictures[0]!, /turns\[0\] register 1\n.*\n.*A\^/);
 });
 
-test('a scenario needing elements still to come is skipped with what it needs, and counted apart', () => {
-  const dir = dirWith({ 'p.json': variant((s) => ((s.board.grid[0] = '. ~ .'), (s.id = 'later'))), 'g.json': good });
+test('a scenario needing option cards, still to come, is skipped with what it needs, and counted apart', () => {
+  const dir = dirWith({ 'p.json': variant((s) => ((s.robots[0].options = ['Shield']), (s.id = 'later'))), 'g.json': good });
   const { code, lines } = check(dir);
   assert.equal(code, 0);
-  assert.ok(lines.includes('SKIP later: needs the expansion elements of 003'));
+  assert.ok(lines.includes('SKIP later: needs option cards'));
   assert.equal(lines.at(-1), '1 passed, 0 failed, 1 skipped');
 });
 

@@ -59,7 +59,6 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => Number.isInteger(v);
 
-const EXPANSION_TOKENS = /(^|\s)(~|RF|C|T[1-9])(?=\s|$)/;
 const OPTION_CARD = /\+|^(F0|F4|B2)(:|$)/;
 
 /**
@@ -69,12 +68,7 @@ const OPTION_CARD = /\+|^(F0|F4|B2)(:|$)/;
 export function missingFeature(raw: unknown): string | null {
   if (!isObject(raw)) return null;
   const board = raw.board;
-  if (isObject(board)) {
-    if (Array.isArray(board.grid) && board.grid.some((row) => typeof row === 'string' && EXPANSION_TOKENS.test(row)))
-      return 'the expansion elements of 003';
-    if (board.ledges !== undefined || board.ramps !== undefined) return 'the expansion elements of 003 (ledges and ramps)';
-    if (board.upgrades !== undefined) return 'option cards (upgrades)';
-  }
+  if (isObject(board) && board.upgrades !== undefined) return 'option cards (upgrades)';
   if (isObject(raw.settings)) {
     for (const k of Object.keys(raw.settings)) if (PENDING_SETTINGS[k]) return PENDING_SETTINGS[k]!;
   }

@@ -52,6 +52,12 @@ export interface Board {
   readonly ledges: Uint8Array;
   /** Per cell: ramp sides over a ledge. */
   readonly ramps: Uint8Array;
+  /** Per cell: bit d set if leaving it in direction d climbs a ledge. */
+  readonly climb: Uint8Array;
+  /** Per cell: bit d set if leaving it in direction d drops down a ledge. */
+  readonly drop: Uint8Array;
+  /** Per cell: bit d set if the ledge crossed leaving it in direction d has a ramp. */
+  readonly ramp: Uint8Array;
   /** Per portal cell: the cell index of its pair, else -1. */
   readonly portalPair: Int32Array;
   /** Per cell: 1 + the index of the flag there, or 0. */
@@ -193,12 +199,28 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   const wl = edgeList('walls');
   if (!wl.ok) return wl;
   for (const [x, y, d] of wl.value) setWall(x, y, d);
+  const climb = new Uint8Array(n);
+  const drop = new Uint8Array(n);
+  const ramp = new Uint8Array(n);
+  const across = (x: number, y: number, d: Dir, here: Uint8Array, there: Uint8Array) => {
+    here[y * width + x]! |= 1 << d;
+    const nx = x + DX[d]!, ny = y + DY[d]!;
+    if (inside(nx, ny)) there[ny * width + nx]! |= 1 << reverse(d);
+  };
   const ll = edgeList('ledges');
   if (!ll.ok) return ll;
-  for (const [x, y, d] of ll.value) ledges[y * width + x]! |= 1 << d;
+  for (const [x, y, d] of ll.value) {
+    ledges[y * width + x]! |= 1 << d;
+    across(x, y, d, drop, climb);
+  }
   const rl = edgeList('ramps');
   if (!rl.ok) return rl;
-  for (const [x, y, d] of rl.value) ramps[y * width + x]! |= 1 << d;
+  for (let k = 0; k < rl.value.length; k++) {
+    const [x, y, d] = rl.value[k]!;
+    if (!(ledges[y * width + x]! & (1 << d))) return err(`${path}.ramps[${k}]`, `no ledge on side ${'NESW'[d]} of (${x},${y}) for the ramp to cross`);
+    ramps[y * width + x]! |= 1 << d;
+    across(x, y, d, ramp, ramp);
+  }
 
   const mounted = <T>(key: string, parseOne: (o: Record<string, unknown>, p: string) => Result<T>): Result<T[]> => {
     const list = json[key];
@@ -273,7 +295,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
     start = [s[0], s[1]];
   }
   return ok({
-    width, height, floor, beltDir, walls, ledges, ramps, portalPair, flagAt, flags,
+    width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, flagAt, flags,
     lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, start,
   });
 }

@@ -6,7 +6,7 @@ import type { Card } from './cards.js';
 import type { Dir } from './geometry.js';
 
 /** What pushed a robot: another robot's move, or a board pusher (its index in `board.pushers`). */
-export type PushSource = { robot: number } | { pusher: number };
+export type PushSource = { robot: number } | { pusher: number } | { repulsor: [number, number] };
 /** What shot a robot: another robot, or a board laser (its index in `board.lasers`). */
 export type ShotSource = { robot: number } | { laser: number };
 export type TurnCause = 'card' | 'gear' | 'belt';
@@ -27,6 +27,11 @@ export type GameEvent =
   | { type: 'pushed'; robot: number; from: [number, number]; to: [number, number]; by: PushSource }
   | { type: 'carried'; robot: number; from: [number, number]; to: [number, number]; express: boolean }
   | { type: 'blocked'; robot: number; x: number; y: number; dir: Dir }
+  | { type: 'slipped'; robot: number }
+  | { type: 'slid'; robot: number; from: [number, number]; to: [number, number] }
+  | { type: 'teleported'; robot: number; from: [number, number]; to: [number, number] }
+  | { type: 'rampSlide'; robot: number; x: number; y: number }
+  | { type: 'ledgeDrop'; robot: number; points: number }
   | { type: 'turned'; robot: number; from: Dir; to: Dir; by: TurnCause }
   | { type: 'shot'; robot: number; by: ShotSource; points: number; from: [number, number] }
   | { type: 'damaged'; robot: number; points: number; damage: number }

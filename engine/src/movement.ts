@@ -1,38 +1,92 @@
 /**
  * Robots moving under their own power: a card runs whole, square by square, pushing the robots in
- * its way (RULES.md "Movement and pushing").
+ * its way (RULES.md "Movement and pushing"), with the expansion elements of 003 on the way.
  */
 import { type Dir, DX, DY, reverse } from './geometry.js';
 import { blocked, type Ctx } from './context.js';
 import { fall, isPit, relocate } from './robots.js';
 import type { PushSource } from './events.js';
+import { afterCrossing, climbs, ramped } from './elements/ledges.js';
+import { onOil, slide } from './elements/oil.js';
+import { throughPortal } from './elements/portals.js';
+import { isRepulsor, repulse } from './elements/repulsors.js';
 
 /** Scratch space for a chain of pushed robots (a chain is never longer than the robots). */
 const chain: number[] = [];
+/** Set by collectChain: the chain ends against a repulsor field. */
+let chainMeetsRepulsor = false;
+
+/** A robot cannot be pushed or carried across side d of (x, y): a wall, or a ledge from below. */
+export const shut = (ctx: Ctx, x: number, y: number, d: Dir): boolean =>
+  blocked(ctx, x, y, d) || climbs(ctx, y * ctx.board.width + x, d);
 
 /**
- * One square for robot i in direction d (forward, or backward for Back-Up), pushing any chain of
- * real robots ahead. Returns false when a wall stops the robot or the chain: the rest of the card
- * is then lost (000 L144 "a wall will simply stop a robot"; 001 L87 "the movement of a pushing
- * robot will stop if the pushed robot runs into a wall").
+ * Runs a move of `squares` (negative: backward, facing kept) for robot i, then an oil slide if it
+ * ends on oil. Starting on oil costs the first square (003 L81).
  */
-export function stepRobot(ctx: Ctx, i: number, d: Dir): boolean {
+export function moveRobot(ctx: Ctx, i: number, squares: number): void {
+  const r = ctx.state.robots[i]!;
+  const d = squares < 0 ? reverse(r.dir) : r.dir;
+  const value = Math.abs(squares);
+  let left = value;
+  if (onOil(ctx, r.x, r.y)) {
+    left -= 1;
+    ctx.events?.push({ type: 'slipped', robot: i });
+  }
+  let moved = false;
+  while (left > 0 && r.status === 'active') {
+    const used = stepRobot(ctx, i, d, left, value);
+    if (!used) break;
+    moved = true;
+    left -= used;
+  }
+  if (moved && r.status === 'active') slide(ctx, i, d); // 003 L77
+}
+
+/**
+ * One square for robot i in direction d, pushing any chain of real robots ahead. Returns the
+ * movement it used (2 up a ramp), or 0 when the robot stops and the rest of the card is lost: a
+ * wall stops it or the chain (000 L144; 001 L87), so does a ledge from below, and a repulsor
+ * field throws it back (003 L93).
+ */
+function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): number {
   const b = ctx.board;
   const r = ctx.state.robots[i]!;
   const x = r.x, y = r.y;
-  if (blocked(ctx, x, y, d)) {
+  const c = y * b.width + x;
+  let cost = 1;
+  if (blocked(ctx, x, y, d) || (climbs(ctx, c, d) && !ramped(ctx, c, d))) {
     ctx.events?.push({ type: 'blocked', robot: i, x, y, dir: d });
-    return false;
+    return 0;
+  }
+  if (climbs(ctx, c, d)) {
+    cost = 2; // 003 L90 the ramp "is treated as an extra square when going up"
+    if (left < cost) {
+      ctx.events?.push({ type: 'rampSlide', robot: i, x, y });
+      return 0;
+    }
   }
   const nx = x + DX[d]!, ny = y + DY[d]!;
   const inside = nx >= 0 && ny >= 0 && nx < b.width && ny < b.height;
+  if (isRepulsor(ctx, nx, ny)) {
+    repulse(ctx, i, reverse(d), value, [nx, ny]);
+    return 0;
+  }
+  let landedOn = -1;
   // Virtual robots pass through other robots without pushing them (000 L48, L107).
   if (inside && !r.virtual && ctx.occ[ny * b.width + nx]) {
-    const pushed = collectChain(ctx, nx, ny, d);
+    const pushed = collectChain(ctx, nx, ny, d, true);
     if (!pushed) {
       ctx.events?.push({ type: 'blocked', robot: i, x, y, dir: d });
-      return false;
+      return 0;
     }
+    if (chainMeetsRepulsor) {
+      const last = pushed[pushed.length - 1]!;
+      const e = ctx.state.robots[last]!;
+      repulse(ctx, last, reverse(d), value, [e.x + DX[d]!, e.y + DY[d]!]);
+      return 0;
+    }
+    landedOn = pushed[0]!;
     // The far end moves first; each pushed robot keeps its facing. Pushing does no damage.
     const by: PushSource = { robot: i };
     for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, by);
@@ -41,48 +95,52 @@ export function stepRobot(ctx: Ctx, i: number, d: Dir): boolean {
   ctx.events?.push({ type: 'moved', robot: i, from: [x, y], to: [nx, ny] });
   if (!inside || isPit(ctx, nx, ny)) {
     fall(ctx, i, nx, ny); // 000 L144 "a pit will destroy any robot that moves over it"
-    return false;
+    return 0;
   }
   relocate(ctx, i, nx, ny);
-  return true;
+  afterCrossing(ctx, i, c, d, landedOn);
+  if (r.status === 'active') throughPortal(ctx, i);
+  return cost;
 }
 
 /**
  * The real robots standing in a row from (x, y) in direction d, nearest first (a scratch array,
- * valid until the next call). Null if a wall stops the last of them, so nobody moves (RULES.md:
- * "If any robot in the chain would cross a wall, nobody moves").
+ * valid until the next call). Null if a wall or a ledge stops the last of them, so nobody moves
+ * (RULES.md: "If any robot in the chain would cross a wall, nobody moves"). A repulsor field at the
+ * end stops the chain too, unless `repulsorEnds`: then `chainMeetsRepulsor` says so.
  */
-export function collectChain(ctx: Ctx, x: number, y: number, d: Dir): readonly number[] | null {
+export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnds: boolean): readonly number[] | null {
   const b = ctx.board;
   chain.length = 0;
+  chainMeetsRepulsor = false;
   let j = ctx.occ[y * b.width + x]!;
   while (j) {
-    if (blocked(ctx, x, y, d)) return null;
+    if (shut(ctx, x, y, d)) return null;
     chain.push(j - 1);
     x += DX[d]!;
     y += DY[d]!;
     if (x < 0 || y < 0 || x >= b.width || y >= b.height) break;
+    if (isRepulsor(ctx, x, y)) {
+      if (!repulsorEnds) return null;
+      chainMeetsRepulsor = true;
+      break;
+    }
     j = ctx.occ[y * b.width + x]!;
   }
   return chain;
 }
 
-/** Pushes one robot a square; into a pit or off the board it is destroyed (B-26). */
+/** Pushes one robot a square; into a pit or off the board it is destroyed (B-26), down a ledge hurt. */
 export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource): void {
   const b = ctx.board;
   const r = ctx.state.robots[j]!;
+  const c = r.y * b.width + r.x;
   const nx = r.x + DX[d]!, ny = r.y + DY[d]!;
   ctx.events?.push({ type: 'pushed', robot: j, from: [r.x, r.y], to: [nx, ny], by });
   ctx.pushedBy[j] = by;
   if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isPit(ctx, nx, ny)) fall(ctx, j, nx, ny);
-  else relocate(ctx, j, nx, ny);
-}
-
-/** Runs a move of `squares` (negative: backward, facing kept) for robot i. */
-export function moveRobot(ctx: Ctx, i: number, squares: number): void {
-  const r = ctx.state.robots[i]!;
-  const d = squares < 0 ? reverse(r.dir) : r.dir;
-  for (let k = Math.abs(squares); k > 0; k--) {
-    if (r.status !== 'active' || !stepRobot(ctx, i, d)) return;
+  else {
+    relocate(ctx, j, nx, ny);
+    afterCrossing(ctx, j, c, d, -1);
   }
 }

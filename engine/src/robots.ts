@@ -127,6 +127,16 @@ export function repair(ctx: Ctx, i: number, points: number, by: RepairCause): vo
   ctx.events?.push({ type: 'unlocked', robot: i, registers: freed });
 }
 
+/** Every register freed and emptied, its cards discarded: a robot coming back as an archive copy. */
+export function clearProgram(ctx: Ctx, i: number): void {
+  const r = ctx.state.robots[i]!;
+  r.locked = 0;
+  for (let k = 0; k < 5; k++) {
+    if (r.registers[k]) ctx.state.discard.push(r.registers[k]!);
+    r.registers[k] = 0;
+  }
+}
+
 /**
  * The start of a powered-down turn: all damage discarded, every register freed and emptied
  * (000 L193 "At the beginning of the next turn, all damage chits are discarded").
@@ -137,11 +147,7 @@ export function discardAllDamage(ctx: Ctx, i: number): void {
   if (r.locked) {
     const freed: number[] = [];
     for (let reg = 1; reg <= 5; reg++) if (r.locked & (1 << (reg - 1))) freed.push(reg);
-    r.locked = 0;
     ctx.events?.push({ type: 'unlocked', robot: i, registers: freed });
   }
-  for (let k = 0; k < 5; k++) {
-    if (r.registers[k]) ctx.state.discard.push(r.registers[k]!);
-    r.registers[k] = 0;
-  }
+  clearProgram(ctx, i);
 }

@@ -1,6 +1,9 @@
 /** Conveyor belts: the express step and the all-belts step of a register (RULES.md "Conveyor belts"). */
 import { Floor } from '../board.js';
-import { blocked, type Ctx } from '../context.js';
+import type { Ctx } from '../context.js';
+import { shut } from '../movement.js';
+import { isRepulsor } from '../elements/repulsors.js';
+import { afterCrossing } from '../elements/ledges.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { fall, isPit } from '../robots.js';
 
@@ -31,7 +34,8 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
       riders.push(i);
       tx.push(r.x + DX[d]!);
       ty.push(r.y + DY[d]!);
-      stuck.push(blocked(ctx, r.x, r.y, d));
+      // A belt cannot carry a robot through a wall, up a ledge or into a repulsor field.
+      stuck.push(shut(ctx, r.x, r.y, d) || isRepulsor(ctx, r.x + DX[d]!, r.y + DY[d]!));
     }
   }
   const n = riders.length;
@@ -86,6 +90,7 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     r.y = y;
     if (!r.virtual) ctx.occ[y * w + x] = i + 1;
     turnOnArrival(ctx, i, carry);
+    afterCrossing(ctx, i, from, carry, -1);
   }
 }
 

@@ -1,7 +1,9 @@
 /** Pushers: each active in its listed registers pushes the robot in front of it one square. */
-import { blocked, type Ctx } from '../context.js';
+import type { Ctx } from '../context.js';
+import { isRepulsor } from '../elements/repulsors.js';
+import { afterCrossing } from '../elements/ledges.js';
 import { DX, DY, type Dir } from '../geometry.js';
-import { collectChain } from '../movement.js';
+import { collectChain, shut } from '../movement.js';
 import { fall, isPit } from '../robots.js';
 
 interface Shove {
@@ -22,11 +24,11 @@ export function pushers(ctx: Ctx, register: number): void {
   const shoves: Shove[] = [];
   b.pushers.forEach((p, k) => {
     if (!(p.registers & bit)) return;
-    const chain = collectChain(ctx, p.x, p.y, p.dir);
+    const chain = collectChain(ctx, p.x, p.y, p.dir, false);
     if (chain && chain.length) shoves.push({ pusher: k, dir: p.dir, robots: chain.slice() });
     // A virtual robot is pushed alone: it touches no other robot (000 L107).
     robots.forEach((r, i) => {
-      if (r.status === 'active' && r.virtual && r.x === p.x && r.y === p.y && !blocked(ctx, p.x, p.y, p.dir))
+      if (r.status === 'active' && r.virtual && r.x === p.x && r.y === p.y && !shut(ctx, p.x, p.y, p.dir) && !isRepulsor(ctx, p.x + DX[p.dir]!, p.y + DY[p.dir]!))
         shoves.push({ pusher: k, dir: p.dir, robots: [i] });
     });
   });
@@ -71,9 +73,11 @@ export function pushers(ctx: Ctx, register: number): void {
         fall(ctx, i, x, y);
         continue;
       }
+      const from = r.y * b.width + r.x;
       r.x = x;
       r.y = y;
       if (!r.virtual) ctx.occ[y * b.width + x] = i + 1;
+      afterCrossing(ctx, i, from, s.dir, -1);
     }
   }
 }

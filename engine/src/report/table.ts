@@ -4,7 +4,7 @@
  * S, W, moves by the robot's own instruction by its code.
  */
 import { cardType } from '../cards.js';
-import type { GameEvent } from '../events.js';
+import type { GameEvent, PushSource, ShotSource } from '../events.js';
 import type { GameState } from '../state.js';
 
 export interface ReportRow {
@@ -67,8 +67,8 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
       rows[i]!.seen = true;
     } else (registers.length ? end : start).push(`${names[i]}: ${text}`);
   };
-  const by = (src: { robot: number } | { pusher: number } | { laser: number }) =>
-    'robot' in src ? names[src.robot]! : 'pusher' in src ? 'a pusher' : 'a board laser';
+  const by = (src: PushSource | ShotSource) =>
+    'robot' in src ? names[src.robot]! : 'pusher' in src ? 'a pusher' : 'repulsor' in src ? 'a repulsor field' : 'a board laser';
   for (const e of events) {
     switch (e.type) {
       case 'turnBegan':

@@ -2,7 +2,7 @@
 import { DECK, type Card } from '../cards.js';
 import type { Ctx } from '../context.js';
 import { shuffle } from '../rng.js';
-import { reentryDamage, repair } from '../robots.js';
+import { clearProgram, reentryDamage, repair } from '../robots.js';
 import { optionName } from '../options/catalog.js';
 import { allBelts, expressBelts } from '../phases/belts.js';
 import { checkpoints } from '../phases/checkpoints.js';
@@ -106,7 +106,7 @@ function reenterOnArchive(ctx: Ctx, destroyed: readonly number[], choices: Reado
     if (c.dir !== undefined) r.dir = c.dir;
     r.damage = reentryDamage(ctx, i);
     r.reentries += 1;
-    r.locked = 0;
+    clearProgram(ctx, i);
     r.virtual = shared;
     r.poweredDown = c.poweredDown ?? false;
     if (!shared) ctx.occ[y * w + x] = i + 1;

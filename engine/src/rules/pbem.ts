@@ -16,7 +16,7 @@ import { pushers } from '../phases/pushers.js';
 import { robotsMove } from '../phases/program.js';
 import type { RuleSet } from './ruleset.js';
 import { optionName, UPGRADES } from '../options/catalog.js';
-import { reentryDamage, repair } from '../robots.js';
+import { clearProgram, reentryDamage, repair } from '../robots.js';
 
 /** 001 L61: "21% Forward 1, 14% Forward 2, 7% Forward 3, 7% Backward 1, 21% Turn Left, 21% Turn
  *  Right, 7% Turn Around" — weights summing to 98, each draw on its own (B-41). */
@@ -192,7 +192,7 @@ function reenterBesideArchive(ctx: Ctx, destroyed: readonly number[]): void {
     r.y = y;
     r.damage = reentryDamage(ctx, i);
     r.reentries += 1;
-    r.locked = 0;
+    clearProgram(ctx, i);
     r.virtual = false;
     r.poweredDown = false;
     ctx.occ[y * w + x] = i + 1;
