@@ -1,6 +1,7 @@
 /** The `roborally` command line. */
 import { Command, CommanderError } from 'commander';
 import { runCheck } from './check.js';
+import { listBoards, showBoard, validateCourseFile } from './boards.js';
 import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -27,6 +28,29 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--name <name>', 'your robot\'s name', DEFAULT_NAME)
     .action(async (opts: { seed: number; turns?: number; bots: number; name: string }) => {
       code = await runPlay(opts);
+    });
+  const print = (line: string) => console.log(line);
+  program
+    .command('boards')
+    .description('list the boards and courses')
+    .action(() => {
+      code = listBoards(print);
+    });
+  program
+    .command('show')
+    .description('draw a board or a course, by name or file')
+    .argument('<name-or-file>', 'a board or course name, or a .json file')
+    .action((what: string) => {
+      code = showBoard(what, print);
+    });
+  program
+    .command('course')
+    .description('work with course files')
+    .command('validate')
+    .description('check a course: boards that overlap or do not meet, badly placed flags and start, unreachable flags')
+    .argument('<files...>', 'course files or names')
+    .action((files: string[]) => {
+      code = Math.max(...files.map((f) => validateCourseFile(f, print)));
     });
   try {
     await program.parseAsync([...argv], { from: 'user' });

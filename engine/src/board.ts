@@ -18,6 +18,8 @@ export const enum Floor {
   Portal = 9,
   Repulsor = 10,
   ChopShop = 11,
+  /** No floor: a cell of a course's bounding box that no board covers. Entering it is leaving the board. */
+  Void = 12,
 }
 
 export interface BoardLaser {
@@ -72,6 +74,9 @@ export interface Board {
 export const cellIndex = (b: Board, x: number, y: number): number => y * b.width + x;
 export const onBoard = (b: Board, x: number, y: number): boolean =>
   x >= 0 && y >= 0 && x < b.width && y < b.height;
+/** True where there is floor to stand on: on the board and not a hole in the course. */
+export const hasFloor = (b: Board, x: number, y: number): boolean =>
+  x >= 0 && y >= 0 && x < b.width && y < b.height && b.floor[y * b.width + x] !== Floor.Void;
 export const wallAt = (b: Board, x: number, y: number, d: Dir): boolean =>
   (b.walls[y * b.width + x]! & (1 << d)) !== 0;
 
@@ -94,6 +99,7 @@ const TOKENS: Record<string, [Floor, Dir?]> = {
   '~': [Floor.Oil],
   RF: [Floor.Repulsor],
   C: [Floor.ChopShop],
+  x: [Floor.Void],
 };
 
 /** The JSON form of a board, as scenarios and board files write it. */
@@ -107,6 +113,25 @@ export interface BoardJson {
   ledges?: string[];
   ramps?: string[];
   start?: [number, number];
+}
+
+/** A board file: the board grammar plus a name, an author and a description. */
+export interface BoardFile extends BoardJson {
+  name: string;
+  author: string;
+  description: string;
+}
+
+/** Reads a board file: the board itself, and the three texts that describe it. */
+export function parseBoardFile(json: unknown, path = 'board'): Result<{ file: BoardFile; board: Board }> {
+  if (!isObject(json)) return err(path, 'expected an object with "name", "author", "description" and "grid"');
+  for (const k of ['name', 'author', 'description'] as const) {
+    const v = json[k];
+    if (typeof v !== 'string' || !v.trim()) return err(`${path}.${k}`, 'expected a non-empty string');
+  }
+  const board = parseBoard(json, path);
+  if (!board.ok) return board;
+  return ok({ file: json as unknown as BoardFile, board: board.value });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

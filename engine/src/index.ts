@@ -13,3 +13,6 @@ export { pbem } from './rules/pbem.js';
 export * from './game.js';
 export * from './turn.js';
 export * from './text.js';
+export * from './course.js';
+export * from './paths.js';
+export * from './validate.js';

@@ -4,7 +4,7 @@
  */
 import { type Dir, DX, DY, reverse } from './geometry.js';
 import { blocked, type Ctx } from './context.js';
-import { fall, isPit, relocate } from './robots.js';
+import { fall, isHole, relocate } from './robots.js';
 import type { PushSource } from './events.js';
 import { afterCrossing, climbs, ramped } from './elements/ledges.js';
 import { onOil, slide } from './elements/oil.js';
@@ -93,7 +93,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
   }
   ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
   ctx.events?.push({ type: 'moved', robot: i, from: [x, y], to: [nx, ny] });
-  if (!inside || isPit(ctx, nx, ny)) {
+  if (!inside || isHole(ctx, nx, ny)) {
     fall(ctx, i, nx, ny); // 000 L144 "a pit will destroy any robot that moves over it"
     return 0;
   }
@@ -138,7 +138,7 @@ export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource): void {
   const nx = r.x + DX[d]!, ny = r.y + DY[d]!;
   ctx.events?.push({ type: 'pushed', robot: j, from: [r.x, r.y], to: [nx, ny], by });
   ctx.pushedBy[j] = by;
-  if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isPit(ctx, nx, ny)) fall(ctx, j, nx, ny);
+  if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isHole(ctx, nx, ny)) fall(ctx, j, nx, ny);
   else {
     relocate(ctx, j, nx, ny);
     afterCrossing(ctx, j, c, d, -1);

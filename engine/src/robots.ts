@@ -19,17 +19,20 @@ export function fall(ctx: Ctx, i: number, x: number, y: number): void {
   const r = ctx.state.robots[i]!;
   const w = ctx.board.width;
   if (!r.virtual && ctx.occ[r.y * w + r.x] === i + 1) ctx.occ[r.y * w + r.x] = 0;
-  const inside = x >= 0 && y >= 0 && x < w && y < ctx.board.height;
-  if (inside) {
+  const pit = x >= 0 && y >= 0 && x < w && y < ctx.board.height && ctx.board.floor[y * w + x] === Floor.Pit;
+  if (pit) {
     r.x = x;
     r.y = y;
   }
-  destroy(ctx, i, inside ? 'pit' : 'edge');
+  destroy(ctx, i, pit ? 'pit' : 'edge');
 }
 
-/** True if the square holds a pit; leaving the board counts as falling too (003 L15-17). */
-export const isPit = (ctx: Ctx, x: number, y: number): boolean =>
-  ctx.board.floor[y * ctx.board.width + x] === Floor.Pit;
+/** True if a robot entering the square falls: a pit, or no floor at all (003 L15-17 "Open edges of
+ *  the game area also act like bottomless shafts"). The square is on the board's grid. */
+export const isHole = (ctx: Ctx, x: number, y: number): boolean => {
+  const f = ctx.board.floor[y * ctx.board.width + x];
+  return f === Floor.Pit || f === Floor.Void;
+};
 
 /**
  * Destroyed: off the floor at once, a life lost, out of the game with the last one

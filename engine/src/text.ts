@@ -16,6 +16,7 @@ const FLOOR_TEXT: Record<number, string> = {
   [Floor.Portal]: 'T ',
   [Floor.Repulsor]: 'RF',
   [Floor.ChopShop]: 'C ',
+  [Floor.Void]: '  ',
 };
 const BELT = ['^', '>', 'v', '<'];
 const FACING = ['^', '>', 'v', '<'];

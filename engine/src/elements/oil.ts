@@ -9,7 +9,7 @@ import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { collectChain, pushOne, shut } from '../movement.js';
-import { fall, isPit, relocate } from '../robots.js';
+import { fall, isHole, relocate } from '../robots.js';
 import { afterCrossing } from './ledges.js';
 
 export const onOil = (ctx: Ctx, x: number, y: number): boolean => ctx.board.floor[y * ctx.board.width + x] === Floor.Oil;
@@ -34,7 +34,7 @@ export function slide(ctx: Ctx, i: number, d: Dir): void {
       for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, { robot: i });
     }
     ctx.events?.push({ type: 'slid', robot: i, from: [x, y], to: [nx, ny] });
-    if (!inside || isPit(ctx, nx, ny)) {
+    if (!inside || isHole(ctx, nx, ny)) {
       fall(ctx, i, nx, ny);
       return;
     }

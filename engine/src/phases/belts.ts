@@ -5,7 +5,7 @@ import { shut } from '../movement.js';
 import { isRepulsor } from '../elements/repulsors.js';
 import { afterCrossing } from '../elements/ledges.js';
 import { DX, DY, type Dir } from '../geometry.js';
-import { fall, isPit } from '../robots.js';
+import { fall, isHole } from '../robots.js';
 
 /** Scratch arrays, sized for the robots. */
 const riders: number[] = [];
@@ -82,7 +82,7 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     const carry = b.beltDir[from]! as Dir;
     const x = tx[a]!, y = ty[a]!;
     ctx.events?.push({ type: 'carried', robot: i, from: [r.x, r.y], to: [x, y], express: b.floor[from] === Floor.Express });
-    if (x < 0 || y < 0 || x >= w || y >= b.height || isPit(ctx, x, y)) {
+    if (x < 0 || y < 0 || x >= w || y >= b.height || isHole(ctx, x, y)) {
       fall(ctx, i, x, y);
       continue;
     }

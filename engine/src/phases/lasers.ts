@@ -1,5 +1,5 @@
 /** Board lasers and robot lasers fire together (RULES.md "Lasers"). */
-import { wallAt } from '../board.js';
+import { hasFloor, wallAt } from '../board.js';
 import type { Ctx } from '../context.js';
 import { DX, DY } from '../geometry.js';
 import { damage, destroyIfWrecked } from '../robots.js';
@@ -53,7 +53,7 @@ export function lasers(ctx: Ctx): void {
       if (wallAt(b, x, y, l.dir)) break;
       x += DX[l.dir]!;
       y += DY[l.dir]!;
-      if (x < 0 || y < 0 || x >= w || y >= b.height) break;
+      if (!hasFloor(b, x, y)) break;
     }
   }
 
@@ -68,7 +68,7 @@ export function lasers(ctx: Ctx): void {
       if (wallAt(b, x, y, d)) break;
       x += DX[d]!;
       y += DY[d]!;
-      if (x < 0 || y < 0 || x >= w || y >= b.height) break;
+      if (!hasFloor(b, x, y)) break;
       const die = dieAt(ctx, x, y);
       if (die >= 0) {
         dieHits[die]! += 1;

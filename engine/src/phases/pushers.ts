@@ -4,7 +4,7 @@ import { isRepulsor } from '../elements/repulsors.js';
 import { afterCrossing } from '../elements/ledges.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { collectChain, shut } from '../movement.js';
-import { fall, isPit } from '../robots.js';
+import { fall, isHole } from '../robots.js';
 
 interface Shove {
   readonly pusher: number;
@@ -69,7 +69,7 @@ export function pushers(ctx: Ctx, register: number): void {
       const by = { pusher: s.pusher };
       ctx.events?.push({ type: 'pushed', robot: i, from: [r.x, r.y], to: [x, y], by });
       ctx.pushedBy[i] = by;
-      if (x < 0 || y < 0 || x >= b.width || y >= b.height || isPit(ctx, x, y)) {
+      if (x < 0 || y < 0 || x >= b.width || y >= b.height || isHole(ctx, x, y)) {
         fall(ctx, i, x, y);
         continue;
       }

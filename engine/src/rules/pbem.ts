@@ -182,7 +182,7 @@ function reenterBesideArchive(ctx: Ctx, destroyed: readonly number[]): void {
       const free: [number, number][] = [];
       for (let d = 0; d < 4; d++) {
         const nx = x + DX[d]!, ny = y + DY[d]!;
-        if (nx >= 0 && ny >= 0 && nx < w && ny < b.height && b.floor[ny * w + nx] !== Floor.Pit && !taken(nx, ny)) free.push([nx, ny]);
+        if (nx >= 0 && ny >= 0 && nx < w && ny < b.height && b.floor[ny * w + nx] !== Floor.Pit && b.floor[ny * w + nx] !== Floor.Void && !taken(nx, ny)) free.push([nx, ny]);
       }
       if (!free.length) continue;
       [x, y] = free[below(st.rng, free.length)]!;

@@ -1,0 +1,60 @@
+/** `roborally boards`, `roborally show` and `roborally course validate`. */
+import { renderText, validateCourse } from '../../engine/src/index.js';
+import { boardNames, courseNames, loadBoard, loadCourse } from '../../boards/src/library.js';
+
+type Print = (line: string) => void;
+
+/** Lists the shipped boards and courses, one line each. */
+export function listBoards(print: Print): number {
+  print('Boards (boards/factory):');
+  for (const name of boardNames()) {
+    const b = loadBoard(name);
+    print(b.ok ? `  ${name.padEnd(22)} ${b.value.board.width}x${b.value.board.height}  ${b.value.file.name}: ${b.value.file.description}` : `  ${name.padEnd(22)} unreadable: ${b.error.message}`);
+  }
+  print('Courses (boards/courses):');
+  for (const name of courseNames()) {
+    const c = loadCourse(name);
+    if (!c.ok) {
+      print(`  ${name.padEnd(22)} unreadable: ${c.error.field}: ${c.error.message}`);
+      continue;
+    }
+    const k = c.value.course;
+    const rules = [k.start ? 'classic' : '', k.starts.length ? 'pbem' : ''].filter(Boolean).join(', ');
+    print(`  ${name.padEnd(22)} ${k.name}: ${k.boards.length} board${k.boards.length > 1 ? 's' : ''}, ${k.flags.length} flags, players ${k.players[0]}-${k.players[1]}, ${k.complexity}, ${k.time} (${rules})`);
+  }
+  return 0;
+}
+
+/** Draws a board or a course (by name or file) as text. */
+export function showBoard(nameOrPath: string, print: Print): number {
+  const course = loadCourse(nameOrPath);
+  if (course.ok) {
+    print(`${course.value.course.name} (${course.value.path})`);
+    print(renderText(course.value.course.board));
+    return 0;
+  }
+  const board = loadBoard(nameOrPath);
+  if (board.ok) {
+    print(`${board.value.file.name} by ${board.value.file.author} (${board.value.path})`);
+    print(renderText(board.value.board));
+    return 0;
+  }
+  print(`roborally show: ${nameOrPath}: ${board.error.field}: ${board.error.message}; as a course: ${course.error.field}: ${course.error.message}`);
+  return 1;
+}
+
+/** Checks a course file; prints each problem with its square, and exits 1 if there is any. */
+export function validateCourseFile(path: string, print: Print): number {
+  const loaded = loadCourse(path);
+  if (!loaded.ok) {
+    print(`INVALID ${path}: ${loaded.error.field}: ${loaded.error.message}`);
+    return 1;
+  }
+  const problems = validateCourse(loaded.value.course);
+  if (!problems.length) {
+    print(`VALID ${path}`);
+    return 0;
+  }
+  for (const p of problems) print(`INVALID ${path}${p.at ? ` (${p.at[0]},${p.at[1]})` : ''}: ${p.message}`);
+  return 1;
+}

@@ -1,0 +1,209 @@
+/**
+ * Courses: factory boards laid side by side, each turned 0, 90, 180 or 270 degrees, with the flags
+ * in order and the start (000 L52-56). A course is composed into one board of the grammar of
+ * SCENARIOS.md; cells of its bounding box that no board covers are `x` (no floor).
+ */
+import { parseBoard, type Board, type BoardJson } from './board.js';
+import { DIR_NAMES, parseDir, type Square } from './geometry.js';
+import { err, ok, type Result } from './result.js';
+
+export type Rotation = 0 | 90 | 180 | 270;
+
+export interface Placement {
+  /** The board's name (its file name without `.json`). */
+  readonly board: string;
+  /** Where its north-west corner lies, in course squares, after turning. */
+  readonly x: number;
+  readonly y: number;
+  /** Clockwise. */
+  readonly rotation: Rotation;
+}
+
+export interface Course {
+  readonly name: string;
+  readonly author: string;
+  readonly description: string;
+  /** Suggested players, as the manual's sample tracks give them (000 L349). */
+  readonly players: readonly [number, number];
+  readonly complexity: 'easy' | 'moderate' | 'hard';
+  readonly time: 'short' | 'moderate' | 'long';
+  readonly boards: readonly Placement[];
+  readonly flags: readonly Square[];
+  /** classic: the one start square, a repair site. */
+  readonly start: Square | null;
+  /** pbem: a start per robot, in pick order. */
+  readonly starts: readonly Square[];
+  /** The boards composed, with the flags and the start. */
+  readonly layout: BoardJson;
+  /** Per course square (y * width + x): the index in `boards` of the board there, or -1. */
+  readonly boardAt: Int16Array;
+  readonly board: Board;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+
+const TURN_TOKEN: Record<string, string> = { '^': '>', '>': 'v', v: '<', '<': '^', '^^': '>>', '>>': 'vv', vv: '<<', '<<': '^^' };
+
+/** The board turned 90° clockwise `rotation / 90` times: cells, edges and devices alike. */
+export function rotateBoard(json: BoardJson, rotation: Rotation): BoardJson {
+  let b = json;
+  for (let k = 0; k < rotation / 90; k++) b = quarterTurn(b);
+  return b;
+}
+
+function quarterTurn(b: BoardJson): BoardJson {
+  const rows = b.grid.map((r) => r.trim().split(/\s+/));
+  const h = rows.length, w = rows[0]!.length;
+  // (x, y) goes to (h - 1 - y, x); the new board is h wide and w tall.
+  const at = (x: number, y: number): [number, number] => [h - 1 - y, x];
+  const grid: string[] = [];
+  for (let ny = 0; ny < w; ny++) {
+    const row: string[] = [];
+    for (let nx = 0; nx < h; nx++) {
+      const tok = rows[h - 1 - nx]![ny]!;
+      row.push(TURN_TOKEN[tok] ?? tok);
+    }
+    grid.push(row.join(' '));
+  }
+  const turnDir = (d: string) => DIR_NAMES[((parseDir(d) ?? 0) + 1) & 3]!;
+  const edge = (e: string) => {
+    const m = /^\s*(\d+)\s*,\s*(\d+)\s+([NESW])\s*$/.exec(e);
+    if (!m) return e; // left for parseBoard to refuse
+    const [x, y] = at(Number(m[1]), Number(m[2]));
+    return `${x},${y} ${turnDir(m[3]!)}`;
+  };
+  const sq = (s: readonly [number, number]): [number, number] => at(s[0], s[1]);
+  const out: BoardJson = { grid };
+  if (b.walls) out.walls = b.walls.map(edge);
+  if (b.ledges) out.ledges = b.ledges.map(edge);
+  if (b.ramps) out.ramps = b.ramps.map(edge);
+  if (b.lasers) out.lasers = b.lasers.map((l) => ({ ...l, ...xy(at(l.x, l.y)), dir: turnDir(l.dir) }));
+  if (b.pushers) out.pushers = b.pushers.map((p) => ({ ...p, ...xy(at(p.x, p.y)), dir: turnDir(p.dir) }));
+  if (b.crushers) out.crushers = b.crushers.map((c) => ({ ...c, ...xy(at(c.x, c.y)) }));
+  if (b.flags) out.flags = b.flags.map(sq);
+  if (b.start) out.start = sq(b.start);
+  return out;
+}
+
+const xy = ([x, y]: [number, number]) => ({ x, y });
+
+/**
+ * Reads a course file and lays out its boards. `boards` finds a board file's `board` object by
+ * name. Refuses, naming the field: unknown boards, overlapping boards, more than nine portal pairs,
+ * and flags or starts off the floor. Whether the course is a good one is `validateCourse`'s job.
+ */
+export function parseCourse(json: unknown, boards: (name: string) => BoardJson | undefined): Result<Course> {
+  if (!isObject(json)) return err('course', 'expected an object');
+  const str = (k: string, required: boolean): Result<string> => {
+    const v = json[k];
+    if (v === undefined && !required) return ok('');
+    return typeof v === 'string' && v.trim() ? ok(v) : err(k, 'expected a non-empty string');
+  };
+  const name = str('name', true);
+  if (!name.ok) return name;
+  const author = str('author', false);
+  if (!author.ok) return author;
+  const description = str('description', false);
+  if (!description.ok) return description;
+  const players = json.players;
+  if (!Array.isArray(players) || players.length !== 2 || !players.every(isInt) || players[0] < 1 || players[1] < players[0] || players[1] > 8)
+    return err('players', 'expected [fewest, most] players, from 1 to 8');
+  if (!['easy', 'moderate', 'hard'].includes(json.complexity as string)) return err('complexity', 'expected "easy", "moderate" or "hard"');
+  if (!['short', 'moderate', 'long'].includes(json.time as string)) return err('time', 'expected "short", "moderate" or "long"');
+  if (!Array.isArray(json.boards) || !json.boards.length) return err('boards', 'expected a list of placed boards');
+
+  const placements: Placement[] = [];
+  const turned: BoardJson[] = [];
+  for (let k = 0; k < json.boards.length; k++) {
+    const p = json.boards[k];
+    const path = `boards[${k}]`;
+    if (!isObject(p)) return err(path, 'expected {"board", "x", "y", "rotation"}');
+    if (typeof p.board !== 'string') return err(`${path}.board`, 'expected a board name');
+    const b = boards(p.board);
+    if (!b) return err(`${path}.board`, `no board named "${p.board}"`);
+    if (!isInt(p.x) || !isInt(p.y) || p.x < 0 || p.y < 0) return err(`${path}.x`, 'expected the square of its north-west corner, x and y from 0');
+    const rotation = p.rotation ?? 0;
+    if (![0, 90, 180, 270].includes(rotation as number)) return err(`${path}.rotation`, 'expected 0, 90, 180 or 270');
+    placements.push({ board: p.board, x: p.x, y: p.y, rotation: rotation as Rotation });
+    turned.push(rotateBoard(b, rotation as Rotation));
+  }
+  const size = turned.map((b) => [b.grid[0]!.trim().split(/\s+/).length, b.grid.length] as const);
+  const width = Math.max(...placements.map((p, k) => p.x + size[k]![0]));
+  const height = Math.max(...placements.map((p, k) => p.y + size[k]![1]));
+  const cells: string[][] = Array.from({ length: height }, () => new Array<string>(width).fill('x'));
+  const owner: number[][] = Array.from({ length: height }, () => new Array<number>(width).fill(-1));
+  const layout: Required<Pick<BoardJson, 'walls' | 'ledges' | 'ramps' | 'lasers' | 'pushers' | 'crushers'>> = {
+    walls: [], ledges: [], ramps: [], lasers: [], pushers: [], crushers: [],
+  };
+  let portals = 0;
+  for (let k = 0; k < turned.length; k++) {
+    const b = turned[k]!;
+    const { x: ox, y: oy } = placements[k]!;
+    const relabel = new Map<string, string>();
+    const rows = b.grid.map((r) => r.trim().split(/\s+/));
+    for (let y = 0; y < rows.length; y++) {
+      for (let x = 0; x < rows[y]!.length; x++) {
+        let tok = rows[y]![x]!;
+        if (tok === 'x') continue;
+        const other = owner[oy + y]![ox + x]!;
+        if (other >= 0)
+          return err(`boards[${k}]`, `"${placements[k]!.board}" overlaps "${placements[other]!.board}" (boards[${other}]) at (${ox + x},${oy + y})`);
+        if (/^T[1-9]$/.test(tok)) {
+          if (!relabel.has(tok)) relabel.set(tok, `T${++portals}`);
+          if (portals > 9) return err(`boards[${k}]`, 'a course holds at most nine portal pairs');
+          tok = relabel.get(tok)!;
+        }
+        cells[oy + y]![ox + x] = tok;
+        owner[oy + y]![ox + x] = k;
+      }
+    }
+    const shift = (e: string) => e.replace(/^\s*(\d+)\s*,\s*(\d+)/, (_, a, c) => `${Number(a) + ox},${Number(c) + oy}`);
+    layout.walls.push(...(b.walls ?? []).map(shift));
+    layout.ledges.push(...(b.ledges ?? []).map(shift));
+    layout.ramps.push(...(b.ramps ?? []).map(shift));
+    layout.lasers.push(...(b.lasers ?? []).map((l) => ({ ...l, x: l.x + ox, y: l.y + oy })));
+    layout.pushers.push(...(b.pushers ?? []).map((l) => ({ ...l, x: l.x + ox, y: l.y + oy })));
+    layout.crushers.push(...(b.crushers ?? []).map((l) => ({ ...l, x: l.x + ox, y: l.y + oy })));
+  }
+
+  const square = (v: unknown, path: string): Result<Square> => {
+    if (!Array.isArray(v) || v.length !== 2 || !isInt(v[0]) || !isInt(v[1])) return err(path, 'expected [x, y]');
+    const [x, y] = v as [number, number];
+    if (x < 0 || y < 0 || x >= width || y >= height || cells[y]![x] === 'x') return err(path, `(${x},${y}) is not on any board of the course`);
+    return ok([x, y]);
+  };
+  if (!Array.isArray(json.flags)) return err('flags', 'expected the flags in race order, [[x, y], …]');
+  const flags: Square[] = [];
+  for (let k = 0; k < json.flags.length; k++) {
+    const s = square(json.flags[k], `flags[${k}]`);
+    if (!s.ok) return s;
+    flags.push(s.value);
+  }
+  let start: Square | null = null;
+  if (json.start !== undefined) {
+    const s = square(json.start, 'start');
+    if (!s.ok) return s;
+    start = s.value;
+  }
+  const starts: Square[] = [];
+  if (json.starts !== undefined) {
+    if (!Array.isArray(json.starts)) return err('starts', 'expected a start per robot, in pick order: [[x, y], …]');
+    for (let k = 0; k < json.starts.length; k++) {
+      const s = square(json.starts[k], `starts[${k}]`);
+      if (!s.ok) return s;
+      starts.push(s.value);
+    }
+  }
+  if (!start && !starts.length) return err('start', 'expected a start square (classic) or starts (pbem), or both');
+  const composed: BoardJson = { grid: cells.map((r) => r.join(' ')), ...layout, flags: flags.map(([x, y]) => [x, y]) };
+  if (start) composed.start = [start[0], start[1]];
+  const board = parseBoard(composed, 'course');
+  if (!board.ok) return board;
+  return ok({
+    name: name.value, author: author.value, description: description.value,
+    players: [players[0], players[1]], complexity: json.complexity as Course['complexity'], time: json.time as Course['time'],
+    boards: placements, flags, start, starts, layout: composed, board: board.value,
+    boardAt: Int16Array.from(owner.flat()),
+  });
+}
