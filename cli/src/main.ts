@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { runCheck } from './check.js';
 import { listBoards, showBoard, validateCourseFile } from './boards.js';
+import { loadCourse } from '../../boards/src/library.js';
 import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -26,8 +27,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--turns <n>', 'stop after this many turns (default: until someone wins or all are out)', wholeNumber(1))
     .option('--bots <n>', `random-program opponents, 0 to ${MAX_BOTS}`, wholeNumber(0, MAX_BOTS), DEFAULT_BOTS)
     .option('--name <name>', 'your robot\'s name', DEFAULT_NAME)
-    .action(async (opts: { seed: number; turns?: number; bots: number; name: string }) => {
-      code = await runPlay(opts);
+    .option('--course <name-or-file>', 'race on a course (see `roborally boards`) instead of the built-in board')
+    .action(async (opts: { seed: number; turns?: number; bots: number; name: string; course?: string }) => {
+      if (opts.course) {
+        const loaded = loadCourse(opts.course);
+        if (!loaded.ok) {
+          console.error(`roborally play: ${loaded.error.field}: ${loaded.error.message}`);
+          code = 2;
+          return;
+        }
+        code = await runPlay({ ...opts, board: loaded.value.course.layout });
+      } else code = await runPlay(opts);
     });
   const print = (line: string) => console.log(line);
   program

@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Floor, validateCourse } from '../../engine/src/index.js';
+import { COURSES_DIR, FACTORY_DIR, boardNames, courseNames, loadBoard, loadCourse } from './library.js';
+
+const SCHEMAS = fileURLToPath(new URL('../../../docs/schema', import.meta.url));
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const boardSchema = ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, 'board.schema.json'), 'utf8')));
+const courseSchema = ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, 'course.schema.json'), 'utf8')));
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+test('the project ships at least eight 12x12 factory boards, two of them with expansion elements', () => {
+  const names = boardNames();
+  assert.ok(names.length >= 8, `only ${names.length} boards`);
+  let expansion = 0;
+  for (const name of names) {
+    const b = loadBoard(name);
+    assert.ok(b.ok, `${name}: ${!b.ok && b.error.message}`);
+    assert.equal(b.value.board.width, 12, name);
+    assert.equal(b.value.board.height, 12, name);
+    const f = b.value.board.floor;
+    if (f.some((c) => c === Floor.Oil || c === Floor.Portal || c === Floor.Repulsor || c === Floor.ChopShop) || b.value.board.ledges.some((m) => m)) expansion++;
+  }
+  assert.ok(expansion >= 2, `only ${expansion} boards use expansion elements`);
+});
+
+test('every shipped board file matches the board JSON Schema', () => {
+  for (const name of boardNames()) assert.ok(boardSchema(read(join(FACTORY_DIR, `${name}.json`))), `${name}: ${ajv.errorsText(boardSchema.errors)}`);
+});
+
+test('every shipped course file matches the course JSON Schema and validates with no problem', () => {
+  const names = courseNames();
+  assert.ok(names.length >= 6, `only ${names.length} courses`);
+  for (const name of names) {
+    assert.ok(courseSchema(read(join(COURSES_DIR, `${name}.json`))), `${name}: ${ajv.errorsText(courseSchema.errors)}`);
+    const c = loadCourse(name);
+    assert.ok(c.ok, `${name}: ${!c.ok && `${c.error.field}: ${c.error.message}`}`);
+    assert.deepEqual(validateCourse(c.value.course), [], name);
+  }
+});
+
+test('the courses range from a one-board beginners\' course to a four-board race and an L-shaped one, each for classic and pbem', () => {
+  const courses = courseNames().map((n) => loadCourse(n)).flatMap((c) => (c.ok ? [c.value.course] : []));
+  assert.ok(courses.some((c) => c.boards.length === 1 && c.complexity === 'easy'), 'no easy one-board course');
+  assert.ok(courses.some((c) => c.boards.length >= 4), 'no four-board course');
+  assert.ok(courses.some((c) => c.boardAt.some((o) => o < 0)), 'no L-shaped course (with a hole in its bounding box)');
+  for (const c of courses) {
+    assert.ok(c.start, `${c.name} has no classic start`);
+    assert.ok(c.starts.length >= 8, `${c.name} has ${c.starts.length} pbem starts, fewer than 8 robots`);
+  }
+});
+
+test('the schemas refuse what the engine refuses: an unknown token, a missing name, a bad rotation', () => {
+  assert.equal(boardSchema({ name: 'n', author: 'a', description: 'd', grid: ['. Q .'] }), false);
+  assert.equal(boardSchema({ author: 'a', description: 'd', grid: ['. .'] }), false);
+  assert.equal(courseSchema({ name: 'n', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'b', x: 0, y: 0, rotation: 45 }], flags: [[0, 0]], start: [0, 0] }), false);
+  assert.equal(courseSchema({ name: 'n', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'b', x: 0, y: 0 }], flags: [[0, 0]] }), false);
+});
