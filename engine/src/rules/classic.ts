@@ -4,14 +4,8 @@ import type { Ctx } from '../context.js';
 import { shuffle } from '../rng.js';
 import { clearProgram, reentryDamage, repair } from '../robots.js';
 import { optionName } from '../options/catalog.js';
-import { allBelts, expressBelts } from '../phases/belts.js';
-import { checkpoints } from '../phases/checkpoints.js';
-import { crushers } from '../phases/crushers.js';
-import { gears } from '../phases/gears.js';
-import { lasers } from '../phases/lasers.js';
-import { pushers } from '../phases/pushers.js';
-import { robotsMove } from '../phases/program.js';
 import type { Reentry, RuleSet } from './ruleset.js';
+import { STEPS } from '../phases/steps.js';
 
 export const classic: RuleSet = {
   name: 'classic',
@@ -23,16 +17,7 @@ export const classic: RuleSet = {
   takeOptionChoice: true,
   playerUnlock: true, // 000 L188 "a player can choose to repair the point of damage locking the fourth register"
   // RULES.md register table, classic column (004 L97).
-  registerSteps: [
-    { name: 'robots move', run: robotsMove },
-    { name: 'express belts', run: expressBelts },
-    { name: 'all belts', run: allBelts },
-    { name: 'pushers', run: pushers },
-    { name: 'gears', run: gears },
-    { name: 'crushers', run: crushers },
-    { name: 'lasers', run: lasers },
-    { name: 'checkpoints', run: checkpoints },
-  ],
+  registerSteps: [STEPS.robotsMove, STEPS.expressBelts, STEPS.allBelts, STEPS.pushers, STEPS.gears, STEPS.crushers, STEPS.lasers, STEPS.checkpoints],
   handSize: (damage) => Math.max(0, 9 - damage), // 000 L80, L164-174
   lockedCount: (damage) => Math.min(5, Math.max(0, damage - 4)), // 004 L94 "over four"
   moveOrder(ctx, _register, movers) {

@@ -7,14 +7,8 @@ import type { Ctx } from '../context.js';
 import { DX, DY } from '../geometry.js';
 import { below, shuffle } from '../rng.js';
 import { Floor } from '../board.js';
-import { allBelts, expressBelts } from '../phases/belts.js';
-import { checkpoints } from '../phases/checkpoints.js';
-import { crushers } from '../phases/crushers.js';
-import { gears } from '../phases/gears.js';
-import { lasers } from '../phases/lasers.js';
-import { pushers } from '../phases/pushers.js';
-import { robotsMove } from '../phases/program.js';
 import type { RuleSet } from './ruleset.js';
+import { STEPS } from '../phases/steps.js';
 import { optionName, UPGRADES } from '../options/catalog.js';
 import { clearProgram, reentryDamage, repair } from '../robots.js';
 
@@ -37,16 +31,7 @@ export const pbem: RuleSet = {
   repair: { wrench: 2, doubleWrench: 2, flag: 0 },
   playerUnlock: false,
   // RULES.md register table, pbem column (001 L37-49): all belts, then the express step.
-  registerSteps: [
-    { name: 'robots move', run: robotsMove },
-    { name: 'all belts', run: allBelts },
-    { name: 'express belts', run: expressBelts },
-    { name: 'pushers', run: pushers },
-    { name: 'gears', run: gears },
-    { name: 'crushers', run: crushers },
-    { name: 'lasers', run: lasers },
-    { name: 'checkpoints', run: checkpoints },
-  ],
+  registerSteps: [STEPS.robotsMove, STEPS.allBelts, STEPS.expressBelts, STEPS.pushers, STEPS.gears, STEPS.crushers, STEPS.lasers, STEPS.checkpoints],
   handSize: (damage) => Math.max(0, 10 - Math.floor(damage / 2)), // 001 L57-59
   lockedCount: (damage) => Math.min(5, Math.max(0, Math.floor((damage - 10) / 2))), // 001 L289 "12 or more"
   moveOrder: rankByInstruction,

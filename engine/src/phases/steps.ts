@@ -1,0 +1,20 @@
+/** The steps of a register phase, by name; each rule set lists them in its own order. */
+import type { RegisterStep } from '../rules/ruleset.js';
+import { allBelts, expressBelts } from './belts.js';
+import { checkpoints } from './checkpoints.js';
+import { crushers } from './crushers.js';
+import { gears } from './gears.js';
+import { lasers } from './lasers.js';
+import { pushers } from './pushers.js';
+import { robotsMove } from './program.js';
+
+export const STEPS = {
+  robotsMove: { name: 'robots move', run: robotsMove },
+  expressBelts: { name: 'express belts', run: expressBelts },
+  allBelts: { name: 'all belts', run: allBelts },
+  pushers: { name: 'pushers', run: pushers },
+  gears: { name: 'gears', run: gears },
+  crushers: { name: 'crushers', run: crushers },
+  lasers: { name: 'lasers', run: lasers },
+  checkpoints: { name: 'checkpoints', run: checkpoints },
+} as const satisfies Record<string, RegisterStep>;
