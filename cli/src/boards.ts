@@ -1,6 +1,8 @@
-/** `roborally boards`, `roborally show` and `roborally course validate`. */
+/** `roborally boards`, `show`, `course validate` and `tiled import|export`. */
 import { renderText, validateCourse } from '../../engine/src/index.js';
+import { writeFileSync } from 'node:fs';
 import { boardNames, courseNames, loadBoard, loadCourse } from '../../boards/src/library.js';
+import { exportTiledFile, importTiledFile } from '../../boards/src/tiled-files.js';
 
 type Print = (line: string) => void;
 
@@ -57,4 +59,31 @@ export function validateCourseFile(path: string, print: Print): number {
   }
   for (const p of problems) print(`INVALID ${path}${p.at ? ` (${p.at[0]},${p.at[1]})` : ''}: ${p.message}`);
   return 1;
+}
+
+/** Reads a map drawn in Tiled and writes it as a board file (or prints it). */
+export function importTiled(mapPath: string, out: string | undefined, print: Print): number {
+  const board = importTiledFile(mapPath);
+  if (!board.ok) {
+    print(`roborally tiled import: ${mapPath}: ${board.error.field}: ${board.error.message}`);
+    return 1;
+  }
+  const text = `${JSON.stringify(board.value, null, 2)}\n`;
+  if (out) {
+    writeFileSync(out, text);
+    print(`wrote ${out}`);
+  } else print(text.trimEnd());
+  return 0;
+}
+
+/** Writes a board (by name or file) as a Tiled map that uses the project's tileset. */
+export function exportTiled(nameOrPath: string, out: string, print: Print): number {
+  const board = loadBoard(nameOrPath);
+  if (!board.ok) {
+    print(`roborally tiled export: ${board.error.field}: ${board.error.message}`);
+    return 1;
+  }
+  exportTiledFile(board.value.file, out);
+  print(`wrote ${out}`);
+  return 0;
 }

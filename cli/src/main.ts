@@ -1,7 +1,7 @@
 /** The `roborally` command line. */
 import { Command, CommanderError } from 'commander';
 import { runCheck } from './check.js';
-import { listBoards, showBoard, validateCourseFile } from './boards.js';
+import { exportTiled, importTiled, listBoards, showBoard, validateCourseFile } from './boards.js';
 import { loadCourse } from '../../boards/src/library.js';
 import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
 
@@ -61,6 +61,23 @@ export async function main(argv: readonly string[]): Promise<number> {
     .argument('<files...>', 'course files or names')
     .action((files: string[]) => {
       code = Math.max(...files.map((f) => validateCourseFile(f, print)));
+    });
+  const tiled = program.command('tiled').description('board files to and from the Tiled map editor (docs/tiled.md)');
+  tiled
+    .command('import')
+    .description('read a Tiled map (.tmj) drawn with the project\'s tileset as a board file')
+    .argument('<map>', 'a Tiled JSON map')
+    .option('--out <file>', 'write the board file here instead of printing it')
+    .action((map: string, opts: { out?: string }) => {
+      code = importTiled(map, opts.out, print);
+    });
+  tiled
+    .command('export')
+    .description('write a board as a Tiled map')
+    .argument('<board>', 'a board name or file')
+    .argument('<map>', 'the .tmj file to write')
+    .action((board: string, map: string) => {
+      code = exportTiled(board, map, print);
     });
   try {
     await program.parseAsync([...argv], { from: 'user' });
