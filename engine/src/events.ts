@@ -33,7 +33,7 @@ export type GameEvent =
   | { type: 'rampSlide'; robot: number; x: number; y: number }
   | { type: 'ledgeDrop'; robot: number; points: number }
   | { type: 'turned'; robot: number; from: Dir; to: Dir; by: TurnCause }
-  | { type: 'shot'; robot: number; by: ShotSource; points: number; from: [number, number] }
+  | { type: 'shot'; robot: number; by: ShotSource; points: number; from: [number, number]; to: [number, number] }
   | { type: 'damaged'; robot: number; points: number; damage: number }
   | { type: 'locked'; robot: number; registers: number[] }
   | { type: 'unlocked'; robot: number; registers: number[] }

@@ -38,7 +38,7 @@ export function lasers(ctx: Ctx): void {
         if (j) {
           hits[j - 1]! += l.beams;
           realHit = true;
-          ctx.events?.push({ type: 'shot', robot: j - 1, by: { laser: k }, points: l.beams, from: [l.x, l.y] });
+          ctx.events?.push({ type: 'shot', robot: j - 1, by: { laser: k }, points: l.beams, from: [l.x, l.y], to: [x, y] });
         }
       }
       if (virtuals) {
@@ -46,7 +46,7 @@ export function lasers(ctx: Ctx): void {
           const r = robots[i]!;
           if (r.status === 'active' && r.virtual && r.x === x && r.y === y) {
             hits[i]! += l.beams;
-            ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: [l.x, l.y] });
+            ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: [l.x, l.y], to: [x, y] });
           }
         }
       } else if (realHit) break;
@@ -77,7 +77,7 @@ export function lasers(ctx: Ctx): void {
       const j = ctx.occ[y * w + x]!;
       if (j) {
         hits[j - 1]! += 1;
-        ctx.events?.push({ type: 'shot', robot: j - 1, by: { robot: i }, points: 1, from: [r.x, r.y] });
+        ctx.events?.push({ type: 'shot', robot: j - 1, by: { robot: i }, points: 1, from: [r.x, r.y], to: [x, y] });
         break;
       }
     }

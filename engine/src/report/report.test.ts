@@ -70,9 +70,9 @@ test('statistics credit laser damage to the shooter and a push to doom as a kill
   // 001 L337 "pushing a player and causing them to die counts as 3 damage. The last person to
   // directly push a robot is credited with the kill. A kill is not recorded if a robot dies of its own accord"
   const events: GameEvent[] = [
-    { type: 'shot', robot: 1, by: { robot: 0 }, points: 1, from: [0, 0] },
+    { type: 'shot', robot: 1, by: { robot: 0 }, points: 1, from: [0, 0], to: [0, 3] },
     { type: 'damaged', robot: 1, points: 1, damage: 1 },
-    { type: 'shot', robot: 0, by: { laser: 0 }, points: 2, from: [0, 0] },
+    { type: 'shot', robot: 0, by: { laser: 0 }, points: 2, from: [0, 0], to: [0, 1] },
     { type: 'damaged', robot: 0, points: 2, damage: 2 },
     { type: 'destroyed', robot: 1, cause: 'pit', pushedBy: { robot: 0 }, lives: 2 },
     { type: 'destroyed', robot: 0, cause: 'edge', pushedBy: null, lives: 2 },

@@ -1,0 +1,292 @@
+/**
+ * Robots on the floor, and the moves of one turn drawn over it the way 001's moderator drew them
+ * (001 L121): "programmed instruction moves as blue arrows and all other moves (pushed or conveyor
+ * belts) as green arrows. Rotations are not shown." Laser shots are thin red dashed lines.
+ */
+import type { Board } from '../../engine/src/board.js';
+import type { GameEvent } from '../../engine/src/events.js';
+import type { GameState, RobotState } from '../../engine/src/state.js';
+import type { Frame } from './floor.js';
+import { el, fmt, pts, rotate, transforms, translate } from './svg.js';
+import { COLORS as K, ROBOT_COLORS } from './theme.js';
+import { label } from './tiles.js';
+
+const SIDE = ['N', 'E', 'S', 'W'] as const;
+const DX = [0, 1, 0, -1] as const;
+const DY = [-1, 0, 1, 0] as const;
+
+export const robotColor = (i: number): string => ROBOT_COLORS[i % ROBOT_COLORS.length]!;
+
+/** Dark letters on light robots, white on the others. */
+function inkOn(hex: string): string {
+  const v = parseInt(hex.slice(1), 16);
+  const lum = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
+  return lum > 160 ? K.ink : '#ffffff';
+}
+
+export interface RobotLook {
+  readonly color: string;
+  readonly dir: number;
+  readonly initial: string;
+  readonly damage: number;
+  readonly virtual: boolean;
+  readonly poweredDown: boolean;
+}
+
+/**
+ * A robot about (0, 0) for a cell of size c: a round body with a dark nose pointing where it
+ * faces, its initial on it, its damage in a red badge. Virtual robots are see-through and dashed.
+ */
+export function robotGlyph(c: number, r: RobotLook): string {
+  const dash = r.virtual ? '4 3' : undefined;
+  const parts = [
+    el('circle', { cx: c * 0.02, cy: c * 0.03, r: c * 0.31, fill: '#000000', 'fill-opacity': 0.25 }),
+    el('circle', { cx: 0, cy: 0, r: c * 0.31, fill: r.color, 'fill-opacity': r.virtual ? 0.5 : undefined, stroke: K.ink, 'stroke-width': 2, 'stroke-dasharray': dash }),
+    // The nose, over the body's rim, points where the robot faces.
+    el('polygon', {
+      points: pts([[0, -c * 0.49], [c * 0.2, -c * 0.2], [-c * 0.2, -c * 0.2]]),
+      fill: K.ink, 'fill-opacity': r.virtual ? 0.5 : undefined, stroke: '#ffffff', 'stroke-width': 1.5, 'stroke-linejoin': 'round', 'stroke-dasharray': dash,
+      transform: rotate(r.dir, 0, 0),
+    }),
+    label(r.initial, 0, 0, c * 0.28, inkOn(r.color)),
+  ];
+  if (r.damage > 0) {
+    parts.push(
+      el('circle', { cx: c * 0.28, cy: c * 0.28, r: c * 0.13, fill: '#c62828', stroke: '#ffffff', 'stroke-width': 1.5 }),
+      label(String(r.damage), c * 0.28, c * 0.28, c * 0.16, '#ffffff'),
+    );
+  }
+  if (r.poweredDown) {
+    parts.push(
+      el('rect', { x: -c * 0.44, y: c * 0.17, width: c * 0.3, height: c * 0.2, rx: c * 0.04, fill: '#424242', stroke: '#ffffff', 'stroke-width': 1 }),
+      label('PD', -c * 0.29, c * 0.27, c * 0.13, '#ffffff'),
+    );
+  }
+  return parts.join('');
+}
+
+const centre = (f: Frame, x: number, y: number): [number, number] => [f.ox + (x + 0.5) * f.c, f.oy + (y + 0.5) * f.c];
+
+/**
+ * The robots on the floor. Where robots share a square (virtual ones may), the first real robot
+ * keeps its size and the others are drawn small in the square's corners.
+ */
+export function robotsLayer(st: GameState, f: Frame): string {
+  const { c } = f;
+  const byCell = new Map<string, number[]>();
+  st.robots.forEach((r, i) => {
+    if (r.status !== 'active') return;
+    const key = `${r.x},${r.y}`;
+    const list = byCell.get(key) ?? [];
+    list.push(i);
+    byCell.set(key, list);
+  });
+  // Real robots first, then in index order.
+  for (const list of byCell.values()) list.sort((a, b) => Number(st.robots[a]!.virtual) - Number(st.robots[b]!.virtual) || a - b);
+  const corners = [[0.27, 0.27], [-0.27, 0.27], [0.27, -0.27], [-0.27, -0.27]] as const;
+  const out: string[] = [];
+  st.robots.forEach((r: RobotState, i) => {
+    if (r.status !== 'active') return;
+    const list = byCell.get(`${r.x},${r.y}`)!;
+    const k = list.indexOf(i);
+    const big = k === 0 && (list.length === 1 || !r.virtual);
+    const [cx, cy] = centre(f, r.x, r.y);
+    const [dx, dy] = big ? [0, 0] : corners[(list.length > 1 && !st.robots[list[0]!]!.virtual ? k - 1 : k) % 4]!;
+    const look: RobotLook = {
+      color: robotColor(i),
+      dir: r.dir,
+      initial: (r.name[0] ?? '?').toUpperCase(),
+      damage: r.damage,
+      virtual: r.virtual,
+      poweredDown: r.poweredDown,
+    };
+    out.push(
+      el(
+        'g',
+        {
+          class: r.virtual ? 'robot virtual' : 'robot',
+          'data-kind': 'robot',
+          'data-robot': i,
+          'data-name': r.name,
+          'data-x': r.x,
+          'data-y': r.y,
+          'data-dir': SIDE[r.dir],
+          'data-damage': r.damage,
+          transform: transforms(translate(cx + dx * c, cy + dy * c), big ? undefined : 'scale(0.5)'),
+        },
+        robotGlyph(c, look),
+      ),
+    );
+  });
+  return out.length ? el('g', { class: 'robots' }, ...out) : '';
+}
+
+type Move = Extract<GameEvent, { type: 'moved' | 'slid' | 'teleported' | 'pushed' | 'carried' }>;
+const MOVES = new Set(['moved', 'slid', 'teleported', 'pushed', 'carried']);
+const isMove = (e: GameEvent): e is Move => MOVES.has(e.type);
+/** Moves a robot makes under its own program: blue. All others (pushes, belts): green. */
+export const isProgrammed = (type: string): boolean => type === 'moved' || type === 'slid' || type === 'teleported';
+
+interface Segment {
+  robot: number;
+  type: Move['type'];
+  register: number;
+  from: [number, number];
+  to: [number, number];
+  /** Index of its first event in the list. */
+  first: number;
+}
+
+const sign = (n: number): number => (n > 0 ? 1 : n < 0 ? -1 : 0);
+
+/** The moves of the turn, a straight run of one robot's moves of one kind in one register joined. */
+export function segments(events: readonly GameEvent[]): Segment[] {
+  const out: Segment[] = [];
+  const last = new Map<number, Segment>();
+  let register = 0;
+  events.forEach((e, k) => {
+    if (e.type === 'registerBegan') register = e.register;
+    if (!isMove(e)) return;
+    const prev = last.get(e.robot);
+    if (
+      prev && prev.type === e.type && e.type !== 'teleported' && prev.register === register &&
+      prev.to[0] === e.from[0] && prev.to[1] === e.from[1] &&
+      sign(prev.to[0] - prev.from[0]) === sign(e.to[0] - e.from[0]) && sign(prev.to[1] - prev.from[1]) === sign(e.to[1] - e.from[1])
+    ) {
+      prev.to = [e.to[0], e.to[1]];
+      return;
+    }
+    const s: Segment = { robot: e.robot, type: e.type, register, from: [e.from[0], e.from[1]], to: [e.to[0], e.to[1]], first: k };
+    out.push(s);
+    last.set(e.robot, s);
+  });
+  return out;
+}
+
+/** Where robot i stood when event k happened, from the moves around it, else from the state. */
+export function positionAt(events: readonly GameEvent[], k: number, i: number, st?: GameState): [number, number] | null {
+  for (let j = k - 1; j >= 0; j--) {
+    const e = events[j]!;
+    if (isMove(e) && e.robot === i) return [e.to[0], e.to[1]];
+    if (e.type === 'reentered' && e.robot === i) return [e.x, e.y];
+  }
+  for (let j = k + 1; j < events.length; j++) {
+    const e = events[j]!;
+    if (isMove(e) && e.robot === i) return [e.from[0], e.from[1]];
+  }
+  const r = st?.robots[i];
+  return r && r.status === 'active' ? [r.x, r.y] : null;
+}
+
+/** An arrow with a white casing, so it reads on any floor. */
+export function arrow(x1: number, y1: number, x2: number, y2: number, color: string, c: number, dashed = false): string {
+  const len = Math.hypot(x2 - x1, y2 - y1);
+  if (len < 1) return '';
+  const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+  const hl = Math.min(c * 0.26, len * 0.6), hw = c * 0.14, sw = c * 0.075;
+  const bx = x2 - ux * hl, by = y2 - uy * hl;
+  const head = pts([[x2, y2], [bx - uy * hw, by + ux * hw], [bx + uy * hw, by - ux * hw]]);
+  const shaft = { x1, y1, x2: bx + ux * 1, y2: by + uy * 1, 'stroke-linecap': 'round' } as const;
+  return (
+    el('line', { ...shaft, stroke: '#ffffff', 'stroke-width': sw + 3.5, 'stroke-opacity': 0.9 }) +
+    el('polygon', { points: head, fill: '#ffffff', stroke: '#ffffff', 'stroke-width': 3.5, 'stroke-linejoin': 'round', 'fill-opacity': 0.9, 'stroke-opacity': 0.9 }) +
+    el('line', { ...shaft, stroke: color, 'stroke-width': sw, 'stroke-dasharray': dashed ? `${fmt(c * 0.14)} ${fmt(c * 0.09)}` : undefined }) +
+    el('polygon', { points: head, fill: color })
+  );
+}
+
+/** A thin red dashed line for a laser shot, ending in a burst on the robot hit. */
+export function shotLine(x1: number, y1: number, x2: number, y2: number, c: number): string {
+  const star: [number, number][] = [];
+  for (let k = 0; k < 16; k++) {
+    const a = (k * Math.PI) / 8;
+    const r = k % 2 ? c * 0.06 : c * 0.15;
+    star.push([x2 + r * Math.cos(a), y2 + r * Math.sin(a)]);
+  }
+  return (
+    el('line', { x1, y1, x2, y2, stroke: '#ffffff', 'stroke-width': 3.5, 'stroke-opacity': 0.7 }) +
+    el('line', { x1, y1, x2, y2, stroke: K.shot, 'stroke-width': 1.6, 'stroke-dasharray': '5 3' }) +
+    el('polygon', { points: pts(star), fill: '#ffeb3b', stroke: K.shot, 'stroke-width': 1.2 })
+  );
+}
+
+/** A red cross where a robot was destroyed. */
+export function destroyedMark(x: number, y: number, c: number): string {
+  const r = c * 0.2;
+  const line = (a: number, b: number) => el('line', { x1: x - r * a, y1: y - r * b, x2: x + r * a, y2: y + r * b, stroke: K.destroyed, 'stroke-width': c * 0.08, 'stroke-linecap': 'round' });
+  const cas = (a: number, b: number) => el('line', { x1: x - r * a, y1: y - r * b, x2: x + r * a, y2: y + r * b, stroke: '#ffffff', 'stroke-width': c * 0.08 + 3, 'stroke-linecap': 'round' });
+  return cas(1, 1) + cas(1, -1) + line(1, 1) + line(1, -1);
+}
+
+/** The events of one turn over the floor: moves as arrows, shots, destructions. Drawn under the robots. */
+export function overlayLayer(b: Board, events: readonly GameEvent[], st: GameState | undefined, f: Frame): string {
+  const { c } = f;
+  const out: string[] = [];
+  // A square off the board (a robot that left it) is drawn just past the edge, inside the margin.
+  const clampX = (x: number) => Math.min(Math.max(x, f.ox - c * 0.3), f.ox + b.width * c + c * 0.3);
+  const clampY = (y: number) => Math.min(Math.max(y, f.oy - c * 0.3), f.oy + b.height * c + c * 0.3);
+  const center = (x: number, y: number): [number, number] => {
+    const [px, py] = centre(f, x, y);
+    return [clampX(px), clampY(py)];
+  };
+  // Robots are drawn over the arrows: an arrow into a robot's square stops at its rim.
+  const occupied = new Set<string>();
+  for (const r of st?.robots ?? []) if (r.status === 'active') occupied.add(`${r.x},${r.y}`);
+  // Arrows over the same squares are set side by side.
+  const used = new Map<string, number>();
+  for (const s of segments(events)) {
+    const blue = isProgrammed(s.type);
+    const [a, bb] = [s.from.join(','), s.to.join(',')].sort();
+    const key = `${a}|${bb}`;
+    const n = used.get(key) ?? 0;
+    used.set(key, n + 1);
+    const off = (n % 2 ? 1 : -1) * Math.ceil(n / 2) * c * 0.14;
+    let [x1, y1] = center(s.from[0], s.from[1]);
+    let [x2, y2] = center(s.to[0], s.to[1]);
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    // Side by side when over the same squares; the head stops short of the square's centre.
+    const short = occupied.has(s.to.join(',')) ? c * 0.38 : c * 0.16;
+    x1 -= uy * off; y1 += ux * off;
+    x2 += -uy * off - ux * short; y2 += ux * off - uy * short;
+    out.push(
+      el(
+        'g',
+        {
+          class: blue ? 'move programmed' : 'move pushed',
+          'data-kind': 'move',
+          'data-event': s.type,
+          'data-robot': s.robot,
+          'data-register': s.register,
+          'data-from': s.from.join(','),
+          'data-to': s.to.join(','),
+        },
+        arrow(x1, y1, x2, y2, blue ? K.programmed : K.pushed, c, s.type === 'teleported'),
+      ),
+    );
+  }
+  events.forEach((e, k) => {
+    if (e.type === 'shot') {
+      const target = e.to;
+      let [x1, y1] = center(e.from[0], e.from[1]);
+      let [x2, y2] = center(target[0], target[1]);
+      if ('laser' in e.by) {
+        const l = b.lasers[e.by.laser];
+        if (l) { x1 -= DX[l.dir]! * c * 0.3; y1 -= DY[l.dir]! * c * 0.3; }
+      } else {
+        const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+        x1 += ((x2 - x1) / len) * c * 0.3; y1 += ((y2 - y1) / len) * c * 0.3;
+      }
+      // The burst on the robot's rim facing the shot, not over its letter.
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      x2 -= ((x2 - x1) / len) * c * 0.36; y2 -= ((y2 - y1) / len) * c * 0.36;
+      out.push(el('g', { class: 'shot', 'data-kind': 'shot', 'data-robot': e.robot, 'data-points': e.points, 'data-from': e.from.join(','), 'data-to': target.join(',') }, shotLine(x1, y1, x2, y2, c)));
+    } else if (e.type === 'destroyed') {
+      const p = positionAt(events, k, e.robot, st);
+      if (!p) return;
+      const [x, y] = center(p[0], p[1]);
+      out.push(el('g', { class: 'destroyed', 'data-kind': 'destroyed', 'data-robot': e.robot, 'data-cause': e.cause, 'data-x': p[0], 'data-y': p[1] }, destroyedMark(x, y, c)));
+    }
+  });
+  return out.length ? el('g', { class: 'overlay' }, ...out) : '';
+}
