@@ -1,6 +1,7 @@
 /** `roborally boards`, `show`, `course validate` and `tiled import|export`. */
 import { renderText, validateCourse } from '../../engine/src/index.js';
 import { writeFileSync } from 'node:fs';
+import { renderPng, renderSvg } from '../../render/src/index.js';
 import { boardNames, courseNames, loadBoard, loadCourse } from '../../boards/src/library.js';
 import { exportTiledFile, importTiledFile } from '../../boards/src/tiled-files.js';
 
@@ -27,20 +28,40 @@ export function listBoards(print: Print): number {
   return 0;
 }
 
-/** Draws a board or a course (by name or file) as text. */
-export function showBoard(nameOrPath: string, print: Print): number {
+export interface ShowOptions {
+  /** Write an SVG picture here. */
+  readonly svg?: string;
+  /** Write a PNG picture here. */
+  readonly png?: string;
+}
+
+/** Draws a board or a course (by name or file): as text, or as an SVG or PNG picture. */
+export function showBoard(nameOrPath: string, o: ShowOptions, print: Print): number {
   const course = loadCourse(nameOrPath);
-  if (course.ok) {
-    print(`${course.value.course.name} (${course.value.path})`);
-    print(renderText(course.value.course.board));
+  const board = course.ok ? null : loadBoard(nameOrPath);
+  const found = course.ok
+    ? { title: course.value.course.name, from: course.value.path, board: course.value.course.board }
+    : board?.ok
+      ? { title: `${board.value.file.name} by ${board.value.file.author}`, from: board.value.path, board: board.value.board }
+      : null;
+  if (found) {
+    if (!o.svg && !o.png) {
+      print(`${found.title} (${found.from})`);
+      print(renderText(found.board));
+      return 0;
+    }
+    const svg = renderSvg(found.board, { title: found.title });
+    if (o.svg) {
+      writeFileSync(o.svg, svg);
+      print(`wrote ${o.svg}`);
+    }
+    if (o.png) {
+      writeFileSync(o.png, renderPng(svg));
+      print(`wrote ${o.png}`);
+    }
     return 0;
   }
-  const board = loadBoard(nameOrPath);
-  if (board.ok) {
-    print(`${board.value.file.name} by ${board.value.file.author} (${board.value.path})`);
-    print(renderText(board.value.board));
-    return 0;
-  }
+  if (course.ok || !board || board.ok) return 1;
   print(`roborally show: ${nameOrPath}: ${board.error.field}: ${board.error.message}; as a course: ${course.error.field}: ${course.error.message}`);
   return 1;
 }

@@ -50,8 +50,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .command('show')
     .description('draw a board or a course, by name or file')
     .argument('<name-or-file>', 'a board or course name, or a .json file')
-    .action((what: string) => {
-      code = showBoard(what, print);
+    .option('--svg <file>', 'write an SVG picture')
+    .option('--png <file>', 'write a PNG picture')
+    .action((what: string, opts: { svg?: string; png?: string }) => {
+      code = showBoard(what, opts, print);
     });
   program
     .command('course')
