@@ -62,6 +62,8 @@ export interface Board {
   readonly ramp: Uint8Array;
   /** Per portal cell: the cell index of its pair, else -1. */
   readonly portalPair: Int32Array;
+  /** Per portal cell: its label's number (T3: 3), else 0. */
+  readonly portalLabel: Uint8Array;
   /** Per cell: 1 + the index of the flag there, or 0. */
   readonly flagAt: Uint8Array;
   readonly flags: readonly Square[];
@@ -168,6 +170,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   const ledges = new Uint8Array(n);
   const ramps = new Uint8Array(n);
   const portalPair = new Int32Array(n).fill(-1);
+  const portalLabel = new Uint8Array(n);
   const flagAt = new Uint8Array(n);
   const portals = new Map<string, number[]>();
   for (let y = 0; y < height; y++) {
@@ -180,6 +183,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
       const portal = /^T([1-9])$/.exec(tok);
       if (portal) {
         floor[i] = Floor.Portal;
+        portalLabel[i] = Number(portal[1]);
         const list = portals.get(tok) ?? [];
         list.push(i);
         portals.set(tok, list);
@@ -320,7 +324,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
     start = [s[0], s[1]];
   }
   return ok({
-    width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, flagAt, flags,
+    width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, flags,
     lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, start,
   });
 }

@@ -105,11 +105,20 @@ test('validation refuses a classic start that is not an archive location', () =>
   assert.deepEqual(problems({ start: [0, 0] }), ['0,0: the start (0,0) is not an archive location (a repair site)']);
 });
 
-test('validation refuses pbem starts on a pit or shared', () => {
-  assert.deepEqual(problems({ start: undefined, starts: [[0, 0], [2, 2], [0, 0]] }), [
-    '2,2: start 2 at (2,2) is on a pit',
+test('validation refuses pbem starts off plain floor, on a flag, or shared, and more than eight', () => {
+  assert.deepEqual(problems({ start: undefined, starts: [[0, 0], [2, 2], [0, 0], [1, 1], [3, 3]] }), [
+    '2,2: start 2 at (2,2) is not on plain floor (a pit)',
     '0,0: start 3 at (0,0) is another start\'s square too',
+    '1,1: start 4 at (1,1) is not on plain floor (a repair site)',
+    '3,3: start 5 at (3,3) is not on plain floor (a portal)',
+    '3,3: start 5 at (3,3) is on flag 1',
   ]);
+  const nine = [[0, 0], [1, 0], [2, 0], [0, 1], [3, 1], [1, 2], [3, 2], [0, 3], [2, 3]];
+  assert.deepEqual(problems({ start: undefined, starts: nine }), ['-: 9 starts; a race has at most 8 robots']);
+});
+
+test('validation refuses a classic start that is not on the first board', () => {
+  assert.deepEqual(problems({ boards: [{ board: 'tile', x: 0, y: 0 }, { board: 'tile', x: 4, y: 0 }], start: [5, 1] }), ['5,1: the start (5,1) is not on the first board, "tile"']);
 });
 
 test('validation refuses a flag that no robot can reach from the one before, with any cards', () => {

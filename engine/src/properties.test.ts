@@ -1,6 +1,7 @@
 /**
  * Property tests: random games on random boards (pits, belts with turns and merges, express belts,
- * gears, pushers, crushers, lasers, walls, repair sites), 2 to 8 robots, random legal orders.
+ * gears, pushers, crushers, lasers, walls, repair sites; on three games in four also the expansion
+ * elements: oil, portals, repulsor fields, ledges and ramps), 2 to 8 robots, random legal orders.
  * Each game runs up to 100 turns, register by register, and ends early when the race is over.
  *
  * PROPERTY_RUNS (default 1000) sets the games per property; PROPERTY_SEED replays fast-check's
@@ -10,7 +11,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  beginTurn, createState, DECK, endTurn, Floor, makeSetup, newRace, parseBoard, playRegister, playTurn, popcount,
+  beginTurn, cloneState, createState, DECK, endTurn, Floor, makeSetup, newRace, parseBoard, playRegister, playTurn, popcount, submitOrders,
   raceOver, type Board, type GameEvent, type GameState, type Result, type Setup,
 } from './index.js';
 import { Rand, randomBoard, randomOrders, randomReentry, randomRobots } from '../../testkit/src/random.js';
@@ -38,6 +39,8 @@ interface GameSpec {
   readonly walls: number;
   /** Walls on the board's edge, a fifth of the sides per level. */
   readonly edgeWalls: number;
+  /** Expansion elements of 003 (oil, portals, repulsor fields, ledges and ramps); 0 for none. */
+  readonly expansion: number;
   readonly lives: number;
 }
 
@@ -65,6 +68,7 @@ const gameSpec: fc.Arbitrary<GameSpec> = fc.noBias(
     lasers: amount(4),
     walls: amount(4),
     edgeWalls: amount(4),
+    expansion: fc.integer({ min: 0, max: 3 }),
     lives: fc.integer({ min: 1, max: 10 }),
   }),
 );
@@ -96,6 +100,10 @@ function setUp(spec: GameSpec): Game {
     lasers: n(spec.lasers, 1.25),
     walls: n(spec.walls, 4),
     edgeWalls: spec.edgeWalls * 0.2,
+    oil: n(spec.expansion, 3),
+    portals: n(spec.expansion, 0.7),
+    repulsors: n(spec.expansion, 1),
+    ledges: n(spec.expansion, 4),
   });
   const board = unwrap(parseBoard(json), 'random board');
   const setup = unwrap(makeSetup(board, 'classic', { lives: spec.lives }), 'setup');
@@ -125,7 +133,7 @@ const realRobotsApart: Check = (g, st, when) => {
   });
 };
 
-/** Every robot on the floor stands on the board and not on a pit. */
+/** Every robot on the floor stands on the board, not on a pit and not on a repulsor field (never entered, RULES.md). */
 const robotsOnFloor: Check = (g, st, when) => {
   const b = g.board;
   for (const r of st.robots) {
@@ -133,6 +141,7 @@ const robotsOnFloor: Check = (g, st, when) => {
     if (!(Number.isInteger(r.x) && Number.isInteger(r.y) && r.x >= 0 && r.y >= 0 && r.x < b.width && r.y < b.height))
       assert.fail(`${when}: ${r.name} is on the floor at (${r.x},${r.y}), off the ${b.width}x${b.height} board`);
     if (b.floor[r.y * b.width + r.x] === Floor.Pit) assert.fail(`${when}: ${r.name} is on the floor on the pit at (${r.x},${r.y})`);
+    if (b.floor[r.y * b.width + r.x] === Floor.Repulsor) assert.fail(`${when}: ${r.name} stands on the repulsor field at (${r.x},${r.y})`);
   }
 };
 
@@ -182,7 +191,7 @@ const locksMatchDamage: Check = (_g, st, when) => {
 interface PlayOptions {
   /** Run after beginTurn (before orders: hands still hold every dealt card), each register and endTurn. */
   readonly checks?: readonly Check[];
-  /** Pass the state through JSON.stringify/parse before every step. */
+  /** Pass the state through JSON.stringify/parse before every step, and check that cloneState copies it whole. */
   readonly viaJson?: boolean;
   /** Assert that no step changes the state it is given. */
   readonly pure?: boolean;
@@ -210,7 +219,12 @@ function play(spec: GameSpec, o: PlayOptions = {}): Played {
   let state = g.state;
   /** One step: the state it is given goes through JSON first, if asked, and must come out unchanged. */
   const step = <T>(what: string, input: GameState, f: (st: GameState) => Result<T>): T => {
-    const st = o.viaJson ? (JSON.parse(JSON.stringify(input)) as GameState) : input;
+    let st = input;
+    if (o.viaJson) {
+      const json = JSON.stringify(input);
+      assert.equal(JSON.stringify(cloneState(input)), json, `${what}: cloneState lost or changed a field`);
+      st = JSON.parse(json) as GameState;
+    }
     const before = o.pure ? JSON.stringify(st) : '';
     const out = unwrap(f(st), what);
     if (o.pure) assert.equal(JSON.stringify(st), before, `${what} changed the state it was given`);
@@ -257,7 +271,7 @@ const run = (prop: fc.IProperty<[GameSpec]>, numRuns = RUNS): void => {
 };
 
 describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots, on boards with pits, belts, pushers, crushers and lasers`, () => {
-  test('after every register phase and every end of turn: no two real robots share a square, no robot on the floor stands on a pit or off the board, each of the 84 cards is in exactly one place, robots on the floor have under 10 damage and damage − 4 locked registers', () => {
+  test('after every register phase and every end of turn: no two real robots share a square, no robot on the floor stands on a pit, a repulsor field or off the board, each of the 84 cards is in exactly one place, robots on the floor have under 10 damage and damage − 4 locked registers', () => {
     let turns = 0;
     run(
       fc.property(gameSpec, (spec) => {
@@ -278,7 +292,7 @@ describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots, on bo
     );
   });
 
-  test('passing the state through JSON.stringify/parse before every step of a game changes no event and no state', () => {
+  test('passing the state through JSON.stringify/parse before every step of a game changes no event and no state, and cloneState copies the state whole', () => {
     run(
       fc.property(gameSpec, (spec) => {
         const a = play(spec);
@@ -289,11 +303,94 @@ describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots, on bo
     );
   });
 
-  test('beginTurn, submitOrders, playRegister, endTurn and playTurn never change the state they are given', () => {
-    run(fc.property(gameSpec, (spec) => void play(spec, { pure: true, wholeTurns: true })), EXTRA_RUNS);
+  test('beginTurn, submitOrders, playRegister and endTurn never change the state they are given', () => {
+    run(fc.property(gameSpec, (spec) => void play(spec, { pure: true })), EXTRA_RUNS);
   });
 
-  test('playTurn gives the same events and state as five playRegister calls and endTurn, and the same state with events off', () => {
-    run(fc.property(gameSpec, (spec) => void play(spec, { wholeTurns: true })), EXTRA_RUNS);
+  test('playTurn leaves its input unchanged and gives the same events and state as five playRegister calls and endTurn, and the same state with events off', () => {
+    run(fc.property(gameSpec, (spec) => void play(spec, { pure: true, wholeTurns: true })), EXTRA_RUNS);
   });
+});
+
+/**
+ * Found by the card property, with robots that start the race destroyed and holding last turn's
+ * program: the classic re-entry set `locked = 0` but left the cards in the formerly locked
+ * registers, so the robot's new program overwrote them and they vanished for the rest of the turn
+ * (and a scenario playing one was refused as "used twice"). RULES.md: the robot re-enters "with 2
+ * damage in all", so no register is locked and, as with any freed register, its card is discarded.
+ * Fixed in the engine since; this keeps it fixed.
+ */
+test('a robot that starts destroyed with cards in its locked registers discards them when it re-enters unlocked', () => {
+  const board = unwrap(parseBoard({ grid: ['. . . .'] }), 'board');
+  const setup = unwrap(makeSetup(board, 'classic'), 'setup');
+  let st = unwrap(createState(setup, [
+    { name: 'A', x: 0, y: 0, dir: 1 },
+    { name: 'B', x: 3, y: 0, dir: 3, destroyed: true, damage: 5, program: [490, 500, 510, 520, 530] },
+  ], 1), 'createState');
+  st = unwrap(beginTurn(setup, st), 'beginTurn').state;
+  const b = st.robots[1]!;
+  assert.equal(b.damage, 2);
+  assert.equal(b.locked, 0);
+  assert.deepEqual(b.registers, [0, 0, 0, 0, 0], 'no locked register, so no card is kept');
+  for (const i of [0, 1]) st = unwrap(submitOrders(setup, st, i, { program: st.robots[i]!.hand.slice(0, 5) }), 'orders');
+  st = unwrap(playRegister(setup, st), 'register 1').state;
+  cardsAccountedFor({ setup, board, state: st }, st, 'after register 1');
+});
+
+/**
+ * Found by the floor property on boards with repulsor fields: a virtual robot in front of two
+ * pushers active in the same register (two pushers on two walls of one cell) is pushed by both,
+ * the second push starting from the square the first left it on. It moves diagonally, and the
+ * second push ignores the walls, ledges and repulsor fields at that square (they were checked at
+ * the pusher's cell). A real robot there is pushed by neither (B-25: two pushers sharing a robot
+ * move neither; phases/pushers.ts skips virtual robots in that check).
+ */
+test('a virtual robot in front of two pushers at once is pushed by neither, so it crosses no wall and enters no repulsor field', {
+  todo: 'engine bug: phases/pushers.ts pushes a virtual robot once per pusher, the second push from where the first left it',
+}, () => {
+  const programs = [[70, 90, 110, 130, 150], [80, 100, 120, 140, 160]];
+  for (const board of [
+    // The second push crosses the wall on the west side of (1,2).
+    { grid: ['. . .', '. . .', '. . .'], walls: ['1,2 W'] },
+    // The second push ends on the repulsor field at (0,2).
+    { grid: ['. . .', '. . .', 'RF . .'] },
+  ]) {
+    const b = unwrap(parseBoard({ ...board, pushers: [{ x: 1, y: 1, dir: 'S', registers: [1] }, { x: 1, y: 1, dir: 'W', registers: [1] }] }), 'board');
+    const setup = unwrap(makeSetup(b, 'classic'), 'setup');
+    let st = unwrap(createState(setup, [
+      { name: 'Real', x: 2, y: 0, dir: 0 },
+      { name: 'Ghost', x: 1, y: 1, dir: 0, virtual: true },
+    ], 1), 'createState');
+    st = unwrap(beginTurn(setup, st), 'beginTurn').state;
+    // Rotations only, so nobody moves under its own power: the hands are set to those cards.
+    for (const i of [0, 1]) {
+      st.robots[i]!.hand = programs[i]!.slice();
+      st = unwrap(submitOrders(setup, st, i, { program: programs[i]! }), 'orders');
+    }
+    st = unwrap(playRegister(setup, st), 'register 1').state;
+    const g = st.robots[1]!;
+    assert.deepEqual([g.x, g.y], [1, 1], `Ghost pushed to (${g.x},${g.y}) on ${JSON.stringify(board)}`);
+  }
+});
+
+/**
+ * Found while comparing engine builds on random games: submitOrders for a powered-down robot (to
+ * say whether it stays down, or to give takeOption or unlock) writes `program[k]` into every open
+ * register, and with no program that is `undefined` (turn.ts, `openRegisters(robot.locked)
+ * .forEach(...)`). The state then holds `undefined` where a Card (0 for none) belongs; JSON turns
+ * it into null, so a saved state is no longer the state in memory. Nothing reads it as a card
+ * (both are falsy), which is why the other properties do not see it.
+ */
+test('submitOrders for a powered-down robot leaves its empty registers at 0', {
+  todo: 'engine bug: turn.ts submitOrders writes undefined into a powered-down robot\'s registers',
+}, () => {
+  const board = unwrap(parseBoard({ grid: ['. . .'] }), 'board');
+  const setup = unwrap(makeSetup(board, 'classic'), 'setup');
+  let st = unwrap(createState(setup, [
+    { name: 'A', x: 0, y: 0, dir: 1, poweredDown: true },
+    { name: 'B', x: 2, y: 0, dir: 3 },
+  ], 1), 'createState');
+  st = unwrap(beginTurn(setup, st), 'beginTurn').state;
+  st = unwrap(submitOrders(setup, st, 0, { stayDown: true }), 'stayDown');
+  assert.deepEqual(st.robots[0]!.registers, [0, 0, 0, 0, 0]);
 });

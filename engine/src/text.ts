@@ -25,6 +25,7 @@ function cellText(b: Board, x: number, y: number): string {
   const i = y * b.width + x;
   if (b.flagAt[i]) return `${b.flagAt[i]}`.padEnd(2);
   const f = b.floor[i]!;
+  if (f === Floor.Portal) return `T${b.portalLabel[i]}`;
   if (f === Floor.Belt) return `${BELT[b.beltDir[i]!]} `;
   if (f === Floor.Express) return BELT[b.beltDir[i]!]!.repeat(2);
   return FLOOR_TEXT[f]!;

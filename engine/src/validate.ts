@@ -8,6 +8,12 @@ import { makeSetup } from './game.js';
 import type { Square } from './geometry.js';
 import { LoneRobot, registersTo } from './paths.js';
 
+const FLOOR_NAMES: Record<number, string> = {
+  [Floor.Pit]: 'a pit', [Floor.Belt]: 'a conveyor belt', [Floor.Express]: 'an express belt', [Floor.GearRight]: 'a gear',
+  [Floor.GearLeft]: 'a gear', [Floor.Wrench]: 'a repair site', [Floor.DoubleWrench]: 'a two-wrench site', [Floor.Oil]: 'oil',
+  [Floor.Portal]: 'a portal', [Floor.Repulsor]: 'a repulsor field', [Floor.ChopShop]: 'a chop shop',
+};
+
 export interface Problem {
   /** The square concerned, in course squares, if any. */
   readonly at: Square | null;
@@ -70,12 +76,18 @@ export function validateCourse(course: Course): Problem[] {
     const f = at(x, y);
     if (f !== Floor.Wrench && f !== Floor.DoubleWrench && !b.flagAt[y * w + x])
       problems.push({ at: [x, y], message: `the start (${x},${y}) is not an archive location (a repair site)` });
+    // 000 L54 "choose one of the repair sites on the first board as the starting position"
+    if (course.boardAt[y * w + x] !== 0) problems.push({ at: [x, y], message: `the start (${x},${y}) is not on the first board, "${course.boards[0]!.board}"` });
   }
+  // pbem: a start per robot (001 L333), each on plain floor of its own.
+  if (course.starts.length > 8) problems.push({ at: null, message: `${course.starts.length} starts; a race has at most 8 robots` });
   const seen = new Set<string>();
   course.starts.forEach(([x, y], k) => {
     const f = at(x, y);
-    if (f === Floor.Pit || f === Floor.Repulsor) problems.push({ at: [x, y], message: `start ${k + 1} at (${x},${y}) is on a ${f === Floor.Pit ? 'pit' : 'repulsor field'}` });
-    if (seen.has(`${x},${y}`)) problems.push({ at: [x, y], message: `start ${k + 1} at (${x},${y}) is another start's square too` });
+    const where = `start ${k + 1} at (${x},${y})`;
+    if (f !== Floor.Plain) problems.push({ at: [x, y], message: `${where} is not on plain floor (${FLOOR_NAMES[f] ?? 'an element'})` });
+    if (b.flagAt[y * w + x]) problems.push({ at: [x, y], message: `${where} is on flag ${b.flagAt[y * w + x]}` });
+    if (seen.has(`${x},${y}`)) problems.push({ at: [x, y], message: `${where} is another start's square too` });
     seen.add(`${x},${y}`);
   });
 

@@ -60,29 +60,11 @@ export function beltFeed(b: Board, x: number, y: number): Feed {
   return { rear: feeds(b, x, y, (d + 2) & 3), left: feeds(b, x, y, (d + 3) & 3), right: feeds(b, x, y, (d + 1) & 3) };
 }
 
-/**
- * Portal pairs numbered 1, 2, … in reading order of their first cell (the board keeps pairs,
- * not the labels T1…T9 of its file). Maps a cell to its pair number.
- */
-export function portalNumbers(b: Board): Map<number, number> {
-  const out = new Map<number, number>();
-  let next = 1;
-  for (let i = 0; i < b.floor.length; i++) {
-    if (b.floor[i] !== Floor.Portal || out.has(i)) continue;
-    const n = next++;
-    out.set(i, n);
-    const j = b.portalPair[i]!;
-    if (j >= 0) out.set(j, n);
-  }
-  return out;
-}
-
 const at = (f: Frame, x: number, y: number): string | undefined => translate(f.ox + x * f.c, f.oy + y * f.c);
 
 /** The cells, one group each; void cells are not drawn. */
 export function cellsLayer(b: Board, f: Frame): string {
   const { c } = f;
-  const portals = portalNumbers(b);
   const out: string[] = [];
   for (let y = 0; y < b.height; y++) {
     for (let x = 0; x < b.width; x++) {
@@ -110,7 +92,7 @@ export function cellsLayer(b: Board, f: Frame): string {
           break;
         }
         case Floor.Portal: {
-          const n = portals.get(i) ?? 0;
+          const n = b.portalLabel[i]!;
           g({ ...base, 'data-pair': n }, portalTile(c, `T${n}`, PORTAL_COLORS[(n - 1 + PORTAL_COLORS.length) % PORTAL_COLORS.length]!));
           break;
         }
