@@ -58,6 +58,7 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
     if (![0, 1, 2, 3].includes(r.dir)) return err(`${p}.dir`, `expected a facing 0 to 3 (N, E, S, W), found ${JSON.stringify(r.dir)}`);
     if (!inside(r.x, r.y)) return err(`${p}.x`, `${r.name} at (${r.x},${r.y}) is off the ${b.width}x${b.height} board`);
     if (!r.destroyed && b.floor[r.y * b.width + r.x] === Floor.Pit) return err(`${p}.x`, `${r.name} stands on the pit at (${r.x},${r.y})`);
+    if (!r.destroyed && b.floor[r.y * b.width + r.x] === Floor.Repulsor) return err(`${p}.x`, `${r.name} stands on the repulsor field at (${r.x},${r.y}), which no robot enters`);
     if (!r.destroyed && b.floor[r.y * b.width + r.x] === Floor.Void) return err(`${p}.x`, `${r.name} at (${r.x},${r.y}) stands where no board is`);
     const damage = r.damage ?? 0;
     if (!Number.isInteger(damage) || damage < 0 || damage >= rules.destroyAt)

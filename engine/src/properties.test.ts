@@ -338,16 +338,14 @@ test('a robot that starts destroyed with cards in its locked registers discards 
 });
 
 /**
- * Found by the floor property on boards with repulsor fields: a virtual robot in front of two
+ * Found by the floor property on boards with repulsor fields (fixed): a virtual robot in front of two
  * pushers active in the same register (two pushers on two walls of one cell) is pushed by both,
  * the second push starting from the square the first left it on. It moves diagonally, and the
  * second push ignores the walls, ledges and repulsor fields at that square (they were checked at
  * the pusher's cell). A real robot there is pushed by neither (B-25: two pushers sharing a robot
  * move neither; phases/pushers.ts skips virtual robots in that check).
  */
-test('a virtual robot in front of two pushers at once is pushed by neither, so it crosses no wall and enters no repulsor field', {
-  todo: 'engine bug: phases/pushers.ts pushes a virtual robot once per pusher, the second push from where the first left it',
-}, () => {
+test('a virtual robot in front of two pushers at once is pushed by neither, so it crosses no wall and enters no repulsor field', () => {
   const programs = [[70, 90, 110, 130, 150], [80, 100, 120, 140, 160]];
   for (const board of [
     // The second push crosses the wall on the west side of (1,2).
@@ -381,9 +379,7 @@ test('a virtual robot in front of two pushers at once is pushed by neither, so i
  * it into null, so a saved state is no longer the state in memory. Nothing reads it as a card
  * (both are falsy), which is why the other properties do not see it.
  */
-test('submitOrders for a powered-down robot leaves its empty registers at 0', {
-  todo: 'engine bug: turn.ts submitOrders writes undefined into a powered-down robot\'s registers',
-}, () => {
+test('submitOrders for a powered-down robot leaves its empty registers at 0', () => {
   const board = unwrap(parseBoard({ grid: ['. . .'] }), 'board');
   const setup = unwrap(makeSetup(board, 'classic'), 'setup');
   let st = unwrap(createState(setup, [

@@ -144,7 +144,7 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
   }
   const st = cloneState(state);
   const robot = st.robots[i]!;
-  openRegisters(robot.locked).forEach((reg, k) => (robot.registers[reg - 1] = program[k]!));
+  if (!robot.poweredDown) openRegisters(robot.locked).forEach((reg, k) => (robot.registers[reg - 1] = program[k]!));
   robot.announced = !robot.poweredDown && !!orders.powerDown;
   robot.stayDown = robot.poweredDown && !!orders.stayDown;
   robot.takeOption = !!orders.takeOption;

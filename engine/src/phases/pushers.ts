@@ -34,24 +34,25 @@ export function pushers(ctx: Ctx, register: number): void {
   });
   if (!shoves.length) return;
 
-  // Conflicts among real robots: a robot in two shoves, or two robots into one square.
+  // Conflicts: a robot in two shoves (virtual or not), or two real robots into one square.
   const dropped = new Set<number>();
   const seen = new Map<number, number>();
   const into = new Map<number, number>();
+  const clash = (map: Map<number, number>, key: number, k: number) => {
+    const other = map.get(key);
+    if (other !== undefined && other !== k) {
+      dropped.add(other);
+      dropped.add(k);
+    } else map.set(key, k);
+  };
   shoves.forEach((s, k) => {
     for (const i of s.robots) {
+      clash(seen, i, k);
       const r = robots[i]!;
       if (r.virtual) continue;
       const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
       // Squares past the edge never clash: each robot falls on its own.
-      const target = x < 0 || y < 0 || x >= b.width || y >= b.height ? -1 - i : y * b.width + x;
-      for (const [map, key] of [[seen, i], [into, target]] as const) {
-        const other = map.get(key);
-        if (other !== undefined && other !== k) {
-          dropped.add(other);
-          dropped.add(k);
-        } else map.set(key, k);
-      }
+      clash(into, x < 0 || y < 0 || x >= b.width || y >= b.height ? -1 - i : y * b.width + x, k);
     }
   });
 
