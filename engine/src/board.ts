@@ -66,6 +66,18 @@ export interface Board {
   readonly portalLabel: Uint8Array;
   /** Per cell: 1 + the index of the flag there, or 0. */
   readonly flagAt: Uint8Array;
+  /**
+   * Per cell and direction (index cell * 4 + d): how many squares a laser beam fired from the cell
+   * in direction d crosses before a wall, the edge or a hole in the course stops it.
+   */
+  readonly reach: Uint16Array;
+  /**
+   * The board lasers' beams by cell: for cell c, entries beamFrom[c] to beamFrom[c + 1] - 1 of
+   * `beamLaser` (which laser) and `beamDistance` (squares from the mount's cell) reach it.
+   */
+  readonly beamFrom: Int32Array;
+  readonly beamLaser: Int32Array;
+  readonly beamDistance: Int32Array;
   readonly flags: readonly Square[];
   readonly lasers: readonly BoardLaser[];
   readonly pushers: readonly Pusher[];
@@ -323,8 +335,44 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
       return err(`${path}.start`, `expected [x, y] on the ${width}x${height} board`);
     start = [s[0], s[1]];
   }
+  const reach = beamReach(width, height, floor, walls);
+  const beams = beamCover(width, height, reach, lasers.value);
   return ok({
-    width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, flags,
+    width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach, ...beams, flags,
     lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, start,
   });
+}
+
+/** The reach table of `Board.reach`, each direction filled from the far side. */
+function beamReach(w: number, h: number, floor: Uint8Array, walls: Uint8Array): Uint16Array {
+  const reach = new Uint16Array(w * h * 4);
+  for (let d = 0; d < 4; d++) {
+    const dx = DX[d]!, dy = DY[d]!;
+    for (let k = 0; k < h; k++) {
+      const y = dy > 0 ? h - 1 - k : k;
+      for (let j = 0; j < w; j++) {
+        const x = dx > 0 ? w - 1 - j : j;
+        const nx = x + dx, ny = y + dy;
+        const open = !(walls[y * w + x]! & (1 << d)) && nx >= 0 && ny >= 0 && nx < w && ny < h && floor[ny * w + nx] !== Floor.Void;
+        reach[(y * w + x) * 4 + d] = open ? 1 + reach[(ny * w + nx) * 4 + d]! : 0;
+      }
+    }
+  }
+  return reach;
+}
+
+/** The cover table of `Board.beamFrom`: which lasers' beams cross each cell, and how far out. */
+function beamCover(w: number, h: number, reach: Uint16Array, lasers: readonly BoardLaser[]) {
+  const per: [number, number][][] = Array.from({ length: w * h }, () => []);
+  lasers.forEach((l, k) => {
+    const step = DY[l.dir]! * w + DX[l.dir]!;
+    let c = l.y * w + l.x;
+    for (let s = 0, n = reach[c * 4 + l.dir]!; s <= n; s++, c += step) per[c]!.push([k, s]);
+  });
+  const beamFrom = new Int32Array(w * h + 1);
+  for (let c = 0; c < w * h; c++) beamFrom[c + 1] = beamFrom[c]! + per[c]!.length;
+  const beamLaser = new Int32Array(beamFrom[w * h]!);
+  const beamDistance = new Int32Array(beamFrom[w * h]!);
+  per.forEach((list, c) => list.forEach(([k, s], e) => ((beamLaser[beamFrom[c]! + e] = k), (beamDistance[beamFrom[c]! + e] = s))));
+  return { beamFrom, beamLaser, beamDistance };
 }

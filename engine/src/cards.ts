@@ -57,7 +57,11 @@ const ACTIONS: Record<CardType, CardAction> = {
   R: { move: 0, turn: 1 },
   U: { move: 0, turn: 2 },
 };
-export const cardAction = (c: Card): CardAction => ACTIONS[cardType(c)];
+/** Every card's action in a dense table, for the register loop. */
+const ACTION_OF: CardAction[] = new Array<CardAction>(PBEM_BASE + CARD_TYPES.length).fill(ACTIONS.U);
+for (const c of DECK) ACTION_OF[c] = ACTIONS[cardType(c)];
+CARD_TYPES.forEach((t, k) => (ACTION_OF[PBEM_BASE + k] = ACTIONS[t]));
+export const cardAction = (c: Card): CardAction => ACTION_OF[c]!;
 
 /** `F2:670` in classic, `F2` in pbem. */
 export const cardName = (c: Card): string =>

@@ -441,8 +441,8 @@ test('events name their causes: moved, pushed by a robot or a pusher, carried, t
     { type: 'pushed', robot: E, from: [5, 0], to: [6, 0], by: { pusher: 0 } },
     { type: 'destroyed', robot: E, cause: 'edge', pushedBy: { pusher: 0 }, lives: 2 },
     { type: 'turned', robot: C, from: 0, to: 1, by: 'gear' },
-    { type: 'shot', robot: D, by: { laser: 0 }, points: 1, from: [5, 2] },
-    { type: 'shot', robot: D, by: { robot: F }, points: 1, from: [0, 2] },
+    { type: 'shot', robot: D, by: { laser: 0 }, points: 1, from: [5, 2], to: [3, 2] },
+    { type: 'shot', robot: D, by: { robot: F }, points: 1, from: [0, 2], to: [3, 2] },
   ]);
   assert.deepEqual(ofType(g.events, 'damaged'), [{ type: 'damaged', robot: D, points: 2, damage: 2 }]);
 });

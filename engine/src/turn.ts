@@ -210,6 +210,7 @@ export function playRegister(setup: Setup, state: GameState, o?: Options): Resul
 
 function registerRefusal(state: GameState): Result<never> | null {
   if (state.phase === 'programming') {
+    if (state.robots.every((r) => r.programmed)) return null;
     const missing = missingPrograms(state);
     if (missing.length)
       return err('programs', `no program yet for ${missing.map((i) => state.robots[i]!.name).join(', ')}`);
@@ -223,11 +224,14 @@ function registerOn(ctx: Ctx): void {
   const st = ctx.state;
   if (st.phase === 'programming') {
     st.phase = 'registers';
-    st.robots.forEach((r, i) => {
-      for (const c of r.hand) if (!r.registers.includes(c)) st.discard.push(c);
-      r.hand = [];
+    for (let i = 0; i < st.robots.length; i++) {
+      const r = st.robots[i]!;
+      if (r.hand.length) {
+        for (const c of r.hand) if (!r.registers.includes(c)) st.discard.push(c);
+        r.hand = [];
+      }
       if (r.announced) ctx.events?.push({ type: 'powerDownAnnounced', robot: i });
-    });
+    }
   }
   const register = ++st.register;
   ctx.pushedBy.fill(null);
@@ -286,10 +290,12 @@ function clearRegisters(ctx: Ctx): void {
       st.discard.push(r.registers[k]!);
       r.registers[k] = 0;
     }
-    st.discard.push(...r.hand);
-    r.hand = [];
+    if (r.hand.length) {
+      for (const c of r.hand) st.discard.push(c);
+      r.hand = [];
+    }
     r.takeOption = false;
-    r.unlock = [];
+    if (r.unlock.length) r.unlock = [];
     r.programmed = false;
   }
   st.phase = 'ended';

@@ -7,11 +7,11 @@ import { afterCrossing } from '../elements/ledges.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { fall, isHole } from '../robots.js';
 
-/** Scratch arrays, sized for the robots. */
-const riders: number[] = [];
-const tx: number[] = [];
-const ty: number[] = [];
-const stuck: boolean[] = [];
+/** Scratch arrays, grown to the number of robots. */
+let riders = new Int32Array(8);
+let tx = new Int32Array(8);
+let ty = new Int32Array(8);
+let stuck = new Uint8Array(8);
 
 /**
  * Moves every robot standing on a belt of the given kinds one square, all at once.
@@ -24,21 +24,27 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
   const b = ctx.board;
   const w = b.width;
   const robots = ctx.state.robots;
-  riders.length = tx.length = ty.length = stuck.length = 0;
+  if (riders.length < robots.length) {
+    riders = new Int32Array(robots.length);
+    tx = new Int32Array(robots.length);
+    ty = new Int32Array(robots.length);
+    stuck = new Uint8Array(robots.length);
+  }
+  let n = 0;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
     const f = b.floor[r.y * w + r.x]!;
     if (f === Floor.Express || (!expressOnly && f === Floor.Belt)) {
       const d = b.beltDir[r.y * w + r.x]! as Dir;
-      riders.push(i);
-      tx.push(r.x + DX[d]!);
-      ty.push(r.y + DY[d]!);
+      riders[n] = i;
+      tx[n] = r.x + DX[d]!;
+      ty[n] = r.y + DY[d]!;
       // A belt cannot carry a robot through a wall, up a ledge or into a repulsor field.
-      stuck.push(shut(ctx, r.x, r.y, d) || isRepulsor(ctx, r.x + DX[d]!, r.y + DY[d]!));
+      stuck[n] = shut(ctx, r.x, r.y, d) || isRepulsor(ctx, r.x + DX[d]!, r.y + DY[d]!) ? 1 : 0;
+      n++;
     }
   }
-  const n = riders.length;
   if (n === 0) return;
   // Conflicts between real riders: one target, or a swap.
   for (let a = 0; a < n; a++) {
@@ -49,7 +55,7 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
       if (rc.virtual || stuck[c]) continue;
       const same = tx[a] === tx[c] && ty[a] === ty[c];
       const swap = tx[a] === rc.x && ty[a] === rc.y && tx[c] === ra.x && ty[c] === ra.y;
-      if (same || swap) stuck[a] = stuck[c] = true; // 000 L233 "neither robot moves"
+      if (same || swap) stuck[a] = stuck[c] = 1; // 000 L233 "neither robot moves"
     }
   }
   // A robot ahead that stays blocks the rider, and so on back along the line (000 L235).
@@ -61,9 +67,10 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
       if (x < 0 || y < 0 || x >= w || y >= b.height) continue;
       const j = ctx.occ[y * w + x]!;
       if (!j) continue;
-      const k = riders.indexOf(j - 1);
+      let k = n - 1;
+      while (k >= 0 && riders[k] !== j - 1) k--;
       if (k < 0 || stuck[k]) {
-        stuck[a] = true;
+        stuck[a] = 1;
         changed = true;
       }
     }

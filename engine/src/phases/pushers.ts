@@ -22,16 +22,23 @@ export function pushers(ctx: Ctx, register: number): void {
   const bit = 1 << (register - 1);
   const robots = ctx.state.robots;
   const shoves: Shove[] = [];
-  b.pushers.forEach((p, k) => {
-    if (!(p.registers & bit)) return;
-    const chain = collectChain(ctx, p.x, p.y, p.dir, false);
-    if (chain && chain.length) shoves.push({ pusher: k, dir: p.dir, robots: chain.slice() });
+  let virtuals = false;
+  for (const r of robots) if (r.status === 'active' && r.virtual) virtuals = true;
+  for (let k = 0; k < b.pushers.length; k++) {
+    const p = b.pushers[k]!;
+    if (!(p.registers & bit)) continue;
+    if (ctx.occ[p.y * b.width + p.x]) {
+      const chain = collectChain(ctx, p.x, p.y, p.dir, false);
+      if (chain) shoves.push({ pusher: k, dir: p.dir, robots: chain.slice() });
+    }
+    if (!virtuals) continue;
     // A virtual robot is pushed alone: it touches no other robot (000 L107).
-    robots.forEach((r, i) => {
+    for (let i = 0; i < robots.length; i++) {
+      const r = robots[i]!;
       if (r.status === 'active' && r.virtual && r.x === p.x && r.y === p.y && !shut(ctx, p.x, p.y, p.dir) && !isRepulsor(ctx, p.x + DX[p.dir]!, p.y + DY[p.dir]!))
         shoves.push({ pusher: k, dir: p.dir, robots: [i] });
-    });
-  });
+    }
+  }
   if (!shoves.length) return;
 
   // Conflicts: a robot in two shoves (virtual or not), or two real robots into one square.

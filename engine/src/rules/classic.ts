@@ -24,8 +24,17 @@ export const classic: RuleSet = {
     // 000 L120 "A higher number means a higher priority"; the number alone decides (B-23).
     const robots = ctx.state.robots;
     const reg = _register - 1;
-    movers.sort((a, b) => robots[b]!.registers[reg]! - robots[a]!.registers[reg]!);
-    ctx.state.order = movers.slice();
+    for (let k = 1; k < movers.length; k++) {
+      // Insertion sort, highest first: a handful of robots, no comparator.
+      const m = movers[k]!;
+      const p = robots[m]!.registers[reg]!;
+      let j = k - 1;
+      for (; j >= 0 && robots[movers[j]!]!.registers[reg]! < p; j--) movers[j + 1] = movers[j]!;
+      movers[j + 1] = m;
+    }
+    const order = ctx.state.order; // the state's own copy (cloneState), refilled in place
+    order.length = 0;
+    for (const m of movers) order.push(m);
     return movers;
   },
   powerDownRefusal: (r) =>
