@@ -56,5 +56,27 @@ export function renderText(b: Board, st?: GameState): string {
   let bottom = ' ';
   for (let x = 0; x < b.width; x++) bottom += (b.walls[(b.height - 1) * b.width + x]! & 4 ? '--' : '  ') + ' ';
   if (bottom.trim()) lines.push(bottom.trimEnd());
-  return lines.join('\n');
+  return [...lines, ...devices(b)].join('\n');
+}
+
+const regs = (mask: number) => [1, 2, 3, 4, 5].filter((r) => mask & (1 << (r - 1))).join(',');
+const D = 'NESW';
+
+/** What the grid cannot show: lasers, pushers, crushers, ledges and ramps, one line each kind. */
+function devices(b: Board): string[] {
+  const out: string[] = [];
+  const list = (title: string, items: string[]) => items.length && out.push(`${title}: ${items.join('; ')}`);
+  list('lasers', b.lasers.map((l) => `(${l.x},${l.y}) firing ${D[l.dir]}${l.beams > 1 ? ` x${l.beams}` : ''}`));
+  list('pushers', b.pushers.map((p) => `(${p.x},${p.y}) pushing ${D[p.dir]} in ${regs(p.registers)}`));
+  list('crushers', b.crushers.map((c) => `(${c.x},${c.y}) in ${regs(c.registers)}`));
+  const edges = (mask: Uint8Array) => {
+    const items: string[] = [];
+    mask.forEach((m, c) => {
+      for (let d = 0; d < 4; d++) if (m & (1 << d)) items.push(`(${c % b.width},${Math.floor(c / b.width)}) ${D[d]}`);
+    });
+    return items;
+  };
+  list('ledges (upper side)', edges(b.ledges));
+  list('ramps', edges(b.ramps));
+  return out;
 }
