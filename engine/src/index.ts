@@ -16,3 +16,5 @@ export * from './text.js';
 export * from './course.js';
 export * from './paths.js';
 export * from './validate.js';
+export * from './report/table.js';
+export * from './report/stats.js';

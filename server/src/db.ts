@@ -1,0 +1,156 @@
+/**
+ * The race database: SQLite by default (a file under ./data), PostgreSQL when a URL is given. One
+ * code path through Kysely, two dialects.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+
+export interface RaceRow {
+  id: string;
+  created_at: number;
+  course: string;
+  rules: string;
+  settings: string;
+  policy: string;
+  moderator_hash: string;
+  /** The engine's GameState as JSON. */
+  state: string;
+  /** Bumped by every change; an update that finds another version changes nothing. */
+  version: number;
+  last_seq: number;
+  /** When the current programming phase ends (ms since the epoch); null while paused or over. */
+  deadline_at: number | null;
+  /** While paused: how long was left of the deadline. */
+  paused_left: number | null;
+  status: string;
+  seed: number;
+}
+
+export interface SeatRow {
+  race_id: string;
+  seat: number;
+  name: string;
+  kind: string;
+  level: string | null;
+  token_hash: string;
+}
+
+export interface OrdersRow {
+  race_id: string;
+  turn: number;
+  seat: number;
+  body: string;
+  submitted_at: number;
+}
+
+export interface EventRow {
+  race_id: string;
+  seq: number;
+  turn: number;
+  body: string;
+}
+
+export interface TurnRow {
+  race_id: string;
+  turn: number;
+  /** The state the turn began from (before its start: re-entry, power down, the deal). */
+  before: string;
+  /** The state once the turn had begun: what the programs were written against. */
+  dealt: string;
+  /** The event that began the turn's latest adjudication. */
+  first_seq: number | null;
+}
+
+export interface Tables {
+  races: RaceRow;
+  seats: SeatRow;
+  orders: OrdersRow;
+  events: EventRow;
+  turns: TurnRow;
+}
+
+export type Db = Kysely<Tables>;
+
+export interface DbConfig {
+  /** postgres://… to use PostgreSQL; else the SQLite file. */
+  readonly url?: string;
+  readonly file?: string;
+}
+
+export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } {
+  if (c.url) {
+    const pool = new pg.Pool({ connectionString: c.url, max: 10 });
+    // 64-bit integers (times in ms) come back as numbers.
+    pg.types.setTypeParser(20, (v) => Number(v));
+    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  }
+  const file = c.file ?? 'data/roborally.sqlite';
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new Database(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+}
+
+/** Creates the tables if they are not there yet. */
+export async function migrate(db: Db): Promise<void> {
+  const big = sql`bigint`;
+  await db.schema
+    .createTable('races').ifNotExists()
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('created_at', big, (c) => c.notNull())
+    .addColumn('course', 'text', (c) => c.notNull())
+    .addColumn('rules', 'text', (c) => c.notNull())
+    .addColumn('settings', 'text', (c) => c.notNull())
+    .addColumn('policy', 'text', (c) => c.notNull())
+    .addColumn('moderator_hash', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('version', 'integer', (c) => c.notNull())
+    .addColumn('last_seq', 'integer', (c) => c.notNull())
+    .addColumn('deadline_at', big)
+    .addColumn('paused_left', big)
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('seed', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('races_deadline').ifNotExists().on('races').column('deadline_at').execute();
+  await db.schema
+    .createTable('seats').ifNotExists()
+    .addColumn('race_id', 'text', (c) => c.notNull())
+    .addColumn('seat', 'integer', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('level', 'text')
+    .addColumn('token_hash', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('seats_pk', ['race_id', 'seat'])
+    .execute();
+  await db.schema
+    .createTable('orders').ifNotExists()
+    .addColumn('race_id', 'text', (c) => c.notNull())
+    .addColumn('turn', 'integer', (c) => c.notNull())
+    .addColumn('seat', 'integer', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('submitted_at', big, (c) => c.notNull())
+    .addPrimaryKeyConstraint('orders_pk', ['race_id', 'turn', 'seat'])
+    .execute();
+  await db.schema
+    .createTable('events').ifNotExists()
+    .addColumn('race_id', 'text', (c) => c.notNull())
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('turn', 'integer', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('events_pk', ['race_id', 'seq'])
+    .execute();
+  await db.schema
+    .createTable('turns').ifNotExists()
+    .addColumn('race_id', 'text', (c) => c.notNull())
+    .addColumn('turn', 'integer', (c) => c.notNull())
+    .addColumn('before', 'text', (c) => c.notNull())
+    .addColumn('dealt', 'text', (c) => c.notNull())
+    .addColumn('first_seq', 'integer')
+    .addPrimaryKeyConstraint('turns_pk', ['race_id', 'turn'])
+    .execute();
+}

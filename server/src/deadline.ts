@@ -1,0 +1,75 @@
+/**
+ * Deadline policies: a live race gives each programming phase some seconds; a scheduled race sets
+ * its deadlines at a clock time in a time zone, leaving at least some hours to answer (001 L389-391
+ * "Moves are due at 10PM on the day of the deadline. The deadline is set to give players at least
+ * 20 hours to send in their moves.").
+ */
+import { err, ok, type Result } from '../../engine/src/index.js';
+
+export type DeadlinePolicy =
+  | { readonly kind: 'live'; readonly seconds: number }
+  | { readonly kind: 'scheduled'; readonly time: string; readonly zone: string; readonly minimumHours: number };
+
+/** The server's clock: injected, so tests can run a week of deadlines in seconds. */
+export interface Clock {
+  now(): number;
+}
+export const systemClock: Clock = { now: () => Date.now() };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function parsePolicy(v: unknown, path = 'deadline'): Result<DeadlinePolicy> {
+  if (!isObject(v)) return err(path, 'expected {"kind": "live", "seconds": N} or {"kind": "scheduled", "time": "22:00", "zone": "Europe/London", "minimumHours": 20}');
+  if (v.kind === 'live') {
+    const s = v.seconds;
+    if (!Number.isInteger(s) || (s as number) < 5 || (s as number) > 86400) return err(`${path}.seconds`, 'expected whole seconds from 5 to 86400');
+    return ok({ kind: 'live', seconds: s as number });
+  }
+  if (v.kind === 'scheduled') {
+    if (typeof v.time !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(v.time)) return err(`${path}.time`, 'expected a clock time HH:MM, 00:00 to 23:59');
+    const zone = v.zone ?? 'UTC';
+    if (typeof zone !== 'string' || !validZone(zone)) return err(`${path}.zone`, 'expected an IANA time zone such as "Europe/London" or "America/New_York"');
+    const h = v.minimumHours ?? 20;
+    if (typeof h !== 'number' || !(h >= 0) || h > 24 * 14) return err(`${path}.minimumHours`, 'expected hours from 0 to 336');
+    return ok({ kind: 'scheduled', time: v.time, zone, minimumHours: h });
+  }
+  return err(`${path}.kind`, 'expected "live" or "scheduled"');
+}
+
+function validZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How far the zone's wall clock is ahead of UTC at instant t, in ms. */
+function offset(zone: string, t: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(new Date(t));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(t / 1000) * 1000;
+}
+
+/** The instant at which the zone's wall clock shows this date and time. */
+function atWallTime(zone: string, y: number, m: number, d: number, hh: number, mm: number): number {
+  const wall = Date.UTC(y, m, d, hh, mm);
+  let t = wall - offset(zone, wall);
+  t = wall - offset(zone, t); // once more, across a change of offset
+  return t;
+}
+
+/** When the programming phase that starts now ends. */
+export function nextDeadline(p: DeadlinePolicy, now: number): number {
+  if (p.kind === 'live') return now + p.seconds * 1000;
+  const [hh, mm] = p.time.split(':').map(Number) as [number, number];
+  const local = new Date(now + offset(p.zone, now));
+  for (let day = 0; day < 400; day++) {
+    const t = atWallTime(p.zone, local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() + day, hh, mm);
+    if (t >= now + p.minimumHours * 3600_000) return t;
+  }
+  return now + p.minimumHours * 3600_000;
+}

@@ -1,0 +1,88 @@
+/** The API described in OpenAPI 3.1, served at /api/openapi.json. */
+const error = { $ref: '#/components/schemas/Error' };
+const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const seat = { name: 'seat', in: 'path', required: true, schema: { type: 'integer', minimum: 0, maximum: 7 } };
+const refused = {
+  '401': { description: 'secret missing or wrong', ...json(error) },
+  '404': { description: 'no such race or seat', ...json(error) },
+  '422': { description: 'a field is not what was expected', ...json(error) },
+  '429': { description: 'too many requests', ...json(error) },
+};
+
+export const OPENAPI = {
+  openapi: '3.1.0',
+  info: {
+    title: 'roborally race server',
+    version: '0.1.0',
+    description: 'An unofficial RoboRally referee. A seat acts with its secret token (the invite link\'s token) as a Bearer token or ?token=; the race\'s creator moderates with the X-Moderator-Key header. Nobody sees another seat\'s hand or orders before the turn is played.',
+  },
+  paths: {
+    '/api/courses': { get: { summary: 'The courses to race on', responses: { '200': { description: 'courses', ...json({ type: 'array', items: { type: 'object' } }) } } } },
+    '/api/courses/{name}/picture.svg': { get: { summary: 'A course drawn as SVG', parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'SVG', content: { 'image/svg+xml': {} } }, '404': { description: 'no such course', ...json(error) } } } },
+    '/api/races': {
+      post: {
+        summary: 'Create a race and begin its first turn',
+        requestBody: { required: true, ...json({ $ref: '#/components/schemas/NewRace' }) },
+        responses: { '201': { description: 'the race, its moderator key and each seat\'s invite link', ...json({ type: 'object' }) }, ...refused },
+      },
+    },
+    '/api/races/{id}': { get: { summary: 'What anybody may see of a race', parameters: [id], responses: { '200': { description: 'public view', ...json({ type: 'object' }) }, ...refused } } },
+    '/api/races/{id}/seats/{seat}': { get: { summary: 'A seat\'s view: the race, its hand and its orders', parameters: [id, seat], security: [{ seat: [] }], responses: { '200': { description: 'seat view', ...json({ type: 'object' }) }, ...refused } } },
+    '/api/races/{id}/seats/{seat}/orders': {
+      put: {
+        summary: 'Send or replace a seat\'s orders for the current turn',
+        parameters: [id, seat],
+        security: [{ seat: [] }, { moderator: [] }],
+        requestBody: { required: true, ...json({ $ref: '#/components/schemas/Orders' }) },
+        responses: { '200': { description: 'the orders as understood', ...json({ type: 'object' }) }, '409': { description: 'the race is over or the turn is being played', ...json(error) }, ...refused },
+      },
+    },
+    '/api/races/{id}/events': { get: { summary: 'The race\'s events after a sequence number', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'entries {seq, turn, kind, event}', ...json({ type: 'array', items: { type: 'object' } }) }, ...refused } } },
+    '/api/races/{id}/stream': { get: { summary: 'WebSocket: the events after ?after=, then each as it is committed', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '101': { description: 'switching to WebSocket' } } } },
+    '/api/races/{id}/turns/{turn}/report': { get: { summary: 'The report of a played turn: per register, Dmg, Name, Move, Notes', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }, { name: 'format', in: 'query', schema: { enum: ['json', 'text'] } }], responses: { '200': { description: 'report', ...json({ type: 'object' }) }, ...refused } } },
+    '/api/races/{id}/moderator/{action}': {
+      post: {
+        summary: 'Moderate: pause, resume, extend ({"seconds"}), replace ({"seat", "level"}) a player by a bot, adjudicate now, rewind the last turn',
+        parameters: [id, { name: 'action', in: 'path', required: true, schema: { enum: ['pause', 'resume', 'extend', 'replace', 'adjudicate', 'rewind'] } }],
+        security: [{ moderator: [] }],
+        responses: { '200': { description: 'done', ...json({ type: 'object' }) }, '409': { description: 'not possible now', ...json(error) }, ...refused },
+      },
+    },
+  },
+  components: {
+    securitySchemes: {
+      seat: { type: 'http', scheme: 'bearer', description: 'the seat\'s secret token' },
+      moderator: { type: 'apiKey', in: 'header', name: 'X-Moderator-Key' },
+    },
+    schemas: {
+      Error: { type: 'object', properties: { error: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] } } },
+      NewRace: {
+        type: 'object',
+        required: ['course', 'seats'],
+        properties: {
+          course: { type: 'string' },
+          rules: { enum: ['classic', 'pbem'] },
+          settings: { type: 'object', description: 'RULES.md settings: lives, extraLives, diceRule, oneFreeLife, infiniteLives, threeMinuteRule, variant' },
+          seats: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, bot: { enum: ['random'] }, dir: { enum: ['N', 'E', 'S', 'W'] } } } },
+          deadline: {
+            oneOf: [
+              { type: 'object', required: ['kind', 'seconds'], properties: { kind: { const: 'live' }, seconds: { type: 'integer', minimum: 5 } } },
+              { type: 'object', required: ['kind', 'time'], properties: { kind: { const: 'scheduled' }, time: { type: 'string', pattern: '^\\d\\d:\\d\\d$' }, zone: { type: 'string' }, minimumHours: { type: 'number' } } },
+            ],
+          },
+          seed: { type: 'integer' },
+        },
+      },
+      Orders: {
+        type: 'object',
+        properties: {
+          program: { type: 'array', items: { type: ['string', 'null'] }, description: 'one card per open register ("F2:670" classic, "F2" pbem); null leaves a register to the random fill at the deadline' },
+          powerDown: { type: 'boolean' }, stayDown: { type: 'boolean' }, takeOption: { type: 'boolean' },
+          unlock: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 5 } },
+          reenter: { type: 'object', properties: { dir: { enum: ['N', 'E', 'S', 'W'] }, poweredDown: { type: 'boolean' } } },
+        },
+      },
+    },
+  },
+} as const;

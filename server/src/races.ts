@@ -1,0 +1,459 @@
+/**
+ * The race referee: creates races, keeps the hands secret, takes orders until the deadline,
+ * adjudicates each turn exactly once with the engine, and stores everything. Every change of a race
+ * is one transaction that also bumps its version, so two requests (or two processes) racing each
+ * other cannot both adjudicate a turn, and a process killed mid-turn leaves the turn undone, never
+ * half done.
+ */
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import {
+  beginTurn, endTurn, fillProgram, makeSetup, needsProgram, newRace, openRegisters, parseSettings, playRegister,
+  raceOver, submitOrders, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type Reentry, type Setup,
+} from '../../engine/src/index.js';
+import type { Db, RaceRow } from './db.js';
+import { nextDeadline, parsePolicy, type Clock, type DeadlinePolicy } from './deadline.js';
+import { no, yes, type Answer } from './errors.js';
+import { engineOrders, readOrders, type SeatOrders } from './orders.js';
+import { publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
+
+/** What happens to a race, besides the engine's events. */
+export type RaceEvent =
+  | { type: 'raceCreated'; course: string; rules: string }
+  | { type: 'submitted'; seat: number }
+  | { type: 'deadline'; at: number | null }
+  | { type: 'paused' }
+  | { type: 'resumed' }
+  | { type: 'seatReplaced'; seat: number; level: string }
+  | { type: 'rewound'; turn: number; from: number; to: number }
+  | { type: 'filled'; seat: number; registers: number[] }
+  | { type: 'raceOver' };
+
+export interface Entry {
+  readonly seq: number;
+  readonly turn: number;
+  readonly kind: 'game' | 'race';
+  readonly event: GameEvent | RaceEvent;
+}
+
+export interface Created {
+  readonly id: string;
+  readonly moderatorKey: string;
+  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null }[];
+}
+
+/** Bot levels a seat can be given. Until the bots of bots/ are wired in, a bot plays random legal programs. */
+const LEVELS = ['random'] as const;
+type Level = (typeof LEVELS)[number];
+const isLevel = (s: string): s is Level => (LEVELS as readonly string[]).includes(s);
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+const token = () => randomBytes(18).toString('base64url');
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const MAX_SEATS = 8;
+
+export interface RaceServiceOptions {
+  readonly db: Db;
+  readonly clock: Clock;
+  /** Finds a course by name. */
+  readonly course: (name: string) => Course | undefined;
+  /** Called after a race's events are committed (fan-out to other processes). */
+  readonly published?: (raceId: string, lastSeq: number) => void;
+}
+
+export class RaceService {
+  /** `race:<id>` fires with new entries once they are committed. */
+  readonly bus = new EventEmitter();
+  private readonly db: Db;
+  private readonly clock: Clock;
+  private readonly course: RaceServiceOptions['course'];
+  private readonly published: RaceServiceOptions['published'];
+  /** The last seq sent on the bus per race, so fan-out never sends an entry twice. */
+  private readonly sent = new Map<string, number>();
+
+  constructor(o: RaceServiceOptions) {
+    this.db = o.db;
+    this.clock = o.clock;
+    this.course = o.course;
+    this.published = o.published;
+    this.bus.setMaxListeners(0);
+  }
+
+  private setupOf(row: Pick<RaceRow, 'course' | 'rules' | 'settings'>): Setup {
+    const course = this.course(row.course);
+    if (!course) throw new Error(`course ${row.course} has gone`);
+    const setup = makeSetup(course.board, row.rules, JSON.parse(row.settings), course.boards.length);
+    if (!setup.ok) throw new Error(setup.error.message);
+    return setup.value;
+  }
+
+  /** Creates a race and begins its first turn. */
+  async create(body: unknown): Promise<Answer<Created>> {
+    if (!isObject(body)) return no(422, 'body', 'expected {"course", "rules", "seats", "deadline", "settings"?}');
+    const allowed = new Set(['course', 'rules', 'settings', 'seats', 'deadline', 'seed']);
+    for (const k of Object.keys(body)) if (!allowed.has(k)) return no(422, k, `unknown field (expected one of ${[...allowed].join(', ')})`);
+    if (typeof body.course !== 'string') return no(422, 'course', 'expected a course name (GET /api/courses lists them)');
+    const course = this.course(body.course);
+    if (!course) return no(422, 'course', `no course "${body.course}"`);
+    const rules = body.rules ?? 'classic';
+    if (rules !== 'classic' && rules !== 'pbem') return no(422, 'rules', 'expected "classic" or "pbem"');
+    if (rules === 'classic' && !course.start) return no(422, 'rules', `course "${body.course}" has no classic start`);
+    const settings = parseSettings(body.settings ?? {}, course.flags.length);
+    if (!settings.ok) return no(422, settings.error.field, settings.error.message);
+    const policy = parsePolicy(body.deadline ?? { kind: 'live', seconds: 180 });
+    if (!policy.ok) return no(422, policy.error.field, policy.error.message);
+    if (!Array.isArray(body.seats) || body.seats.length < 1 || body.seats.length > MAX_SEATS)
+      return no(422, 'seats', `expected 1 to ${MAX_SEATS} seats: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot`);
+    if (rules === 'pbem' && body.seats.length > course.starts.length) return no(422, 'seats', `course "${body.course}" has ${course.starts.length} starts`);
+    const seats: { name: string; kind: 'human' | 'bot'; level: Level | null; dir: number }[] = [];
+    for (let i = 0; i < body.seats.length; i++) {
+      const s = body.seats[i];
+      const p = `seats[${i}]`;
+      if (!isObject(s) || typeof s.name !== 'string' || !/^[\p{L}\p{N} _.-]{1,24}$/u.test(s.name)) return no(422, `${p}.name`, 'expected a name of 1 to 24 letters, digits, spaces, _ . -');
+      if (seats.some((o) => o.name === s.name)) return no(422, `${p}.name`, `"${s.name}" is taken`);
+      if (s.bot !== undefined && (typeof s.bot !== 'string' || !isLevel(s.bot))) return no(422, `${p}.bot`, `expected a bot level: ${LEVELS.join(', ')}`);
+      const dir = s.dir === undefined ? 0 : ['N', 'E', 'S', 'W'].indexOf(s.dir as string);
+      if (dir < 0) return no(422, `${p}.dir`, 'expected the starting facing: N, E, S or W');
+      seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir });
+    }
+    const seed = body.seed === undefined ? randomInt(2 ** 31) : body.seed;
+    if (!Number.isInteger(seed)) return no(422, 'seed', 'expected a whole number');
+    const row0 = { course: body.course, rules, settings: JSON.stringify(settings.value) };
+    const setup = this.setupOf(row0);
+    const entrants = seats.map((s, i) => ({ name: s.name, dir: s.dir as 0, ...(rules === 'pbem' ? { start: course.starts[i]! } : {}) }));
+    const created = newRace(setup, entrants, seed as number);
+    if (!created.ok) return no(422, created.error.field, created.error.message);
+    const begun = beginTurn(setup, created.value);
+    if (!begun.ok) return no(422, begun.error.field, begun.error.message);
+    const id = token().slice(0, 12);
+    const moderatorKey = token();
+    const tokens = seats.map((s) => (s.kind === 'human' ? token() : null));
+    const now = this.clock.now();
+    const entries: Omit<Entry, 'seq'>[] = [
+      { turn: 0, kind: 'race', event: { type: 'raceCreated', course: body.course, rules } },
+      ...begun.value.events.map((event) => ({ turn: 1, kind: 'game' as const, event })),
+    ];
+    const deadlineAt = nextDeadline(policy.value, now);
+    entries.push({ turn: 1, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('races').values({
+        id, created_at: now, course: body.course as string, rules, settings: row0.settings, policy: JSON.stringify(policy.value),
+        moderator_hash: hash(moderatorKey), state: JSON.stringify(begun.value.state), version: 1, last_seq: entries.length,
+        deadline_at: deadlineAt, paused_left: null, status: 'running', seed: seed as number,
+      }).execute();
+      await trx.insertInto('seats').values(seats.map((s, i) => ({ race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hash(tokens[i]!) : '' }))).execute();
+      await trx.insertInto('events').values(entries.map((e, k) => ({ race_id: id, seq: k + 1, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
+      await trx.insertInto('turns').values({ race_id: id, turn: 1, before: JSON.stringify(created.value), dealt: JSON.stringify(begun.value.state), first_seq: null }).execute();
+    });
+    return yes({ id, moderatorKey, seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]! })) });
+  }
+
+  private async load(id: string) {
+    const race = await this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!race) return null;
+    const seats = await this.db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
+    return { race, seats };
+  }
+
+  private summary(r: RaceRow): RaceSummary {
+    return {
+      id: r.id, course: r.course, rules: r.rules, settings: JSON.parse(r.settings), deadline: JSON.parse(r.policy),
+      status: r.status, paused: r.paused_left !== null, deadlineAt: r.deadline_at, lastSeq: r.last_seq,
+    };
+  }
+
+  private async submittedSeats(id: string, turn: number): Promise<Set<number>> {
+    const rows = await this.db.selectFrom('orders').select('seat').where('race_id', '=', id).where('turn', '=', turn).execute();
+    return new Set(rows.map((r) => r.seat));
+  }
+
+  private seatInfo = (s: { seat: number; name: string; kind: string; level: string | null }): SeatInfo => ({
+    seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level,
+  });
+
+  /** What anybody may see of a race. */
+  async view(id: string): Promise<Answer<ReturnType<typeof publicView>>> {
+    const got = await this.load(id);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    const st: GameState = JSON.parse(got.race.state);
+    return yes(publicView(this.summary(got.race), st, got.seats.map(this.seatInfo), await this.submittedSeats(id, st.turn)));
+  }
+
+  private async authSeat(id: string, seat: number, secret: string | undefined) {
+    const got = await this.load(id);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    const s = got.seats[seat];
+    if (!s) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
+    if (s.kind !== 'human') return no(403, 'seat', `seat ${seat} is played by a bot`);
+    if (!secret || hash(secret) !== s.token_hash) return no(401, 'token', 'this seat\'s secret link is needed (the token of its invite link)');
+    return yes(got);
+  }
+
+  /** What a seat may see: the race, its own hand and its own orders. */
+  async seat(id: string, seat: number, secret: string | undefined) {
+    const got = await this.authSeat(id, seat, secret);
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    const st: GameState = JSON.parse(race.state);
+    const mine = await this.db.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).executeTakeFirst();
+    return yes(seatView(this.summary(race), st, seats.map(this.seatInfo), await this.submittedSeats(id, st.turn), seat, mine ? JSON.parse(mine.body) : null));
+  }
+
+  /**
+   * A seat's orders for the current turn (or the moderator's correction): checked, stored, and
+   * answered with what was understood. They can be replaced until the turn is played. In a live
+   * race the turn is played as soon as every person's orders are in.
+   */
+  async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string }, body: unknown): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
+    const got = who.moderatorKey ? await this.authModerator(id, who.moderatorKey) : await this.authSeat(id, seat, who.token);
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    if (!seats[seat]) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    const st: GameState = JSON.parse(race.state);
+    if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
+    const setup = this.setupOf(race);
+    const orders = readOrders(setup, st, seat, body);
+    if (!orders.ok) return orders;
+    const now = this.clock.now();
+    const committed = await this.db.transaction().execute(async (trx) => {
+      // The race must still be at the turn the orders were checked against.
+      const bumped = await trx.updateTable('races').set({ version: race.version + 1, last_seq: race.last_seq + 1 })
+        .where('id', '=', id).where('version', '=', race.version).executeTakeFirst();
+      if (Number(bumped.numUpdatedRows) !== 1) return false;
+      await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+      await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: JSON.stringify(orders.value), submitted_at: now }).execute();
+      await trx.insertInto('events').values({ race_id: id, seq: race.last_seq + 1, turn: st.turn, body: JSON.stringify({ kind: 'race', event: { type: 'submitted', seat } }) }).execute();
+      return true;
+    });
+    if (!committed) return this.submit(id, seat, who, body); // something else changed the race: check again
+    await this.announce(id, race.last_seq);
+    if (JSON.parse(race.policy).kind === 'live') await this.adjudicate(id, false);
+    return yes({ turn: st.turn, orders: orders.value });
+  }
+
+  private async authModerator(id: string, key: string | undefined) {
+    const got = await this.load(id);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    if (!key || hash(key) !== got.race.moderator_hash) return no(401, 'moderatorKey', 'the race\'s moderator key is needed');
+    return yes(got);
+  }
+
+  /**
+   * Plays the current turn if it is due: its deadline has passed, or (`early`, live races) every
+   * person has sent orders. Returns true if this call played it. Safe to call from anywhere, at
+   * any time, from any number of processes: only one of them commits.
+   */
+  async adjudicate(id: string, force: boolean): Promise<boolean> {
+    const got = await this.load(id);
+    if (!got) return false;
+    const { race, seats } = got;
+    if (race.status !== 'running' || race.paused_left !== null) return false;
+    const st: GameState = JSON.parse(race.state);
+    if (st.phase !== 'programming') return false;
+    const now = this.clock.now();
+    const rows = await this.db.selectFrom('orders').selectAll().where('race_id', '=', id).where('turn', '=', st.turn).execute();
+    const sent = new Map(rows.map((r) => [r.seat, JSON.parse(r.body) as SeatOrders]));
+    const due = force || (race.deadline_at !== null && race.deadline_at <= now);
+    const allIn = seats.every((s) => s.kind === 'bot' || sent.has(s.seat) || !needsProgram(st, s.seat));
+    if (!due && !(allIn && JSON.parse(race.policy).kind === 'live')) return false;
+
+    const setup = this.setupOf(race);
+    const policy: DeadlinePolicy = JSON.parse(race.policy);
+    const entries: Omit<Entry, 'seq'>[] = [];
+    const turn = st.turn;
+    let s = st;
+    const reentry: Record<number, Reentry> = {};
+    for (const seat of seats) {
+      const i = seat.seat;
+      const r = s.robots[i]!;
+      if (r.status === 'out') continue;
+      if (seat.kind === 'bot') {
+        // A random legal program, drawn with the race's seeded generator.
+        const res = fillProgram(setup, s, i, []);
+        if (res.ok) s = res.value.state;
+        continue;
+      }
+      const o = sent.get(i);
+      const eo = o ? engineOrders(setup, o) : null;
+      if (eo?.reentry) reentry[i] = eo.reentry;
+      if (needsProgram(s, i)) {
+        // Missing or partly missing: the empty registers are filled at random (RULES.md threeMinuteRule, 001 L393).
+        const filled = fillProgram(setup, s, i, eo?.partial ?? []);
+        if (!filled.ok) throw new Error(`${filled.error.field}: ${filled.error.message}`);
+        for (const e of filled.value.events) entries.push({ turn, kind: 'game', event: e });
+        s = filled.value.state;
+        if (filled.value.events.length || !o) {
+          const regs = filled.value.events.flatMap((e) => (e.type === 'programmed' ? e.filled.map((f) => f.register) : []));
+          entries.push({ turn, kind: 'race', event: { type: 'filled', seat: i, registers: regs } });
+        }
+      }
+      if (eo) {
+        const program = needsProgram(s, i) ? openRegisters(s.robots[i]!.locked).map((reg) => s.robots[i]!.registers[reg - 1]!) : [];
+        const res = submitOrders(setup, s, i, { ...eo.orders, program });
+        if (res.ok) s = res.value;
+      }
+    }
+    const played: GameEvent[] = [];
+    while (s.register < 5) {
+      const res = playRegister(setup, s);
+      if (!res.ok) throw new Error(`${res.error.field}: ${res.error.message}`);
+      played.push(...res.value.events);
+      s = res.value.state;
+    }
+    const ended = endTurn(setup, s);
+    if (!ended.ok) throw new Error(ended.error.message);
+    played.push(...ended.value.events);
+    s = ended.value.state;
+    for (const e of played) entries.push({ turn, kind: 'game', event: e });
+    const before = s;
+    let deadlineAt: number | null = null;
+    let status = 'running';
+    if (raceOver(setup, s)) {
+      status = 'over';
+      entries.push({ turn, kind: 'race', event: { type: 'raceOver' } });
+    } else {
+      const next = beginTurn(setup, s, reentry);
+      if (!next.ok) throw new Error(next.error.message);
+      s = next.value.state;
+      for (const e of next.value.events) entries.push({ turn: s.turn, kind: 'game', event: e });
+      // A race of bots alone plays on at once; people get the policy's time.
+      deadlineAt = seats.every((x) => x.kind === 'bot') ? now : nextDeadline(policy, now);
+      entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
+    }
+    const first = race.last_seq + 1;
+    const committed = await this.db.transaction().execute(async (trx) => {
+      const bumped = await trx.updateTable('races')
+        .set({ state: JSON.stringify(s), version: race.version + 1, last_seq: race.last_seq + entries.length, deadline_at: deadlineAt, status })
+        .where('id', '=', id).where('version', '=', race.version).executeTakeFirst();
+      if (Number(bumped.numUpdatedRows) !== 1) return false;
+      for (let k = 0; k < entries.length; k += 200)
+        await trx.insertInto('events').values(entries.slice(k, k + 200).map((e, m) => ({ race_id: id, seq: first + k + m, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
+      await trx.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn).execute();
+      if (status === 'running') {
+        await trx.deleteFrom('turns').where('race_id', '=', id).where('turn', '=', s.turn).execute();
+        await trx.insertInto('turns').values({ race_id: id, turn: s.turn, before: JSON.stringify(before), dealt: JSON.stringify(s), first_seq: null }).execute();
+      }
+      return true;
+    });
+    if (committed) await this.announce(id, race.last_seq);
+    return committed;
+  }
+
+  /**
+   * The moderator's tools: pause and resume the clock, extend the deadline, hand a seat to a bot,
+   * play the turn now, and rewind the last turn played so that it is played again (after a
+   * correction of someone's orders, sent with the moderator key).
+   */
+  async moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<{ done: string }>> {
+    const got = await this.authModerator(id, key);
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    const b = isObject(body) ? body : {};
+    const now = this.clock.now();
+    let set: Partial<RaceRow> = {};
+    let event: RaceEvent;
+    let rewindTo: { turn: number; dealt: string; from: number } | null = null;
+    switch (action) {
+      case 'pause':
+        if (race.paused_left !== null) return no(409, 'race', 'already paused');
+        if (race.status !== 'running') return no(409, 'race', 'the race is over');
+        set = { paused_left: Math.max(0, (race.deadline_at ?? now) - now), deadline_at: null };
+        event = { type: 'paused' };
+        break;
+      case 'resume':
+        if (race.paused_left === null) return no(409, 'race', 'not paused');
+        set = { paused_left: null, deadline_at: now + race.paused_left };
+        event = { type: 'resumed' };
+        break;
+      case 'extend': {
+        const sec = b.seconds;
+        if (!Number.isInteger(sec) || (sec as number) < 1 || (sec as number) > 30 * 86400) return no(422, 'seconds', 'expected whole seconds, 1 to 2592000');
+        if (race.status !== 'running') return no(409, 'race', 'the race is over');
+        if (race.paused_left !== null) set = { paused_left: race.paused_left + (sec as number) * 1000 };
+        else set = { deadline_at: (race.deadline_at ?? now) + (sec as number) * 1000 };
+        event = { type: 'deadline', at: set.deadline_at ?? null };
+        break;
+      }
+      case 'replace': {
+        const seat = b.seat;
+        if (!Number.isInteger(seat) || !seats[seat as number]) return no(422, 'seat', `expected a seat number 0 to ${seats.length - 1}`);
+        const level = b.level ?? 'random';
+        if (typeof level !== 'string' || !isLevel(level)) return no(422, 'level', `expected a bot level: ${LEVELS.join(', ')}`);
+        event = { type: 'seatReplaced', seat: seat as number, level };
+        break;
+      }
+      case 'adjudicate':
+        return (await this.adjudicate(id, true)) ? yes({ done: 'the turn was played' }) : no(409, 'turn', 'the turn could not be played now (paused, over, or played meanwhile)');
+      case 'rewind': {
+        const st: GameState = JSON.parse(race.state);
+        const last = race.status === 'over' ? st.turn : st.turn - 1;
+        const row = await this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', last).executeTakeFirst();
+        if (!row || row.first_seq === null) return no(409, 'turn', 'no turn has been played yet');
+        rewindTo = { turn: last, dealt: row.dealt, from: row.first_seq };
+        set = { state: row.dealt, status: 'running', paused_left: null, deadline_at: nextDeadline(JSON.parse(race.policy), now) };
+        event = { type: 'rewound', turn: last, from: row.first_seq, to: race.last_seq };
+        break;
+      }
+      default:
+        return no(404, 'action', 'expected pause, resume, extend, replace, adjudicate or rewind');
+    }
+    const committed = await this.db.transaction().execute(async (trx) => {
+      const bumped = await trx.updateTable('races').set({ ...set, version: race.version + 1, last_seq: race.last_seq + 1 })
+        .where('id', '=', id).where('version', '=', race.version).executeTakeFirst();
+      if (Number(bumped.numUpdatedRows) !== 1) return false;
+      const turn = rewindTo ? rewindTo.turn : (JSON.parse(race.state) as GameState).turn;
+      await trx.insertInto('events').values({ race_id: id, seq: race.last_seq + 1, turn, body: JSON.stringify({ kind: 'race', event }) }).execute();
+      if (event.type === 'seatReplaced') await trx.updateTable('seats').set({ kind: 'bot', level: event.level, token_hash: '' }).where('race_id', '=', id).where('seat', '=', event.seat).execute();
+      if (rewindTo) await trx.deleteFrom('turns').where('race_id', '=', id).where('turn', '>', rewindTo.turn).execute();
+      return true;
+    });
+    if (!committed) return no(409, 'race', 'the race changed meanwhile; try again');
+    await this.announce(id, race.last_seq);
+    return yes({ done: event.type });
+  }
+
+  /** Plays every race whose deadline has passed; returns how many turns were played. */
+  async tick(): Promise<number> {
+    const due = await this.db.selectFrom('races').select('id').where('status', '=', 'running').where('deadline_at', '<=', this.clock.now()).execute();
+    let played = 0;
+    for (const { id } of due) if (await this.adjudicate(id, false)) played++;
+    return played;
+  }
+
+  /** Entries after `after`, in order. */
+  async entries(id: string, after: number): Promise<Answer<Entry[]>> {
+    const race = await this.db.selectFrom('races').select('id').where('id', '=', id).executeTakeFirst();
+    if (!race) return no(404, 'race', `no race "${id}"`);
+    const rows = await this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('seq', '>', after).orderBy('seq').execute();
+    return yes(rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) })));
+  }
+
+  /**
+   * Sends the race's entries after `after` on the bus, each once per process, and tells the other
+   * processes. Listeners also drop what they have already seen, by seq.
+   */
+  async announce(id: string, after: number, local = true): Promise<void> {
+    const from = Math.max(after, this.sent.get(id) ?? 0);
+    const got = await this.entries(id, from);
+    if (!got.ok || !got.value.length) return;
+    const last = got.value[got.value.length - 1]!.seq;
+    if ((this.sent.get(id) ?? 0) >= last) return;
+    this.sent.set(id, last);
+    this.bus.emit(`race:${id}`, got.value);
+    if (local) this.published?.(id, last);
+  }
+
+  /** The report of a turn played: 001's table per register, from its events. */
+  async report(id: string, turn: number): Promise<Answer<{ turn: number; report: ReturnType<typeof turnReport>; text: string }>> {
+    const row = await this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
+    if (!row || row.first_seq === null) return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
+    const rows = await this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('turn', '=', turn).orderBy('seq').execute();
+    const entries = rows.map((r) => ({ seq: r.seq, ...JSON.parse(r.body) }) as Entry);
+    // Events of a play the moderator rewound do not count.
+    const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
+    const events = entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
+    const rep = turnReport(JSON.parse(row.before), events);
+    return yes({ turn, report: rep, text: formatTurnReport(rep) });
+  }
+}

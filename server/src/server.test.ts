@@ -1,0 +1,317 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import WebSocket from 'ws';
+import { cardName } from '../../engine/src/index.js';
+import { call, freshDb, postgresAnswers, startServer, TestClock } from './testing.js';
+
+const havePostgres = await postgresAnswers();
+const DIALECTS = ['sqlite', 'postgres'] as const;
+const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function newRace(base: string, body: Record<string, unknown> = {}) {
+  const r = await call(base, 'POST', '/api/races', {
+    course: 'first-shift',
+    seats: [{ name: 'Ava' }, { name: 'Bob' }],
+    deadline: { kind: 'live', seconds: 60 },
+    seed: 7,
+    ...body,
+  });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body as { id: string; moderatorKey: string; seats: { seat: number; token: string | null; link: string | null }[] };
+}
+
+async function hand(base: string, id: string, seat: number, token: string): Promise<{ hand: string[]; openRegisters: number[]; needsProgram: boolean }> {
+  const r = await call(base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(token));
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body.you;
+}
+
+async function programFirstCards(base: string, id: string, seat: number, token: string) {
+  const you = await hand(base, id, seat, token);
+  const program = you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [];
+  return call(base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, auth(token));
+}
+
+/** The cards a robot revealed in turn 1, by name. */
+async function playedBy(base: string, id: string, robot: number): Promise<string[]> {
+  const ev = (await call(base, 'GET', `/api/races/${id}/events`)).body as { turn: number; event: { type: string; robot?: number; card?: number } }[];
+  return ev.filter((e) => e.turn === 1 && e.event.type === 'revealed' && e.event.robot === robot).map((e) => cardName(e.event.card!));
+}
+
+/** The revealed cards begin the program (a robot destroyed mid-turn reveals no more). */
+const isPrefix = (played: string[], program: string[]) => played.length > 0 && played.every((c, k) => c === program[k]);
+
+for (const dialect of DIALECTS) {
+  test(`[${dialect}] a race of bots runs from creation to its winner, turn after turn`, { skip: skipFor(dialect) }, async () => {
+    const { db } = await freshDb(dialect);
+    const s = await startServer(db);
+    try {
+      const race = await newRace(s.base, { seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], seed: 3 });
+      for (let k = 0; k < 200; k++) {
+        const v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+        if (v.status === 'over') break;
+        s.clock.advance(1000);
+        await s.service.tick();
+      }
+      const v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      assert.equal(v.status, 'over');
+      assert.ok(v.finished.length > 0 || v.robots.every((r: { status: string }) => r.status === 'out'));
+      const rep = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report?format=text`);
+      assert.equal(rep.status, 200);
+      assert.match(rep.body, /Register 1\nDmg +Name +Move +Notes/);
+    } finally {
+      await s.close();
+      await db.destroy();
+    }
+  });
+
+  test(`[${dialect}] people race: orders are checked, echoed, replaced until the turn is played, and the turn plays once all are in`, { skip: skipFor(dialect) }, async () => {
+    const { db } = await freshDb(dialect);
+    const s = await startServer(db);
+    try {
+      const race = await newRace(s.base);
+      const [a, b] = race.seats.map((x) => x.token!);
+      const bad = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: ['F1:500'] }, auth(a!));
+      assert.equal(bad.status, 422);
+      assert.equal(bad.body.error.field, 'program');
+      const you = await hand(s.base, race.id, 0, a!);
+      const first = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, auth(a!));
+      assert.equal(first.status, 200);
+      assert.deepEqual(first.body.orders.program, you.hand.slice(0, 5));
+      const changed = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(4, 9) }, auth(a!));
+      assert.deepEqual(changed.body.orders.program, you.hand.slice(4, 9));
+      let v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      assert.equal(v.turn, 1);
+      assert.deepEqual(v.seats.map((x: { submitted: boolean }) => x.submitted), [true, false]);
+      await programFirstCards(s.base, race.id, 1, b!);
+      v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      assert.equal(v.turn, 2);
+      // What Ava last sent is what her robot played (as long as it stayed on the board).
+      assert.ok(isPrefix(await playedBy(s.base, race.id, 0), you.hand.slice(4, 9)));
+    } finally {
+      await s.close();
+      await db.destroy();
+    }
+  });
+
+  test(`[${dialect}] nobody sees another seat's hand or orders before the turn is played, through any endpoint or the stream`, { skip: skipFor(dialect) }, async () => {
+    const { db } = await freshDb(dialect);
+    const s = await startServer(db);
+    try {
+      const race = await newRace(s.base);
+      const [a, b] = race.seats.map((x) => x.token!);
+      const bHand = (await hand(s.base, race.id, 1, b!)).hand;
+      await programFirstCards(s.base, race.id, 1, b!);
+      const wsText: string[] = [];
+      const ws = new WebSocket(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`);
+      ws.on('message', (m) => wsText.push(String(m)));
+      await new Promise((r) => ws.on('open', r));
+      await new Promise((r) => setTimeout(r, 100));
+      const seen = [
+        JSON.stringify((await call(s.base, 'GET', `/api/races/${race.id}`)).body),
+        JSON.stringify((await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(a!))).body),
+        JSON.stringify((await call(s.base, 'GET', `/api/races/${race.id}/events`)).body),
+        wsText.join('\n'),
+      ];
+      for (const text of seen) for (const card of bHand) assert.ok(!text.includes(`"${card}"`), `${card} of Bob's hand shows in ${text.slice(0, 200)}`);
+      assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/seats/1`, undefined, auth(a!))).status, 401);
+      assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/seats/1`, undefined, { 'x-moderator-key': race.moderatorKey })).status, 401);
+      ws.close();
+    } finally {
+      await s.close();
+      await db.destroy();
+    }
+  });
+
+  test(`[${dialect}] two submissions racing each other are both stored in turn, and the turn is played exactly once`, { skip: skipFor(dialect) }, async () => {
+    const { db } = await freshDb(dialect);
+    const s = await startServer(db);
+    try {
+      const race = await newRace(s.base);
+      const [a, b] = race.seats.map((x) => x.token!);
+      const ha = (await hand(s.base, race.id, 0, a!)).hand;
+      const hb = (await hand(s.base, race.id, 1, b!)).hand;
+      const p1 = ha.slice(0, 5), p2 = ha.slice(4, 9);
+      const results = await Promise.all([
+        call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: p1 }, auth(a!)),
+        call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: p2 }, auth(a!)),
+      ]);
+      for (const r of results) assert.equal(r.status, 200, JSON.stringify(r.body));
+      const stored = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(a!))).body.you.orders.program;
+      assert.ok([JSON.stringify(p1), JSON.stringify(p2)].includes(JSON.stringify(stored)));
+      // The last orders and two more attempts to play the turn, all at once.
+      const done = await Promise.all([
+        call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { program: hb.slice(0, 5) }, auth(b!)),
+        s.service.adjudicate(race.id, true),
+        s.service.adjudicate(race.id, true),
+      ]);
+      // Bob's orders either made it in time or met the next turn (then his cards were filled at random).
+      assert.ok([200, 409, 422].includes(done[0].status), JSON.stringify(done[0].body));
+      assert.ok(isPrefix(await playedBy(s.base, race.id, 0), stored));
+      const ev = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { event: { type: string; turn?: number } }[];
+      assert.equal(ev.filter((e) => e.event.type === 'turnBegan' && e.event.turn === 2).length, 1);
+      assert.equal(ev.filter((e) => e.event.type === 'turnEnded').length, 1);
+    } finally {
+      await s.close();
+      await db.destroy();
+    }
+  });
+
+  test(`[${dialect}] a week of daily 22:00 deadlines runs in seconds; late programs are filled at random and the report says so`, { skip: skipFor(dialect) }, async () => {
+    const { db } = await freshDb(dialect);
+    const clock = new TestClock(Date.UTC(2026, 10, 2, 9, 0)); // 09:00 in London
+    const s = await startServer(db, clock);
+    try {
+      const race = await newRace(s.base, { deadline: { kind: 'scheduled', time: '22:00', zone: 'Europe/London', minimumHours: 20 } });
+      let v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      // 22:00 today leaves 13 hours: the first deadline is 22:00 tomorrow.
+      assert.equal(new Date(v.deadlineAt).toISOString(), '2026-11-03T22:00:00.000Z');
+      for (let day = 0; day < 7; day++) {
+        clock.t = v.deadlineAt;
+        assert.equal(await s.service.tick(), 1);
+        v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+        if (v.status === 'over') break;
+      }
+      assert.ok(v.turn >= 7 || v.status === 'over');
+      const ev = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { kind: string; event: { type: string } }[];
+      assert.ok(ev.some((e) => e.event.type === 'filled'));
+      const rep = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report?format=text`);
+      assert.match(rep.body, /register \d filled at random \(missing\)/);
+    } finally {
+      await s.close();
+      await db.destroy();
+    }
+  });
+
+  test(`[${dialect}] deadlines that expire while the server is down are played when it comes back, and no accepted orders are lost`, { skip: skipFor(dialect) }, async () => {
+    const fresh = await freshDb(dialect);
+    const clock = new TestClock();
+    let s = await startServer(fresh.db, clock);
+    const race = await newRace(s.base);
+    const a = race.seats[0]!.token!;
+    const ha = (await hand(s.base, race.id, 0, a)).hand;
+    await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: ha.slice(2, 7) }, auth(a));
+    await s.close();
+    await fresh.db.destroy();
+    clock.advance(5 * 60_000);
+    const again = dialect === 'sqlite' ? await freshDb('sqlite', fresh.file) : { db: (await import('./db.js')).openDb({ url: fresh.url! }).db };
+    s = await startServer(again.db, clock);
+    try {
+      assert.equal(await s.service.tick(), 1);
+      const v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      assert.equal(v.turn, 2);
+      assert.ok(isPrefix(await playedBy(s.base, race.id, 0), ha.slice(2, 7)));
+    } finally {
+      await s.close();
+      await again.db.destroy();
+    }
+  });
+
+  test(`[${dialect}] the moderator pauses, extends, hands a seat to a bot, plays the turn and rewinds it`, { skip: skipFor(dialect) }, async () => {
+    const { db } = await freshDb(dialect);
+    const s = await startServer(db);
+    try {
+      const race = await newRace(s.base);
+      const mod = { 'x-moderator-key': race.moderatorKey };
+      assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/pause`, {}, { 'x-moderator-key': 'nope' })).status, 401);
+      assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/pause`, {}, mod)).status, 200);
+      s.clock.advance(3600_000);
+      assert.equal(await s.service.tick(), 0, 'a paused race keeps its turn');
+      assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/resume`, {}, mod)).status, 200);
+      const before = (await call(s.base, 'GET', `/api/races/${race.id}`)).body.deadlineAt;
+      await call(s.base, 'POST', `/api/races/${race.id}/moderator/extend`, { seconds: 600 }, mod);
+      assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.deadlineAt, before + 600_000);
+      assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/replace`, { seat: 1, level: 'random' }, mod)).status, 200);
+      assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/adjudicate`, {}, mod)).status, 200);
+      const after = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      assert.equal(after.turn, 2);
+      assert.equal(after.seats[1].kind, 'bot');
+      assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/rewind`, {}, mod)).status, 200);
+      const rewound = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      assert.equal(rewound.turn, 1);
+      // A correction of Ava's orders by the moderator, then the turn is played again.
+      const you = await hand(s.base, race.id, 0, race.seats[0]!.token!);
+      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, mod)).status, 200);
+      assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.turn, 2);
+      const rep = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report`);
+      assert.equal(rep.body.report.registers.length, 5);
+    } finally {
+      await s.close();
+      await db.destroy();
+    }
+  });
+}
+
+test('bad input never changes a race: malformed JSON, unknown fields, oversized bodies, unknown races', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const race = await newRace(s.base);
+    const a = race.seats[0]!.token!;
+    const before = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+    assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, '{"program": [', auth(a))).status, 400);
+    const unknown = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { colour: 'red' }, auth(a));
+    assert.deepEqual([unknown.status, unknown.body.error.field], [422, 'colour']);
+    assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: ['x'.repeat(70_000)] }, auth(a))).status, 413);
+    assert.equal((await call(s.base, 'GET', '/api/races/nope')).status, 404);
+    const badRace = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [], deadline: { kind: 'live', seconds: 60 } });
+    assert.deepEqual([badRace.status, badRace.body.error.field], [422, 'seats']);
+    const badDeadline = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'A' }], deadline: { kind: 'scheduled', time: '25:00' } });
+    assert.deepEqual([badDeadline.status, badDeadline.body.error.field], [422, 'deadline.time']);
+    const after = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+    assert.deepEqual(after, before);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('a client sending too many requests is refused with 429', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, new TestClock(), { max: 5, windowMs: 10_000 });
+  try {
+    const codes: number[] = [];
+    for (let k = 0; k < 7; k++) codes.push((await call(s.base, 'GET', '/api/courses')).status);
+    assert.deepEqual(codes, [200, 200, 200, 200, 200, 429, 429]);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('the stream sends what happened after the given seq, then each new entry once, in order', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const race = await newRace(s.base);
+    const all = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { seq: number }[];
+    const from = all[all.length - 2]!.seq;
+    const got: number[] = [];
+    const ws = new WebSocket(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream?after=${from}`);
+    ws.on('message', (m) => got.push(JSON.parse(String(m)).seq));
+    await new Promise((r) => ws.on('open', r));
+    for (const seat of [0, 1]) await programFirstCards(s.base, race.id, seat, race.seats[seat]!.token!);
+    await new Promise((r) => setTimeout(r, 200));
+    const last = (await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq;
+    assert.deepEqual(got, Array.from({ length: last - from }, (_, k) => from + 1 + k));
+    ws.close();
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('the server describes its API in OpenAPI', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const doc = (await call(s.base, 'GET', '/api/openapi.json')).body;
+    assert.equal(doc.openapi, '3.1.0');
+    assert.ok(doc.paths['/api/races/{id}/seats/{seat}/orders'].put);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});

@@ -1,0 +1,70 @@
+/**
+ * What each reader may see. Everybody sees the floor, the robots and everything revealed; a seat
+ * also sees its own hand and its own orders for the turn. No view shows another seat's hand or
+ * orders before the turn is played, not even the moderator's.
+ */
+import { cardName, dirName, popcount, type GameState } from '../../engine/src/index.js';
+import type { DeadlinePolicy } from './deadline.js';
+
+export interface SeatInfo {
+  readonly seat: number;
+  readonly name: string;
+  readonly kind: 'human' | 'bot';
+  readonly level: string | null;
+}
+
+export interface RaceSummary {
+  readonly id: string;
+  readonly course: string;
+  readonly rules: string;
+  readonly settings: unknown;
+  readonly deadline: DeadlinePolicy;
+  readonly status: string;
+  readonly paused: boolean;
+  readonly deadlineAt: number | null;
+  readonly lastSeq: number;
+}
+
+export function publicView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlySet<number>) {
+  return {
+    ...race,
+    turn: st.turn,
+    phase: st.phase,
+    seats: seats.map((s) => ({ ...s, submitted: submitted.has(s.seat) })),
+    robots: st.robots.map((r, i) => ({
+      seat: i,
+      name: r.name,
+      x: r.x,
+      y: r.y,
+      dir: dirName(r.dir),
+      damage: r.damage,
+      lives: r.lives,
+      flags: r.flags,
+      archive: r.archive,
+      status: r.status,
+      virtual: r.virtual,
+      poweredDown: r.poweredDown,
+      // Locked registers lie face up on the table: their cards are no secret.
+      locked: [1, 2, 3, 4, 5].filter((reg) => r.locked & (1 << (reg - 1))).map((reg) => ({ register: reg, card: r.registers[reg - 1] ? cardName(r.registers[reg - 1]!) : null })),
+      lockedCount: popcount(r.locked),
+      cards: r.hand.length,
+      options: r.options,
+    })),
+    finished: st.finished.map((g) => g.map((i) => st.robots[i]!.name)),
+  };
+}
+
+export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlySet<number>, seat: number, orders: unknown) {
+  const r = st.robots[seat]!;
+  return {
+    ...publicView(race, st, seats, submitted),
+    you: {
+      seat,
+      hand: r.hand.map(cardName),
+      openRegisters: [1, 2, 3, 4, 5].filter((reg) => !(r.locked & (1 << (reg - 1)))),
+      needsProgram: r.status === 'active' && !r.poweredDown && r.locked !== 0b11111,
+      poweredDown: r.poweredDown,
+      orders: orders ?? null,
+    },
+  };
+}
