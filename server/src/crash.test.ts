@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cardName } from '../../engine/src/index.js';
+import { call } from './testing.js';
+
+const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+
+/** The real server in a process of its own, on its own port and data folder. */
+async function start(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      if (out.includes('roborally server on')) resolve();
+    });
+    child.stderr!.on('data', (d) => (out += String(d)));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+  return child;
+}
+
+const killed = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+
+/** A seeded generator for the test's own choices (how long to wait before the kill). */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+}
+
+test('after kill -9 at random moments and a restart, no acknowledged orders are lost and the race goes on', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rr-crash-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const base = `http://127.0.0.1:${port}`;
+  const rand = rng(42);
+  let child = await start(dir, port);
+  try {
+    const created = await call(base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, seed: 5 });
+    assert.equal(created.status, 201);
+    const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+    const auth = (seat: number) => ({ authorization: `Bearer ${seats[seat]!.token}` });
+    /** The last orders acknowledged per turn and seat. */
+    const acked = new Map<string, { program: string[]; open: number[] }>();
+    for (let round = 0; round < 6; round++) {
+      // Orders flow in; the server is killed at a random moment in the middle of it.
+      const sending = (async () => {
+        for (let k = 0; k < 40; k++) {
+          const seat = k % 2;
+          const you = await call(base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(seat)).catch(() => null);
+          if (!you || you.status !== 200 || you.body.status !== 'running') return;
+          const { hand, openRegisters, needsProgram } = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
+          const start = k % Math.max(1, hand.length - openRegisters.length + 1);
+          const program = needsProgram ? hand.slice(start, start + openRegisters.length) : [];
+          const r = await call(base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, auth(seat)).catch(() => null);
+          if (r?.status === 200) acked.set(`${r.body.turn}/${seat}`, { program, open: openRegisters });
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 20 + rand() * 150));
+      child.kill('SIGKILL');
+      await killed(child);
+      await sending;
+      child = await start(dir, port);
+      // Every acknowledged order is either still waiting for its turn or was played as sent.
+      const race = (await call(base, 'GET', `/api/races/${id}`)).body as { turn: number; status: string };
+      const events = (await call(base, 'GET', `/api/races/${id}/events`)).body as { turn: number; event: { type: string; robot?: number; card?: number; register?: number } }[];
+      for (const [key, { program, open }] of acked) {
+        const [turn, seat] = key.split('/').map(Number) as [number, number];
+        if (turn === race.turn && race.status === 'running') {
+          const mine = (await call(base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(seat))).body.you.orders;
+          assert.deepEqual(mine?.program, program, `turn ${turn} seat ${seat}: stored orders`);
+        } else {
+          // Locked registers replay last turn's cards; the open ones play what was sent.
+          const played = events.filter((e) => e.turn === turn && e.event.type === 'revealed' && e.event.robot === seat && open.includes(e.event.register!));
+          for (const e of played) assert.equal(cardName(e.event.card!), program[open.indexOf(e.event.register!)], `turn ${turn} seat ${seat} register ${e.event.register}`);
+        }
+      }
+      for (const key of [...acked.keys()]) if (Number(key.split('/')[0]) < race.turn) acked.delete(key);
+    }
+    const last = (await call(base, 'GET', `/api/races/${id}`)).body as { turn: number };
+    assert.ok(last.turn > 1, 'the race went on across the restarts');
+  } finally {
+    child.kill('SIGKILL');
+    await killed(child);
+  }
+});
