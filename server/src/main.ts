@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { migrate, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
+import { postgresFanout } from './fanout.js';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
@@ -16,7 +17,14 @@ async function main(): Promise<void> {
   const { db, dialect } = openDb(url ? { url } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
   await migrate(db);
   const courses = shippedCourses();
-  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n) });
+  // With PostgreSQL, several processes can serve one database: new entries reach every process's clients.
+  let service!: RaceService;
+  const fanout = url
+    ? await postgresFanout(url, (raceId) => {
+        if (service.bus.listenerCount(`race:${raceId}`)) void service.announce(raceId, 0, false);
+      })
+    : null;
+  service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), ...(fanout ? { published: fanout.publish } : {}) });
   const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })) });
   // Deadlines are in the database: whatever fell due while the server was down is played now.
   const tick = async () => {
@@ -33,6 +41,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     clearInterval(timer);
     await app.close();
+    await fanout?.close();
     await db.destroy();
     process.exit(0);
   };
