@@ -91,6 +91,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (rep.ok && req.query.format === 'text') return reply.type('text/plain; charset=utf-8').send(rep.value.text);
     return send(reply, rep);
   });
+  // The picture of a played turn: the floor after it, with programmed moves as blue arrows and
+  // pushes and belt moves as green ones, as 001's moderator drew them.
+  app.get<{ Params: { id: string; turn: string } }>('/api/races/:id/turns/:turn/picture.svg', async (req, reply) => {
+    const played = await svc.playedTurn(req.params.id, Number(req.params.turn) || 0);
+    if (!played.ok) return send(reply, played);
+    const { setup, after, events } = played.value;
+    return reply.type('image/svg+xml').send(renderSvg(setup.board, { state: after, events, title: `Turn ${req.params.turn}` }));
+  });
   app.post<{ Params: { id: string; action: string } }>('/api/races/:id/moderator/:action', async (req, reply) => {
     const key = req.headers['x-moderator-key'];
     return send(reply, await svc.moderate(req.params.id, typeof key === 'string' ? key : undefined, req.params.action, req.body ?? {}));

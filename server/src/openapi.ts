@@ -41,6 +41,7 @@ export const OPENAPI = {
     '/api/races/{id}/events': { get: { summary: 'The race\'s events after a sequence number', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'entries {seq, turn, kind, event}', ...json({ type: 'array', items: { type: 'object' } }) }, ...refused } } },
     '/api/races/{id}/stream': { get: { summary: 'WebSocket: the events after ?after=, then each as it is committed', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '101': { description: 'switching to WebSocket' } } } },
     '/api/races/{id}/turns/{turn}/report': { get: { summary: 'The report of a played turn: per register, Dmg, Name, Move, Notes', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }, { name: 'format', in: 'query', schema: { enum: ['json', 'text'] } }], responses: { '200': { description: 'report', ...json({ type: 'object' }) }, ...refused } } },
+    '/api/races/{id}/turns/{turn}/picture.svg': { get: { summary: 'The floor after a played turn, programmed moves as blue arrows, pushes and belt moves green', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'SVG', content: { 'image/svg+xml': {} } }, ...refused } } },
     '/api/races/{id}/moderator/{action}': {
       post: {
         summary: 'Moderate: pause, resume, extend ({"seconds"}), replace ({"seat", "level"}) a player by a bot, adjudicate now, rewind the last turn',

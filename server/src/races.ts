@@ -444,16 +444,28 @@ export class RaceService {
     if (local) this.published?.(id, last);
   }
 
-  /** The report of a turn played: 001's table per register, from its events. */
-  async report(id: string, turn: number): Promise<Answer<{ turn: number; report: ReturnType<typeof turnReport>; text: string }>> {
+  /**
+   * A turn played, for its report and picture: the state it began from, its events (less any the
+   * moderator rewound), and the state after it.
+   */
+  async playedTurn(id: string, turn: number): Promise<Answer<{ before: GameState; events: GameEvent[]; after: GameState; setup: Setup }>> {
+    const race = await this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!race) return no(404, 'race', `no race "${id}"`);
     const row = await this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
     if (!row || row.first_seq === null) return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
+    const next = await this.db.selectFrom('turns').select('before').where('race_id', '=', id).where('turn', '=', turn + 1).executeTakeFirst();
     const rows = await this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('turn', '=', turn).orderBy('seq').execute();
     const entries = rows.map((r) => ({ seq: r.seq, ...JSON.parse(r.body) }) as Entry);
-    // Events of a play the moderator rewound do not count.
     const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
     const events = entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
-    const rep = turnReport(JSON.parse(row.before), events);
+    return yes({ before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setupOf(race) });
+  }
+
+  /** The report of a turn played: 001's table per register, from its events. */
+  async report(id: string, turn: number): Promise<Answer<{ turn: number; report: ReturnType<typeof turnReport>; text: string }>> {
+    const played = await this.playedTurn(id, turn);
+    if (!played.ok) return played;
+    const rep = turnReport(played.value.before, played.value.events);
     return yes({ turn, report: rep, text: formatTurnReport(rep) });
   }
 }

@@ -61,6 +61,12 @@ for (const dialect of DIALECTS) {
       const rep = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report?format=text`);
       assert.equal(rep.status, 200);
       assert.match(rep.body, /Register 1\nDmg +Name +Move +Notes/);
+      const picture = await fetch(`${s.base}/api/races/${race.id}/turns/1/picture.svg`);
+      assert.equal(picture.headers.get('content-type'), 'image/svg+xml');
+      const svg = await picture.text();
+      assert.match(svg, /^<svg/);
+      assert.match(svg, /class="move programmed"/);
+      assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/turns/999/picture.svg`)).status, 404);
     } finally {
       await s.close();
       await db.destroy();
