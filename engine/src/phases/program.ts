@@ -5,8 +5,12 @@ import { moveRobot } from '../movement.js';
 import type { Dir } from '../geometry.js';
 
 /** Robots that run a card this register: on the floor, powered up, with a card in the register. */
-export function movers(ctx: Ctx, register: number): number[] {
-  const out: number[] = [];
+/** Reused for every register: movers() is called once per register and its list consumed at once. */
+const moving: number[] = [];
+
+function movers(ctx: Ctx, register: number): number[] {
+  const out = moving;
+  out.length = 0;
   const robots = ctx.state.robots;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
