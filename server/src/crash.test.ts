@@ -1,31 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { cardName } from '../../engine/src/index.js';
-import { call } from './testing.js';
+import { call, exited, spawnServer } from './testing.js';
 
-const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
-
-/** The real server in a process of its own, on its own port and data folder. */
-async function start(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += String(d);
-      if (out.includes('roborally server on')) resolve();
-    });
-    child.stderr!.on('data', (d) => (out += String(d)));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-  return child;
-}
-
-const killed = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+const start = (dataDir: string, port: number) => spawnServer({ PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '' });
 
 /** A seeded generator for the test's own choices (how long to wait before the kill). */
 function rng(seed: number) {
@@ -62,7 +43,7 @@ test('after kill -9 at random moments and a restart, no acknowledged orders are 
       })();
       await new Promise((r) => setTimeout(r, 20 + rand() * 150));
       child.kill('SIGKILL');
-      await killed(child);
+      await exited(child);
       await sending;
       child = await start(dir, port);
       // Every acknowledged order is either still waiting for its turn or was played as sent.
@@ -85,6 +66,6 @@ test('after kill -9 at random moments and a restart, no acknowledged orders are 
     assert.ok(last.turn > 1, 'the race went on across the restarts');
   } finally {
     child.kill('SIGKILL');
-    await killed(child);
+    await exited(child);
   }
 });

@@ -1,22 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { call, freshDb, postgresAnswers } from './testing.js';
+import { call, freshDb, postgresAnswers, spawnServer } from './testing.js';
 
-const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 const havePostgres = await postgresAnswers();
+const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url });
 
-async function start(url: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: String(port), DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => ((out += String(d)), out.includes('roborally server on') && resolve()));
-    child.stderr!.on('data', (d) => (out += String(d)));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-  return child;
+/** Two server processes on a fresh PostgreSQL schema. */
+async function twoProcesses() {
+  const { db, url } = await freshDb('postgres');
+  await db.destroy();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const procs = [await start(url!, port), await start(url!, port + 1)];
+  return { A: `http://127.0.0.1:${port}`, B: `http://127.0.0.1:${port + 1}`, stop: () => procs.forEach((p) => p.kill('SIGKILL')) };
 }
 
 function collect(url: string): { seqs: number[]; types: string[]; ready: Promise<unknown>; close(): void } {
@@ -35,11 +31,7 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,
 }, async () => {
-  const { db, url } = await freshDb('postgres');
-  await db.destroy();
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const [a, b] = [await start(url!, port), await start(url!, port + 1)];
-  const A = `http://127.0.0.1:${port}`, B = `http://127.0.0.1:${port + 1}`;
+  const { A, B, stop } = await twoProcesses();
   try {
     const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, seed: 9 });
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
@@ -66,8 +58,7 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
     onA.close();
     onB.close();
   } finally {
-    a.kill('SIGKILL');
-    b.kill('SIGKILL');
+    stop();
   }
 });
 
@@ -75,11 +66,7 @@ test('two server processes ticking the same deadlines: each turn of a race is pl
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,
 }, async () => {
-  const { db, url } = await freshDb('postgres');
-  await db.destroy();
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const [a, b] = [await start(url!, port), await start(url!, port + 1)];
-  const A = `http://127.0.0.1:${port}`;
+  const { A, stop } = await twoProcesses();
   try {
     // A race of bots alone is due at once, turn after turn: both processes try every half second.
     const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], deadline: { kind: 'live', seconds: 60 }, seed: 4 });
@@ -91,7 +78,6 @@ test('two server processes ticking the same deadlines: each turn of a race is pl
     assert.ok(began.length > 3, `only ${began.length} turns`);
     assert.deepEqual(began, Array.from({ length: began.length }, (_, k) => k + 1), 'no turn begun twice');
   } finally {
-    a.kill('SIGKILL');
-    b.kill('SIGKILL');
+    stop();
   }
 });

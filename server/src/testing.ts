@@ -2,7 +2,9 @@
  * For the server's tests: a server on a free loopback port with a clock the test moves, over a
  * fresh SQLite file, or a fresh schema of the PostgreSQL server when one answers.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -96,3 +98,21 @@ export async function call(base: string, method: string, path: string, body?: un
   }
   return { status: res.status, body: json };
 }
+
+const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+
+/** The real server (`npm start`) in a process of its own, once it listens. */
+export async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => ((out += String(d)), out.includes('roborally server on') && resolve()));
+    child.stderr!.on('data', (d) => (out += String(d)));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+  return child;
+}
+
+/** Resolves once the process has exited. */
+export const exited = (child: ChildProcess) =>
+  new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
