@@ -3,6 +3,7 @@
  * it as they do in a race (belts, pushers, gears, crushers, pits, walls, the expansion elements).
  * Course validation asks whether each flag can be reached; bots ask how many registers away it is.
  */
+import { Floor } from './board.js';
 import { CARD_TYPES, DECK, cardType, instruction, type Card } from './cards.js';
 import { makeCtx, type Ctx, type Setup } from './context.js';
 import { createState } from './game.js';
@@ -26,9 +27,9 @@ export class LoneRobot {
 
   constructor(readonly setup: Setup) {
     const b = setup.board;
-    // Any square with floor will do to create the robot; it is moved before each run.
+    // Any square a robot may stand on will do to create the robot; it is moved before each run.
     let at = 0;
-    while (at < b.floor.length && (b.floor[at] === 1 || b.floor[at] === 12)) at++;
+    while (at < b.floor.length && (b.floor[at] === Floor.Pit || b.floor[at] === Floor.Void || b.floor[at] === Floor.Repulsor)) at++;
     const st = createState(setup, [{ name: 'probe', x: at % b.width, y: Math.floor(at / b.width), dir: 0 }]);
     if (!st.ok) throw new Error(`no floor to stand on: ${st.error.message}`);
     this.ctx = makeCtx(setup, st.value, null);

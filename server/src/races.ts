@@ -14,6 +14,7 @@ import {
 import type { Db, RaceRow } from './db.js';
 import { nextDeadline, parsePolicy, type Clock, type DeadlinePolicy } from './deadline.js';
 import { no, yes, type Answer } from './errors.js';
+import { LEVELS, chooseOrders, chooseReentry, isLevel, type Level } from '../../bots/src/index.js';
 import { engineOrders, readOrders, type SeatOrders } from './orders.js';
 import { publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
 
@@ -42,10 +43,6 @@ export interface Created {
   readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null }[];
 }
 
-/** Bot levels a seat can be given. Until the bots of bots/ are wired in, a bot plays random legal programs. */
-const LEVELS = ['random'] as const;
-type Level = (typeof LEVELS)[number];
-const isLevel = (s: string): s is Level => (LEVELS as readonly string[]).includes(s);
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const token = () => randomBytes(18).toString('base64url');
@@ -269,9 +266,12 @@ export class RaceService {
       const r = s.robots[i]!;
       if (r.status === 'out') continue;
       if (seat.kind === 'bot') {
-        // A random legal program, drawn with the race's seeded generator.
-        const res = fillProgram(setup, s, i, []);
-        if (res.ok) s = res.value.state;
+        // The bot decides from the turn as dealt (nobody's orders in it) and the race's seed.
+        const level = (seat.level && isLevel(seat.level) ? seat.level : 'random') as Level;
+        const res = submitOrders(setup, s, i, chooseOrders(setup, st, i, race.seed * 1000003 + turn * 31 + i, level));
+        if (!res.ok) throw new Error(`bot ${seat.name}: ${res.error.field}: ${res.error.message}`);
+        s = res.value;
+        reentry[i] = chooseReentry(setup, st, i, race.seed * 1000003 + turn * 37 + i, level);
         continue;
       }
       const o = sent.get(i);

@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
     const { db } = await freshDb(dialect);
     const s = await startServer(db);
     try {
-      const race = await newRace(s.base, { seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], seed: 3 });
+      const race = await newRace(s.base, { seats: [{ name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }, { name: 'Dash', bot: 'random' }], seed: 3 });
       for (let k = 0; k < 200; k++) {
         const v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
         if (v.status === 'over') break;

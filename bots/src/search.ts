@@ -1,0 +1,192 @@
+/**
+ * The search over a robot's programs: every ordering of its hand into its open registers, the
+ * locked registers keeping their cards. Cards of one type do the same thing whenever only one
+ * robot's program is unknown (the others stand still or run their face-up locked cards), so the
+ * search runs over the orderings of the hand's multiset of types (for nine different classic
+ * cards, 15,120 orderings of cards are at most 7^5 sequences of types, usually a few thousand).
+ * Programs sharing a prefix share its simulation: the search goes register by register, saving
+ * the state once at each branch point and restoring it before each further branch.
+ */
+import { CARD_TYPES, cardType, type Card } from '../../engine/src/index.js';
+import { TYPE_INDEX } from './distance.js';
+import type { Sim, Snapshot } from './sim.js';
+
+const T = CARD_TYPES.length;
+
+/** How the search stopped at a leaf: after register 5, or earlier with the robot off the floor. */
+export type LeafKind = 'end' | 'destroyed';
+
+/**
+ * Scores the simulated state at a leaf, higher being better. `reg` is the register just played;
+ * `finishedAt` the register in which the robot touched its last flag (0: not this turn; a robot
+ * that finished plays on, and should not then drive off the board).
+ */
+export type Evaluate = (sim: Sim, kind: LeafKind, reg: number, finishedAt: number) => number;
+
+/** A program found by the search, with its score. */
+export interface Candidate {
+  /** Card types per register 1..5 (-1: locked, or not played because the robot was destroyed). */
+  readonly types: Int8Array;
+  readonly score: number;
+}
+
+export interface SearchResult {
+  /** The best program: a card for each open register, register 1 first. */
+  readonly program: Card[];
+  /** Its card types per register 1..5 (-1 for locked registers). */
+  readonly types: Int8Array;
+  readonly score: number;
+  /** The best programs found, best first (as many as asked for, or fewer). */
+  readonly top: Candidate[];
+  /** Register phases simulated, and leaves scored. */
+  readonly nodes: number;
+  readonly leaves: number;
+}
+
+export interface SearchOptions {
+  /** The card types in the order to try them: ties keep the first found, so it decides among equals. */
+  readonly order?: readonly number[];
+  /** How many of the best programs to keep in `top` (default 1). */
+  readonly keep?: number;
+}
+
+/** The cards of a hand by type, best (highest priority) first. */
+export function byType(hand: readonly Card[]): Card[][] {
+  const out: Card[][] = CARD_TYPES.map(() => []);
+  for (const c of hand) out[TYPE_INDEX[cardType(c)]]!.push(c);
+  for (const list of out) list.sort((a, b) => b - a);
+  return out;
+}
+
+const DEFAULT_ORDER = [0, 1, 2, 3, 4, 5, 6];
+
+/** The best programs for robot `me` of `sim` with this hand; the sim is left as it was found. */
+export function searchPrograms(sim: Sim, me: number, hand: readonly Card[], evaluate: Evaluate, o: SearchOptions = {}): SearchResult {
+  const order = o.order ?? DEFAULT_ORDER;
+  const keep = Math.max(1, o.keep ?? 1);
+  const robot = sim.robots[me]!;
+  const locked = robot.locked;
+  const lockedCards = robot.registers.slice();
+  const cards = byType(hand);
+  const count = new Int8Array(T);
+  const rep: Card[] = [];
+  for (let t = 0; t < T; t++) {
+    count[t] = cards[t]!.length;
+    rep[t] = cards[t]![0] ?? 0;
+  }
+  const nFlags = sim.ctx.board.flags.length;
+  const snaps: Snapshot[] = [];
+  for (let k = 0; k <= 5; k++) snaps.push(sim.newSnapshot());
+  const root = sim.newSnapshot();
+  sim.save(root);
+  const seq = new Int8Array(5).fill(-1);
+  const top: Candidate[] = [];
+  let nodes = 0, leaves = 0;
+  const home = () => nFlags > 0 && robot.flags >= nFlags;
+  const startedHome = home();
+  let finishedAt = 0;
+
+  const leaf = (kind: LeafKind, reg: number): void => {
+    leaves++;
+    const s = evaluate(sim, kind, reg, finishedAt);
+    if (top.length === keep && s <= top[keep - 1]!.score) return;
+    let j = top.length < keep ? top.length : keep - 1;
+    while (j > 0 && top[j - 1]!.score < s) j--;
+    top.splice(j, 0, { types: seq.slice(), score: s });
+    if (top.length > keep) top.pop();
+  };
+  /** Plays register reg and goes on from there, unless the robot is destroyed. */
+  const step = (reg: number): void => {
+    const before = finishedAt;
+    sim.register(reg);
+    nodes++;
+    if (!finishedAt && !startedHome && home()) finishedAt = reg;
+    if (robot.status !== 'active') leaf('destroyed', reg);
+    else dfs(reg + 1);
+    finishedAt = before;
+  };
+  const dfs = (reg: number): void => {
+    if (reg > 5) {
+      leaf('end', 5);
+      return;
+    }
+    if (locked & (1 << (reg - 1))) {
+      seq[reg - 1] = -1;
+      sim.setCard(me, reg, lockedCards[reg - 1]!);
+      step(reg);
+      return;
+    }
+    const snap = snaps[reg]!;
+    let first = true;
+    for (const t of order) {
+      if (count[t]! <= 0) continue;
+      if (first) {
+        sim.save(snap);
+        first = false;
+      } else sim.restore(snap);
+      count[t]!--;
+      seq[reg - 1] = t;
+      sim.setCard(me, reg, rep[t]!);
+      step(reg);
+      count[t]!++;
+      seq[reg - 1] = -1;
+    }
+    if (first) {
+      // No card left for an open register (a short hand): it stays empty.
+      sim.setCard(me, reg, 0);
+      step(reg);
+    }
+  };
+  dfs(1);
+  sim.restore(root);
+  const best = top[0] ?? { types: new Int8Array(5).fill(-1), score: -Infinity };
+  return { program: programOf(best.types, locked, cards, order), types: best.types, score: best.score, top, nodes, leaves };
+}
+
+/**
+ * Plays a whole program for robot `me` (cards for its open registers; its locked registers keep
+ * theirs) from the sim's present state, and scores it as the search would. The sim is left at the
+ * program's end: restore it to try another.
+ */
+export function playProgram(sim: Sim, me: number, program: readonly Card[], evaluate: Evaluate): number {
+  const robot = sim.robots[me]!;
+  const nFlags = sim.ctx.board.flags.length;
+  const home = () => nFlags > 0 && robot.flags >= nFlags;
+  const startedHome = home();
+  const locked = robot.locked;
+  let finishedAt = 0;
+  let k = 0;
+  for (let reg = 1; reg <= 5; reg++) {
+    if (!(locked & (1 << (reg - 1)))) sim.setCard(me, reg, program[k++] ?? 0);
+    sim.register(reg);
+    if (!finishedAt && !startedHome && home()) finishedAt = reg;
+    if (robot.status !== 'active') return evaluate(sim, 'destroyed', reg, finishedAt);
+  }
+  return evaluate(sim, 'end', 5, finishedAt);
+}
+
+/**
+ * Cards for the open registers from a sequence of types: the best card of each type to the
+ * earliest register that uses it; registers left unchosen (after the robot was destroyed or
+ * finished) take what is left.
+ */
+export function programOf(types: Int8Array, locked: number, cardsByType: readonly Card[][], order: readonly number[] = DEFAULT_ORDER): Card[] {
+  const left = cardsByType.map((l) => l.slice());
+  const program: (Card | 0)[] = [];
+  const blanks: number[] = [];
+  for (let reg = 1; reg <= 5; reg++) {
+    if (locked & (1 << (reg - 1))) continue;
+    const t = types[reg - 1]!;
+    if (t >= 0 && left[t]!.length) program.push(left[t]!.shift()!);
+    else {
+      blanks.push(program.length);
+      program.push(0);
+    }
+  }
+  for (const k of blanks) {
+    const t = order.find((u) => left[u]!.length);
+    if (t === undefined) break;
+    program[k] = left[t]!.shift()!;
+  }
+  return program.filter((c) => c !== 0);
+}

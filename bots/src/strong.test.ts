@@ -1,0 +1,176 @@
+/**
+ * What the bots decide: the same state and seed give the same orders; the strong bot takes a flag
+ * one move away, keeps out of an adjacent pit, finds its way round walls and pits, and powers down
+ * when badly damaged; the distance maps measure the real paths.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  beginTurn, cardType, cloneState, createState, DECK, instruction, makeSetup, parseBoard, playTurn, submitOrders,
+  type Card, type CardType, type GameState, type Setup,
+} from '../../engine/src/index.js';
+import { courseMaps, stateIndex, FAR } from './distance.js';
+import { BOTS, LEVELS, chooseOrders } from './index.js';
+import { runBotRace } from './race.js';
+import { must, plainBoard, randomGame, setupOf } from './testing.js';
+
+/** One classic card of each named type, none twice (`F1 F1 R` gives two different Move 1s). */
+function hand(types: readonly CardType[]): Card[] {
+  const used = new Set<Card>();
+  return types.map((t) => {
+    const c = DECK.find((d) => cardType(d) === t && !used.has(d))!;
+    used.add(c);
+    return c;
+  });
+}
+
+/** A lone robot at (x, y) facing dir, dealt the given hand, ready to program. */
+function dealt(setup: Setup, x: number, y: number, dir: 0 | 1 | 2 | 3, cards: Card[], damage = 0): GameState {
+  const st = must(beginTurn(setup, must(createState(setup, [{ name: 'A', x, y, dir, damage }])))).state;
+  st.robots[0]!.hand = cards;
+  return st;
+}
+
+/** Plays robot 0's orders for the turn. */
+function play(setup: Setup, st: GameState, orders = chooseOrders(setup, st, 0, 1)): GameState {
+  return must(playTurn(setup, must(submitOrders(setup, st, 0, orders)))).state;
+}
+
+describe('bots decide deterministically', () => {
+  for (const level of LEVELS) {
+    test(`${level}: the same state and seed give the same orders, and the state is left untouched`, () => {
+      for (const seed of [1, 2, 3, 4, 5, 6]) {
+        const g = randomGame(seed, seed % 2 ? 'classic' : 'pbem');
+        const st = must(beginTurn(g.setup, g.state)).state;
+        const before = JSON.stringify(st);
+        for (let i = 0; i < st.robots.length; i++) {
+          const a = BOTS[level].chooseOrders(g.setup, st, i, seed);
+          const b = BOTS[level].chooseOrders(g.setup, cloneState(st), i, seed);
+          assert.deepEqual(a, b);
+        }
+        assert.equal(JSON.stringify(st), before);
+      }
+    });
+  }
+
+  test('a whole race of bots is the same race for the same seed', () => {
+    const setup = setupOf(plainBoard(8, 8, { '3,3': 'O', '4,5': 'O' }, [[6, 1], [1, 6]], { start: [0, 0] }));
+    const run = () => runBotRace(setup, { levels: ['strong', 'greedy', 'random'], seed: 9, maxTurns: 15 });
+    assert.deepEqual(run().state, run().state);
+  });
+});
+
+describe('the strong bot', () => {
+  const classic = setupOf(plainBoard(7, 7, {}, [[3, 2]]));
+
+  test('touches a flag that is one move away', () => {
+    // Facing north, the flag one square ahead; a hand with one Move 1 among turns and backs.
+    for (const dir of [0, 1, 3] as const) {
+      const st = dealt(classic, 3, 3, dir, hand(['F1', 'B', 'U', 'L', 'R', 'L', 'R', 'B', 'U']));
+      const after = play(classic, st);
+      assert.equal(after.robots[0]!.flags, 1, `facing ${dir}`);
+      assert.equal(after.finished.length, 1);
+    }
+  });
+
+  test('touches the flag in the first register it can', () => {
+    const st = dealt(classic, 3, 4, 0, hand(['F2', 'F1', 'F1', 'L', 'R', 'U', 'B', 'L', 'R']));
+    const orders = chooseOrders(classic, st, 0, 1);
+    assert.equal(cardType(orders.program![0]!), 'F2');
+  });
+
+  test('does not drive into the pit in front of it', () => {
+    // A pit straight ahead, the flag beyond it; a hand full of forward moves.
+    const setup = setupOf(plainBoard(7, 7, { '3,2': 'O' }, [[3, 0]]));
+    for (let seed = 1; seed <= 5; seed++) {
+      const st = dealt(setup, 3, 3, 0, hand(['F1', 'F2', 'F3', 'F1', 'F2', 'F1', 'R', 'B', 'F2']));
+      const after = play(setup, st, chooseOrders(setup, st, 0, seed));
+      assert.equal(after.robots[0]!.status, 'active');
+    }
+  });
+
+  test('does not step off the board next to it, even towards the flag', () => {
+    const setup = setupOf(plainBoard(5, 5, {}, [[4, 4]]));
+    const st = dealt(setup, 0, 2, 3, hand(['F3', 'F2', 'F1', 'F1', 'F2', 'L', 'B', 'F3', 'F1']));
+    assert.equal(play(setup, st).robots[0]!.status, 'active');
+  });
+
+  test('powers down with most registers locked, where standing still is safe', () => {
+    const st = dealt(classic, 0, 6, 1, [], 9);
+    st.robots[0]!.registers = [70, 80, 90, 100, 110].map((c) => c * 1);
+    const orders = chooseOrders(classic, st, 0, 1);
+    assert.deepEqual(orders.program ?? [], []);
+    assert.equal(orders.powerDown, true);
+  });
+
+  test('does not power down when undamaged', () => {
+    const st = dealt(classic, 3, 6, 0, hand(['F1', 'F2', 'L', 'R', 'U', 'B', 'F1', 'F3', 'L']));
+    assert.ok(!chooseOrders(classic, st, 0, 1).powerDown);
+  });
+
+  test('re-enters facing the way to its next flag', () => {
+    const setup = setupOf(plainBoard(7, 7, {}, [[6, 3]]));
+    const st0 = must(createState(setup, [{ name: 'A', x: 1, y: 3, dir: 0, destroyed: true }]));
+    assert.deepEqual(BOTS.strong.chooseReentry(setup, st0, 0, 1), { dir: 1 });
+  });
+
+  test('finishes a course with a wall and pits in the straight line to each flag, alone, in both rule sets', () => {
+    const json = plainBoard(9, 9, { '4,3': 'O', '4,4': 'O', '4,5': 'O', '2,7': 'O' }, [[7, 4], [1, 8]], {
+      start: [1, 4], walls: ['5,4 W', '5,3 W', '5,5 W', '5,2 W', '5,6 W'],
+    });
+    for (const rules of ['classic', 'pbem'] as const) {
+      const setup = must(makeSetup(must(parseBoard(json)), rules));
+      for (let seed = 1; seed <= 3; seed++) {
+        const r = runBotRace(setup, { levels: ['strong'], seed, maxTurns: 30, starts: [[1, 4]] });
+        assert.notEqual(r.robots[0]!.finishTurn, null, `${rules} seed ${seed}`);
+        assert.equal(r.robots[0]!.deaths, 0, `${rules} seed ${seed}`);
+      }
+    }
+  });
+
+  test('pbem: programs duplicate instructions and reaches a flag two squares ahead', () => {
+    const pbem = setupOf(plainBoard(7, 7, {}, [[3, 1]]), 'pbem');
+    const st = must(beginTurn(pbem, must(createState(pbem, [{ name: 'A', x: 3, y: 3, dir: 0 }])))).state;
+    const F1 = instruction('F1'), L = instruction('L');
+    st.robots[0]!.hand = [L, L, L, F1, F1, L, L, L, L, L];
+    const after = must(playTurn(pbem, must(submitOrders(pbem, st, 0, chooseOrders(pbem, st, 0, 1))))).state;
+    assert.equal(after.robots[0]!.flags, 1);
+  });
+});
+
+describe('distance maps', () => {
+  test('count the registers a lone robot needs, round walls and never over pits', () => {
+    const setup = setupOf(plainBoard(6, 3, { '2,1': 'O' }, [[4, 1]], { walls: ['3,0 W'] }));
+    const m = courseMaps(setup);
+    const b = setup.board;
+    const d = (x: number, y: number, dir: number) => m.fewest[0]![stateIndex(b, x, y, dir, 1)]!;
+    assert.equal(d(4, 1, 0), 0);
+    assert.equal(d(3, 1, 1), 1); // facing the flag, one square away
+    assert.equal(d(2, 2, 1), 3); // Move 2 to (4,2), turn left, Move 1
+    // The pit at (2,1) is in the way: right, Move 1, left, Move 3 to (4,2), left, Move 1.
+    assert.equal(d(1, 1, 1), 6);
+    // The wall west of (3,0) stops a robot going east along the top row.
+    assert.equal(d(3, 0, 1), 3);
+    assert.ok(d(2, 0, 1) > d(3, 0, 1) + 1);
+    // The expected registers with a dealt hand are never fewer than the fewest.
+    for (let s = 0; s < m.states; s++) if (m.fewest[0]![s]! < FAR) assert.ok(m.toFlag[0]![s]! >= m.fewest[0]![s]! - 1e-6);
+  });
+
+  test('say a flag walled off all round cannot be reached', () => {
+    const setup = setupOf(plainBoard(5, 5, {}, [[2, 2]], { walls: ['2,2 N', '2,2 E', '2,2 S', '2,2 W'] }));
+    const m = courseMaps(setup);
+    assert.equal(m.fewest[0]![stateIndex(setup.board, 0, 0, 1, 1)], FAR);
+  });
+
+  test('are built when the first square of the board is a repulsor field', () => {
+    const setup = setupOf(plainBoard(5, 5, { '0,0': 'RF' }, [[4, 4]]));
+    const m = courseMaps(setup);
+    assert.equal(m.fewest[0]![stateIndex(setup.board, 4, 3, 2, 1)], 1);
+  });
+
+  test('are built once per board and rule set', () => {
+    const setup = setupOf(plainBoard(5, 5, {}, [[2, 2]]));
+    assert.equal(courseMaps(setup), courseMaps({ ...setup }));
+    assert.notEqual(courseMaps(setup), courseMaps(must(makeSetup(setup.board, 'pbem'))));
+  });
+});

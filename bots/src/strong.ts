@@ -1,0 +1,389 @@
+/**
+ * The strong bot. It tries every ordering of its hand (of its types: see search.ts) with the
+ * engine, the other robots on the floor standing still (or running their face-up locked cards), so
+ * that it meets their bodies and their lasers; keeps the best few programs and plays them again
+ * against a few programs the others would likely play with hands they might hold; and scores where
+ * each program ends, in registers of delay:
+ *
+ * - registers still to go: to the next flag along the board's real paths, then from flag to flag
+ *   (distance.ts: expected registers with the card types a dealt hand holds, board lasers on the
+ *   way counted as damage); flags touched on the way count by what is left;
+ * - damage after the end-of-turn repair: each point costs more as the hand shrinks to the open
+ *   registers, a locked register more, but never more than a turn powered down; and the risk of
+ *   destruction, which grows with the damage;
+ * - board lasers and robot lasers in line with the end square: a share of a point each, and the
+ *   risk of destruction by them when the robot has few points left;
+ * - destroyed: the way from the archive (facing chosen at re-entry), the re-entry damage, and a
+ *   life, dearer as lives run out; out of the game is worst;
+ * - touching the last flag is best, the earlier register the better, then alive and whole;
+ * - a tie-breaker: how far the squares one card away from the end are, on average (a square where
+ *   most cards help beats one where only one card does).
+ *
+ * Then it decides on a power down: it plays the chosen program, then a turn powered down from where
+ * it ends (the floor still moving it, the others' lasers still firing); it powers down when the
+ * damage cleared costs more than that turn, and the turn does not destroy it.
+ */
+import {
+  CARD_TYPES, DECK, Floor, instruction, type Card, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
+} from '../../engine/src/index.js';
+import { below, shuffle, type RngState } from '../../engine/src/rng.js';
+import { decisionRng, idleOrders, type Bot } from './common.js';
+import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
+import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
+import { Sim } from './sim.js';
+
+const FINISHED = 1e6;
+const OUT = -1e6;
+
+/** What the strong bot weighs, in registers of delay; `DEFAULT_WEIGHTS` are the shipped ones. */
+export interface StrongWeights {
+  /**
+   * What a turn lost costs, in registers of delay, in a race with others (where a robot seldom
+   * makes a whole turn's progress): carrying damage never costs more than a turn powered down plus
+   * one; destruction by lasers costs a life and a turn. Measured on the shipped courses, four-robot
+   * classic races against greedy bots, 700 races: won 83% at 5, 84% at 3, 86% at 1.5 and 0.5.
+   */
+  readonly turn: number;
+  /** What a turn powered down costs when deciding on one (won 84% at 1 and 80% at 5.5, as above; pbem falls apart below 0). */
+  readonly turnDown: number;
+  /** Weight of the tie-breaker: the mean registers to go one card further. */
+  readonly mobility: number;
+  /** Share of a point of damage for each beam in line with the end square. */
+  readonly exposure: number;
+  /** A lost life: `life + lifeLow / lives left`. */
+  readonly life: number;
+  readonly lifeLow: number;
+  /** Risk of destruction, by the share of the destroying damage taken: `risk * share^3`. */
+  readonly risk: number;
+  /** Scale of the cost of carrying damage (fewer cards, locked registers). */
+  readonly damage: number;
+  /** Programs kept from the search with the others standing still, to try against their likely programs. */
+  readonly candidates: number;
+  /** Deals of the others' hands to try the candidates against: half played by the real paths, half by straight-line distance. */
+  readonly scenarios: number;
+}
+
+export const DEFAULT_WEIGHTS: StrongWeights = {
+  turn: 1.5, turnDown: 1, mobility: 0.05, exposure: 0.3, life: 10, lifeLow: 20, risk: 12, damage: 0.6, candidates: 24, scenarios: 4,
+};
+
+/** The strong bot's judgement of positions on one course, with one set of weights. */
+class Judge {
+  readonly m: CourseMaps;
+
+  constructor(readonly setup: Setup, readonly w: StrongWeights) {
+    this.m = courseMaps(setup);
+  }
+
+  lifeCost(left: number): number {
+    return this.w.life + this.w.lifeLow / Math.max(1, left);
+  }
+
+  /** What carrying `d` damage costs without powering down: fewer cards to choose from, locked registers. */
+  carryCost(d: number): number {
+    const rules = this.setup.rules;
+    let cost = 0;
+    for (let k = 1; k <= d; k++) {
+      const locks = rules.lockedCount(k);
+      const spare = rules.handSize(k) - (5 - locks);
+      cost += 0.4 + 0.5 * Math.max(0, 3 - spare) + 1.5 * (locks - rules.lockedCount(k - 1));
+    }
+    return cost * this.w.damage;
+  }
+
+  /**
+   * The cost of carrying `d` damage: the carrying, but never more than a turn powered down (which
+   * clears it all) when `powerDown`; and the risk of destruction, which grows with the damage.
+   */
+  damageCost(d: number, powerDown = true): number {
+    const share = Math.min(1, d / this.setup.rules.destroyAt);
+    const carry = this.carryCost(d);
+    return (powerDown ? Math.min(carry, this.w.turn + 1) : carry) + this.w.risk * share * share * share;
+  }
+
+  /** The risk of destruction next turn with `d` damage and `beams` beams in line: about two registers of them. */
+  laserRisk(r: RobotState, d: number, beams: number): number {
+    if (!beams) return 0;
+    const left = Math.max(1, this.setup.rules.destroyAt - d);
+    const p = Math.min(1, (2 * beams) / left);
+    return p * p * (this.lifeCost(r.lives - 1) + this.w.turn);
+  }
+
+  /** Damage left after the end-of-turn repair on the robot's square. */
+  afterRepair(r: RobotState): number {
+    if (r.poweredDown) return r.damage;
+    const b = this.setup.board;
+    const c = r.y * b.width + r.x;
+    const f = b.floor[c];
+    const rep = this.setup.rules.repair;
+    const points = f === Floor.DoubleWrench ? rep.doubleWrench : f === Floor.Wrench ? rep.wrench : b.flagAt[c] ? rep.flag : 0;
+    return Math.max(0, r.damage - points);
+  }
+
+  /** Mean registers to go one card further from the pose (a card that destroys counts as far). */
+  mobility(flags: number, x: number, y: number, dir: number): number {
+    const m = this.m;
+    if (flags >= m.toFlag.length) return 0;
+    const s = stateIndex(m.board, x, y, dir, 1);
+    const dist = m.toFlag[flags]!;
+    let sum = 0;
+    for (let t = 0; t < 7; t++) {
+      const n = m.next[s * 7 + t]!;
+      sum += n < 0 ? 30 : Math.min(dist[n]!, 60);
+    }
+    return sum / 7;
+  }
+
+  /** The best facing on (x, y) for a robot that has touched `flags` flags. */
+  bestFacing(x: number, y: number, flags: number): Dir {
+    let best: Dir = 0;
+    let bestCost = Infinity;
+    for (let d = 0; d < 4; d++) {
+      const t = togo(this.m, flags, x, y, d, 1) + this.w.mobility * this.mobility(flags, x, y, d);
+      if (t < bestCost) {
+        bestCost = t;
+        best = d as Dir;
+      }
+    }
+    return best;
+  }
+
+  /** Registers of delay for robot `me` where the simulation left it (higher is worse). */
+  endCost(robots: readonly RobotState[], me: number, powerDown = true): number {
+    const r = robots[me]!;
+    const d = this.afterRepair(r);
+    const dc = this.damageCost(d, powerDown);
+    const marginal = this.damageCost(d + 1, powerDown) - dc;
+    const beams = exposure(this.m, robots, me);
+    return (
+      togo(this.m, r.flags, r.x, r.y, r.dir, 1) +
+      dc +
+      this.w.exposure * marginal * beams +
+      this.laserRisk(r, d, beams) +
+      this.w.mobility * this.mobility(r.flags, r.x, r.y, r.dir)
+    );
+  }
+
+  /** Registers of delay for a robot destroyed this turn: back on its archive, a life and damage down. */
+  destroyedCost(r: RobotState): number {
+    const settings = this.setup.settings;
+    const [ax, ay] = r.archive ?? r.start;
+    const dir = this.setup.rules.name === 'pbem' ? r.dir : this.bestFacing(ax, ay, r.flags);
+    const reentry = settings.oneFreeLife && r.reentries === 0 ? 0 : this.setup.rules.reentryDamage;
+    const life = settings.infiniteLives ? this.lifeCost(3) / 2 : this.lifeCost(r.lives);
+    return togo(this.m, r.flags, ax, ay, dir, 1) + life + this.damageCost(reentry);
+  }
+
+  /** The score of where a simulation left robot `me` (higher is better). */
+  scorer(me: number): Evaluate {
+    return (s, kind, reg, finishedAt) => {
+      const r = s.robots[me]!;
+      // Home: the sooner the better, then alive and whole (the race may go on for the runners-up).
+      if (finishedAt) return FINISHED - 100 * finishedAt - (kind === 'destroyed' ? 50 : this.damageCost(r.damage));
+      if (kind === 'destroyed') return r.status === 'out' ? OUT + reg : -this.destroyedCost(r);
+      return -this.endCost(s.robots, me);
+    };
+  }
+}
+
+/** Beams that would hit a robot standing where robot `me` stands: board lasers, and robots facing it in line. */
+function exposure(m: CourseMaps, robots: readonly RobotState[], me: number): number {
+  const b = m.board;
+  const r = robots[me]!;
+  let beams = m.laserBeams[r.y * b.width + r.x]!;
+  if (r.virtual) return beams;
+  for (let j = 0; j < robots.length; j++) {
+    const o = robots[j]!;
+    if (j === me || o.status !== 'active' || o.virtual || o.poweredDown) continue;
+    if (o.x !== r.x && o.y !== r.y) continue;
+    const d = o.x === r.x ? (o.y > r.y ? 0 : 2) : o.x > r.x ? 3 : 1;
+    if (o.dir === d && clearLine(b, robots, o.x, o.y, r.x, r.y, d)) beams += 1;
+  }
+  return beams;
+}
+
+const DX = [0, 1, 0, -1];
+const DY = [-1, 0, 1, 0];
+
+/** No wall and no real robot between (x, y) and (tx, ty), in direction d. */
+function clearLine(b: CourseMaps['board'], robots: readonly RobotState[], x: number, y: number, tx: number, ty: number, d: number): boolean {
+  for (;;) {
+    if (b.walls[y * b.width + x]! & (1 << d)) return false;
+    x += DX[d]!;
+    y += DY[d]!;
+    if (x === tx && y === ty) return true;
+    for (const o of robots) if (o.status === 'active' && !o.virtual && o.x === x && o.y === y) return false;
+  }
+}
+
+/** The strong bot's orders, with the given weights. */
+export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameState, i: number, seed: number) => Orders {
+  return (setup, state, i, seed) => {
+    const idle = idleOrders(state, i);
+    if (idle) return idle;
+    const robot = state.robots[i]!;
+    const judge = new Judge(setup, w);
+    const rng = decisionRng(seed, state, i);
+    const order = shuffle(rng, [0, 1, 2, 3, 4, 5, 6]);
+    const sim = new Sim(setup, state);
+    const evaluate = judge.scorer(i);
+    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates });
+    const cards = byType(robot.hand);
+    const candidates = found.top.map((c) => ({ program: programOf(c.types, robot.locked, cards, order), total: c.score, score: c.score }));
+    if (!candidates.length) candidates.push({ program: found.program, total: found.score, score: found.score });
+    const root = sim.newSnapshot();
+    sim.save(root);
+    const rivals = movingRivals(state, i);
+    if (rivals.length && candidates.length > 1 && found.score < FINISHED / 2 && w.scenarios > 0) {
+      // The others move too: each candidate is played again against programs they would likely
+      // play, and scored by the mean, standing still counting as one of the possibilities.
+      const scenarios = likelyPrograms(judge, state, i, rivals, rng);
+      for (const scenario of scenarios) {
+        for (const [j, p] of scenario) setProgram(sim, j, p);
+        for (const c of candidates) {
+          sim.restore(root);
+          c.total += playProgram(sim, i, c.program, evaluate);
+        }
+      }
+      for (const j of rivals) setProgram(sim, j, []);
+      for (const c of candidates) c.score = c.total / (scenarios.length + 1);
+    }
+    let best = candidates[0]!;
+    for (const c of candidates) if (c.score > best.score) best = c;
+    sim.restore(root);
+    const orders: { program: Card[]; powerDown?: boolean } = { program: best.program };
+    if (best.score < FINISHED / 2 && setup.rules.powerDownRefusal(robot) === null && shouldPowerDown(judge, sim, i, best.program)) orders.powerDown = true;
+    return orders;
+  };
+}
+
+/** Robots whose programs can touch robot i this turn: real, on the floor, powered up, with open registers. */
+function movingRivals(state: GameState, i: number): number[] {
+  const me = state.robots[i]!;
+  if (me.virtual) return [];
+  const out: number[] = [];
+  state.robots.forEach((r, j) => {
+    if (j !== i && r.status === 'active' && !r.virtual && !r.poweredDown && r.locked !== 0b11111) out.push(j);
+  });
+  return out;
+}
+
+/** Fills robot j's open registers with `program` (empty: it stands still in them). */
+function setProgram(sim: Sim, j: number, program: readonly Card[]): void {
+  const r = sim.robots[j]!;
+  let k = 0;
+  for (let reg = 1; reg <= 5; reg++) if (!(r.locked & (1 << (reg - 1)))) sim.setCard(j, reg, program[k++] ?? 0);
+}
+
+/**
+ * What the others would likely play: a few deals of hands they might hold (classic: from the cards
+ * robot i cannot see, its own hand and the locked registers being known; pbem: drawn as the rule
+ * set draws), and for each of them the best program for itself alone with that hand: by the real
+ * paths to its next flag in one deal, by the straight line (as the greedy bot plays) in the next.
+ */
+function likelyPrograms(judge: Judge, state: GameState, i: number, rivals: readonly number[], rng: RngState): Map<number, Card[]>[] {
+  const setup = judge.setup;
+  const out: Map<number, Card[]>[] = [];
+  let unseen: Card[] = [];
+  if (setup.rules.priorities) {
+    const seen = new Set<Card>(state.robots[i]!.hand);
+    for (const r of state.robots) for (let k = 0; k < 5; k++) if (r.locked & (1 << k) && r.registers[k]) seen.add(r.registers[k]!);
+    unseen = DECK.filter((c) => !seen.has(c));
+  }
+  const lone = rivals.map((j) => new Sim(setup, state, { alone: j }));
+  const byPaths: Evaluate = (s, kind, _reg, finishedAt) => {
+    const o = s.robots[0]!;
+    if (finishedAt) return FINISHED - finishedAt;
+    if (kind === 'destroyed') return OUT;
+    return -(togo(judge.m, o.flags, o.x, o.y, o.dir, 1) + judge.damageCost(o.damage));
+  };
+  const byLine: Evaluate = (s, kind, _reg, finishedAt) => {
+    const o = s.robots[0]!;
+    if (finishedAt) return FINISHED - finishedAt;
+    if (kind === 'destroyed') return OUT;
+    const f = setup.board.flags[o.flags];
+    return o.flags * 1000 - (f ? Math.abs(f[0] - o.x) + Math.abs(f[1] - o.y) : 0);
+  };
+  for (let k = 0; k < judge.w.scenarios; k++) {
+    const pool = setup.rules.priorities ? shuffle(rng, unseen.slice()) : [];
+    const scenario = new Map<number, Card[]>();
+    rivals.forEach((j, n) => {
+      const size = setup.rules.handSize(state.robots[j]!.damage);
+      const hand = setup.rules.priorities ? pool.splice(0, size) : drawInstructions(rng, size);
+      scenario.set(j, searchPrograms(lone[n]!, 0, hand, k % 2 ? byLine : byPaths).program);
+    });
+    out.push(scenario);
+  }
+  return out;
+}
+
+/** pbem: instructions drawn each on its own at F1:F2:F3:B:L:R:U = 21:14:7:7:21:21:7 (001 L61). */
+function drawInstructions(rng: RngState, n: number): Card[] {
+  const weights = [21, 14, 7, 7, 21, 21, 7];
+  const out: Card[] = [];
+  for (let k = 0; k < n; k++) {
+    let roll = below(rng, 98);
+    let t = 0;
+    while (roll >= weights[t]!) roll -= weights[t++]!;
+    out.push(instruction(CARD_TYPES[t]!));
+  }
+  return out;
+}
+
+/**
+ * Plays the chosen program (the others standing still), then a turn powered down from where it
+ * ends: a power down pays when the damage it clears costs more than that turn, and the turn does
+ * not destroy the robot. Leaves the sim changed.
+ */
+function shouldPowerDown(judge: Judge, sim: Sim, i: number, program: readonly Card[]): boolean {
+  const r = sim.robots[i]!;
+  const locked = r.locked;
+  let k = 0;
+  for (let reg = 1; reg <= 5 && r.status === 'active'; reg++) {
+    if (!(locked & (1 << (reg - 1)))) sim.setCard(i, reg, program[k++] ?? 0);
+    sim.register(reg);
+  }
+  if (r.status !== 'active' || togo(judge.m, r.flags, r.x, r.y, r.dir, 1) <= 3) return false;
+  const carried = judge.damageCost(judge.afterRepair(r), false);
+  const goOn = judge.endCost(sim.robots, i, false);
+  // The next turn, powered down: damage discarded, no cards, the floor still moving it.
+  r.damage = 0;
+  r.locked = 0;
+  r.poweredDown = true;
+  for (let reg = 1; reg <= 5; reg++) {
+    sim.setCard(i, reg, 0);
+    sim.register(reg);
+    if (r.status !== 'active') return false;
+  }
+  const after = judge.damageCost(r.damage, false);
+  r.poweredDown = false;
+  const down = judge.w.turnDown + judge.endCost(sim.robots, i, false);
+  return carried - after > judge.w.turnDown && down < goOn;
+}
+
+/** Re-entry facing the way to the next flag; never powered down. */
+export function strongReentry(setup: Setup, state: GameState, i: number): Reentry {
+  const r = state.robots[i]!;
+  if (r.status !== 'destroyed') return {};
+  const [x, y] = r.archive ?? r.start;
+  return { dir: bestFacing(setup, x, y, r.flags) };
+}
+
+/** The best facing on (x, y) for a robot that has touched `flags` flags. */
+export function bestFacing(setup: Setup, x: number, y: number, flags: number): Dir {
+  return new Judge(setup, DEFAULT_WEIGHTS).bestFacing(x, y, flags);
+}
+
+/** The cost of carrying `d` damage, in registers of delay, with the default weights. */
+export function damageCost(setup: Setup, d: number): number {
+  return new Judge(setup, DEFAULT_WEIGHTS).damageCost(d);
+}
+
+export const strongOrders = strongOrdersWith(DEFAULT_WEIGHTS);
+
+export const strongBot: Bot = {
+  level: 'strong',
+  chooseOrders: strongOrders,
+  chooseReentry: strongReentry,
+  chooseFacing: (setup, [x, y]) => bestFacing(setup, x, y, 0),
+};
