@@ -7,46 +7,24 @@ import {
   DECK, DIR_NAMES, Floor, openRegisters, submitOrders, type Board, type BoardJson, type Dir,
   type GameState, type Reentry, type Result, type RobotInit, type Setup,
 } from '../../engine/src/index.js';
+import { below, nextU32, seedRng, type RngState } from '../../engine/src/rng.js';
 
-/** A small seeded generator (sfc32, seeded through splitmix32). */
+/** A seeded generator: the engine's own (sfc32), with a few helpers for drawing test material. */
 export class Rand {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
+  private readonly s: RngState;
 
   constructor(seed: number) {
-    let s = seed >>> 0;
-    const w: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      s = (s + 0x9e3779b9) >>> 0;
-      let z = s;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      w.push((z ^ (z >>> 16)) >>> 0);
-    }
-    [this.a, this.b, this.c, this.d] = w as [number, number, number, number];
-    for (let i = 0; i < 12; i++) this.u32();
+    this.s = seedRng(seed);
   }
 
   /** A uniform 32-bit unsigned integer. */
   u32(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (((this.c << 21) | (this.c >>> 11)) + t) | 0;
-    return t >>> 0;
+    return nextU32(this.s);
   }
 
   /** A uniform integer in [0, n). */
   int(n: number): number {
-    if (n <= 1) return 0;
-    const limit = 0x100000000 - (0x100000000 % n);
-    for (;;) {
-      const v = this.u32();
-      if (v < limit) return v % n;
-    }
+    return below(this.s, n);
   }
 
   /** A uniform integer in [lo, hi]. */
