@@ -321,3 +321,39 @@ test('the server describes its API in OpenAPI', async () => {
     await db.destroy();
   }
 });
+
+test('a pbem race: instructions without priorities, a start per robot, five more rounds after the first finisher', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const race = await newRace(s.base, { rules: 'pbem', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }] });
+    const a = race.seats[0]!.token!;
+    const v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+    assert.equal(v.rules, 'pbem');
+    assert.equal(new Set(v.robots.map((r: { x: number; y: number }) => `${r.x},${r.y}`)).size, 3, 'each robot on its own start');
+    const you = await hand(s.base, race.id, 0, a);
+    assert.equal(you.hand.length, 10, 'ten instructions at 0 damage (001 L57)');
+    assert.ok(you.hand.every((c) => /^(F[123]|B|L|R|U)$/.test(c)));
+    const wrong = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: ['F2:670', null, null, null, null] }, auth(a));
+    assert.deepEqual([wrong.status, wrong.body.error.field], [422, 'program[0]']);
+    const ok = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, auth(a));
+    assert.equal(ok.status, 200);
+    assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.turn, 2);
+    // The rest of the race with Ava's registers filled at each deadline.
+    for (let k = 0; k < 80; k++) {
+      const now = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      if (now.status === 'over') break;
+      s.clock.advance(61_000);
+      await s.service.tick();
+    }
+    const end = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+    assert.ok(end.finished.length > 0, 'the strong bot finished the beginners\' course');
+    const ev = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { turn: number; event: { type: string } }[];
+    const first = ev.find((e) => e.event.type === 'finished')!.turn;
+    assert.equal(end.status, 'over');
+    assert.equal(end.turn, first + 5, 'play goes on five rounds after the first finisher (001 L331)');
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
