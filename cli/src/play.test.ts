@@ -168,7 +168,7 @@ test('a scripted three-turn race tells five registers a turn, draws the board af
   assert.equal(code, 0);
   const board = parseBoard(PLAY_BOARD);
   assert.ok(board.ok);
-  const height = renderText(board.value).split('\n').length;
+  const height = renderText(board.value, undefined, { devices: false }).split('\n').length;
   for (let t = 1; t <= 3; t++) {
     const lines = turnLines(out, t);
     for (let r = 1; r <= 5; r++) {

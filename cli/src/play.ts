@@ -370,6 +370,34 @@ export function describeEvents(events: readonly GameEvent[], board: Board, st: G
       case 'becameReal':
         out.push(`${name(e.robot)} is no longer virtual`);
         break;
+      case 'slipped':
+        out.push(`${name(e.robot)} starts on oil and loses its first square`);
+        break;
+      case 'slid':
+        out.push(`${name(e.robot)} slides on the oil from (${e.from.join(',')}) to (${e.to.join(',')})`);
+        break;
+      case 'teleported':
+        out.push(`${name(e.robot)} goes through the portal at (${e.from.join(',')}) and comes out at (${e.to.join(',')})`);
+        break;
+      case 'rampSlide':
+        out.push(`${name(e.robot)} stops on the ramp and slides back down to (${e.x},${e.y})`);
+        break;
+      case 'ledgeDrop':
+        out.push(`${name(e.robot)} drops down a ledge: ${e.points} damage`);
+        break;
+      case 'dieHit':
+        out.push(`the die on flag ${e.flag} takes ${e.points} (${e.left ? `${e.left} left` : 'destroyed: the flag is open'})`);
+        break;
+      case 'upgraded':
+        out.push(`${name(e.robot)} is upgraded with ${e.option}`);
+        break;
+      case 'optionLost':
+        out.push(`${name(e.robot)} loses ${e.option}`);
+        break;
+      case 'offered':
+        break;
+      default:
+        e satisfies never; // every kind of event is told: a new one needs its sentence above
     }
   }
   return out.map((x) => entryText(x, name, cards, board));
@@ -515,7 +543,7 @@ export async function playRace(
       if (!res.ok) return engineFailure(print, res.error);
       state = res.value.state;
       tell(res.value.events);
-      print(renderText(board, state));
+      print(renderText(board, state, { devices: false }));
     }
     const ended = endTurn(setup, state);
     if (!ended.ok) return engineFailure(print, ended.error);

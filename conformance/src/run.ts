@@ -129,7 +129,7 @@ function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: str
     const res = playRegister(setup, state);
     if (!res.ok) return fail(`${path}.${res.error.field}`, res.error.message);
     state = res.value.state;
-    pictures?.push(`${path} register ${k + 1}\n${renderText(setup.board, state)}`);
+    pictures?.push(`${path} register ${k + 1}\n${renderText(setup.board, state, { devices: false })}`);
   }
   if (turn.registers === undefined) {
     const res = endTurn(setup, state);

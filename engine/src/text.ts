@@ -31,8 +31,11 @@ function cellText(b: Board, x: number, y: number): string {
   return FLOOR_TEXT[f]!;
 }
 
-/** The board with robots; flags are their numbers, walls `|` and `-`. */
-export function renderText(b: Board, st?: GameState): string {
+/**
+ * The board with robots; flags are their numbers, walls `|` and `-`. Unless `devices` is false, a
+ * line per kind of device the grid cannot show follows it.
+ */
+export function renderText(b: Board, st?: GameState, o: { devices?: boolean } = {}): string {
   const lines: string[] = [];
   const robotAt = new Map<number, string>();
   st?.robots.forEach((r) => {
@@ -56,7 +59,7 @@ export function renderText(b: Board, st?: GameState): string {
   let bottom = ' ';
   for (let x = 0; x < b.width; x++) bottom += (b.walls[(b.height - 1) * b.width + x]! & 4 ? '--' : '  ') + ' ';
   if (bottom.trim()) lines.push(bottom.trimEnd());
-  return [...lines, ...devices(b)].join('\n');
+  return [...lines, ...(o.devices === false ? [] : devices(b))].join('\n');
 }
 
 const regs = (mask: number) => [1, 2, 3, 4, 5].filter((r) => mask & (1 << (r - 1))).join(',');
