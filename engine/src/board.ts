@@ -85,9 +85,6 @@ export interface Board {
   readonly start: Square | null;
 }
 
-export const cellIndex = (b: Board, x: number, y: number): number => y * b.width + x;
-export const onBoard = (b: Board, x: number, y: number): boolean =>
-  x >= 0 && y >= 0 && x < b.width && y < b.height;
 /** True where there is floor to stand on: on the board and not a hole in the course. */
 export const hasFloor = (b: Board, x: number, y: number): boolean =>
   x >= 0 && y >= 0 && x < b.width && y < b.height && b.floor[y * b.width + x] !== Floor.Void;

@@ -13,8 +13,6 @@ export const DY: readonly number[] = [-1, 0, 1, 0];
 export const DIR_NAMES = ['N', 'E', 'S', 'W'] as const;
 export type DirName = (typeof DIR_NAMES)[number];
 
-export const turnRight = (d: Dir): Dir => ((d + 1) & 3) as Dir;
-export const turnLeft = (d: Dir): Dir => ((d + 3) & 3) as Dir;
 export const reverse = (d: Dir): Dir => ((d + 2) & 3) as Dir;
 
 export function parseDir(s: unknown): Dir | undefined {

@@ -201,7 +201,7 @@ export class RaceService {
    * answered with what was understood. They can be replaced until the turn is played. In a live
    * race the turn is played as soon as every person's orders are in.
    */
-  async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string }, body: unknown): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
+  async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
     const got = who.moderatorKey ? await this.authModerator(id, who.moderatorKey) : await this.authSeat(id, seat, who.token);
     if (!got.ok) return got;
     const { race, seats } = got.value;
@@ -223,7 +223,11 @@ export class RaceService {
       await trx.insertInto('events').values({ race_id: id, seq: race.last_seq + 1, turn: st.turn, body: JSON.stringify({ kind: 'race', event: { type: 'submitted', seat } }) }).execute();
       return true;
     });
-    if (!committed) return this.submit(id, seat, who, body); // something else changed the race: check again
+    if (!committed) {
+      // Something else changed the race meanwhile: check the orders again against what it is now.
+      if (attempt < 5) return this.submit(id, seat, who, body, attempt + 1);
+      return no(409, 'race', 'the race is changing too fast; send the orders again');
+    }
     await this.announce(id, race.last_seq);
     if (JSON.parse(race.policy).kind === 'live') await this.adjudicate(id, false);
     return yes({ turn: st.turn, orders: orders.value });

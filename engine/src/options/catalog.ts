@@ -1,13 +1,4 @@
-/** The names of the option cards (classic) and the upgrades (pbem), as OPTIONS.md lists them. */
-
-/** The 26 option cards of the 1994 box and Shield (OPTIONS.md part 2). */
-export const OPTION_CARDS = [
-  'Ablative Coat', 'Abort Switch', 'Brakes', 'Circuit Breaker', 'Conditional Program', 'Crab Legs',
-  'Double-Barreled Laser', 'Dual Processor', 'Extra Memory', 'Fire Control', 'Flywheel', 'Fourth Gear',
-  'Gyroscopic Stabilizer', 'High-Power Laser', 'Mechanical Arm', 'Mini Howitzer', 'Power-Down Shield',
-  'Pressor Beam', 'Radio Control', 'Ramming Gear', 'Rear-Firing Laser', 'Recompile', 'Reverse Gear',
-  'Scrambler', 'Superior Archive', 'Tractor Beam', 'Shield',
-] as const;
+/** The upgrades of pbem by name, as OPTIONS.md lists them. */
 
 /** The 22 upgrades of 001 L185-227 (OPTIONS.md part 3). */
 export const UPGRADES = [
