@@ -9,7 +9,8 @@
  * the engine does.
  */
 import { makeCtx, type Ctx } from '../../engine/src/context.js';
-import { cloneState, type Card, type GameState, type RobotState, type Setup, type Square } from '../../engine/src/index.js';
+import { startRegister } from '../../engine/src/phases/steps.js';
+import { cloneMemory, cloneState, type Card, type GameState, type OptionMemory, type RobotState, type Setup, type Square } from '../../engine/src/index.js';
 
 /** What a register phase can change in a robot, saved field by field. */
 interface RobotSave {
@@ -29,6 +30,9 @@ interface RobotSave {
   archive: Square | null;
   /** A copy when the robot has options (destruction takes one away), else null. */
   options: string[] | null;
+  /** Copies of the option memory and the registers (Scrambler, Abort Switch change cards), when it has one. */
+  opt: OptionMemory | null;
+  registers: Card[] | null;
 }
 
 /** What a register phase can change in the state and the context. */
@@ -45,11 +49,14 @@ export interface Snapshot {
   order: number[];
   dice: number[] | null;
   walls: Uint8Array;
+  /** With options in play: the deck (random draws take from it) and the discard's length. */
+  deck: Card[] | null;
+  discard: number;
 }
 
 const newSave = (): RobotSave => ({
   x: 0, y: 0, dir: 0, damage: 0, lives: 0, flags: 0, status: 'active', virtual: false, poweredDown: false,
-  announced: false, stayDown: false, locked: 0, destroyedAt: 0, archive: null, options: null,
+  announced: false, stayDown: false, locked: 0, destroyedAt: 0, archive: null, options: null, opt: null, registers: null,
 });
 
 export interface SimOptions {
@@ -101,14 +108,14 @@ export class Sim {
   register(reg: number): void {
     const ctx = this.ctx;
     ctx.state.register = reg;
-    ctx.pushedBy.fill(null);
+    startRegister(ctx);
     for (const step of this.steps) step.run(ctx, reg);
   }
 
   newSnapshot(): Snapshot {
     return {
       robots: this.robots.map(newSave), register: 0, rng0: 0, rng1: 0, rng2: 0, rng3: 0, finished: 0, winTurn: 0,
-      destructions: 0, order: [], dice: null, walls: this.ctx.walls,
+      destructions: 0, order: [], dice: null, walls: this.ctx.walls, deck: null, discard: 0,
     };
   }
 
@@ -116,6 +123,7 @@ export class Sim {
   save(s: Snapshot): void {
     const st = this.state;
     const rs = this.robots;
+    let anyOpt = false;
     for (let i = 0; i < rs.length; i++) {
       const r = rs[i]!;
       const v = s.robots[i]!;
@@ -134,7 +142,12 @@ export class Sim {
       v.destroyedAt = r.destroyedAt;
       v.archive = r.archive;
       v.options = r.options.length ? r.options.slice() : null;
+      v.opt = r.opt && cloneMemory(r.opt);
+      v.registers = r.opt ? r.registers.slice() : null;
+      anyOpt ||= r.opt !== null;
     }
+    s.deck = anyOpt ? st.deck.slice() : null;
+    s.discard = st.discard.length;
     s.register = st.register;
     s.rng0 = st.rng[0]!;
     s.rng1 = st.rng[1]!;
@@ -180,6 +193,8 @@ export class Sim {
       r.destroyedAt = v.destroyedAt;
       r.archive = v.archive;
       if (v.options || r.options.length) r.options = v.options ? v.options.slice() : [];
+      if (v.opt || r.opt) r.opt = v.opt && cloneMemory(v.opt);
+      if (v.registers) for (let k = 0; k < 5; k++) r.registers[k] = v.registers[k]!;
       if (r.status === 'active' && !r.virtual) occ[r.y * w + r.x] = i + 1;
     }
     st.register = s.register;
@@ -194,6 +209,8 @@ export class Sim {
     o.length = s.order.length;
     for (let k = 0; k < o.length; k++) o[k] = s.order[k]!;
     if (s.dice) for (let k = 0; k < s.dice.length; k++) st.dice[k] = s.dice[k]!;
+    if (s.deck) st.deck = s.deck.slice();
+    st.discard.length = s.discard;
     ctx.walls = s.walls;
   }
 }

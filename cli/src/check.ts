@@ -49,7 +49,7 @@ export function checkFile(file: string, o: CheckOptions = {}): ScenarioResult {
 /** Prints a line per scenario and the summary; returns the exit code (0 only if nothing failed). */
 export function runCheck(paths: readonly string[], o: CheckOptions, print: (line: string) => void): number {
   const { files, missing } = scenarioFiles(paths);
-  let passed = 0, failed = 0, skipped = 0;
+  let passed = 0, failed = 0;
   for (const m of missing) {
     failed++;
     print(`FAIL ${m}: no such file or directory`);
@@ -57,8 +57,7 @@ export function runCheck(paths: readonly string[], o: CheckOptions, print: (line
   for (const file of files) {
     const res = checkFile(file, o);
     if (res.result === 'pass') passed++;
-    else if (res.result === 'fail') failed++;
-    else skipped++;
+    else failed++;
     if (o.json) print(JSON.stringify({ id: res.id, result: res.result, messages: res.messages, state: res.state }));
     else {
       const verdict = res.result.toUpperCase();
@@ -66,6 +65,6 @@ export function runCheck(paths: readonly string[], o: CheckOptions, print: (line
     }
     if (o.show) for (const p of res.pictures) print(p);
   }
-  print(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  print(`${passed} passed, ${failed} failed`);
   return failed ? 1 : 0;
 }

@@ -364,8 +364,53 @@ export function describeEvents(events: readonly GameEvent[], board: Board, st: G
             : `${name(e.robot)} repairs ${e.points} damage on the ${e.by === 'flag' ? 'flag' : 'repair site'} (${e.damage} left)`,
         );
         break;
-      case 'optionChosen':
-        out.push(`${name(e.robot)} takes an option at (${e.x},${e.y})`);
+      case 'optionDrawn':
+        out.push(`${name(e.robot)} draws an option: ${e.option}`);
+        break;
+      case 'optionUsed':
+        break; // told by the event it causes
+      case 'blockedShot':
+        out.push(`${name(e.robot)}'s ${e.by} stops ${e.points} point`);
+        break;
+      case 'exchanged':
+        out.push(`${name(e.robot)} discards ${e.option} instead of a point of damage`);
+        break;
+      case 'markerLocked':
+        out.push(`${name(e.by)}'s Fire Control locks ${name(e.robot)}'s register ${e.register}`);
+        break;
+      case 'optionDestroyed':
+        out.push(`${name(e.by)}'s Fire Control destroys ${name(e.robot)}'s ${e.option}`);
+        break;
+      case 'optionDiscarded':
+        if (e.why === 'spent') out.push(`${name(e.robot)}'s ${e.option} is used up`);
+        else if (e.why === 'scrapped') out.push(`${name(e.robot)} scraps ${e.option} at the chop shop`);
+        break;
+      case 'optionRecharged':
+        out.push(`${name(e.robot)} recharges ${e.option} at the chop shop`);
+        break;
+      case 'rammed':
+        out.push(`${name(e.by)} rams ${name(e.robot)}`);
+        break;
+      case 'scrambled':
+        out.push(`${name(e.by)} scrambles ${name(e.robot)}'s register ${e.register}`);
+        break;
+      case 'radioControlled':
+        out.push(`${name(e.by)} takes radio control of ${name(e.robot)} for ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers)}`);
+        break;
+      case 'aborted':
+        out.push(`${name(e.robot)}'s Abort Switch replaces register ${e.register}: ${cardName(e.card)}`);
+        break;
+      case 'swapped':
+        out.push(`${name(e.robot)} swaps ${cardName(e.card)} into register ${e.register} (Conditional Program)`);
+        break;
+      case 'stored':
+        out.push(`${name(e.robot)} stores a card on its Flywheel`);
+        break;
+      case 'recompiled':
+        out.push(`${name(e.robot)} recompiles: ${plural(e.cards, 'new card', 'new cards')}`);
+        break;
+      case 'circuitBreaker':
+        out.push(`${name(e.robot)}'s Circuit Breaker trips at ${e.damage} damage: powered down next turn`);
         break;
       case 'becameReal':
         out.push(`${name(e.robot)} is no longer virtual`);

@@ -8,18 +8,13 @@ import { checkFile, runCheck, scenarioFiles } from '../../cli/src/check.js';
 
 /** ../shared/scenarios beside the repository (dist/conformance/src → repository root). */
 const SHARED = fileURLToPath(new URL('../../../../shared/scenarios', import.meta.url));
-/** Scenarios whose option cards come with later work may be skipped; nothing else. */
-const MAY_SKIP = new Set(['options']);
-
-test('every public scenario passes, and only option-card scenarios are skipped', { skip: !existsSync(SHARED) && 'no ../shared/scenarios beside this checkout' }, () => {
+test('every public scenario passes, option cards and upgrades included', { skip: !existsSync(SHARED) && 'no ../shared/scenarios beside this checkout' }, () => {
   const { files } = scenarioFiles([SHARED]);
   assert.ok(files.length > 100, `found only ${files.length} scenario files`);
   const problems: string[] = [];
   for (const f of files) {
     const res = checkFile(f);
-    const folder = f.slice(SHARED.length + 1).split(/[\\/]/)[0]!;
     if (res.result === 'fail') problems.push(`FAIL ${res.id}: ${res.messages.join('; ')}`);
-    if (res.result === 'skip' && !MAY_SKIP.has(folder)) problems.push(`SKIP ${res.id} in ${folder}/`);
   }
   assert.deepEqual(problems, []);
 });
@@ -27,7 +22,7 @@ test('every public scenario passes, and only option-card scenarios are skipped',
 /** The project's own scenarios (dist/conformance/src → scenarios/). */
 const OWN = fileURLToPath(new URL('../../../scenarios', import.meta.url));
 
-test('every scenario of our own passes, and none is skipped', () => {
+test('every scenario of our own passes', () => {
   const { files } = scenarioFiles([OWN]);
   assert.ok(files.length >= 10, `found only ${files.length} scenario files`);
   const problems = files.map((f) => checkFile(f)).filter((r) => r.result !== 'pass').map((r) => `${r.result} ${r.id}: ${r.messages.join('; ')}`);
@@ -139,12 +134,11 @@ test('check --show draws the board after each register', () => {
   assert.match(pictures[0]!, /turns\[0\] register 1\n.*\n.*A\^/);
 });
 
-test('a scenario needing option cards, still to come, is skipped with what it needs, and counted apart', () => {
-  const dir = dirWith({ 'p.json': variant((s) => ((s.robots[0].options = ['Shield']), (s.id = 'later'))), 'g.json': good });
+test('a scenario with an option the rule set does not know is refused, naming the robot and the card', () => {
+  const dir = dirWith({ 'p.json': variant((s) => ((s.robots[0].options = ['Jet Pack']), (s.id = 'bad-option'))) });
   const { code, lines } = check(dir);
-  assert.equal(code, 0);
-  assert.ok(lines.includes('SKIP later: needs option cards'));
-  assert.equal(lines.at(-1), '1 passed, 0 failed, 1 skipped');
+  assert.equal(code, 1);
+  assert.match(lines[0]!, /^FAIL bad-option: .*robots\[0\]\.options\[0\]: "Jet Pack" is not an option of classic/);
 });
 
 test('check fails a path that does not exist', () => {

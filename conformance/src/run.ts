@@ -1,17 +1,17 @@
 /** Plays a scenario and compares the outcome with its expectations (SCENARIOS.md). */
 import {
-  DECK, RULE_SETS, beginTurn, cardName, createState, cutTurn, dirName, endTurn, makeSetup, needsProgram,
-  openRegisters, playRegister, popcount, renderText, submitOrders, type Card, type GameState,
-  type Result, type Setup,
+  DECK, RULE_SETS, beginTurn, cardName, createState, cutTurn, dirName, endTurn, handCard, makeSetup, needsProgram,
+  openRegisters, parseChoices, playRegister, popcount, recompile, renderText, submitOrders, type Card,
+  type Choices, type GameState, type Result, type Setup,
 } from '../../engine/src/index.js';
-import { missingFeature, parseScenario, type Expect, type Scenario, type TurnSpec } from './scenario.js';
+import { parseScenario, type Expect, type Scenario, type TurnSpec } from './scenario.js';
 
-export type Verdict = 'pass' | 'fail' | 'skip';
+export type Verdict = 'pass' | 'fail';
 
 export interface ScenarioResult {
   readonly id: string;
   readonly result: Verdict;
-  /** What differed, what failed, or what the scenario needs. */
+  /** What differed, or what failed. */
   readonly messages: string[];
   /** Every robot with the fields of `expect.robots`, as they stand at the end. */
   readonly state: Record<string, Record<string, unknown>> | null;
@@ -28,8 +28,6 @@ const priorities = (rules: string): boolean | undefined => RULE_SETS[rules]?.pri
 /** Checks one scenario given as parsed JSON; `fallbackId` names it if it has no id of its own. */
 export function checkScenario(raw: unknown, fallbackId: string, o: RunOptions = {}): ScenarioResult {
   const rawId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : fallbackId;
-  const needs = missingFeature(raw);
-  if (needs) return { id: rawId, result: 'skip', messages: [`needs ${needs}`], state: null, pictures: [] };
   const parsed = parseScenario(raw, priorities);
   const expectedError = expectedErrorOf(raw);
   if (!parsed.ok) return refused(rawId, `${parsed.error.field}: ${parsed.error.message}`, expectedError);
@@ -67,10 +65,11 @@ function play(sc: Scenario, pictures: string[] | null): Result<Played> {
   const created = createState(setup.value, sc.robots, sc.seed);
   if (!created.ok) return created;
   let state = created.value;
+  for (const o of sc.offers) state.offers = [...state.offers.filter((x) => x.x !== o.x || x.y !== o.y), o];
   const messages: string[] = [];
   for (let t = 0; t < sc.turns.length; t++) {
     const turn = sc.turns[t]!;
-    const res = playTurnSpec(setup.value, state, turn, `turns[${t}]`, t === sc.turns.length - 1, pictures);
+    const res = playTurnSpec(setup.value, state, turn, `turns[${t}]`, t === sc.turns.length - 1, pictures, t === 0 ? sc.robots.map((r) => r.program) : []);
     if (!res.ok) return res;
     state = res.value;
     if (turn.expect) messages.push(...compare(sc, turn.expect, state, `after turn ${t + 1}`));
@@ -78,45 +77,85 @@ function play(sc: Scenario, pictures: string[] | null): Result<Played> {
   return { ok: true, value: { state, messages } };
 }
 
-function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: string, last: boolean, pictures: string[] | null): Result<GameState> {
+function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: string, last: boolean, pictures: string[] | null, lastProgram: readonly (readonly Card[] | undefined)[]): Result<GameState> {
+  // Cards stored on a Flywheel are out of the deck; each joins its own robot's hand (OPTIONS.md 2.11).
+  const stored = before.robots.map((r) => r.opt?.flywheel ?? 0);
   const begun = beginTurn(setup, before, turn.reenter);
   if (!begun.ok) return begun;
   let state = begun.value.state;
   const registers = turn.registers ?? 5;
+  // Option decisions, read against each robot as the turn begins.
+  const choices = new Map<number, Choices>();
+  for (const [i, raw] of turn.choices) {
+    const c = parseChoices(raw, setup, state.robots[i]!, `${path}.choices.${state.robots[i]!.name}`);
+    if (!c.ok) return c;
+    choices.set(i, c.value);
+  }
   // A scenario has no hands: any card of the deck counts as dealt, but each only once a turn,
   // locked cards included (SCENARIOS.md "How a scenario is played").
   const used = new Map<Card, string>();
-  for (const r of state.robots) for (const c of r.registers) if (c) used.set(c, `${r.name}'s locked register`);
+  for (const r of state.robots) {
+    for (let k = 0; k < 5; k++) {
+      if (!(r.locked & (1 << k))) continue;
+      for (const c of [r.registers[k], r.opt?.joined[k]]) if (c) used.set(c, `${r.name}'s locked register`);
+    }
+  }
+  stored.forEach((c, i) => c && used.set(c, `${state.robots[i]!.name}'s Flywheel`));
+  const hands = new Map<number, Card[]>();
   for (const [i, cards] of turn.programs) {
     const r = state.robots[i]!;
     const p = `${path}.programs.${r.name}`;
     if (r.status !== 'active') return fail(p, `${r.name} is ${r.status === 'out' ? 'out of the game' : 'destroyed'} and runs no program`);
     if (r.poweredDown && cards.length) return fail(p, `${r.name} is powered down this turn and runs no program`);
-    for (let k = 0; k < cards.length; k++) {
-      const c = cards[k]!;
-      if (setup.rules.priorities && used.has(c)) return fail(`${p}[${k}]`, `${cardName(c)} is used twice this turn (also in ${used.get(c)})`);
-      used.set(c, `${r.name}'s program`);
+    const c = choices.get(i);
+    const hand: [Card, string][] = [];
+    cards.forEach((card, k) => {
+      hand.push([handCard(card), `${p}[${k}]`]);
+      const j = turn.joined.get(i)?.[k];
+      if (j) hand.push([j, `${p}[${k}]`]);
+    });
+    if (c?.conditional) hand.push([c.conditional.card, `${path}.choices.${r.name}.conditional.card`]);
+    if (c?.flywheel && c.flywheel !== stored[i]) hand.push([c.flywheel, `${path}.choices.${r.name}.flywheel`]);
+    for (const [card, field] of hand) {
+      const own = card === stored[i];
+      if (setup.rules.priorities && used.has(card) && !own) return fail(field, `${cardName(card)} is used twice this turn (also in ${used.get(card)})`);
+      if (!own) used.set(card, `${r.name}'s program`);
     }
+    hands.set(i, [...hand.map(([card]) => card), ...(stored[i] && !hand.some(([card]) => card === stored[i]) ? [stored[i]!] : [])]);
   }
   if (setup.rules.priorities) state.deck = DECK.filter((c) => !used.has(c));
   state.discard = [];
   for (let i = 0; i < state.robots.length; i++) {
     const r = state.robots[i]!;
     const cards = turn.programs.get(i);
-    r.hand = cards ? cards.slice() : [];
-    const decides = turn.powerDown.has(i) || turn.stayDown.has(i) || turn.takeOption.has(i) || turn.unlock.has(i);
+    const c = choices.get(i);
+    r.hand = hands.get(i) ?? [];
+    if (c?.recompile && r.status === 'active' && !r.poweredDown) {
+      // 2.22: the new hand is drawn and the damage taken before programming; a scenario's program
+      // stands for the new hand.
+      const res = recompile(setup, state, i);
+      if (!res.ok) return fail(`${path}.choices.${r.name}.recompile`, res.error.message);
+      state = res.value.state;
+      const robot = state.robots[i]!;
+      for (const card of robot.hand) if (setup.rules.priorities) state.deck.push(card);
+      robot.hand = hands.get(i) ?? [];
+      // A register locked before programming keeps last turn's card: the robot's `program` in turn 1.
+      for (let k = 0; k < 5; k++) if (robot.locked & (1 << k) && !robot.registers[k]) robot.registers[k] = lastProgram[i]?.[k] ?? 0;
+    }
+    const decides = turn.powerDown.has(i) || turn.stayDown.has(i) || turn.takeOption.has(i) || c !== undefined;
     if (needsProgram(state, i) && !cards) {
       if (registers === 0) continue;
-      const open = openRegisters(r.locked).length;
+      const open = openRegisters(state.robots[i]!.locked).length;
       return fail(`${path}.programs`, `no program for ${r.name}, which is on the board, powered up, and has ${open} unlocked register${open === 1 ? '' : 's'}`);
     }
     if (!cards && !decides) continue;
     const res = submitOrders(setup, state, i, {
-      ...(cards ? { program: cards } : {}),
+      ...(cards ? { program: cards, joined: turn.joined.get(i) ?? [] } : {}),
       powerDown: turn.powerDown.has(i),
       stayDown: turn.stayDown.has(i),
       takeOption: turn.takeOption.has(i),
-      unlock: turn.unlock.get(i) ?? [],
+      unlock: c?.unlock ?? [],
+      ...(c ? { choices: c } : {}),
     });
     if (!res.ok) {
       const f = res.error.field;

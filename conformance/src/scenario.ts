@@ -3,7 +3,7 @@
  * (`turns[1].programs.A[2]`) and what was expected.
  */
 import {
-  PENDING_SETTINGS, err, parseSettings, ok, parseBoard, parseCard, parseDir, type Board,
+  err, parseSettings, ok, parseBoard, parseCard, parseDir, UPGRADES, type Board, type Offer,
   type Card, type Dir, type Reentry, type Result, type RobotInit, type Settings, type Square,
 } from '../../engine/src/index.js';
 
@@ -34,13 +34,16 @@ export interface Expect {
 export interface TurnSpec {
   /** Robot index → its cards for the unlocked registers. */
   readonly programs: ReadonlyMap<number, readonly Card[]>;
+  /** Robot index → per register a second card joined to the first (`F1:500+R:80`), 0 for none. */
+  readonly joined: ReadonlyMap<number, readonly Card[]>;
+  /** Robot index → its option decisions as written (read against the robot when the turn is played). */
+  readonly choices: ReadonlyMap<number, Readonly<Record<string, unknown>>>;
   readonly registers?: number;
   readonly expect?: Expect;
   readonly powerDown: ReadonlySet<number>;
   readonly stayDown: ReadonlySet<number>;
   readonly takeOption: ReadonlySet<number>;
   readonly reenter: Readonly<Record<number, Reentry>>;
-  readonly unlock: ReadonlyMap<number, readonly number[]>;
 }
 
 export interface Scenario {
@@ -51,6 +54,8 @@ export interface Scenario {
   readonly seed: number;
   readonly board: Board;
   readonly robots: readonly RobotInit[];
+  /** pbem: the upgrades the hammer sites offer at the start (board key `upgrades`). */
+  readonly offers: readonly Offer[];
   readonly turns: readonly TurnSpec[];
   readonly expect: Expect;
 }
@@ -59,38 +64,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => Number.isInteger(v);
 
-const OPTION_CARD = /\+|^(F0|F4|B2)(:|$)/;
-
-/**
- * What the scenario needs that this engine does not play yet, or null. Only scenarios of the rule
- * sets, elements and options still to come are skipped; everything else runs.
- */
-export function missingFeature(raw: unknown): string | null {
-  if (!isObject(raw)) return null;
-  const board = raw.board;
-  if (isObject(board) && board.upgrades !== undefined) return 'option cards (upgrades)';
-  if (isObject(raw.settings)) {
-    for (const k of Object.keys(raw.settings)) if (PENDING_SETTINGS[k]) return PENDING_SETTINGS[k]!;
-  }
-  const robots = Array.isArray(raw.robots) ? raw.robots : [];
-  if (robots.some((r) => isObject(r) && (Array.isArray(r.options) ? r.options.length > 0 : r.options !== undefined) || (isObject(r) && r.fcLocks !== undefined)))
-    return 'option cards';
-  const turns = Array.isArray(raw.turns) ? raw.turns : [];
-  for (const t of turns) {
-    if (!isObject(t)) continue;
-    if (t.choices !== undefined && !(isObject(t.choices) && Object.values(t.choices).every((c) => isObject(c) && Object.keys(c).every((k) => k === 'unlock'))))
-      return 'option cards (choices)';
-    if (isObject(t.programs)) {
-      for (const p of Object.values(t.programs)) {
-        if (Array.isArray(p) && p.some((c) => typeof c === 'string' && OPTION_CARD.test(c.trim()))) return 'option cards (joined or option card codes)';
-      }
-    }
-  }
-  return null;
-}
-
 const TOP_KEYS = new Set(['id', 'title', 'source', 'rules', 'settings', 'seed', 'board', 'robots', 'turns', 'expect']);
-const ROBOT_KEYS = new Set(['name', 'x', 'y', 'dir', 'damage', 'lives', 'flags', 'archive', 'start', 'virtual', 'poweredDown', 'destroyed', 'options', 'program']);
+const ROBOT_KEYS = new Set(['name', 'x', 'y', 'dir', 'damage', 'lives', 'flags', 'archive', 'start', 'virtual', 'poweredDown', 'destroyed', 'options', 'program', 'fcLocks']);
 const TURN_KEYS = new Set(['programs', 'registers', 'expect', 'powerDown', 'stayDown', 'reenter', 'takeOption', 'choices']);
 const EXPECT_ROBOT_KEYS = new Set(['x', 'y', 'dir', 'damage', 'lives', 'flags', 'archive', 'virtual', 'poweredDown', 'destroyed', 'out', 'options', 'locked']);
 
@@ -106,21 +81,25 @@ function square(v: unknown, path: string, nullable: boolean): Result<Square | nu
   return ok([v[0], v[1]]);
 }
 
-function parseCards(list: unknown, path: string, priorities: boolean): Result<Card[]> {
+/** A program: cards, each perhaps joined to a second (`F1:500+R:80`, OPTIONS.md part 4). */
+function parseCards(list: unknown, path: string, priorities: boolean): Result<{ cards: Card[]; joined: Card[] }> {
   if (!Array.isArray(list)) return err(path, 'expected a list of cards such as "F2:670"');
-  const out: Card[] = [];
+  const cards: Card[] = [];
+  const joined: Card[] = [];
   for (let k = 0; k < list.length; k++) {
     const s = list[k];
-    const c = typeof s === 'string' ? parseCard(s, priorities) : undefined;
-    if (c === undefined) {
+    const parts = typeof s === 'string' ? s.split('+') : [];
+    const cs = parts.map((p) => parseCard(p, priorities));
+    if (!parts.length || parts.length > 2 || cs.some((c) => c === undefined)) {
       const what = priorities
-        ? 'a card of the deck as CODE:PRIORITY (U 10-60, L 70-410, R 80-420, B 430-480, F1 490-660, F2 670-780, F3 790-840)'
-        : 'an instruction F1, F2, F3, B, L, R or U';
+        ? 'a card of the deck as CODE:PRIORITY (U 10-60, L 70-410, R 80-420, B 430-480, F1 490-660, F2 670-780, F3 790-840), or two joined by + (F1:500+R:80)'
+        : 'an instruction F1, F2, F3, B, L, R or U, an upgrade code F0, F4 or B2, or two joined by + (F+L)';
       return err(`${path}[${k}]`, `${JSON.stringify(s)} is not ${what}`);
     }
-    out.push(c);
+    cards.push(cs[0]!);
+    joined.push(cs[1] ?? 0);
   }
-  return ok(out);
+  return ok({ cards, joined });
 }
 
 function parseExpect(v: unknown, path: string, names: Map<string, number>): Result<Expect> {
@@ -188,8 +167,22 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   if (priorities === undefined) return err('rules', `unknown rule set "${rules}" (expected "classic" or "pbem")`);
   const seed = raw.seed ?? 0;
   if (!isInt(seed)) return err('seed', 'expected a whole number');
-  const board = parseBoard(raw.board);
+  const { upgrades, ...boardJson } = isObject(raw.board) ? raw.board : { upgrades: undefined };
+  const board = parseBoard(isObject(raw.board) ? boardJson : raw.board);
   if (!board.ok) return board;
+  const offers: Offer[] = [];
+  if (upgrades !== undefined) {
+    if (!Array.isArray(upgrades)) return err('board.upgrades', 'expected a list of {"x", "y", "name", "age"}');
+    for (let k = 0; k < upgrades.length; k++) {
+      const u = upgrades[k];
+      const q = `board.upgrades[${k}]`;
+      if (!isObject(u) || !isInt(u.x) || !isInt(u.y)) return err(q, 'expected {"x", "y", "name", "age"}');
+      if (typeof u.name !== 'string' || !(UPGRADES as readonly string[]).includes(u.name)) return err(`${q}.name`, `expected an upgrade (${UPGRADES.join(', ')})`);
+      const age = u.age ?? 0;
+      if (!isInt(age) || age < 0) return err(`${q}.age`, 'expected the rounds it has been offered already, a whole number');
+      offers.push({ x: u.x, y: u.y, option: u.name, since: 1 - age });
+    }
+  }
   const settings = parseSettings(raw.settings, board.value.flags.length);
   if (!settings.ok) return settings;
 
@@ -227,8 +220,12 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
     if (r.program !== undefined) {
       const cs = parseCards(r.program, `${p}.program`, priorities);
       if (!cs.ok) return cs;
-      program = cs.value;
+      program = cs.value.cards;
     }
+    if (r.options !== undefined && (!Array.isArray(r.options) || r.options.some((o) => typeof o !== 'string')))
+      return err(`${p}.options`, 'expected a list of option names, a card with uses as "NAME:LEFT"');
+    if (r.fcLocks !== undefined && (!Array.isArray(r.fcLocks) || r.fcLocks.some((k) => !isInt(k) || k < 1 || k > 5)))
+      return err(`${p}.fcLocks`, 'expected a list of register numbers 1 to 5');
     robots.push({
       name: r.name, x: r.x, y: r.y, dir,
       ...(r.damage !== undefined ? { damage: r.damage as number } : {}),
@@ -238,6 +235,8 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
       ...(start !== undefined ? { start } : {}),
       virtual: r.virtual === true, poweredDown: r.poweredDown === true, destroyed: r.destroyed === true,
       ...(program ? { program } : {}),
+      ...(r.options !== undefined ? { options: r.options as string[] } : {}),
+      ...(r.fcLocks !== undefined ? { fcLocks: r.fcLocks as number[] } : {}),
     });
   }
 
@@ -262,6 +261,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
     const badT = unknownKey(tr, TURN_KEYS, p);
     if (badT) return badT;
     const programs = new Map<number, Card[]>();
+    const joined = new Map<number, Card[]>();
     if (tr.programs !== undefined) {
       if (!isObject(tr.programs)) return err(`${p}.programs`, 'expected an object of robot names');
       for (const [name, list] of Object.entries(tr.programs)) {
@@ -269,7 +269,8 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
         if (i === undefined) return err(`${p}.programs.${name}`, `no robot named "${name}"`);
         const cs = parseCards(list, `${p}.programs.${name}`, priorities);
         if (!cs.ok) return cs;
-        programs.set(i, cs.value);
+        programs.set(i, cs.value.cards);
+        joined.set(i, cs.value.joined);
       }
     }
     let registers: number | undefined;
@@ -299,7 +300,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
         reenter[i] = { ...(d !== undefined ? { dir: d } : {}), ...(c.poweredDown !== undefined ? { poweredDown: c.poweredDown as boolean } : {}) };
       }
     }
-    const unlock = new Map<number, number[]>();
+    const choices = new Map<number, Record<string, unknown>>();
     if (tr.choices !== undefined) {
       if (!isObject(tr.choices)) return err(`${p}.choices`, 'expected an object of robot names');
       for (const [name, c] of Object.entries(tr.choices)) {
@@ -307,12 +308,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
         const q = `${p}.choices.${name}`;
         if (i === undefined) return err(q, `no robot named "${name}"`);
         if (!isObject(c)) return err(q, 'expected an object of decisions');
-        const badC = unknownKey(c, new Set(['unlock']), q);
-        if (badC) return badC;
-        if (c.unlock !== undefined) {
-          if (!Array.isArray(c.unlock) || c.unlock.some((r) => !isInt(r) || r < 1 || r > 5)) return err(`${q}.unlock`, 'expected a list of register numbers 1 to 5');
-          unlock.set(i, c.unlock as number[]);
-        }
+        choices.set(i, c);
       }
     }
     let expect: Expect | undefined;
@@ -322,7 +318,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
       expect = e.value;
     }
     turns.push({
-      programs, powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, reenter, unlock,
+      programs, joined, choices, powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, reenter,
       ...(registers !== undefined ? { registers } : {}),
       ...(expect ? { expect } : {}),
     });
@@ -331,6 +327,6 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   if (!expect.ok) return expect;
   return ok({
     id: raw.id, title: typeof raw.title === 'string' ? raw.title : '', rules, settings: settings.value, seed,
-    board: board.value, robots, turns, expect: expect.value,
+    board: board.value, robots, offers, turns, expect: expect.value,
   });
 }

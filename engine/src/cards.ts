@@ -34,11 +34,31 @@ export const DECK: readonly Card[] = deck;
 export const PBEM_BASE = 1000;
 export const instruction = (type: CardType): Card => PBEM_BASE + CARD_TYPES.indexOf(type);
 
+/**
+ * `pbem` upgrade codes (OPTIONS.md part 3): an instruction played another way. Each is played from
+ * a dealt instruction (`F0` from an F, `F4` from an F3, `B2` from a B) and only by a robot holding
+ * the upgrade.
+ */
+export type UpgradeCode = 'F0' | 'F4' | 'B2';
+const UPGRADE_CODES: readonly [UpgradeCode, CardType, string, CardAction][] = [
+  ['F0', 'F1', 'Brakes', { move: 0, turn: 0 }],
+  ['F4', 'F3', 'Fourth Gear', { move: 4, turn: 0 }],
+  ['B2', 'B', 'Reverse Gear', { move: -2, turn: 0 }],
+];
+const UPGRADE_BASE = PBEM_BASE + CARD_TYPES.length;
+/** The code of an upgrade instruction (F0, F4, B2). */
+export const upgradeCode = (code: UpgradeCode): Card => UPGRADE_BASE + UPGRADE_CODES.findIndex(([c]) => c === code);
+/** The upgrade a code needs, or undefined for a plain card. */
+export const upgradeOf = (c: Card): string | undefined => (c >= UPGRADE_BASE ? UPGRADE_CODES[c - UPGRADE_BASE]?.[2] : undefined);
+/** The dealt card a program entry uses up: itself, or for an upgrade code the instruction it is played from. */
+export const handCard = (c: Card): Card => (c >= UPGRADE_BASE ? instruction(UPGRADE_CODES[c - UPGRADE_BASE]![1]) : c);
+
 export const isDeckCard = (c: Card): boolean =>
   c > 0 && c < PBEM_BASE && c % 10 === 0 && CLASSIC_TYPE[c / 10] !== undefined;
 
+/** The kind of card; an upgrade code counts as the instruction it is played from. */
 export function cardType(c: Card): CardType {
-  const t = c >= PBEM_BASE ? CARD_TYPES[c - PBEM_BASE] : CLASSIC_TYPE[c / 10];
+  const t = c >= UPGRADE_BASE ? UPGRADE_CODES[c - UPGRADE_BASE]?.[1] : c >= PBEM_BASE ? CARD_TYPES[c - PBEM_BASE] : CLASSIC_TYPE[c / 10];
   if (t === undefined) throw new RangeError(`not a card: ${c}`);
   return t;
 }
@@ -58,19 +78,25 @@ const ACTIONS: Record<CardType, CardAction> = {
   U: { move: 0, turn: 2 },
 };
 /** Every card's action in a dense table, for the register loop. */
-const ACTION_OF: CardAction[] = new Array<CardAction>(PBEM_BASE + CARD_TYPES.length).fill(ACTIONS.U);
+const ACTION_OF: CardAction[] = new Array<CardAction>(UPGRADE_BASE + UPGRADE_CODES.length).fill(ACTIONS.U);
 for (const c of DECK) ACTION_OF[c] = ACTIONS[cardType(c)];
 CARD_TYPES.forEach((t, k) => (ACTION_OF[PBEM_BASE + k] = ACTIONS[t]));
+UPGRADE_CODES.forEach(([, , , a], k) => (ACTION_OF[UPGRADE_BASE + k] = a));
 export const cardAction = (c: Card): CardAction => ACTION_OF[c]!;
 
 /** `F2:670` in classic, `F2` in pbem. */
 export const cardName = (c: Card): string =>
-  c >= PBEM_BASE ? cardType(c) : `${cardType(c)}:${c}`;
+  c >= UPGRADE_BASE ? UPGRADE_CODES[c - UPGRADE_BASE]![0] : c >= PBEM_BASE ? cardType(c) : `${cardType(c)}:${c}`;
 
-/** Reads `CODE:PRIORITY` (classic) or `CODE` (pbem); `F` is Move 1. Undefined if not a card. */
+/**
+ * Reads `CODE:PRIORITY` (classic) or `CODE` (pbem, where the upgrade codes F0, F4 and B2 are
+ * cards too); `F` is Move 1. Undefined if not a card.
+ */
 export function parseCard(s: string, withPriority: boolean): Card | undefined {
-  const m = /^(F[123]?|B|L|R|U)(?::(\d+))?$/.exec(s.trim().toUpperCase());
+  const m = /^(F[0-4]?|B2?|L|R|U)(?::(\d+))?$/.exec(s.trim().toUpperCase());
   if (!m) return undefined;
+  const up = UPGRADE_CODES.findIndex(([c]) => c === m[1]);
+  if (up >= 0) return withPriority || m[2] !== undefined ? undefined : UPGRADE_BASE + up;
   const type = (m[1] === 'F' ? 'F1' : m[1]) as CardType;
   if (!withPriority) return m[2] === undefined ? instruction(type) : undefined;
   if (m[2] === undefined) return undefined;

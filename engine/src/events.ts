@@ -9,6 +9,8 @@ import type { Dir } from './geometry.js';
 export type PushSource = { robot: number } | { pusher: number } | { repulsor: [number, number] };
 /** What shot a robot: another robot, or a board laser (its index in `board.lasers`). */
 export type ShotSource = { robot: number } | { laser: number };
+/** Which weapon of a robot fired: its main laser, its rear laser, or an optional weapon by name. */
+export type WeaponName = 'main' | 'rear' | 'Pressor Beam' | 'Tractor Beam' | 'Mini Howitzer' | 'Scrambler' | 'Radio Control';
 export type TurnCause = 'card' | 'gear' | 'belt';
 export type DestroyCause = 'pit' | 'edge' | 'damage' | 'crusher';
 export type RepairCause = 'wrench' | 'flag' | 'powerDown';
@@ -22,7 +24,7 @@ export type GameEvent =
   | { type: 'programmed'; robot: number; filled: { register: number; reason: 'missing' | 'illegal' }[] }
   | { type: 'powerDownAnnounced'; robot: number }
   | { type: 'registerBegan'; register: number }
-  | { type: 'revealed'; robot: number; register: number; card: Card }
+  | { type: 'revealed'; robot: number; register: number; card: Card; joined?: Card; copy?: boolean }
   | { type: 'moved'; robot: number; from: [number, number]; to: [number, number] }
   | { type: 'pushed'; robot: number; from: [number, number]; to: [number, number]; by: PushSource }
   | { type: 'carried'; robot: number; from: [number, number]; to: [number, number]; express: boolean }
@@ -33,7 +35,23 @@ export type GameEvent =
   | { type: 'rampSlide'; robot: number; x: number; y: number }
   | { type: 'ledgeDrop'; robot: number; points: number }
   | { type: 'turned'; robot: number; from: Dir; to: Dir; by: TurnCause }
-  | { type: 'shot'; robot: number; by: ShotSource; points: number; from: [number, number]; to: [number, number] }
+  | { type: 'shot'; robot: number; by: ShotSource; points: number; from: [number, number]; to: [number, number]; weapon?: WeaponName }
+  | { type: 'blockedShot'; robot: number; by: 'Shield' | 'Power-Down Shield' | 'Ablative Coat'; points: number }
+  | { type: 'exchanged'; robot: number; option: string }
+  | { type: 'markerLocked'; robot: number; register: number; by: number }
+  | { type: 'optionDestroyed'; robot: number; option: string; by: number }
+  | { type: 'rammed'; robot: number; by: number; points: number }
+  | { type: 'scrambled'; robot: number; register: number; card: Card; by: number }
+  | { type: 'radioControlled'; robot: number; by: number; registers: number[] }
+  | { type: 'aborted'; robot: number; register: number; card: Card }
+  | { type: 'swapped'; robot: number; register: number; card: Card }
+  | { type: 'stored'; robot: number; card: Card }
+  | { type: 'recompiled'; robot: number; cards: number }
+  | { type: 'optionDrawn'; robot: number; option: string }
+  | { type: 'optionUsed'; robot: number; option: string }
+  | { type: 'optionDiscarded'; robot: number; option: string; why: 'spent' | 'exchanged' | 'destroyed' | 'scrapped' }
+  | { type: 'optionRecharged'; robot: number; option: string }
+  | { type: 'circuitBreaker'; robot: number; damage: number }
   | { type: 'damaged'; robot: number; points: number; damage: number }
   | { type: 'locked'; robot: number; registers: number[] }
   | { type: 'unlocked'; robot: number; registers: number[] }
@@ -43,7 +61,6 @@ export type GameEvent =
   | { type: 'archived'; robot: number; x: number; y: number }
   | { type: 'finished'; robot: number; place: number }
   | { type: 'repaired'; robot: number; points: number; damage: number; by: RepairCause }
-  | { type: 'optionChosen'; robot: number; x: number; y: number }
   | { type: 'upgraded'; robot: number; option: string }
   | { type: 'offered'; x: number; y: number; option: string }
   | { type: 'optionLost'; robot: number; option: string }

@@ -10,6 +10,11 @@ import { pbem } from './rules/pbem.js';
 import type { RuleSet } from './rules/ruleset.js';
 import { startingLives, type Settings } from './settings.js';
 import type { GameState, RobotState } from './state.js';
+import { buildOptionDeck, freeOptions } from './options/deck.js';
+import { holds, memory } from './options/held.js';
+
+/** Cards with uses (OPTIONS.md 1.4): written `NAME:LEFT`. */
+const USES: Readonly<Record<string, boolean>> = { 'Mini Howitzer': true, 'Ablative Coat': true };
 
 /** The rule sets by name. */
 export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic, pbem };
@@ -37,6 +42,8 @@ export interface RobotInit {
   readonly options?: readonly string[];
   /** Last turn's five cards (0 for none): what locked registers keep. */
   readonly program?: readonly Card[];
+  /** Registers locked by Fire Control markers (OPTIONS.md 2.10). */
+  readonly fcLocks?: readonly number[];
 }
 
 /**
@@ -72,9 +79,24 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
       const sq = r[key];
       if (sq && !inside(sq[0], sq[1])) return err(`${p}.${key}`, `(${sq[0]},${sq[1]}) is off the board`);
     }
+    for (let k = 0; k < (r.options ?? []).length; k++) {
+      const o = r.options![k]!;
+      const m = /^(.*?)(?::(\d+))?$/.exec(o)!;
+      if (!rules.options.catalog.includes(m[1]!)) return err(`${p}.options[${k}]`, `"${o}" is not an option of ${rules.name} (expected one of ${rules.options.catalog.join(', ')})`);
+      if (m[2] !== undefined && !USES[m[1]!]) return err(`${p}.options[${k}]`, `${m[1]} has no uses to count`);
+    }
+    let fcLocks = 0;
+    for (const reg of r.fcLocks ?? []) {
+      if (!Number.isInteger(reg) || reg < 1 || reg > 5) return err(`${p}.fcLocks`, 'expected register numbers 1 to 5');
+      fcLocks |= 1 << (reg - 1);
+    }
     const nLocked = rules.lockedCount(damage);
-    let locked = 0;
-    for (let reg = 5; reg > 5 - nLocked; reg--) locked |= 1 << (reg - 1);
+    let locked = fcLocks;
+    for (let reg = 5, n = nLocked; reg >= 1 && n > 0; reg--) {
+      if (locked & (1 << (reg - 1))) continue;
+      locked |= 1 << (reg - 1);
+      n--;
+    }
     const registers = [0, 0, 0, 0, 0];
     if (r.program) {
       if (r.program.length !== 5) return err(`${p}.program`, `expected last turn's five cards, found ${r.program.length}`);
@@ -91,8 +113,12 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
       stayDown: !!r.poweredDown && !r.destroyed, // powered down for the first turn
       takeOption: false, unlock: [], hand: [], registers, locked,
       programmed: false, destroyedAt: r.destroyed ? i - robots.length : 0, reentries: 0,
-      options: [...(r.options ?? [])],
+      options: [...(r.options ?? [])], opt: null,
     });
+    const robot = out[out.length - 1]!;
+    if (fcLocks) memory(robot).fcLocks = fcLocks;
+    // An archive of the start state counts as touched while holding its options (2.25 [def]).
+    if (holds(robot, 'Superior Archive')) memory(robot).superior = true;
   }
   const seen = new Map<number, number>();
   for (let i = 0; i < out.length; i++) {
@@ -106,9 +132,15 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
   }
   const state: GameState = {
     rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: seedRng(seed),
-    deck: [], discard: [], robots: out, finished: [], winTurn: 0, offers: [], dice: [...(setup.settings.diceRule ?? [])], order: [], destructions: 0,
+    deck: [], discard: [], robots: out, finished: [], winTurn: 0, offers: [], dice: [...(setup.settings.diceRule ?? [])], order: [], optionDeck: [], destructions: 0,
   };
-  rules.init?.(makeCtx(setup, state, null));
+  const ctx = makeCtx(setup, state, null);
+  if (rules.options.exchange) {
+    // classic's option deck, shuffled once with the seed (OPTIONS.md 1.1)
+    state.optionDeck = buildOptionDeck(state, setup.settings.optionDeck);
+    if (setup.settings.oneFreeOption) freeOptions(ctx);
+  }
+  rules.init?.(ctx);
   return ok(state);
 }
 

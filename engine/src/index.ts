@@ -18,3 +18,6 @@ export * from './paths.js';
 export * from './validate.js';
 export * from './report/table.js';
 export * from './report/stats.js';
+export type { OptionRules } from './rules/ruleset.js';
+export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName } from './options/catalog.js';
+export { parseChoices } from './options/choices.js';

@@ -10,6 +10,7 @@ import { afterCrossing, climbs, ramped } from './elements/ledges.js';
 import { onOil, slide } from './elements/oil.js';
 import { throughPortal } from './elements/portals.js';
 import { isRepulsor, repulse } from './elements/repulsors.js';
+import { ram } from './options/movement.js';
 
 /** Scratch space for a chain of pushed robots (a chain is never longer than the robots). */
 const chain: number[] = [];
@@ -24,9 +25,9 @@ export const shut = (ctx: Ctx, x: number, y: number, d: Dir): boolean =>
  * Runs a move of `squares` (negative: backward, facing kept) for robot i, then an oil slide if it
  * ends on oil. Starting on oil costs the first square (003 L81).
  */
-export function moveRobot(ctx: Ctx, i: number, squares: number): void {
+export function moveRobot(ctx: Ctx, i: number, squares: number, sideways?: Dir): void {
   const r = ctx.state.robots[i]!;
-  const d = squares < 0 ? reverse(r.dir) : r.dir;
+  const d = sideways ?? (squares < 0 ? reverse(r.dir) : r.dir);
   const value = Math.abs(squares);
   let left = value;
   if (onOil(ctx, r.x, r.y)) {
@@ -78,6 +79,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
     const pushed = collectChain(ctx, nx, ny, d, true);
     if (!pushed) {
       ctx.events?.push({ type: 'blocked', robot: i, x, y, dir: d });
+      if (r.options.length) ram(ctx, i, ctx.occ[ny * b.width + nx]! - 1);
       return 0;
     }
     if (chainMeetsRepulsor) {
@@ -90,6 +92,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
     // The far end moves first; each pushed robot keeps its facing. Pushing does no damage.
     const by: PushSource = { robot: i };
     for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, by);
+    if (r.options.length) ram(ctx, i, landedOn);
   }
   ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
   ctx.events?.push({ type: 'moved', robot: i, from: [x, y], to: [nx, ny] });

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   beginTurn, cloneState, createState, DECK, endTurn, Floor, makeSetup, newRace, parseBoard, playRegister, playTurn, popcount, submitOrders,
-  raceOver, type Board, type GameEvent, type GameState, type Result, type Setup,
+  raceOver, OPTION_CARDS, UPGRADES, type Board, type GameEvent, type GameState, type Result, type Setup,
 } from './index.js';
 import { Rand, randomBoard, randomOrders, randomReentry, randomRobots } from '../../testkit/src/random.js';
 
@@ -84,7 +84,7 @@ function unwrap<T>(r: Result<T>, what: string): T {
   return r.value;
 }
 
-function setUp(spec: GameSpec): Game {
+function setUp(spec: GameSpec, rules: 'classic' | 'pbem' = 'classic'): Game {
   const per = (spec.width * spec.height) / 144;
   const n = (level: number, per144: number): number => (level ? Math.max(1, Math.round(level * per144 * per)) : 0);
   const json = randomBoard(spec.boardSeed, {
@@ -106,11 +106,11 @@ function setUp(spec: GameSpec): Game {
     ledges: n(spec.expansion, 4),
   });
   const board = unwrap(parseBoard(json), 'random board');
-  const setup = unwrap(makeSetup(board, 'classic', { lives: spec.lives }), 'setup');
+  const setup = unwrap(makeSetup(board, rules, { lives: spec.lives }), 'setup');
   const rnd = new Rand(spec.gameSeed ^ 0x5eed);
   const state = spec.race
     ? unwrap(newRace(setup, Array.from({ length: spec.robots }, (_, i) => ({ name: `R${i + 1}`, dir: rnd.dir() })), spec.gameSeed), 'newRace')
-    : unwrap(createState(setup, randomRobots(board, spec.robots, rnd, { virtuals: true, damage: true, programs: true, poweredDown: true, destroyed: true }), spec.gameSeed), 'createState');
+    : unwrap(createState(setup, randomRobots(board, spec.robots, rnd, { virtuals: true, damage: true, programs: rules === 'classic', poweredDown: true, destroyed: true, options: rules === 'classic' ? OPTION_CARDS : UPGRADES }), spec.gameSeed), 'createState');
   return { setup, board, state };
 }
 
@@ -159,6 +159,9 @@ const cardsAccountedFor: Check = (_g, st, when) => {
   st.robots.forEach((r) => {
     r.hand.forEach((c) => put(c, `${r.name}'s hand`));
     r.registers.forEach((c, k) => put(c, `${r.name}'s register ${k + 1}`));
+    r.opt?.joined.forEach((c, k) => put(c, `${r.name}'s register ${k + 1} (joined)`));
+    if (r.opt) put(r.opt.flywheel, `${r.name}'s Flywheel`);
+    if (r.opt) put(r.opt.aside, `${r.name}'s Conditional Program`);
   });
   const problems: string[] = [];
   for (const c of DECK) {
@@ -178,12 +181,12 @@ const damageBelowTen: Check = (_g, st, when) => {
   }
 };
 
-/** Locked registers, from register 5 down, number damage − 4 (RULES.md "Damage, hands, locked registers"). */
+/** Locked registers number damage − 4 (RULES.md "Damage, hands, locked registers"), besides Fire Control's markers. */
 const locksMatchDamage: Check = (_g, st, when) => {
   for (const r of st.robots) {
     if (r.status !== 'active') continue;
-    const want = Math.min(5, Math.max(0, r.damage - 4));
-    if (popcount(r.locked) !== want)
+    const want = Math.min(5 - popcount(r.opt?.fcLocks ?? 0), Math.max(0, r.damage - 4));
+    if (popcount(r.locked & ~(r.opt?.fcLocks ?? 0)) !== want)
       assert.fail(`${when}: ${r.name} has ${r.damage} damage and ${popcount(r.locked)} locked registers (mask ${r.locked.toString(2)})`);
   }
 };
@@ -197,6 +200,8 @@ interface PlayOptions {
   readonly pure?: boolean;
   /** Also play each turn with one playTurn call, events on and off, and compare with the register-by-register play. */
   readonly wholeTurns?: boolean;
+  /** The rule set (default classic). */
+  readonly rules?: 'classic' | 'pbem';
 }
 
 interface Played {
@@ -207,7 +212,7 @@ interface Played {
 
 /** Plays a game turn by turn and register by register, until its turns run out or the race is over. */
 function play(spec: GameSpec, o: PlayOptions = {}): Played {
-  const g = setUp(spec);
+  const g = setUp(spec, o.rules);
   const checks = o.checks ?? [];
   const check = (st: GameState, when: When): void => {
     for (const c of checks) c(g, st, when);
@@ -270,7 +275,7 @@ const run = (prop: fc.IProperty<[GameSpec]>, numRuns = RUNS): void => {
   fc.assert(prop, { numRuns, seed: SEED, includeErrorInReport: true });
 };
 
-describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots, on boards with pits, belts, pushers, crushers and lasers`, () => {
+describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots with random option cards and decisions, on boards with pits, belts, pushers, crushers and lasers`, () => {
   test('after every register phase and every end of turn: no two real robots share a square, no robot on the floor stands on a pit, a repulsor field or off the board, each of the 84 cards is in exactly one place, robots on the floor have under 10 damage and damage − 4 locked registers', () => {
     let turns = 0;
     run(
@@ -310,7 +315,28 @@ describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots, on bo
   test('playTurn leaves its input unchanged and gives the same events and state as five playRegister calls and endTurn, and the same state with events off', () => {
     run(fc.property(gameSpec, (spec) => void play(spec, { pure: true, wholeTurns: true })), EXTRA_RUNS);
   });
+
+  test('pbem races with random upgrades and toggles: no two real robots share a square, none stands on a pit, a repulsor field or off the board, damage stays under 22, locks follow 001, and the same seeds replay the same events', () => {
+    run(
+      fc.property(gameSpec, (spec) => {
+        const a = play(spec, { rules: 'pbem', checks: [realRobotsApart, robotsOnFloor, pbemDamage], pure: true });
+        const b = play(spec, { rules: 'pbem', viaJson: true });
+        assert.equal(JSON.stringify(b.events), JSON.stringify(a.events));
+      }),
+      EXTRA_RUNS,
+    );
+  });
 });
+
+/** pbem: under 22 damage on the floor (001 L297), and ⌊(damage − 10) / 2⌋ locked registers (001 L289). */
+const pbemDamage: Check = (_g, st, when) => {
+  for (const r of st.robots) {
+    if (r.status !== 'active') continue;
+    if (!(r.damage >= 0 && r.damage < 22)) assert.fail(`${when}: ${r.name} is on the floor with ${r.damage} damage`);
+    const want = Math.min(5, Math.max(0, Math.floor((r.damage - 10) / 2)));
+    if (popcount(r.locked) !== want) assert.fail(`${when}: ${r.name} has ${r.damage} damage and ${popcount(r.locked)} locked registers`);
+  }
+};
 
 /**
  * Found by the card property, with robots that start the race destroyed and holding last turn's

@@ -3,6 +3,7 @@ import { Floor } from './board.js';
 import type { Ctx } from './context.js';
 import type { DestroyCause, RepairCause } from './events.js';
 import { popcount } from './state.js';
+import { holds, memory as memoryOf } from './options/held.js';
 
 /** Moves a robot's token to (x, y) and keeps the occupancy grid true. */
 export function relocate(ctx: Ctx, i: number, x: number, y: number): void {
@@ -52,6 +53,7 @@ export function destroy(ctx: Ctx, i: number, cause: DestroyCause): void {
   r.announced = false;
   r.poweredDown = false;
   r.stayDown = false;
+  keepSuperiorArchive(ctx, i);
   const pushedBy = cause === 'damage' ? null : ctx.pushedBy[i] ?? null;
   ctx.events?.push({ type: 'destroyed', robot: i, cause, pushedBy, lives: r.lives });
   ctx.rules.onDestroyed?.(ctx, i);
@@ -61,9 +63,26 @@ export function destroy(ctx: Ctx, i: number, cause: DestroyCause): void {
   }
 }
 
-/** Damage a robot re-enters with: the rule set's, or none the first time under One Free Life (004 L188). */
+/**
+ * Superior Archive (OPTIONS.md 2.25; 004 L157; 001 L223): at destruction, a robot holding the card
+ * keeps its right to re-enter undamaged, even if the card is the one it now loses. In classic the
+ * archive location must also have been touched while it held the card (B-31).
+ */
+function keepSuperiorArchive(ctx: Ctx, i: number): void {
+  const r = ctx.state.robots[i]!;
+  if (!r.opt && !r.options.length) return;
+  if (holds(r, 'Superior Archive')) {
+    const m = r.opt;
+    if (m) m.superior = m.superior || !ctx.rules.options.superiorNeedsArchive;
+    else if (!ctx.rules.options.superiorNeedsArchive) memoryOf(r).superior = true;
+  } else if (r.opt) r.opt.superior = false;
+}
+
+/** Damage a robot re-enters with: the rule set's, or none the first time under One Free Life
+ *  (004 L188) or with Superior Archive (2.25). */
 export function reentryDamage(ctx: Ctx, i: number): number {
   const r = ctx.state.robots[i]!;
+  if (r.opt?.superior) return 0;
   return ctx.setup.settings.oneFreeLife && r.reentries === 0 ? 0 : ctx.rules.reentryDamage;
 }
 
@@ -79,7 +98,8 @@ export function damage(ctx: Ctx, i: number, points: number): void {
   r.damage += points;
   ctx.events?.push({ type: 'damaged', robot: i, points, damage: r.damage });
   const want = Math.min(5, ctx.rules.lockedCount(r.damage));
-  let have = popcount(r.locked);
+  // Fire Control's markers lock registers too, but the damage count locks its own (2.10).
+  let have = popcount(r.locked & ~(r.opt?.fcLocks ?? 0));
   if (want <= have) return;
   const newly: number[] = [];
   for (let reg = 5; reg >= 1 && have < want; reg--) {
@@ -106,6 +126,10 @@ export function destroyIfWrecked(ctx: Ctx, i: number): void {
  */
 export function repair(ctx: Ctx, i: number, points: number, by: RepairCause): void {
   const r = ctx.state.robots[i]!;
+  if (r.opt?.fcLocks) {
+    repairMarkers(ctx, i, points, by);
+    return;
+  }
   const n = Math.min(points, r.damage);
   if (n <= 0) return;
   r.damage -= n;
@@ -130,10 +154,48 @@ export function repair(ctx: Ctx, i: number, points: number, by: RepairCause): vo
   ctx.events?.push({ type: 'unlocked', robot: i, registers: freed });
 }
 
-/** Every register freed and emptied, its cards discarded: a robot coming back as an archive copy. */
+/**
+ * Repair of a robot with Fire Control markers (OPTIONS.md 2.10 [def]): each point frees the
+ * lowest-numbered locked register, removing its marker, or if that register is locked by damage
+ * (or none is locked) removes a point of damage.
+ */
+function repairMarkers(ctx: Ctx, i: number, points: number, by: RepairCause): void {
+  const r = ctx.state.robots[i]!;
+  const m = r.opt!;
+  for (let p = 0; p < points; p++) {
+    let low = 0;
+    while (low < 5 && !(r.locked & (1 << low))) low++;
+    if (low < 5 && m.fcLocks & (1 << low)) {
+      m.fcLocks &= ~(1 << low);
+      r.locked &= ~(1 << low);
+      const card = r.registers[low]!;
+      if (card) ctx.state.discard.push(card);
+      r.registers[low] = 0;
+      ctx.events?.push({ type: 'unlocked', robot: i, registers: [low + 1] });
+    } else if (r.damage > 0) {
+      const saved = m.fcLocks;
+      m.fcLocks = 0; // the damage path sees only the damage locks
+      r.locked &= ~saved;
+      repair(ctx, i, 1, by);
+      m.fcLocks = saved;
+      r.locked |= saved;
+    } else return;
+  }
+}
+
+/** Every register freed and emptied, its cards discarded: a robot coming back as an archive copy.
+ *  Fire Control markers go with them (2.10), and any card played beside a register's. */
 export function clearProgram(ctx: Ctx, i: number): void {
   const r = ctx.state.robots[i]!;
   r.locked = 0;
+  if (r.opt) {
+    r.opt.fcLocks = 0;
+    for (let k = 0; k < 5; k++) {
+      if (r.opt.joined[k]) ctx.state.discard.push(r.opt.joined[k]!);
+      r.opt.joined[k] = 0;
+      r.opt.copied[k] = 0;
+    }
+  }
   for (let k = 0; k < 5; k++) {
     if (r.registers[k]) ctx.state.discard.push(r.registers[k]!);
     r.registers[k] = 0;

@@ -3,6 +3,8 @@
  * unless set. `parseSettings` reads them at the edge, naming the field and what it expects.
  */
 import { err, ok, type Result } from './result.js';
+import { parseCard } from './cards.js';
+import { OPTION_CARDS } from './options/catalog.js';
 
 export interface Settings {
   /** Lives per robot (default 3). */
@@ -19,9 +21,25 @@ export interface Settings {
   readonly threeMinuteRule?: number;
   /** `arena`: RoboArena (004 L192), no flags, the last robot standing wins. */
   readonly variant?: 'race' | 'arena';
+  /** FAQ Installing Options (004 L185): a robot installing an option takes a point per option it holds. */
+  readonly installingOptions?: boolean;
+  /** FAQ No Sit-and-Spin (004 L185): no second option from two-wrench sites before another repair site. */
+  readonly noSitAndSpin?: boolean;
+  /** FAQ One Free Option (004 L188): each robot draws an option at the start. */
+  readonly oneFreeOption?: boolean;
+  /** FAQ Secret Options (004 L188): options stay hidden from the other players until used. */
+  readonly secretOptions?: boolean;
+  /** Shield and Power-Down Shield block one point per register (per side), not one per shot (OPTIONS.md 2.17, 2.27). */
+  readonly shieldPerRegister?: boolean;
+  /** Option exchange is allowed while powered down (B-37; default true). */
+  readonly exchangeWhilePoweredDown?: boolean;
+  /** The option deck's order, top first (OPTIONS.md 1.4); the rest follows shuffled. */
+  readonly optionDeck?: readonly string[];
+  /** classic: cards drawn first by Scrambler, Abort Switch and Recompile, while undealt (OPTIONS.md 1.4). */
+  readonly programDeck?: readonly string[];
 }
 
-type Kind = 'count' | 'flag' | 'seconds' | 'dice' | 'variant';
+type Kind = 'count' | 'flag' | 'seconds' | 'dice' | 'variant' | 'options' | 'cards';
 
 /** Settings this engine plays, and what each must be. */
 export const SETTING_KINDS: Record<keyof Settings, Kind> = {
@@ -32,18 +50,14 @@ export const SETTING_KINDS: Record<keyof Settings, Kind> = {
   infiniteLives: 'flag',
   threeMinuteRule: 'seconds',
   variant: 'variant',
-};
-
-/** Settings RULES.md names that come with the option cards; a scenario using one is skipped, not failed. */
-export const PENDING_SETTINGS: Record<string, string> = {
-  installingOptions: 'option cards (installingOptions)',
-  noSitAndSpin: 'option cards (noSitAndSpin)',
-  oneFreeOption: 'option cards (oneFreeOption)',
-  secretOptions: 'option cards (secretOptions)',
-  shieldPerRegister: 'option cards (shieldPerRegister)',
-  optionDeck: 'option cards (optionDeck)',
-  programDeck: 'option cards (programDeck)',
-  exchangeWhilePoweredDown: 'option cards (exchangeWhilePoweredDown)',
+  installingOptions: 'flag',
+  noSitAndSpin: 'flag',
+  oneFreeOption: 'flag',
+  secretOptions: 'flag',
+  shieldPerRegister: 'flag',
+  exchangeWhilePoweredDown: 'flag',
+  optionDeck: 'options',
+  programDeck: 'cards',
 };
 
 const isPositiveInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
@@ -69,6 +83,15 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
         break;
       case 'variant':
         if (v !== 'race' && v !== 'arena') return err(p, 'expected "race" or "arena"');
+        break;
+      case 'options':
+        if (!Array.isArray(v) || v.some((o) => !(OPTION_CARDS as readonly string[]).includes(o)))
+          return err(p, `expected a list of option card names (${OPTION_CARDS.join(', ')})`);
+        if (new Set(v).size !== v.length) return err(p, 'each option card exists once');
+        break;
+      case 'cards':
+        if (!Array.isArray(v) || v.some((c) => typeof c !== 'string' || parseCard(c, true) === undefined))
+          return err(p, 'expected a list of program cards as CODE:PRIORITY, e.g. ["F2:670", "U:20"]');
         break;
       case 'dice':
         if (!Array.isArray(v) || !v.every(isPositiveInt)) return err(p, 'expected a list of die values, one whole number (at least 1) per flag');

@@ -46,7 +46,71 @@ export interface RobotState {
   /** Times it has re-entered (One Free Life). */
   reentries: number;
   options: string[];
+  /** What the option cards remember (OPTIONS.md); null while there is nothing. */
+  opt: OptionMemory | null;
 }
+
+/**
+ * A robot's option bookkeeping: this turn's decisions and what the cards hold between turns.
+ * Plain data like the rest of the state.
+ */
+export interface OptionMemory {
+  /** This turn's decisions (OPTIONS.md part 4), as submitted with the program. */
+  choices: Choices;
+  /** Per register, a second card played with the first (Crab Legs, Dual Processor), 0 for none. */
+  joined: Card[];
+  /** Registers locked by Fire Control markers (bit r-1), part of `locked` (OPTIONS.md 2.10). */
+  fcLocks: number;
+  /** The card stored on the Flywheel, 0 for none (2.11). */
+  flywheel: Card;
+  /** The card set aside on Conditional Program this turn, 0 for none (2.5). */
+  aside: Card;
+  /** Per register, the copy of a Radio Control shooter's card it runs instead, 0 for none (2.19). */
+  copied: Card[];
+  /** The robot whose cards it copies, -1 for none. */
+  copiedFrom: number;
+  /** The archive location was touched while the robot held Superior Archive (2.25). */
+  superior: boolean;
+  /** Options gained this turn: they work from the next turn on (1.1). */
+  fresh: string[];
+  /** Options the others have seen used (Secret Options, 004 L188). */
+  shown: string[];
+  /** Recompiled this turn (once per turn, 2.22). */
+  recompiled: boolean;
+  /** No Sit-and-Spin: the two-wrench site of its last option, until it touches another repair site. */
+  optionSite: Square | null;
+}
+
+/** What a player decides for its options in a turn; keys as OPTIONS.md part 4 names them. */
+export interface Choices {
+  /** Options discarded to cancel damage, in order; `register` limits one to that register (1.2). */
+  readonly exchange?: readonly { readonly option: string; readonly register?: number }[];
+  /** The option given up on destruction (1.3). */
+  readonly lose?: string;
+  /** The side the Shield covers, relative to the robot's facing: 0 front, 1 right, 2 back, 3 left. */
+  readonly shield?: number;
+  readonly gyro?: boolean;
+  /** Register → the optional weapon fired instead of the main laser. */
+  readonly weapon?: Readonly<Record<number, string>>;
+  /** Register → Fire Control mode per point: damage, or locks / option destructions in turn. */
+  readonly fireControl?: Readonly<Record<number, readonly FireControlMode[]>>;
+  readonly brakes?: readonly number[];
+  readonly fourthGear?: readonly number[];
+  readonly reverseGear?: readonly number[];
+  readonly abort?: number;
+  readonly conditional?: { readonly card: Card; readonly register?: number };
+  readonly flywheel?: Card;
+  readonly recompile?: boolean;
+  readonly chopShop?: { readonly register: number | 'end'; readonly scrap?: string; readonly recharge?: string; readonly draw?: boolean };
+  /** pbem: upgrades switched on this round. */
+  readonly active?: readonly string[];
+  /** pbem: the Circuit Breaker's threshold this round. */
+  readonly circuitBreaker?: number;
+  /** Registers freed first by repair (classic). */
+  readonly unlock?: readonly number[];
+}
+
+export type FireControlMode = { readonly kind: 'damage' } | { readonly kind: 'lock'; readonly register: number } | { readonly kind: 'option'; readonly option: string };
 
 export interface Offer {
   readonly x: number;
@@ -79,6 +143,8 @@ export interface GameState {
   offers: Offer[];
   /** The move order of the last register phase (robot indices), for tie rules. */
   order: number[];
+  /** classic: the option deck, top first (OPTIONS.md 1.1). */
+  optionDeck: string[];
   destructions: number;
 }
 
@@ -99,6 +165,7 @@ export function cloneState(s: GameState): GameState {
     offers: s.offers.slice(),
     dice: s.dice.slice(),
     order: s.order.slice(),
+    optionDeck: s.optionDeck.slice(),
     destructions: s.destructions,
   };
 }
@@ -111,6 +178,15 @@ function cloneRobot(r: RobotState): RobotState {
     announced: r.announced, stayDown: r.stayDown, takeOption: r.takeOption, unlock: r.unlock.slice(),
     hand: r.hand.slice(), registers: r.registers.slice(), locked: r.locked, programmed: r.programmed,
     destroyedAt: r.destroyedAt, reentries: r.reentries, options: r.options.slice(),
+    opt: r.opt && cloneMemory(r.opt),
+  };
+}
+
+export function cloneMemory(m: OptionMemory): OptionMemory {
+  return {
+    choices: m.choices, joined: m.joined.slice(), fcLocks: m.fcLocks, flywheel: m.flywheel, aside: m.aside,
+    copied: m.copied.slice(), copiedFrom: m.copiedFrom, superior: m.superior, fresh: m.fresh.slice(),
+    shown: m.shown.slice(), recompiled: m.recompiled, optionSite: m.optionSite,
   };
 }
 

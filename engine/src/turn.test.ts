@@ -56,7 +56,8 @@ test('on a two-wrench site a robot may take an option instead of repairing', () 
   // 000 L188 "a player ending a turn on a two-wrench repair site may choose to take an option card instead of repairing 2 points of damage"
   const g = turn(race(['. WW .'], [{ name: 'A', x: 1, y: 0, dir: 'N', damage: 3 }]), { programs: { A: [] }, orders: { A: { takeOption: true } } });
   assert.equal(robot(g, 'A').damage, 3);
-  assert.deepEqual(ofType(g.events, 'optionChosen').map((e) => [e.robot, e.x, e.y]), [[0, 1, 0]]);
+  assert.deepEqual(ofType(g.events, 'optionDrawn').map((e) => e.robot), [0]);
+  assert.equal(robot(g, 'A').options.length, 1);
   assert.equal(ofType(g.events, 'repaired').length, 0);
 });
 
@@ -64,7 +65,7 @@ test('the option order does nothing on a one-wrench site: the robot repairs', ()
   // SCENARIOS.md takeOption "a standing order: it does nothing for a robot that ends elsewhere or is powered down"
   const g = turn(race(['. W .'], [{ name: 'A', x: 1, y: 0, dir: 'N', damage: 3 }]), { programs: { A: [] }, orders: { A: { takeOption: true } } });
   assert.equal(robot(g, 'A').damage, 2);
-  assert.equal(ofType(g.events, 'optionChosen').length, 0);
+  assert.equal(ofType(g.events, 'optionDrawn').length, 0);
 });
 
 test('a powered-down robot repairs nothing on a repair site and takes no option (B-20)', () => {
@@ -77,7 +78,7 @@ test('a powered-down robot repairs nothing on a repair site and takes no option 
   assert.equal(robot(g, 'A').damage, 5); // hit in each register; its powered-down turn began at 0
   assert.equal(robot(g, 'B').damage, 0);
   assert.equal(ofType(g.events, 'repaired').filter((e) => e.by !== 'powerDown').length, 0);
-  assert.equal(ofType(g.events, 'optionChosen').length, 0);
+  assert.equal(ofType(g.events, 'optionDrawn').length, 0);
   // the same beam on a powered-up robot, for comparison: 5 hits, 1 repaired
   const h = idle(board, [{ name: 'A', x: 0, y: 0, dir: 'S' }]);
   assert.equal(robot(h, 'A').damage, 4);

@@ -8,9 +8,16 @@ import { Floor } from './board.js';
 import { makeCtx, type Ctx, type Setup } from './context.js';
 import type { GameEvent } from './events.js';
 import { below } from './rng.js';
-import { discardAllDamage, repair } from './robots.js';
+import { destroyIfWrecked, discardAllDamage, repair } from './robots.js';
+import { memory } from './options/held.js';
 import type { Reentry } from './rules/ruleset.js';
-import { cloneState, type GameState } from './state.js';
+import { cloneState, type Choices, type GameState, type RobotState } from './state.js';
+import { handCard, upgradeOf, cardAction } from './cards.js';
+import { holds } from './options/held.js';
+import { startRegister } from './phases/steps.js';
+import { recompileHand, setAside } from './options/programming.js';
+import { circuitBreaker } from './options/upkeep.js';
+import { chopShop } from './options/deck.js';
 import { err, ok, type Result } from './result.js';
 
 export interface Outcome {
@@ -30,6 +37,10 @@ export interface Orders {
   readonly takeOption?: boolean;
   /** Registers to free first when damage is repaired (classic). */
   readonly unlock?: readonly number[];
+  /** Per program entry, a second card played in the same register (Crab Legs, Dual Processor), 0 for none. */
+  readonly joined?: readonly Card[];
+  /** Option decisions (OPTIONS.md part 4), as `parseChoices` reads them. */
+  readonly choices?: Choices;
 }
 
 interface Options {
@@ -85,6 +96,14 @@ export function beginTurn(
     r.announced = false;
     r.stayDown = false;
   });
+  for (const r of st.robots) {
+    const m = r.opt;
+    if (!m) continue;
+    m.choices = {};
+    m.fresh = [];
+    m.recompiled = false;
+    m.copiedFrom = -1;
+  }
   const destroyed = st.robots
     .map((r, i) => (r.status === 'destroyed' ? i : -1))
     .filter((i) => i >= 0)
@@ -120,13 +139,26 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
       return err('program', `${r.name} needs ${open.length} card${open.length === 1 ? '' : 's'} for ${which}, found ${program.length}`);
     }
     const left = r.hand.slice();
-    for (let k = 0; k < program.length; k++) {
-      const at = left.indexOf(program[k]!);
-      if (at < 0) {
-        const twice = r.hand.includes(program[k]!);
-        return err(`program[${k}]`, twice ? `${cardName(program[k]!)} is used twice` : `${cardName(program[k]!)} was not dealt to ${r.name}`);
+    const use = (c: Card, field: string): Result<never> | null => {
+      const at = left.indexOf(handCard(c));
+      if (at >= 0) {
+        left.splice(at, 1);
+        return null;
       }
-      left.splice(at, 1);
+      const twice = r.hand.includes(handCard(c));
+      return err(field, twice ? `${cardName(c)} is used twice` : `${cardName(c)} was not dealt to ${r.name}`);
+    };
+    const joined = orders.joined ?? [];
+    for (let k = 0; k < program.length; k++) {
+      const up = upgradeOf(program[k]!);
+      if (up && !holds(r, up)) return err(`program[${k}]`, `${cardName(program[k]!)} needs ${up}, which ${r.name} does not hold`);
+      const bad = use(program[k]!, `program[${k}]`) ?? (joined[k] ? joinedRefusal(r, program[k]!, joined[k]!, `program[${k}]`) ?? use(joined[k]!, `program[${k}]`) : null);
+      if (bad) return bad;
+    }
+    const c = orders.choices;
+    for (const [key, card] of [['conditional', c?.conditional?.card], ['flywheel', c?.flywheel]] as const) {
+      if (!card) continue;
+      if (use(card, `choices.${key}`)) return err(`choices.${key}`, `${cardName(card)} must be an unused card of ${r.name}'s hand`);
     }
     if (orders.powerDown) {
       const why = setup.rules.powerDownRefusal(r);
@@ -145,12 +177,52 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
   const st = cloneState(state);
   const robot = st.robots[i]!;
   if (!robot.poweredDown) openRegisters(robot.locked).forEach((reg, k) => (robot.registers[reg - 1] = program[k]!));
+  if (orders.choices && Object.keys(orders.choices).length) {
+    const m = memory(robot);
+    m.choices = orders.choices;
+  } else if (robot.opt) robot.opt.choices = {};
+  if (robot.opt || orders.joined?.some((j) => j)) {
+    const m = memory(robot);
+    openRegisters(robot.locked).forEach((reg, k) => (m.joined[reg - 1] = orders.joined?.[k] ?? 0));
+  }
   robot.announced = !robot.poweredDown && !!orders.powerDown;
   robot.stayDown = robot.poweredDown && !!orders.stayDown;
   robot.takeOption = !!orders.takeOption;
   robot.unlock = unlock.slice();
   robot.programmed = true;
+  if (robot.opt) setAside(makeCtx(setup, st, null), i);
   return ok(st);
+}
+
+/**
+ * Crab Legs takes a Move 1 with a Rotate Left or Right; Dual Processor a move card (Move 1-3,
+ * Back-Up, and in pbem the upgrade codes) with a rotation (OPTIONS.md 2.6, 2.8; 001 L191-193).
+ */
+function joinedRefusal(r: RobotState, main: Card, second: Card, field: string): Result<never> | null {
+  const a = cardAction(main), b = cardAction(second);
+  const crab = a.move === 1 && (b.turn === 1 || b.turn === 3) && holds(r, 'Crab Legs');
+  const dual = a.move !== 0 && b.turn !== 0 && b.move === 0 && holds(r, 'Dual Processor');
+  if (crab || dual) return null;
+  return err(field, `${cardName(main)}+${cardName(second)}: two cards in one register need Crab Legs (a Move 1 and a Rotate Left or Right) or Dual Processor (a move and a rotation), written move first`);
+}
+
+/**
+ * 2.22 Recompile: before programming, robot i discards its hand for a new one and takes the rule
+ * set's damage; once a turn.
+ */
+export function recompile(setup: Setup, state: GameState, i: number): Result<Outcome> {
+  if (state.phase !== 'programming') return err('phase', 'a hand is recompiled before the program is handed in');
+  const r = state.robots[i];
+  if (!r) return err('robot', `no robot number ${i}`);
+  if (r.status !== 'active' || r.poweredDown) return err('robot', `${r.name} has no hand this turn`);
+  if (!holds(r, 'Recompile')) return err('choices.recompile', `${r.name} does not hold Recompile`);
+  if (r.opt?.recompiled) return err('choices.recompile', `${r.name} has recompiled this turn already`);
+  const ctx = begin(setup, state);
+  recompileHand(ctx, i);
+  destroyIfWrecked(ctx, i);
+  const robot = ctx.state.robots[i]!;
+  robot.programmed = !needsProgram(ctx.state, i);
+  return done(ctx);
 }
 
 /** Why a register was filled for its player. */
@@ -227,14 +299,14 @@ function registerOn(ctx: Ctx): void {
     for (let i = 0; i < st.robots.length; i++) {
       const r = st.robots[i]!;
       if (r.hand.length) {
-        for (const c of r.hand) if (!r.registers.includes(c)) st.discard.push(c);
+        for (const c of r.hand) if (!r.registers.includes(c) && !r.opt?.joined.includes(c)) st.discard.push(c);
         r.hand = [];
       }
       if (r.announced) ctx.events?.push({ type: 'powerDownAnnounced', robot: i });
     }
   }
   const register = ++st.register;
-  ctx.pushedBy.fill(null);
+  startRegister(ctx);
   ctx.events?.push({ type: 'registerBegan', register });
   for (const step of ctx.rules.registerSteps) step.run(ctx, register);
 }
@@ -265,6 +337,11 @@ function endOn(ctx: Ctx): void {
     else if (f === Floor.Wrench) repair(ctx, i, rep.wrench, 'wrench');
     else if (b.flagAt[c]) repair(ctx, i, rep.flag, 'flag'); // 000 L275 a flag is a one-wrench site
   });
+  st.robots.forEach((r, i) => {
+    if (!r.opt && !r.options.length) return;
+    chopShop(ctx, i, 'end');
+    circuitBreaker(ctx, i);
+  });
   ctx.rules.endOfTurn?.(ctx);
   st.robots.forEach((r, i) => {
     if (r.status !== 'active' || !r.virtual) return;
@@ -285,10 +362,22 @@ function clearRegisters(ctx: Ctx): void {
   for (const r of st.robots) {
     const keep = r.status === 'active' ? r.locked : 0;
     if (r.status !== 'active') r.locked = 0;
+    const m = r.opt;
     for (let k = 0; k < 5; k++) {
+      if (m) {
+        m.copied[k] = 0;
+        if (m.joined[k] && !(keep & (1 << k))) {
+          st.discard.push(m.joined[k]!);
+          m.joined[k] = 0;
+        }
+      }
       if (keep & (1 << k) || !r.registers[k]) continue;
       st.discard.push(r.registers[k]!);
       r.registers[k] = 0;
+    }
+    if (m?.aside) {
+      st.discard.push(m.aside); // 2.5: an unused set-aside card is discarded at the end of the turn
+      m.aside = 0;
     }
     if (r.hand.length) {
       for (const c of r.hand) st.discard.push(c);

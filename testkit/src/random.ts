@@ -4,8 +4,9 @@
  * seeded generator of its own (no Math.random), so a seed names a board or a game for good.
  */
 import {
-  DECK, DIR_NAMES, Floor, openRegisters, submitOrders, type Board, type BoardJson, type Dir,
-  type GameState, type Reentry, type Result, type RobotInit, type Setup,
+  DECK, DIR_NAMES, Floor, OPTION_CARDS, TOGGLES, WEAPONS, cardAction, cardType, openRegisters, optionName, recompile,
+  submitOrders, upgradeCode, type Board, type BoardJson, type Card, type Choices, type Dir, type FireControlMode,
+  type GameState, type Reentry, type Result, type RobotInit, type RobotState, type Setup,
 } from '../../engine/src/index.js';
 import { below, nextU32, seedRng, type RngState } from '../../engine/src/rng.js';
 
@@ -353,6 +354,8 @@ export interface RobotOptions {
   readonly poweredDown?: boolean;
   /** Some robots start destroyed, to re-enter on their archive when the first turn begins. */
   readonly destroyed?: boolean;
+  /** Robots hold options drawn from this list, each option once (a card with uses sometimes part used). */
+  readonly options?: readonly string[];
 }
 
 /**
@@ -367,6 +370,7 @@ export function randomRobots(board: Board, n: number, seed: number | Rand, o: Ro
   const pool = rnd.shuffle(DECK.slice());
   const out: RobotInit[] = [];
   const used: number[] = [];
+  const options = rnd.shuffle([...(o.options ?? [])]);
   for (let i = 0; i < n; i++) {
     let c: number;
     let virtual = false;
@@ -384,6 +388,10 @@ export function randomRobots(board: Board, n: number, seed: number | Rand, o: Ro
     if (o.programs && damage >= 5 && rnd.chance(0.7) && pool.length >= 5) robot.program = pool.splice(0, 5);
     if (o.poweredDown && rnd.chance(0.1)) robot.poweredDown = true;
     else if (o.destroyed && rnd.chance(0.1)) robot.destroyed = true;
+    if (options.length && rnd.chance(0.7)) {
+      robot.options = options.splice(0, rnd.range(1, Math.min(4, options.length))).map((name) =>
+        (name === 'Mini Howitzer' || name === 'Ablative Coat') && rnd.chance(0.3) ? `${name}:${rnd.range(1, 2)}` : name);
+    }
     out.push(robot);
   }
   return out;
@@ -426,22 +434,89 @@ export function randomOrders(setup: Setup, state: GameState, seed: number | Rand
   const rnd = asRand(seed);
   let st = state;
   for (let i = 0; i < st.robots.length; i++) {
-    const r = st.robots[i]!;
+    let r = st.robots[i]!;
     if (r.status !== 'active') continue;
+    if (!r.poweredDown && r.options.some((o) => o === 'Recompile') && rnd.chance(0.2)) {
+      const re = recompile(setup, st, i);
+      if (!re.ok) return { ok: false, error: { field: `robots[${i}].${re.error.field}`, message: re.error.message } };
+      st = re.value.state;
+      r = st.robots[i]!;
+      if (r.status !== 'active') continue;
+    }
     let takeOption = rnd.chance(odds.takeOption ?? 0.5);
     let unlock = rnd.chance(odds.unlock ?? 0.2) ? rnd.shuffle([1, 2, 3, 4, 5]).slice(0, rnd.range(1, 5)) : [];
     const stayDown = r.poweredDown && rnd.chance(odds.stayDown ?? 0.3);
-    const program = r.poweredDown ? [] : rnd.shuffle(r.hand.slice()).slice(0, openRegisters(r.locked).length);
+    const hand = rnd.shuffle(r.hand.slice());
+    const program = r.poweredDown ? [] : hand.splice(0, openRegisters(r.locked).length);
     const powerDown = !r.poweredDown && setup.rules.powerDownRefusal(r) === null && rnd.chance(odds.powerDown ?? 0.1);
-    let res = submitOrders(setup, st, i, { program, powerDown, stayDown, takeOption, unlock });
+    const { choices, joined } = r.options.length ? randomChoices(setup, r, rnd, program, hand) : { choices: {}, joined: [] };
+    let res = submitOrders(setup, st, i, { program, powerDown, stayDown, takeOption, unlock, choices, joined });
     // A rule set without these choices (pbem) refuses them: play on without.
     while (!res.ok && ((res.error.field === 'takeOption' && takeOption) || (res.error.field.startsWith('unlock') && unlock.length))) {
       if (res.error.field === 'takeOption') takeOption = false;
       else unlock = [];
-      res = submitOrders(setup, st, i, { program, powerDown, stayDown, takeOption, unlock });
+      res = submitOrders(setup, st, i, { program, powerDown, stayDown, takeOption, unlock, choices, joined });
     }
     if (!res.ok) return { ok: false, error: { field: `robots[${i}].${res.error.field}`, message: res.error.message } };
     st = res.value;
   }
   return { ok: true, value: st };
+}
+
+/**
+ * Random decisions for the options a robot holds (OPTIONS.md part 4), and cards joined in its
+ * program (Crab Legs, Dual Processor) from its unplayed cards `left`, which it may also set aside
+ * (Conditional Program, Flywheel). pbem's upgrade codes replace program cards in place.
+ */
+export function randomChoices(setup: Setup, r: RobotState, rnd: Rand, program: Card[], left: Card[]): { choices: Choices; joined: Card[] } {
+  const held = new Set(r.options.map(optionName));
+  const has = (n: string) => held.has(n) && !r.opt?.fresh.includes(n);
+  const regs = () => [1, 2, 3, 4, 5].filter(() => rnd.chance(0.4));
+  const c: { -readonly [K in keyof Choices]: Choices[K] } = {};
+  const joined = program.map(() => 0);
+  const take = (ok: (card: Card) => boolean): Card => {
+    const at = left.findIndex(ok);
+    return at >= 0 ? left.splice(at, 1)[0]! : 0;
+  };
+  program.forEach((card, k) => {
+    const a = cardAction(card);
+    if (a.move === 1 && has('Crab Legs') && rnd.chance(0.3)) joined[k] = take((x) => cardAction(x).turn === 1 || cardAction(x).turn === 3);
+    else if (a.move !== 0 && has('Dual Processor') && rnd.chance(0.3)) joined[k] = take((x) => cardAction(x).turn !== 0);
+  });
+  if (setup.rules.options.toggles) {
+    program.forEach((card, k) => {
+      const t = cardType(card);
+      if (joined[k] || !rnd.chance(0.3)) return;
+      if (t === 'F1' && has('Brakes')) program[k] = upgradeCode('F0');
+      else if (t === 'F3' && has('Fourth Gear')) program[k] = upgradeCode('F4');
+      else if (t === 'B' && has('Reverse Gear')) program[k] = upgradeCode('B2');
+    });
+    const active = TOGGLES.filter((t) => has(t) && rnd.chance(0.5));
+    if (active.length) c.active = active;
+    if (has('Circuit Breaker') && rnd.chance(0.3)) c.circuitBreaker = rnd.range(1, 21);
+  } else {
+    if (has('Shield')) c.shield = rnd.int(4);
+    if (has('Gyroscopic Stabilizer')) c.gyro = rnd.chance(0.5);
+    const weapons = WEAPONS.filter(has);
+    if (weapons.length) c.weapon = Object.fromEntries(regs().map((k) => [k, rnd.pick(weapons)]));
+    if (has('Fire Control')) {
+      c.fireControl = Object.fromEntries(regs().map((k) => [k, [rnd.pick<FireControlMode>([
+        { kind: 'damage' }, { kind: 'lock', register: rnd.range(1, 5) }, { kind: 'option', option: rnd.pick(OPTION_CARDS) },
+      ])]]));
+    }
+    if (has('Brakes')) c.brakes = regs();
+    if (has('Fourth Gear')) c.fourthGear = regs();
+    if (has('Reverse Gear')) c.reverseGear = regs();
+    if (has('Abort Switch') && rnd.chance(0.3)) c.abort = rnd.range(1, 5);
+    if (rnd.chance(0.5)) c.exchange = rnd.shuffle([...held]).slice(0, rnd.range(0, held.size)).map((option) => ({ option }));
+    if (rnd.chance(0.5)) c.lose = rnd.pick([...held]);
+    if (rnd.chance(0.2)) {
+      const register = rnd.chance(0.5) ? ('end' as const) : rnd.range(1, 5);
+      const name = rnd.pick([...held]);
+      c.chopShop = rnd.chance(0.4) ? { register, scrap: name } : rnd.chance(0.5) || register !== 'end' ? { register, recharge: name } : { register, draw: true };
+    }
+    if (has('Conditional Program') && left.length && rnd.chance(0.5)) c.conditional = { card: left.shift()!, register: rnd.range(1, 5) };
+  }
+  if (has('Flywheel') && left.length && rnd.chance(0.5)) c.flywheel = left.shift()!;
+  return { choices: c, joined };
 }

@@ -6,7 +6,8 @@
  * extra square, it slides back down. Going down, the ramp simply negates the 2 damage."
  */
 import type { Ctx } from '../context.js';
-import { damage, destroyIfWrecked } from '../robots.js';
+import { destroyIfWrecked } from '../robots.js';
+import { hurt } from '../options/damage.js';
 
 /** 003 L88: the damage of a drop down a ledge. */
 export const LEDGE_DAMAGE = 2;
@@ -25,7 +26,7 @@ export function afterCrossing(ctx: Ctx, i: number, c: number, d: number, landedO
   if (!(ctx.board.drop[c]! & (1 << d)) || ramped(ctx, c, d)) return;
   for (const j of landedOn >= 0 ? [i, landedOn] : [i]) {
     ctx.events?.push({ type: 'ledgeDrop', robot: j, points: LEDGE_DAMAGE });
-    damage(ctx, j, LEDGE_DAMAGE);
+    hurt(ctx, j, LEDGE_DAMAGE, null);
   }
   destroyIfWrecked(ctx, i);
   if (landedOn >= 0) destroyIfWrecked(ctx, landedOn);

@@ -1,4 +1,13 @@
-/** The upgrades of pbem by name, as OPTIONS.md lists them. */
+/** The option cards of classic and the upgrades of pbem by name, as OPTIONS.md lists them. */
+
+/** The 26 option cards of the 1994 box and Shield (OPTIONS.md part 2; 000 L245-267). */
+export const OPTION_CARDS = [
+  'Ablative Coat', 'Abort Switch', 'Brakes', 'Circuit Breaker', 'Conditional Program', 'Crab Legs',
+  'Double-Barreled Laser', 'Dual Processor', 'Extra Memory', 'Fire Control', 'Flywheel', 'Fourth Gear',
+  'Gyroscopic Stabilizer', 'High-Power Laser', 'Mechanical Arm', 'Mini Howitzer', 'Power-Down Shield',
+  'Pressor Beam', 'Radio Control', 'Ramming Gear', 'Rear-Firing Laser', 'Recompile', 'Reverse Gear',
+  'Scrambler', 'Superior Archive', 'Tractor Beam', 'Shield',
+] as const;
 
 /** The 22 upgrades of 001 L185-227 (OPTIONS.md part 3). */
 export const UPGRADES = [
@@ -8,5 +17,22 @@ export const UPGRADES = [
   'Power-Down Shield', 'Superior Archive', 'Extra Memory', 'Flywheel', 'Recompile',
 ] as const;
 
+/**
+ * The optional weapons, in the order OPTIONS.md part 3 gives pbem's toggles: with several switched
+ * on, the first acts.
+ */
+export const WEAPONS = ['Pressor Beam', 'Tractor Beam', 'Mini Howitzer', 'Scrambler', 'Radio Control'] as const;
+export type Weapon = (typeof WEAPONS)[number];
+export const isWeapon = (name: string): name is Weapon => (WEAPONS as readonly string[]).includes(name);
+
+/** pbem upgrades switched on or off for a round (`active`, OPTIONS.md part 3). */
+export const TOGGLES: readonly string[] = ['Gyroscopic Stabilizer', ...WEAPONS];
+
 /** A card with uses is written `NAME:LEFT` (OPTIONS.md 1.4); its name is the part before. */
 export const optionName = (held: string): string => held.replace(/:\d+$/, '');
+
+/** Uses left of a held card with uses: `NAME:LEFT`, or the card's full count for a bare name. */
+export function usesLeft(held: string, full: number): number {
+  const m = /:(\d+)$/.exec(held);
+  return m ? Number(m[1]) : full;
+}

@@ -1,6 +1,7 @@
 /** Conveyor belts: the express step and the all-belts step of a register (RULES.md "Conveyor belts"). */
 import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
+import { stabilized } from '../options/movement.js';
 import { shut } from '../movement.js';
 import { isRepulsor } from '../elements/repulsors.js';
 import { afterCrossing } from '../elements/ledges.js';
@@ -113,6 +114,7 @@ function turnOnArrival(ctx: Ctx, i: number, carry: Dir): void {
   if (f !== Floor.Belt && f !== Floor.Express) return;
   const delta = (b.beltDir[c]! - carry + 4) & 3;
   if (delta !== 1 && delta !== 3) return;
+  if (r.options.length && stabilized(ctx, i)) return;
   const from = r.dir;
   r.dir = ((from + delta) & 3) as Dir;
   ctx.events?.push({ type: 'turned', robot: i, from, to: r.dir, by: 'belt' });

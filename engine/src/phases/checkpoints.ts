@@ -1,6 +1,8 @@
 /** The last step of a register: flags are touched and archives move. */
 import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
+import { archiveTouched, armTouch } from '../options/upkeep.js';
+import { chopShop, touchedRepairSite } from '../options/deck.js';
 
 /**
  * A powered-up robot ending the register on the next flag in its order touches it (000 L73, L135,
@@ -19,18 +21,27 @@ export function checkpoints(ctx: Ctx): void {
     if (r.status !== 'active' || r.poweredDown) continue;
     const c = r.y * b.width + r.x;
     const flag = arena ? 0 : b.flagAt[c]!; // RoboArena plays without flags (004 L192)
-    if (flag && flag === r.flags + 1) {
-      r.flags = flag;
-      ctx.events?.push({ type: 'flagTouched', robot: i, flag });
-      if (flag === last) (group ??= []).push(i);
-    }
     const f = b.floor[c];
-    if (flag || f === Floor.Wrench || f === Floor.DoubleWrench) {
-      if (!r.archive || r.archive[0] !== r.x || r.archive[1] !== r.y) {
-        r.archive = [r.x, r.y];
-        ctx.events?.push({ type: 'archived', robot: i, x: r.x, y: r.y });
-      }
+    const site = flag || f === Floor.Wrench || f === Floor.DoubleWrench;
+    const arm = !arena && flag !== r.flags + 1 && r.options.length ? armTouch(ctx, i) : 0;
+    const touched = flag === r.flags + 1 ? flag : arm;
+    if (touched) {
+      r.flags = touched;
+      ctx.events?.push({ type: 'flagTouched', robot: i, flag: touched });
+      if (touched === last) (group ??= []).push(i);
     }
+    // The arm's flag becomes the archive, unless the robot stands on an archive location (2.15).
+    const archive = site ? c : arm ? b.flags[arm - 1]![1] * b.width + b.flags[arm - 1]![0] : -1;
+    if (archive >= 0) {
+      const ax = archive % b.width, ay = (archive - ax) / b.width;
+      if (!r.archive || r.archive[0] !== ax || r.archive[1] !== ay) {
+        r.archive = [ax, ay];
+        ctx.events?.push({ type: 'archived', robot: i, x: ax, y: ay });
+        if (r.options.length || r.opt) archiveTouched(ctx, i);
+      }
+      if (r.opt?.optionSite && site) touchedRepairSite(ctx, i);
+    }
+    if (r.opt?.choices.chopShop) chopShop(ctx, i, ctx.state.register);
   }
   if (arena) group = lastRobotStanding(ctx);
   if (group) {

@@ -2,6 +2,11 @@
 import type { Ctx } from '../context.js';
 import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
+import type { WeaponName } from '../events.js';
+import { reverse, type Dir } from '../geometry.js';
+import { hurt, type Hit } from '../options/damage.js';
+import { holds } from '../options/held.js';
+import { chosenWeapon, piercingTargets, weaponApplies, weaponHits, weaponMoves, type WeaponShot } from '../options/weapons.js';
 
 /** Scratch, grown as needed: points per robot; per laser, the nearest blocker and its distance. */
 let hits = new Int32Array(8);
@@ -25,7 +30,7 @@ const FAR = 0x7fffffff;
  * the board's cover table says (to the first wall, edge or hole); the Dice Rule's dice stop beams
  * like robots do.
  */
-export function lasers(ctx: Ctx): void {
+export function lasers(ctx: Ctx, register: number): void {
   const b = ctx.board;
   const w = b.width;
   const robots = ctx.state.robots;
@@ -69,11 +74,7 @@ export function lasers(ctx: Ctx): void {
       const l = b.lasers[k]!;
       const who = nearest[k]!;
       if (who < 0) dieHits![-1 - who]! += l.beams;
-      else {
-        hits[who]! += l.beams;
-        const r = robots[who]!;
-        ctx.events?.push({ type: 'shot', robot: who, by: { laser: k }, points: l.beams, from: [l.x, l.y], to: [r.x, r.y] });
-      }
+      else boardHit(ctx, who, k, register);
     }
     for (let i = 0; i < n; i++) {
       const r = robots[i]!;
@@ -83,45 +84,130 @@ export function lasers(ctx: Ctx): void {
         const k = beamLaser[e]!;
         // Only a die nearer the mount stands between a virtual robot and the beam.
         if (nearestAt[k] !== FAR && nearest[k]! < 0 && nearestAt[k]! < beamDistance[e]!) continue;
-        const l = b.lasers[k]!;
-        hits[i]! += l.beams;
-        ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: [l.x, l.y], to: [r.x, r.y] });
+        boardHit(ctx, i, k, register);
       }
     }
   }
 
   // Robot lasers: every real, powered-up robot fires forward at the first real robot in line,
   // as far as the beam reaches; virtual robots neither fire nor are hit (000 L130, L303, L107).
+  // Options change the weapon, the beam and the shots (options/weapons.ts).
   for (let i = 0; i < n; i++) {
     const r = robots[i]!;
     if (r.status !== 'active' || r.virtual || r.poweredDown) continue;
-    const d = r.dir;
-    let best = b.reach[(r.y * w + r.x) * 4 + d]! + 1;
-    let target = -1;
-    for (let j = 0; j < n; j++) {
-      const o = robots[j]!;
-      if (j === i || o.status !== 'active' || o.virtual) continue;
-      const ahead = inLine(r.x, r.y, d, o.x, o.y);
-      if (ahead > 0 && ahead < best) (best = ahead), (target = j);
+    if (r.options.length) {
+      armedFire(ctx, i, register, dieHits);
+      continue;
     }
-    if (dieHits) {
-      let die = -1;
-      dice.forEach((left, f) => {
-        const ahead = left > 0 ? inLine(r.x, r.y, d, b.flags[f]![0], b.flags[f]![1]) : 0;
-        if (ahead > 0 && ahead < best) (best = ahead), (die = f);
-      });
-      if (die >= 0) {
-        dieHits[die]! += 1;
-        continue;
-      }
+    const target = firstInLine(ctx, i, r.dir);
+    if (target === NONE) continue;
+    if (target < 0) {
+      dieHits![-1 - target]! += 1;
+      continue;
     }
-    if (target < 0) continue;
     const t = robots[target]!;
+    if (t.options.length) {
+      special.push({ target, points: 1, hit: { dir: r.dir, shooter: i, weapon: 'main', register } });
+      continue;
+    }
     hits[target]! += 1;
     ctx.events?.push({ type: 'shot', robot: target, by: { robot: i }, points: 1, from: [r.x, r.y], to: [t.x, t.y] });
   }
 
+  // All damage together (B-28), then destruction, then the weapons that move robots (1.4).
   for (let i = 0; i < n; i++) if (hits[i]) damage(ctx, i, hits[i]!);
+  for (const s of special) {
+    const r = robots[s.target]!;
+    if (s.hit.shooter >= 0) {
+      const from = robots[s.hit.shooter]!;
+      ctx.events?.push({ type: 'shot', robot: s.target, by: { robot: s.hit.shooter }, points: s.points, from: [from.x, from.y], to: [r.x, r.y], ...(s.hit.weapon !== 'main' ? { weapon: s.hit.weapon as WeaponName } : {}) });
+    }
+    hurt(ctx, s.target, s.points, s.hit);
+    hits[s.target] = 1;
+  }
+  for (const w of weaponShots) weaponHits(ctx, w, register);
   dieHits?.forEach((points, f) => points && damageDie(ctx, f, points));
   for (let i = 0; i < n; i++) if (hits[i]) destroyIfWrecked(ctx, i);
+  if (weaponShots.length) {
+    const rank = (s: WeaponShot) => ctx.rules.shooterRank(ctx, s.shooter, register);
+    weaponMoves(ctx, weaponShots.slice().sort((a, b) => rank(b) - rank(a)));
+  }
+  special.length = 0;
+  weaponShots.length = 0;
+}
+
+const NONE = 0x7fffffff;
+
+/** Board laser k hits robot i: one shot per beam (a robot with options meets them one by one). */
+function boardHit(ctx: Ctx, i: number, k: number, register: number): void {
+  const l = ctx.board.lasers[k]!;
+  const r = ctx.state.robots[i]!;
+  ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: [l.x, l.y], to: [r.x, r.y] });
+  if (r.options.length) special.push({ target: i, points: l.beams, hit: { dir: l.dir, shooter: -1, weapon: 'board', register } });
+  else hits[i]! += l.beams;
+}
+
+/**
+ * The first thing a robot's beam meets in direction d, as far as it reaches: a real robot (its
+ * index), a die of the Dice Rule (-1 - flag), or NONE.
+ */
+function firstInLine(ctx: Ctx, i: number, d: Dir): number {
+  const b = ctx.board;
+  const robots = ctx.state.robots;
+  const r = robots[i]!;
+  let best = b.reach[(r.y * b.width + r.x) * 4 + d]! + 1;
+  let target = NONE;
+  for (let j = 0; j < robots.length; j++) {
+    const o = robots[j]!;
+    if (j === i || o.status !== 'active' || o.virtual) continue;
+    const ahead = inLine(r.x, r.y, d, o.x, o.y);
+    if (ahead > 0 && ahead < best) (best = ahead), (target = j);
+  }
+  const dice = ctx.state.dice;
+  for (let f = 0; f < dice.length; f++) {
+    const ahead = dice[f]! > 0 ? inLine(r.x, r.y, d, b.flags[f]![0], b.flags[f]![1]) : 0;
+    if (ahead > 0 && ahead < best) (best = ahead), (target = -1 - f);
+  }
+  return target;
+}
+
+/** Shots on robots with options, or by robots with Fire Control: dealt point by point (options/damage.ts). */
+const special: { target: number; points: number; hit: Hit }[] = [];
+/** Optional weapons that hit this step. */
+const weaponShots: WeaponShot[] = [];
+
+/**
+ * A robot with options fires: an optional weapon instead of its main laser if one is chosen and can
+ * act (1.4); else the main laser, two shots with Double-Barreled (2.7, B-34), through one obstacle
+ * with High-Power (2.14); and the Rear-Firing Laser backwards (2.21).
+ */
+function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | null): void {
+  const r = ctx.state.robots[i]!;
+  const fire = (target: number, d: Dir, shots: number, weapon: 'main' | 'rear') => {
+    if (target === NONE) return;
+    if (target < 0) dieHits![-1 - target]! += shots;
+    else special.push({ target, points: shots, hit: { dir: d, shooter: i, weapon, register } });
+  };
+  const weapon = chosenWeapon(ctx, i, register);
+  const ahead = firstInLine(ctx, i, r.dir);
+  let main = true;
+  if (weapon && ahead !== NONE && ahead >= 0) {
+    const t = ctx.state.robots[ahead]!;
+    const distance = Math.abs(t.x - r.x) + Math.abs(t.y - r.y);
+    if (weaponApplies(ctx, weapon, distance, register)) {
+      main = false;
+      weaponShots.push({ shooter: i, target: ahead, weapon, dir: r.dir });
+      if (weapon === 'Mini Howitzer') special.push({ target: ahead, points: 1, hit: { dir: r.dir, shooter: i, weapon, register } });
+      else ctx.events?.push({ type: 'shot', robot: ahead, by: { robot: i }, points: 0, from: [r.x, r.y], to: [t.x, t.y], weapon });
+    }
+  }
+  if (main) {
+    const shots = holds(r, ctx.rules.name === 'pbem' ? 'Double-Barreled Lasers' : 'Double-Barreled Laser') ? 2 : 1;
+    if (holds(r, 'High-Power Laser')) for (const t of piercingTargets(ctx, i, r.dir)) fire(t, r.dir, shots, 'main');
+    else fire(ahead, r.dir, shots, 'main');
+  }
+  if (holds(r, 'Rear-Firing Laser')) {
+    const back = reverse(r.dir);
+    fire(firstInLine(ctx, i, back), back, 1, 'rear');
+  }
 }

@@ -2,7 +2,8 @@
 import { cardAction } from '../cards.js';
 import type { Ctx } from '../context.js';
 import { moveRobot } from '../movement.js';
-import type { Dir } from '../geometry.js';
+import { rotate, runCard } from '../options/movement.js';
+import { radioOrder, startOfRegister } from '../options/programming.js';
 
 /** Robots that run a card this register: on the floor, powered up, with a card in the register. */
 /** Reused for every register: movers() is called once per register and its list consumed at once. */
@@ -16,7 +17,7 @@ function movers(ctx: Ctx, register: number): number[] {
     const r = robots[i]!;
     // 000 L191, L201: a powered-down robot has no cards and does not move; a locked register with
     // no card does nothing (B-38).
-    if (r.status === 'active' && !r.poweredDown && r.registers[register - 1]) out.push(i);
+    if (r.status === 'active' && !r.poweredDown && (r.registers[register - 1] || r.opt?.copied[register - 1])) out.push(i);
   }
   return out;
 }
@@ -26,20 +27,29 @@ function movers(ctx: Ctx, register: number): number[] {
  * priorities are performed (fully) BEFORE cards with lower priorities").
  */
 export function robotsMove(ctx: Ctx, register: number): void {
-  const order = ctx.rules.moveOrder(ctx, register, movers(ctx, register));
   const robots = ctx.state.robots;
+  if (robots.some((r) => r.opt)) startOfRegister(ctx, register);
+  let order = ctx.rules.moveOrder(ctx, register, movers(ctx, register));
+  if (robots.some((r) => r.opt)) order = radioOrder(ctx, register, order);
+  const k = register - 1;
   if (ctx.events) {
-    for (const i of order) ctx.events.push({ type: 'revealed', robot: i, register, card: robots[i]!.registers[register - 1]! });
+    for (const i of order) {
+      const m = robots[i]!.opt;
+      const copy = m?.copied[k] ?? 0;
+      const joined = copy ? 0 : m?.joined[k] ?? 0;
+      ctx.events.push({ type: 'revealed', robot: i, register, card: copy || robots[i]!.registers[k]!, ...(joined ? { joined } : {}), ...(copy ? { copy: true } : {}) });
+    }
   }
   for (const i of order) {
     const r = robots[i]!;
     if (r.status !== 'active') continue; // destroyed earlier in this register
-    const a = cardAction(r.registers[register - 1]!);
-    if (a.turn) {
-      const from = r.dir;
-      r.dir = ((from + a.turn) & 3) as Dir; // 000 L142 "The card rotates the robot, but doesn't move it."
-      ctx.events?.push({ type: 'turned', robot: i, from, to: r.dir, by: 'card' });
+    if (r.opt) {
+      const copy = r.opt.copied[k]!;
+      runCard(ctx, i, register, copy || r.registers[k]!, copy ? 0 : r.opt.joined[k]!);
+      continue;
     }
+    const a = cardAction(r.registers[k]!);
+    if (a.turn) rotate(ctx, i, a.turn);
     if (a.move) moveRobot(ctx, i, a.move);
   }
 }

@@ -7,6 +7,9 @@ import { gears } from './gears.js';
 import { lasers } from './lasers.js';
 import { pushers } from './pushers.js';
 import { robotsMove } from './program.js';
+import type { Ctx } from '../context.js';
+import { newRegister } from '../options/damage.js';
+import { newRegisterRams } from '../options/movement.js';
 
 export const STEPS = {
   robotsMove: { name: 'robots move', run: robotsMove },
@@ -18,3 +21,10 @@ export const STEPS = {
   lasers: { name: 'lasers', run: lasers },
   checkpoints: { name: 'checkpoints', run: checkpoints },
 } as const satisfies Record<string, RegisterStep>;
+
+/** Before a register's steps: nothing has pushed anyone yet, shields are up, nobody has rammed. */
+export function startRegister(ctx: Ctx): void {
+  ctx.pushedBy.fill(null);
+  newRegister(ctx.state.robots.length);
+  newRegisterRams();
+}

@@ -156,8 +156,8 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
       case 'powerDownAnnounced':
         start.push(`${names[e.robot]} announces a power down for next turn`);
         break;
-      case 'optionChosen':
-        end.push(`${names[e.robot]} takes an option instead of repairing`);
+      case 'optionDrawn':
+        end.push(`${names[e.robot]} draws an option: ${e.option}`);
         break;
       case 'upgraded':
         end.push(`${names[e.robot]} is upgraded with ${e.option}`);

@@ -1,9 +1,12 @@
 /** `classic`: the 1994 operating manual (000) with the FAQ's readings (004), as RULES.md settles them. */
-import { DECK, type Card } from '../cards.js';
+import { DECK, parseCard, type Card } from '../cards.js';
 import type { Ctx } from '../context.js';
-import { shuffle } from '../rng.js';
-import { clearProgram, reentryDamage, repair } from '../robots.js';
-import { optionName } from '../options/catalog.js';
+import { below, shuffle } from '../rng.js';
+import { effectiveCard } from '../options/held.js';
+import { twoWrenchSite } from '../options/deck.js';
+import { extraCards, flywheelToHand } from '../options/programming.js';
+import { clearProgram, reentryDamage } from '../robots.js';
+import { OPTION_CARDS, optionName } from '../options/catalog.js';
 import type { Reentry, RuleSet } from './ruleset.js';
 import { STEPS } from '../phases/steps.js';
 
@@ -15,6 +18,20 @@ export const classic: RuleSet = {
   // 000 L102, L188: one wrench or a flag repairs 1; two wrenches repair 2 or give an option.
   repair: { wrench: 1, doubleWrench: 2, flag: 1 },
   takeOptionChoice: true,
+  options: {
+    catalog: OPTION_CARDS,
+    choiceKeys: ['unlock', 'exchange', 'lose', 'shield', 'gyro', 'weapon', 'fireControl', 'brakes', 'fourthGear', 'reverseGear', 'abort', 'conditional', 'flywheel', 'recompile', 'chopShop'],
+    exchange: true, // 000 L204, L267
+    toggles: false,
+    ramDamage: 1, // OPTIONS.md 2.20
+    recompileDamage: 1, // 2.22
+    recompileDamageFirst: false,
+    coatUses: 3, // 2.1, 004 L150
+    superiorNeedsArchive: true, // B-31, 004 L157
+    powerDownShieldPerRegister: false, // B-34: one point of each shot
+    circuitBreaker: 3, // 2.4
+    radioRange: 6, // 2.19 [94]
+  },
   playerUnlock: true, // 000 L188 "a player can choose to repair the point of damage locking the fourth register"
   // RULES.md register table, classic column (004 L97).
   registerSteps: [STEPS.robotsMove, STEPS.expressBelts, STEPS.allBelts, STEPS.pushers, STEPS.gears, STEPS.crushers, STEPS.lasers, STEPS.checkpoints],
@@ -37,27 +54,42 @@ export const classic: RuleSet = {
     for (const m of movers) order.push(m);
     return movers;
   },
+  cardRank: (card) => card, // 000 L120
+  shooterRank: (ctx, i, register) => effectiveCard(ctx.state.robots[i]!, register),
+  drawCard: drawFromDeck,
   powerDownRefusal: (r) =>
     r.damage > 0 ? null : 'only a damaged robot may power down (000 L93)',
   // 000 L76 "The game can end when the winner has touched the last flag"; play may go on for
   // runners-up (a scenario or a race can keep playing turns).
   raceOver: (st) => st.winTurn > 0 || st.robots.every((r) => r.status === 'out'),
-  doubleWrench(ctx, i) {
-    // 000 L188 "sites with two wrenches repair 2 points" or, instead, an option (000 L102).
-    const r = ctx.state.robots[i]!;
-    if (r.takeOption) ctx.events?.push({ type: 'optionChosen', robot: i, x: r.x, y: r.y });
-    else repair(ctx, i, ctx.rules.repair.doubleWrench, 'wrench');
-  },
+  // 000 L188 "sites with two wrenches repair 2 points" or, instead, an option (000 L102).
+  doubleWrench: twoWrenchSite,
   onDestroyed(ctx, i) {
     // 000 L207 "A destroyed robot immediately loses an option card of the player's choice";
     // without a choice, the newest (RULES.md).
     const r = ctx.state.robots[i]!;
-    const lost = r.options.pop();
+    const chosen = r.opt?.choices.lose;
+    const at = chosen ? r.options.findIndex((o) => optionName(o) === chosen) : -1;
+    const [lost] = r.options.splice(at >= 0 ? at : r.options.length - 1, 1);
     if (lost !== undefined) ctx.events?.push({ type: 'optionLost', robot: i, option: optionName(lost) });
   },
   deal: dealFromDeck,
   reenter: reenterOnArchive,
 };
+
+/**
+ * A card from the undealt deck (OPTIONS.md 1.4 "Random draws use the seed"): the first card of the
+ * `programDeck` setting still undealt, else one at random.
+ */
+function drawFromDeck(ctx: Ctx): Card {
+  const st = ctx.state;
+  if (!st.deck.length) return 0;
+  for (const name of ctx.setup.settings.programDeck ?? []) {
+    const at = st.deck.indexOf(parseCard(name, true) ?? -1);
+    if (at >= 0) return st.deck.splice(at, 1)[0]!;
+  }
+  return st.deck.splice(below(st.rng, st.deck.length), 1)[0]!;
+}
 
 /**
  * All cards but those in locked registers are shuffled and dealt, 9 − damage to each powered-up
@@ -67,12 +99,16 @@ export const classic: RuleSet = {
 function dealFromDeck(ctx: Ctx): void {
   const st = ctx.state;
   const held = new Set<Card>();
-  for (const r of st.robots) for (const c of r.registers) if (c) held.add(c);
+  for (const r of st.robots) {
+    for (const c of r.registers) if (c) held.add(c);
+    if (r.opt) for (const c of [...r.opt.joined, r.opt.flywheel]) if (c) held.add(c);
+  }
   const deck = shuffle(st.rng, DECK.filter((c) => !held.has(c)));
   st.discard = [];
   st.robots.forEach((r, i) => {
     if (r.status !== 'active' || r.poweredDown) return;
-    r.hand = deck.splice(deck.length - Math.min(deck.length, ctx.rules.handSize(r.damage)));
+    r.hand = deck.splice(deck.length - Math.min(deck.length, ctx.rules.handSize(r.damage) + extraCards(r)));
+    flywheelToHand(ctx, i);
     ctx.events?.push({ type: 'dealt', robot: i, cards: r.hand.length });
   });
   st.deck = deck;

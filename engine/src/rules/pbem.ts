@@ -2,7 +2,7 @@
  * `pbem`: the moderated play-by-email variant (001), as RULES.md settles it. What 001 leaves out
  * (pushers, crushers, expansion elements) works as in `classic`.
  */
-import { cardType, instruction, type CardType } from '../cards.js';
+import { cardName, instruction, type Card, type CardType } from '../cards.js';
 import type { Ctx } from '../context.js';
 import { DX, DY } from '../geometry.js';
 import { below, shuffle } from '../rng.js';
@@ -11,14 +11,18 @@ import type { RuleSet } from './ruleset.js';
 import { STEPS } from '../phases/steps.js';
 import { optionName, UPGRADES } from '../options/catalog.js';
 import { clearProgram, reentryDamage, repair } from '../robots.js';
+import { gain } from '../options/held.js';
+import { extraCards, flywheelToHand } from '../options/programming.js';
 
 /** 001 L61: "21% Forward 1, 14% Forward 2, 7% Forward 3, 7% Backward 1, 21% Turn Left, 21% Turn
  *  Right, 7% Turn Around" — weights summing to 98, each draw on its own (B-41). */
 const WEIGHTS: readonly [CardType, number][] = [['F1', 21], ['F2', 14], ['F3', 7], ['B', 7], ['L', 21], ['R', 21], ['U', 7]];
 const WEIGHT_SUM = WEIGHTS.reduce((s, [, w]) => s + w, 0);
 
-/** 001 L85 "F3->F2->F->B->L/R/U->powered down->dead": a higher rank moves first. */
-const RANK: Record<CardType, number> = { F3: 6, F2: 5, F1: 4, B: 3, L: 2, R: 2, U: 2 };
+/** 001 L85 "F3->F2->F->B->L/R/U->powered down->dead": a higher rank moves first; the upgrade
+ *  codes rank F4 > F3 and B2 between F2 and F, F0 between F and B (001 L185-189). */
+const RANK: Record<string, number> = { F4: 10, F3: 9, F2: 8, B2: 7, F1: 6, F0: 5, B: 4, L: 3, R: 3, U: 3 };
+const rankOf = (card: Card): number => RANK[cardName(card)]!;
 const POWERED_DOWN_RANK = 1;
 const DEAD_RANK = 0;
 
@@ -35,10 +39,28 @@ export const pbem: RuleSet = {
   handSize: (damage) => Math.max(0, 10 - Math.floor(damage / 2)), // 001 L57-59
   lockedCount: (damage) => Math.min(5, Math.max(0, Math.floor((damage - 10) / 2))), // 001 L289 "12 or more"
   moveOrder: rankByInstruction,
+  cardRank: rankOf,
+  // 1.4 step 4: "pbem: the register's priority order".
+  shooterRank: (ctx, i) => ctx.state.robots.length - ctx.state.order.indexOf(i),
+  drawCard: weightedInstruction,
   powerDownRefusal: () => null, // 001 L69 "You may also choose to power down." (B-15)
   // 001 L331 "the race will continue for five more rounds for other robots to attempt to be the runner-ups"
   raceOver: (st) => (st.winTurn > 0 && st.turn >= st.winTurn + 5) || st.robots.every((r) => r.status === 'out'),
   takeOptionChoice: false,
+  options: {
+    catalog: UPGRADES,
+    choiceKeys: ['active', 'circuitBreaker', 'flywheel', 'recompile'],
+    exchange: false, // OPTIONS.md 1.2 "pbem has no exchange"
+    toggles: true, // 001 L203-213 "Can be activated or deactivated for the round"
+    ramDamage: 2, // B-47
+    recompileDamage: 2, // 001 L227, B-47: "taken first"
+    recompileDamageFirst: true,
+    coatUses: 6, // 001 L215 "absorbs six damage"
+    superiorNeedsArchive: false, // 001 L221, B-31
+    powerDownShieldPerRegister: true, // 001 L219 "one damage from each direction per register phase"
+    circuitBreaker: 8, // OPTIONS.md part 3, 17
+    radioRange: 0,
+  },
   doubleWrench: repairAndUpgrade,
   endOfTurn: ageOffers,
   init: offerUpgrades,
@@ -60,7 +82,7 @@ function rankByInstruction(ctx: Ctx, register: number, movers: number[]): number
     if (r.status !== 'active') return DEAD_RANK;
     if (r.poweredDown) return POWERED_DOWN_RANK;
     const card = r.registers[register - 1];
-    return card && movers.includes(i) ? 2 + RANK[cardType(card)] : POWERED_DOWN_RANK;
+    return card && movers.includes(i) ? 2 + rankOf(card) : POWERED_DOWN_RANK;
   });
   const before = new Array<number>(n);
   st.order.forEach((i, k) => (before[i] = k));
@@ -112,7 +134,7 @@ function repairAndUpgrade(ctx: Ctx, i: number): void {
   repair(ctx, i, ctx.rules.repair.doubleWrench, 'wrench');
   const offer = st.offers.find((o) => o.x === r.x && o.y === r.y);
   if (!offer || r.options.some((o) => optionName(o) === offer.option)) return;
-  r.options.push(offer.option);
+  gain(ctx, i, offer.option);
   ctx.events?.push({ type: 'upgraded', robot: i, option: offer.option });
   newOffer(ctx, r.x, r.y, st.turn + 1);
 }
@@ -124,6 +146,16 @@ function ageOffers(ctx: Ctx): void {
   for (const o of st.offers.slice()) if (st.turn - o.since + 1 >= 5) newOffer(ctx, o.x, o.y, st.turn + 1);
 }
 
+/** One instruction drawn by 001's odds (001 L61). */
+function weightedInstruction(ctx: Ctx): Card {
+  let roll = below(ctx.state.rng, WEIGHT_SUM);
+  for (const [type, w] of WEIGHTS) {
+    if (roll < w) return instruction(type);
+    roll -= w;
+  }
+  return instruction(WEIGHTS[0]![0]);
+}
+
 /** 10 − ⌊damage / 2⌋ instructions, each drawn on its own (001 L57-61). */
 function drawInstructions(ctx: Ctx): void {
   const st = ctx.state;
@@ -132,18 +164,10 @@ function drawInstructions(ctx: Ctx): void {
   st.robots.forEach((r, i) => {
     if (r.status !== 'active' || r.poweredDown) return;
     r.hand = [];
-    for (let k = ctx.rules.handSize(r.damage); k > 0; k--) {
-      let roll = below(st.rng, WEIGHT_SUM);
-      let pick = WEIGHTS[0]![0];
-      for (const [type, w] of WEIGHTS) {
-        if (roll < w) {
-          pick = type;
-          break;
-        }
-        roll -= w;
-      }
-      r.hand.push(instruction(pick));
+    for (let k = ctx.rules.handSize(r.damage) + extraCards(r); k > 0; k--) {
+      r.hand.push(weightedInstruction(ctx));
     }
+    flywheelToHand(ctx, i);
     ctx.events?.push({ type: 'dealt', robot: i, cards: r.hand.length });
   });
 }
@@ -152,7 +176,7 @@ function drawInstructions(ctx: Ctx): void {
  * 001 L307-319: back at the last archive location (else the start position) with 4 damage,
  * facing as when destroyed, powered up (001 L75: a pending power down is cancelled). The first
  * destroyed takes the square; each later one, or one finding a robot already there, a random
- * empty orthogonal neighbour that is not a pit, other elements ignored. With no such square it
+ * empty orthogonal neighbour that is not a pit (nor a repulsor field, which no robot enters), other elements ignored. With no such square it
  * waits for the next round.
  */
 function reenterBesideArchive(ctx: Ctx, destroyed: readonly number[]): void {
@@ -167,7 +191,7 @@ function reenterBesideArchive(ctx: Ctx, destroyed: readonly number[]): void {
       const free: [number, number][] = [];
       for (let d = 0; d < 4; d++) {
         const nx = x + DX[d]!, ny = y + DY[d]!;
-        if (nx >= 0 && ny >= 0 && nx < w && ny < b.height && b.floor[ny * w + nx] !== Floor.Pit && b.floor[ny * w + nx] !== Floor.Void && !taken(nx, ny)) free.push([nx, ny]);
+        if (nx >= 0 && ny >= 0 && nx < w && ny < b.height && b.floor[ny * w + nx] !== Floor.Pit && b.floor[ny * w + nx] !== Floor.Void && b.floor[ny * w + nx] !== Floor.Repulsor && !taken(nx, ny)) free.push([nx, ny]);
       }
       if (!free.length) continue;
       [x, y] = free[below(st.rng, free.length)]!;

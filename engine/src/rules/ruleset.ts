@@ -18,8 +18,36 @@ export interface Reentry {
   readonly poweredDown?: boolean;
 }
 
+/** How a rule set plays its options (OPTIONS.md parts 2 and 3): data the option modules read. */
+export interface OptionRules {
+  /** The option names this rule set knows. */
+  readonly catalog: readonly string[];
+  /** The `choices` keys a player may give. */
+  readonly choiceKeys: readonly string[];
+  /** Option exchange against damage (1.2; classic only). */
+  readonly exchange: boolean;
+  /** Optional weapons are switched on for a round (`active`, pbem) rather than named per register. */
+  readonly toggles: boolean;
+  /** Damage a Ramming Gear deals. */
+  readonly ramDamage: number;
+  /** Damage Recompile costs, and whether it is taken before the new hand is drawn. */
+  readonly recompileDamage: number;
+  readonly recompileDamageFirst: boolean;
+  /** Points an Ablative Coat absorbs. */
+  readonly coatUses: number;
+  /** Superior Archive needs the archive touched while holding the card (classic B-31). */
+  readonly superiorNeedsArchive: boolean;
+  /** Power-Down Shield blocks one point per side per register (else one per shot). */
+  readonly powerDownShieldPerRegister: boolean;
+  /** Circuit Breaker's default threshold. */
+  readonly circuitBreaker: number;
+  /** Radio Control's reach in squares (0: no limit). */
+  readonly radioRange: number;
+}
+
 export interface RuleSet {
   readonly name: string;
+  readonly options: OptionRules;
   /** Cards are written with their printed priority (`F2:670`), else by instruction alone. */
   readonly priorities: boolean;
   /** Damage that destroys a robot. */
@@ -37,6 +65,12 @@ export interface RuleSet {
   lockedCount(damage: number): number;
   /** The robots in `movers`, in the order their cards run; records it in `state.order`. */
   moveOrder(ctx: Ctx, register: number, movers: number[]): number[];
+  /** How a card ranks in the move order, higher first (Radio Control's copies slot in by it). */
+  cardRank(card: number): number;
+  /** The rank of robot i's move this register, higher first: the order option weapons act in (1.4). */
+  shooterRank(ctx: Ctx, i: number, register: number): number;
+  /** A random program card for Scrambler, Abort Switch and Recompile: from the undealt deck, or drawn as instructions are; 0 if none is left. */
+  drawCard(ctx: Ctx): number;
   /** Why this robot may not announce a power down, or null if it may. */
   powerDownRefusal(robot: RobotState): string | null;
   /** Deals each powered-up robot on the floor its cards for the turn. */
