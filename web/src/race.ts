@@ -69,7 +69,7 @@ function drawSeats(): void {
   const rows = view.seats.map((s) => {
     const r = view.robots[s.seat]!;
     const state = r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : '';
-    const sent = view.status !== 'running' ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'programming…';
+    const sent = view.status !== 'running' ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
     return h('tr', { 'data-seat': s.seat, class: s.seat === seat ? 'you' : '' },
       h('td', {}, s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
       h('td', {}, [state, r.lockedCount ? `${r.lockedCount} locked` : ''].filter(Boolean).join(', ')), h('td', { class: 'submitted' }, sent));
