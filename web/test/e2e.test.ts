@@ -206,9 +206,13 @@ test('two people race through an invite link, and neither page nor its traffic s
   await send(b);
   for (const p of [a, b, c]) await p.waitForSelector('#replay[data-turn="1"]');
   await c.screenshot({ path: `${SHOTS}spectator-replay.png`, fullPage: true });
-  // The programs are revealed now; the cards not played never are.
-  const unplayed = (h: string[], prog: string[]) => h.filter((x) => !prog.includes(x));
-  for (const [page, cards] of [[a, unplayed(handB, progB)], [c, unplayed(handB, progB)], [c, unplayed(handA, progA)], [b, unplayed(handA, progA)]] as const)
+  // The programs are revealed now; the cards not played never are (a seat's new hand for turn 2
+  // may hold some of them again, shuffled back into the deck: those are its own to see).
+  await a.waitForSelector('#program h2:text("turn 2")');
+  await b.waitForSelector('#program h2:text("turn 2")');
+  const [nowA, nowB] = [await hand(a), await hand(b)];
+  const unplayed = (h: string[], prog: string[], own: string[] = []) => h.filter((x) => !prog.includes(x) && !own.includes(x));
+  for (const [page, cards] of [[a, unplayed(handB, progB, nowA)], [c, unplayed(handB, progB)], [c, unplayed(handA, progA)], [b, unplayed(handA, progA, nowB)]] as const)
     assert.deepEqual(leaks(page, cards), [], 'cards never played never show');
   assert.ok(leaks(c, progA).length > 0, 'the spectator sees the cards once revealed');
   await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
