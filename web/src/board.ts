@@ -54,7 +54,13 @@ export class BoardView {
         k();
       }
     });
-    new ResizeObserver(() => this.fitted && this.fit()).observe(viewport);
+    // A change of width (a turned phone, a resized window) fits the course again.
+    let width = viewport.clientWidth;
+    new ResizeObserver(() => {
+      if (viewport.clientWidth === width) return;
+      width = viewport.clientWidth;
+      if (this.fitted) this.fit();
+    }).observe(viewport);
   }
 
   /** Draws the floor with these robots and, over them, these events' arrows, shots and destructions. */
@@ -101,9 +107,12 @@ export class BoardView {
     this.apply();
   }
 
+  /** The whole course in view, as wide as the viewport allows; the viewport no taller than the course. */
   fit(): void {
+    this.viewport.style.height = '';
     const w = this.viewport.clientWidth || this.size.w;
     this.scale = Math.min(w / this.size.w, Math.max(this.viewport.clientHeight, 240) / this.size.h, 1.5);
+    this.viewport.style.height = `${Math.ceil(this.size.h * this.scale)}px`;
     this.x = (w - this.size.w * this.scale) / 2;
     this.y = 0;
     this.fitted = true;

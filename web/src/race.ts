@@ -72,7 +72,7 @@ function drawSeats(): void {
     const sent = view.status !== 'running' ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
     return h('tr', { 'data-seat': s.seat, class: s.seat === seat ? 'you' : '' },
       h('td', {}, s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
-      h('td', {}, [state, r.lockedCount ? `${r.lockedCount} locked` : ''].filter(Boolean).join(', ')), h('td', { class: 'submitted' }, sent));
+      h('td', {}, [state, r.lockedCount ? `${r.lockedCount} locked` : ''].filter(Boolean).join(', ')), h('td', { class: s.submitted ? 'submitted sent' : 'submitted' }, sent));
   });
   byId('seats').replaceChildren(h('h2', {}, 'Robots'), h('table', {},
     h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Orders'))),
