@@ -5,7 +5,7 @@
  */
 import type { Board } from '../../engine/src/board.js';
 import type { GameEvent } from '../../engine/src/events.js';
-import type { GameState, RobotState } from '../../engine/src/state.js';
+import type { RobotState } from '../../engine/src/state.js';
 import type { Frame } from './floor.js';
 import { el, fmt, pts, rotate, transforms, translate } from './svg.js';
 import { COLORS as K, ROBOT_COLORS } from './theme.js';
@@ -14,6 +14,13 @@ import { label } from './tiles.js';
 const SIDE = ['N', 'E', 'S', 'W'] as const;
 const DX = [0, 1, 0, -1] as const;
 const DY = [-1, 0, 1, 0] as const;
+
+/** What a picture needs of a robot: the public part of its state, nothing of its hand. */
+export type RobotOnFloor = Pick<RobotState, 'name' | 'x' | 'y' | 'dir' | 'damage' | 'status' | 'virtual' | 'poweredDown'>;
+/** What a picture needs of a game state: its robots (a `GameState` is one). */
+export interface FloorState {
+  readonly robots: readonly RobotOnFloor[];
+}
 
 export const robotColor = (i: number): string => ROBOT_COLORS[i % ROBOT_COLORS.length]!;
 
@@ -71,7 +78,7 @@ const centre = (f: Frame, x: number, y: number): [number, number] => [f.ox + (x 
  * The robots on the floor. Where robots share a square (virtual ones may), the first real robot
  * keeps its size and the others are drawn small in the square's corners.
  */
-export function robotsLayer(st: GameState, f: Frame): string {
+export function robotsLayer(st: FloorState, f: Frame): string {
   const { c } = f;
   const byCell = new Map<string, number[]>();
   st.robots.forEach((r, i) => {
@@ -85,7 +92,7 @@ export function robotsLayer(st: GameState, f: Frame): string {
   for (const list of byCell.values()) list.sort((a, b) => Number(st.robots[a]!.virtual) - Number(st.robots[b]!.virtual) || a - b);
   const corners = [[0.27, 0.27], [-0.27, 0.27], [0.27, -0.27], [-0.27, -0.27]] as const;
   const out: string[] = [];
-  st.robots.forEach((r: RobotState, i) => {
+  st.robots.forEach((r: RobotOnFloor, i) => {
     if (r.status !== 'active') return;
     const list = byCell.get(`${r.x},${r.y}`)!;
     const k = list.indexOf(i);
@@ -164,7 +171,7 @@ export function segments(events: readonly GameEvent[]): Segment[] {
 }
 
 /** Where robot i stood when event k happened, from the moves around it, else from the state. */
-export function positionAt(events: readonly GameEvent[], k: number, i: number, st?: GameState): [number, number] | null {
+export function positionAt(events: readonly GameEvent[], k: number, i: number, st?: FloorState): [number, number] | null {
   for (let j = k - 1; j >= 0; j--) {
     const e = events[j]!;
     if (isMove(e) && e.robot === i) return [e.to[0], e.to[1]];
@@ -219,7 +226,7 @@ export function destroyedMark(x: number, y: number, c: number): string {
 }
 
 /** The events of one turn over the floor: moves as arrows, shots, destructions. Drawn under the robots. */
-export function overlayLayer(b: Board, events: readonly GameEvent[], st: GameState | undefined, f: Frame): string {
+export function overlayLayer(b: Board, events: readonly GameEvent[], st: FloorState | undefined, f: Frame): string {
   const { c } = f;
   const out: string[] = [];
   // A square off the board (a robot that left it) is drawn just past the edge, inside the margin.

@@ -5,18 +5,17 @@
  */
 import type { Board } from '../../engine/src/board.js';
 import type { GameEvent } from '../../engine/src/events.js';
-import type { GameState } from '../../engine/src/state.js';
 import {
   beamsLayer, cellsLayer, coordinatesLayer, crushersLayer, flagsLayer, ledgesLayer, mountsLayer, startLayer, wallsLayer, type Frame,
 } from './floor.js';
 import { legend, legendEntry } from './legend.js';
-import { overlayLayer, robotsLayer } from './overlay.js';
+import { overlayLayer, robotsLayer, type FloorState } from './overlay.js';
 import { el, esc, fmt, text } from './svg.js';
 import { COLORS as K, DEFAULT_CELL, FONT_FAMILY } from './theme.js';
 
 export interface RenderOptions {
-  /** Robots to draw: the active ones, where they stand. */
-  readonly state?: GameState;
+  /** Robots to draw: the active ones, where they stand (a `GameState`, or the public view of one). */
+  readonly state?: FloorState;
   /** The events of one turn: moves as arrows (blue programmed, green pushed or carried), shots, destructions. */
   readonly events?: readonly GameEvent[];
   /** Cell size in pixels (default 56). */

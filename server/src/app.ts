@@ -6,6 +6,7 @@ import { renderSvg } from '../../render/src/index.js';
 import type { Answer } from './errors.js';
 import { OPENAPI } from './openapi.js';
 import type { Entry, RaceService } from './races.js';
+import { isStatic, registerWeb } from './web.js';
 
 export interface AppOptions {
   readonly service: RaceService;
@@ -41,6 +42,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const limit = o.rateLimit ?? { max: 300, windowMs: 10_000 };
   const hits = new Map<string, { start: number; n: number }>();
   app.addHook('onRequest', async (req, reply) => {
+    if (isStatic(req.url)) return undefined;
     const t = now();
     const h = hits.get(req.ip);
     if (!h || t - h.start >= limit.windowMs) hits.set(req.ip, { start: t, n: 1 });
@@ -56,11 +58,17 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: { field: 'path', message: `no ${req.method} ${req.url.split('?')[0]}` } }));
 
   app.get('/api/openapi.json', async () => OPENAPI);
-  app.get('/api/courses', async () =>
-    o.courses().map(({ name, course: c }) => ({
-      name, title: c.name, description: c.description, players: c.players, complexity: c.complexity, time: c.time,
-      boards: c.boards.length, flags: c.flags.length, rules: [...(c.start ? ['classic'] : []), ...(c.starts.length ? ['pbem'] : [])],
-    })));
+  const about = (name: string, c: Course) => ({
+    name, title: c.name, description: c.description, players: c.players, complexity: c.complexity, time: c.time,
+    boards: c.boards.length, flags: c.flags.length, starts: c.starts.length, rules: [...(c.start ? ['classic'] : []), ...(c.starts.length ? ['pbem'] : [])],
+  });
+  app.get('/api/courses', async () => o.courses().map(({ name, course }) => about(name, course)));
+  // One course with its composed board (the board grammar of docs/formats.md), for the web client to draw.
+  app.get<{ Params: { name: string } }>('/api/courses/:name', async (req, reply) => {
+    const c = o.courses().find((x) => x.name === req.params.name);
+    if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
+    return { ...about(c.name, c.course), layout: c.course.layout };
+  });
   app.get<{ Params: { name: string } }>('/api/courses/:name/picture.svg', async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
     if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
@@ -91,6 +99,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (rep.ok && req.query.format === 'text') return reply.type('text/plain; charset=utf-8').send(rep.value.text);
     return send(reply, rep);
   });
+  // A played turn for a replay: the robots as it began and its events, all revealed by now.
+  app.get<{ Params: { id: string; turn: string } }>('/api/races/:id/turns/:turn', async (req, reply) =>
+    send(reply, await svc.replay(req.params.id, Number(req.params.turn) || 0)));
   // The picture of a played turn: the floor after it, with programmed moves as blue arrows and
   // pushes and belt moves as green ones, as 001's moderator drew them.
   app.get<{ Params: { id: string; turn: string } }>('/api/races/:id/turns/:turn/picture.svg', async (req, reply) => {
@@ -132,10 +143,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     waiting = null;
   });
 
-  app.get('/', async () => ({
+  app.get('/api', async () => ({
     name: 'roborally',
-    about: 'An unofficial RoboRally race server. The API is described at /api/openapi.json.',
+    about: 'An unofficial RoboRally race server. The API is described at /api/openapi.json; the web client is at /.',
     courses: '/api/courses',
   }));
+  registerWeb(app);
   return app;
 }

@@ -19,6 +19,7 @@ export const OPENAPI = {
   },
   paths: {
     '/api/courses': { get: { summary: 'The courses to race on', responses: { '200': { description: 'courses', ...json({ type: 'array', items: { type: 'object' } }) } } } },
+    '/api/courses/{name}': { get: { summary: 'A course and its composed board (`layout`, the board grammar of docs/formats.md)', parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'course', ...json({ type: 'object' }) }, '404': { description: 'no such course', ...json(error) } } } },
     '/api/courses/{name}/picture.svg': { get: { summary: 'A course drawn as SVG', parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'SVG', content: { 'image/svg+xml': {} } }, '404': { description: 'no such course', ...json(error) } } } },
     '/api/races': {
       post: {
@@ -40,6 +41,7 @@ export const OPENAPI = {
     },
     '/api/races/{id}/events': { get: { summary: 'The race\'s events after a sequence number', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'entries {seq, turn, kind, event}', ...json({ type: 'array', items: { type: 'object' } }) }, ...refused } } },
     '/api/races/{id}/stream': { get: { summary: 'WebSocket: the events after ?after=, then each as it is committed', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '101': { description: 'switching to WebSocket' } } } },
+    '/api/races/{id}/turns/{turn}': { get: { summary: 'A played turn for its replay: the robots as it began (public view) and its events', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: '{turn, robots, events}', ...json({ type: 'object' }) }, ...refused } } },
     '/api/races/{id}/turns/{turn}/report': { get: { summary: 'The report of a played turn: per register, Dmg, Name, Move, Notes', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }, { name: 'format', in: 'query', schema: { enum: ['json', 'text'] } }], responses: { '200': { description: 'report', ...json({ type: 'object' }) }, ...refused } } },
     '/api/races/{id}/turns/{turn}/picture.svg': { get: { summary: 'The floor after a played turn, programmed moves as blue arrows, pushes and belt moves green', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'SVG', content: { 'image/svg+xml': {} } }, ...refused } } },
     '/api/races/{id}/moderator/{action}': {

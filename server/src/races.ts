@@ -16,7 +16,7 @@ import { nextDeadline, parsePolicy, type Clock, type DeadlinePolicy } from './de
 import { no, yes, type Answer } from './errors.js';
 import { LEVELS, chooseOrders, chooseReentry, isLevel, type Level } from '../../bots/src/index.js';
 import { engineOrders, readOrders, type SeatOrders } from './orders.js';
-import { publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
+import { publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
 
 /** What happens to a race, besides the engine's events. */
 export type RaceEvent =
@@ -463,6 +463,16 @@ export class RaceService {
     const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
     const events = entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
     return yes({ before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setupOf(race) });
+  }
+
+  /**
+   * A turn played, as anybody may replay it: the robots as the turn began (public view) and its
+   * events, all revealed by now.
+   */
+  async replay(id: string, turn: number): Promise<Answer<{ turn: number; robots: ReturnType<typeof publicRobots>; events: GameEvent[] }>> {
+    const played = await this.playedTurn(id, turn);
+    if (!played.ok) return played;
+    return yes({ turn, robots: publicRobots(played.value.before), events: played.value.events });
   }
 
   /** The report of a turn played: 001's table per register, from its events. */

@@ -25,31 +25,36 @@ export interface RaceSummary {
   readonly lastSeq: number;
 }
 
+/** The robots as anybody may see them: where they stand, their damage, their locked (face-up) registers. */
+export function publicRobots(st: GameState) {
+  return st.robots.map((r, i) => ({
+    seat: i,
+    name: r.name,
+    x: r.x,
+    y: r.y,
+    dir: dirName(r.dir),
+    damage: r.damage,
+    lives: r.lives,
+    flags: r.flags,
+    archive: r.archive,
+    status: r.status,
+    virtual: r.virtual,
+    poweredDown: r.poweredDown,
+    // Locked registers lie face up on the table: their cards are no secret.
+    locked: [1, 2, 3, 4, 5].filter((reg) => r.locked & (1 << (reg - 1))).map((reg) => ({ register: reg, card: r.registers[reg - 1] ? cardName(r.registers[reg - 1]!) : null })),
+    lockedCount: popcount(r.locked),
+    cards: r.hand.length,
+    options: r.options,
+  }));
+}
+
 export function publicView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlySet<number>) {
   return {
     ...race,
     turn: st.turn,
     phase: st.phase,
     seats: seats.map((s) => ({ ...s, submitted: submitted.has(s.seat) })),
-    robots: st.robots.map((r, i) => ({
-      seat: i,
-      name: r.name,
-      x: r.x,
-      y: r.y,
-      dir: dirName(r.dir),
-      damage: r.damage,
-      lives: r.lives,
-      flags: r.flags,
-      archive: r.archive,
-      status: r.status,
-      virtual: r.virtual,
-      poweredDown: r.poweredDown,
-      // Locked registers lie face up on the table: their cards are no secret.
-      locked: [1, 2, 3, 4, 5].filter((reg) => r.locked & (1 << (reg - 1))).map((reg) => ({ register: reg, card: r.registers[reg - 1] ? cardName(r.registers[reg - 1]!) : null })),
-      lockedCount: popcount(r.locked),
-      cards: r.hand.length,
-      options: r.options,
-    })),
+    robots: publicRobots(st),
     finished: st.finished.map((g) => g.map((i) => st.robots[i]!.name)),
   };
 }

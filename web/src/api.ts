@@ -1,0 +1,140 @@
+/** The race server's JSON API as the browser uses it (docs/server.md), and a few DOM helpers. */
+import type { GameEvent } from '../../engine/src/index.js';
+
+export interface CourseInfo {
+  name: string;
+  title: string;
+  description: string;
+  players: [number, number];
+  complexity: string;
+  time: string;
+  boards: number;
+  flags: number;
+  starts: number;
+  rules: string[];
+}
+
+export interface PublicRobot {
+  seat: number;
+  name: string;
+  x: number;
+  y: number;
+  dir: 'N' | 'E' | 'S' | 'W';
+  damage: number;
+  lives: number;
+  flags: number;
+  status: 'active' | 'destroyed' | 'out';
+  virtual: boolean;
+  poweredDown: boolean;
+  locked: { register: number; card: string | null }[];
+  lockedCount: number;
+  cards: number;
+  options: string[];
+}
+
+export interface RaceView {
+  id: string;
+  course: string;
+  rules: string;
+  status: string;
+  paused: boolean;
+  deadlineAt: number | null;
+  lastSeq: number;
+  turn: number;
+  phase: string;
+  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean }[];
+  robots: PublicRobot[];
+  finished: string[][];
+}
+
+export interface SentOrders {
+  program: (string | null)[];
+  powerDown: boolean;
+  stayDown: boolean;
+  takeOption: boolean;
+  unlock: number[];
+  reenter: { dir?: string; poweredDown?: boolean } | null;
+}
+
+export interface SeatView extends RaceView {
+  you: { seat: number; hand: string[]; openRegisters: number[]; needsProgram: boolean; poweredDown: boolean; orders: SentOrders | null };
+}
+
+export interface Entry {
+  seq: number;
+  turn: number;
+  kind: 'game' | 'race';
+  event: GameEvent | { type: string; [k: string]: unknown };
+}
+
+export interface Replay {
+  turn: number;
+  robots: PublicRobot[];
+  events: GameEvent[];
+}
+
+export interface ReportRow {
+  robot: number;
+  name: string;
+  dmg: number;
+  move: string[];
+  notes: string[];
+}
+export interface TurnReport {
+  turn: number;
+  start: string[];
+  registers: { register: number; rows: ReportRow[] }[];
+  end: string[];
+}
+
+/** A refusal of the server, with the field it names. */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly field: string, message: string) {
+    super(message);
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const json = await res.json().catch(() => null);
+  if (!res.ok) {
+    const e = json?.error ?? { field: 'server', message: `${res.status} ${res.statusText}` };
+    throw new ApiError(res.status, e.field, e.message);
+  }
+  return json as T;
+}
+
+type Attrs = Record<string, string | number | boolean | null | undefined | ((e: never) => void)>;
+
+/** An element with attributes (`on…` are listeners; false, null and undefined are left out) and children. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Node | string | null | false)[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (typeof v === 'function') e.addEventListener(k.slice(2), v as EventListener);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) if (c !== null && c !== false) e.append(c);
+  return e;
+}
+
+export const byId = <T extends HTMLElement = HTMLElement>(id: string): T => {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`the page has no #${id}`);
+  return e as T;
+};
+
+/** Copies text, and says so on the button. */
+export async function copy(text: string, button: HTMLElement): Promise<void> {
+  const was = button.textContent;
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = 'Copied';
+  } catch {
+    button.textContent = 'Select and copy the link';
+  }
+  setTimeout(() => (button.textContent = was), 1500);
+}

@@ -1,0 +1,190 @@
+/**
+ * The race page, /race/{id}: with ?seat=N&token=T (an invite link) a seat's view with its hand and
+ * program; without, the spectators' view of what is revealed. It follows the race's stream: each
+ * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
+ * connection came back, asks for what it missed by the last seq it saw.
+ */
+import { awards, parseBoard, raceStats, type GameEvent } from '../../engine/src/index.js';
+import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders } from './api.js';
+import { BoardView } from './board.js';
+import { ProgramPanel } from './program.js';
+import { ReplayPlayer } from './replay.js';
+import { robotsFromView } from './steps.js';
+
+const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+const params = new URLSearchParams(location.search);
+const seat = params.has('seat') ? Number(params.get('seat')) : null;
+const token = params.get('token') ?? undefined;
+
+let view: RaceView;
+let board: BoardView;
+let program: ProgramPanel | null = null;
+let replay: ReplayPlayer;
+let mode: 'now' | 'replay' = 'now';
+let lastSeq = 0;
+let ended = false;
+
+const played = (v: RaceView) => (v.status === 'over' ? v.turn : v.turn - 1);
+
+function fail(message: string): void {
+  byId('status').textContent = message;
+  byId('status').classList.add('error');
+}
+
+async function load(): Promise<RaceView> {
+  return seat !== null ? api<SeatView>('GET', `/api/races/${id}/seats/${seat}`, undefined, token) : api<RaceView>('GET', `/api/races/${id}`);
+}
+
+function showMode(m: 'now' | 'replay'): void {
+  mode = m;
+  byId('tab-now').setAttribute('aria-pressed', String(m === 'now'));
+  byId('tab-replay').setAttribute('aria-pressed', String(m === 'replay'));
+  byId('replay').hidden = m !== 'replay';
+  byId('report').hidden = m !== 'replay';
+  if (m === 'now') {
+    replay.pause();
+    drawNow();
+  }
+}
+
+function drawNow(): void {
+  if (mode === 'now') board.draw({ robots: robotsFromView(view.robots) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
+}
+
+function countdown(): string {
+  if (view.status === 'over') return 'The race is over.';
+  if (view.paused) return 'Paused by the moderator.';
+  if (view.deadlineAt === null) return '';
+  const left = Math.max(0, Math.round((view.deadlineAt - Date.now()) / 1000));
+  const hms = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  return `${hms} left`;
+}
+
+function drawStatus(): void {
+  const who = seat !== null ? `You are ${view.seats[seat]?.name}` : 'Watching';
+  byId('status').textContent = `${who} · ${view.rules} · turn ${view.turn} · ${countdown()}`;
+}
+
+function drawSeats(): void {
+  const rows = view.seats.map((s) => {
+    const r = view.robots[s.seat]!;
+    const state = r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : '';
+    const sent = view.status !== 'running' ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
+    return h('tr', { 'data-seat': s.seat, class: s.seat === seat ? 'you' : '' },
+      h('td', {}, s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
+      h('td', {}, [state, r.lockedCount ? `${r.lockedCount} locked` : ''].filter(Boolean).join(', ')), h('td', { class: s.submitted ? 'submitted sent' : 'submitted' }, sent));
+  });
+  byId('seats').replaceChildren(h('h2', {}, 'Robots'), h('table', {},
+    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Orders'))),
+    h('tbody', {}, ...rows)));
+}
+
+async function drawResult(): Promise<void> {
+  if (view.status !== 'over' || ended) return;
+  ended = true;
+  const box = byId('result');
+  box.hidden = false;
+  const order = h('ol', { class: 'finishing' }, ...view.finished.map((g) => h('li', {}, g.join(' and '))));
+  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? order : h('p', {}, 'Nobody finished.'));
+  if (view.rules !== 'pbem') return;
+  // 001's awards, from the events of the whole race (less any turn the moderator rewound).
+  const entries = await api<Entry[]>('GET', `/api/races/${id}/events?after=0`);
+  const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from as number, e.event.to as number] as const] : []));
+  const events = entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
+  const list = awards(raceStats(view.robots.map((r) => r.name), events));
+  box.append(h('h3', {}, 'Awards'), h('table', { class: 'awards' }, h('tbody', {}, ...list.map((a) => h('tr', {}, h('th', {}, a.award), h('td', {}, a.robots.join(', ')), h('td', {}, a.for))))));
+}
+
+/** Draws the race anew from the server; `fresh` for the first time, when no turn was played meanwhile. */
+async function refresh(fresh = false): Promise<void> {
+  const before = view.turn;
+  if (!fresh) view = await load();
+  drawStatus();
+  drawSeats();
+  drawNow();
+  replay.setPlayed(played(view));
+  byId<HTMLButtonElement>('tab-replay').disabled = played(view) === 0;
+  if (program) {
+    if (view.status === 'running') program.update(view as SeatView);
+    byId('program').hidden = view.status !== 'running';
+  }
+  void drawResult();
+  // A turn was played meanwhile: its replay, from the start.
+  if (!fresh && played(view) > 0 && (view.turn !== before || (view.status === 'over' && replay.shownTurn !== played(view)))) {
+    await replay.open(played(view), true);
+    showMode('replay');
+  }
+}
+
+let pending: ReturnType<typeof setTimeout> | null = null;
+function refreshSoon(): void {
+  if (pending) return;
+  pending = setTimeout(() => {
+    pending = null;
+    refresh().catch((e) => fail(`Could not refresh: ${(e as Error).message}`));
+  }, 50);
+}
+
+/** The race's stream, from the last seq seen; reconnects after a drop and catches up. */
+function follow(delay = 500): void {
+  const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/races/${id}/stream?after=${lastSeq}`);
+  let opened = false;
+  ws.onopen = () => {
+    opened = true;
+    document.body.dataset.live = 'true';
+  };
+  ws.onmessage = (m) => {
+    const e = JSON.parse(String(m.data)) as Entry | { error: { message: string } };
+    if ('error' in e) return fail(e.error.message);
+    if (e.seq <= lastSeq) return;
+    lastSeq = e.seq;
+    document.body.dataset.seq = String(lastSeq);
+    refreshSoon();
+  };
+  ws.onclose = () => {
+    delete document.body.dataset.live;
+    if (view.status === 'over') return;
+    setTimeout(() => follow(opened ? 500 : Math.min(delay * 2, 10_000)), opened ? 500 : delay);
+  };
+}
+
+async function send(orders: SentOrders): Promise<string | null> {
+  try {
+    await api('PUT', `/api/races/${id}/seats/${seat}/orders`, orders, token);
+    refreshSoon();
+    return null;
+  } catch (e) {
+    return e instanceof ApiError ? `Not sent: ${e.field}: ${e.message}` : `Not sent: ${(e as Error).message}`;
+  }
+}
+
+async function main(): Promise<void> {
+  try {
+    view = await load();
+  } catch (e) {
+    return fail(e instanceof ApiError && e.status === 401 ? 'This link\'s secret is wrong: ask for your invite link again.' : `No race here: ${(e as Error).message}`);
+  }
+  lastSeq = view.lastSeq;
+  document.body.dataset.seq = String(lastSeq);
+  const course = await api<{ title: string; layout: unknown }>('GET', `/api/courses/${encodeURIComponent(view.course)}`);
+  const parsed = parseBoard(course.layout);
+  if (!parsed.ok) return fail(`The course could not be read: ${parsed.error.message}`);
+  document.title = `roborally: ${course.title}`;
+  byId('title').textContent = course.title;
+  board = new BoardView(byId('board'), parsed.value);
+  replay = new ReplayPlayer(byId('replay'), byId('report'), board, id);
+  byId('tab-now').addEventListener('click', () => showMode('now'));
+  byId('tab-replay').addEventListener('click', async () => {
+    if (!replay.shownTurn) await replay.open(played(view), false);
+    showMode('replay');
+  });
+  byId('share').addEventListener('click', (e) => void copy(new URL(`/race/${id}`, location.href).href, e.currentTarget as HTMLElement));
+  if (seat !== null) program = new ProgramPanel(byId('program'), { rules: view.rules, send });
+  // Opened between turns: the board shows now; the last replay waits behind its tab.
+  await refresh(true);
+  setInterval(drawStatus, 1000);
+  document.body.dataset.ready = 'true';
+  follow();
+}
+
+void main();

@@ -1,0 +1,146 @@
+/**
+ * A played turn cut into the steps of its replay, from the engine's events alone: the start of the
+ * turn, then per register the cards revealed, each robot's move in priority order (with the robots
+ * it pushes), and each kind of board element (belts, pushers, gears, crushers, lasers, flags), then
+ * the end of the turn. Each step holds the robots as they stand after it.
+ */
+import { cardName, parseDir, type Card, type Dir, type GameEvent } from '../../engine/src/index.js';
+import type { RobotOnFloor } from '../../render/src/overlay.js';
+import type { PublicRobot } from './api.js';
+
+export interface Robot extends RobotOnFloor {
+  lives: number;
+  flags: number;
+}
+
+export interface Step {
+  /** 0 before the registers, 1 to 5, 6 after them. */
+  readonly register: number;
+  readonly label: string;
+  readonly events: GameEvent[];
+  /** The events of its register up to and including this step (or of the step outside registers). */
+  readonly registerEvents: GameEvent[];
+  readonly robots: Robot[];
+  /** The cards revealed in its register so far, in the order the robots move. */
+  readonly cards: { robot: number; card: string }[];
+}
+
+export const robotsFromView = (rs: readonly PublicRobot[]): Robot[] =>
+  rs.map((r) => ({ name: r.name, x: r.x, y: r.y, dir: parseDir(r.dir) as Dir, damage: r.damage, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown, lives: r.lives, flags: r.flags }));
+
+/** What an event does to the robots a picture shows. */
+export function apply(robots: Robot[], e: GameEvent): void {
+  switch (e.type) {
+    case 'moved': case 'pushed': case 'carried': case 'slid': case 'teleported': {
+      const r = robots[e.robot]!;
+      [r.x, r.y] = e.to;
+      break;
+    }
+    case 'turned':
+      robots[e.robot]!.dir = e.to;
+      break;
+    case 'damaged': case 'repaired':
+      robots[e.robot]!.damage = e.damage;
+      break;
+    case 'destroyed':
+      Object.assign(robots[e.robot]!, { status: 'destroyed', lives: e.lives });
+      break;
+    case 'out':
+      robots[e.robot]!.status = 'out';
+      break;
+    case 'reentered':
+      Object.assign(robots[e.robot]!, { status: 'active', x: e.x, y: e.y, dir: e.dir, damage: e.damage, virtual: e.virtual, poweredDown: e.poweredDown });
+      break;
+    case 'poweredDown':
+      robots[e.robot]!.poweredDown = true;
+      break;
+    case 'poweredUp':
+      robots[e.robot]!.poweredDown = false;
+      break;
+    case 'flagTouched':
+      robots[e.robot]!.flags = e.flag;
+      break;
+    case 'becameReal':
+      robots[e.robot]!.virtual = false;
+      break;
+    default:
+      break;
+  }
+}
+
+const CARD_WORDS: Record<string, string> = { F1: 'Move 1', F2: 'Move 2', F3: 'Move 3', B: 'Back up', L: 'Turn left', R: 'Turn right', U: 'U-turn' };
+/** "Move 2 (670)" for F2:670, "Move 2" for the pbem F2. */
+export function cardWords(name: string): string {
+  const [code, priority] = name.split(':');
+  return `${CARD_WORDS[code!] ?? code}${priority ? ` (${priority})` : ''}`;
+}
+
+/**
+ * Who acts in an event: consecutive events of one actor make one step. Null: the event belongs
+ * to the step it follows (damage, destruction, locked registers…).
+ */
+function actor(e: GameEvent, names: readonly string[], card: Map<number, Card>): string | null {
+  const robotMove = (i: number) => `${names[i]} plays ${card.has(i) ? cardWords(cardName(card.get(i)!)) : 'its card'}`;
+  switch (e.type) {
+    case 'revealed': return 'Cards revealed';
+    case 'moved': case 'blocked': case 'slipped': case 'slid': case 'teleported': case 'rampSlide': case 'ledgeDrop':
+      return robotMove(e.robot);
+    case 'turned': return e.by === 'card' ? robotMove(e.robot) : e.by === 'gear' ? 'Gears turn' : 'Belts move';
+    case 'pushed': return 'robot' in e.by ? robotMove(e.by.robot) : 'pusher' in e.by ? 'Pushers push' : 'Repulsor fields push';
+    case 'carried': return e.express ? 'Express belts move' : 'Belts move';
+    case 'destroyed': return e.cause === 'crusher' ? 'Crushers crush' : null;
+    case 'shot': return 'Lasers fire';
+    case 'flagTouched': case 'archived': case 'finished': case 'dieHit': return 'Flags are touched';
+    case 'repaired': case 'upgraded': case 'becameReal': case 'optionChosen': case 'offered': return 'Repairs and upgrades';
+    default: return null;
+  }
+}
+
+/** The steps of a turn, from the robots as it began and its events. */
+export function steps(start: readonly Robot[], events: readonly GameEvent[]): Step[] {
+  const names = start.map((r) => r.name);
+  const robots = start.map((r) => ({ ...r }));
+  const out: Step[] = [];
+  let register = 0;
+  let label: string | null = null;
+  let current: GameEvent[] = [];
+  let registerEvents: GameEvent[] = [];
+  let cards = new Map<number, Card>();
+  const close = () => {
+    if (!current.length) return;
+    // Classic cards move in priority order, highest first; pbem's carry none and stay in reveal order.
+    const shown = [...cards].map(([robot, card]) => ({ robot, card: cardName(card) }))
+      .sort((a, b) => Number(cardParts(b.card)[1] || 0) - Number(cardParts(a.card)[1] || 0));
+    out.push({ register, label: label ?? (register === 0 ? 'The turn begins' : register > 5 ? 'The turn ends' : `Register ${register}`), events: current, registerEvents: registerEvents.slice(), robots: robots.map((r) => ({ ...r })), cards: shown });
+    current = [];
+  };
+  for (const e of events) {
+    if (e.type === 'registerBegan' || e.type === 'turnEnded') {
+      close();
+      register = e.type === 'registerBegan' ? e.register : 6;
+      label = register > 5 ? 'The turn ends' : null;
+      registerEvents = [];
+      cards = new Map();
+      continue;
+    }
+    if (e.type === 'revealed') cards.set(e.robot, e.card);
+    const who = register >= 1 && register <= 5 ? actor(e, names, cards) : null;
+    if (who !== null && who !== label) {
+      close();
+      label = who;
+    }
+    current.push(e);
+    registerEvents.push(e);
+    apply(robots, e);
+  }
+  close();
+  // Last, the whole turn at once: every move as 001's picture draws it.
+  out.push({ register: 6, label: 'The whole turn', events: [], registerEvents: events.filter((e) => e.type !== 'shot'), robots: robots.map((r) => ({ ...r })), cards: [] });
+  return out;
+}
+
+/** The card's code and priority: "F2" and "670". */
+export const cardParts = (name: string): [string, string] => {
+  const [code, priority] = name.split(':');
+  return [code!, priority ?? ''];
+};

@@ -1,0 +1,275 @@
+/**
+ * The web client in a real browser: Debian's chromium driven by playwright-core, against the race
+ * server started here on a free port. Skipped, with the reason, where no chromium is installed.
+ * Screenshots of the race view and the replay go to test-output/web/ (look at them).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { parseCard } from '../../engine/src/index.js';
+import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
+const SHOTS = fileURLToPath(new URL('../../../test-output/web/', import.meta.url));
+
+let server: TestServer;
+let browser: Browser;
+
+before(async () => {
+  if (skip) return;
+  mkdirSync(SHOTS, { recursive: true });
+  // The server's clock stands at the browser's time, so the countdown reads true; it never moves
+  // on its own, so no deadline passes during a test: turns are played when everyone has sent.
+  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A page that fails the test on any script error. */
+async function open(ctx: BrowserContext, path: string): Promise<Page> {
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('close', () => assert.deepEqual(errors, [], `script errors on ${path}`));
+  await page.goto(server.base + path);
+  return page;
+}
+
+/** Starts a race from the home page: a course, then Start (and whatever `form` sets in between). */
+async function startFromHome(page: Page, course: string, form?: (p: Page) => Promise<void>, tap = false): Promise<void> {
+  await page.waitForSelector(`.course[data-course="${course}"]`);
+  const click = (sel: string) => (tap ? page.tap(sel) : page.click(sel));
+  await click(`.course[data-course="${course}"]`);
+  if (form) await form(page);
+  await click('#start');
+}
+
+/** Drag with the mouse, tap with the mouse or a finger, or keys (focus a card, press its register's number). */
+type How = 'drag' | 'tap' | 'touch' | 'keys';
+
+/** Fills every open register of the program panel, the way a person would, and checks each card landed. */
+async function program(page: Page, how: How): Promise<string[]> {
+  await page.waitForSelector('#program h2');
+  const regs = await page.locator('.register.open').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-register'))));
+  const placed: string[] = [];
+  // Dragged cards go to the last register first: a drop lands where it is dropped, not in the first empty one.
+  const order = how === 'drag' ? [...regs].reverse() : regs;
+  for (const reg of order) {
+    const card = page.locator('.hand .card').first();
+    const name = (await card.getAttribute('data-card'))!;
+    if (how === 'drag') {
+      const a = (await card.boundingBox())!, b = (await page.locator(`.register[data-register="${reg}"]`).boundingBox())!;
+      await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
+      await page.mouse.up();
+    } else if (how === 'tap') await card.click();
+    else if (how === 'touch') await card.tap();
+    else {
+      await card.focus();
+      await page.keyboard.press(String(reg));
+    }
+    await page.waitForSelector(`.register[data-register="${reg}"] .card[data-card="${name}"]`);
+    placed.push(name);
+  }
+  return placed;
+}
+
+async function send(page: Page): Promise<void> {
+  await page.click('.send');
+}
+
+/** Steps through the replay of a turn to its end with the Step button, checking what each step shows. */
+async function stepThrough(page: Page, turn: number): Promise<void> {
+  await page.waitForSelector(`#replay[data-turn="${turn}"]`);
+  await page.click('#replay .pause').catch(() => undefined);
+  await page.click('#replay .first');
+  let arrows = 0, revealed = 0;
+  for (let k = 0; k < 200; k++) {
+    arrows = Math.max(arrows, await page.locator('#board [data-kind="move"]').count());
+    revealed = Math.max(revealed, await page.locator('#replay .revealed li').count());
+    if (await page.locator('#replay[data-ended]').count()) break;
+    const at = await page.getAttribute('#replay', 'data-step');
+    await page.click('#replay .forward');
+    await page.waitForSelector(`#replay:not([data-step="${at}"])`);
+  }
+  assert.ok(await page.locator('#replay[data-ended]').count(), 'the replay reaches its end');
+  assert.ok(revealed > 0, 'cards are revealed in the replay');
+  assert.ok(arrows > 0, 'moves are drawn as arrows');
+}
+
+test('a newcomer starts a solitaire race against three bots in two clicks, programs three turns by drag, tap and keys, and watches the replays', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await open(ctx, '/');
+  await startFromHome(page, 'first-shift');
+  await page.waitForURL(/\/race\/[\w-]+\?seat=0&token=/);
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.locator('#seats tbody tr').count(), 4, 'you and three bots');
+  assert.ok(await page.locator('#board svg [data-kind="robot"]').count() >= 1, 'the robots are drawn on the course');
+
+  for (const [turn, how] of [[1, 'drag'], [2, 'tap'], [3, 'keys']] as const) {
+    await page.waitForSelector(`#program h2:text("turn ${turn}")`);
+    await program(page, how);
+    if (turn === 1) await page.screenshot({ path: `${SHOTS}race-view.png`, fullPage: true });
+    await send(page);
+    await page.waitForSelector(`#replay[data-turn="${turn}"]`);
+    if (turn === 1) {
+      // Played at the fastest speed to the end, untouched.
+      await page.selectOption('#replay .speed', '4');
+      await page.waitForSelector('#replay[data-ended]', { timeout: 60_000 });
+      await page.click('#replay .first');
+      for (let k = 0; k < 6; k++) await page.click('#replay .forward');
+      await page.screenshot({ path: `${SHOTS}replay.png`, fullPage: true });
+    }
+    await stepThrough(page, turn);
+    const rows = await page.locator('#report .register-report tbody tr').count();
+    assert.ok(rows >= 4, `001's report has a row per robot per register (${rows})`);
+    assert.match(await page.textContent('#report h2') ?? '', new RegExp(`Turn ${turn}`));
+  }
+  // Any turn of the race, from the turn picker.
+  await page.selectOption('#replay .turn-pick', '1');
+  await page.waitForSelector('#replay[data-turn="1"]');
+
+  // A page opened later catches up: the race at turn 4, every played turn to replay.
+  const late = await open(ctx, new URL(page.url()).pathname + new URL(page.url()).search);
+  await late.waitForSelector('body[data-ready]');
+  assert.match(await late.textContent('#status') ?? '', /turn 4/);
+  await late.click('#tab-replay');
+  await late.waitForSelector('#replay[data-turn="3"]');
+  assert.equal(await late.locator('#replay .turn-pick option').count(), 3);
+  await ctx.close();
+});
+
+test('two people race through an invite link, and neither page nor its traffic shows the other\'s hand before it is revealed; a spectator sees only what is revealed', { skip }, async () => {
+  const seen = new Map<Page, string[]>();
+  const record = (page: Page) => {
+    const got: string[] = [];
+    seen.set(page, got);
+    page.on('response', (r) => void r.text().then((t) => got.push(t), () => undefined));
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => got.push(String(f.payload))));
+  };
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctxB = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const ctxC = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const home = await open(ctxA, '/');
+  await startFromHome(home, 'express-delivery', async (p) => {
+    await p.click('#more summary');
+    await p.fill('input[name="you"]', 'Ava');
+    await p.fill('input[name="people"]', '1');
+    await p.fill('input[name="person1"]', 'Bob');
+    await p.fill('input[name="bots"]', '0');
+  });
+  await home.waitForSelector('#created:not([hidden])');
+  const invite = await home.inputValue('.invite input');
+  const spectate = await home.inputValue('.spectate input');
+  assert.match(invite, /\/race\/[\w-]+\?seat=1&token=/);
+  await home.click('#go');
+  await home.waitForURL(/seat=0/);
+  const a = home;
+  record(a);
+  await a.reload();
+  const b = await ctxB.newPage();
+  record(b);
+  await b.goto(invite);
+  const c = await ctxC.newPage();
+  record(c);
+  await c.goto(spectate);
+  for (const p of [a, b, c]) await p.waitForSelector('body[data-ready]');
+  assert.equal(await c.locator('#program:not([hidden])').count(), 0, 'a spectator has no program');
+
+  // Each hand, as its own seat sees it.
+  const race = new URL(invite).pathname.split('/')[2]!;
+  const hand = async (page: Page) => (await call(server.base, 'GET', `/api/races/${race}/seats/${new URL(page.url()).searchParams.get('seat')}`, undefined, { authorization: `Bearer ${new URL(page.url()).searchParams.get('token')}` })).body.you.hand as string[];
+  const handA = await hand(a), handB = await hand(b);
+  // A card travels by name in a seat's view ("F2:670") and by number in the events ("card":670).
+  const leaks = (page: Page, cards: readonly string[]) =>
+    cards.filter((card) => seen.get(page)!.some((t) => t.includes(JSON.stringify(card)) || t.includes(`"card":${parseCard(card, true)}`)));
+  const shown = (page: Page, cards: readonly string[]) => page.locator('[data-card]').evaluateAll((els, cs) => els.map((e) => e.getAttribute('data-card')).filter((x) => cs.includes(x!)), cards);
+
+  const progA = await program(a, 'tap');
+  await send(a);
+  await b.waitForSelector('#seats tr[data-seat="0"] .submitted:text("sent ✓")');
+  const progB = await program(b, 'drag');
+  // Ava has sent, Bob has programmed; nothing of either hand is anywhere else yet.
+  for (const [page, other] of [[a, handB], [c, handB], [c, handA], [b, handA]] as const) {
+    assert.deepEqual(leaks(page, other), [], 'no other hand in the traffic');
+    assert.deepEqual(await shown(page, other), [], 'no other hand on the page');
+  }
+  await a.screenshot({ path: `${SHOTS}two-people.png`, fullPage: true });
+  await send(b);
+  for (const p of [a, b, c]) await p.waitForSelector('#replay[data-turn="1"]');
+  await c.screenshot({ path: `${SHOTS}spectator-replay.png`, fullPage: true });
+  // The programs are revealed now; the cards not played never are (a seat's new hand for turn 2
+  // may hold some of them again, shuffled back into the deck: those are its own to see).
+  await a.waitForSelector('#program h2:text("turn 2")');
+  await b.waitForSelector('#program h2:text("turn 2")');
+  const [nowA, nowB] = [await hand(a), await hand(b)];
+  const unplayed = (h: string[], prog: string[], own: string[] = []) => h.filter((x) => !prog.includes(x) && !own.includes(x));
+  for (const [page, cards] of [[a, unplayed(handB, progB, nowA)], [c, unplayed(handB, progB)], [c, unplayed(handA, progA)], [b, unplayed(handA, progA, nowB)]] as const)
+    assert.deepEqual(leaks(page, cards), [], 'cards never played never show');
+  assert.ok(leaks(c, progA).length > 0, 'the spectator sees the cards once revealed');
+  await Promise.all([ctxA.close(), ctxB.close(), ctxC.close()]);
+});
+
+test('a page whose connection drops reconnects and catches up with the turn played meanwhile', { skip }, async () => {
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed: 9, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await open(ctx, `/race/${created.id}`);
+  await page.waitForSelector('body[data-live]');
+  // The server drops every stream; while the page is away, Ava's orders play the turn.
+  for (const ws of server.app.websocketServer.clients) ws.terminate();
+  await page.waitForSelector('body:not([data-live])');
+  const token = created.seats[0].token;
+  const you = (await call(server.base, 'GET', `/api/races/${created.id}/seats/0`, undefined, { authorization: `Bearer ${token}` })).body.you;
+  assert.equal((await call(server.base, 'PUT', `/api/races/${created.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, { authorization: `Bearer ${token}` })).status, 200);
+  await page.waitForSelector('body[data-live]');
+  await page.waitForSelector('#replay[data-turn="1"]');
+  assert.match(await page.textContent('#status') ?? '', /turn 2/);
+  await ctx.close();
+});
+
+test('a phone-sized viewport can play a whole turn by tapping', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await open(ctx, '/');
+  await startFromHome(page, 'first-shift', undefined, true);
+  await page.waitForSelector('body[data-ready]');
+  const svg = (await page.locator('#board svg').boundingBox())!;
+  assert.ok(svg.width <= 390, `the course fits the phone's width (${svg.width})`);
+  await program(page, 'touch');
+  await page.screenshot({ path: `${SHOTS}phone-race-view.png`, fullPage: true });
+  await page.tap('.send');
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.tap('#replay .pause').catch(() => undefined);
+  await page.tap('#replay .first');
+  for (let k = 0; k < 5; k++) await page.tap('#replay .forward');
+  await page.screenshot({ path: `${SHOTS}phone-replay.png`, fullPage: true });
+  await page.waitForSelector('#program h2:text("turn 2")');
+  await ctx.close();
+});
+
+test('at the end of a pbem race the page shows the finishing order and 001\'s awards', { skip }, async () => {
+  const created = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'pbem', seed: 5,
+    seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }],
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, moderatorKey } = created.body;
+  for (let k = 0; k < 400; k++) {
+    if ((await call(server.base, 'GET', `/api/races/${id}`)).body.status === 'over') break;
+    await call(server.base, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': moderatorKey });
+  }
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await open(ctx, `/race/${id}`);
+  await page.waitForSelector('#result:not([hidden]) .awards');
+  assert.ok(await page.locator('#result .finishing li').count() >= 1, 'the finishing order');
+  assert.equal(await page.locator('#result .awards tr').count(), 14, '001\'s fourteen awards');
+  await page.screenshot({ path: `${SHOTS}race-over.png`, fullPage: true });
+  await ctx.close();
+});
