@@ -237,19 +237,24 @@ export type FillReason = 'missing' | 'illegal';
  * race on deadlines always fills a late classic program this way"). The `programmed` event names
  * each filled register and why.
  */
-export function fillProgram(setup: Setup, state: GameState, i: number, sent: readonly Card[] = []): Result<Outcome> {
+export function fillProgram(setup: Setup, state: GameState, i: number, sent: readonly Card[] = [], reserved: readonly Card[] = []): Result<Outcome> {
   const r = state.robots[i];
   if (!r) return err('robot', `no robot number ${i}`);
   if (!needsProgram(state, i)) return ok({ state, events: [] });
   const open = openRegisters(r.locked);
   const st = cloneState(state);
   const unplayed = r.hand.slice();
+  // Cards the player keeps for another use (joined in a register, set aside, stored) are not drawn.
+  for (const c of reserved) if (unplayed.includes(c)) unplayed.splice(unplayed.indexOf(c), 1);
   const program: (Card | 0)[] = open.map(() => 0);
   const reasons: (FillReason | null)[] = open.map((_, k) => (sent[k] ? 'illegal' : 'missing'));
   open.forEach((_, k) => {
-    const at = sent[k] ? unplayed.indexOf(sent[k]!) : -1;
+    const c = sent[k];
+    const up = c ? upgradeOf(c) : undefined;
+    const at = c && (!up || holds(r, up)) ? unplayed.indexOf(handCard(c)) : -1; // 001 L83: an upgrade code needs its upgrade
     if (at >= 0) {
-      program[k] = unplayed.splice(at, 1)[0]!;
+      unplayed.splice(at, 1);
+      program[k] = c!;
       reasons[k] = null;
     }
   });

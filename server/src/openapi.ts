@@ -39,6 +39,14 @@ export const OPENAPI = {
         responses: { '200': { description: 'the orders as understood', ...json({ type: 'object' }) }, '409': { description: 'the race is over or the turn is being played', ...json(error) }, ...refused },
       },
     },
+    '/api/races/{id}/seats/{seat}/recompile': {
+      post: {
+        summary: 'Recompile: discard the hand for a new one, taking the damage the rule set says (the robot must hold Recompile); orders already sent this turn are withdrawn',
+        parameters: [id, seat],
+        security: [{ seat: [] }],
+        responses: { '200': { description: '{turn, hand}', ...json({ type: 'object' }) }, '409': { description: 'the race is over or the turn is being played', ...json(error) }, ...refused },
+      },
+    },
     '/api/races/{id}/events': { get: { summary: 'The race\'s events after a sequence number', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'entries {seq, turn, kind, event}', ...json({ type: 'array', items: { type: 'object' } }) }, ...refused } } },
     '/api/races/{id}/stream': { get: { summary: 'WebSocket: the events after ?after=, then each as it is committed', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '101': { description: 'switching to WebSocket' } } } },
     '/api/races/{id}/turns/{turn}': { get: { summary: 'A played turn for its replay: the robots as it began (public view) and its events', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: '{turn, robots, events}', ...json({ type: 'object' }) }, ...refused } } },
@@ -80,10 +88,11 @@ export const OPENAPI = {
       Orders: {
         type: 'object',
         properties: {
-          program: { type: 'array', items: { type: ['string', 'null'] }, description: 'one card per open register ("F2:670" classic, "F2" pbem); null leaves a register to the random fill at the deadline' },
+          program: { type: 'array', items: { type: ['string', 'null'] }, description: 'one card per open register ("F2:670" classic, "F2" pbem, the pbem upgrade codes "F0", "F4", "B2"; two joined by + for Crab Legs or Dual Processor: "F1:500+R:80", "F+L"); null leaves a register to the random fill at the deadline' },
           powerDown: { type: 'boolean' }, stayDown: { type: 'boolean' }, takeOption: { type: 'boolean' },
           unlock: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 5 } },
           reenter: { type: 'object', properties: { dir: { enum: ['N', 'E', 'S', 'W'] }, poweredDown: { type: 'boolean' } } },
+          choices: { type: 'object', description: 'option decisions, keys as docs/options.md lists them (classic: exchange, lose, shield, gyro, weapon, fireControl, brakes, fourthGear, reverseGear, abort, conditional, flywheel, recompile, chopShop, unlock; pbem: active, circuitBreaker, flywheel); the seat view\'s you.choiceKeys names those of the race' },
         },
       },
     },

@@ -3,20 +3,23 @@
  * register left to the deadline's random fill), power down, staying down, the two-wrench choice,
  * the registers freed first by repair, and how to re-enter if destroyed this turn.
  */
-import { parseCard, parseDir, type Card, type Dir, type GameState, type Orders, type Reentry, type Setup } from '../../engine/src/index.js';
+import { handCard, parseCard, parseChoices, parseDir, type Card, type Choices, type Dir, type GameState, type Orders, type Reentry, type Setup } from '../../engine/src/index.js';
 import { openRegisters, submitOrders } from '../../engine/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 
 export interface SeatOrders {
+  /** Cards by name, two joined by + where an option plays two in one register (`F1:500+R:80`). */
   readonly program: (string | null)[];
   readonly powerDown: boolean;
   readonly stayDown: boolean;
   readonly takeOption: boolean;
   readonly unlock: number[];
   readonly reenter: { dir?: string; poweredDown?: boolean } | null;
+  /** Option decisions as sent (OPTIONS.md part 4), checked against the robot's options. */
+  readonly choices: Record<string, unknown> | null;
 }
 
-const KEYS = new Set(['program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'reenter']);
+const KEYS = new Set(['program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'reenter', 'choices']);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -51,38 +54,65 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   if (!Array.isArray(raw)) return no(422, 'program', 'expected a list of cards, one per open register (null: leave it to the random fill)');
   if (!needs && raw.some((c) => c !== null)) return no(422, 'program', `${r.name} ${r.poweredDown ? 'is powered down' : r.status !== 'active' ? 'is not on the board' : 'has every register locked'} and plays no cards this turn`);
   if (needs && raw.length !== open.length) return no(422, 'program', `expected ${open.length} entries, one per open register (${open.join(', ')}), found ${raw.length}`);
-  const left = r.hand.slice();
   const cards: (Card | null)[] = [];
+  const joined: Card[] = [];
   for (let k = 0; k < raw.length; k++) {
     const s = raw[k];
     if (s === null) {
       cards.push(null);
+      joined.push(0);
       continue;
     }
-    const c = typeof s === 'string' ? parseCard(s, setup.rules.priorities) : undefined;
-    if (c === undefined) return no(422, `program[${k}]`, `${JSON.stringify(s)} is not a card (${setup.rules.priorities ? 'write CODE:PRIORITY, e.g. "F2:670"' : 'write F1, F2, F3, B, L, R or U'})`);
-    const at = left.indexOf(c);
-    if (at < 0) return no(422, `program[${k}]`, r.hand.includes(c) ? `${s} is used twice` : `${s} is not in your hand`);
-    left.splice(at, 1);
-    cards.push(c);
+    const parts = typeof s === 'string' ? s.split('+').map((x) => parseCard(x, setup.rules.priorities)) : [];
+    if (!parts.length || parts.length > 2 || parts.some((c) => c === undefined))
+      return no(422, `program[${k}]`, `${JSON.stringify(s)} is not a card (${setup.rules.priorities ? 'write CODE:PRIORITY, e.g. "F2:670", or two joined: "F1:500+R:80"' : 'write F1, F2, F3, B, L, R or U, an upgrade code F0, F4, B2, or two joined: "F+L"'})`);
+    cards.push(parts[0]!);
+    joined.push(parts[1] ?? 0);
   }
-  // The engine has the last word on the rest (power down, stay down, unlock): a trial submission
-  // with the empty registers filled from the unplayed cards.
+  let choices: Choices = {};
+  if (body.choices !== undefined && body.choices !== null) {
+    const c = parseChoices(body.choices, setup, r);
+    if (!c.ok) return no(422, c.error.field, c.error.message);
+    choices = c.value;
+  }
+  if (unlock.length && body.choices && isObject(body.choices) && body.choices.unlock) return no(422, 'unlock', 'give the registers to free once: in unlock or in choices.unlock');
+  // The engine has the last word on everything: a trial submission with the empty registers
+  // filled from the cards nothing else uses.
+  const left = r.hand.slice();
+  const reserved = [...cards, ...joined, choices.conditional?.card, choices.flywheel].filter((c): c is Card => !!c).map(handCard);
+  for (const c of reserved) if (left.includes(c)) left.splice(left.indexOf(c), 1);
   const trial: Orders = {
-    program: cards.map((c) => c ?? left.shift()!),
+    program: cards.map((c) => c ?? left.shift() ?? 0),
+    joined,
     powerDown: powerDown.value,
     stayDown: stayDown.value,
     takeOption: takeOption.value,
-    unlock,
+    unlock: choices.unlock ?? unlock,
+    choices,
   };
-  const tried = submitOrders(setup, st, seat, needs ? trial : { ...trial, program: [] });
+  const tried = submitOrders(setup, st, seat, needs ? trial : { ...trial, program: [], joined: [] });
   if (!tried.ok) return no(422, tried.error.field, tried.error.message);
-  return yes({ program: raw as (string | null)[], powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter });
+  return yes({
+    program: raw as (string | null)[], powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter,
+    choices: isObject(body.choices) ? body.choices : null,
+  });
 }
 
-/** The engine's orders from stored ones; cards left out come back as 0 for the fill. */
-export function engineOrders(setup: Setup, o: SeatOrders): { partial: Card[]; orders: Orders; reentry: Reentry | null } {
-  const partial = o.program.map((s) => (s === null ? 0 : parseCard(s, setup.rules.priorities) ?? 0));
+/**
+ * The engine's orders from stored ones, read against the state as it stands at the deadline.
+ * Cards left out come back as 0 for the fill; `reserved` are the cards the orders use besides the
+ * program's own (joined, set aside, stored), which the fill must not draw.
+ */
+export function engineOrders(setup: Setup, st: GameState, seat: number, o: SeatOrders): { partial: Card[]; joined: Card[]; reserved: Card[]; orders: Orders; reentry: Reentry | null } {
+  const entries = o.program.map((s) => (s === null ? [0, 0] : s.split('+').map((x) => parseCard(x, setup.rules.priorities) ?? 0)));
+  const partial = entries.map((e) => e[0]!);
+  const joined = entries.map((e) => e[1] ?? 0);
+  const c = o.choices ? parseChoices(o.choices, setup, st.robots[seat]!) : null;
+  const choices = c?.ok ? c.value : {};
   const reentry = o.reenter ? { ...(o.reenter.dir ? { dir: parseDir(o.reenter.dir) as Dir } : {}), ...(o.reenter.poweredDown !== undefined ? { poweredDown: o.reenter.poweredDown } : {}) } : null;
-  return { partial, orders: { powerDown: o.powerDown, stayDown: o.stayDown, takeOption: o.takeOption, unlock: o.unlock }, reentry };
+  const reserved = [...joined, choices.conditional?.card ?? 0, choices.flywheel ?? 0].filter((x) => x);
+  return {
+    partial, joined, reserved, reentry,
+    orders: { powerDown: o.powerDown, stayDown: o.stayDown, takeOption: o.takeOption, unlock: choices.unlock ?? o.unlock, choices },
+  };
 }

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
-  beginTurn, endTurn, fillProgram, makeSetup, needsProgram, newRace, openRegisters, parseSettings, playRegister,
+  beginTurn, cardName, endTurn, fillProgram, recompile, makeSetup, needsProgram, newRace, openRegisters, parseSettings, playRegister,
   raceOver, submitOrders, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type Reentry, type Setup,
 } from '../../engine/src/index.js';
 import type { Db, RaceRow } from './db.js';
@@ -16,7 +16,7 @@ import { nextDeadline, parsePolicy, type Clock, type DeadlinePolicy } from './de
 import { no, yes, type Answer } from './errors.js';
 import { LEVELS, chooseOrders, chooseReentry, isLevel, type Level } from '../../bots/src/index.js';
 import { engineOrders, readOrders, type SeatOrders } from './orders.js';
-import { publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
+import { publicEvent, publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
 
 /** What happens to a race, besides the engine's events. */
 export type RaceEvent =
@@ -128,7 +128,7 @@ export class RaceService {
     const now = this.clock.now();
     const entries: Omit<Entry, 'seq'>[] = [
       { turn: 0, kind: 'race', event: { type: 'raceCreated', course: body.course, rules } },
-      ...begun.value.events.map((event) => ({ turn: 1, kind: 'game' as const, event })),
+      ...begun.value.events.map((event) => ({ turn: 1, kind: 'game' as const, event: publicEvent(event, setup.settings) })),
     ];
     const deadlineAt = nextDeadline(policy.value, now);
     entries.push({ turn: 1, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
@@ -193,7 +193,7 @@ export class RaceService {
     const { race, seats } = got.value;
     const st: GameState = JSON.parse(race.state);
     const mine = await this.db.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).executeTakeFirst();
-    return yes(seatView(this.summary(race), st, seats.map(this.seatInfo), await this.submittedSeats(id, st.turn), seat, mine ? JSON.parse(mine.body) : null));
+    return yes(seatView(this.summary(race), st, seats.map(this.seatInfo), await this.submittedSeats(id, st.turn), seat, mine ? JSON.parse(mine.body) : null, this.setupOf(race).rules.options.choiceKeys));
   }
 
   /**
@@ -231,6 +231,35 @@ export class RaceService {
     await this.announce(id, race.last_seq);
     if (JSON.parse(race.policy).kind === 'live') await this.adjudicate(id, false);
     return yes({ turn: st.turn, orders: orders.value });
+  }
+
+  /**
+   * Recompile (OPTIONS.md 2.22; 001 L227): before programming, the seat's robot discards its hand
+   * for a new one and takes the damage. Orders already sent for the turn named the old cards, so
+   * they are withdrawn. The deadline stays.
+   */
+  async recompile(id: string, seat: number, secret: string | undefined): Promise<Answer<{ turn: number; hand: string[] }>> {
+    const got = await this.authSeat(id, seat, secret);
+    if (!got.ok) return got;
+    const { race } = got.value;
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    const st: GameState = JSON.parse(race.state);
+    if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
+    const setup = this.setupOf(race);
+    const res = recompile(setup, st, seat);
+    if (!res.ok) return no(422, res.error.field, res.error.message);
+    const entries = res.value.events.map((e) => ({ turn: st.turn, kind: 'game' as const, event: publicEvent(e, setup.settings) }));
+    const committed = await this.db.transaction().execute(async (trx) => {
+      const bumped = await trx.updateTable('races').set({ state: JSON.stringify(res.value.state), version: race.version + 1, last_seq: race.last_seq + entries.length })
+        .where('id', '=', id).where('version', '=', race.version).executeTakeFirst();
+      if (Number(bumped.numUpdatedRows) !== 1) return false;
+      await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+      await trx.insertInto('events').values(entries.map((e, k) => ({ race_id: id, seq: race.last_seq + 1 + k, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
+      return true;
+    });
+    if (!committed) return no(409, 'race', 'the race changed meanwhile; try again');
+    await this.announce(id, race.last_seq);
+    return yes({ turn: st.turn, hand: res.value.state.robots[seat]!.hand.map(cardName) });
   }
 
   private async authModerator(id: string, key: string | undefined) {
@@ -279,11 +308,11 @@ export class RaceService {
         continue;
       }
       const o = sent.get(i);
-      const eo = o ? engineOrders(setup, o) : null;
+      const eo = o ? engineOrders(setup, s, i, o) : null;
       if (eo?.reentry) reentry[i] = eo.reentry;
       if (needsProgram(s, i)) {
         // Missing or partly missing: the empty registers are filled at random (RULES.md threeMinuteRule, 001 L393).
-        const filled = fillProgram(setup, s, i, eo?.partial ?? []);
+        const filled = fillProgram(setup, s, i, eo?.partial ?? [], eo?.reserved ?? []);
         if (!filled.ok) throw new Error(`${filled.error.field}: ${filled.error.message}`);
         for (const e of filled.value.events) entries.push({ turn, kind: 'game', event: e });
         s = filled.value.state;
@@ -294,8 +323,15 @@ export class RaceService {
       }
       if (eo) {
         const program = needsProgram(s, i) ? openRegisters(s.robots[i]!.locked).map((reg) => s.robots[i]!.registers[reg - 1]!) : [];
-        const res = submitOrders(setup, s, i, { ...eo.orders, program });
+        // A joined card stays only beside the card the player put in that register.
+        const joined = program.map((c, k) => (c === eo.partial[k] ? eo.joined[k] ?? 0 : 0));
+        const res = submitOrders(setup, s, i, { ...eo.orders, program, joined });
         if (res.ok) s = res.value;
+        else {
+          // Checked when sent; what no longer fits (a card the fill took) is dropped, the program kept.
+          const plain = submitOrders(setup, s, i, { powerDown: eo.orders.powerDown, stayDown: eo.orders.stayDown, takeOption: eo.orders.takeOption, unlock: eo.orders.unlock, program });
+          if (plain.ok) s = plain.value;
+        }
       }
     }
     const played: GameEvent[] = [];
@@ -309,7 +345,7 @@ export class RaceService {
     if (!ended.ok) throw new Error(ended.error.message);
     played.push(...ended.value.events);
     s = ended.value.state;
-    for (const e of played) entries.push({ turn, kind: 'game', event: e });
+    for (const e of played) entries.push({ turn, kind: 'game', event: publicEvent(e, setup.settings) });
     const before = s;
     let deadlineAt: number | null = null;
     let status = 'running';
@@ -320,7 +356,7 @@ export class RaceService {
       const next = beginTurn(setup, s, reentry);
       if (!next.ok) throw new Error(next.error.message);
       s = next.value.state;
-      for (const e of next.value.events) entries.push({ turn: s.turn, kind: 'game', event: e });
+      for (const e of next.value.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
       // A race of bots alone plays on at once; people get the policy's time.
       deadlineAt = seats.every((x) => x.kind === 'bot') ? now : nextDeadline(policy, now);
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
@@ -472,7 +508,7 @@ export class RaceService {
   async replay(id: string, turn: number): Promise<Answer<{ turn: number; robots: ReturnType<typeof publicRobots>; events: GameEvent[] }>> {
     const played = await this.playedTurn(id, turn);
     if (!played.ok) return played;
-    return yes({ turn, robots: publicRobots(played.value.before), events: played.value.events });
+    return yes({ turn, robots: publicRobots(played.value.before, played.value.setup.settings), events: played.value.events });
   }
 
   /** The report of a turn played: 001's table per register, from its events. */

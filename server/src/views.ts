@@ -3,7 +3,7 @@
  * also sees its own hand and its own orders for the turn. No view shows another seat's hand or
  * orders before the turn is played, not even the moderator's.
  */
-import { cardName, dirName, popcount, type GameState } from '../../engine/src/index.js';
+import { cardName, dirName, optionName, popcount, type GameEvent, type GameState, type RobotState, type Settings } from '../../engine/src/index.js';
 import type { DeadlinePolicy } from './deadline.js';
 
 export interface SeatInfo {
@@ -25,8 +25,23 @@ export interface RaceSummary {
   readonly lastSeq: number;
 }
 
+/**
+ * The options others may see: all of them, or under Secret Options (004 L188) only those the robot
+ * has used; the rest are counted.
+ */
+function visibleOptions(r: RobotState, secret: boolean): { options: string[]; hiddenOptions: number } {
+  if (!secret) return { options: r.options, hiddenOptions: 0 };
+  const shown = r.options.filter((o) => r.opt?.shown.includes(optionName(o)));
+  return { options: shown, hiddenOptions: r.options.length - shown.length };
+}
+
+/** An event as the public log keeps it: under Secret Options an option drawn is not named. */
+export function publicEvent(e: GameEvent, settings: Settings): GameEvent {
+  return settings.secretOptions && e.type === 'optionDrawn' ? { ...e, option: 'a secret option' } : e;
+}
+
 /** The robots as anybody may see them: where they stand, their damage, their locked (face-up) registers. */
-export function publicRobots(st: GameState) {
+export function publicRobots(st: GameState, settings: Settings = {}) {
   return st.robots.map((r, i) => ({
     seat: i,
     name: r.name,
@@ -41,10 +56,15 @@ export function publicRobots(st: GameState) {
     virtual: r.virtual,
     poweredDown: r.poweredDown,
     // Locked registers lie face up on the table: their cards are no secret.
-    locked: [1, 2, 3, 4, 5].filter((reg) => r.locked & (1 << (reg - 1))).map((reg) => ({ register: reg, card: r.registers[reg - 1] ? cardName(r.registers[reg - 1]!) : null })),
+    locked: [1, 2, 3, 4, 5].filter((reg) => r.locked & (1 << (reg - 1))).map((reg) => ({
+      register: reg,
+      card: r.registers[reg - 1] ? cardName(r.registers[reg - 1]!) : null,
+      // why: the damage count, or a Fire Control marker (OPTIONS.md 2.10)
+      by: (r.opt?.fcLocks ?? 0) & (1 << (reg - 1)) ? 'Fire Control' : 'damage',
+    })),
     lockedCount: popcount(r.locked),
     cards: r.hand.length,
-    options: r.options,
+    ...visibleOptions(r, !!settings.secretOptions),
   }));
 }
 
@@ -54,12 +74,12 @@ export function publicView(race: RaceSummary, st: GameState, seats: readonly Sea
     turn: st.turn,
     phase: st.phase,
     seats: seats.map((s) => ({ ...s, submitted: submitted.has(s.seat) })),
-    robots: publicRobots(st),
+    robots: publicRobots(st, race.settings as Settings),
     finished: st.finished.map((g) => g.map((i) => st.robots[i]!.name)),
   };
 }
 
-export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlySet<number>, seat: number, orders: unknown) {
+export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlySet<number>, seat: number, orders: unknown, choiceKeys: readonly string[]) {
   const r = st.robots[seat]!;
   return {
     ...publicView(race, st, seats, submitted),
@@ -70,6 +90,11 @@ export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatI
       needsProgram: r.status === 'active' && !r.poweredDown && r.locked !== 0b11111,
       poweredDown: r.poweredDown,
       orders: orders ?? null,
+      // Its own options, all of them, and the decisions its rule set lets it give (OPTIONS.md part 4).
+      options: r.options,
+      flywheel: r.opt?.flywheel ? cardName(r.opt.flywheel) : null,
+      recompiled: !!r.opt?.recompiled,
+      choiceKeys: choiceKeys,
     },
   };
 }

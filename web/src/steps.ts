@@ -91,7 +91,7 @@ function actor(e: GameEvent, names: readonly string[], card: Map<number, Card>):
     case 'destroyed': return e.cause === 'crusher' ? 'Crushers crush' : null;
     case 'shot': return 'Lasers fire';
     case 'flagTouched': case 'archived': case 'finished': case 'dieHit': return 'Flags are touched';
-    case 'repaired': case 'upgraded': case 'becameReal': case 'optionChosen': case 'offered': return 'Repairs and upgrades';
+    case 'repaired': case 'upgraded': case 'becameReal': case 'optionDrawn': case 'offered': return 'Repairs and upgrades';
     default: return null;
   }
 }
