@@ -385,6 +385,14 @@ test('unknown and repeated layers, a missing board name and non-orthogonal maps 
   assert.deepEqual(refusal(iso), { field: 'map', message: 'has orientation "isometric"; expected "orthogonal"' });
 });
 
+test('a layer size that cannot be turned into text is refused with its kind, not thrown (found by the property below)', () => {
+  const m = copy(toTiled(EVERYTHING, 'roborally.tsj')) as unknown as { layers: Record<string, unknown>[] };
+  m.layers[2]!.height = { toString: null };
+  const r = fromTiled(m);
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.match(r.error.message, /is \d+×object cells/);
+});
+
 test('fromTiled never throws, whatever it is given', () => {
   const good = toTiled(EVERYTHING, 'roborally.tsj');
   fc.assert(fc.property(fc.anything(), (v) => { fromTiled(v); }), { numRuns: 300 });

@@ -147,11 +147,15 @@ function readTileset(ref: unknown, k: number, load: TilesetLoader): Result<Tiles
 const FLIP_BITS = 0x10000000;
 
 /** A layer's cells as global tile ids, row by row; the layer must be the map's size. */
+/** A value from the file, for a message: numbers and strings as they are, anything else by its kind
+ *  (a value without toString cannot be turned into text). */
+const shown = (v: unknown): string => (typeof v === 'number' || typeof v === 'string' ? String(v) : v === null ? 'null' : typeof v);
+
 function layerData(layer: Record<string, unknown>, where: string, width: number, height: number): Result<number[]> {
   if (layer.chunks !== undefined)
     return err(where, 'holds the chunks of an infinite map; expected a fixed-size map (untick "Infinite" in the map properties)');
   if (layer.width !== width || layer.height !== height)
-    return err(where, `is ${String(layer.width)}×${String(layer.height)} cells; expected the map's ${width}×${height}`);
+    return err(where, `is ${shown(layer.width)}×${shown(layer.height)} cells; expected the map's ${width}×${height}`);
   let data: unknown = layer.data;
   if (typeof data === 'string') {
     if (layer.encoding !== 'base64') return err(where, `has data encoded as ${JSON.stringify(layer.encoding)}; expected CSV or Base64`);
@@ -163,7 +167,7 @@ function layerData(layer: Record<string, unknown>, where: string, width: number,
       else if (compression !== '')
         return err(where, `is compressed with ${JSON.stringify(compression)}; expected no compression, zlib or gzip`);
     } catch (e) {
-      return err(where, `cannot be decompressed (${(e as Error).message}); expected ${String(compression)} data`);
+      return err(where, `cannot be decompressed (${(e as Error).message}); expected ${shown(compression)} data`);
     }
     if (bytes.length !== width * height * 4)
       return err(where, `has ${bytes.length / 4} cells; expected ${width}×${height} = ${width * height}`);
@@ -260,7 +264,7 @@ export function fromTiled(json: unknown, loadTileset: TilesetLoader = builtinTil
     if (layers.has(key)) return err(`layer "${name}"`, 'appears twice; expected one layer of each name');
     const wanted = key === 'devices' ? 'objectgroup' : 'tilelayer';
     if (l.type !== wanted)
-      return err(`layer "${name}"`, `is a ${String(l.type)} layer; expected a ${wanted === 'tilelayer' ? 'tile layer' : 'object layer'}`);
+      return err(`layer "${name}"`, `is a ${shown(l.type)} layer; expected a ${wanted === 'tilelayer' ? 'tile layer' : 'object layer'}`);
     layers.set(key, l);
   }
 
