@@ -3,7 +3,7 @@
  * (001 L91-119). Built from the turn's events alone; moves by pushes and belts are written N, E,
  * S, W, moves by the robot's own instruction by its code.
  */
-import { cardType } from '../cards.js';
+import { cardName, cardType, upgradeOf } from '../cards.js';
 import type { GameEvent, PushSource, ShotSource } from '../events.js';
 import type { GameState } from '../state.js';
 
@@ -33,6 +33,9 @@ export interface TurnReport {
 const LETTER = ['N', 'E', 'S', 'W'];
 const PLACE = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 const CAUSE: Record<string, string> = { pit: 'fell into a pit', edge: 'fell off the board', damage: 'destroyed by damage', crusher: 'crushed' };
+
+/** A card as 001 writes a move: its code, F for Move 1 (the upgrade codes F0, F4, B2 as they are). */
+const code = (card: number): string => (upgradeOf(card) ? cardName(card) : cardType(card).replace(/^F1$/, 'F'));
 
 function direction(from: readonly number[], to: readonly number[]): string {
   const dx = to[0]! - from[0]!, dy = to[1]! - from[1]!;
@@ -98,7 +101,7 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
         for (const f of e.filled) start.push(`${names[e.robot]}: register ${f.register} filled at random (${f.reason})`);
         break;
       case 'revealed':
-        lastMove[e.robot] = cardType(e.card).replace(/^F1$/, 'F');
+        lastMove[e.robot] = code(e.card) + (e.joined ? `+${code(e.joined)}` : '');
         rows![e.robot]!.seen = true;
         break;
       case 'moved':
@@ -129,7 +132,49 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
         if (rows) rows[e.robot]!.seen = true;
         break;
       case 'shot':
-        note(e.robot, `shot by ${by(e.by)}${e.points > 1 ? ` (${e.points})` : ''}`);
+        note(e.robot, `shot by ${by(e.by)}${e.weapon && e.weapon !== 'main' ? `'s ${e.weapon === 'rear' ? 'rear laser' : e.weapon}` : ''}${e.points > 1 ? ` (${e.points})` : ''}`);
+        break;
+      case 'blockedShot':
+        note(e.robot, `${e.by} stops ${e.points}`);
+        break;
+      case 'exchanged':
+        note(e.robot, `discards ${e.option} for a point of damage`);
+        break;
+      case 'markerLocked':
+        note(e.robot, `register ${e.register} locked by ${names[e.by]}'s Fire Control`);
+        break;
+      case 'optionDestroyed':
+        note(e.robot, `${e.option} destroyed by ${names[e.by]}'s Fire Control`);
+        break;
+      case 'rammed':
+        note(e.robot, `rammed by ${names[e.by]}`);
+        break;
+      case 'scrambled':
+        note(e.robot, `register ${e.register} scrambled by ${names[e.by]}`);
+        break;
+      case 'radioControlled':
+        note(e.robot, `radio controlled by ${names[e.by]} (registers ${e.registers.join(', ')})`);
+        break;
+      case 'aborted':
+        note(e.robot, `Abort Switch: register ${e.register} now ${code(e.card)}`);
+        break;
+      case 'swapped':
+        note(e.robot, `Conditional Program: ${code(e.card)} in register ${e.register}`);
+        break;
+      case 'optionDrawn':
+        note(e.robot, `draws ${e.option}`);
+        break;
+      case 'optionDiscarded':
+        if (e.why === 'spent' || e.why === 'scrapped') note(e.robot, `${e.option} ${e.why === 'spent' ? 'used up' : 'scrapped'}`);
+        break;
+      case 'optionRecharged':
+        note(e.robot, `${e.option} recharged`);
+        break;
+      case 'recompiled':
+        start.push(`${names[e.robot]} recompiles`);
+        break;
+      case 'circuitBreaker':
+        end.push(`${names[e.robot]}'s Circuit Breaker powers it down for next turn`);
         break;
       case 'damaged':
         dmg[e.robot] = e.damage;
@@ -155,9 +200,6 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
         break;
       case 'powerDownAnnounced':
         start.push(`${names[e.robot]} announces a power down for next turn`);
-        break;
-      case 'optionDrawn':
-        end.push(`${names[e.robot]} draws an option: ${e.option}`);
         break;
       case 'upgraded':
         end.push(`${names[e.robot]} is upgraded with ${e.option}`);
