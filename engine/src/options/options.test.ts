@@ -1,0 +1,127 @@
+/**
+ * The option rules a scenario cannot show: reading decisions, the option deck, hands (Recompile,
+ * the fill of pbem's upgrade codes), the bookkeeping of Secret Options and Fire Control markers.
+ * Each option's effect on the floor is checked by the scenarios (scenarios/options).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { instruction, upgradeCode } from '../cards.js';
+import { createState, makeSetup } from '../game.js';
+import { parseBoard } from '../board.js';
+import { beginTurn, fillProgram, recompile } from '../turn.js';
+import { end, must, ofType, race, robot, turn } from '../testing.js';
+import { OPTION_CARDS } from './catalog.js';
+import { parseChoices } from './choices.js';
+
+const open5 = ['. . . . .', '. . . . .', '. . . . .'];
+
+test('parseChoices names the key and what it expects, and refuses a decision about an option the robot does not hold', () => {
+  // OPTIONS.md 1.4 "A choice naming an option the robot does not hold is an input error."
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Shield', 'Fire Control'] }]);
+  const r = g.state.robots[0]!;
+  const read = (v: unknown) => parseChoices(v, g.setup, r);
+  assert.deepEqual(must(read({ shield: 'left', fireControl: { 2: 'lock:3,4' } })), {
+    shield: 3, fireControl: { 2: [{ kind: 'lock', register: 3 }, { kind: 'lock', register: 4 }] },
+  });
+  const refusal = (v: unknown) => {
+    const res = read(v);
+    assert.equal(res.ok, false);
+    return res.ok ? null : res.error;
+  };
+  assert.deepEqual(refusal({ gyro: true }), { field: 'choices.gyro', message: 'A does not hold Gyroscopic Stabilizer' });
+  assert.equal(refusal({ shield: 'up' })!.field, 'choices.shield');
+  assert.equal(refusal({ active: ['Pressor Beam'] })!.field, 'choices.active'); // a pbem key in classic
+  assert.equal(refusal({ weapon: { 6: 'Tractor Beam' } })!.field, 'choices.weapon.6');
+  assert.equal(refusal({ exchange: ['Brakes'] })!.field, 'choices.exchange[0]');
+  assert.equal(refusal({ chopShop: { register: 2, draw: true } })!.field, 'choices.chopShop.draw');
+});
+
+test('the option deck holds each card once, the setting\'s cards on top, none a robot starts with', () => {
+  // OPTIONS.md 1.1 "each card exists once ... Cards that robots hold at the start are not in the deck."
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Brakes'] }], { settings: { optionDeck: ['Shield', 'Recompile'] } });
+  const deck = g.state.optionDeck;
+  assert.deepEqual(deck.slice(0, 2), ['Shield', 'Recompile']);
+  assert.equal(deck.length, OPTION_CARDS.length - 1);
+  assert.ok(!deck.includes('Brakes'));
+  assert.equal(new Set(deck).size, deck.length);
+});
+
+test('One Free Option deals each robot the top option as the race is made', () => {
+  // 004 L188 "At the beginning of the game, each player draws a free option."
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N' }, { name: 'B', x: 3, y: 1, dir: 'N' }], { settings: { oneFreeOption: true, optionDeck: ['Shield', 'Recompile'] } });
+  assert.deepEqual(g.state.robots.map((r) => r.options), [['Shield'], ['Recompile']]);
+});
+
+test('an option drawn at a two-wrench site works only from the next turn; with the deck empty the robot repairs instead', () => {
+  // OPTIONS.md 1.1 "A new option works from the next turn on." "If the deck is empty, the robot repairs 2 instead"
+  const g = race(['. WW .'], [{ name: 'A', x: 1, y: 0, dir: 'N', damage: 3 }], { settings: { optionDeck: ['Shield'] } });
+  const t1 = turn(g, { programs: { A: [] }, orders: { A: { takeOption: true } } });
+  assert.deepEqual(robot(t1, 'A').options, ['Shield']);
+  assert.deepEqual(robot(t1, 'A').opt!.fresh, ['Shield']);
+  const t2 = turn({ ...t1, state: { ...t1.state, optionDeck: [] } }, { programs: { A: [] }, orders: { A: { takeOption: true } } });
+  assert.deepEqual(robot(t2, 'A').opt!.fresh, [], 'the option is no longer new');
+  assert.equal(robot(t2, 'A').damage, 1, 'an empty deck: repair 2');
+});
+
+test('Recompile deals a new hand of the same size from the undealt cards, then costs a point; only once a turn', () => {
+  // OPTIONS.md 2.22; classic: "then the robot takes 1 point"
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Recompile'] }]);
+  const begun = must(beginTurn(g.setup, g.state)).state;
+  const old = begun.robots[0]!.hand.slice();
+  const res = must(recompile(g.setup, begun, 0));
+  const a = res.state.robots[0]!;
+  assert.equal(a.hand.length, old.length);
+  assert.ok(a.hand.every((c) => !old.includes(c)), 'the new cards come from the undealt deck');
+  assert.equal(a.damage, 1);
+  assert.deepEqual(ofType(res.events, 'recompiled').map((e) => e.cards), [old.length]);
+  assert.equal(recompile(g.setup, res.state, 0).ok, false);
+});
+
+test('pbem Recompile takes its 2 damage first, so the new count of instructions reflects it', () => {
+  // 001 L227; OPTIONS.md part 3, 22 "costs 2 damage, taken first, so the new count reflects it"
+  const b = must(parseBoard({ grid: open5 }));
+  const setup = must(makeSetup(b, 'pbem'));
+  const st = must(createState(setup, [{ name: 'A', x: 1, y: 1, dir: 0, damage: 3, options: ['Recompile'] }]));
+  const begun = must(beginTurn(setup, st)).state;
+  assert.equal(begun.robots[0]!.hand.length, 9); // 10 - ⌊3/2⌋
+  const a = must(recompile(setup, begun, 0)).state.robots[0]!;
+  assert.equal(a.damage, 5);
+  assert.equal(a.hand.length, 8); // 10 - ⌊5/2⌋
+});
+
+test('at the deadline a pbem upgrade code stays only for a robot holding the upgrade; otherwise it is illegal and filled', () => {
+  // 001 L83 "An illegal or missing instruction will be replaced"; OPTIONS.md part 3 "legal only for a robot that holds the upgrade"
+  const b = must(parseBoard({ grid: open5 }));
+  const setup = must(makeSetup(b, 'pbem'));
+  const st = must(createState(setup, [
+    { name: 'A', x: 1, y: 1, dir: 0, options: ['Brakes'] },
+    { name: 'B', x: 3, y: 1, dir: 0 },
+  ]));
+  const begun = must(beginTurn(setup, st)).state;
+  const F = instruction('F1');
+  for (const r of begun.robots) r.hand = [F, F, F, F, F, F, F];
+  const sent = [upgradeCode('F0'), F, F, F, F];
+  const a = must(fillProgram(setup, begun, 0, sent));
+  assert.equal(a.state.robots[0]!.registers[0], upgradeCode('F0'));
+  assert.equal(a.events.length, 0);
+  const bFilled = must(fillProgram(setup, begun, 1, sent));
+  assert.equal(bFilled.state.robots[1]!.registers[0], F);
+  assert.deepEqual(ofType(bFilled.events, 'programmed')[0]!.filled, [{ register: 1, reason: 'illegal' }]);
+});
+
+test('an option the robot uses is marked as seen by the others (Secret Options)', () => {
+  // 004 L188 "Any options drawn are kept face-down until used."
+  const g = race(open5, [{ name: 'A', x: 1, y: 2, dir: 'N', options: ['Brakes', 'Shield'] }]);
+  const t = turn(g, { programs: { A: ['F1:500', 'R:80', 'L:70', 'R:100', 'L:90'] }, orders: { A: { choices: { brakes: [1] } } } });
+  assert.deepEqual(robot(t, 'A').opt!.shown, ['Brakes']);
+  assert.deepEqual([robot(t, 'A').x, robot(t, 'A').y], [1, 2]);
+});
+
+test('a repair point frees the lowest-numbered locked register first, removing a Fire Control marker before damage', () => {
+  // OPTIONS.md 2.10 [def] "a point of repair frees the lowest-numbered locked register (removing its marker or its damage point)"
+  const g = race(['. W .'], [{ name: 'A', x: 1, y: 0, dir: 'N', damage: 5, fcLocks: [2] }]);
+  assert.equal(robot(g, 'A').locked, 0b10010);
+  const t = end(turn(g, { programs: { A: ['R:80', 'L:70', 'R:100'] }, end: false }));
+  assert.equal(robot(t, 'A').locked, 0b10000, 'the marker on register 2 is gone');
+  assert.equal(robot(t, 'A').damage, 5, 'and no damage was repaired');
+});
