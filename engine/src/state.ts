@@ -108,6 +108,11 @@ export interface Choices {
   readonly circuitBreaker?: number;
   /** Registers freed first by repair (classic). */
   readonly unlock?: readonly number[];
+  /**
+   * At a two-wrench site: take an option (true), repair (false), or 003's conditional order "if
+   * damage > 3 repair, else take option card" as `{ ifDamageAtMost: 3 }` (003 L75).
+   */
+  readonly takeOption?: boolean | { readonly ifDamageAtMost: number };
 }
 
 export type FireControlMode = { readonly kind: 'damage' } | { readonly kind: 'lock'; readonly register: number } | { readonly kind: 'option'; readonly option: string };

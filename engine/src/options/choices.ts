@@ -71,6 +71,12 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         if (!Number.isInteger(v) || (v as number) < 1) return err(p, 'expected a damage threshold, a whole number from 1');
         out.circuitBreaker = v;
         break;
+      case 'takeOption':
+        if (typeof v === 'boolean') out.takeOption = v;
+        else if (isObject(v) && Object.keys(v).length === 1 && Number.isInteger(v.ifDamageAtMost) && (v.ifDamageAtMost as number) >= 0)
+          out.takeOption = { ifDamageAtMost: v.ifDamageAtMost as number };
+        else return err(p, 'expected true, false, or {"ifDamageAtMost": N}: take an option only with N damage or less, else repair (003 L75)');
+        break;
       case 'lose': {
         if (typeof v !== 'string') return err(p, 'expected the name of an option to give up');
         const bad = needHeld(v, p);

@@ -37,14 +37,17 @@ export function drawOption(ctx: Ctx, i: number): boolean {
 
 /**
  * classic end of turn on a two-wrench site (000 L102, L188): repair 2, or with `takeOption` draw an
- * option. No Sit-and-Spin (004 L185): no second option before the robot has touched another
- * repair site; a robot refused repairs instead.
+ * option; a conditional order decides by the damage it ends the turn with (003 L75 "If I finish on
+ * 2 spanner repair & damage > 3 repair, else take option card"). No Sit-and-Spin (004 L185): no
+ * second option before the robot has touched another repair site; a robot refused repairs instead.
  */
 export function twoWrenchSite(ctx: Ctx, i: number): void {
   const r = ctx.state.robots[i]!;
   const site = r.opt?.optionSite;
   const sitting = ctx.setup.settings.noSitAndSpin && site != null;
-  if (r.takeOption && !sitting && drawOption(ctx, i)) {
+  const order = r.opt?.choices.takeOption;
+  const wants = order === undefined ? r.takeOption : typeof order === 'boolean' ? order : r.damage <= order.ifDamageAtMost;
+  if (wants && !sitting && drawOption(ctx, i)) {
     if (ctx.setup.settings.noSitAndSpin) memory(r).optionSite = [r.x, r.y];
     return;
   }

@@ -125,3 +125,14 @@ test('a repair point frees the lowest-numbered locked register first, removing a
   assert.equal(robot(t, 'A').locked, 0b10000, 'the marker on register 2 is gone');
   assert.equal(robot(t, 'A').damage, 5, 'and no damage was repaired');
 });
+
+test('003\'s conditional order at a two-wrench site: an option with 3 damage or less, a repair with more', () => {
+  // 003 L75 "If I finish on 2 spanner repair & damage > 3 repair, else take option card."
+  const play = (damage: number) => {
+    const g = race(['. WW .'], [{ name: 'A', x: 1, y: 0, dir: 'N', damage }], { settings: { optionDeck: ['Shield'] } });
+    const t = turn(g, { programs: { A: [] }, orders: { A: { choices: { takeOption: { ifDamageAtMost: 3 } } } } });
+    return [robot(t, 'A').damage, robot(t, 'A').options];
+  };
+  assert.deepEqual(play(3), [3, ['Shield']]);
+  assert.deepEqual(play(4), [2, []]);
+});

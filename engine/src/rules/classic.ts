@@ -20,7 +20,7 @@ export const classic: RuleSet = {
   takeOptionChoice: true,
   options: {
     catalog: OPTION_CARDS,
-    choiceKeys: ['unlock', 'exchange', 'lose', 'shield', 'gyro', 'weapon', 'fireControl', 'brakes', 'fourthGear', 'reverseGear', 'abort', 'conditional', 'flywheel', 'recompile', 'chopShop'],
+    choiceKeys: ['unlock', 'takeOption', 'exchange', 'lose', 'shield', 'gyro', 'weapon', 'fireControl', 'brakes', 'fourthGear', 'reverseGear', 'abort', 'conditional', 'flywheel', 'recompile', 'chopShop'],
     exchange: true, // 000 L204, L267
     toggles: false,
     ramDamage: 1, // OPTIONS.md 2.20
