@@ -170,7 +170,7 @@ export function cloneState(s: GameState): GameState {
     offers: s.offers.slice(),
     dice: s.dice.slice(),
     order: s.order.slice(),
-    optionDeck: s.optionDeck.slice(),
+    optionDeck: s.optionDeck ? s.optionDeck.slice() : [], // a state saved before options had none
     destructions: s.destructions,
   };
 }
@@ -183,7 +183,7 @@ function cloneRobot(r: RobotState): RobotState {
     announced: r.announced, stayDown: r.stayDown, takeOption: r.takeOption, unlock: r.unlock.slice(),
     hand: r.hand.slice(), registers: r.registers.slice(), locked: r.locked, programmed: r.programmed,
     destroyedAt: r.destroyedAt, reentries: r.reentries, options: r.options.slice(),
-    opt: r.opt && cloneMemory(r.opt),
+    opt: r.opt ? cloneMemory(r.opt) : null,
   };
 }
 

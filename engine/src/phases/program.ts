@@ -28,9 +28,11 @@ function movers(ctx: Ctx, register: number): number[] {
  */
 export function robotsMove(ctx: Ctx, register: number): void {
   const robots = ctx.state.robots;
-  if (robots.some((r) => r.opt)) startOfRegister(ctx, register);
+  let withOptions = false;
+  for (let i = 0; i < robots.length && !withOptions; i++) withOptions = robots[i]!.opt !== null;
+  if (withOptions) startOfRegister(ctx, register);
   let order = ctx.rules.moveOrder(ctx, register, movers(ctx, register));
-  if (robots.some((r) => r.opt)) order = radioOrder(ctx, register, order);
+  if (withOptions) order = radioOrder(ctx, register, order);
   const k = register - 1;
   if (ctx.events) {
     for (const i of order) {
