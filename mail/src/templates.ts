@@ -56,17 +56,20 @@ const policyText = (p: DeadlinePolicy) =>
 
 /** How to write orders, with examples from the seat's rule set. */
 export function notationHelp(rules: 'classic' | 'pbem'): string[] {
-  const program = rules === 'classic' ? 'F2 P670 R P80 B P440 L P90 U P20' : 'F3 F2 F B L';
+  const rows: [string, string][] = [
+    [rules === 'classic' ? 'F2 P670 R P80 B P440 L P90 U P20' : 'F3 F2 F B L', 'your program, register 1 first'],
+    ['3 1 7 2 5', 'or the numbers of your instructions as dealt'],
+    ['1: F3', 'one register a line, or all on one line; "-" leaves a register to the random fill'],
+    ['power down', 'power down next turn (001 L69); "stay down" to stay down'],
+    ['re-enter facing N', 'if destroyed this turn'],
+    ...(rules === 'classic'
+      ? ([['take option', 'at a two-wrench site ("repair" is the default)'], ['if damage > 3 repair, else take option', "003's conditional order"]] as [string, string][])
+      : ([['F0 F4 B2 F+L', 'with Brakes, Fourth Gear, Reverse Gear, Crab Legs']] as [string, string][])),
+  ];
+  const w = Math.max(...rows.map(([e]) => e.length));
   return [
     'How to write your orders (reply to this mail; each reply replaces your orders until the deadline):',
-    `  ${program}            your program, register 1 first`,
-    '  3 1 7 2 5                   or the numbers of your instructions as dealt',
-    '  1: F3  (one line a register) or everything on one line; "-" leaves a register to the random fill',
-    '  power down                  power down next turn (001 L69); "stay down" to stay down',
-    '  re-enter facing N           if destroyed this turn',
-    ...(rules === 'classic'
-      ? ['  take option  /  repair      at a two-wrench site', '  if I finish on 2 spanner repair & damage > 3 repair, else take option']
-      : ['  F0 F4 B2 F+L                with Brakes, Fourth Gear, Reverse Gear, Crab Legs']),
+    ...rows.map(([e, m]) => `  ${e.padEnd(w)}  ${m}`),
     'Missing or illegal moves are replaced with random moves, so check the acknowledgement (001 L393).',
     'The whole notation: docs/mail.md.',
   ];
