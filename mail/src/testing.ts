@@ -61,7 +61,7 @@ export function dovecotMissing(): string | null {
   return existsSync(DOVECOT) ? null : `${DOVECOT} not found: install Debian's dovecot-imapd (apt-get install dovecot-imapd; .ci/run does)`;
 }
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
