@@ -4,7 +4,7 @@ import { cardName, type GameState } from '../../engine/src/index.js';
 import { chooseOrders } from '../../bots/src/index.js';
 import { shippedCourses } from '../../server/src/courses.js';
 import { RaceService } from '../../server/src/races.js';
-import { freshDb, TestClock } from '../../server/src/testing.js';
+import { freshDb, postgresAnswers, TestClock } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { mailDb } from './store.js';
 import { sendMail, smtpSink, type Caught } from './testing.js';
@@ -14,8 +14,8 @@ const course = (n: string) => courses.get(n);
 const FROM = 'RoboRally <race@rr.test>';
 const HOUR = 3600_000;
 
-async function setup(config: Partial<MailConfig> = {}) {
-  const { db } = await freshDb('sqlite');
+async function setup(config: Partial<MailConfig> = {}, dialect: 'sqlite' | 'postgres' = 'sqlite') {
+  const { db } = await freshDb(dialect);
   const clock = new TestClock();
   const service = new RaceService({ db, clock, course });
   const sink = await smtpSink();
@@ -198,30 +198,33 @@ test('a mail without the seat\'s secret is refused, and the refusal goes to the 
   }
 });
 
-test('mails are written once from the entries log and survive a relay that is down and a restart', async () => {
-  const t = await setup({ relay: 'smtp://127.0.0.1:1' });
-  const { sink, service, db, clock } = t;
-  try {
-    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }] });
-    assert.ok(created.ok);
-    // The relay refuses the connection: nothing is sent, nothing is lost.
-    await t.gateway.pump();
-    await t.gateway.stop();
-    const outbox = mailDb(db);
-    const waiting = await outbox.selectFrom('mail_outbox').selectAll().execute();
-    // The first failed; it holds back the second, so that a race's mails arrive in order.
-    assert.deepEqual(waiting.sort((x, y) => x.seq - y.seq).map((w) => [w.sent_at, w.attempts, !!w.error]), [[null, 1, true], [null, 0, false]]);
-    // Two gateways over the same database, the relay back: each mail goes out once.
-    const a = new MailGateway({ service, db, clock, course, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, pumpMs: 3_600_000 } });
-    const b = new MailGateway({ service, db, clock, course, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, pumpMs: 3_600_000 } });
-    // The failed attempt waits a few seconds before the next; a restart after that finds it due.
-    await outbox.updateTable('mail_outbox').set({ claimed_until: null }).execute();
-    await Promise.all([a.pump(), b.pump(), a.pump(), b.pump()]);
-    assert.deepEqual(sink.mails.map((c) => subject(c).replace(/^\[RR \S+ s0 \w+\] /, '')), [`Race ${created.value.id} starts on first-shift`, 'Turn 1: your instructions']);
-    await a.stop();
-    await b.stop();
-  } finally {
-    await sink.close();
-    await db.destroy();
-  }
-});
+const pg = await postgresAnswers();
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  test(`[${dialect}] mails are written once from the entries log and survive a relay that is down and a restart`, { skip: dialect === 'postgres' && !pg ? 'no PostgreSQL answers' : false }, async () => {
+    const t = await setup({ relay: 'smtp://127.0.0.1:1' }, dialect);
+    const { sink, service, db, clock } = t;
+    try {
+      const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }] });
+      assert.ok(created.ok);
+      // The relay refuses the connection: nothing is sent, nothing is lost.
+      await t.gateway.pump();
+      await t.gateway.stop();
+      const outbox = mailDb(db);
+      const waiting = await outbox.selectFrom('mail_outbox').selectAll().execute();
+      // The first failed; it holds back the second, so that a race's mails arrive in order.
+      assert.deepEqual(waiting.sort((x, y) => x.seq - y.seq).map((w) => [w.sent_at, w.attempts, !!w.error]), [[null, 1, true], [null, 0, false]]);
+      // Two gateways over the same database, the relay back: each mail goes out once.
+      const a = new MailGateway({ service, db, clock, course, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, pumpMs: 3_600_000 } });
+      const b = new MailGateway({ service, db, clock, course, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, pumpMs: 3_600_000 } });
+      // The failed attempt waits a few seconds before the next; a restart after that finds it due.
+      await outbox.updateTable('mail_outbox').set({ claimed_until: null }).execute();
+      await Promise.all([a.pump(), b.pump(), a.pump(), b.pump()]);
+      assert.deepEqual(sink.mails.map((c) => subject(c).replace(/^\[RR \S+ s0 \w+\] /, '')), [`Race ${created.value.id} starts on first-shift`, 'Turn 1: your instructions']);
+      await a.stop();
+      await b.stop();
+    } finally {
+      await sink.close();
+      await db.destroy();
+    }
+  });
+}

@@ -184,7 +184,9 @@ export class MailGateway {
     const st = race.state;
     const ctx = notationContext(race.rules, st, s.seat);
     const parsed = parseOrders(mail.text ?? '', ctx);
-    const named = parsed.ok && parsed.orders.turn !== null ? parsed.orders.turn : Number(/\bturn (\d+)\b/i.exec(subject)?.[1] ?? st.turn);
+    // The turn named by a "Turn N" line, or by the subject of the instructions or reminder replied to
+    // (not by a report's: the report of turn N comes with the instructions of turn N + 1).
+    const named = parsed.ok && parsed.orders.turn !== null ? parsed.orders.turn : Number(/\bTurn (\d+): (?:your instructions|reminder)/i.exec(subject)?.[1] ?? st.turn);
     if (race.status !== 'running') {
       await answer([`Race ${race.id} is over; no orders are taken any more.`]);
       return 'refused';

@@ -6,6 +6,7 @@
  * conditional form of it (003 L75), and the option choices of OPTIONS.md part 4. Whatever line it
  * cannot read is answered with what it expected there; nothing is half read.
  */
+import type { SeatOrders } from '../../server/src/orders.js';
 
 /** What the reader knows of the seat when it reads: its hand as dealt, its registers, its options. */
 export interface NotationContext {
@@ -52,14 +53,12 @@ export interface Choices {
   circuitBreaker?: number;
 }
 
-/** A seat's orders as read: the server's orders (server/src/orders.ts) plus `choices`. */
-export interface MailOrders {
-  /** One entry per open register: a card (`F2:670`, `F2`, joined `F1:500+R:80`, pbem `F0`), or null for the random fill. */
-  readonly program: (string | null)[];
-  readonly powerDown: boolean;
-  readonly stayDown: boolean;
+/**
+ * A seat's orders as read: the server's orders (server/src/orders.ts), with the two-wrench choice
+ * that may be conditional, the re-entry facing checked, and `choices`.
+ */
+export interface MailOrders extends Omit<SeatOrders, 'takeOption' | 'reenter'> {
   readonly takeOption: TakeOption;
-  readonly unlock: number[];
   readonly reenter: { dir?: Facing; poweredDown?: boolean } | null;
   readonly choices: Choices;
   /** The turn the mail says it is for (`Turn 3` on a line of its own), if it says. */
