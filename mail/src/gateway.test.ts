@@ -193,6 +193,12 @@ test('a mail without the seat\'s secret is refused, and the refusal goes to the 
     assert.match(text(sink.mails.at(-1)!), /Register 5: left to the random fill\n {2}Power down next turn: yes/);
     const after = await service.view(id);
     assert.ok(after.ok && after.value.seats[1]!.submitted);
+    // Replaced before the deadline: the new orders are the ones kept, and acknowledged as such.
+    await sendMail(gateway.smtpPort, { from: 'bob@b.test', to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: '1\n2\n3\n4\n5' });
+    await gateway.pump();
+    assert.match(text(sink.mails.at(-1)!), /Your orders for turn 1 are in[^]*Register 5: \S+\n {2}Power down next turn: no/);
+    const stored = await t.db.selectFrom('orders').select('body').where('race_id', '=', id).where('seat', '=', 1).executeTakeFirstOrThrow();
+    assert.equal(JSON.parse(stored.body).powerDown, false);
   } finally {
     await t.close();
   }

@@ -232,7 +232,9 @@ export class Outbox {
           messageId: `<${createHash('sha256').update(row.key).digest('hex').slice(0, 32)}@${this.o.addressing.domain}>`,
           attachments: (m.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, cid: a.cid, content: a.content, encoding: 'base64' })),
         });
-        await db.updateTable('mail_outbox').set({ sent_at: this.o.now(), claimed_until: null, attempts: row.attempts + 1, error: null }).where('key', '=', row.key).execute();
+        // What was sent stays on record, less its pictures (they can be drawn again from the log).
+        const kept = JSON.stringify({ ...m, attachments: (m.attachments ?? []).map((a) => ({ ...a, content: '' })) });
+        await db.updateTable('mail_outbox').set({ sent_at: this.o.now(), claimed_until: null, attempts: row.attempts + 1, error: null, body: kept }).where('key', '=', row.key).execute();
         sent++;
       } catch (e) {
         // Tried again after a pause that grows with the attempts, up to an hour.

@@ -55,7 +55,7 @@ const policyText = (p: DeadlinePolicy) =>
     : `one turn a day: orders are due at ${p.time} (${p.zone}) on the day of the deadline, which leaves at least ${p.minimumHours} hours after the instructions are sent (001 L389-391)`;
 
 /** How to write orders, with examples from the seat's rule set. */
-export function notationHelp(rules: 'classic' | 'pbem'): string[] {
+function notationHelp(rules: 'classic' | 'pbem'): string[] {
   const rows: [string, string][] = [
     [rules === 'classic' ? 'F2 P670 R P80 B P440 L P90 U P20' : 'F3 F2 F B L', 'your program, register 1 first'],
     ['3 1 7 2 5', 'or the numbers of your instructions as dealt'],
