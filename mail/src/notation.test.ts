@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { describeOrders, orderLines, parseOrders, serverOrders, type NotationContext, type Parsed } from './notation.js';
 
 const pbem: NotationContext = {
-  rules: 'pbem', hand: ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U', 'F1', 'L', 'R'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [],
+  rules: 'pbem', hand: ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U', 'F1', 'L', 'R'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
 };
 const classic: NotationContext = {
-  rules: 'classic', hand: ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20', 'F1:500', 'F1:510', 'R:100', 'F3:800'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [],
+  rules: 'classic', hand: ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20', 'F1:500', 'F1:510', 'R:100', 'F3:800'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
 };
 
 const ok = (p: Parsed) => {
@@ -139,6 +139,14 @@ test('unreadable lines are answered line by line with what was expected; nothing
   const e = errors(p);
   assert.deepEqual(e.map((x) => [x.line, x.text]), [[1, 'Hi moderator'], [3, 'power dwn']]);
   assert.match(e[0]!.expected, /a program, "1: F2"/);
+});
+
+test("003's order sheet: the robot's name and the turn, then the cards", () => {
+  const o = ok(parseOrders('Fred Turn 3\nCards: F2 P670 R P80 B P440 L P90 U P20\nIf I finish on 2 spanner repair & damage > 3 repair, else take option card.', classic));
+  assert.equal(o.turn, 3);
+  assert.deepEqual(o.program, ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20']);
+  assert.deepEqual(o.takeOption, { damageAtMost: 3 });
+  assert.match(errors(parseOrders('Barney Turn 3\nF2 P670 R P80 B P440 L P90 U P20', classic))[0]!.expected, /this seat races Fred, not "barney"/);
 });
 
 test('quoted text, signatures and reply headers are not read; "Turn N" says which turn', () => {

@@ -22,6 +22,8 @@ export interface NotationContext {
   readonly poweredDown: boolean;
   /** The options or upgrades it holds (`Mini Howitzer:3` counts as Mini Howitzer). */
   readonly options: readonly string[];
+  /** The robot's name, which an order sheet may name ("Fred Turn 3", 003 L73). */
+  readonly name: string;
 }
 
 export type Facing = 'N' | 'E' | 'S' | 'W';
@@ -230,8 +232,10 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
   for (const l of orderLines(body)) {
     const s = l.text.toLowerCase();
     let m: RegExpExecArray | null;
-    if ((m = /^turn (\d+):?$/.exec(s))) {
-      turn = Number(m[1]);
+    if ((m = /^(?:(.+?),? )?turn (\d+):?$/.exec(s))) {
+      // 003's order sheets begin "Fred Turn 3": the robot's name and the turn.
+      if (m[1] && m[1] !== c.name.toLowerCase()) fail(l, `"Turn N", or "${c.name} Turn N" (this seat races ${c.name}, not "${m[1]}")`);
+      else turn = Number(m[2]);
     } else if (/^(?:(?:i will |i'?ll )?power(?:ing)? ?down|pd|announce (?:a )?power ?down)(?: (?:next|the next) (?:turn|round))?$/.test(s)) {
       if (c.poweredDown) fail(l, 'your robot is powered down this turn: write "stay down" to stay down next turn, or nothing to power up');
       else powerDown = true;
@@ -330,7 +334,7 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
       else if (labelled.has(reg)) fail(l, `register ${reg} once (it was given on line ${labelled.get(reg)!.l.n})`);
       else labelled.set(reg, { l, tokens });
     } else {
-      const tokens = programTokens(l.text);
+      const tokens = programTokens(l.text.replace(/^(?:cards|program|orders|moves)\s*[:-]?\s*/i, ''));
       if (tokens.length && tokens.every(isProgramToken)) plain.push({ l, tokens });
       else fail(l, LINE_HELP);
     }

@@ -50,7 +50,7 @@ interface RaceMail {
 export function notationContext(rules: 'classic' | 'pbem', st: GameState, seat: number): NotationContext {
   const r = st.robots[seat]!;
   return {
-    rules, hand: r.hand.map(cardName), openRegisters: openRegisters(r.locked), needsProgram: needsProgram(st, seat), poweredDown: r.poweredDown, options: r.options,
+    rules, hand: r.hand.map(cardName), openRegisters: openRegisters(r.locked), needsProgram: needsProgram(st, seat), poweredDown: r.poweredDown, options: r.options, name: r.name,
   };
 }
 
