@@ -150,7 +150,7 @@ test('a whole race of three seats played only by mail, one a day: instructions, 
   }
 });
 
-test('a mail without the seat\'s secret is refused, and the refusal goes to the seat\'s own address only; unreadable orders are answered with what was expected', async () => {
+test('mails without the seat\'s secret are refused, with one notice a turn to the seat\'s own address only; unreadable orders are answered with what was expected; a replacement is kept', async () => {
   const t = await setup();
   const { sink, service, gateway } = t;
   try {
@@ -160,19 +160,18 @@ test('a mail without the seat\'s secret is refused, and the refusal goes to the 
     await gateway.pump();
     const deal = sink.mails.find((c) => c.to.includes('bob@b.test') && /Turn 1: your instructions/.test(subject(c)))!;
     const n = sink.mails.length;
-    // Forged: the seat named in the subject, without its secret; and a wrong secret in the address.
-    await sendMail(gateway.smtpPort, { from: 'bob@b.test', to: 'race@rr.test', subject: `Re: [RR ${id} s1] Turn 1`, text: 'F F F F F' });
+    // Forged: a wrong secret in the address; and the seat named in the subject, without its secret.
     await sendMail(gateway.smtpPort, { from: 'mallory@m.test', to: `race+${id}.1.aaaaaaaaaaaa@rr.test`, subject: 'orders', text: 'F F F F F' });
+    await sendMail(gateway.smtpPort, { from: 'bob@b.test', to: 'race@rr.test', subject: `Re: [RR ${id} s1] Turn 1`, text: 'F F F F F' });
     // Naming no seat at all: dropped without an answer.
     await sendMail(gateway.smtpPort, { from: 'spam@m.test', to: 'race@rr.test', subject: 'hello', text: 'buy now' });
     await gateway.pump();
+    // One notice a turn, to the seat's own address only.
     const refusals = sink.mails.slice(n);
-    assert.equal(refusals.length, 2);
-    for (const r of refusals) {
-      assert.deepEqual(r.to, ['bob@b.test']);
-      assert.match(text(r), /was refused: it did not carry your seat's secret code/);
-    }
-    assert.ok(refusals.some((r) => /It came from mallory@m\.test/.test(text(r))));
+    assert.equal(refusals.length, 1);
+    assert.deepEqual(refusals[0]!.to, ['bob@b.test']);
+    assert.match(text(refusals[0]!), /was refused: it did not carry your seat's secret code/);
+    assert.match(text(refusals[0]!), /It came from mallory@m\.test/);
     assert.equal(gateway.ignored, 1);
     const v = await service.view(id);
     assert.ok(v.ok && v.value.seats.every((s) => !s.submitted), 'no orders were taken');

@@ -170,15 +170,17 @@ export class MailGateway {
       return 'ignored';
     }
     const from = mail.from?.text ?? 'an unknown sender';
-    const answer = async (lines: string[]) =>
-      this.outbox.enqueue([{ key, race: race.id, seq: race.lastSeq, to: s.email, mail: replyMail(s.ctx, { subject, messageId: mail.messageId ?? null }, lines) }]);
+    const answer = async (lines: string[], as = key) =>
+      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: replyMail(s.ctx, { subject, messageId: mail.messageId ?? null }, lines) }]);
     if (seat.secret !== s.secret) {
-      // Told to the seat's own address, never to the sender: a spoofer learns nothing, the player learns of it.
+      // Told to the seat's own address, never to the sender: a forger learns nothing, the player
+      // learns of it; once a turn at most, so that forged mails cannot flood the player.
       await answer([
         `A mail for your seat in race ${race.id} (${s.ctx.name}) was refused: it did not carry your seat's secret code.`,
         `It came from ${from}, subject "${subject}".`,
         `Orders count only when sent to ${s.ctx.replyTo} or with ${s.ctx.code} in the subject: reply to a mail of the race. Nothing was changed.`,
-      ]);
+        'Other such mails this turn are refused without a notice.',
+      ], `refused:${race.id}:${s.seat}:${race.state.turn}`);
       return 'refused';
     }
     const st = race.state;

@@ -1,7 +1,7 @@
 /**
  * Orders from an IMAP mailbox: every so often the gateway logs in, reads the unseen mails, hands
- * each to the gateway, and marks it seen once it has been handled (a mail that fails stays unseen
- * and is read again at the next look).
+ * each to the gateway, and marks it seen once it has been handled (a mail whose handling fails
+ * stays unseen and is read again at the next look).
  */
 import { ImapFlow } from 'imapflow';
 
@@ -38,7 +38,13 @@ export class ImapPoller {
         const found: { uid: number; source: Buffer }[] = [];
         for await (const m of client.fetch({ seen: false }, { uid: true, source: true }, { uid: true })) if (m.source) found.push({ uid: m.uid, source: m.source });
         for (const m of found) {
-          await this.handle(m.source);
+          try {
+            await this.handle(m.source);
+          } catch (e) {
+            // Left unseen, to be read again at the next look; the others are read now.
+            console.error(`mail: IMAP message ${m.uid}:`, (e as Error).message);
+            continue;
+          }
           await client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true });
         }
       } finally {

@@ -171,7 +171,7 @@ interface Line {
 
 /**
  * The lines of a mail body that carry orders: quoted lines (`>`), what follows a signature
- * separator (`--`), a reply header ("On … wrote:", "-----Original Message-----") or "Sent from
+ * separator (`--`), a reply header ("On … wrote:", "-----Original Message-----", "From: …@…") or "Sent from
  * my …", and comment lines (`#` and not a card number) are not read.
  */
 export function orderLines(body: string): Line[] {
@@ -180,7 +180,7 @@ export function orderLines(body: string): Line[] {
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const t = raw.trim();
-    if (/^--\s*$/.test(raw) || /^-{2,}\s*original message\s*-{2,}$/i.test(t) || /^on .+wrote:$/i.test(t) || /^sent from my /i.test(t) || /^_{5,}$/.test(t)) break;
+    if (/^--\s*$/.test(raw) || /^-{2,}\s*original message\s*-{2,}$/i.test(t) || /^on .+wrote:$/i.test(t) || /^sent from my /i.test(t) || /^from: .*@/i.test(t) || /^_{5,}$/.test(t)) break;
     if (!t || t.startsWith('>') || /^#(?!\d)/.test(t)) continue;
     out.push({ n: out.length + 1, text: t.replace(/[.!]+$/, '').replace(/\s+/g, ' ') });
   }
