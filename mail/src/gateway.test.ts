@@ -150,10 +150,14 @@ test('a whole race of three seats played only by mail, one a day: instructions, 
   }
 });
 
-test('mails without the seat\'s secret are refused, with one notice a turn to the seat\'s own address only; unreadable orders are answered with what was expected; a replacement is kept', async () => {
+test('seat addresses are checked at creation; mails without the seat\'s secret are refused, with one notice a turn to the seat\'s own address only; unreadable orders are answered with what was expected; a replacement is kept', async () => {
   const t = await setup();
   const { sink, service, gateway } = t;
   try {
+    const bad = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava at a.test' }] });
+    assert.deepEqual(!bad.ok && bad.refusal, { status: 422, field: 'seats[0].email', message: 'expected an e-mail address such as "ava@example.org"' });
+    const bot = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Bolt', bot: 'random', email: 'bolt@b.test' }] });
+    assert.equal(!bot.ok && bot.refusal.message, 'a bot has no e-mail address');
     const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }] });
     assert.ok(created.ok);
     const id = created.value.id;
