@@ -237,3 +237,34 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     }
   });
 }
+
+test("the moderator's pause, resume and extension of the deadline are told to each person's seat by mail", async () => {
+  const t = await setup();
+  const { sink, service, gateway } = t;
+  try {
+    const created = await service.create({
+      course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }],
+      deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
+    });
+    assert.ok(created.ok);
+    const { id, moderatorKey } = created.value;
+    await gateway.pump();
+    const before = sink.mails.length;
+    for (const [action, body] of [['extend', { seconds: 3600 }], ['pause', {}], ['resume', {}]] as const) {
+      const done = await service.moderate(id, moderatorKey, action, body);
+      assert.ok(done.ok, action);
+      await gateway.pump();
+    }
+    const told = sink.mails.slice(before).map((c) => [c.to[0], subject(c).replace(/^\[RR [^\]]+\] /, ''), text(c).split('\n')[0]]);
+    assert.deepEqual(told, [
+      ['ava@a.test', 'Turn 1: the deadline has changed', 'The moderator has moved the deadline.'],
+      ['ava@a.test', 'Turn 1: the deadline has changed', 'The moderator has paused the race: the deadline is off until it resumes.'],
+      ['ava@a.test', 'Turn 1: the deadline has changed', 'The moderator has resumed the race.'],
+    ]);
+    const v = await service.view(id);
+    assert.ok(v.ok);
+    assert.match(text(sink.mails.at(-1)!), new RegExp(`Orders for turn 1 are now due .*${new Date(v.value.deadlineAt!).toISOString().slice(11, 16)} UTC`));
+  } finally {
+    await t.close();
+  }
+});

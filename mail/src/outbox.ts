@@ -17,7 +17,7 @@ import type { Entry, RaceService } from '../../server/src/races.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { NotationContext } from './notation.js';
 import type { MailDb } from './store.js';
-import { dealMail, endMail, reportMail, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, dealMail, endMail, reportMail, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -117,8 +117,8 @@ export class Outbox {
     if (!race || !got.ok || !got.value.length) return 0;
     const entries = got.value;
     const rows: { key: string; race: string; seq: number; to: string; mail: Mail }[] = [];
-    for (const e of entries) {
-      for (const { seat, to, mail } of await this.mailsFor(race, e)) rows.push({ key: `${id}:${e.seq}:${e.event.type}:${seat}`, race: id, seq: e.seq, to, mail });
+    for (const [k, e] of entries.entries()) {
+      for (const { seat, to, mail } of await this.mailsFor(race, e, entries[k - 1])) rows.push({ key: `${id}:${e.seq}:${e.event.type}:${seat}`, race: id, seq: e.seq, to, mail });
     }
     const last = entries[entries.length - 1]!.seq;
     const now = this.o.now();
@@ -137,8 +137,8 @@ export class Outbox {
     return written;
   }
 
-  /** The mails one entry calls for. */
-  private async mailsFor(race: RaceMail, e: Entry): Promise<{ seat: number; to: string; mail: Mail }[]> {
+  /** The mails one entry calls for (`prev`: the entry before it, if read with it). */
+  private async mailsFor(race: RaceMail, e: Entry, prev: Entry | undefined): Promise<{ seat: number; to: string; mail: Mail }[]> {
     const st = race.state;
     const each = (f: (s: RaceMail['seats'][number]) => Mail | null, people = false) =>
       race.seats.filter((s) => !people || s.kind === 'human').flatMap((s) => {
@@ -164,6 +164,15 @@ export class Outbox {
       const { setup, after, events } = played.value;
       const picture = png(renderSvg(setup.board, { state: after, events, title: `Race ${race.id}, turn ${e.event.turn}` }), `turn-${e.event.turn}`);
       return each((s) => reportMail(s.ctx, rep.value.report, rep.value.text, after, picture));
+    }
+    // The moderator's changes of the clock. A turn's own deadline follows the events that begin the
+    // turn, in the same commit; any other is the moderator's (extend, resume).
+    const current = e.turn === st.turn && race.status === 'running';
+    if (e.kind === 'race' && current && (e.event.type === 'paused' || e.event.type === 'resumed' || e.event.type === 'rewound' || (e.event.type === 'deadline' && prev?.kind !== 'game'))) {
+      const news = e.event.type === 'paused' ? 'The moderator has paused the race: the deadline is off until it resumes.'
+        : e.event.type === 'rewound' ? `The moderator has taken turn ${e.event.turn} back to correct it; it will be played again.`
+          : `The moderator has ${e.event.type === 'resumed' ? 'resumed the race' : 'moved the deadline'}.`;
+      return each((s) => clockMail(s.ctx, st.turn, news, race.deadlineAt), true);
     }
     if (e.kind === 'race' && e.event.type === 'raceOver') {
       const names = st.robots.map((r) => r.name);

@@ -121,6 +121,12 @@ export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: N
   return { subject: `${c.code} Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, text: lines.join('\n'), replyTo: c.replyTo };
 }
 
+/** The moderator moved the clock: what happened, and when orders are due now. */
+export function clockMail(c: SeatMailContext, turn: number, news: string, deadlineAt: number | null): Mail {
+  const due = deadlineAt !== null ? `Orders for turn ${turn} are now due ${when(deadlineAt, c.policy)}.` : `Orders for turn ${turn} can still be sent and replaced.`;
+  return { subject: `${c.code} Turn ${turn}: the deadline has changed`, text: `${news}\n\n${due}\n\nYour orders so far stand; you can replace them until the deadline.`, replyTo: c.replyTo };
+}
+
 /** 001's table per register, as HTML. */
 function reportHtml(rep: TurnReport): string {
   const list = (xs: string[]) => (xs.length ? `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '');
