@@ -210,9 +210,13 @@ export class MailGateway {
       await answer([`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`]);
       return 'refused';
     }
+    // A live race plays the turn as soon as the last orders are in.
+    const now = await this.service.view(race.id);
+    const played = now.ok && (now.value.turn !== st.turn || now.value.status !== 'running');
     await answer([
       `Your orders for turn ${done.value.turn} are in. As understood:`, '', ...describeOrders(parsed.orders, ctx).map((x) => `  ${x}`), '',
-      race.deadlineAt !== null ? `You can replace them by sending new orders until ${when(race.deadlineAt, race.policy)}.` : 'You can replace them by sending new orders until the deadline.',
+      played ? 'Every order was in, so the turn has been played; its report follows.'
+        : race.deadlineAt !== null ? `You can replace them by sending new orders until ${when(race.deadlineAt, race.policy)}.` : 'You can replace them by sending new orders until the deadline.',
     ]);
     return 'accepted';
   }

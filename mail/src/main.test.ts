@@ -22,7 +22,8 @@ test('npm start races by mail when MAIL_FROM, MAIL_RELAY_URL and MAIL_SMTP_LISTE
     assert.deepEqual(deal.to, ['ava@a.test']);
     await sendMail(smtp, { from: 'ava@a.test', to: deal.mail.replyTo!.value[0]!.address!, subject: `Re: ${deal.mail.subject}`, text: 'random' });
     // Ava's orders are the last ones needed: the live race plays the turn, and its report follows.
-    await until('the acknowledgement', () => sink.mails.find((c) => /^Re: /.test(c.mail.subject ?? '')));
+    const ack = await until('the acknowledgement', () => sink.mails.find((c) => /^Re: /.test(c.mail.subject ?? '')));
+    assert.match(ack.mail.text ?? '', /Every order was in, so the turn has been played; its report follows\./);
     await until('the report of turn 1', () => sink.mails.find((c) => /Turn 1: report/.test(c.mail.subject ?? '')));
   } finally {
     child.kill('SIGTERM');
