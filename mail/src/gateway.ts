@@ -63,7 +63,7 @@ export type Received = 'accepted' | 'refused' | 'unreadable' | 'ignored' | 'dupl
 const MAX_MAIL = 1024 * 1024;
 
 export class MailGateway {
-  readonly outbox: Outbox;
+  private readonly outbox: Outbox;
   private readonly db: MailDb;
   private readonly addr: Addressing;
   private readonly transport: Transporter;
