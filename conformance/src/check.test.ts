@@ -1,33 +1,45 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkFile, runCheck, scenarioFiles } from '../../cli/src/check.js';
+import { OPTION_CARDS, UPGRADES, optionName } from '../../engine/src/index.js';
 
 /** ../shared/scenarios beside the repository (dist/conformance/src → repository root). */
 const SHARED = fileURLToPath(new URL('../../../../shared/scenarios', import.meta.url));
-test('every public scenario passes, option cards and upgrades included', { skip: !existsSync(SHARED) && 'no ../shared/scenarios beside this checkout' }, () => {
-  const { files } = scenarioFiles([SHARED]);
-  assert.ok(files.length > 100, `found only ${files.length} scenario files`);
-  const problems: string[] = [];
+/** One test per scenario file, named by its id and title: the behaviour it checks. */
+function eachScenario(dir: string, skip: string | false): void {
+  const { files } = existsSync(dir) ? scenarioFiles([dir]) : { files: [] };
   for (const f of files) {
-    const res = checkFile(f);
-    if (res.result === 'fail') problems.push(`FAIL ${res.id}: ${res.messages.join('; ')}`);
+    const raw = JSON.parse(readFileSync(f, 'utf8')) as { id?: string; title?: string };
+    test(`scenario ${raw.id}: ${raw.title ?? ''}`, { skip }, () => {
+      const res = checkFile(f);
+      assert.equal(res.result, 'pass', res.messages.join('; '));
+    });
   }
-  assert.deepEqual(problems, []);
+}
+
+const PUBLIC_SKIP = !existsSync(SHARED) && 'no ../shared/scenarios beside this checkout';
+test('the public scenarios are there (over 100 files)', { skip: PUBLIC_SKIP }, () => {
+  assert.ok(scenarioFiles([SHARED]).files.length > 100);
 });
+eachScenario(SHARED, PUBLIC_SKIP);
 
 /** The project's own scenarios (dist/conformance/src → scenarios/). */
 const OWN = fileURLToPath(new URL('../../../scenarios', import.meta.url));
-
-test('every scenario of our own passes', () => {
-  const { files } = scenarioFiles([OWN]);
-  assert.ok(files.length >= 10, `found only ${files.length} scenario files`);
-  const problems = files.map((f) => checkFile(f)).filter((r) => r.result !== 'pass').map((r) => `${r.result} ${r.id}: ${r.messages.join('; ')}`);
-  assert.deepEqual(problems, []);
+test('our own scenarios hold each classic option card and each pbem upgrade in at least two scenarios', () => {
+  const count = new Map<string, number>();
+  for (const f of scenarioFiles([OWN]).files) {
+    const raw = JSON.parse(readFileSync(f, 'utf8')) as { rules: string; robots: { options?: string[] }[] };
+    const names = new Set(raw.robots.flatMap((r) => (r.options ?? []).map((o) => `${raw.rules} ${optionName(o)}`)));
+    for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
+  }
+  const few = [...OPTION_CARDS.map((o) => `classic ${o}`), ...UPGRADES.map((o) => `pbem ${o}`)].filter((n) => (count.get(n) ?? 0) < 2);
+  assert.deepEqual(few, []);
 });
+eachScenario(OWN, false);
 
 const good = {
   id: 'good',

@@ -110,9 +110,10 @@ export interface Choices {
   readonly unlock?: readonly number[];
   /**
    * At a two-wrench site: take an option (true), repair (false), or 003's conditional order "if
-   * damage > 3 repair, else take option card" as `{ ifDamageAtMost: 3 }` (003 L75).
+   * damage > 3 repair, else take option card" as `{ ifDamageAtMost: 3 }` (003 L75), or the other way
+   * round, `{ ifDamageAtLeast: N }`.
    */
-  readonly takeOption?: boolean | { readonly ifDamageAtMost: number };
+  readonly takeOption?: boolean | { readonly ifDamageAtMost: number } | { readonly ifDamageAtLeast: number };
 }
 
 export type FireControlMode = { readonly kind: 'damage' } | { readonly kind: 'lock'; readonly register: number } | { readonly kind: 'option'; readonly option: string };

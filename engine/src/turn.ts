@@ -127,7 +127,12 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
   const r = state.robots[i];
   if (!r) return err('robot', `no robot number ${i}`);
   if (r.status !== 'active') return err('robot', `${r.name} is ${r.status === 'out' ? 'out of the game' : 'destroyed'} and gives no orders`);
-  const program = orders.program ?? [];
+  // Two cards in one register are kept move card first, whichever way they were written.
+  const given = orders.program ?? [];
+  const joinedIn = orders.joined ?? [];
+  const moveFirst = (k: number): boolean => !!joinedIn[k] && cardAction(given[k]!).move === 0 && cardAction(joinedIn[k]!).move !== 0;
+  const program = given.map((c, k) => (moveFirst(k) ? joinedIn[k]! : c));
+  const joinedProgram = given.map((c, k) => (moveFirst(k) ? c : joinedIn[k] ?? 0));
   if (r.poweredDown) {
     if (program.length) return err('program', `${r.name} is powered down this turn and runs no cards`);
     if (orders.powerDown) return err('powerDown', `${r.name} is already powered down; use stayDown`);
@@ -148,7 +153,7 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
       const twice = r.hand.includes(handCard(c));
       return err(field, twice ? `${cardName(c)} is used twice` : `${cardName(c)} was not dealt to ${r.name}`);
     };
-    const joined = orders.joined ?? [];
+    const joined = joinedProgram;
     for (let k = 0; k < program.length; k++) {
       const up = upgradeOf(program[k]!);
       if (up && !holds(r, up)) return err(`program[${k}]`, `${cardName(program[k]!)} needs ${up}, which ${r.name} does not hold`);
@@ -181,9 +186,9 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
     const m = memory(robot);
     m.choices = orders.choices;
   } else if (robot.opt) robot.opt.choices = {};
-  if (robot.opt || orders.joined?.some((j) => j)) {
+  if (robot.opt || joinedProgram.some((j) => j)) {
     const m = memory(robot);
-    openRegisters(robot.locked).forEach((reg, k) => (m.joined[reg - 1] = orders.joined?.[k] ?? 0));
+    openRegisters(robot.locked).forEach((reg, k) => (m.joined[reg - 1] = joinedProgram[k] ?? 0));
   }
   robot.announced = !robot.poweredDown && !!orders.powerDown;
   robot.stayDown = robot.poweredDown && !!orders.stayDown;
@@ -203,7 +208,7 @@ function joinedRefusal(r: RobotState, main: Card, second: Card, field: string): 
   const crab = a.move === 1 && (b.turn === 1 || b.turn === 3) && holds(r, 'Crab Legs');
   const dual = a.move !== 0 && b.turn !== 0 && b.move === 0 && holds(r, 'Dual Processor');
   if (crab || dual) return null;
-  return err(field, `${cardName(main)}+${cardName(second)}: two cards in one register need Crab Legs (a Move 1 and a Rotate Left or Right) or Dual Processor (a move and a rotation), written move first`);
+  return err(field, `${cardName(main)}+${cardName(second)}: two cards in one register need Crab Legs (a Move 1 and a Rotate Left or Right) or Dual Processor (a move and a rotation)`);
 }
 
 /**

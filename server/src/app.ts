@@ -86,7 +86,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   app.get<{ Params: { id: string } }>('/api/races/:id', async (req, reply) => send(reply, await svc.view(req.params.id)));
   app.post<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/recompile', async (req, reply) =>
-    send(reply, await svc.recompile(req.params.id, seatNumber(req.params.seat), bearer(req))));
+    send(reply, await svc.recompile(req.params.id, seatNumber(req.params.seat), { token: bearer(req) })));
   app.get<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat', async (req, reply) =>
     send(reply, await svc.seat(req.params.id, seatNumber(req.params.seat), bearer(req))));
   app.put<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/orders', async (req, reply) => {

@@ -64,9 +64,19 @@ export interface TurnRow {
   first_seq: number | null;
 }
 
+/** A seat raced by e-mail: its player's address and the secret its orders must carry (mail/). */
+export interface SeatMailRow {
+  race_id: string;
+  seat: number;
+  email: string;
+  /** In clear: every mail to the seat carries it in its reply address. */
+  secret: string;
+}
+
 export interface Tables {
   races: RaceRow;
   seats: SeatRow;
+  seat_mail: SeatMailRow;
   orders: OrdersRow;
   events: EventRow;
   turns: TurnRow;
@@ -126,6 +136,14 @@ export async function migrate(db: Db): Promise<void> {
     .addColumn('level', 'text')
     .addColumn('token_hash', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('seats_pk', ['race_id', 'seat'])
+    .execute();
+  await db.schema
+    .createTable('seat_mail').ifNotExists()
+    .addColumn('race_id', 'text', (c) => c.notNull())
+    .addColumn('seat', 'integer', (c) => c.notNull())
+    .addColumn('email', 'text', (c) => c.notNull())
+    .addColumn('secret', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('seat_mail_pk', ['race_id', 'seat'])
     .execute();
   await db.schema
     .createTable('orders').ifNotExists()

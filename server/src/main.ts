@@ -1,6 +1,7 @@
 /**
  * `npm start`: the race server on http://localhost:8080, with its SQLite database under ./data,
- * or PostgreSQL when DATABASE_URL is set. PORT, HOST and DATA_DIR change the rest.
+ * or PostgreSQL when DATABASE_URL is set. PORT, HOST and DATA_DIR change the rest. With MAIL_FROM
+ * and MAIL_RELAY_URL set, races are also run by e-mail (docs/mail.md).
  */
 import { join } from 'node:path';
 import { shippedCourses } from './courses.js';
@@ -9,6 +10,7 @@ import { migrate, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
 import { postgresFanout } from './fanout.js';
+import { MailGateway, mailConfigFromEnv } from '../../mail/src/gateway.js';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
@@ -26,6 +28,10 @@ async function main(): Promise<void> {
     : null;
   service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), ...(fanout ? { published: fanout.publish } : {}) });
   const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })) });
+  // Off unless configured: orders in by SMTP or IMAP, the race's mails out through the relay.
+  const mailConfig = mailConfigFromEnv(process.env);
+  const mail = mailConfig ? new MailGateway({ service, db, clock: systemClock, course: (n) => courses.get(n), config: mailConfig }) : null;
+  await mail?.start();
   // Deadlines are in the database: whatever fell due while the server was down is played now.
   const tick = async () => {
     try {
@@ -37,9 +43,11 @@ async function main(): Promise<void> {
   await tick();
   const timer = setInterval(tick, 500);
   await app.listen({ port, host });
+  if (mail) console.log(`mail from ${mailConfig!.from}${mailConfig!.smtpListen ? `, SMTP listener on ${mailConfig!.smtpListen}` : ''}${mailConfig!.imapUrl ? ', IMAP mailbox polled' : ''}`);
   console.log(`roborally server on http://${host === '0.0.0.0' ? 'localhost' : host}:${port} (${dialect}${dialect === 'sqlite' ? `, ${join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite')}` : ''}); API at /api/openapi.json`);
   const stop = async () => {
     clearInterval(timer);
+    await mail?.stop();
     await app.close();
     await fanout?.close();
     await db.destroy();

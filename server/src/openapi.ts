@@ -75,7 +75,7 @@ export const OPENAPI = {
           course: { type: 'string' },
           rules: { enum: ['classic', 'pbem'] },
           settings: { type: 'object', description: 'RULES.md settings: lives, extraLives, diceRule, oneFreeLife, infiniteLives, threeMinuteRule, variant' },
-          seats: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, bot: { enum: ['random', 'greedy', 'strong'] }, dir: { enum: ['N', 'E', 'S', 'W'] } } } },
+          seats: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, bot: { enum: ['random', 'greedy', 'strong'] }, dir: { enum: ['N', 'E', 'S', 'W'] }, email: { type: 'string', format: 'email', description: 'the player races by e-mail (docs/mail.md)' } } } },
           deadline: {
             oneOf: [
               { type: 'object', required: ['kind', 'seconds'], properties: { kind: { const: 'live' }, seconds: { type: 'integer', minimum: 5 } } },

@@ -74,6 +74,8 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
     const c = parseChoices(body.choices, setup, r);
     if (!c.ok) return no(422, c.error.field, c.error.message);
     choices = c.value;
+    // The new hand comes before the program that uses it: Recompile is a request of its own.
+    if (choices.recompile) return no(422, 'choices.recompile', 'Recompile is a request of its own, made before programming: POST /api/races/{id}/seats/{seat}/recompile (by mail, a mail saying "recompile"), then send the program from the new hand');
   }
   if (unlock.length && body.choices && isObject(body.choices) && body.choices.unlock) return no(422, 'unlock', 'give the registers to free once: in unlock or in choices.unlock');
   // The engine has the last word on everything: a trial submission with the empty registers

@@ -5,7 +5,7 @@
  * other cannot both adjudicate a turn, and a process killed mid-turn leaves the turn undone, never
  * half done.
  */
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
   beginTurn, cardName, endTurn, fillProgram, recompile, makeSetup, needsProgram, newRace, openRegisters, parseSettings, playRegister,
@@ -40,12 +40,15 @@ export interface Entry {
 export interface Created {
   readonly id: string;
   readonly moderatorKey: string;
-  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null }[];
+  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null; email: string | null }[];
 }
 
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const token = () => randomBytes(18).toString('base64url');
+/** A seat's mail secret: lower case letters and digits, which survive mail systems that fold case. */
+const mailSecret = () => [...randomBytes(12)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
+const EMAIL = /^[^\s@<>()",;:]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const MAX_SEATS = 8;
 
@@ -76,7 +79,8 @@ export class RaceService {
     this.bus.setMaxListeners(0);
   }
 
-  private setupOf(row: Pick<RaceRow, 'course' | 'rules' | 'settings'>): Setup {
+  /** The engine's setup of a race: its board, rule set and settings. */
+  setupOf(row: Pick<RaceRow, 'course' | 'rules' | 'settings'>): Setup {
     const course = this.course(row.course);
     if (!course) throw new Error(`course ${row.course} has gone`);
     const setup = makeSetup(course.board, row.rules, JSON.parse(row.settings), course.boards.length);
@@ -102,7 +106,7 @@ export class RaceService {
     if (!Array.isArray(body.seats) || body.seats.length < 1 || body.seats.length > MAX_SEATS)
       return no(422, 'seats', `expected 1 to ${MAX_SEATS} seats: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot`);
     if (rules === 'pbem' && body.seats.length > course.starts.length) return no(422, 'seats', `course "${body.course}" has ${course.starts.length} starts`);
-    const seats: { name: string; kind: 'human' | 'bot'; level: Level | null; dir: number }[] = [];
+    const seats: { name: string; kind: 'human' | 'bot'; level: Level | null; dir: number; email: string | null }[] = [];
     for (let i = 0; i < body.seats.length; i++) {
       const s = body.seats[i];
       const p = `seats[${i}]`;
@@ -111,7 +115,9 @@ export class RaceService {
       if (s.bot !== undefined && (typeof s.bot !== 'string' || !isLevel(s.bot))) return no(422, `${p}.bot`, `expected a bot level: ${LEVELS.join(', ')}`);
       const dir = s.dir === undefined ? 0 : ['N', 'E', 'S', 'W'].indexOf(s.dir as string);
       if (dir < 0) return no(422, `${p}.dir`, 'expected the starting facing: N, E, S or W');
-      seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir });
+      // A person may race by e-mail (mail/): the race's mails go to this address.
+      if (s.email !== undefined && (s.bot !== undefined || typeof s.email !== 'string' || !EMAIL.test(s.email))) return no(422, `${p}.email`, s.bot !== undefined ? 'a bot has no e-mail address' : 'expected an e-mail address such as "ava@example.org"');
+      seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir, email: (s.email as string | undefined) ?? null });
     }
     const seed = body.seed === undefined ? randomInt(2 ** 31) : body.seed;
     if (!Number.isInteger(seed)) return no(422, 'seed', 'expected a whole number');
@@ -139,10 +145,12 @@ export class RaceService {
         deadline_at: deadlineAt, paused_left: null, status: 'running', seed: seed as number,
       }).execute();
       await trx.insertInto('seats').values(seats.map((s, i) => ({ race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hash(tokens[i]!) : '' }))).execute();
+      const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: mailSecret() }] : []));
+      if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
       await trx.insertInto('events').values(entries.map((e, k) => ({ race_id: id, seq: k + 1, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
       await trx.insertInto('turns').values({ race_id: id, turn: 1, before: JSON.stringify(created.value), dealt: JSON.stringify(begun.value.state), first_seq: null }).execute();
     });
-    return yes({ id, moderatorKey, seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]! })) });
+    return yes({ id, moderatorKey, seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email })) });
   }
 
   private async load(id: string) {
@@ -176,12 +184,18 @@ export class RaceService {
     return yes(publicView(this.summary(got.race), st, got.seats.map(this.seatInfo), await this.submittedSeats(id, st.turn)));
   }
 
-  private async authSeat(id: string, seat: number, secret: string | undefined) {
+  private async authSeat(id: string, seat: number, secret: string | undefined, by: 'token' | 'mail' = 'token') {
     const got = await this.load(id);
     if (!got) return no(404, 'race', `no race "${id}"`);
     const s = got.seats[seat];
     if (!s) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
     if (s.kind !== 'human') return no(403, 'seat', `seat ${seat} is played by a bot`);
+    if (by === 'mail') {
+      const m = await this.db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirst();
+      const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+      if (!m || !secret || !same(secret, m.secret)) return no(401, 'mailSecret', 'this seat\'s mail secret is needed (its reply address or subject code)');
+      return yes(got);
+    }
     if (!secret || hash(secret) !== s.token_hash) return no(401, 'token', 'this seat\'s secret link is needed (the token of its invite link)');
     return yes(got);
   }
@@ -201,8 +215,9 @@ export class RaceService {
    * answered with what was understood. They can be replaced until the turn is played. In a live
    * race the turn is played as soon as every person's orders are in.
    */
-  async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
-    const got = who.moderatorKey ? await this.authModerator(id, who.moderatorKey) : await this.authSeat(id, seat, who.token);
+  async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
+    const got = who.moderatorKey ? await this.authModerator(id, who.moderatorKey)
+      : who.mailSecret !== undefined ? await this.authSeat(id, seat, who.mailSecret, 'mail') : await this.authSeat(id, seat, who.token);
     if (!got.ok) return got;
     const { race, seats } = got.value;
     if (!seats[seat]) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
@@ -238,8 +253,8 @@ export class RaceService {
    * for a new one and takes the damage. Orders already sent for the turn named the old cards, so
    * they are withdrawn. The deadline stays.
    */
-  async recompile(id: string, seat: number, secret: string | undefined): Promise<Answer<{ turn: number; hand: string[] }>> {
-    const got = await this.authSeat(id, seat, secret);
+  async recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
+    const got = who.mailSecret !== undefined ? await this.authSeat(id, seat, who.mailSecret, 'mail') : await this.authSeat(id, seat, who.token);
     if (!got.ok) return got;
     const { race } = got.value;
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
@@ -494,10 +509,7 @@ export class RaceService {
     const row = await this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
     if (!row || row.first_seq === null) return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
     const next = await this.db.selectFrom('turns').select('before').where('race_id', '=', id).where('turn', '=', turn + 1).executeTakeFirst();
-    const rows = await this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('turn', '=', turn).orderBy('seq').execute();
-    const entries = rows.map((r) => ({ seq: r.seq, ...JSON.parse(r.body) }) as Entry);
-    const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
-    const events = entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
+    const events = await this.gameEvents(id, turn);
     return yes({ before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setupOf(race) });
   }
 
@@ -509,6 +521,15 @@ export class RaceService {
     const played = await this.playedTurn(id, turn);
     if (!played.ok) return played;
     return yes({ turn, robots: publicRobots(played.value.before, played.value.setup.settings), events: played.value.events });
+  }
+
+  /** The engine's events of a race (or of one turn), less any the moderator rewound. */
+  async gameEvents(id: string, turn?: number): Promise<GameEvent[]> {
+    let q = this.db.selectFrom('events').selectAll().where('race_id', '=', id);
+    if (turn !== undefined) q = q.where('turn', '=', turn);
+    const entries = (await q.orderBy('seq').execute()).map((r) => ({ seq: r.seq, ...JSON.parse(r.body) }) as Entry);
+    const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
+    return entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
   }
 
   /** The report of a turn played: 001's table per register, from its events. */

@@ -75,7 +75,9 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         if (typeof v === 'boolean') out.takeOption = v;
         else if (isObject(v) && Object.keys(v).length === 1 && Number.isInteger(v.ifDamageAtMost) && (v.ifDamageAtMost as number) >= 0)
           out.takeOption = { ifDamageAtMost: v.ifDamageAtMost as number };
-        else return err(p, 'expected true, false, or {"ifDamageAtMost": N}: take an option only with N damage or less, else repair (003 L75)');
+        else if (isObject(v) && Object.keys(v).length === 1 && Number.isInteger(v.ifDamageAtLeast) && (v.ifDamageAtLeast as number) >= 0)
+          out.takeOption = { ifDamageAtLeast: v.ifDamageAtLeast as number };
+        else return err(p, 'expected true, false, {"ifDamageAtMost": N} (an option only with N damage or less, else repair; 003 L75) or {"ifDamageAtLeast": N}');
         break;
       case 'lose': {
         if (typeof v !== 'string') return err(p, 'expected the name of an option to give up');

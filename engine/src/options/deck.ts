@@ -46,7 +46,11 @@ export function twoWrenchSite(ctx: Ctx, i: number): void {
   const site = r.opt?.optionSite;
   const sitting = ctx.setup.settings.noSitAndSpin && site != null;
   const order = r.opt?.choices.takeOption;
-  const wants = order === undefined ? r.takeOption : typeof order === 'boolean' ? order : r.damage <= order.ifDamageAtMost;
+  const wants =
+    order === undefined ? r.takeOption
+    : typeof order === 'boolean' ? order
+    : 'ifDamageAtMost' in order ? r.damage <= order.ifDamageAtMost
+    : r.damage >= order.ifDamageAtLeast;
   if (wants && !sitting && drawOption(ctx, i)) {
     if (ctx.setup.settings.noSitAndSpin) memory(r).optionSite = [r.x, r.y];
     return;

@@ -1,0 +1,265 @@
+/**
+ * The mail gateway: orders come in by a built-in SMTP listener or from an IMAP mailbox it polls,
+ * are read in the order notation and sent to the race as the seat's orders; every mail the race
+ * sends goes out through the configured SMTP relay from the outbox. Started by the server's main
+ * when MAIL_FROM and MAIL_RELAY_URL are set (docs/mail.md).
+ */
+import { createHash } from 'node:crypto';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import type { Course } from '../../engine/src/index.js';
+import type { Db } from '../../server/src/db.js';
+import type { Clock } from '../../server/src/deadline.js';
+import type { RaceService } from '../../server/src/races.js';
+import { addressing, claims, type Addressing, type Claim } from './address.js';
+import { ImapPoller } from './imap.js';
+import { describeOrders, parseOrders, serverOrders } from './notation.js';
+import { Outbox, notationContext } from './outbox.js';
+import { mailDb, migrateMail, type MailDb } from './store.js';
+import { handLines, replyMail, when } from './templates.js';
+
+export interface MailConfig {
+  /** The From of every mail; seats reply to its plus-tagged forms. */
+  readonly from: string;
+  /** Where mail goes out: an smtp:// or smtps:// URL (nodemailer's), or a transport (tests). */
+  readonly relay: string | Transporter;
+  /** host:port for the built-in SMTP listener, if mail comes in that way. */
+  readonly smtpListen?: string;
+  /** imap://user:password@host:port/MAILBOX (imaps:// with TLS), if mail comes in that way. */
+  readonly imapUrl?: string;
+  /** Seconds between looks into the IMAP mailbox (default 60). */
+  readonly imapPollSeconds?: number;
+  /** Hours before a deadline at which seats without orders are reminded (default 3). */
+  readonly remindHours?: number;
+  /** Milliseconds between rounds of writing and sending mail (default 1000). */
+  readonly pumpMs?: number;
+}
+
+/** The mail configuration from the environment, or null when mail is off (docs/mail.md). */
+export function mailConfigFromEnv(env: NodeJS.ProcessEnv): MailConfig | null {
+  const set = Object.keys(env).filter((k) => k.startsWith('MAIL_') && env[k]);
+  if (!set.length) return null;
+  if (!env.MAIL_FROM || !env.MAIL_RELAY_URL) throw new Error(`mail: MAIL_FROM and MAIL_RELAY_URL are both needed (found ${set.join(', ')})`);
+  if (!env.MAIL_SMTP_LISTEN && !env.MAIL_IMAP_URL) throw new Error('mail: MAIL_SMTP_LISTEN (host:port) or MAIL_IMAP_URL is needed for the orders to come in');
+  const num = (k: string) => {
+    if (env[k] === undefined) return undefined;
+    const n = Number(env[k]);
+    if (!(n > 0)) throw new Error(`mail: ${k} must be a positive number`);
+    return n;
+  };
+  return {
+    from: env.MAIL_FROM, relay: env.MAIL_RELAY_URL,
+    ...(env.MAIL_SMTP_LISTEN ? { smtpListen: env.MAIL_SMTP_LISTEN } : {}),
+    ...(env.MAIL_IMAP_URL ? { imapUrl: env.MAIL_IMAP_URL } : {}),
+    ...(num('MAIL_IMAP_POLL_SECONDS') ? { imapPollSeconds: num('MAIL_IMAP_POLL_SECONDS')! } : {}),
+    ...(num('MAIL_REMIND_HOURS') ? { remindHours: num('MAIL_REMIND_HOURS')! } : {}),
+  };
+}
+
+/** What became of an incoming mail. */
+export type Received = 'accepted' | 'refused' | 'unreadable' | 'ignored' | 'duplicate';
+
+const MAX_MAIL = 1024 * 1024;
+
+export class MailGateway {
+  private readonly outbox: Outbox;
+  private readonly db: MailDb;
+  private readonly addr: Addressing;
+  private readonly transport: Transporter;
+  private smtp: SMTPServer | null = null;
+  private imap: ImapPoller | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private pumping: Promise<void> | null = null;
+  /** Mails that claimed no known seat, dropped without an answer. */
+  ignored = 0;
+
+  private readonly service: RaceService;
+  private readonly config: MailConfig;
+
+  constructor(o: { service: RaceService; db: Db; clock: Clock; course: (name: string) => Course | undefined; config: MailConfig }) {
+    const { service, db, clock, course, config } = o;
+    this.service = service;
+    this.config = config;
+    this.db = mailDb(db);
+    this.addr = addressing(config.from);
+    // One pooled connection to the relay, kept open between mails.
+    this.transport = typeof config.relay === 'string' ? nodemailer.createTransport(`${config.relay}${config.relay.includes('?') ? '&' : '?'}pool=true&maxConnections=1`) : config.relay;
+    this.outbox = new Outbox({ db: this.db, service, course, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3 });
+  }
+
+  /** Creates its tables, opens the listener and the mailbox, and starts writing and sending mail. */
+  async start(): Promise<void> {
+    await migrateMail(this.db as unknown as Db);
+    if (this.config.smtpListen) {
+      const [host, port] = splitHostPort(this.config.smtpListen);
+      this.smtp = new SMTPServer({
+        authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], disableReverseLookup: true, logger: false, size: MAX_MAIL, banner: 'roborally orders',
+        onData: (stream, session, done) => {
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            if (stream.sizeExceeded) return done(Object.assign(new Error('mail too large'), { responseCode: 552 }));
+            const rcpt = session.envelope.rcptTo.map((r) => r.address);
+            // The sender hears 250 only once the orders and the answer are stored; else it tries again.
+            this.receive(Buffer.concat(chunks), rcpt).then(() => done(), (e: Error) => done(Object.assign(new Error(`try again later: ${e.message}`), { responseCode: 451 })));
+          });
+        },
+      });
+      await new Promise<void>((resolve, reject) => {
+        this.smtp!.once('error', reject);
+        this.smtp!.listen(port, host, () => resolve());
+      });
+    }
+    if (this.config.imapUrl) {
+      this.imap = new ImapPoller(this.config.imapUrl, (raw) => this.receive(raw, []).then(() => undefined));
+      this.imap.start((this.config.imapPollSeconds ?? 60) * 1000);
+    }
+    this.timer = setInterval(() => void this.pump().catch((e: Error) => console.error('mail:', e.message)), this.config.pumpMs ?? 1000);
+  }
+
+  /** The port the SMTP listener took (when asked for port 0). */
+  get smtpPort(): number {
+    const a = this.smtp?.server.address();
+    return typeof a === 'object' && a ? a.port : 0;
+  }
+
+  /** One round: write the mails of new entries and due reminders, and send what waits. */
+  pump(): Promise<void> {
+    // Rounds never overlap; a caller during one waits for it, then runs its own.
+    const run = async () => {
+      await this.outbox.compose();
+      await this.outbox.remind();
+      await this.outbox.deliver(this.transport);
+    };
+    const next: Promise<void> = (this.pumping ?? Promise.resolve()).catch(() => undefined).then(run).finally(() => {
+      if (this.pumping === next) this.pumping = null;
+    });
+    this.pumping = next;
+    return next;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.pumping?.catch(() => undefined);
+    await this.imap?.stop();
+    if (this.smtp) await new Promise<void>((r) => this.smtp!.close(() => r()));
+    this.transport.close();
+  }
+
+  /**
+   * One incoming mail: which seat it claims, whether it carries the seat's secret, its orders read
+   * and sent to the race; the answer (acknowledgement or refusal) goes to the seat's own address
+   * through the outbox. A mail seen before (same Message-ID) is not read again.
+   */
+  async receive(raw: Buffer | string, envelope: readonly string[]): Promise<Received> {
+    const mail = await simpleParser(raw);
+    const id = createHash('sha256').update(mail.messageId ?? raw).digest('hex').slice(0, 32);
+    const key = `reply:${id}`;
+    if (await this.outbox.has(key)) return 'duplicate';
+    const subject = mail.subject ?? '';
+    const seat = await this.seatOf(claims([...envelope, ...recipients(mail)], subject));
+    if (!seat) {
+      this.ignored++;
+      return 'ignored';
+    }
+    const race = await this.outbox.race(seat.race);
+    const s = race?.seats.find((x) => x.seat === seat.seat);
+    if (!race || !s) {
+      this.ignored++;
+      return 'ignored';
+    }
+    const from = mail.from?.text ?? 'an unknown sender';
+    const answer = async (lines: string[], as = key) =>
+      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: replyMail(s.ctx, { subject, messageId: mail.messageId ?? null }, lines) }]);
+    if (seat.secret !== s.secret) {
+      // Told to the seat's own address, never to the sender: a forger learns nothing, the player
+      // learns of it; once a turn at most, so that forged mails cannot flood the player.
+      await answer([
+        `A mail for your seat in race ${race.id} (${s.ctx.name}) was refused: it did not carry your seat's secret code.`,
+        `It came from ${from}, subject "${subject}".`,
+        `Orders count only when sent to ${s.ctx.replyTo} or with ${s.ctx.code} in the subject: reply to a mail of the race. Nothing was changed.`,
+        'Other such mails this turn are refused without a notice.',
+      ], `refused:${race.id}:${s.seat}:${race.state.turn}`);
+      return 'refused';
+    }
+    const st = race.state;
+    const ctx = notationContext(race.rules, st, s.seat);
+    const parsed = parseOrders(mail.text ?? '', ctx);
+    // The turn named by a "Turn N" line, or by the subject of the instructions or reminder replied to
+    // (not by a report's: the report of turn N comes with the instructions of turn N + 1).
+    const named = parsed.ok && parsed.orders.turn !== null ? parsed.orders.turn : Number(/\bTurn (\d+): (?:your instructions|reminder)/i.exec(subject)?.[1] ?? st.turn);
+    if (race.status !== 'running') {
+      await answer([`Race ${race.id} is over; no orders are taken any more.`]);
+      return 'refused';
+    }
+    if (named !== st.turn) {
+      await answer([`These orders are for turn ${named}, but race ${race.id} is at turn ${st.turn}; they were not used. The instructions of turn ${st.turn} came in a mail of their own: reply to that one.`]);
+      return 'refused';
+    }
+    if (!parsed.ok) {
+      await answer([
+        `Your orders for turn ${st.turn} could not be read, so nothing was changed (orders you sent before stand).`, '',
+        ...parsed.errors.map((e) => (e.line ? `Line ${e.line} "${e.text}": expected ${e.expected}.` : `Expected ${e.expected}.`)), '',
+        'Your instructions:', ...handLines(ctx),
+      ]);
+      return 'unreadable';
+    }
+    if (parsed.orders.choices.recompile) {
+      // 2.22: a new hand first; the program comes in a later mail, from the new cards.
+      const re = await this.service.recompile(race.id, s.seat, { mailSecret: seat.secret! });
+      if (!re.ok) {
+        await answer([`Your Recompile for turn ${st.turn} was refused by the race, so nothing was changed: ${re.refusal.field}: ${re.refusal.message}.`]);
+        return 'refused';
+      }
+      const fresh = await this.outbox.race(race.id);
+      const now = notationContext(race.rules, fresh!.state, s.seat);
+      await answer([
+        `Recompiled: your hand for turn ${st.turn} is new, and your robot took the damage Recompile costs. Orders sent before were withdrawn;`,
+        'send your program from these cards (any program in the Recompile mail was not used):', '', ...handLines(now),
+      ]);
+      return 'accepted';
+    }
+    const done = await this.service.submit(race.id, s.seat, { mailSecret: seat.secret! }, serverOrders(parsed.orders));
+    if (!done.ok) {
+      await answer([`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`]);
+      return 'refused';
+    }
+    // A live race plays the turn as soon as the last orders are in.
+    const now = await this.service.view(race.id);
+    const played = now.ok && (now.value.turn !== st.turn || now.value.status !== 'running');
+    await answer([
+      `Your orders for turn ${done.value.turn} are in. As understood:`, '', ...describeOrders(parsed.orders, ctx).map((x) => `  ${x}`), '',
+      played ? 'Every order was in, so the turn has been played; its report follows.'
+        : race.deadlineAt !== null ? `You can replace them by sending new orders until ${when(race.deadlineAt, race.policy)}.` : 'You can replace them by sending new orders until the deadline.',
+    ]);
+    return 'accepted';
+  }
+
+  /** The first claim naming a seat of a race that races by mail (race ids are matched regardless of case). */
+  private async seatOf(cs: Claim[]): Promise<Claim | null> {
+    for (const c of cs) {
+      const rows = await this.db.selectFrom('seat_mail').select(['race_id']).where('seat', '=', c.seat)
+        .where((eb) => eb(eb.fn('lower', ['race_id']), '=', c.race.toLowerCase())).execute();
+      const exact = rows.find((r) => r.race_id === c.race) ?? (rows.length === 1 ? rows[0] : undefined);
+      if (exact) return { ...c, race: exact.race_id };
+    }
+    return null;
+  }
+}
+
+function recipients(m: ParsedMail): string[] {
+  const list = (a: AddressObject | AddressObject[] | undefined) => (a ? (Array.isArray(a) ? a : [a]).flatMap((x) => x.value.map((v) => v.address ?? '')) : []);
+  const header = (k: string) => {
+    const v = m.headers.get(k);
+    return typeof v === 'string' ? [v.replace(/^.*<|>.*$/g, '')] : v && typeof v === 'object' && 'value' in v ? list(v as AddressObject) : [];
+  };
+  return [...list(m.to), ...list(m.cc), ...header('delivered-to'), ...header('x-original-to')].filter(Boolean);
+}
+
+function splitHostPort(s: string): [string, number] {
+  const m = /^(.*):(\d+)$/.exec(s);
+  if (!m) throw new Error(`mail: expected host:port, found "${s}"`);
+  return [m[1] || '127.0.0.1', Number(m[2])];
+}
+

@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ImapFlow } from 'imapflow';
+import { shippedCourses } from '../../server/src/courses.js';
+import { RaceService } from '../../server/src/races.js';
+import { freshDb, TestClock } from '../../server/src/testing.js';
+import { MailGateway } from './gateway.js';
+import { dovecotMissing, smtpSink, startDovecot, until } from './testing.js';
+
+const courses = shippedCourses();
+const course = (n: string) => courses.get(n);
+const missing = dovecotMissing();
+if (missing) console.log(`# IMAP tests skipped: ${missing}`);
+
+test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, read, acknowledged and marked seen; one without the secret is refused', { skip: missing ?? false }, async () => {
+  const dovecot = await startDovecot();
+  const sink = await smtpSink();
+  const { db } = await freshDb('sqlite');
+  const clock = new TestClock();
+  const service = new RaceService({ db, clock, course });
+  const gateway = new MailGateway({
+    service, db, clock, course,
+    config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: dovecot.url, imapPollSeconds: 0.1, pumpMs: 50 },
+  });
+  const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  try {
+    await gateway.start();
+    await client.connect();
+    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'Europe/London' } });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    const deal = await until('the instructions of turn 1', () => sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(c.mail.subject ?? '')));
+    const address = deal.mail.replyTo!.value[0]!.address!;
+    // The mail server delivers the players' mails into the mailbox the gateway polls.
+    const deliver = (from: string, to: string, subject: string, text: string) =>
+      client.append('INBOX', `From: ${from}\r\nTo: ${to}\r\nSubject: ${subject}\r\nMessage-ID: <${Math.random().toString(36).slice(2)}@test>\r\n\r\n${text}\r\n`);
+    await deliver('ava@a.test', address, `Re: ${deal.mail.subject}`, '1 2 3 4 5\npower down');
+    await deliver('mallory@m.test', `race+${id}.1@rr.test`, 'orders', 'random');
+    const ack = await until('the acknowledgement', () => sink.mails.find((c) => c.to.includes('ava@a.test') && /^Re: /.test(c.mail.subject ?? '')));
+    assert.match(ack.mail.text ?? '', /Your orders for turn 1 are in\. As understood:\n\n {2}Register 1: \S+/);
+    assert.match(ack.mail.text ?? '', /Power down next turn: yes/);
+    assert.match(ack.mail.text ?? '', /You can replace them by sending new orders until .*(GMT|BST|Europe\/London)/);
+    const refusal = await until('the refusal', () => sink.mails.find((c) => c.to.includes('bob@b.test') && /was refused/.test(c.mail.text ?? '')));
+    assert.match(refusal.mail.text ?? '', /It came from mallory@m\.test/);
+    const v = await service.view(id);
+    assert.ok(v.ok);
+    assert.deepEqual(v.value.seats.map((s) => s.submitted), [true, false]);
+    // Both mails were handled and marked seen, so the next look reads nothing again.
+    await client.mailboxOpen('INBOX');
+    const unseen = await client.search({ seen: false });
+    assert.deepEqual(unseen, []);
+  } finally {
+    await client.logout().catch(() => undefined);
+    await gateway.stop();
+    await sink.close();
+    await db.destroy();
+    await dovecot.stop();
+  }
+});

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call, exited, spawnServer } from '../../server/src/testing.js';
+import { mailConfigFromEnv } from './gateway.js';
+import { freePort, sendMail, smtpSink, until } from './testing.js';
+
+test('npm start races by mail when MAIL_FROM, MAIL_RELAY_URL and MAIL_SMTP_LISTEN are set: a race created over HTTP mails its seats and takes their orders', async () => {
+  const sink = await smtpSink();
+  const [port, smtp] = [await freePort(), await freePort()];
+  const child = await spawnServer({
+    PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'rr-mail-')), DATABASE_URL: '',
+    MAIL_FROM: 'RoboRally <race@rr.test>', MAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_SMTP_LISTEN: `127.0.0.1:${smtp}`,
+  });
+  try {
+    const created = await call(`http://127.0.0.1:${port}`, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 } });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.seats[0].email, 'ava@a.test');
+    const deal = await until('the instructions of turn 1', () => sink.mails.find((c) => /Turn 1: your instructions/.test(c.mail.subject ?? '')));
+    assert.deepEqual(deal.to, ['ava@a.test']);
+    await sendMail(smtp, { from: 'ava@a.test', to: deal.mail.replyTo!.value[0]!.address!, subject: `Re: ${deal.mail.subject}`, text: 'random' });
+    // Ava's orders are the last ones needed: the live race plays the turn, and its report follows.
+    const ack = await until('the acknowledgement', () => sink.mails.find((c) => /^Re: /.test(c.mail.subject ?? '')));
+    assert.match(ack.mail.text ?? '', /Every order was in, so the turn has been played; its report follows\./);
+    await until('the report of turn 1', () => sink.mails.find((c) => /Turn 1: report/.test(c.mail.subject ?? '')));
+  } finally {
+    child.kill('SIGTERM');
+    await exited(child);
+    await sink.close();
+  }
+});
+
+test('mail is off with no MAIL_ variables, and a half configuration is refused with what is missing', () => {
+  assert.equal(mailConfigFromEnv({ PORT: '8080' }), null);
+  assert.throws(() => mailConfigFromEnv({ MAIL_FROM: 'race@rr.test' }), /MAIL_FROM and MAIL_RELAY_URL are both needed/);
+  assert.throws(() => mailConfigFromEnv({ MAIL_FROM: 'race@rr.test', MAIL_RELAY_URL: 'smtp://relay:25' }), /MAIL_SMTP_LISTEN \(host:port\) or MAIL_IMAP_URL is needed/);
+  assert.deepEqual(mailConfigFromEnv({ MAIL_FROM: 'race@rr.test', MAIL_RELAY_URL: 'smtp://relay:25', MAIL_IMAP_URL: 'imap://u:p@h/INBOX', MAIL_REMIND_HOURS: '5' }),
+    { from: 'race@rr.test', relay: 'smtp://relay:25', imapUrl: 'imap://u:p@h/INBOX', remindHours: 5 });
+});

@@ -1,0 +1,175 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeOrders, orderLines, parseOrders, serverOrders, type NotationContext, type Parsed } from './notation.js';
+
+const pbem: NotationContext = {
+  rules: 'pbem', hand: ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U', 'F1', 'L', 'R'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
+};
+const classic: NotationContext = {
+  rules: 'classic', hand: ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20', 'F1:500', 'F1:510', 'R:100', 'F3:800'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
+};
+
+const ok = (p: Parsed) => {
+  if (!p.ok) assert.fail(JSON.stringify(p.errors));
+  return p.orders;
+};
+const errors = (p: Parsed) => {
+  assert.equal(p.ok, false, 'expected a refusal');
+  return p.ok ? [] : p.errors;
+};
+
+test("001's instructions on one line: F3 F2 F B L R U, F is Move 1", () => {
+  assert.deepEqual(ok(parseOrders('F3 F2 F B L', pbem)).program, ['F3', 'F2', 'F1', 'B', 'L']);
+  assert.deepEqual(ok(parseOrders('f3, f2, f, b, u', pbem)).program, ['F3', 'F2', 'F1', 'B', 'U']);
+});
+
+test('one register per line, numbered or not, in any order when numbered', () => {
+  assert.deepEqual(ok(parseOrders('F3\nF2\nF\nB\nL', pbem)).program, ['F3', 'F2', 'F1', 'B', 'L']);
+  assert.deepEqual(ok(parseOrders('5: L\n1: F3\nR2 F2\nregister 3 - F\n4. B', pbem)).program, ['F3', 'F2', 'F1', 'B', 'L']);
+});
+
+test('card numbers from the dealt hand, with # or without', () => {
+  assert.deepEqual(ok(parseOrders('3 1 7 2 5', pbem)).program, ['F3', 'F1', 'U', 'F2', 'L']);
+  assert.deepEqual(ok(parseOrders('#3 #1 #7 #2 #10', pbem)).program, ['F3', 'F1', 'U', 'F2', 'R']);
+});
+
+test("003's priorities: F2 P670, F2:670, P670 alone, a bare priority, and a type held once", () => {
+  assert.deepEqual(ok(parseOrders('F2 P670 R P80 B P440 L P90 U P20', classic)).program, ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20']);
+  assert.deepEqual(ok(parseOrders('F2:670, P80, 440, L, F3', classic)).program, ['F2:670', 'R:80', 'B:440', 'L:90', 'F3:800']);
+});
+
+test('a classic type held twice needs its priority, and says which ones there are', () => {
+  const e = errors(parseOrders('F1 R P80 B L U', classic));
+  assert.match(e[0]!.expected, /you hold 2 F1 cards \(F1:500, F1:510\); add the priority/);
+});
+
+test('a number that is both a card number and a priority is refused, not guessed', () => {
+  const hand = ['U:10', 'R:80', 'B:440', 'L:90', 'F2:670', 'F1:500', 'F1:510', 'R:100', 'F3:800', 'U:20'];
+  // "10" is card 10 (U:20) and the priority of card 1 (U:10).
+  const e = errors(parseOrders('10 2 3 4 5', { ...classic, hand }));
+  assert.match(e[0]!.expected, /both card 10 of your hand \(U:20\) and the priority of U:10: write #10 or P10/);
+  assert.deepEqual(ok(parseOrders('#10 2 3 4 5', { ...classic, hand })).program, ['U:20', 'R:80', 'B:440', 'L:90', 'F2:670']);
+});
+
+test('cards not held, used twice, or too many of a type are refused with the hand', () => {
+  assert.match(errors(parseOrders('F3 F3 F B L', pbem))[0]!.expected, /you hold 1 F3 and the program uses more/);
+  assert.match(errors(parseOrders('1 1 2 3 4', pbem))[0]!.expected, /card 1 \(F1\) is used twice/);
+  assert.match(errors(parseOrders('F2 P700 R P80 B P440 L P90 U P20', classic))[0]!.expected, /no card of priority 700 in your hand/);
+  assert.match(errors(parseOrders('F2 P80 R P80 B L U', classic))[0]!.expected, /priority 80 in your hand is R:80, not F2/);
+});
+
+test('the program must fill every open register; locked registers take no card', () => {
+  assert.match(errors(parseOrders('F3 F2 F B', pbem))[0]!.expected, /5 cards, one per open register \(1, 2, 3, 4, 5\); found 4/);
+  const locked = { ...pbem, openRegisters: [1, 2, 3] };
+  assert.deepEqual(ok(parseOrders('F3 F2 F', locked)).program, ['F3', 'F2', 'F1']);
+  assert.ok(errors(parseOrders('1: F3\n2: F2\n5: F', locked)).some((e) => /register 5 is locked/.test(e.expected)));
+  assert.ok(errors(parseOrders('1: F3\n2: F2', locked)).some((e) => /a card for register 3 too/.test(e.expected)));
+});
+
+test('"-" leaves a register to the random fill; "random" leaves them all', () => {
+  assert.deepEqual(ok(parseOrders('F3 - F ? L', pbem)).program, ['F3', null, 'F1', null, 'L']);
+  assert.deepEqual(ok(parseOrders('random', pbem)).program, [null, null, null, null, null]);
+  assert.match(errors(parseOrders('power down', pbem))[0]!.expected, /a program: .*write "random"/);
+});
+
+test('power down next turn, stay down, and which of them fits the robot', () => {
+  const o = ok(parseOrders('F3 F2 F B L\npower down next turn', pbem));
+  assert.equal(o.powerDown, true);
+  assert.equal(ok(parseOrders('F3 F2 F B L\nPD', pbem)).powerDown, true);
+  const down = { ...pbem, needsProgram: false, poweredDown: true };
+  assert.equal(ok(parseOrders('stay down', down)).stayDown, true);
+  assert.match(errors(parseOrders('power down', down))[0]!.expected, /write "stay down"/);
+  assert.match(errors(parseOrders('F3 F2 F B L\nstay down', pbem))[0]!.expected, /not powered down this turn/);
+  assert.match(errors(parseOrders('F3 F2 F B L', down))[0]!.expected, /no program: your robot is powered down/);
+});
+
+test('re-entry facing, and powered down', () => {
+  assert.deepEqual(ok(parseOrders('F3 F2 F B L\nre-enter facing east', pbem)).reenter, { dir: 'E' });
+  assert.deepEqual(ok(parseOrders('F3 F2 F B L\nif destroyed, reenter N powered down', pbem)).reenter, { dir: 'N', poweredDown: true });
+  assert.match(errors(parseOrders('F3 F2 F B L\nre-enter facing up', pbem))[0]!.expected, /expected|N, E, S|re-enter facing N|program/);
+});
+
+test('the two-wrench choice, and 003\'s conditional order as a condition on damage', () => {
+  assert.equal(ok(parseOrders('P670 P80 P440 P90 P20\ntake option', classic)).takeOption, true);
+  assert.equal(ok(parseOrders('P670 P80 P440 P90 P20\nrepair', classic)).takeOption, false);
+  const c003 = 'If I finish on 2 spanner repair & damage > 3 repair, else take option card.';
+  assert.deepEqual(ok(parseOrders(`P670 P80 P440 P90 P20\n${c003}`, classic)).takeOption, { damageAtMost: 3 });
+  const api = serverOrders(ok(parseOrders(`P670 P80 P440 P90 P20\n${c003}`, classic)));
+  assert.deepEqual([api.takeOption, api.choices], [false, { takeOption: { ifDamageAtMost: 3 } }]);
+  assert.deepEqual(ok(parseOrders('P670 P80 P440 P90 P20\ntake option if damage <= 3, else repair', classic)).takeOption, { damageAtMost: 3 });
+  assert.deepEqual(ok(parseOrders('P670 P80 P440 P90 P20\ntake option unless damage > 3', classic)).takeOption, { damageAtMost: 3 });
+  assert.deepEqual(ok(parseOrders('P670 P80 P440 P90 P20\nif damage >= 5 take option, else repair', classic)).takeOption, { damageAtLeast: 5 });
+  assert.match(errors(parseOrders('F3 F2 F B L\ntake option', pbem))[0]!.expected, /hammer site always repairs/);
+  assert.match(errors(parseOrders('P670 P80 P440 P90 P20\nrepair if my damage is high, else option', classic))[0]!.expected, /a condition on damage/);
+});
+
+test('pbem upgrades in the program: F0, F4, B2 and joined instructions', () => {
+  const o = ok(parseOrders('F0 F4 B2 F+L R+F2', { ...pbem, options: ['Brakes', 'Fourth Gear', 'Reverse Gear', 'Crab Legs', 'Dual Processor'] }));
+  assert.deepEqual(o.program, ['F0', 'F4', 'B2', 'F1+L', 'R+F2']);
+  assert.match(errors(parseOrders('F0 R P80 B P440 L P90 U P20', classic))[0]!.expected, /F0 is a pbem upgrade/);
+});
+
+test('classic joined cards and the option choices of OPTIONS.md part 4', () => {
+  const options = ['Shield', 'Gyroscopic Stabilizer', 'Tractor Beam', 'Fire Control', 'Brakes', 'Abort Switch', 'Conditional Program', 'Flywheel', 'Recompile', 'Mini Howitzer:3'];
+  const o = ok(parseOrders([
+    'F1 P500 + R P80, B P440, L P90, U P20, F3 P800',
+    'shield back', 'gyro on', 'weapon 3 tractor beam', 'fire control 2 lock 4', 'brakes 2 4', 'abort 4',
+    'conditional F1 P510 in register 5', 'flywheel R P100', 'recompile', 'chop shop end draw', 'exchange Brakes, Flywheel in register 3', 'lose mini howitzer',
+  ].join('\n'), { ...classic, options }));
+  assert.deepEqual(o.program, ['F1:500+R:80', 'B:440', 'L:90', 'U:20', 'F3:800']);
+  assert.deepEqual(o.choices, {
+    shield: 'back', gyro: true, weapon: { 3: 'Tractor Beam' }, fireControl: { 2: 'lock:4' }, brakes: [2, 4], abort: 4,
+    conditional: { card: 'F1:510', register: 5 }, flywheel: 'R:100', recompile: true, chopShop: { register: 'end', draw: true },
+    exchange: ['Brakes', { option: 'Flywheel', register: 3 }], lose: 'Mini Howitzer',
+  });
+  assert.deepEqual(serverOrders(o).choices, o.choices);
+});
+
+test('"recompile" alone is read without a program: the new hand comes first', () => {
+  const o = ok(parseOrders('recompile', { ...classic, options: ['Recompile'] }));
+  assert.deepEqual([o.program, o.choices], [[], { recompile: true }]);
+  assert.match(errors(parseOrders('recompile', classic))[0]!.expected, /Recompile/);
+});
+
+test('pbem choices: active upgrades and the circuit breaker threshold', () => {
+  const o = ok(parseOrders('F3 F2 F B L\nactive Gyroscopic Stabilizer, pressor beam\ncircuit breaker 6', { ...pbem, options: ['Gyroscopic Stabilizer', 'Pressor Beam', 'Circuit Breaker'] }));
+  assert.deepEqual(o.choices, { active: ['Gyroscopic Stabilizer', 'Pressor Beam'], circuitBreaker: 6 });
+  assert.match(errors(parseOrders('F3 F2 F B L\nshield back', pbem))[0]!.expected, /Shield is a classic option choice/);
+});
+
+test('a choice naming an option the robot does not hold is refused with what it holds', () => {
+  assert.match(errors(parseOrders('P670 P80 P440 P90 P20\nshield left', classic))[0]!.expected, /you hold none/);
+  assert.match(errors(parseOrders('P670 P80 P440 P90 P20\nweapon 2 Pressor Beam', { ...classic, options: ['Tractor Beam'] }))[0]!.expected, /you hold \(Tractor Beam\), not "pressor beam"/);
+});
+
+test('unreadable lines are answered line by line with what was expected; nothing is half read', () => {
+  const p = parseOrders('Hi moderator\nF3 F2 F B L\npower dwn', pbem);
+  const e = errors(p);
+  assert.deepEqual(e.map((x) => [x.line, x.text]), [[1, 'Hi moderator'], [3, 'power dwn']]);
+  assert.match(e[0]!.expected, /a program, "1: F2"/);
+});
+
+test("003's order sheet: the robot's name and the turn, then the cards", () => {
+  const o = ok(parseOrders('Fred Turn 3\nCards: F2 P670 R P80 B P440 L P90 U P20\nIf I finish on 2 spanner repair & damage > 3 repair, else take option card.', classic));
+  assert.equal(o.turn, 3);
+  assert.deepEqual(o.program, ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20']);
+  assert.deepEqual(o.takeOption, { damageAtMost: 3 });
+  assert.match(errors(parseOrders('Barney Turn 3\nF2 P670 R P80 B P440 L P90 U P20', classic))[0]!.expected, /this seat races Fred, not "barney"/);
+});
+
+test('quoted text, signatures and reply headers are not read; "Turn N" says which turn', () => {
+  const body = 'Turn 3\nF3 F2 F B L\n\nOn Sat, 2 Nov 2026, Moderator wrote:\n> Your instructions: F1 F2\n';
+  const o = ok(parseOrders(body, pbem));
+  assert.equal(o.turn, 3);
+  assert.deepEqual(orderLines('F3\n> quoted\n# comment\n-- \nBob\n').map((l) => l.text), ['F3']);
+  assert.deepEqual(orderLines('F3 F2 F B L\nSent from my phone').map((l) => l.text), ['F3 F2 F B L']);
+});
+
+test('the acknowledgement describes the orders as understood', () => {
+  const o = ok(parseOrders('F2 P670 - B P440 L P90 U P20\npower down\nre-enter facing W\nunlock 5', classic));
+  assert.deepEqual(describeOrders(o, classic), [
+    'Register 1: F2 P670', 'Register 2: left to the random fill', 'Register 3: B P440', 'Register 4: L P90', 'Register 5: U P20',
+    'Power down next turn: yes', 'At a two-wrench site: repair', 'Unlock first: register 5', 'If destroyed, re-enter facing W',
+  ]);
+  assert.deepEqual(serverOrders(o), { program: ['F2:670', null, 'B:440', 'L:90', 'U:20'], powerDown: true, stayDown: false, takeOption: false, unlock: [5], reenter: { dir: 'W' } });
+});

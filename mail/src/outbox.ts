@@ -1,0 +1,257 @@
+/**
+ * The outbox: mails written from the race's entries log, and sent through the relay. A race's
+ * mails are written in one transaction that also moves its cursor past the entries they come
+ * from, and each mail has a key of its own; a mail is marked sent once the relay has taken it.
+ * So no mail is lost across a restart, and none is written twice. (A process that dies between
+ * the relay's answer and the mark sends that mail again after its claim expires, with the same
+ * Message-ID, so the receiving side can tell.)
+ */
+import { createHash } from 'node:crypto';
+import type { Transporter } from 'nodemailer';
+import {
+  awards, cardName, needsProgram, openRegisters, raceStats, startingLives, startingPicks, type Course, type GameState, type Setup,
+} from '../../engine/src/index.js';
+import { renderPng, renderSvg } from '../../render/src/index.js';
+import type { DeadlinePolicy } from '../../server/src/deadline.js';
+import type { Entry, RaceService } from '../../server/src/races.js';
+import { seatAddress, seatCode, type Addressing } from './address.js';
+import type { NotationContext } from './notation.js';
+import type { MailDb } from './store.js';
+import { clockMail, dealMail, endMail, reportMail, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+
+export interface OutboxOptions {
+  readonly db: MailDb;
+  readonly service: RaceService;
+  readonly course: (name: string) => Course | undefined;
+  readonly addressing: Addressing;
+  /** The race clock (the server's): when mails are written, when reminders fall due. */
+  readonly now: () => number;
+  /** Hours before a deadline at which seats without orders are reminded. */
+  readonly remindHours: number;
+}
+
+/** What the outbox knows of a race while it writes its mails. */
+interface RaceMail {
+  readonly id: string;
+  readonly state: GameState;
+  readonly status: string;
+  readonly deadlineAt: number | null;
+  /** The race's last entry: replies are sent in the order they were written. */
+  readonly lastSeq: number;
+  readonly policy: DeadlinePolicy;
+  readonly rules: 'classic' | 'pbem';
+  readonly course: Course;
+  readonly setup: Setup;
+  readonly seed: number;
+  readonly seats: { seat: number; kind: string; email: string; secret: string; ctx: SeatMailContext }[];
+}
+
+/** What the notation reader needs to know of a seat now. */
+export function notationContext(rules: 'classic' | 'pbem', st: GameState, seat: number): NotationContext {
+  const r = st.robots[seat]!;
+  return {
+    rules, hand: r.hand.map(cardName), openRegisters: openRegisters(r.locked), needsProgram: needsProgram(st, seat), poweredDown: r.poweredDown, options: r.options, name: r.name,
+  };
+}
+
+/** After this many failed attempts a mail no longer holds back the later mails of its race. */
+const GIVE_WAY = 8;
+
+const png = (svg: string, name: string): Attachment => ({
+  filename: `${name}.png`, contentType: 'image/png', cid: `${name}@roborally`, content: Buffer.from(renderPng(svg)).toString('base64'),
+});
+
+export class Outbox {
+  constructor(private readonly o: OutboxOptions) {}
+
+  /** The race and its mail seats, or null if it has none. */
+  async race(id: string): Promise<RaceMail | null> {
+    const { db } = this.o;
+    const race = await db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!race) return null;
+    const course = this.o.course(race.course);
+    if (!course) return null;
+    const seats = await db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
+    const mail = await db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
+    const policy: DeadlinePolicy = JSON.parse(race.policy);
+    const rules = race.rules as 'classic' | 'pbem';
+    return {
+      id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy, rules, course, setup: this.o.service.setupOf(race), seed: race.seed,
+      seats: mail.map((m) => ({
+        seat: m.seat, kind: seats[m.seat]!.kind, email: m.email, secret: m.secret,
+        ctx: { race: id, course: race.course, rules, policy, seat: m.seat, name: seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret) },
+      })),
+    };
+  }
+
+  /** Puts mails in the outbox (a mail whose key is there already is not written again). */
+  async enqueue(rows: { key: string; race: string; seq: number; to: string; mail: Mail }[]): Promise<void> {
+    if (!rows.length) return;
+    const now = this.o.now();
+    await this.o.db.insertInto('mail_outbox')
+      .values(rows.map((r) => ({ key: r.key, race_id: r.race, seq: r.seq, created_at: now, to: r.to, body: JSON.stringify(r.mail), sent_at: null, claimed_until: null, attempts: 0, error: null })))
+      .onConflict((oc) => oc.column('key').doNothing()).execute();
+  }
+
+  /** Whether a mail with this key was ever written. */
+  async has(key: string): Promise<boolean> {
+    return !!(await this.o.db.selectFrom('mail_outbox').select('key').where('key', '=', key).executeTakeFirst());
+  }
+
+  /** Writes the mails of every race whose entries have moved past its cursor; returns how many. */
+  async compose(): Promise<number> {
+    const { db } = this.o;
+    const behind = await db.selectFrom('races').leftJoin('mail_cursor', 'mail_cursor.race_id', 'races.id')
+      .select(['races.id as id', 'races.last_seq as last', 'mail_cursor.seq as seq'])
+      .where('races.id', 'in', db.selectFrom('seat_mail').select('race_id'))
+      .where((eb) => eb(eb.fn.coalesce('mail_cursor.seq', eb.lit(0)), '<', eb.ref('races.last_seq')))
+      .execute();
+    let n = 0;
+    for (const b of behind) n += await this.composeRace(b.id, b.seq ?? 0);
+    return n;
+  }
+
+  private async composeRace(id: string, from: number): Promise<number> {
+    const race = await this.race(id);
+    const got = await this.o.service.entries(id, from);
+    if (!race || !got.ok || !got.value.length) return 0;
+    const entries = got.value;
+    const rows: { key: string; race: string; seq: number; to: string; mail: Mail }[] = [];
+    for (const [k, e] of entries.entries()) {
+      for (const { seat, to, mail } of await this.mailsFor(race, e, entries[k - 1])) rows.push({ key: `${id}:${e.seq}:${e.event.type}:${seat}`, race: id, seq: e.seq, to, mail });
+    }
+    const last = entries[entries.length - 1]!.seq;
+    const now = this.o.now();
+    const { db } = this.o;
+    await db.insertInto('mail_cursor').values({ race_id: id, seq: 0 }).onConflict((oc) => oc.column('race_id').doNothing()).execute();
+    // Only the process that moves the cursor from where it found it writes the mails.
+    const written = await db.transaction().execute(async (trx) => {
+      const moved = await trx.updateTable('mail_cursor').set({ seq: last }).where('race_id', '=', id).where('seq', '=', from).executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) return 0;
+      for (const r of rows)
+        await trx.insertInto('mail_outbox')
+          .values({ key: r.key, race_id: r.race, seq: r.seq, created_at: now, to: r.to, body: JSON.stringify(r.mail), sent_at: null, claimed_until: null, attempts: 0, error: null })
+          .onConflict((oc) => oc.column('key').doNothing()).execute();
+      return rows.length;
+    });
+    return written;
+  }
+
+  /** The mails one entry calls for (`prev`: the entry before it, if read with it). */
+  private async mailsFor(race: RaceMail, e: Entry, prev: Entry | undefined): Promise<{ seat: number; to: string; mail: Mail }[]> {
+    const st = race.state;
+    const each = (f: (s: RaceMail['seats'][number]) => Mail | null, people = false) =>
+      race.seats.filter((s) => !people || s.kind === 'human').flatMap((s) => {
+        const mail = f(s);
+        return mail ? [{ seat: s.seat, to: s.email, mail }] : [];
+      });
+    if (e.kind === 'race' && e.event.type === 'raceCreated') {
+      const turn1 = await this.o.service.playedTurn(race.id, 1);
+      const start = turn1.ok ? turn1.value.before : st;
+      const picture = png(renderSvg(race.course.board, { state: start, title: race.course.name }), `course-${race.id}`);
+      const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
+      return each((s) => startMail(s.ctx, { description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture }));
+    }
+    if (e.kind === 'game' && e.event.type === 'turnBegan') {
+      // Instructions only for the turn being programmed now: an old deal found late is no use.
+      if (e.event.turn !== st.turn || race.status !== 'running' || st.phase !== 'programming') return [];
+      return each((s) => (st.robots[s.seat]!.status === 'out' ? null : dealMail(s.ctx, st.turn, st, notationContext(race.rules, st, s.seat), race.deadlineAt)), true);
+    }
+    if (e.kind === 'game' && e.event.type === 'turnEnded') {
+      const played = await this.o.service.playedTurn(race.id, e.event.turn);
+      const rep = await this.o.service.report(race.id, e.event.turn);
+      if (!played.ok || !rep.ok) return [];
+      const { setup, after, events } = played.value;
+      const picture = png(renderSvg(setup.board, { state: after, events, title: `Race ${race.id}, turn ${e.event.turn}` }), `turn-${e.event.turn}`);
+      return each((s) => reportMail(s.ctx, rep.value.report, rep.value.text, after, picture));
+    }
+    // The moderator's changes of the clock. A turn's own deadline follows the events that begin the
+    // turn, in the same commit; any other is the moderator's (extend, resume).
+    const current = e.turn === st.turn && race.status === 'running';
+    if (e.kind === 'race' && current && (e.event.type === 'paused' || e.event.type === 'resumed' || e.event.type === 'rewound' || (e.event.type === 'deadline' && prev?.kind !== 'game'))) {
+      const news = e.event.type === 'paused' ? 'The moderator has paused the race: the deadline is off until it resumes.'
+        : e.event.type === 'rewound' ? `The moderator has taken turn ${e.event.turn} back to correct it; it will be played again.`
+          : `The moderator has ${e.event.type === 'resumed' ? 'resumed the race' : 'moved the deadline'}.`;
+      return each((s) => clockMail(s.ctx, st.turn, news, race.deadlineAt), true);
+    }
+    if (e.kind === 'race' && e.event.type === 'raceOver') {
+      const names = st.robots.map((r) => r.name);
+      const stats = raceStats(names, await this.o.service.gameEvents(race.id));
+      const placed = st.finished.flatMap((g, k) => g.map((i) => `${k + 1}. ${names[i]}`));
+      const rest = st.robots.map((r, i) => ({ r, i })).filter(({ i }) => !st.finished.some((g) => g.includes(i)))
+        .sort((a, b) => b.r.flags - a.r.flags).map(({ r }) => `-  ${r.name}: ${r.flags} flag${r.flags === 1 ? '' : 's'}${r.status === 'out' ? ', out' : ''}`);
+      const picks = startingPicks(stats, [], race.seed);
+      return each((s) => endMail(s.ctx, [...placed, ...rest], awards(stats), picks));
+    }
+    return [];
+  }
+
+  /** Writes reminders to the seats of scheduled races with no orders in when the deadline is near; returns how many. */
+  async remind(): Promise<number> {
+    const { db } = this.o;
+    const now = this.o.now();
+    const due = await db.selectFrom('races').select(['id', 'deadline_at', 'last_seq']).where('status', '=', 'running')
+      .where('deadline_at', '>', now).where('deadline_at', '<=', now + this.o.remindHours * 3600_000)
+      .where('id', 'in', db.selectFrom('seat_mail').select('race_id')).execute();
+    let n = 0;
+    for (const d of due) {
+      const race = await this.race(d.id);
+      // A live race's turn lasts minutes: no time for reminders.
+      if (!race || race.state.phase !== 'programming' || race.policy.kind !== 'scheduled') continue;
+      const st = race.state;
+      const sent = new Set((await db.selectFrom('orders').select('seat').where('race_id', '=', d.id).where('turn', '=', st.turn).execute()).map((r) => r.seat));
+      const rows = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat)).map((s) => ({
+        key: `remind:${d.id}:${st.turn}:${s.seat}:${d.deadline_at}`, race: d.id, seq: d.last_seq, to: s.email,
+        mail: dealMail(s.ctx, st.turn, st, notationContext(race.rules, st, s.seat), d.deadline_at, true),
+      }));
+      const fresh = [];
+      for (const r of rows) if (!(await this.has(r.key))) fresh.push(r);
+      await this.enqueue(fresh);
+      n += fresh.length;
+    }
+    return n;
+  }
+
+  /**
+   * Sends what is waiting, oldest first, through the transport; returns how many were sent. Each
+   * mail is claimed first, so two processes never send the same one at once, and a race's mails go
+   * out in order: one that another process holds, or that failed, holds back the later ones of its
+   * race (once it has failed often, it no longer does). A failed one is tried again later.
+   */
+  async deliver(transport: Transporter, limit = 200): Promise<number> {
+    const { db } = this.o;
+    const waiting = await db.selectFrom('mail_outbox').selectAll().where('sent_at', 'is', null)
+      .orderBy('created_at').orderBy('race_id').orderBy('seq').orderBy('key').limit(limit).execute();
+    const held = new Set<string>();
+    let sent = 0;
+    for (const row of waiting) {
+      if (held.has(row.race_id)) continue;
+      const hold = () => row.attempts < GIVE_WAY && held.add(row.race_id);
+      const claimed = await db.updateTable('mail_outbox').set({ claimed_until: Date.now() + 60_000 }).where('key', '=', row.key).where('sent_at', 'is', null)
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', Date.now())])).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) {
+        hold();
+        continue;
+      }
+      const m: Mail = JSON.parse(row.body);
+      try {
+        await transport.sendMail({
+          from: this.o.addressing.from, to: row.to, subject: m.subject, text: m.text, ...(m.html ? { html: m.html } : {}),
+          ...(m.replyTo ? { replyTo: m.replyTo } : {}), ...(m.inReplyTo ? { inReplyTo: m.inReplyTo, references: m.inReplyTo } : {}),
+          messageId: `<${createHash('sha256').update(row.key).digest('hex').slice(0, 32)}@${this.o.addressing.domain}>`,
+          attachments: (m.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, cid: a.cid, content: a.content, encoding: 'base64' })),
+        });
+        // What was sent stays on record, less its pictures (they can be drawn again from the log).
+        const kept = JSON.stringify({ ...m, attachments: (m.attachments ?? []).map((a) => ({ ...a, content: '' })) });
+        await db.updateTable('mail_outbox').set({ sent_at: this.o.now(), claimed_until: null, attempts: row.attempts + 1, error: null, body: kept }).where('key', '=', row.key).execute();
+        sent++;
+      } catch (e) {
+        // Tried again after a pause that grows with the attempts, up to an hour.
+        const pause = Math.min(3600_000, 5_000 * 2 ** row.attempts);
+        await db.updateTable('mail_outbox').set({ claimed_until: Date.now() + pause, attempts: row.attempts + 1, error: String((e as Error).message).slice(0, 500) }).where('key', '=', row.key).execute();
+        hold();
+      }
+    }
+    return sent;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The mail gateway's tables, in the race database (SQLite or PostgreSQL, through Kysely): the
+ * outbox of mails to send and, per race, how far into its entries the mails have been written.
+ * Mails are written from the durable entries log in the same transaction that moves the cursor,
+ * and each has a key of its own, so a restart neither loses one nor writes one twice.
+ */
+import { sql } from 'kysely';
+import type { Db, Tables } from '../../server/src/db.js';
+import type { Kysely } from 'kysely';
+
+export interface OutboxRow {
+  /** What the mail is, unique: `<race>:<seq>:<kind>:<seat>`, `reply:<incoming mail>`, `remind:…`. */
+  key: string;
+  race_id: string;
+  /** Order of sending within a race: the entry that caused it. */
+  seq: number;
+  created_at: number;
+  to: string;
+  /** The mail (subject, text, html, attachments as base64) as JSON. */
+  body: string;
+  sent_at: number | null;
+  /** A process sending it holds it until then (wall clock, ms). */
+  claimed_until: number | null;
+  attempts: number;
+  error: string | null;
+}
+
+export interface CursorRow {
+  race_id: string;
+  /** The last entry whose mails are in the outbox. */
+  seq: number;
+}
+
+export type MailTables = {
+  mail_outbox: OutboxRow;
+  mail_cursor: CursorRow;
+};
+
+export type MailDb = Kysely<Tables & MailTables>;
+
+export const mailDb = (db: Db): MailDb => db.withTables<MailTables>() as unknown as MailDb;
+
+/** Creates the mail tables if they are not there yet. */
+export async function migrateMail(db: Db): Promise<void> {
+  const big = sql`bigint`;
+  await db.schema
+    .createTable('mail_outbox').ifNotExists()
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('race_id', 'text', (c) => c.notNull())
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('created_at', big, (c) => c.notNull())
+    .addColumn('to', 'text', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('sent_at', big)
+    .addColumn('claimed_until', big)
+    .addColumn('attempts', 'integer', (c) => c.notNull())
+    .addColumn('error', 'text')
+    .execute();
+  await db.schema.createIndex('mail_outbox_unsent').ifNotExists().on('mail_outbox').columns(['sent_at', 'created_at']).execute();
+  await db.schema
+    .createTable('mail_cursor').ifNotExists()
+    .addColumn('race_id', 'text', (c) => c.primaryKey())
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .execute();
+}

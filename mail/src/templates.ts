@@ -1,0 +1,159 @@
+/**
+ * The mails a race sends, as 001's moderator sent them: the start with the course picture and the
+ * rules, each turn's instructions (to their seat only), reminders, the turn report with its table
+ * per register and its picture inline (blue arrows: programmed moves; green: pushes and belts,
+ * 001 L119-121), and the end with standings and awards (001 L353-383).
+ */
+import { cardName, dirName, type Award, type GameState, type TurnReport } from '../../engine/src/index.js';
+import type { DeadlinePolicy } from '../../server/src/deadline.js';
+import type { NotationContext } from './notation.js';
+
+export interface Attachment {
+  readonly filename: string;
+  readonly contentType: string;
+  /** Content-ID the HTML refers to as `cid:…`. */
+  readonly cid: string;
+  /** Base64. */
+  readonly content: string;
+}
+
+export interface Mail {
+  readonly subject: string;
+  readonly text: string;
+  readonly html?: string;
+  readonly attachments?: Attachment[];
+  readonly replyTo?: string;
+  readonly inReplyTo?: string;
+}
+
+/** What a template needs to know of the race and of the seat it writes to. */
+export interface SeatMailContext {
+  readonly race: string;
+  readonly course: string;
+  readonly rules: 'classic' | 'pbem';
+  readonly policy: DeadlinePolicy;
+  readonly seat: number;
+  readonly name: string;
+  /** `[RR …]`, the subject code of the seat. */
+  readonly code: string;
+  /** The seat's reply address. */
+  readonly replyTo: string;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** A deadline as the players read it: in the race's time zone, and in UTC. */
+export function when(at: number, policy: DeadlinePolicy): string {
+  const zone = policy.kind === 'scheduled' ? policy.zone : 'UTC';
+  const local = new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
+  return `${local} (${zone}; ${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC)`;
+}
+
+const policyText = (p: DeadlinePolicy) =>
+  p.kind === 'live'
+    ? `${p.seconds} seconds a turn`
+    : `one turn a day: orders are due at ${p.time} (${p.zone}) on the day of the deadline, which leaves at least ${p.minimumHours} hours after the instructions are sent (001 L389-391)`;
+
+/** How to write orders, with examples from the seat's rule set. */
+function notationHelp(rules: 'classic' | 'pbem'): string[] {
+  const rows: [string, string][] = [
+    [rules === 'classic' ? 'F2 P670 R P80 B P440 L P90 U P20' : 'F3 F2 F B L', 'your program, register 1 first'],
+    ['3 1 7 2 5', 'or the numbers of your instructions as dealt'],
+    ['1: F3', 'one register a line, or all on one line; "-" leaves a register to the random fill'],
+    ['power down', 'power down next turn (001 L69); "stay down" to stay down'],
+    ['re-enter facing N', 'if destroyed this turn'],
+    ...(rules === 'classic'
+      ? ([['take option', 'at a two-wrench site ("repair" is the default)'], ['if damage > 3 repair, else take option', "003's conditional order"]] as [string, string][])
+      : ([['F0 F4 B2 F+L', 'with Brakes, Fourth Gear, Reverse Gear, Crab Legs']] as [string, string][])),
+  ];
+  const w = Math.max(...rows.map(([e]) => e.length));
+  return [
+    'How to write your orders (reply to this mail; each reply replaces your orders until the deadline):',
+    ...rows.map(([e, m]) => `  ${e.padEnd(w)}  ${m}`),
+    'Missing or illegal moves are replaced with random moves, so check the acknowledgement (001 L393).',
+    'The whole notation: docs/mail.md.',
+  ];
+}
+
+export function startMail(c: SeatMailContext, o: { description: string; flags: number; lives: number; players: string[]; picture: Attachment }): Mail {
+  const text = [
+    `Welcome to race ${c.race} on ${c.course}, ${c.name}!`,
+    '',
+    `Rules: ${c.rules} (${c.rules === 'classic' ? 'the 1994 manual' : "001's play-by-email rules"}). Touch the ${o.flags} flags in order; ${o.lives} lives.`,
+    o.description,
+    `Robots: ${o.players.join(', ')}.`,
+    `Deadlines: ${policyText(c.policy)}.`,
+    '',
+    ...notationHelp(c.rules),
+    '',
+    `Your seat's address is ${c.replyTo}; keep the code ${c.code} in the subject. Mails without it are refused.`,
+  ].join('\n');
+  const html = `<p>Welcome to race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>, ${esc(c.name)}!</p><p><img src="cid:${o.picture.cid}" alt="the course"></p><pre>${esc(text)}</pre>`;
+  return { subject: `${c.code} Race ${c.race} starts on ${c.course}`, text, html, attachments: [o.picture], replyTo: c.replyTo };
+}
+
+function robotLine(st: GameState, seat: number): string {
+  const r = st.robots[seat]!;
+  return `${r.name}: at (${r.x},${r.y}) facing ${dirName(r.dir)}, damage ${r.damage}, lives ${r.lives}, flags ${r.flags}${r.poweredDown ? ', powered down' : ''}${r.status !== 'active' ? `, ${r.status}` : ''}${r.options.length ? `, options: ${r.options.join(', ')}` : ''}`;
+}
+
+/** The hand as dealt, numbered, as the notation reads it (`F2:670` written `F2 P670`). */
+export function handLines(ctx: NotationContext): string[] {
+  return ctx.hand.map((h, k) => `  ${String(k + 1).padStart(2)}. ${h.replace(/:(\d+)/, ' P$1')}`);
+}
+
+export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: NotationContext, deadlineAt: number | null, reminder = false): Mail {
+  const r = st.robots[c.seat]!;
+  const locked = [1, 2, 3, 4, 5].filter((reg) => r.locked & (1 << (reg - 1)));
+  const lines = [
+    reminder ? `Reminder: your orders for turn ${turn} are not in yet. Without them, your program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}.`,
+    '',
+    `Your robot ${robotLine(st, c.seat)}.`,
+    ...(ctx.needsProgram
+      ? [`Your instructions this turn (choose ${ctx.openRegisters.length}, for register${ctx.openRegisters.length > 1 ? 's' : ''} ${ctx.openRegisters.join(', ')}):`, ...handLines(ctx)]
+      : [`Your robot plays no instructions this turn (${r.poweredDown ? 'powered down' : r.status !== 'active' ? 'not on the board' : 'every register locked'}).${r.poweredDown ? ' Write "stay down" to stay down next turn.' : ''}`]),
+    ...(locked.length ? [`Locked: ${locked.map((reg) => `register ${reg} = ${r.registers[reg - 1] ? cardName(r.registers[reg - 1]!).replace(/:(\d+)/, ' P$1') : 'empty'}`).join(', ')}.`] : []),
+    '',
+    deadlineAt !== null ? `Orders are due ${when(deadlineAt, c.policy)}.` : 'The race is paused; the deadline will be set when it resumes.',
+    '',
+    ...notationHelp(c.rules),
+  ];
+  return { subject: `${c.code} Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, text: lines.join('\n'), replyTo: c.replyTo };
+}
+
+/** The moderator moved the clock: what happened, and when orders are due now. */
+export function clockMail(c: SeatMailContext, turn: number, news: string, deadlineAt: number | null): Mail {
+  const due = deadlineAt !== null ? `Orders for turn ${turn} are now due ${when(deadlineAt, c.policy)}.` : `Orders for turn ${turn} can still be sent and replaced.`;
+  return { subject: `${c.code} Turn ${turn}: the deadline has changed`, text: `${news}\n\n${due}\n\nYour orders so far stand; you can replace them until the deadline.`, replyTo: c.replyTo };
+}
+
+/** 001's table per register, as HTML. */
+function reportHtml(rep: TurnReport): string {
+  const list = (xs: string[]) => (xs.length ? `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '');
+  const regs = rep.registers.map((reg) => `<h3>Register ${reg.register}</h3><table border="1" cellpadding="3" cellspacing="0"><tr><th>Dmg</th><th>Name</th><th>Move</th><th>Notes</th></tr>${reg.rows
+    .map((r) => `<tr><td>${r.dmg}</td><td>${esc(r.name)}</td><td>${esc(r.move.join(','))}</td><td>${esc(r.notes.join('; '))}</td></tr>`).join('')}</table>`);
+  return `${list(rep.start)}${regs.join('')}${rep.end.length ? `<h3>End of turn</h3>${list(rep.end)}` : ''}`;
+}
+
+export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, after: GameState, picture: Attachment): Mail {
+  const robots = after.robots.map((_, i) => robotLine(after, i));
+  const body = [`Race ${c.race} on ${c.course}: the report of turn ${rep.turn}.`, '', text, '', 'After the turn:', ...robots.map((x) => `  ${x}`), '',
+    'The picture: programmed moves in blue, pushes and conveyor belts in green (001 L121).'].join('\n');
+  const html = `<p>Race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>: the report of turn ${rep.turn}.</p>${reportHtml(rep)}<h3>After the turn</h3><ul>${robots.map((x) => `<li>${esc(x)}</li>`).join('')}</ul><p><img src="cid:${picture.cid}" alt="turn ${rep.turn}: programmed moves in blue, pushes and belts in green"></p>`;
+  return { subject: `${c.code} Turn ${rep.turn}: report`, text: body, html, attachments: [picture], replyTo: c.replyTo };
+}
+
+export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[]): Mail {
+  const text = [
+    `Race ${c.race} on ${c.course} is over.`, '', 'Standings:', ...standings.map((s) => `  ${s}`), '',
+    'Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), '',
+    `Starting picks for the next race (001 L333-351): ${picks.join(', ')}.`, '', 'Thank you for racing!',
+  ].join('\n');
+  return { subject: `${c.code} Race over: standings and awards`, text, replyTo: c.replyTo };
+}
+
+/** The answer to a mail of orders: what was understood, or what was expected. */
+export function replyMail(c: SeatMailContext, to: { subject: string; messageId: string | null }, lines: string[]): Mail {
+  const subject = /^re:/i.test(to.subject) ? to.subject : `Re: ${to.subject || `${c.code} orders`}`;
+  return { subject: subject.includes(c.code) ? subject : `${subject} ${c.code}`, text: lines.join('\n'), replyTo: c.replyTo, ...(to.messageId ? { inReplyTo: to.messageId } : {}) };
+}
