@@ -133,7 +133,7 @@ function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: str
     if (c?.recompile && r.status === 'active' && !r.poweredDown) {
       // 2.22: the new hand is drawn and the damage taken before programming; a scenario's program
       // stands for the new hand.
-      const res = recompile(setup, state, i);
+      const res = recompile(setup, state, i, c);
       if (!res.ok) return fail(`${path}.choices.${r.name}.recompile`, res.error.message);
       state = res.value.state;
       const robot = state.robots[i]!;

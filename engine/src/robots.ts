@@ -208,10 +208,17 @@ export function clearProgram(ctx: Ctx, i: number): void {
  */
 export function discardAllDamage(ctx: Ctx, i: number): void {
   const r = ctx.state.robots[i]!;
+  // Fire Control's markers go too (OPTIONS.md 2.10 "a power down ... clears all markers"), before
+  // the damage, so that no point of it is spent on a marker.
+  const markers = r.opt?.fcLocks ?? 0;
+  if (markers) {
+    r.locked &= ~markers;
+    r.opt!.fcLocks = 0;
+  }
   repair(ctx, i, r.damage, 'powerDown');
-  if (r.locked) {
+  if (r.locked | markers) {
     const freed: number[] = [];
-    for (let reg = 1; reg <= 5; reg++) if (r.locked & (1 << (reg - 1))) freed.push(reg);
+    for (let reg = 1; reg <= 5; reg++) if ((r.locked | markers) & (1 << (reg - 1))) freed.push(reg);
     ctx.events?.push({ type: 'unlocked', robot: i, registers: freed });
   }
   clearProgram(ctx, i);

@@ -213,9 +213,9 @@ function joinedRefusal(r: RobotState, main: Card, second: Card, field: string): 
 
 /**
  * 2.22 Recompile: before programming, robot i discards its hand for a new one and takes the rule
- * set's damage; once a turn.
+ * set's damage, exchanging options for it as `choices.exchange` orders; once a turn.
  */
-export function recompile(setup: Setup, state: GameState, i: number): Result<Outcome> {
+export function recompile(setup: Setup, state: GameState, i: number, choices: Choices = {}): Result<Outcome> {
   if (state.phase !== 'programming') return err('phase', 'a hand is recompiled before the program is handed in');
   const r = state.robots[i];
   if (!r) return err('robot', `no robot number ${i}`);
@@ -223,6 +223,8 @@ export function recompile(setup: Setup, state: GameState, i: number): Result<Out
   if (!holds(r, 'Recompile')) return err('choices.recompile', `${r.name} does not hold Recompile`);
   if (r.opt?.recompiled) return err('choices.recompile', `${r.name} has recompiled this turn already`);
   const ctx = begin(setup, state);
+  // Its point meets the turn's decisions so far: an exchange ordered with it applies (1.2, 2.22).
+  memory(ctx.state.robots[i]!).choices = choices;
   recompileHand(ctx, i);
   destroyIfWrecked(ctx, i);
   const robot = ctx.state.robots[i]!;

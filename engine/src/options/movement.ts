@@ -27,14 +27,18 @@ export function rotate(ctx: Ctx, i: number, quarters: number): void {
 export function runCard(ctx: Ctx, i: number, register: number, card: Card, joined: Card): void {
   const r = ctx.state.robots[i]!;
   const a = cardAction(card);
+  // A second card runs only while the robot holds the option that joined it; one lost during the
+  // turn (exchanged, destroyed by Fire Control) leaves the register's own card [def].
   if (joined) {
     const b = cardAction(joined);
     if (a.move === 1 && (b.turn === 1 || b.turn === 3) && holds(r, 'Crab Legs')) {
       crabStep(ctx, i, b.turn);
       return;
     }
-    dualProcessor(ctx, i, a.move, b.turn);
-    return;
+    if (holds(r, 'Dual Processor')) {
+      dualProcessor(ctx, i, a.move, b.turn);
+      return;
+    }
   }
   let move = a.move;
   const c = r.opt?.choices;

@@ -190,20 +190,24 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
   };
   const weapon = chosenWeapon(ctx, i, register);
   const ahead = firstInLine(ctx, i, r.dir);
+  const highPower = holds(r, 'High-Power Laser');
+  // pbem's switched-on beam goes with every shot of the robot (OPTIONS.md part 3), a High-Power one
+  // through a wall too; classic's optional weapon replaces the main laser, which alone High-Power mods.
+  const aimed = weapon && highPower && ctx.rules.options.toggles ? piercingTargets(ctx, i, r.dir).find((t) => t >= 0) ?? NONE : ahead;
   let main = true;
-  if (weapon && ahead !== NONE && ahead >= 0) {
-    const t = ctx.state.robots[ahead]!;
+  if (weapon && aimed !== NONE && aimed >= 0) {
+    const t = ctx.state.robots[aimed]!;
     const distance = Math.abs(t.x - r.x) + Math.abs(t.y - r.y);
     if (weaponApplies(ctx, weapon, distance, register)) {
       main = false;
-      weaponShots.push({ shooter: i, target: ahead, weapon, dir: r.dir });
-      if (weapon === 'Mini Howitzer') special.push({ target: ahead, points: 1, hit: { dir: r.dir, shooter: i, weapon, register } });
-      else ctx.events?.push({ type: 'shot', robot: ahead, by: { robot: i }, points: 0, from: [r.x, r.y], to: [t.x, t.y], weapon });
+      weaponShots.push({ shooter: i, target: aimed, weapon, dir: r.dir });
+      if (weapon === 'Mini Howitzer') special.push({ target: aimed, points: 1, hit: { dir: r.dir, shooter: i, weapon, register } });
+      else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: [r.x, r.y], to: [t.x, t.y], weapon });
     }
   }
   if (main) {
     const shots = holds(r, ctx.rules.name === 'pbem' ? 'Double-Barreled Lasers' : 'Double-Barreled Laser') ? 2 : 1;
-    if (holds(r, 'High-Power Laser')) for (const t of piercingTargets(ctx, i, r.dir)) fire(t, r.dir, shots, 'main');
+    if (highPower) for (const t of piercingTargets(ctx, i, r.dir)) fire(t, r.dir, shots, 'main');
     else fire(ahead, r.dir, shots, 'main');
   }
   if (holds(r, 'Rear-Firing Laser')) {
