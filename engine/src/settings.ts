@@ -91,7 +91,7 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
         break;
       case 'cards':
         if (!Array.isArray(v) || v.some((c) => typeof c !== 'string' || parseCard(c, true) === undefined))
-          return err(p, 'expected a list of program cards as CODE:PRIORITY, e.g. ["F2:670", "U:20"]');
+          return err(p, 'expected a list of program cards written CODE:PRIORITY, such as F2:670');
         break;
       case 'dice':
         if (!Array.isArray(v) || !v.every(isPositiveInt)) return err(p, 'expected a list of die values, one whole number (at least 1) per flag');

@@ -136,6 +136,8 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
   if (r.poweredDown) {
     if (program.length) return err('program', `${r.name} is powered down this turn and runs no cards`);
     if (orders.powerDown) return err('powerDown', `${r.name} is already powered down; use stayDown`);
+    for (const key of ['conditional', 'flywheel'] as const)
+      if (orders.choices?.[key]) return err(`choices.${key}`, `${r.name} is powered down this turn and has no cards to set aside`);
   } else {
     if (orders.stayDown) return err('stayDown', `${r.name} is not powered down this turn`);
     const open = openRegisters(r.locked);

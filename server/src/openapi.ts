@@ -54,7 +54,7 @@ export const OPENAPI = {
     '/api/races/{id}/turns/{turn}/picture.svg': { get: { summary: 'The floor after a played turn, programmed moves as blue arrows, pushes and belt moves green', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'SVG', content: { 'image/svg+xml': {} } }, ...refused } } },
     '/api/races/{id}/moderator/{action}': {
       post: {
-        summary: 'Moderate: pause, resume, extend ({"seconds"}), replace ({"seat", "level"}) a player by a bot, adjudicate now, rewind the last turn',
+        summary: 'Moderate: pause, resume, extend ({"seconds"}), replace ({"seat", "level"}) a player by a bot, adjudicate now ({"turn"} optional: only if that turn is still the current one), rewind the last turn',
         parameters: [id, { name: 'action', in: 'path', required: true, schema: { enum: ['pause', 'resume', 'extend', 'replace', 'adjudicate', 'rewind'] } }],
         security: [{ moderator: [] }],
         responses: { '200': { description: 'done', ...json({ type: 'object' }) }, '409': { description: 'not possible now', ...json(error) }, ...refused },

@@ -286,16 +286,19 @@ export class RaceService {
 
   /**
    * Plays the current turn if it is due: its deadline has passed, or (`early`, live races) every
-   * person has sent orders. Returns true if this call played it. Safe to call from anywhere, at
+   * person has sent orders; with `onlyTurn`, only if that is still the current turn (a repeated
+   * request plays nothing more). Returns true if this call played it. Safe to call from anywhere, at
    * any time, from any number of processes: only one of them commits.
    */
-  async adjudicate(id: string, force: boolean): Promise<boolean> {
+  async adjudicate(id: string, force: boolean, onlyTurn?: number): Promise<boolean> {
     const got = await this.load(id);
     if (!got) return false;
     const { race, seats } = got;
     if (race.status !== 'running' || race.paused_left !== null) return false;
     const st: GameState = JSON.parse(race.state);
     if (st.phase !== 'programming') return false;
+    // A request to play a given turn does nothing once that turn has been played.
+    if (onlyTurn !== undefined && st.turn !== onlyTurn) return false;
     const now = this.clock.now();
     const rows = await this.db.selectFrom('orders').selectAll().where('race_id', '=', id).where('turn', '=', st.turn).execute();
     const sent = new Map(rows.map((r) => [r.seat, JSON.parse(r.body) as SeatOrders]));
@@ -439,7 +442,8 @@ export class RaceService {
         break;
       }
       case 'adjudicate':
-        return (await this.adjudicate(id, true)) ? yes({ done: 'the turn was played' }) : no(409, 'turn', 'the turn could not be played now (paused, over, or played meanwhile)');
+        if (b.turn !== undefined && !Number.isInteger(b.turn)) return no(422, 'turn', 'expected the number of the turn to play (optional: without it, the current turn)');
+        return (await this.adjudicate(id, true, b.turn as number | undefined)) ? yes({ done: 'the turn was played' }) : no(409, 'turn', 'the turn could not be played now (paused, over, or played meanwhile)');
       case 'rewind': {
         const st: GameState = JSON.parse(race.state);
         const last = race.status === 'over' ? st.turn : st.turn - 1;

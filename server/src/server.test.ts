@@ -150,8 +150,8 @@ for (const dialect of DIALECTS) {
       // The last orders and two more attempts to play the turn, all at once.
       const done = await Promise.all([
         call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { program: hb.slice(0, 5) }, auth(b!)),
-        s.service.adjudicate(race.id, true),
-        s.service.adjudicate(race.id, true),
+        s.service.adjudicate(race.id, true, 1),
+        s.service.adjudicate(race.id, true, 1),
       ]);
       // Bob's orders either made it in time or met the next turn (then his cards were filled at random).
       assert.ok([200, 409, 422].includes(done[0].status), JSON.stringify(done[0].body));

@@ -152,7 +152,8 @@ test('two people race through an invite link, and neither page nor its traffic s
   const record = (page: Page) => {
     const got: string[] = [];
     seen.set(page, got);
-    page.on('response', (r) => void r.text().then((t) => got.push(t), () => undefined));
+    // The race's data: API answers and stream frames (the page's own code is the same for everyone).
+    page.on('response', (r) => void (new URL(r.url()).pathname.startsWith('/api/') ? r.text().then((t) => got.push(t), () => undefined) : undefined));
     page.on('websocket', (ws) => ws.on('framereceived', (f) => got.push(String(f.payload))));
   };
   const ctxA = await browser.newContext({ viewport: { width: 1280, height: 900 } });

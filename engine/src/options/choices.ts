@@ -31,7 +31,7 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
     held.has(name) ? null : err(p, `${r.name} does not hold ${name}`);
   const card = (v: unknown, p: string): Result<Card> => {
     const c = typeof v === 'string' ? parseCard(v, setup.rules.priorities) : undefined;
-    return c === undefined ? err(p, `${JSON.stringify(v)} is not a card (${setup.rules.priorities ? 'CODE:PRIORITY, e.g. "F2:670"' : 'F1, F2, F3, B, L, R or U'})`) : ok(c);
+    return c === undefined ? err(p, `${JSON.stringify(v)} is not a card (${setup.rules.priorities ? 'CODE:PRIORITY, such as F2:670' : 'F1, F2, F3, B, L, R or U'})`) : ok(c);
   };
   const registers = (v: unknown, p: string): Result<number[]> =>
     Array.isArray(v) && v.every(isRegister) ? ok(v as number[]) : err(p, 'expected a list of register numbers 1 to 5');
