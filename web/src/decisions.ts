@@ -6,7 +6,7 @@
 import { TOGGLES, WEAPONS, optionName } from '../../engine/src/index.js';
 import { h } from './api.js';
 import { fireControlModes, heldNames, type Choices } from './choices.js';
-import { cardWords } from './steps.js';
+import { cardWords } from './words.js';
 
 export interface DecisionsInput {
   /** The decisions offered (`offered` of choices.ts). */

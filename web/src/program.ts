@@ -13,7 +13,8 @@
 import { h, type PublicRobot, type SeatView, type SentOrders } from './api.js';
 import { canJoin, compact, entryName, fieldOf, gearFor, heldNames, offered, readEntry, type Choices, type Gear } from './choices.js';
 import { decisions } from './decisions.js';
-import { cardParts, cardWords } from './steps.js';
+import { cardParts } from './steps.js';
+import { cardWords } from './words.js';
 
 const ICON: Record<string, string> = { F1: '↑1', F2: '↑2', F3: '↑3', B: '↓', L: '↶', R: '↷', U: '⤸' };
 

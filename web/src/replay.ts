@@ -7,7 +7,8 @@
 import type { GameEvent } from '../../engine/src/index.js';
 import { api, h, type Replay, type TurnReport } from './api.js';
 import type { BoardView } from './board.js';
-import { cardWords, describe, robotsFromView, steps, type Step } from './steps.js';
+import { robotsFromView, steps, type Step } from './steps.js';
+import { cardWords, describe } from './words.js';
 
 const SPEEDS = [0.5, 1, 2, 4];
 
