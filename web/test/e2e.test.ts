@@ -303,7 +303,7 @@ test('option decisions: a Shield side chosen in the form travels with the orders
   assert.equal(await bob.locator('select[data-field="choices.shield"]').count(), 0, 'no Shield decision without the card');
   const before = await bob.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')).join(' '));
   await bob.click('#program .recompile');
-  await bob.waitForSelector('#program .recompile[disabled]');
+  await bob.locator('#program .recompile-line', { hasText: 'recompiled this turn' }).waitFor();
   const after = await bob.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')).join(' '));
   assert.notEqual(after, before, 'a new hand');
   assert.equal(after, (await seatView(1)).you.hand.join(' '), 'the hand the server dealt');
@@ -312,5 +312,45 @@ test('option decisions: a Shield side chosen in the form travels with the orders
   await program(bob, 'tap');
   await send(bob);
   await ava.waitForSelector('#replay[data-turn="1"]');
+  await ctx.close();
+});
+
+test('with Dual Processor, a rotation dropped on a register holding a move joins it there, and the orders say so', { skip }, async () => {
+  const created = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', seed: 4, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
+    settings: { oneFreeOption: true, optionDeck: ['Dual Processor', 'Brakes'] },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
+  await page.waitForSelector('body[data-ready]');
+  const hand = await page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
+  const move = hand.find((c) => /^(F[123]|B):/.test(c))!, turn = hand.find((c) => /^[LRU]:/.test(c))!;
+  assert.ok(move && turn, `seed 4 deals a move and a rotation (${hand.join(' ')})`);
+  await page.focus(`.hand .card[data-card="${move}"]`);
+  await page.keyboard.press('1');
+  await page.waitForSelector(`.register[data-register="1"] .card[data-card="${move}"]`);
+  const a = (await page.locator(`.hand .card[data-card="${turn}"]`).boundingBox())!, b = (await page.locator('.register[data-register="1"]').boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForSelector(`.register[data-register="1"] .card.joined[data-card="${turn}"]`);
+  await page.screenshot({ path: `${SHOTS}joined.png`, fullPage: true });
+  // The bot has sent already: Ava's orders play the turn at once, so the server's echo is read.
+  const [put] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/orders')), send(page)]);
+  assert.equal(put.status(), 200);
+  assert.equal((await put.json()).orders.program[0], `${move}+${turn}`);
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.click('#replay .pause').catch(() => undefined);
+  await page.click('#replay .first');
+  const joined = page.locator('#replay .revealed li', { hasText: ' + ' });
+  for (let k = 0; k < 10 && !(await joined.count()); k++) {
+    const at = await page.getAttribute('#replay', 'data-step');
+    await page.click('#replay .forward');
+    await page.waitForSelector(`#replay:not([data-step="${at}"])`);
+  }
+  assert.equal(await joined.count(), 1, 'register 1 reveals the joined card');
   await ctx.close();
 });
