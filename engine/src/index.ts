@@ -20,4 +20,4 @@ export * from './report/table.js';
 export * from './report/stats.js';
 export type { OptionRules } from './rules/ruleset.js';
 export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName } from './options/catalog.js';
-export { parseChoices } from './options/choices.js';
+export { CHOICE_OPTION, parseChoices } from './options/choices.js';

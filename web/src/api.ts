@@ -26,10 +26,14 @@ export interface PublicRobot {
   status: 'active' | 'destroyed' | 'out';
   virtual: boolean;
   poweredDown: boolean;
-  locked: { register: number; card: string | null }[];
+  /** Why each is locked: the damage count, or a Fire Control marker. */
+  locked: { register: number; card: string | null; by: 'damage' | 'Fire Control' }[];
   lockedCount: number;
   cards: number;
+  /** Its option cards (`NAME:LEFT` for cards with uses); under Secret Options only those used. */
   options: string[];
+  /** Under Secret Options: how many it holds that have not been used yet. */
+  hiddenOptions: number;
 }
 
 export interface RaceView {
@@ -54,10 +58,16 @@ export interface SentOrders {
   takeOption: boolean;
   unlock: number[];
   reenter: { dir?: string; poweredDown?: boolean } | null;
+  /** Option decisions (docs/options.md), only those the player gave. */
+  choices?: Record<string, unknown> | null;
 }
 
 export interface SeatView extends RaceView {
-  you: { seat: number; hand: string[]; openRegisters: number[]; needsProgram: boolean; poweredDown: boolean; orders: SentOrders | null };
+  you: {
+    seat: number; hand: string[]; openRegisters: number[]; needsProgram: boolean; poweredDown: boolean; orders: SentOrders | null;
+    /** All its options, secret or not; the decisions the rule set takes; the card its Flywheel keeps; whether it recompiled this turn. */
+    options: string[]; choiceKeys: string[]; flywheel: string | null; recompiled: boolean;
+  };
 }
 
 export interface Entry {

@@ -36,8 +36,17 @@ function choose(c: CourseInfo): void {
     r.disabled = !c.rules.includes(r.value);
     if (r.disabled && r.checked) form.querySelector<HTMLInputElement>(`input[name="rules"][value="${c.rules[0]}"]`)!.checked = true;
   }
+  classicOnly();
   summarize();
 }
+
+/** The house rules about the option deck are classic's: pbem's upgrades come from its sites. */
+function classicOnly(): void {
+  const pbem = radio('rules') === 'pbem';
+  for (const box of form.querySelectorAll<HTMLInputElement>('input[data-classic]')) box.disabled = pbem;
+}
+
+const OPTION_RULES = ['oneFreeOption', 'installingOptions', 'noSitAndSpin', 'secretOptions', 'shieldPerRegister'];
 
 function courseCard(c: CourseInfo): HTMLElement {
   return h('button', { type: 'button', class: 'course', role: 'radio', 'aria-checked': 'false', 'data-course': c.name, onclick: () => choose(c) },
@@ -70,7 +79,7 @@ function newRace(c: CourseInfo): unknown {
   const settings: Record<string, unknown> = {};
   const lives = Number(field('lives').value);
   if (lives !== 3) settings.lives = lives;
-  for (const k of ['extraLives', 'oneFreeLife', 'infiniteLives']) if (checked(k)) settings[k] = true;
+  for (const k of ['extraLives', 'oneFreeLife', 'infiniteLives', ...OPTION_RULES]) if (checked(k) && !field(k).disabled) settings[k] = true;
   if (checked('arena')) settings.variant = 'arena';
   const die = Number(field('dice').value);
   if (die > 0) settings.diceRule = new Array(c.flags).fill(die);
@@ -103,6 +112,7 @@ function showCreated(r: Created): void {
 
 form.addEventListener('input', () => {
   peopleNames();
+  classicOnly();
   summarize();
 });
 form.addEventListener('submit', async (ev) => {

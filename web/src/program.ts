@@ -4,17 +4,34 @@
  * goes into a register by dragging it (mouse or finger: pointer events), by tapping it (the first
  * empty register, or the one tapped before), or from the keyboard (focus a card, press 1 to 5).
  * Tapping a filled register, or Delete on it, takes its card back. Orders can be sent again, and
- * so changed, until the turn is played.
+ * so changed, until the turn is played. Then the decisions the robot's options give: a rotation
+ * dropped (or keyed) onto a register holding a move joins it there when Crab Legs or Dual
+ * Processor allows; a Move 1, Move 3 or Back-Up in a register has a toggle for Brakes, Fourth Gear
+ * or Reverse Gear; the rest are controls (web/src/decisions.ts); Recompile is a button. A refusal
+ * of the server is shown beside the control it names.
  */
 import { h, type PublicRobot, type SeatView, type SentOrders } from './api.js';
-import { cardParts, cardWords } from './steps.js';
+import { canJoin, compact, entryName, fieldOf, gearFor, heldNames, offered, readEntry, type Choices, type Gear } from './choices.js';
+import { decisions } from './decisions.js';
+import { cardParts } from './steps.js';
+import { cardWords } from './words.js';
 
 const ICON: Record<string, string> = { F1: '↑1', F2: '↑2', F3: '↑3', B: '↓', L: '↶', R: '↷', U: '⤸' };
 
+/** A refusal of the server: the field it names (`program[2]`, `choices.weapon.3`…) and why. */
+export interface Refusal {
+  readonly field: string;
+  readonly message: string;
+}
+
 export interface ProgramOptions {
   readonly rules: string;
-  /** Sends the orders; resolves with an error message, or null when they were taken. */
-  readonly send: (orders: SentOrders) => Promise<string | null>;
+  /** Whether the course has a chop shop: the decision about one is offered only then. */
+  readonly chopShop: boolean;
+  /** Sends the orders; resolves with a refusal, or null when they were taken. */
+  readonly send: (orders: SentOrders) => Promise<Refusal | null>;
+  /** Recompile: a new hand (POST …/recompile, then the view again); resolves with a refusal, or null. */
+  readonly recompile: () => Promise<Refusal | null>;
 }
 
 export class ProgramPanel {
@@ -22,10 +39,19 @@ export class ProgramPanel {
   private robot!: PublicRobot;
   /** Per register 1-5: the card placed in it (open registers only). */
   private placed = new Map<number, string>();
+  /** Per register: a second card joined to its card (Crab Legs, Dual Processor). */
+  private joined = new Map<number, string>();
+  /** Registers whose card is played another way: pbem's code (F0, F4, B2) or classic's Brakes, Fourth Gear, Reverse Gear. */
+  private geared = new Set<number>();
+  /** The option decisions, as the form holds them (defaults left out when sent). */
+  private choices: Choices = {};
+  private refusal: Refusal | null = null;
   private target: number | null = null;
   private turn = -1;
+  /** The hand the placements are of: a recompiled hand starts the program again. */
+  private dealt = '';
   private sentAt: string | null = null;
-  private drag: { card: string; from: number | null; ghost: HTMLElement | null; x: number; y: number; id: number } | null = null;
+  private drag: { card: string; from: number | null; joined: boolean; ghost: HTMLElement | null; x: number; y: number; id: number } | null = null;
 
   constructor(private readonly root: HTMLElement, private readonly o: ProgramOptions) {
     root.addEventListener('pointermove', (e) => this.dragMove(e));
@@ -33,21 +59,41 @@ export class ProgramPanel {
     root.addEventListener('pointercancel', () => this.dragCancel());
   }
 
-  /** A new view of the seat: a new turn empties the registers (or fills them from the orders sent). */
+  /**
+   * A new view of the seat: a new turn, or a new hand (Recompile), empties the registers (or fills
+   * them from the orders sent).
+   */
   update(view: SeatView): void {
     this.view = view;
     this.robot = view.robots[view.you.seat]!;
-    if (view.turn !== this.turn) {
+    const dealt = view.you.hand.join(' ');
+    if (view.turn !== this.turn || dealt !== this.dealt) {
       this.turn = view.turn;
+      this.dealt = dealt;
       this.placed.clear();
+      this.joined.clear();
+      this.geared.clear();
       this.target = null;
       this.sentAt = null;
+      this.refusal = null;
       const sent = view.you.orders;
       if (sent) {
-        view.you.openRegisters.forEach((reg, k) => sent.program[k] && this.placed.set(reg, sent.program[k]!));
+        view.you.openRegisters.forEach((reg, k) => {
+          if (!sent.program[k]) return;
+          const e = readEntry(sent.program[k]!);
+          this.placed.set(reg, e.card);
+          if (e.joined) this.joined.set(reg, e.joined);
+          if (e.coded) this.geared.add(reg);
+        });
         this.sentAt = 'earlier';
       }
       this.form = sent ?? { program: [], powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null };
+      this.choices = { ...(sent?.choices ?? {}) };
+      // classic's movement cards are decisions by register: shown on the registers.
+      for (const key of ['brakes', 'fourthGear', 'reverseGear']) {
+        for (const reg of (this.choices[key] ?? []) as number[]) this.geared.add(reg);
+        delete this.choices[key];
+      }
     }
     this.render();
   }
@@ -56,7 +102,8 @@ export class ProgramPanel {
   private form: SentOrders = { program: [], powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null };
 
   private inHand(): string[] {
-    const used = [...this.placed.values()];
+    const c = this.choices as { conditional?: { card?: string }; flywheel?: string };
+    const used = [...this.placed.values(), ...this.joined.values(), c.conditional?.card, c.flywheel].filter((x): x is string => !!x);
     return this.view.you.hand.filter((c) => {
       const k = used.indexOf(c);
       if (k < 0) return true;
@@ -65,52 +112,89 @@ export class ProgramPanel {
     });
   }
 
-  private place(card: string, reg: number | null): void {
+  /**
+   * Puts a card in a register: the one named (a drop, a key), or the one tapped before, or the
+   * first empty one. A card from the hand named onto a register whose card it may join joins it;
+   * a card moved from register `from` leaves it.
+   */
+  private place(card: string, reg: number | null, from: number | null = null): void {
     const open = this.view.you.openRegisters;
     const to = reg ?? this.target ?? open.find((r) => !this.placed.has(r));
     if (to === undefined || !open.includes(to)) return;
-    for (const [r, c] of this.placed) if (c === card) this.placed.delete(r);
-    this.placed.set(to, card);
+    const there = this.placed.get(to);
+    if (reg !== null && from === null && there && !this.joined.has(to) && canJoin(there, card, this.view.you.options)) this.joined.set(to, card);
+    else {
+      if (from !== null) this.clear(from);
+      this.clear(to);
+      this.placed.set(to, card);
+    }
     this.target = null;
     this.changed();
   }
 
-  private takeBack(reg: number): void {
+  private clear(reg: number): void {
     this.placed.delete(reg);
+    this.joined.delete(reg);
+    this.geared.delete(reg);
+  }
+
+  /** Takes a register's card back (with what is joined to it), or only the joined card. */
+  private takeBack(reg: number, joined = false): void {
+    if (joined) this.joined.delete(reg);
+    else this.clear(reg);
     this.changed();
+  }
+
+  /** Two registers swap their cards, with what is joined to them and their toggles. */
+  private swap(a: number, b: number): void {
+    for (const m of [this.placed, this.joined]) {
+      const [x, y] = [m.get(a), m.get(b)];
+      m.delete(a);
+      m.delete(b);
+      if (x) m.set(b, x);
+      if (y) m.set(a, y);
+    }
+    const [ga, gb] = [this.geared.has(a), this.geared.has(b)];
+    this.geared.delete(a);
+    this.geared.delete(b);
+    if (ga) this.geared.add(b);
+    if (gb) this.geared.add(a);
   }
 
   private changed(): void {
     if (this.sentAt) this.sentAt = 'changed';
+    this.refusal = null;
     this.render();
   }
 
-  private cardButton(card: string, from: number | null): HTMLElement {
+  private cardButton(card: string, from: number | null, joined = false): HTMLElement {
     const [code, priority] = cardParts(card);
     const b = h('button', {
-      type: 'button', class: `card card-${code}`, 'data-card': card, 'aria-label': `${cardWords(card)}${from ? `, in register ${from}` : ''}`,
+      type: 'button', class: `card card-${code}${joined ? ' joined' : ''}`, 'data-card': card, 'aria-label': `${cardWords(card)}${from ? `, ${joined ? 'joined ' : ''}in register ${from}` : ''}`,
       onkeydown: (e: KeyboardEvent) => {
         const n = Number(e.key);
         if (n >= 1 && n <= 5) {
           e.preventDefault();
-          this.place(card, n);
+          // A joined card leaves its register alone: it goes as from the hand.
+          if (joined && from) this.joined.delete(from);
+          this.place(card, n, joined ? null : from);
           this.focusLater(`.register[data-register="${n}"] .card`);
         } else if ((e.key === 'Delete' || e.key === 'Backspace') && from) {
           e.preventDefault();
-          this.takeBack(from);
+          this.takeBack(from, joined);
           this.focusLater('.hand .card');
         }
       },
       // Enter or Space (a click with no pointer): the same as a tap.
       onclick: (e: MouseEvent) => {
         if (e.detail !== 0) return;
-        if (from) this.takeBack(from);
+        if (from) this.takeBack(from, joined);
         else this.place(card, null);
         this.focusLater(from ? '.hand .card' : '.hand .card, .send');
       },
       onpointerdown: (e: PointerEvent) => {
         if (e.button !== 0) return;
-        this.drag = { card, from, ghost: null, x: e.clientX, y: e.clientY, id: e.pointerId };
+        this.drag = { card, from, joined, ghost: null, x: e.clientX, y: e.clientY, id: e.pointerId };
         (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
         e.preventDefault();
       },
@@ -147,7 +231,7 @@ export class ProgramPanel {
     this.drag = null;
     if (!d.ghost) {
       // No movement: a tap.
-      if (d.from) this.takeBack(d.from);
+      if (d.from) this.takeBack(d.from, d.joined);
       else this.place(d.card, null);
       return;
     }
@@ -155,12 +239,15 @@ export class ProgramPanel {
     const t = this.dropTarget(e);
     if (t?.classList.contains('register')) {
       const reg = Number(t.dataset.register);
-      const there = this.placed.get(reg);
-      this.place(d.card, reg);
-      // Dragged from another register onto a filled one: the two swap.
-      if (there && d.from && there !== d.card) this.placed.set(d.from, there);
-      this.render();
-    } else if (t?.classList.contains('hand') && d.from) this.takeBack(d.from);
+      // Dragged from another register: the two swap (a joined card moves alone, as from the hand).
+      if (d.from && !d.joined) {
+        if (d.from !== reg) this.swap(d.from, reg);
+        this.changed();
+      } else {
+        if (d.from) this.joined.delete(d.from);
+        this.place(d.card, reg);
+      }
+    } else if (t?.classList.contains('hand') && d.from) this.takeBack(d.from, d.joined);
     else this.render();
   }
 
@@ -170,31 +257,81 @@ export class ProgramPanel {
     this.render();
   }
 
+  /** A register's card as it plays: the placed card, or a locked one. */
+  private cardIn(reg: number): string | undefined {
+    return this.placed.get(reg) ?? this.robot.locked.find((l) => l.register === reg)?.card ?? undefined;
+  }
+
+  /** The registers where a movement option plays the card another way, each still holding a card it fits. */
+  private gears(): Map<number, Gear> {
+    const out = new Map<number, Gear>();
+    for (const reg of this.geared) {
+      const card = this.cardIn(reg), gear = card && !this.joined.has(reg) ? gearFor(card, this.view.you.options) : null;
+      if (gear) out.set(reg, gear);
+    }
+    return out;
+  }
+
   private orders(): SentOrders {
     const y = this.view.you;
+    const pbem = this.o.rules === 'pbem', gears = this.gears();
+    const choices: Choices = { ...this.choices };
+    // classic: Brakes, Fourth Gear and Reverse Gear by register; pbem plays their codes instead.
+    if (!pbem) for (const [reg, g] of gears) choices[g.key] = [...((choices[g.key] ?? []) as number[]), reg];
+    const entry = (reg: number) => {
+      const card = this.placed.get(reg);
+      return card ? entryName({ card, ...(this.joined.has(reg) ? { joined: this.joined.get(reg)! } : {}), coded: pbem && gears.has(reg) }) : null;
+    };
+    const sent = compact(choices);
     return {
-      program: y.needsProgram ? y.openRegisters.map((r) => this.placed.get(r) ?? null) : [],
+      program: y.needsProgram ? y.openRegisters.map(entry) : [],
       powerDown: this.form.powerDown,
       stayDown: this.form.stayDown,
       takeOption: this.form.takeOption,
       unlock: this.form.unlock,
       reenter: this.form.reenter,
-      // Option decisions (shared/OPTIONS.md part 4) will join these as a `choices` object once the server takes them.
+      ...(sent ? { choices: sent } : {}),
     };
   }
 
   private async submit(button: HTMLButtonElement): Promise<void> {
     button.disabled = true;
-    const error = await this.o.send(this.orders());
+    const refusal = await this.o.send(this.orders());
     button.disabled = false;
-    const msg = this.root.querySelector<HTMLElement>('.sent')!;
-    if (error) {
-      msg.textContent = error;
-      msg.classList.add('error');
-      return;
-    }
+    if (refusal) return this.refuse(refusal);
     this.sentAt = new Date().toLocaleTimeString();
     this.render();
+  }
+
+  private async recompile(button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    const refusal = await this.o.recompile();
+    button.disabled = false;
+    if (refusal) this.refuse(refusal);
+  }
+
+  /** Shows a refusal beside the control whose field it names, or under the Send button. */
+  private refuse(r: Refusal): void {
+    this.refusal = r;
+    this.render();
+  }
+
+  private showRefusal(): void {
+    const r = this.refusal;
+    if (!r) return;
+    const controls = [...this.root.querySelectorAll<HTMLElement>('[data-field]')];
+    const field = fieldOf(r.field, controls.map((c) => c.dataset.field!));
+    const at = controls.find((c) => c.dataset.field === field);
+    const text = `Refused: ${r.field}: ${r.message}`;
+    const note = h('span', { class: 'field-error error', role: 'alert' }, text);
+    // Inside a register or a group of controls; after a single control.
+    if (at?.matches('li, fieldset')) at.append(note);
+    else if (at) at.after(note);
+    else {
+      const msg = this.root.querySelector<HTMLElement>('.sent')!;
+      msg.textContent = text;
+      msg.classList.add('error');
+    }
   }
 
   private question(label: string, key: 'powerDown' | 'stayDown' | 'takeOption', note?: string): HTMLElement {
@@ -208,12 +345,16 @@ export class ProgramPanel {
     const v = this.view, y = v.you, r = this.robot;
     const classic = this.o.rules === 'classic';
     const registers = h('ol', { class: 'registers', 'aria-label': 'Registers' });
+    const gears = this.gears();
     for (let reg = 1; reg <= 5; reg++) {
       const lock = r.locked.find((l) => l.register === reg);
-      const card = this.placed.get(reg);
+      const card = this.placed.get(reg), joined = this.joined.get(reg);
       const open = y.openRegisters.includes(reg) && y.needsProgram;
+      const k = y.openRegisters.indexOf(reg);
+      const here = this.cardIn(reg);
+      const gear = here && !joined && (open || lock) ? gearFor(here, y.options) : null;
       registers.append(h('li', {
-        class: `register${open ? ' open' : ''}${lock ? ' locked' : ''}${this.target === reg ? ' target' : ''}`, 'data-register': reg,
+        class: `register${open ? ' open' : ''}${lock ? ' locked' : ''}${this.target === reg ? ' target' : ''}`, 'data-register': reg, ...(k >= 0 ? { 'data-field': `program[${k}]` } : {}),
         onclick: (e: Event) => {
           if (!open || card || (e.target as Element).closest('.card')) return;
           this.target = this.target === reg ? null : reg;
@@ -222,7 +363,14 @@ export class ProgramPanel {
       },
       h('span', { class: 'reg-number' }, String(reg)),
       lock ? h('span', { class: 'card locked-card', 'data-card': lock.card ?? '' }, lock.card ? cardWords(lock.card) : '—') : card ? this.cardButton(card, reg) : h('span', { class: 'empty' }, open ? (this.target === reg ? 'next card' : 'empty') : '—'),
-      lock ? h('small', { class: 'why' }, `locked: ${r.damage} damage`) : null));
+      joined ? this.cardButton(joined, reg, true) : null,
+      lock ? h('small', { class: 'why' }, lock.by === 'Fire Control' ? 'locked: Fire Control' : `locked: ${r.damage} damage`) : null,
+      gear ? h('label', { class: 'gear', title: `${gear.option}${classic ? '' : ` (${gear.code})`}; default: not used` },
+        h('input', { type: 'checkbox', name: `gear${reg}`, checked: gears.has(reg), onchange: (e: Event) => {
+          if ((e.target as HTMLInputElement).checked) this.geared.add(reg);
+          else this.geared.delete(reg);
+          this.changed();
+        } }), ` ${gear.option}`) : null));
     }
     const hand = h('div', { class: 'hand', 'aria-label': 'Your hand' }, ...(y.needsProgram ? this.inHand().map((c) => this.cardButton(c, null)) : []));
     const why = !y.needsProgram
@@ -238,11 +386,32 @@ export class ProgramPanel {
           this.changed();
         } }), ` ${l.register}`))) : null,
       this.reentry(),
-      // Option cards: the robot's own, public; their per-turn decisions (OPTIONS.md part 4) go in this place.
-      h('p', { class: 'options' }, `Options: ${r.options.length ? r.options.join(', ') : 'none'}`));
+      this.optionsPart());
     const send = h('button', { type: 'button', class: 'primary send', onclick: (e: Event) => void this.submit(e.currentTarget as HTMLButtonElement) }, this.sentAt ? 'Send again' : 'Send');
     const sent = h('p', { class: 'sent', 'aria-live': 'polite' }, this.sentAt === 'changed' ? 'Changed since sent: send again to replace your orders.' : this.sentAt ? `Sent${this.sentAt === 'earlier' ? '' : ` at ${this.sentAt}`}. You can change your mind until the turn is played.` : '');
     this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), registers, hand, why, questions, h('p', { class: 'send-line' }, send), sent);
+    this.showRefusal();
+  }
+
+  /** The robot's options, Recompile, what Flywheel keeps, and the decisions the options give. */
+  private optionsPart(): HTMLElement {
+    const y = this.view.you;
+    const held = heldNames(y.options);
+    const keys = offered(y.choiceKeys, y.options, this.o.chopShop);
+    const targets = this.view.robots.filter((x) => x.seat !== y.seat).flatMap((x) => x.options);
+    const joins = ['Crab Legs', 'Dual Processor'].filter((o) => held.has(o));
+    return h('div', { class: 'options' },
+      h('p', { class: 'held' }, `Your options: ${y.options.length ? y.options.map((o) => o.replace(/:(\d+)$/, ' ($1 left)')).join(', ') : 'none'}`),
+      y.flywheel ? h('p', { class: 'note' }, `Flywheel keeps ${cardWords(y.flywheel)}: it joins your hand at the next deal.`) : null,
+      joins.length && y.needsProgram ? h('p', { class: 'note' }, `${joins.join(' and ')}: drop a rotation on a register holding a move to play both there (or focus it and press the register's number).`) : null,
+      held.has('Recompile') && y.needsProgram ? h('p', { class: 'recompile-line' },
+        h('button', { type: 'button', class: 'recompile', 'data-field': 'choices.recompile', disabled: y.recompiled, onclick: (e: Event) => void this.recompile(e.currentTarget as HTMLButtonElement) }, 'Recompile'),
+        h('small', {}, y.recompiled ? ' recompiled this turn' : ' a new hand for damage; orders sent are withdrawn (default: keep this hand)')) : null,
+      keys.length ? decisions({ keys, options: y.options, choices: this.choices, spare: this.inHand(), targets, set: (key, value) => {
+        this.choices = { ...this.choices, [key]: value };
+        if (value === undefined) delete this.choices[key];
+        this.changed();
+      } }) : null);
   }
 
   private reentry(): HTMLElement {

@@ -4,10 +4,10 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { awards, parseBoard, raceStats, type GameEvent } from '../../engine/src/index.js';
+import { Floor, awards, parseBoard, raceStats, type GameEvent } from '../../engine/src/index.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders } from './api.js';
 import { BoardView } from './board.js';
-import { ProgramPanel } from './program.js';
+import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView } from './steps.js';
 
@@ -70,12 +70,19 @@ function drawSeats(): void {
     const r = view.robots[s.seat]!;
     const state = r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : '';
     const sent = view.status !== 'running' ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
+    const byFire = r.locked.filter((l) => l.by === 'Fire Control').length;
+    const locked = r.lockedCount ? `${r.lockedCount} locked${byFire ? ` (${byFire} by Fire Control)` : ''}` : '';
+    // Your own options, all of them; another robot's as it may be seen (under Secret Options, those used).
+    const options = s.seat === seat ? (view as SeatView).you.options : r.options;
+    const hidden = s.seat === seat ? 0 : r.hiddenOptions;
     return h('tr', { 'data-seat': s.seat, class: s.seat === seat ? 'you' : '' },
       h('td', {}, s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
-      h('td', {}, [state, r.lockedCount ? `${r.lockedCount} locked` : ''].filter(Boolean).join(', ')), h('td', { class: s.submitted ? 'submitted sent' : 'submitted' }, sent));
+      h('td', {}, [state, locked].filter(Boolean).join(', ')),
+      h('td', { class: 'robot-options' }, [...options, hidden ? `${hidden} hidden` : ''].filter(Boolean).join(', ')),
+      h('td', { class: s.submitted ? 'submitted sent' : 'submitted' }, sent));
   });
   byId('seats').replaceChildren(h('h2', {}, 'Robots'), h('table', {},
-    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Orders'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Options'), h('th', {}, 'Orders'))),
     h('tbody', {}, ...rows)));
 }
 
@@ -148,15 +155,19 @@ function follow(delay = 500): void {
   };
 }
 
-async function send(orders: SentOrders): Promise<string | null> {
+/** A request of the seat; a refusal names the field the server named. */
+async function ask(method: string, path: string, body?: unknown): Promise<Refusal | null> {
   try {
-    await api('PUT', `/api/races/${id}/seats/${seat}/orders`, orders, token);
+    await api(method, path, body, token);
     refreshSoon();
     return null;
   } catch (e) {
-    return e instanceof ApiError ? `Not sent: ${e.field}: ${e.message}` : `Not sent: ${(e as Error).message}`;
+    return { field: e instanceof ApiError ? e.field : 'server', message: (e as Error).message };
   }
 }
+
+const send = (orders: SentOrders) => ask('PUT', `/api/races/${id}/seats/${seat}/orders`, orders);
+const recompile = () => ask('POST', `/api/races/${id}/seats/${seat}/recompile`);
 
 async function main(): Promise<void> {
   try {
@@ -179,7 +190,8 @@ async function main(): Promise<void> {
     showMode('replay');
   });
   byId('share').addEventListener('click', (e) => void copy(new URL(`/race/${id}`, location.href).href, e.currentTarget as HTMLElement));
-  if (seat !== null) program = new ProgramPanel(byId('program'), { rules: view.rules, send });
+  const chopShop = parsed.value.floor.includes(Floor.ChopShop);
+  if (seat !== null) program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile });
   // Opened between turns: the board shows now; the last replay waits behind its tab.
   await refresh(true);
   setInterval(drawStatus, 1000);

@@ -7,7 +7,8 @@
 import type { GameEvent } from '../../engine/src/index.js';
 import { api, h, type Replay, type TurnReport } from './api.js';
 import type { BoardView } from './board.js';
-import { cardWords, robotsFromView, steps, type Step } from './steps.js';
+import { robotsFromView, steps, type Step } from './steps.js';
+import { cardWords, describe } from './words.js';
 
 const SPEEDS = [0.5, 1, 2, 4];
 
@@ -115,7 +116,7 @@ export class ReplayPlayer {
     const what = this.root.querySelector('.step') ?? h('div', { class: 'step', 'aria-live': 'polite' });
     what.replaceChildren(
       h('p', { class: 'step-label' }, `Step ${this.at + 1} of ${this.steps.length}: ${s.register >= 1 && s.register <= 5 ? `register ${s.register}, ` : ''}${s.label}`),
-      s.cards.length ? h('ol', { class: 'revealed', 'aria-label': 'Cards revealed' }, ...s.cards.map((c) => h('li', { 'data-card': c.card }, `${names[c.robot]}: ${cardWords(c.card)}`))) : '',
+      s.cards.length ? h('ol', { class: 'revealed', 'aria-label': 'Cards revealed' }, ...s.cards.map((c) => h('li', { 'data-card': c.card }, `${names[c.robot]}: ${cardWords(c.card)}${c.joined ? ` + ${cardWords(c.joined)}` : ''}${c.copy ? ' (Radio Control\'s copy)' : ''}`))) : '',
       h('ul', { class: 'happened' }, ...s.events.map(describe(names)).filter((t): t is string => t !== null).map((t) => h('li', {}, t))));
     if (!what.parentElement) this.root.append(what);
     this.root.dataset.step = String(this.at);
@@ -143,30 +144,3 @@ export class ReplayPlayer {
       rep.end.length ? h('div', { class: 'report-end' }, h('h3', {}, 'End of turn'), h('ul', {}, ...rep.end.map((t) => h('li', {}, t)))) : '');
   }
 }
-
-const LETTER = ['N', 'E', 'S', 'W'];
-
-/** One line per event worth telling in the step list. */
-const describe = (names: readonly string[]) => (e: GameEvent): string | null => {
-  const n = 'robot' in e ? names[e.robot] : '';
-  switch (e.type) {
-    case 'reentered': return `${n} re-enters at (${e.x},${e.y}) facing ${LETTER[e.dir]}`;
-    case 'poweredDown': return `${n} is powered down`;
-    case 'programmed': return e.filled.length ? `${n}: registers ${e.filled.map((f) => f.register).join(', ')} filled at random` : null;
-    case 'moved': case 'pushed': case 'carried': case 'slid':
-      return `${n} ${e.type === 'moved' ? 'moves' : e.type === 'pushed' ? 'is pushed' : e.type === 'carried' ? 'rides a belt' : 'slides'} to (${e.to[0]},${e.to[1]})`;
-    case 'teleported': return `${n} is teleported to (${e.to[0]},${e.to[1]})`;
-    case 'turned': return `${n} turns to face ${LETTER[e.to]}`;
-    case 'blocked': return `${n} is blocked`;
-    case 'shot': return `${n} is shot by ${'robot' in e.by ? names[e.by.robot] : 'a board laser'}`;
-    case 'damaged': return `${n} has ${e.damage} damage`;
-    case 'locked': return `${n}: register ${e.registers.join(', ')} locked`;
-    case 'destroyed': return `${n} is destroyed (${e.cause})`;
-    case 'out': return `${n} is out of the race`;
-    case 'flagTouched': return `${n} touches flag ${e.flag}`;
-    case 'finished': return `${n} finishes, place ${e.place}`;
-    case 'repaired': return `${n} is repaired to ${e.damage} damage`;
-    case 'upgraded': return `${n} gets ${e.option}`;
-    default: return null;
-  }
-};

@@ -4,9 +4,10 @@
  * it pushes), and each kind of board element (belts, pushers, gears, crushers, lasers, flags), then
  * the end of the turn. Each step holds the robots as they stand after it.
  */
-import { cardName, parseDir, type Card, type Dir, type GameEvent } from '../../engine/src/index.js';
+import { WEAPONS, cardName, parseDir, type Dir, type GameEvent } from '../../engine/src/index.js';
 import type { RobotOnFloor } from '../../render/src/overlay.js';
 import type { PublicRobot } from './api.js';
+import { cardWords } from './words.js';
 
 export interface Robot extends RobotOnFloor {
   lives: number;
@@ -21,8 +22,8 @@ export interface Step {
   /** The events of its register up to and including this step (or of the step outside registers). */
   readonly registerEvents: GameEvent[];
   readonly robots: Robot[];
-  /** The cards revealed in its register so far, in the order the robots move. */
-  readonly cards: { robot: number; card: string }[];
+  /** The cards revealed in its register so far, in the order the robots move (a joined card; Radio Control's copy). */
+  readonly cards: { robot: number; card: string; joined?: string; copy?: boolean }[];
 }
 
 export const robotsFromView = (rs: readonly PublicRobot[]): Robot[] =>
@@ -68,21 +69,20 @@ export function apply(robots: Robot[], e: GameEvent): void {
   }
 }
 
-const CARD_WORDS: Record<string, string> = { F1: 'Move 1', F2: 'Move 2', F3: 'Move 3', B: 'Back up', L: 'Turn left', R: 'Turn right', U: 'U-turn' };
-/** "Move 2 (670)" for F2:670, "Move 2" for the pbem F2. */
-export function cardWords(name: string): string {
-  const [code, priority] = name.split(':');
-  return `${CARD_WORDS[code!] ?? code}${priority ? ` (${priority})` : ''}`;
-}
-
 /**
  * Who acts in an event: consecutive events of one actor make one step. Null: the event belongs
  * to the step it follows (damage, destruction, locked registers…).
  */
-function actor(e: GameEvent, names: readonly string[], card: Map<number, Card>): string | null {
-  const robotMove = (i: number) => `${names[i]} plays ${card.has(i) ? cardWords(cardName(card.get(i)!)) : 'its card'}`;
+function actor(e: GameEvent, names: readonly string[], card: Map<number, Revealed>): string | null {
+  const robotMove = (i: number) => {
+    const c = card.get(i);
+    return `${names[i]} plays ${c ? `${cardWords(cardName(c.card))}${c.joined ? ` + ${cardWords(cardName(c.joined))}` : ''}` : 'its card'}`;
+  };
   switch (e.type) {
     case 'revealed': return 'Cards revealed';
+    case 'aborted': case 'swapped': return CHANGES;
+    case 'optionUsed':
+      return MOVE_OPTIONS.includes(e.option) ? robotMove(e.robot) : CARD_OPTIONS.includes(e.option) ? CHANGES : LASER_OPTIONS.includes(e.option) ? 'Lasers fire' : null;
     case 'moved': case 'blocked': case 'slipped': case 'slid': case 'teleported': case 'rampSlide': case 'ledgeDrop':
       return robotMove(e.robot);
     case 'turned': return e.by === 'card' ? robotMove(e.robot) : e.by === 'gear' ? 'Gears turn' : 'Belts move';
@@ -91,10 +91,17 @@ function actor(e: GameEvent, names: readonly string[], card: Map<number, Card>):
     case 'destroyed': return e.cause === 'crusher' ? 'Crushers crush' : null;
     case 'shot': return 'Lasers fire';
     case 'flagTouched': case 'archived': case 'finished': case 'dieHit': return 'Flags are touched';
-    case 'repaired': case 'upgraded': case 'becameReal': case 'optionDrawn': case 'offered': return 'Repairs and upgrades';
+    case 'repaired': case 'upgraded': case 'becameReal': case 'optionDrawn': case 'offered': case 'optionRecharged': return 'Repairs and upgrades';
     default: return null;
   }
 }
+
+type Revealed = Extract<GameEvent, { type: 'revealed' }>;
+const CHANGES = 'Options change cards';
+/** Options acting in a robot's own move, on the register's cards, or when lasers fire. */
+const MOVE_OPTIONS = ['Brakes', 'Fourth Gear', 'Reverse Gear', 'Crab Legs', 'Dual Processor'];
+const CARD_OPTIONS = ['Abort Switch', 'Conditional Program'];
+const LASER_OPTIONS: readonly string[] = [...WEAPONS, 'Double-Barreled Laser', 'Double-Barreled Lasers', 'High-Power Laser', 'Rear-Firing Laser', 'Fire Control'];
 
 /** The steps of a turn, from the robots as it began and its events. */
 export function steps(start: readonly Robot[], events: readonly GameEvent[]): Step[] {
@@ -105,11 +112,11 @@ export function steps(start: readonly Robot[], events: readonly GameEvent[]): St
   let label: string | null = null;
   let current: GameEvent[] = [];
   let registerEvents: GameEvent[] = [];
-  let cards = new Map<number, Card>();
+  let cards = new Map<number, Revealed>();
   const close = () => {
     if (!current.length) return;
     // Classic cards move in priority order, highest first; pbem's carry none and stay in reveal order.
-    const shown = [...cards].map(([robot, card]) => ({ robot, card: cardName(card) }))
+    const shown = [...cards].map(([robot, e]) => ({ robot, card: cardName(e.card), ...(e.joined ? { joined: cardName(e.joined) } : {}), ...(e.copy ? { copy: true } : {}) }))
       .sort((a, b) => Number(cardParts(b.card)[1] || 0) - Number(cardParts(a.card)[1] || 0));
     out.push({ register, label: label ?? (register === 0 ? 'The turn begins' : register > 5 ? 'The turn ends' : `Register ${register}`), events: current, registerEvents: registerEvents.slice(), robots: robots.map((r) => ({ ...r })), cards: shown });
     current = [];
@@ -123,7 +130,7 @@ export function steps(start: readonly Robot[], events: readonly GameEvent[]): St
       cards = new Map();
       continue;
     }
-    if (e.type === 'revealed') cards.set(e.robot, e.card);
+    if (e.type === 'revealed') cards.set(e.robot, e);
     const who = register >= 1 && register <= 5 ? actor(e, names, cards) : null;
     if (who !== null && who !== label) {
       close();

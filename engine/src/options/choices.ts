@@ -10,8 +10,8 @@ import type { Choices, FireControlMode, RobotState } from '../state.js';
 import { optionName, TOGGLES, isWeapon } from './catalog.js';
 
 const SIDES = ['front', 'right', 'back', 'left'];
-/** The option each key decides about. */
-const NEEDS: Record<string, string> = {
+/** The option each key decides about (a client shows a key only to a robot holding it). */
+export const CHOICE_OPTION: Record<string, string> = {
   shield: 'Shield', gyro: 'Gyroscopic Stabilizer', fireControl: 'Fire Control', brakes: 'Brakes',
   fourthGear: 'Fourth Gear', reverseGear: 'Reverse Gear', abort: 'Abort Switch', conditional: 'Conditional Program',
   flywheel: 'Flywheel', recompile: 'Recompile', circuitBreaker: 'Circuit Breaker',
@@ -38,8 +38,8 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
   for (const [k, v] of Object.entries(raw)) {
     const p = `${path}.${k}`;
     if (!o.choiceKeys.includes(k)) return err(p, `unknown decision for ${setup.rules.name} (expected one of ${o.choiceKeys.join(', ')})`);
-    if (NEEDS[k]) {
-      const bad = needHeld(NEEDS[k]!, p);
+    if (CHOICE_OPTION[k]) {
+      const bad = needHeld(CHOICE_OPTION[k]!, p);
       if (bad) return bad;
     }
     switch (k) {
