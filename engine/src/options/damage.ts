@@ -20,13 +20,15 @@ export interface Hit {
 
 /** Per register: sides already blocked per robot (shieldPerRegister), Fire Control points used. */
 let blockedSides: number[] = [];
+let anyBlocked = false;
 const fireControlUsed = new Map<number, number>();
 
-/** A register begins: the per-register shields are up again. */
+/** A register begins: the per-register shields are up again (cleared only if used: the hot path). */
 export function newRegister(robots: number): void {
   if (blockedSides.length !== robots) blockedSides = new Array<number>(robots).fill(0);
-  else blockedSides.fill(0);
-  fireControlUsed.clear();
+  else if (anyBlocked) blockedSides.fill(0);
+  anyBlocked = false;
+  if (fireControlUsed.size) fireControlUsed.clear();
 }
 
 /**
@@ -78,6 +80,7 @@ function shieldBlocks(ctx: Ctx, i: number, hit: Hit): boolean {
   if (perRegister) {
     if (blockedSides[i]! & (1 << side)) return false;
     blockedSides[i]! |= 1 << side;
+    anyBlocked = true;
   }
   ctx.events?.push({ type: 'blockedShot', robot: i, by, points: 1 });
   used(ctx, i, by);

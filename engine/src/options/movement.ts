@@ -13,7 +13,9 @@ import { holds, used } from './held.js';
 
 /** Rams dealt this register, as shooter * 64 + victim (2.20: at most once per robot per register). */
 const rams = new Set<number>();
-export const newRegisterRams = (): void => rams.clear();
+export const newRegisterRams = (): void => {
+  if (rams.size) rams.clear();
+};
 
 /** Turns robot i by a card's quarter turns. */
 export function rotate(ctx: Ctx, i: number, quarters: number): void {
