@@ -125,6 +125,9 @@ export function lasers(ctx: Ctx, register: number): void {
     hurt(ctx, s.target, s.points, s.hit);
     hits[s.target] = 1;
   }
+  // 1.4: when effects change one register's card, Radio Control's copy comes first and a Scrambler's
+  // card wins over it, whatever the order of the shooters.
+  if (weaponShots.length > 1) weaponShots.sort((a, b) => +(b.weapon === 'Radio Control') - +(a.weapon === 'Radio Control'));
   for (const w of weaponShots) weaponHits(ctx, w, register);
   dieHits?.forEach((points, f) => points && damageDie(ctx, f, points));
   for (let i = 0; i < n; i++) if (hits[i]) destroyIfWrecked(ctx, i);
