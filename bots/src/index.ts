@@ -8,12 +8,16 @@
  * - `greedy`: the best next turn for itself alone, by the straight-line distance to its next flag;
  * - `strong`: every ordering of its hand run through the engine, scored by the real paths to the
  *   flags, damage, lasers, lives and the robots around it; powers down when that pays.
+ *
+ * In classic, greedy and strong bots take an option at a two-wrench site while nearly whole
+ * (options.ts).
  */
 import type { GameState, Orders, Reentry, Setup } from '../../engine/src/index.js';
 import { LEVELS, type Bot, type Level } from './common.js';
 import { greedyBot } from './greedy.js';
 import { randomBot } from './random.js';
 import { strongBot } from './strong.js';
+import { withOptionOrders } from './options.js';
 
 export { LEVELS, decisionRng, type Bot, type ChooseFacing, type ChooseOrders, type ChooseReentry, type Level } from './common.js';
 export { randomOrders, randomReentry, randomFacing, randomBot } from './random.js';
@@ -27,7 +31,7 @@ export const isLevel = (s: string): s is Level => (LEVELS as readonly string[]).
 
 /** The orders of a bot of the given level (default strong) for robot `robotIndex`. */
 export function chooseOrders(setup: Setup, state: GameState, robotIndex: number, seed: number, level: Level = 'strong'): Orders {
-  return BOTS[level].chooseOrders(setup, state, robotIndex, seed);
+  return withOptionOrders(setup, state, robotIndex, level, BOTS[level].chooseOrders(setup, state, robotIndex, seed), (seed & 1) === 1);
 }
 
 /** The re-entry choices of a bot of the given level for its destroyed robot. */
