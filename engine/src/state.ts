@@ -92,6 +92,11 @@ export interface Choices {
   readonly gyro?: boolean;
   /** Register → the optional weapon fired instead of the main laser. */
   readonly weapon?: Readonly<Record<number, string>>;
+  /**
+   * Registers whose weapon is a conditional order (003 L12 "use tractor beam if opponent will fall
+   * into pit through my use"): it fires only if its pull or push drops the target off the floor.
+   */
+  readonly weaponIfFalls?: readonly number[];
   /** Register → Fire Control mode per point: damage, or locks / option destructions in turn. */
   readonly fireControl?: Readonly<Record<number, readonly FireControlMode[]>>;
   readonly brakes?: readonly number[];

@@ -131,6 +131,13 @@ test('"recompile" alone is read without a program: the new hand comes first', ()
   assert.match(errors(parseOrders('recompile', classic))[0]!.expected, /Recompile/);
 });
 
+test("003's conditional weapon order: the beam fires only if the target falls", () => {
+  const options = ['Tractor Beam', 'Scrambler'];
+  const o = ok(parseOrders('F2 P670 R P80 B P440 L P90 U P20\nweapon 3 tractor beam if the opponent will fall into a pit', { ...classic, options }));
+  assert.deepEqual(o.choices.weapon, { 3: { weapon: 'Tractor Beam', if: 'falls' } });
+  assert.match(errors(parseOrders('F2 P670 R P80 B P440 L P90 U P20\nweapon 3 scrambler if it falls', { ...classic, options }))[0]!.expected, /moves its target/);
+});
+
 test('pbem choices: active upgrades and the circuit breaker threshold', () => {
   const o = ok(parseOrders('F3 F2 F B L\nactive Gyroscopic Stabilizer, pressor beam\ncircuit breaker 6', { ...pbem, options: ['Gyroscopic Stabilizer', 'Pressor Beam', 'Circuit Breaker'] }));
   assert.deepEqual(o.choices, { active: ['Gyroscopic Stabilizer', 'Pressor Beam'], circuitBreaker: 6 });

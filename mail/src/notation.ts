@@ -41,7 +41,7 @@ export interface Choices {
   lose?: string;
   shield?: Side;
   gyro?: boolean;
-  weapon?: Record<string, string>;
+  weapon?: Record<string, string | { weapon: string; if: 'falls' }>;
   fireControl?: Record<string, string>;
   brakes?: number[];
   fourthGear?: number[];
@@ -267,10 +267,12 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
     } else if ((m = /^gyro(?:scope|scopic stabili[sz]er)?(?: (on|off))?$/.exec(s))) {
       if (c.rules === 'pbem') fail(l, 'in pbem, "active Gyroscopic Stabilizer"');
       else if (option(l, 'Gyroscopic Stabilizer')) choices.gyro = m[1] !== 'off';
-    } else if ((m = /^(?:weapon (?:in )?(?:register )?([1-5]):? (.+)|fire (.+?) in (?:register )?([1-5]))$/.exec(s))) {
+    } else if ((m = /^(?:weapon (?:in )?(?:register )?([1-5]):? (.+?)|fire (.+?) in (?:register )?([1-5]))(?:,? (if (?:it|the target|my target|the opponent|opponent) (?:will )?falls?(?: into a pit| off the board)?))?$/.exec(s))) {
+      // 003 L12's conditional order: "use tractor beam if opponent will fall into pit through my use".
       const reg = m[1] ?? m[4]!;
       const held = classicOnly(l, 'a weapon') ? option(l, m[2] ?? m[3]!) : null;
-      if (held) choices.weapon = { ...choices.weapon, [reg]: held };
+      if (held && m[5] && (held === 'Scrambler' || held === 'Radio Control')) fail(l, `a weapon that moves its target for "${m[5]}" (Tractor Beam, Pressor Beam, Mini Howitzer)`);
+      else if (held) choices.weapon = { ...choices.weapon, [reg]: m[5] ? { weapon: held, if: 'falls' } : held };
     } else if ((m = /^fire ?control (?:in )?(?:register )?([1-5]):? (?:(lock) (?:register )?([1-5])|(option) (.+)|(damage))$/.exec(s))) {
       if (classicOnly(l, 'Fire Control') && option(l, 'Fire Control')) {
         const target = m[2] ? `lock:${m[3]}` : m[4] ? `option:${m[5]!.replace(/\b\w/g, (x) => x.toUpperCase())}` : 'damage';

@@ -31,7 +31,13 @@ const checkbox = (field: string, label: string, on: boolean, onchange: (on: bool
   h('label', { class: 'decision' }, h('input', { type: 'checkbox', 'data-field': field, name: field, checked: on, onchange: (e: Event) => onchange((e.target as HTMLInputElement).checked) }), ` ${label}`);
 
 const REGISTERS = [1, 2, 3, 4, 5];
-const perRegister = (c: Choices, key: string) => (c[key] ?? {}) as Record<string, string>;
+/** A per-register decision as the selects show it: 003's conditional weapon order as "NAME if it falls". */
+const IF_FALLS = ' if the target falls';
+const perRegister = (c: Choices, key: string): Record<string, string> =>
+  Object.fromEntries(Object.entries((c[key] ?? {}) as Record<string, string | { weapon: string }>).map(([reg, v]) => [reg, typeof v === 'string' ? v : v.weapon + IF_FALLS]));
+const asOrder = (v: string): string | { weapon: string; if: 'falls' } => (v.endsWith(IF_FALLS) ? { weapon: v.slice(0, -IF_FALLS.length), if: 'falls' } : v);
+/** Weapons that move their target, so that a conditional order "if it falls" means something. */
+const MOVERS = new Set(['Tractor Beam', 'Pressor Beam', 'Mini Howitzer']);
 const cardChoices = (cards: readonly string[], none: string, keep?: string): Choice[] =>
   [{ value: '', label: none }, ...[...new Set([...(keep ? [keep] : []), ...cards])].map((c) => ({ value: c, label: cardWords(c) }))];
 
@@ -46,10 +52,17 @@ function control(key: string, d: DecisionsInput): HTMLElement {
     case 'weapon': case 'fireControl': {
       const map = perRegister(c, key);
       const modes: Choice[] = key === 'weapon'
-        ? [{ value: '', label: 'main laser (default)' }, ...WEAPONS.filter((w) => held.has(w)).map((w) => ({ value: w, label: w }))]
+        ? [{ value: '', label: 'main laser (default)' }, ...WEAPONS.filter((w) => held.has(w)).flatMap((w) => [
+          { value: w, label: w },
+          ...(MOVERS.has(w) ? [{ value: w + IF_FALLS, label: `${w} if the target falls (003's conditional order)` }] : []),
+        ])]
         : fireControlModes(d.targets);
+      const value = (v: string) => (key === 'weapon' ? asOrder(v) : v);
       return h('fieldset', { class: 'decision per-register', 'data-field': f }, h('legend', {}, key === 'weapon' ? 'Weapon fired, per register' : 'Fire Control, per register'),
-        ...REGISTERS.map((reg) => select(`${f}.${reg}`, `${reg}:`, map[reg] ?? '', modes, (v) => d.set(key, { ...map, [reg]: v || undefined }))));
+        ...REGISTERS.map((reg) => select(`${f}.${reg}`, `${reg}:`, map[reg] ?? '', modes, (v) => {
+          const next: Record<string, string> = { ...map, [reg]: v };
+          d.set(key, Object.fromEntries(Object.entries(next).filter(([, x]) => x).map(([r, x]) => [r, value(x)])));
+        })));
     }
     case 'abort':
       return select(f, 'Abort Switch from register', String(c.abort ?? ''), [{ value: '', label: 'not used (default)' }, ...REGISTERS.map((r) => ({ value: String(r), label: String(r) }))], (v) => d.set(key, v ? Number(v) : undefined));

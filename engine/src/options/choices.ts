@@ -101,16 +101,25 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         break;
       }
       case 'weapon': {
-        if (!isObject(v)) return err(p, 'expected {"REGISTER": "WEAPON"}, e.g. {"3": "Tractor Beam"}');
+        if (!isObject(v)) return err(p, 'expected {"REGISTER": "WEAPON"}, e.g. {"3": "Tractor Beam"}, or a conditional order {"3": {"weapon": "Tractor Beam", "if": "falls"}}');
         const map: Record<number, string> = {};
-        for (const [reg, w] of Object.entries(v)) {
-          if (!isRegister(Number(reg))) return err(`${p}.${reg}`, 'expected a register number 1 to 5 as the key');
-          if (typeof w !== 'string' || !isWeapon(w)) return err(`${p}.${reg}`, 'expected Pressor Beam, Tractor Beam, Mini Howitzer, Scrambler or Radio Control');
-          const bad = needHeld(w, `${p}.${reg}`);
+        const ifFalls: number[] = [];
+        for (const [reg, order] of Object.entries(v)) {
+          const q = `${p}.${reg}`;
+          if (!isRegister(Number(reg))) return err(q, 'expected a register number 1 to 5 as the key');
+          const conditional = isObject(order);
+          if (conditional && (order.if !== 'falls' || Object.keys(order).some((x) => x !== 'weapon' && x !== 'if')))
+            return err(q, 'expected {"weapon": "Tractor Beam", "if": "falls"}: the weapon fires only if its pull or push drops the target into a pit or off the board');
+          const w = conditional ? order.weapon : order;
+          if (typeof w !== 'string' || !isWeapon(w)) return err(conditional ? `${q}.weapon` : q, 'expected Pressor Beam, Tractor Beam, Mini Howitzer, Scrambler or Radio Control');
+          if (conditional && (w === 'Scrambler' || w === 'Radio Control')) return err(`${q}.if`, `${w} moves nobody: it has no "falls" condition`);
+          const bad = needHeld(w, conditional ? `${q}.weapon` : q);
           if (bad) return bad;
           map[Number(reg)] = w;
+          if (conditional) ifFalls.push(Number(reg));
         }
         out.weapon = map;
+        if (ifFalls.length) out.weaponIfFalls = ifFalls;
         break;
       }
       case 'fireControl': {

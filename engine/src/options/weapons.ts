@@ -43,7 +43,10 @@ export function chosenWeapon(ctx: Ctx, i: number, register: number): Weapon | nu
  * choice that cannot apply is ignored and the main laser fires (1.4). pbem's toggles act on every
  * hit; a Tractor Beam against an adjacent robot deals normal damage there too [def].
  */
-export function weaponApplies(ctx: Ctx, weapon: Weapon, distance: number, register: number): boolean {
+export function weaponApplies(ctx: Ctx, weapon: Weapon, shooter: number, target: number, register: number): boolean {
+  const s = ctx.state.robots[shooter]!, t = ctx.state.robots[target]!;
+  const distance = Math.abs(t.x - s.x) + Math.abs(t.y - s.y);
+  if (s.opt?.choices.weaponIfFalls?.includes(register) && !dropsTarget(ctx, weapon, target, s.dir)) return false;
   if (weapon === 'Tractor Beam') return distance > 1; // 000 L249 "not adjacent"
   if (weapon === 'Radio Control') {
     const range = ctx.rules.options.radioRange;
@@ -51,6 +54,21 @@ export function weaponApplies(ctx: Ctx, weapon: Weapon, distance: number, regist
   }
   if ((weapon === 'Scrambler' || weapon === 'Radio Control') && register === 5) return ctx.rules.options.toggles; // pbem: the hit does nothing
   return true;
+}
+
+/**
+ * A conditional weapon order (003 L12 "use tractor beam if opponent will fall into pit through my
+ * use"): whether the weapon's pull (Tractor Beam) or push (Pressor Beam, Mini Howitzer) would take
+ * the target, hit by a beam travelling in direction d, into a pit or off the board.
+ */
+function dropsTarget(ctx: Ctx, weapon: Weapon, target: number, d: Dir): boolean {
+  const t = ctx.state.robots[target]!;
+  const way = weapon === 'Tractor Beam' ? reverse(d) : d;
+  if (weapon !== 'Tractor Beam' && weapon !== 'Pressor Beam' && weapon !== 'Mini Howitzer') return false;
+  if (shut(ctx, t.x, t.y, way)) return false;
+  const x = t.x + DX[way]!, y = t.y + DY[way]!;
+  const b = ctx.board;
+  return x < 0 || y < 0 || x >= b.width || y >= b.height || b.floor[y * b.width + x] === Floor.Pit || b.floor[y * b.width + x] === Floor.Void;
 }
 
 /**

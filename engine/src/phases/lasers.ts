@@ -200,8 +200,7 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
   let main = true;
   if (weapon && aimed !== NONE && aimed >= 0) {
     const t = ctx.state.robots[aimed]!;
-    const distance = Math.abs(t.x - r.x) + Math.abs(t.y - r.y);
-    if (weaponApplies(ctx, weapon, distance, register)) {
+    if (weaponApplies(ctx, weapon, i, aimed, register)) {
       main = false;
       weaponShots.push({ shooter: i, target: aimed, weapon, dir: r.dir });
       if (weapon === 'Mini Howitzer') special.push({ target: aimed, points: 1, hit: { dir: r.dir, shooter: i, weapon, register } });
