@@ -5,7 +5,7 @@
  */
 import { cardName, type Card } from './cards.js';
 import { Floor } from './board.js';
-import { makeCtx, type Ctx, type Setup } from './context.js';
+import { giveBack, lendCtx, makeCtx, type Ctx, type Setup } from './context.js';
 import type { GameEvent } from './events.js';
 import { below } from './rng.js';
 import { destroyIfWrecked, discardAllDamage, repair } from './robots.js';
@@ -49,8 +49,11 @@ interface Options {
 }
 
 const begin = (setup: Setup, state: GameState, o?: Options): Ctx =>
-  makeCtx(setup, cloneState(state), o?.events === false ? null : []);
-const done = (ctx: Ctx): Result<Outcome> => ok({ state: ctx.state, events: ctx.events ?? [] });
+  lendCtx(setup, cloneState(state), o?.events === false ? null : []);
+const done = (ctx: Ctx): Result<Outcome> => {
+  giveBack(ctx);
+  return ok({ state: ctx.state, events: ctx.events ?? [] });
+};
 
 /** Registers a robot programs this turn (unlocked ones), numbered 1 to 5. */
 export function openRegisters(locked: number): number[] {
@@ -411,6 +414,7 @@ function clearRegisters(ctx: Ctx): void {
 export function cutTurn(setup: Setup, state: GameState): Result<GameState> {
   const ctx = begin(setup, state, { events: false });
   clearRegisters(ctx);
+  giveBack(ctx);
   return ok(ctx.state);
 }
 
