@@ -48,8 +48,9 @@ interface Options {
   readonly events?: boolean;
 }
 
-const begin = (setup: Setup, state: GameState, o?: Options): Ctx =>
-  lendCtx(setup, cloneState(state), o?.events === false ? null : []);
+/** A working copy of `state` in a context; `reveal`: the call begins with the reveal, which replaces every hand unchanged. */
+const begin = (setup: Setup, state: GameState, o?: Options, reveal = false): Ctx =>
+  lendCtx(setup, cloneState(state, reveal), o?.events === false ? null : []);
 const done = (ctx: Ctx): Result<Outcome> => {
   giveBack(ctx);
   return ok({ state: ctx.state, events: ctx.events ?? [] });
@@ -292,7 +293,7 @@ export const missingPrograms = (state: GameState): number[] =>
 export function playRegister(setup: Setup, state: GameState, o?: Options): Result<Outcome> {
   const why = registerRefusal(state);
   if (why) return why;
-  const ctx = begin(setup, state, o);
+  const ctx = begin(setup, state, o, state.phase === 'programming');
   registerOn(ctx);
   return done(ctx);
 }
@@ -315,6 +316,7 @@ function registerOn(ctx: Ctx): void {
     st.phase = 'registers';
     for (let i = 0; i < st.robots.length; i++) {
       const r = st.robots[i]!;
+      // The hand may still be the input state's array (begin's `reveal`): read it, replace it.
       if (r.hand.length) {
         for (const c of r.hand) if (!r.registers.includes(c) && !r.opt?.joined.includes(c)) st.discard.push(c);
         r.hand = [];
@@ -422,7 +424,7 @@ export function cutTurn(setup: Setup, state: GameState): Result<GameState> {
 export function playTurn(setup: Setup, state: GameState, o?: Options): Result<Outcome> {
   const why = registerRefusal(state);
   if (why) return why;
-  const ctx = begin(setup, state, o);
+  const ctx = begin(setup, state, o, state.phase === 'programming');
   while (ctx.state.register < 5) registerOn(ctx);
   endOn(ctx);
   return done(ctx);
