@@ -29,7 +29,8 @@ export function lasers(ctx: Ctx, register: number): void {
   const nl = b.lasers.length;
   if (hits.length < n) hits = new Int32Array(n);
   if (nearest.length < nl) (nearest = new Int32Array(nl)), (nearestAt = new Int32Array(nl));
-  hits.fill(0, 0, n);
+  // Plain loops, not fill(): for a dozen entries the builtin's call costs more than the work.
+  for (let i = 0; i < n; i++) hits[i] = 0;
   const dice = ctx.state.dice;
   const dieHits = dice.length && dice.some((v) => v > 0) ? dice.map(() => 0) : null;
   const { beamFrom, beamLaser, beamDistance } = b;
@@ -38,7 +39,7 @@ export function lasers(ctx: Ctx, register: number): void {
   // hit as if alone on the board (000 L107; B-27); a die blocks it for all. Blockers are coded
   // robot i as i, the die of flag f as -1 - f.
   if (nl) {
-    nearestAt.fill(FAR, 0, nl);
+    for (let k = 0; k < nl; k++) nearestAt[k] = FAR;
     // Robots 0..n-1, then the dice as n..n+dice-1.
     const blockers = n + (dieHits ? dice.length : 0);
     for (let q = 0; q < blockers; q++) {
@@ -126,8 +127,9 @@ export function lasers(ctx: Ctx, register: number): void {
     const rank = (s: WeaponShot) => ctx.rules.shooterRank(ctx, s.shooter, register);
     weaponMoves(ctx, weaponShots.slice().sort((a, b) => rank(b) - rank(a)));
   }
-  special.length = 0;
-  weaponShots.length = 0;
+  // Emptied only when used: setting an array's length is a call into the runtime.
+  if (special.length) special.length = 0;
+  if (weaponShots.length) weaponShots.length = 0;
 }
 
 const NONE = 0x7fffffff;
