@@ -130,8 +130,8 @@ export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnd
     }
     j = ctx.occ[y * b.width + x]!;
   }
-  // Overwritten in place, its length set only when it changes (a call into the runtime).
-  if (chain.length !== n) chain.length = n;
+  // Overwritten in place and cut by pop(): setting an array's length is a call into the runtime.
+  while (chain.length > n) chain.pop();
   return chain;
 }
 

@@ -19,8 +19,8 @@ function movers(ctx: Ctx, register: number): number[] {
     // no card does nothing (B-38).
     if (r.status === 'active' && !r.poweredDown && (r.registers[register - 1] || r.opt?.copied[register - 1])) out[n++] = i;
   }
-  // Overwritten in place and cut only when shorter: setting an array's length calls the runtime.
-  if (out.length !== n) out.length = n;
+  // Overwritten in place and cut by pop(): setting an array's length is a call into the runtime.
+  while (out.length > n) out.pop();
   return out;
 }
 

@@ -49,11 +49,11 @@ export const classic: RuleSet = {
       for (; j >= 0 && robots[movers[j]!]!.registers[reg]! < p; j--) movers[j + 1] = movers[j]!;
       movers[j + 1] = m;
     }
-    // The state's own copy (cloneState), overwritten in place; its length is set only when it
-    // changes (a call into the runtime).
+    // The state's own copy (cloneState), overwritten in place and cut by pop() (setting an array's
+    // length is a call into the runtime).
     const order = ctx.state.order;
     for (let k = 0; k < movers.length; k++) order[k] = movers[k]!;
-    if (order.length !== movers.length) order.length = movers.length;
+    while (order.length > movers.length) order.pop();
     return movers;
   },
   cardRank: (card) => card, // 000 L120
