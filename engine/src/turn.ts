@@ -312,8 +312,8 @@ function registerRefusal(state: GameState): Result<never> | null {
 
 /** Per card number (classic 10-840, pbem codes from 1000): 1 while the card is in the program being revealed. */
 const inProgram = new Uint8Array(2048);
-/** Other numbers, never dealt by the engine, are looked up the slow way. */
 const NO_CARDS: readonly Card[] = [];
+/** Other numbers, never dealt by the engine, are looked up the slow way. */
 const markable = (c: Card): boolean => Number.isInteger(c) && c >= 0 && c < inProgram.length;
 
 /**
