@@ -156,12 +156,17 @@ export interface GameState {
 
 export const onTheFloor = (r: RobotState): boolean => r.status === 'active';
 
+/** A copy to change. */
+export const cloneState = (s: GameState): GameState => copyState(s, false);
+
 /**
- * A copy to change. `sharedHands`: the caller replaces every non-empty hand before it changes
- * one (the reveal of a register phase discards them), so those are shared with `s`, not copied (a
- * turn's hands were about a third of the copying); no array of `s` stays in the result.
+ * A copy to change for a caller that replaces every non-empty hand before it changes one (the
+ * reveal of a register phase discards them): those hands are shared with `s`, not copied (they
+ * were about a third of the copying), and no array of `s` stays in the result once replaced.
  */
-export function cloneState(s: GameState, sharedHands = false): GameState {
+export const cloneStateSharingHands = (s: GameState): GameState => copyState(s, true);
+
+function copyState(s: GameState, sharedHands: boolean): GameState {
   const robots: RobotState[] = [];
   for (let i = 0; i < s.robots.length; i++) robots.push(cloneRobot(s.robots[i]!, sharedHands));
   return {

@@ -11,7 +11,7 @@ import { below } from './rng.js';
 import { destroyIfWrecked, discardAllDamage, repair } from './robots.js';
 import { memory } from './options/held.js';
 import type { Reentry } from './rules/ruleset.js';
-import { cloneState, type Choices, type GameState, type RobotState } from './state.js';
+import { cloneState, cloneStateSharingHands, type Choices, type GameState, type RobotState } from './state.js';
 import { handCard, upgradeOf, cardAction } from './cards.js';
 import { holds } from './options/held.js';
 import { startRegister } from './phases/steps.js';
@@ -50,7 +50,7 @@ interface Options {
 
 /** A working copy of `state` in a context; `reveal`: the call begins with the reveal, which replaces every hand unchanged. */
 const begin = (setup: Setup, state: GameState, o?: Options, reveal = false): Ctx =>
-  lendCtx(setup, cloneState(state, reveal), o?.events === false ? null : []);
+  lendCtx(setup, reveal ? cloneStateSharingHands(state) : cloneState(state), o?.events === false ? null : []);
 const done = (ctx: Ctx): Result<Outcome> => {
   giveBack(ctx);
   return ok({ state: ctx.state, events: ctx.events ?? [] });
