@@ -82,6 +82,8 @@ export interface Board {
   readonly lasers: readonly BoardLaser[];
   readonly pushers: readonly Pusher[];
   readonly crushers: readonly Crusher[];
+  /** Per cell: the registers (bit r-1) in which a crusher there is active, or 0. */
+  readonly crusherAt: Uint8Array;
   readonly start: Square | null;
 }
 
@@ -334,9 +336,11 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   }
   const reach = beamReach(width, height, floor, walls);
   const beams = beamCover(width, height, reach, lasers.value);
+  const crusherAt = new Uint8Array(width * height);
+  for (const c of crushers.value) crusherAt[c.y * width + c.x]! |= c.registers;
   return ok({
     width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach, ...beams, flags,
-    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, start,
+    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, start,
   });
 }
 

@@ -114,12 +114,12 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
  */
 export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnds: boolean): readonly number[] | null {
   const b = ctx.board;
-  chain.length = 0;
+  let n = 0;
   chainMeetsRepulsor = false;
   let j = ctx.occ[y * b.width + x]!;
   while (j) {
     if (shut(ctx, x, y, d)) return null;
-    chain.push(j - 1);
+    chain[n++] = j - 1;
     x += DX[d]!;
     y += DY[d]!;
     if (x < 0 || y < 0 || x >= b.width || y >= b.height) break;
@@ -130,6 +130,8 @@ export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnd
     }
     j = ctx.occ[y * b.width + x]!;
   }
+  // Overwritten in place and cut by pop(): setting an array's length is a call into the runtime.
+  while (chain.length > n) chain.pop();
   return chain;
 }
 

@@ -7,7 +7,16 @@ import { destroy } from '../robots.js';
 export function crushers(ctx: Ctx, register: number): void {
   const bit = 1 << (register - 1);
   const robots = ctx.state.robots;
-  for (const c of ctx.board.crushers) {
+  // Most registers crush nobody: one look per robot at the board's crusher table says so. Only
+  // then are the crushers taken in their order, which is the order of the destructions.
+  const b = ctx.board;
+  let any = false;
+  for (let i = 0; i < robots.length && !any; i++) {
+    const r = robots[i]!;
+    any = r.status === 'active' && (b.crusherAt[r.y * b.width + r.x]! & bit) !== 0;
+  }
+  if (!any) return;
+  for (const c of b.crushers) {
     if (!(c.registers & bit)) continue;
     for (let i = 0; i < robots.length; i++) {
       const r = robots[i]!;

@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
 import type { WeaponName } from '../events.js';
-import { reverse, type Dir } from '../geometry.js';
+import { DX, DY, reverse, type Dir } from '../geometry.js';
 import { hurt, type Hit } from '../options/damage.js';
 import { holds } from '../options/held.js';
 import { chosenWeapon, piercingTargets, weaponApplies, weaponHits, weaponMoves, type WeaponShot } from '../options/weapons.js';
@@ -11,15 +11,6 @@ import { chosenWeapon, piercingTargets, weaponApplies, weaponHits, weaponMoves, 
 /** Scratch, grown as needed: points per robot; per laser, the nearest blocker and its distance. */
 let hits = new Int32Array(8);
 
-/** How many squares ahead of (x, y) facing d the square (tx, ty) lies, or 0 if not straight ahead. */
-function inLine(x: number, y: number, d: number, tx: number, ty: number): number {
-  switch (d) {
-    case 0: return tx === x && ty < y ? y - ty : 0;
-    case 1: return ty === y && tx > x ? tx - x : 0;
-    case 2: return tx === x && ty > y ? ty - y : 0;
-    default: return ty === y && tx < x ? x - tx : 0;
-  }
-}
 let nearest = new Int32Array(8);
 let nearestAt = new Int32Array(8);
 const FAR = 0x7fffffff;
@@ -38,7 +29,8 @@ export function lasers(ctx: Ctx, register: number): void {
   const nl = b.lasers.length;
   if (hits.length < n) hits = new Int32Array(n);
   if (nearest.length < nl) (nearest = new Int32Array(nl)), (nearestAt = new Int32Array(nl));
-  hits.fill(0, 0, n);
+  // Plain loops, not fill(): for a dozen entries the builtin's call costs more than the work.
+  for (let i = 0; i < n; i++) hits[i] = 0;
   const dice = ctx.state.dice;
   const dieHits = dice.length && dice.some((v) => v > 0) ? dice.map(() => 0) : null;
   const { beamFrom, beamLaser, beamDistance } = b;
@@ -47,7 +39,7 @@ export function lasers(ctx: Ctx, register: number): void {
   // hit as if alone on the board (000 L107; B-27); a die blocks it for all. Blockers are coded
   // robot i as i, the die of flag f as -1 - f.
   if (nl) {
-    nearestAt.fill(FAR, 0, nl);
+    for (let k = 0; k < nl; k++) nearestAt[k] = FAR;
     // Robots 0..n-1, then the dice as n..n+dice-1.
     const blockers = n + (dieHits ? dice.length : 0);
     for (let q = 0; q < blockers; q++) {
@@ -135,8 +127,9 @@ export function lasers(ctx: Ctx, register: number): void {
     const rank = (s: WeaponShot) => ctx.rules.shooterRank(ctx, s.shooter, register);
     weaponMoves(ctx, weaponShots.slice().sort((a, b) => rank(b) - rank(a)));
   }
-  special.length = 0;
-  weaponShots.length = 0;
+  // Emptied only when used: setting an array's length is a call into the runtime.
+  if (special.length) special.length = 0;
+  if (weaponShots.length) weaponShots.length = 0;
 }
 
 const NONE = 0x7fffffff;
@@ -152,26 +145,27 @@ function boardHit(ctx: Ctx, i: number, k: number, register: number): void {
 
 /**
  * The first thing a robot's beam meets in direction d, as far as it reaches: a real robot (its
- * index), a die of the Dice Rule (-1 - flag), or NONE.
+ * index), a die of the Dice Rule (-1 - flag), or NONE. The beam walks its few cells on the
+ * occupancy grid, which holds exactly the real robots; comparing every robot with every other was
+ * a third of this step.
  */
 function firstInLine(ctx: Ctx, i: number, d: Dir): number {
   const b = ctx.board;
-  const robots = ctx.state.robots;
-  const r = robots[i]!;
-  let best = b.reach[(r.y * b.width + r.x) * 4 + d]! + 1;
-  let target = NONE;
-  for (let j = 0; j < robots.length; j++) {
-    const o = robots[j]!;
-    if (j === i || o.status !== 'active' || o.virtual) continue;
-    const ahead = inLine(r.x, r.y, d, o.x, o.y);
-    if (ahead > 0 && ahead < best) (best = ahead), (target = j);
-  }
+  const w = b.width;
+  const r = ctx.state.robots[i]!;
   const dice = ctx.state.dice;
-  for (let f = 0; f < dice.length; f++) {
-    const ahead = dice[f]! > 0 ? inLine(r.x, r.y, d, b.flags[f]![0], b.flags[f]![1]) : 0;
-    if (ahead > 0 && ahead < best) (best = ahead), (target = -1 - f);
+  const step = DY[d]! * w + DX[d]!;
+  let c = r.y * w + r.x;
+  for (let s = b.reach[c * 4 + d]!; s > 0; s--) {
+    c += step;
+    const j = ctx.occ[c]!;
+    if (j) return j - 1;
+    if (dice.length) {
+      const f = b.flagAt[c]! - 1;
+      if (f >= 0 && dice[f]! > 0) return -1 - f;
+    }
   }
-  return target;
+  return NONE;
 }
 
 /** Shots on robots with options, or by robots with Fire Control: dealt point by point (options/damage.ts). */

@@ -11,14 +11,16 @@ const moving: number[] = [];
 
 function movers(ctx: Ctx, register: number): number[] {
   const out = moving;
-  out.length = 0;
+  let n = 0;
   const robots = ctx.state.robots;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     // 000 L191, L201: a powered-down robot has no cards and does not move; a locked register with
     // no card does nothing (B-38).
-    if (r.status === 'active' && !r.poweredDown && (r.registers[register - 1] || r.opt?.copied[register - 1])) out.push(i);
+    if (r.status === 'active' && !r.poweredDown && (r.registers[register - 1] || r.opt?.copied[register - 1])) out[n++] = i;
   }
+  // Overwritten in place and cut by pop(): setting an array's length is a call into the runtime.
+  while (out.length > n) out.pop();
   return out;
 }
 

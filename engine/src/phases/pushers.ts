@@ -41,29 +41,9 @@ export function pushers(ctx: Ctx, register: number): void {
   }
   if (!shoves.length) return;
 
-  // Conflicts: a robot in two shoves (virtual or not), or two real robots into one square.
-  const dropped = new Set<number>();
-  const seen = new Map<number, number>();
-  const into = new Map<number, number>();
-  const clash = (map: Map<number, number>, key: number, k: number) => {
-    const other = map.get(key);
-    if (other !== undefined && other !== k) {
-      dropped.add(other);
-      dropped.add(k);
-    } else map.set(key, k);
-  };
-  shoves.forEach((s, k) => {
-    for (const i of s.robots) {
-      clash(seen, i, k);
-      const r = robots[i]!;
-      if (r.virtual) continue;
-      const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
-      // Squares past the edge never clash: each robot falls on its own.
-      clash(into, x < 0 || y < 0 || x >= b.width || y >= b.height ? -1 - i : y * b.width + x, k);
-    }
-  });
-
-  const moving = shoves.filter((_, k) => !dropped.has(k));
+  // Conflicts: a robot in two shoves (virtual or not), or two real robots into one square. A
+  // single shove (the usual case) has none, and skips the maps.
+  const moving = shoves.length === 1 ? shoves : withoutConflicts(ctx, shoves);
   for (const s of moving) {
     for (const i of s.robots) {
       const r = robots[i]!;
@@ -88,4 +68,31 @@ export function pushers(ctx: Ctx, register: number): void {
       afterCrossing(ctx, i, from, s.dir, -1);
     }
   }
+}
+
+/** The shoves that move: those sharing a robot, or sending two real robots into one square, do not (B-25). */
+function withoutConflicts(ctx: Ctx, shoves: readonly Shove[]): readonly Shove[] {
+  const b = ctx.board;
+  const robots = ctx.state.robots;
+  const dropped = new Set<number>();
+  const seen = new Map<number, number>();
+  const into = new Map<number, number>();
+  const clash = (map: Map<number, number>, key: number, k: number) => {
+    const other = map.get(key);
+    if (other !== undefined && other !== k) {
+      dropped.add(other);
+      dropped.add(k);
+    } else map.set(key, k);
+  };
+  shoves.forEach((s, k) => {
+    for (const i of s.robots) {
+      clash(seen, i, k);
+      const r = robots[i]!;
+      if (r.virtual) continue;
+      const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
+      // Squares past the edge never clash: each robot falls on its own.
+      clash(into, x < 0 || y < 0 || x >= b.width || y >= b.height ? -1 - i : y * b.width + x, k);
+    }
+  });
+  return shoves.filter((_, k) => !dropped.has(k));
 }

@@ -24,7 +24,8 @@ export const STEPS = {
 
 /** Before a register's steps: nothing has pushed anyone yet, shields are up, nobody has rammed. */
 export function startRegister(ctx: Ctx): void {
-  ctx.pushedBy.fill(null);
+  const pushedBy = ctx.pushedBy;
+  for (let i = 0; i < pushedBy.length; i++) pushedBy[i] = null; // a loop: fill() costs a builtin call
   newRegister(ctx.state.robots.length);
   newRegisterRams();
 }

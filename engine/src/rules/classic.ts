@@ -49,9 +49,11 @@ export const classic: RuleSet = {
       for (; j >= 0 && robots[movers[j]!]!.registers[reg]! < p; j--) movers[j + 1] = movers[j]!;
       movers[j + 1] = m;
     }
-    const order = ctx.state.order; // the state's own copy (cloneState), refilled in place
-    order.length = 0;
-    for (const m of movers) order.push(m);
+    // The state's own copy (cloneState), overwritten in place and cut by pop() (setting an array's
+    // length is a call into the runtime).
+    const order = ctx.state.order;
+    for (let k = 0; k < movers.length; k++) order[k] = movers[k]!;
+    while (order.length > movers.length) order.pop();
     return movers;
   },
   cardRank: (card) => card, // 000 L120
