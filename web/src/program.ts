@@ -389,7 +389,13 @@ export class ProgramPanel {
       this.optionsPart());
     const send = h('button', { type: 'button', class: 'primary send', onclick: (e: Event) => void this.submit(e.currentTarget as HTMLButtonElement) }, this.sentAt ? 'Send again' : 'Send');
     const sent = h('p', { class: 'sent', 'aria-live': 'polite' }, this.sentAt === 'changed' ? 'Changed since sent: send again to replace your orders.' : this.sentAt ? `Sent${this.sentAt === 'earlier' ? '' : ` at ${this.sentAt}`}. You can change your mind until the turn is played.` : '');
+    // A redraw (the race's news arrives while the player programs) keeps the keyboard's place.
+    const had = document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement) ? document.activeElement : null;
+    const again = had?.dataset.card !== undefined
+      ? `${had.closest('.register') ? `.register[data-register="${had.closest('.register')!.getAttribute('data-register')}"]` : '.hand'} .card[data-card="${had.dataset.card}"]`
+      : had?.dataset.field ? `[data-field="${had.dataset.field}"]` : null;
     this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), registers, hand, why, questions, h('p', { class: 'send-line' }, send), sent);
+    if (again) this.root.querySelector<HTMLElement>(again)?.focus();
     this.showRefusal();
   }
 

@@ -76,7 +76,9 @@ async function program(page: Page, how: How): Promise<string[]> {
       await card.focus();
       await page.keyboard.press(String(reg));
     }
-    await page.waitForSelector(`.register[data-register="${reg}"] .card[data-card="${name}"]`);
+    await page.waitForSelector(`.register[data-register="${reg}"] .card[data-card="${name}"]`).catch((e: Error) => {
+      throw new Error(`placing ${name} in register ${reg} by ${how}: ${e.message}`);
+    });
     placed.push(name);
   }
   return placed;
