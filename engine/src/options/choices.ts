@@ -81,9 +81,9 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         break;
       case 'lose': {
         if (typeof v !== 'string') return err(p, 'expected the name of an option to give up');
-        const bad = needHeld(v, p);
+        const bad = needHeld(optionName(v), p);
         if (bad) return bad;
-        out.lose = v;
+        out.lose = optionName(v);
         break;
       }
       case 'flywheel': {
@@ -141,7 +141,8 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         for (let n = 0; n < v.length; n++) {
           const e = v[n];
           const q = `${p}[${n}]`;
-          const name = typeof e === 'string' ? e : isObject(e) && typeof e.option === 'string' ? e.option : undefined;
+          const written = typeof e === 'string' ? e : isObject(e) && typeof e.option === 'string' ? e.option : undefined;
+          const name = written === undefined ? undefined : optionName(written); // "Mini Howitzer:3" names the card
           if (name === undefined) return err(q, 'expected an option name or {"option": NAME, "register": 1 to 5}');
           if (isObject(e) && (Object.keys(e).some((x) => x !== 'option' && x !== 'register') || (e.register !== undefined && !isRegister(e.register))))
             return err(q, 'expected {"option": NAME, "register": 1 to 5}');
@@ -171,10 +172,10 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         for (const x of ['scrap', 'recharge'] as const) {
           if (v[x] === undefined) continue;
           if (typeof v[x] !== 'string') return err(`${p}.${x}`, 'expected an option name');
-          const bad = needHeld(v[x] as string, `${p}.${x}`);
+          const bad = needHeld(optionName(v[x] as string), `${p}.${x}`);
           if (bad) return bad;
         }
-        out.chopShop = { register: v.register, ...(v.scrap ? { scrap: v.scrap } : {}), ...(v.recharge ? { recharge: v.recharge } : {}), ...(v.draw ? { draw: true } : {}) };
+        out.chopShop = { register: v.register, ...(v.scrap ? { scrap: optionName(v.scrap as string) } : {}), ...(v.recharge ? { recharge: optionName(v.recharge as string) } : {}), ...(v.draw ? { draw: true } : {}) };
         break;
       }
     }
@@ -187,6 +188,6 @@ function fireControlModes(s: string): FireControlMode[] | null {
   const lock = /^lock:([1-5](?:,[1-5])*)$/.exec(s);
   if (lock) return lock[1]!.split(',').map((x) => ({ kind: 'lock', register: Number(x) }));
   const opt = /^option:(.+)$/.exec(s);
-  if (opt) return opt[1]!.split(',').map((x) => ({ kind: 'option', option: x.trim() }));
+  if (opt) return opt[1]!.split(',').map((x) => ({ kind: 'option', option: optionName(x.trim()) }));
   return null;
 }

@@ -36,6 +36,13 @@ test('parseChoices names the key and what it expects, and refuses a decision abo
   assert.equal(refusal({ chopShop: { register: 2, draw: true } })!.field, 'choices.chopShop.draw');
 });
 
+test('a decision may name a card with uses as it is written in the robot\'s options ("Mini Howitzer:3")', () => {
+  // OPTIONS.md 1.4 "Cards with uses are written NAME:LEFT in a robot's options"
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Mini Howitzer:3', 'Fire Control'] }]);
+  const c = must(parseChoices({ lose: 'Mini Howitzer:3', exchange: ['Mini Howitzer:3'], fireControl: { 1: 'option:Mini Howitzer:2' } }, g.setup, g.state.robots[0]!));
+  assert.deepEqual([c.lose, c.exchange, c.fireControl], ['Mini Howitzer', [{ option: 'Mini Howitzer' }], { 1: [{ kind: 'option', option: 'Mini Howitzer' }] }]);
+});
+
 test('the option deck holds each card once, the setting\'s cards on top, none a robot starts with', () => {
   // OPTIONS.md 1.1 "each card exists once ... Cards that robots hold at the start are not in the deck."
   const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Brakes'] }], { settings: { optionDeck: ['Shield', 'Recompile'] } });
