@@ -202,8 +202,12 @@ export class ProgramPanel {
     return b;
   }
 
+  /** Focuses `selector` at the next frame, unless the focus has moved meanwhile (a key or a click faster than a frame). */
   private focusLater(selector: string): void {
-    requestAnimationFrame(() => this.root.querySelector<HTMLElement>(selector)?.focus());
+    const was = document.activeElement;
+    requestAnimationFrame(() => {
+      if (document.activeElement === was) this.root.querySelector<HTMLElement>(selector)?.focus();
+    });
   }
 
   private dragMove(e: PointerEvent): void {

@@ -357,3 +357,130 @@ test('with Dual Processor, a rotation dropped on a register holding a move joins
   assert.equal(await joined.count(), 1, 'register 1 reveals the joined card');
   await ctx.close();
 });
+
+/** A classic race of people with One Free Option, the option deck's top known (seat k holds `deck[k]`), no deadline passing. */
+async function optionRace(seed: number, names: readonly string[], deck: readonly string[]) {
+  const created = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', seed, seats: names.map((name) => ({ name })), deadline: { kind: 'live', seconds: 600 },
+    settings: { oneFreeOption: true, optionDeck: deck },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+  const seatView = async (k: number) => (await call(server.base, 'GET', `/api/races/${id}/seats/${k}`, undefined, { authorization: `Bearer ${seats[k]!.token}` })).body;
+  return { id, seats, seatView, url: (k: number) => `/race/${id}?seat=${k}&token=${seats[k]!.token}` };
+}
+
+/** Fills the open registers still empty from the keyboard, each with the hand's first card. */
+async function fillRest(page: Page): Promise<void> {
+  const empty = await page.locator('.register.open:has(.empty)').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-register'))));
+  for (const reg of empty) {
+    const card = page.locator('.hand .card').first();
+    const name = (await card.getAttribute('data-card'))!;
+    await card.focus();
+    await page.keyboard.press(String(reg));
+    await page.waitForSelector(`.register[data-register="${reg}"] .card[data-card="${name}"]`);
+  }
+}
+
+test('classic weapons per register: Tractor Beam, its conditional order "if the target falls" and Fire Control\'s modes chosen in the form travel with the orders and show again on a reload', { skip }, async () => {
+  // Ava holds Tractor Beam, Bob Fire Control; Cog (Shield) never sends, so the turn stays open.
+  const race = await optionRace(4, ['Ava', 'Bob', 'Cog'], ['Tractor Beam', 'Fire Control', 'Shield']);
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const ava = await open(ctx, race.url(0));
+  await ava.waitForSelector('body[data-ready]');
+  assert.match(await ava.textContent('#program .options .held') ?? '', /Tractor Beam/);
+  assert.equal(await ava.locator('[data-field="choices.fireControl"]').count(), 0, 'no Fire Control decision without the card');
+  const weapon = (reg: number) => `select[data-field="choices.weapon.${reg}"]`;
+  assert.equal(await ava.locator(`${weapon(1)} option:checked`).textContent(), 'main laser (default)');
+  assert.deepEqual(await ava.locator(`${weapon(1)} option`).evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value)),
+    ['', 'Tractor Beam', 'Tractor Beam if the target falls'], 'the main laser, the weapon held, and its conditional order');
+  await ava.selectOption(weapon(2), 'Tractor Beam if the target falls');
+  await ava.selectOption(weapon(4), 'Tractor Beam');
+  await program(ava, 'tap');
+  // The redraws of programming keep the decisions.
+  assert.equal(await ava.inputValue(weapon(2)), 'Tractor Beam if the target falls');
+  assert.equal(await ava.inputValue(weapon(4)), 'Tractor Beam');
+  await ava.screenshot({ path: `${SHOTS}weapons-form.png`, fullPage: true });
+  await send(ava);
+  await ava.waitForSelector('#program .sent:text("Sent at")');
+  assert.deepEqual((await race.seatView(0)).you.orders.choices, { weapon: { 2: { weapon: 'Tractor Beam', if: 'falls' }, 4: 'Tractor Beam' } }, 'the orders carry the weapons, the conditional order as an object');
+  // A page opened again shows the orders sent, decisions included.
+  await ava.reload();
+  await ava.waitForSelector('body[data-ready]');
+  await ava.waitForSelector('#program .sent:text("Sent.")');
+  assert.equal(await ava.inputValue(weapon(2)), 'Tractor Beam if the target falls');
+  assert.equal(await ava.inputValue(weapon(4)), 'Tractor Beam');
+  assert.equal(await ava.inputValue(weapon(1)), '');
+
+  const bob = await open(ctx, race.url(1));
+  await bob.waitForSelector('body[data-ready]');
+  assert.equal(await bob.locator('[data-field="choices.weapon"]').count(), 0, 'no weapon decision without an optional weapon');
+  const fire = (reg: number) => `select[data-field="choices.fireControl.${reg}"]`;
+  assert.equal(await bob.locator(`${fire(1)} option:checked`).textContent(), 'normal damage (default)');
+  const modes = await bob.locator(`${fire(1)} option`).evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+  assert.ok(modes.includes('option:Tractor Beam') && modes.includes('option:Shield'), `the other robots' options are targets (${modes.join(', ')})`);
+  assert.ok(!modes.includes('option:Fire Control'), 'not Bob\'s own');
+  await bob.selectOption(fire(1), 'option:Tractor Beam');
+  await bob.selectOption(fire(3), 'lock:4');
+  await program(bob, 'keys');
+  await send(bob);
+  await bob.waitForSelector('#program .sent:text("Sent at")');
+  assert.deepEqual((await race.seatView(1)).you.orders.choices, { fireControl: { 1: 'option:Tractor Beam', 3: 'lock:4' } });
+  // Back to damage on register 1: only register 3's lock is sent.
+  await bob.selectOption(fire(1), '');
+  await bob.waitForSelector('#program .sent:text("Changed since sent")');
+  await send(bob);
+  await bob.waitForSelector('#program .sent:text("Sent at")');
+  assert.deepEqual((await race.seatView(1)).you.orders.choices, { fireControl: { 3: 'lock:4' } });
+  await ctx.close();
+});
+
+test('classic Brakes, Fourth Gear and Reverse Gear: a register holding a Move 1, Move 3 or Back-Up offers its toggle, and the registers ticked travel with the orders', { skip }, async () => {
+  // Seed 9 deals Ava (Brakes) a Move 1, Bob (Fourth Gear) a Move 3 and Cog (Reverse Gear) a Back-Up.
+  const race = await optionRace(9, ['Ava', 'Bob', 'Cog'], ['Brakes', 'Fourth Gear', 'Reverse Gear']);
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const seats = [
+    { option: 'Brakes', card: /^F1:/, key: 'brakes', reg: 3 },
+    { option: 'Fourth Gear', card: /^F3:/, key: 'fourthGear', reg: 1 },
+    { option: 'Reverse Gear', card: /^B:/, key: 'reverseGear', reg: 5 },
+  ] as const;
+  for (const [k, s] of seats.entries()) {
+    const page = await open(ctx, race.url(k));
+    await page.waitForSelector('body[data-ready]');
+    assert.match(await page.textContent('#program .options .held') ?? '', new RegExp(s.option));
+    const hand = await page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
+    const card = hand.find((c) => s.card.test(c));
+    assert.ok(card, `seed 9 deals ${s.option}'s holder a card it plays (${hand.join(' ')})`);
+    const other = hand.find((c) => !s.card.test(c))!;
+    // A card the option does not fit: no toggle on its register.
+    await page.focus(`.hand .card[data-card="${other}"]`);
+    await page.keyboard.press(String(s.reg));
+    await page.waitForSelector(`.register[data-register="${s.reg}"] .card[data-card="${other}"]`);
+    assert.equal(await page.locator(`input[name="gear${s.reg}"]`).count(), 0, `no ${s.option} toggle for ${other}`);
+    // The card it fits replaces it there: the toggle, off by default.
+    await page.focus(`.hand .card[data-card="${card}"]`);
+    await page.keyboard.press(String(s.reg));
+    await page.waitForSelector(`.register[data-register="${s.reg}"] .card[data-card="${card}"]`);
+    const toggle = page.locator(`.register[data-register="${s.reg}"] input[name="gear${s.reg}"]`);
+    assert.match(await page.textContent(`.register[data-register="${s.reg}"] .gear`) ?? '', new RegExp(s.option));
+    assert.equal(await toggle.isChecked(), false);
+    await toggle.check();
+    await fillRest(page);
+    assert.equal(await toggle.isChecked(), true, 'the toggle stays on while the other registers fill');
+    if (k === 0) await page.screenshot({ path: `${SHOTS}gears.png`, fullPage: true });
+    // The last to send plays the turn: the server's echo is read.
+    const [put] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/orders')), send(page)]);
+    assert.equal(put.status(), 200);
+    const orders = (await put.json()).orders as { program: string[]; choices?: Record<string, unknown> };
+    assert.deepEqual(orders.choices, { [s.key]: [s.reg] }, `${s.option} in register ${s.reg}`);
+    assert.equal(orders.program[s.reg - 1], card, 'the card itself is sent (classic: no code)');
+    if (k === 0) {
+      // Ava's page opened again ticks the register sent.
+      await page.waitForSelector('#program .sent:text("Sent at")');
+      assert.deepEqual((await race.seatView(0)).you.orders.choices, { brakes: [3] });
+      await page.reload();
+      await page.waitForSelector(`.register[data-register="${s.reg}"] input[name="gear${s.reg}"]:checked`);
+    }
+  }
+  await ctx.close();
+});
