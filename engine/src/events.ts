@@ -45,7 +45,7 @@ export type GameEvent =
   | { type: 'radioControlled'; robot: number; by: number; registers: number[] }
   | { type: 'aborted'; robot: number; register: number; card: Card }
   | { type: 'swapped'; robot: number; register: number; card: Card }
-  | { type: 'stored'; robot: number; card: Card }
+  | { type: 'stored'; robot: number }
   | { type: 'recompiled'; robot: number; cards: number }
   | { type: 'optionDrawn'; robot: number; option: string }
   | { type: 'optionUsed'; robot: number; option: string }

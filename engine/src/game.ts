@@ -13,9 +13,6 @@ import type { GameState, RobotState } from './state.js';
 import { buildOptionDeck, freeOptions } from './options/deck.js';
 import { holds, memory } from './options/held.js';
 
-/** Cards with uses (OPTIONS.md 1.4): written `NAME:LEFT`. */
-const USES: Readonly<Record<string, boolean>> = { 'Mini Howitzer': true, 'Ablative Coat': true };
-
 /** The rule sets by name. */
 export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic, pbem };
 
@@ -83,7 +80,7 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
       const o = r.options![k]!;
       const m = /^(.*?)(?::(\d+))?$/.exec(o)!;
       if (!rules.options.catalog.includes(m[1]!)) return err(`${p}.options[${k}]`, `"${o}" is not an option of ${rules.name} (expected one of ${rules.options.catalog.join(', ')})`);
-      if (m[2] !== undefined && !USES[m[1]!]) return err(`${p}.options[${k}]`, `${m[1]} has no uses to count`);
+      if (m[2] !== undefined && !rules.options.uses[m[1]!]) return err(`${p}.options[${k}]`, `${m[1]} has no uses to count`);
     }
     let fcLocks = 0;
     for (const reg of r.fcLocks ?? []) {

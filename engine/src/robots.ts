@@ -70,12 +70,9 @@ export function destroy(ctx: Ctx, i: number, cause: DestroyCause): void {
  */
 function keepSuperiorArchive(ctx: Ctx, i: number): void {
   const r = ctx.state.robots[i]!;
-  if (!r.opt && !r.options.length) return;
-  if (holds(r, 'Superior Archive')) {
-    const m = r.opt;
-    if (m) m.superior = m.superior || !ctx.rules.options.superiorNeedsArchive;
-    else if (!ctx.rules.options.superiorNeedsArchive) memoryOf(r).superior = true;
-  } else if (r.opt) r.opt.superior = false;
+  if (!holds(r, 'Superior Archive')) {
+    if (r.opt) r.opt.superior = false;
+  } else if (!ctx.rules.options.superiorNeedsArchive) memoryOf(r).superior = true;
 }
 
 /** Damage a robot re-enters with: the rule set's, or none the first time under One Free Life

@@ -5,7 +5,7 @@
  */
 import { cardName, type Card } from './cards.js';
 import { Floor } from './board.js';
-import { giveBack, lendCtx, makeCtx, type Ctx, type Setup } from './context.js';
+import { giveBack, lendCtx, type Ctx, type Setup } from './context.js';
 import type { GameEvent } from './events.js';
 import { below } from './rng.js';
 import { destroyIfWrecked, discardAllDamage, repair } from './robots.js';
@@ -201,7 +201,6 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
   robot.takeOption = !!orders.takeOption;
   robot.unlock = unlock.slice();
   robot.programmed = true;
-  if (robot.opt) setAside(makeCtx(setup, st, null), i);
   return ok(st);
 }
 
@@ -344,6 +343,7 @@ function registerOn(ctx: Ctx): void {
       const r = st.robots[i]!;
       // The hand may still be the input state's array (begin's `reveal`): read it, replace it.
       if (r.hand.length) {
+        if (r.opt) setAside(ctx, i);
         discardUnplayed(st, r);
         r.hand = [];
       }

@@ -41,7 +41,7 @@ export const describe = (names: readonly string[]) => (e: GameEvent): string | n
     case 'radioControlled': return `${by(e.by)} radio-controls ${n}: register${e.registers.length === 1 ? '' : 's'} ${e.registers.join(', ')} play ${by(e.by)}'s cards`;
     case 'aborted': return `${n}'s Abort Switch: register ${e.register} now holds ${cardText(e.card)}`;
     case 'swapped': return `${n}'s Conditional Program puts ${cardText(e.card)} in register ${e.register}`;
-    case 'stored': return `${n}'s Flywheel keeps ${cardText(e.card)} for the next turn`;
+    case 'stored': return `${n}'s Flywheel keeps a card for the next turn`;
     case 'recompiled': return `${n} recompiles: a new hand of ${plural(e.cards, 'card')}`;
     case 'optionDrawn': return `${n} draws ${e.option}`;
     case 'optionUsed': return `${n} uses ${e.option}`;

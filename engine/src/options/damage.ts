@@ -93,7 +93,7 @@ function coatAbsorbs(ctx: Ctx, i: number): boolean {
   if (!holds(r, 'Ablative Coat')) return false;
   ctx.events?.push({ type: 'blockedShot', robot: i, by: 'Ablative Coat', points: 1 });
   used(ctx, i, 'Ablative Coat');
-  spend(ctx, i, 'Ablative Coat', ctx.rules.options.coatUses);
+  spend(ctx, i, 'Ablative Coat');
   return true;
 }
 

@@ -74,8 +74,6 @@ export function freeOptions(ctx: Ctx): void {
   }
 }
 
-const FULL_USES: Readonly<Record<string, number>> = { 'Mini Howitzer': 5, 'Ablative Coat': 3 };
-
 /**
  * Chop shop (003 L99-102): a robot ending a register there may scrap an option for a new draw or
  * recharge one (Mini Howitzer back to 5 uses, Ablative Coat to 3, [def]); at the end of a turn it
@@ -89,9 +87,10 @@ export function chopShop(ctx: Ctx, i: number, when: number | 'end'): void {
   if (c.scrap && r.options.some((o) => optionName(o) === c.scrap)) {
     discard(ctx, i, c.scrap, 'scrapped');
     drawOption(ctx, i);
-  } else if (c.recharge && FULL_USES[c.recharge]) {
+  } else if (c.recharge && ctx.rules.options.uses[c.recharge]) {
+    const full = ctx.rules.options.uses[c.recharge]!;
     const at = r.options.findIndex((o) => optionName(o) === c.recharge);
-    if (at >= 0 && usesLeft(r.options[at]!, FULL_USES[c.recharge]!) < FULL_USES[c.recharge]!) {
+    if (at >= 0 && usesLeft(r.options[at]!, full) < full) {
       r.options[at] = c.recharge;
       used(ctx, i, c.recharge);
       ctx.events?.push({ type: 'optionRecharged', robot: i, option: c.recharge });

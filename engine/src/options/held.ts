@@ -35,11 +35,11 @@ export function discard(ctx: Ctx, i: number, name: string, why: 'spent' | 'excha
 }
 
 /** Spends one use of a card with uses (Mini Howitzer, Ablative Coat); the last use discards it. */
-export function spend(ctx: Ctx, i: number, name: string, full: number): void {
+export function spend(ctx: Ctx, i: number, name: string): void {
   const r = ctx.state.robots[i]!;
   const at = r.options.findIndex((o) => optionName(o) === name);
   if (at < 0) return;
-  const left = usesLeft(r.options[at]!, full) - 1;
+  const left = usesLeft(r.options[at]!, ctx.rules.options.uses[name]!) - 1;
   if (left <= 0) discard(ctx, i, name, 'spent');
   else r.options[at] = `${name}:${left}`;
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { instruction, upgradeCode } from '../cards.js';
 import { createState, makeSetup } from '../game.js';
 import { parseBoard } from '../board.js';
-import { beginTurn, fillProgram, recompile } from '../turn.js';
+import { beginTurn, fillProgram, playRegister, recompile, submitOrders } from '../turn.js';
 import { end, must, ofType, race, robot, turn } from '../testing.js';
 import { OPTION_CARDS } from './catalog.js';
 import { parseChoices } from './choices.js';
@@ -142,4 +142,17 @@ test('003\'s conditional order at a two-wrench site: an option with 3 damage or 
   };
   assert.deepEqual(play(3), [3, ['Shield']]);
   assert.deepEqual(play(4), [2, []]);
+});
+
+test('a card set aside for the Flywheel stays in the hand until the programs are revealed, so orders can be replaced with it; then it is stored, unnamed in the log', () => {
+  // OPTIONS.md 2.11 "After all programs are set, one unused card of the hand may be placed on the card"
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Flywheel'] }]);
+  const st = must(beginTurn(g.setup, g.state)).state;
+  const hand = st.robots[0]!.hand;
+  const first = must(submitOrders(g.setup, st, 0, { program: hand.slice(0, 5), choices: { flywheel: hand[5]! } }));
+  const again = must(submitOrders(g.setup, first, 0, { program: [hand[5]!, ...hand.slice(1, 5)], choices: { flywheel: hand[0]! } }));
+  const played = must(playRegister(g.setup, again));
+  assert.equal(played.state.robots[0]!.opt!.flywheel, hand[0]);
+  assert.ok(!played.state.discard.includes(hand[0]!), 'the stored card is not discarded');
+  assert.deepEqual(ofType(played.events, 'stored'), [{ type: 'stored', robot: 0 }]);
 });

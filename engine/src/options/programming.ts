@@ -28,26 +28,26 @@ export function flywheelToHand(ctx: Ctx, i: number): void {
 }
 
 /**
- * The program is handed in: 2.5 Conditional Program sets a card of the hand aside, 2.11 the
- * Flywheel stores one; both leave the hand (so they are not discarded with it).
+ * The programs are revealed: 2.5 Conditional Program sets its card of the hand aside, 2.11 the
+ * Flywheel stores its card; both leave the hand before its unplayed cards are discarded. (Until
+ * then the orders may be replaced, the cards with them.) The stored card stays secret.
  */
 export function setAside(ctx: Ctx, i: number): void {
   const r = ctx.state.robots[i]!;
   const c = r.opt?.choices;
-  if (!c) return;
-  const take = (card: Card): void => {
-    const at = r.hand.indexOf(card);
-    if (at >= 0) r.hand.splice(at, 1);
+  if (!c?.conditional && !c?.flywheel) return;
+  const hand = r.hand.slice(); // the hand may be the caller's state's array: never changed in place
+  const take = (card: Card): Card => {
+    const at = hand.indexOf(card);
+    if (at >= 0) hand.splice(at, 1);
+    return card;
   };
-  if (c.conditional) {
-    take(c.conditional.card);
-    memory(r).aside = c.conditional.card;
-  }
+  if (c.conditional) memory(r).aside = take(c.conditional.card);
   if (c.flywheel) {
-    take(c.flywheel);
-    memory(r).flywheel = c.flywheel;
-    ctx.events?.push({ type: 'stored', robot: i, card: c.flywheel });
+    memory(r).flywheel = take(c.flywheel);
+    ctx.events?.push({ type: 'stored', robot: i });
   }
+  r.hand = hand;
 }
 
 /**

@@ -19,8 +19,6 @@ export interface WeaponShot {
   readonly dir: Dir;
 }
 
-const HOWITZER_USES = 5; // 2.16 "5 uses"; 001 L209
-
 /**
  * The optional weapon robot i fires instead of its main laser this register, or null: classic
  * names one per register (`weapon`), pbem switches them on for the round (`active`, the first in
@@ -111,7 +109,7 @@ export function piercingTargets(ctx: Ctx, i: number, d: Dir): number[] {
 export function weaponHits(ctx: Ctx, s: WeaponShot, register: number): void {
   used(ctx, s.shooter, s.weapon);
   const t = ctx.state.robots[s.target]!;
-  if (s.weapon === 'Mini Howitzer') spend(ctx, s.shooter, 'Mini Howitzer', HOWITZER_USES);
+  if (s.weapon === 'Mini Howitzer') spend(ctx, s.shooter, 'Mini Howitzer');
   if (register === 5 || t.status !== 'active') return;
   if (s.weapon === 'Scrambler') scramble(ctx, s.target, register + 1, s.shooter);
   else if (s.weapon === 'Radio Control') radioControl(ctx, s.target, register, s.shooter);

@@ -202,7 +202,7 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
     }
   }
   if (main) {
-    const shots = holds(r, ctx.rules.name === 'pbem' ? 'Double-Barreled Lasers' : 'Double-Barreled Laser') ? 2 : 1;
+    const shots = holds(r, ctx.rules.options.doubleBarreled) ? 2 : 1;
     if (highPower) for (const t of piercingTargets(ctx, i, r.dir)) fire(t, r.dir, shots, 'main');
     else fire(ahead, r.dir, shots, 'main');
   }

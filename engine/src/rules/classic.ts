@@ -26,7 +26,8 @@ export const classic: RuleSet = {
     ramDamage: 1, // OPTIONS.md 2.20
     recompileDamage: 1, // 2.22
     recompileDamageFirst: false,
-    coatUses: 3, // 2.1, 004 L150
+    uses: { 'Mini Howitzer': 5, 'Ablative Coat': 3 }, // 2.16 "5 uses"; 2.1, 004 L150
+    doubleBarreled: 'Double-Barreled Laser',
     superiorNeedsArchive: true, // B-31, 004 L157
     powerDownShieldPerRegister: false, // B-34: one point of each shot
     circuitBreaker: 3, // 2.4

@@ -55,7 +55,8 @@ export const pbem: RuleSet = {
     ramDamage: 2, // B-47
     recompileDamage: 2, // 001 L227, B-47: "taken first"
     recompileDamageFirst: true,
-    coatUses: 6, // 001 L215 "absorbs six damage"
+    uses: { 'Mini Howitzer': 5, 'Ablative Coat': 6 }, // 001 L209; L215 "absorbs six damage"
+    doubleBarreled: 'Double-Barreled Lasers',
     superiorNeedsArchive: false, // 001 L221, B-31
     powerDownShieldPerRegister: true, // 001 L219 "one damage from each direction per register phase"
     circuitBreaker: 8, // OPTIONS.md part 3, 17

@@ -33,8 +33,10 @@ export interface OptionRules {
   /** Damage Recompile costs, and whether it is taken before the new hand is drawn. */
   readonly recompileDamage: number;
   readonly recompileDamageFirst: boolean;
-  /** Points an Ablative Coat absorbs. */
-  readonly coatUses: number;
+  /** Cards with uses (written `NAME:LEFT`) and their uses when fresh: Mini Howitzer, Ablative Coat. */
+  readonly uses: Readonly<Record<string, number>>;
+  /** The name of the laser mod that fires two shots. */
+  readonly doubleBarreled: string;
   /** Superior Archive needs the archive touched while holding the card (classic B-31). */
   readonly superiorNeedsArchive: boolean;
   /** Power-Down Shield blocks one point per side per register (else one per shot). */
