@@ -286,7 +286,7 @@ test('an empty floor cell, a flipped tile and a lone portal are refused at their
   assert.equal(refusal(empty).field, 'layer "floor" cell (2,1)');
   assert.match(refusal(empty).message, /is empty; expected a floor tile \(the no-floor tile "x"/);
   const flipped = copy(toTiled(L_SHAPE, 'roborally.tsj'));
-  tiles(flipped, 'floor').data[7] += 0x80000000;
+  tiles(flipped, 'floor').data[7]! += 0x80000000;
   assert.equal(refusal(flipped).field, 'layer "floor" cell (3,1)');
   assert.match(refusal(flipped).message, /flipped or rotated/);
   const portal = copy(toTiled(L_SHAPE, 'roborally.tsj'));

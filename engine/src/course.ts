@@ -107,8 +107,8 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   const description = str('description', false);
   if (!description.ok) return description;
   const players = json.players;
-  if (!Array.isArray(players) || players.length !== 2 || !players.every(isInt) || players[0] < 1 || players[1] < players[0] || players[1] > 8)
-    return err('players', 'expected [fewest, most] players, from 1 to 8');
+  const [fewest, most] = Array.isArray(players) && players.length === 2 && players.every(isInt) ? players as [number, number] : [0, 0];
+  if (fewest < 1 || most < fewest || most > 8) return err('players', 'expected [fewest, most] players, from 1 to 8');
   if (!['easy', 'moderate', 'hard'].includes(json.complexity as string)) return err('complexity', 'expected "easy", "moderate" or "hard"');
   if (!['short', 'moderate', 'long'].includes(json.time as string)) return err('time', 'expected "short", "moderate" or "long"');
   if (!Array.isArray(json.boards) || !json.boards.length) return err('boards', 'expected a list of placed boards');
@@ -202,7 +202,7 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   if (!board.ok) return board;
   return ok({
     name: name.value, author: author.value, description: description.value,
-    players: [players[0], players[1]], complexity: json.complexity as Course['complexity'], time: json.time as Course['time'],
+    players: [fewest, most], complexity: json.complexity as Course['complexity'], time: json.time as Course['time'],
     boards: placements, flags, start, starts, layout: composed, board: board.value,
     boardAt: Int16Array.from(owner.flat()),
   });
