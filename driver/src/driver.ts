@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  beginTurn, fillProgram, needsProgram, newRace, openRegisters, playTurn, raceOver, submitOrders,
+  arenaStarts, beginTurn, fillProgram, needsProgram, newRace, openRegisters, playTurn, raceOver, submitOrders,
   type Card, type Dir, type Entrant, type GameEvent, type GameState, type Orders, type Outcome, type Reentry, type Result, type Seed, type Setup, type Square,
 } from '../../engine/src/index.js';
 import { BOTS, chooseOrders, chooseReentry, type Level } from '../../bots/src/index.js';
@@ -31,20 +31,26 @@ const fail = <T>(field: string, message: string): Result<T> => ({ ok: false, err
 
 /**
  * The robots of a race, placed as the rule set says: each on a start of its own, in pick order
- * (`startsPerRobot`), or all on the course's one start square. Refused, naming `seats`, when the
- * course has no such start or too few of them.
+ * (`startsPerRobot`), or all on the course's one start square; in RoboArena, in the corners and
+ * then the middles of the edges (the engine's `arenaStarts`). Refused, naming the field, when the
+ * course has no such start or too few of them. A person without a facing gets the engine's
+ * default; a bot without one chooses its own.
  */
 export function entrants(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Result<Entrant[]> {
-  const own = setup.rules.startsPerRobot;
-  if (own && course.starts.length < seats.length)
-    return fail('seats', `the course has ${course.starts.length} start${course.starts.length === 1 ? '' : 's'} of one robot each (${setup.rules.name} gives each robot its own), not enough for ${seats.length} robots`);
-  if (!own && !course.start) return fail('rules', `the course has no start square for every robot (${setup.rules.name} starts them all on one)`);
+  const arena = setup.settings.variant === 'arena';
+  const own = setup.rules.startsPerRobot && !arena;
+  const n = seats.length;
+  if (own && course.starts.length < n)
+    return fail('seats', `the course has ${course.starts.length} start${course.starts.length === 1 ? '' : 's'} of one robot each (${setup.rules.name} gives each robot its own), not enough for ${n} robots`);
+  const corners = arena ? arenaStarts(setup.board, n) : [];
+  if (arena && corners.length < n) return fail('seats', `the arena has room for ${corners.length} robots in its corners and edges, not ${n}`);
+  if (!own && !arena && !course.start) return fail('rules', `the course has no start square for every robot (${setup.rules.name} starts them all on one)`);
   return {
     ok: true,
     value: seats.map((s, i) => {
-      const at = own ? course.starts[i]! : course.start!;
-      const dir = s.dir ?? (s.level ? BOTS[s.level].chooseFacing(setup, at, botSeed(seed, 0, i), i) : 0);
-      return { name: s.name, dir, ...(own ? { start: at } : {}) };
+      const at = own ? course.starts[i]! : arena ? corners[i]! : course.start!;
+      const dir = s.dir ?? (s.level ? BOTS[s.level].chooseFacing(setup, at, botSeed(seed, 0, i), i) : undefined);
+      return { name: s.name, ...(dir !== undefined ? { dir } : {}), ...(own ? { start: at } : {}) };
     }),
   };
 }
@@ -141,12 +147,7 @@ export interface Adjudication {
 export interface AdjudicateOptions {
   /** Record the engine's events (default true). */
   readonly events?: boolean;
-  /** Play on past the end of the race until every robot has finished or is out (to see every robot's finish). */
-  readonly playOn?: boolean;
 }
-
-/** True when every robot has finished or is out. */
-export const everyoneDone = (st: GameState): boolean => st.robots.every((r, i) => r.status === 'out' || st.finished.some((g) => g.includes(i)));
 
 /**
  * Plays the turn dealt in `state`: each seat's orders (people's from `orders`, the bots' from
@@ -203,7 +204,7 @@ export function adjudicate(
   const played = playTurn(setup, s, ev);
   if (!played.ok) return played;
   const ended = played.value.state;
-  if (o.playOn ? everyoneDone(ended) : raceOver(setup, ended)) return { ok: true, value: { fills, played: played.value.events, ended, over: true, next: null, state: ended } };
+  if (raceOver(setup, ended)) return { ok: true, value: { fills, played: played.value.events, ended, over: true, next: null, state: ended } };
   for (const [k, b] of Object.entries(bots)) {
     const i = Number(k);
     if (b && ended.robots[i]?.status === 'destroyed') reentry[i] = chooseReentry(setup, ended, i, botSeed(seed, turn + 1, i), b.level);

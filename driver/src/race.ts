@@ -61,7 +61,9 @@ function must<T>(r: Result<T>, what: string): T {
   return r.value;
 }
 
-export function runBotRace(setup: Setup, o: BotRaceOptions): BotRaceResult {
+export function runBotRace(race: Setup, o: BotRaceOptions): BotRaceResult {
+  // Without `untilOver` the race plays on until every robot has finished or is out.
+  const setup: Setup = o.untilOver ? race : { ...race, settings: { ...race.settings, playOn: true } };
   const n = o.levels.length;
   const names = o.names ?? DEFAULT_NAMES;
   const seats = o.levels.map((level, i) => ({ name: names[i] ?? `Bot${i + 1}`, level }));
@@ -85,7 +87,7 @@ export function runBotRace(setup: Setup, o: BotRaceOptions): BotRaceResult {
       }
       if (bots[i]!.orders?.powerDown) powerDowns[i]!++;
     }
-    const played = must(adjudicate(setup, state, {}, bots, o.seed, { playOn: !o.untilOver }), 'adjudicate');
+    const played = must(adjudicate(setup, state, {}, bots, o.seed), 'adjudicate');
     for (const f of played.fills) if (f.registers.length || f.refused) refused[f.seat]!++;
     for (const e of played.played) {
       if (e.type === 'destroyed') deaths[e.robot]!++;

@@ -115,8 +115,8 @@ export class RaceService {
       if (dir !== undefined && dir < 0) return no(422, `${p}.dir`, 'expected the starting facing: N, E, S or W');
       // A person may race by e-mail (mail/): the race's mails go to this address.
       if (s.email !== undefined && (s.bot !== undefined || typeof s.email !== 'string' || !EMAIL.test(s.email))) return no(422, `${p}.email`, s.bot !== undefined ? 'a bot has no e-mail address' : 'expected an e-mail address such as "ava@example.org"');
-      // A person faces north unless they say otherwise; a bot left without a facing chooses its own.
-      seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir: (dir ?? (s.bot ? undefined : 0)) as Dir | undefined, email: (s.email as string | undefined) ?? null });
+      // Without a facing a person gets the engine's default and a bot chooses its own.
+      seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir: dir as Dir | undefined, email: (s.email as string | undefined) ?? null });
     }
     const seed = body.seed === undefined ? randomInt(2 ** 31) : body.seed;
     if (!Number.isInteger(seed)) return no(422, 'seed', 'expected a whole number');
