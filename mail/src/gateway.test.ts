@@ -53,7 +53,7 @@ test('a whole race of three seats played only by mail, one a day: instructions, 
   try {
     const emails = ['ava@a.test', 'bob@b.test', 'cy@c.test'];
     const created = await service.create({
-      course: 'first-shift', rules: 'classic', seed: 11,
+      course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 11 },
       seats: emails.map((email, i) => ({ name: ['Ava', 'Bob', 'Cy'][i], email })),
       deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
     });

@@ -10,7 +10,7 @@ test("orders read from a mail with option decisions, joined cards and 003's cond
   const s = await startServer(db);
   try {
     const r = await call(s.base, 'POST', '/api/races', {
-      course: 'first-shift', seats: [{ name: 'Fred' }], deadline: { kind: 'live', seconds: 60 }, seed: 4,
+      course: 'first-shift', seats: [{ name: 'Fred' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 4 },
       settings: { oneFreeOption: true, optionDeck: ['Dual Processor'] },
     });
     assert.equal(r.status, 201, JSON.stringify(r.body));

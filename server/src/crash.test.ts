@@ -21,7 +21,7 @@ test('after kill -9 at random moments and a restart, no acknowledged orders are 
   const rand = rng(42);
   let child = await start(dir, port);
   try {
-    const created = await call(base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, seed: 5 });
+    const created = await call(base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 5 } });
     assert.equal(created.status, 201);
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
     const auth = (seat: number) => ({ authorization: `Bearer ${seats[seat]!.token}` });

@@ -5,8 +5,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { migrateToLatest } from './migrations.js';
 
 export interface RaceRow {
   id: string;
@@ -26,7 +27,10 @@ export interface RaceRow {
   /** While paused: how long was left of the deadline. */
   paused_left: number | null;
   status: string;
+  /** A number standing for the deal, which tells nothing of it (deal.ts `dealNumber`). */
   seed: number;
+  /** The deal as JSON (deal.ts); null for a race stored before deals were kept apart. */
+  deal: string | null;
 }
 
 export interface SeatRow {
@@ -106,69 +110,7 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } 
   return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
 }
 
-/** Creates the tables if they are not there yet. */
+/** Brings the database's tables up to date (server/src/migrations.ts). */
 export async function migrate(db: Db): Promise<void> {
-  const big = sql`bigint`;
-  await db.schema
-    .createTable('races').ifNotExists()
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('created_at', big, (c) => c.notNull())
-    .addColumn('course', 'text', (c) => c.notNull())
-    .addColumn('rules', 'text', (c) => c.notNull())
-    .addColumn('settings', 'text', (c) => c.notNull())
-    .addColumn('policy', 'text', (c) => c.notNull())
-    .addColumn('moderator_hash', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('last_seq', 'integer', (c) => c.notNull())
-    .addColumn('deadline_at', big)
-    .addColumn('paused_left', big)
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('seed', 'integer', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('races_deadline').ifNotExists().on('races').column('deadline_at').execute();
-  await db.schema
-    .createTable('seats').ifNotExists()
-    .addColumn('race_id', 'text', (c) => c.notNull())
-    .addColumn('seat', 'integer', (c) => c.notNull())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('level', 'text')
-    .addColumn('token_hash', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('seats_pk', ['race_id', 'seat'])
-    .execute();
-  await db.schema
-    .createTable('seat_mail').ifNotExists()
-    .addColumn('race_id', 'text', (c) => c.notNull())
-    .addColumn('seat', 'integer', (c) => c.notNull())
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('secret', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('seat_mail_pk', ['race_id', 'seat'])
-    .execute();
-  await db.schema
-    .createTable('orders').ifNotExists()
-    .addColumn('race_id', 'text', (c) => c.notNull())
-    .addColumn('turn', 'integer', (c) => c.notNull())
-    .addColumn('seat', 'integer', (c) => c.notNull())
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('submitted_at', big, (c) => c.notNull())
-    .addPrimaryKeyConstraint('orders_pk', ['race_id', 'turn', 'seat'])
-    .execute();
-  await db.schema
-    .createTable('events').ifNotExists()
-    .addColumn('race_id', 'text', (c) => c.notNull())
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('turn', 'integer', (c) => c.notNull())
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('events_pk', ['race_id', 'seq'])
-    .execute();
-  await db.schema
-    .createTable('turns').ifNotExists()
-    .addColumn('race_id', 'text', (c) => c.notNull())
-    .addColumn('turn', 'integer', (c) => c.notNull())
-    .addColumn('before', 'text', (c) => c.notNull())
-    .addColumn('dealt', 'text', (c) => c.notNull())
-    .addColumn('first_seq', 'integer')
-    .addPrimaryKeyConstraint('turns_pk', ['race_id', 'turn'])
-    .execute();
+  await migrateToLatest(db);
 }

@@ -33,7 +33,7 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
 }, async () => {
   const { A, B, stop } = await twoProcesses();
   try {
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, seed: 9 });
+    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
     const onA = collect(`${A.replace('http', 'ws')}/api/races/${id}/stream`);
     const onB = collect(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
@@ -69,7 +69,7 @@ test('two server processes ticking the same deadlines: each turn of a race is pl
   const { A, stop } = await twoProcesses();
   try {
     // A race of bots alone is due at once, turn after turn: both processes try every half second.
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], deadline: { kind: 'live', seconds: 60 }, seed: 4 });
+    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 4 } });
     const id = created.body.id as string;
     await call(A, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': created.body.moderatorKey });
     await new Promise((r) => setTimeout(r, 4000));

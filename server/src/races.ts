@@ -5,13 +5,14 @@
  * other cannot both adjudicate a turn, and a process killed mid-turn leaves the turn undone, never
  * half done.
  */
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
   RULE_SETS, cardName, recompile, makeSetup, needsProgram, parseSettings, turnReport, formatTurnReport, type Course, type Dir, type GameEvent, type GameState, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, decideBots, entrants, startRace, type PersonTurn } from '../../driver/src/index.js';
 import type { Db, RaceRow } from './db.js';
+import { dealNumber, dealSeed, publicDeal, readDeal, storedDeal } from './deal.js';
 import { nextDeadline, parsePolicy, type Clock, type DeadlinePolicy } from './deadline.js';
 import { no, yes, type Answer } from './errors.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
@@ -22,6 +23,8 @@ import { publicEvent, publicRobots, publicView, seatView, type RaceSummary, type
 export type RaceEvent =
   | { type: 'raceCreated'; course: string; rules: string }
   | { type: 'submitted'; seat: number }
+  /** The moderator replaced a seat's orders on a turn taken back (rewind): everybody, the seat first, is told. */
+  | { type: 'corrected'; seat: number; by: 'moderator' }
   | { type: 'deadline'; at: number | null }
   | { type: 'paused' }
   | { type: 'resumed' }
@@ -91,7 +94,9 @@ export class RaceService {
   /** Creates a race and begins its first turn. */
   async create(body: unknown): Promise<Answer<Created>> {
     if (!isObject(body)) return no(422, 'body', 'expected {"course", "rules", "seats", "deadline", "settings"?}');
-    const allowed = new Set(['course', 'rules', 'settings', 'seats', 'deadline', 'seed']);
+    // A race's deal is secret: a seed comes only with a deal marked as no secret.
+    if (body.seed !== undefined) return no(422, 'seed', 'a race\'s deal is secret and no client chooses it; for a race whose deal is no secret (tests, replays), send "deal": {"secret": false, "seed": N}, which its public view shows');
+    const allowed = new Set(['course', 'rules', 'settings', 'seats', 'deadline', 'deal']);
     for (const k of Object.keys(body)) if (!allowed.has(k)) return no(422, k, `unknown field (expected one of ${[...allowed].join(', ')})`);
     if (typeof body.course !== 'string') return no(422, 'course', 'expected a course name (GET /api/courses lists them)');
     const course = this.course(body.course);
@@ -118,13 +123,14 @@ export class RaceService {
       // Without a facing a person gets the engine's default and a bot chooses its own.
       seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir: dir as Dir | undefined, email: (s.email as string | undefined) ?? null });
     }
-    const seed = body.seed === undefined ? randomInt(2 ** 31) : body.seed;
-    if (!Number.isInteger(seed)) return no(422, 'seed', 'expected a whole number');
+    const deal = readDeal(body.deal);
+    if (!deal.ok) return deal;
+    const seed = dealSeed(deal.value);
     const row0 = { course: body.course, rules, settings: JSON.stringify(settings.value) };
     const setup = this.setupOf(row0);
-    const placed = entrants(setup, course, seats.map((s) => ({ name: s.name, ...(s.dir !== undefined ? { dir: s.dir } : {}), ...(s.level ? { level: s.level } : {}) })), seed as number);
+    const placed = entrants(setup, course, seats.map((s) => ({ name: s.name, ...(s.dir !== undefined ? { dir: s.dir } : {}), ...(s.level ? { level: s.level } : {}) })), seed);
     if (!placed.ok) return no(422, placed.error.field, `course "${body.course}": ${placed.error.message}`);
-    const started = startRace(setup, placed.value, seed as number);
+    const started = startRace(setup, placed.value, seed);
     if (!started.ok) return no(422, started.error.field, started.error.message);
     const { created, dealt: begun } = started.value;
     const id = token().slice(0, 12);
@@ -141,7 +147,7 @@ export class RaceService {
       await trx.insertInto('races').values({
         id, created_at: now, course: body.course as string, rules, settings: row0.settings, policy: JSON.stringify(policy.value),
         moderator_hash: hash(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
-        deadline_at: deadlineAt, paused_left: null, status: 'running', seed: seed as number,
+        deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal.value), deal: JSON.stringify(deal.value),
       }).execute();
       await trx.insertInto('seats').values(seats.map((s, i) => ({ race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hash(tokens[i]!) : '' }))).execute();
       const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: mailSecret() }] : []));
@@ -162,7 +168,7 @@ export class RaceService {
   private summary(r: RaceRow): RaceSummary {
     return {
       id: r.id, course: r.course, rules: r.rules, settings: JSON.parse(r.settings), deadline: JSON.parse(r.policy),
-      status: r.status, paused: r.paused_left !== null, deadlineAt: r.deadline_at, lastSeq: r.last_seq,
+      status: r.status, paused: r.paused_left !== null, deadlineAt: r.deadline_at, lastSeq: r.last_seq, deal: publicDeal(storedDeal(r)),
     };
   }
 
@@ -223,6 +229,12 @@ export class RaceService {
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
     const st: GameState = JSON.parse(race.state);
     if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
+    if (who.moderatorKey !== undefined) {
+      // The moderator key opens no seat: it corrects a seat's orders only on a turn taken back
+      // (a rewound turn has been played before), and the correction is logged for everybody.
+      const row = await this.db.selectFrom('turns').select('first_seq').where('race_id', '=', id).where('turn', '=', st.turn).executeTakeFirst();
+      if (!row || row.first_seq === null) return no(403, 'moderatorKey', `the moderator key opens no seat; a seat's orders may be corrected only on a turn taken back with rewind, and turn ${st.turn} has not been played yet`);
+    }
     const setup = this.setupOf(race);
     const orders = readOrders(setup, st, seat, body);
     if (!orders.ok) return orders;
@@ -234,7 +246,7 @@ export class RaceService {
       if (Number(bumped.numUpdatedRows) !== 1) return false;
       await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
       await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: JSON.stringify(orders.value), submitted_at: now }).execute();
-      await trx.insertInto('events').values({ race_id: id, seq: race.last_seq + 1, turn: st.turn, body: JSON.stringify({ kind: 'race', event: { type: 'submitted', seat } }) }).execute();
+      await trx.insertInto('events').values({ race_id: id, seq: race.last_seq + 1, turn: st.turn, body: JSON.stringify({ kind: 'race', event: who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat } }) }).execute();
       return true;
     });
     if (!committed) {
@@ -315,7 +327,7 @@ export class RaceService {
     }
     // The bots decide from the turn as dealt (nobody's orders in it) and the race's seed.
     const botSeats = seats.filter((x) => x.kind === 'bot').map((x) => ({ seat: x.seat, level: (x.level && isLevel(x.level) ? x.level : 'random') as Level }));
-    const played = adjudicateTurn(setup, st, people, decideBots(setup, st, botSeats, race.seed), race.seed);
+    const played = adjudicateTurn(setup, st, people, decideBots(setup, st, botSeats, dealSeed(storedDeal(race))), dealSeed(storedDeal(race)));
     if (!played.ok) throw new Error(`${played.error.field}: ${played.error.message}`);
     const entries: Omit<Entry, 'seq'>[] = [];
     for (const f of played.value.fills) {

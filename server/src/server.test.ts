@@ -15,7 +15,7 @@ async function newRace(base: string, body: Record<string, unknown> = {}) {
     course: 'first-shift',
     seats: [{ name: 'Ava' }, { name: 'Bob' }],
     deadline: { kind: 'live', seconds: 60 },
-    seed: 7,
+    deal: { secret: false, seed: 7 },
     ...body,
   });
   assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
     const { db } = await freshDb(dialect);
     const s = await startServer(db);
     try {
-      const race = await newRace(s.base, { seats: [{ name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }, { name: 'Dash', bot: 'random' }], seed: 3 });
+      const race = await newRace(s.base, { seats: [{ name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }, { name: 'Dash', bot: 'random' }], deal: { secret: false, seed: 3 } });
       for (let k = 0; k < 200; k++) {
         const v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
         if (v.status === 'over') break;

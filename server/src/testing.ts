@@ -38,12 +38,12 @@ export async function postgresAnswers(): Promise<boolean> {
   }
 }
 
-/** A database of its own: a new SQLite file, or a new schema in PostgreSQL. */
-export async function freshDb(kind: 'sqlite' | 'postgres', file?: string): Promise<{ db: Db; url?: string; file?: string }> {
+/** A database of its own: a new SQLite file, or a new schema in PostgreSQL; with its tables unless `tables: false`. */
+export async function freshDb(kind: 'sqlite' | 'postgres', file?: string, o: { tables?: boolean } = {}): Promise<{ db: Db; url?: string; file?: string }> {
   if (kind === 'sqlite') {
     const f = file ?? join(mkdtempSync(join(tmpdir(), 'rr-db-')), 'race.sqlite');
     const { db } = openDb({ file: f });
-    await migrate(db);
+    if (o.tables !== false) await migrate(db);
     return { db, file: f };
   }
   const schema = `rr_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e9).toString(36)}`;
@@ -53,7 +53,7 @@ export async function freshDb(kind: 'sqlite' | 'postgres', file?: string): Promi
   await admin.end();
   const url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const { db } = openDb({ url });
-  await migrate(db);
+  if (o.tables !== false) await migrate(db);
   return { db, url };
 }
 

@@ -5,6 +5,7 @@
  */
 import { cardName, dirName, optionName, popcount, type GameEvent, type GameState, type RobotState, type Settings } from '../../engine/src/index.js';
 import type { DeadlinePolicy } from './deadline.js';
+import type { PublicDeal } from './deal.js';
 
 export interface SeatInfo {
   readonly seat: number;
@@ -23,6 +24,8 @@ export interface RaceSummary {
   readonly paused: boolean;
   readonly deadlineAt: number | null;
   readonly lastSeq: number;
+  /** Whether the race's deal is secret; a race whose deal is no secret shows its seed. */
+  readonly deal: PublicDeal;
 }
 
 /**

@@ -45,7 +45,7 @@ test('a course comes with its composed board, and a played turn with the robots 
     const course = (await call(s.base, 'GET', '/api/courses/first-shift')).body;
     assert.equal(course.layout.grid.length, 12);
     assert.equal((await call(s.base, 'GET', '/api/courses/nowhere')).status, 404);
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }], seed: 4 })).body;
+    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }], deal: { secret: false, seed: 4 } })).body;
     assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/turns/1`)).status, 404, 'not played yet');
     const token = race.seats[0].token;
     const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, { authorization: `Bearer ${token}` })).body.you;

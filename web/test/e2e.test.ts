@@ -222,7 +222,7 @@ test('two people race through an invite link, and neither page nor its traffic s
 });
 
 test('a page whose connection drops reconnects and catches up with the turn played meanwhile', { skip }, async () => {
-  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed: 9, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await open(ctx, `/race/${created.id}`);
   await page.waitForSelector('body[data-live]');
@@ -259,7 +259,7 @@ test('a phone-sized viewport can play a whole turn by tapping', { skip }, async 
 
 test('at the end of a pbem race the page shows the finishing order and 001\'s awards', { skip }, async () => {
   const created = await call(server.base, 'POST', '/api/races', {
-    course: 'first-shift', rules: 'pbem', seed: 5,
+    course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 5 },
     seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }],
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -280,7 +280,7 @@ test('at the end of a pbem race the page shows the finishing order and 001\'s aw
 test('option decisions: a Shield side chosen in the form travels with the orders, and Recompile deals a new hand', { skip }, async () => {
   // One Free Option with the deck's top known: Ava holds Shield, Bob Recompile.
   const created = await call(server.base, 'POST', '/api/races', {
-    course: 'first-shift', seed: 4, seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 },
+    course: 'first-shift', deal: { secret: false, seed: 4 }, seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 },
     settings: { oneFreeOption: true, optionDeck: ['Shield', 'Recompile'] },
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -320,7 +320,7 @@ test('option decisions: a Shield side chosen in the form travels with the orders
 
 test('with Dual Processor, a rotation dropped on a register holding a move joins it there, and the orders say so', { skip }, async () => {
   const created = await call(server.base, 'POST', '/api/races', {
-    course: 'first-shift', seed: 4, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
+    course: 'first-shift', deal: { secret: false, seed: 4 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
     settings: { oneFreeOption: true, optionDeck: ['Dual Processor', 'Brakes'] },
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -361,7 +361,7 @@ test('with Dual Processor, a rotation dropped on a register holding a move joins
 /** A classic race of people with One Free Option, the option deck's top known (seat k holds `deck[k]`), no deadline passing. */
 async function optionRace(seed: number, names: readonly string[], deck: readonly string[]) {
   const created = await call(server.base, 'POST', '/api/races', {
-    course: 'first-shift', seed, seats: names.map((name) => ({ name })), deadline: { kind: 'live', seconds: 600 },
+    course: 'first-shift', deal: { secret: false, seed }, seats: names.map((name) => ({ name })), deadline: { kind: 'live', seconds: 600 },
     settings: { oneFreeOption: true, optionDeck: deck },
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -1,0 +1,33 @@
+/** Versioned migrations: a database made before them (create-if-not-exists) takes them up as it is. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { migrate } from './db.js';
+import { storedDeal } from './deal.js';
+import { MIGRATIONS } from './migrations.js';
+import { freshDb, postgresAnswers } from './testing.js';
+
+const havePostgres = await postgresAnswers();
+const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  test(`[${dialect}] a database made before migrations is migrated in place, keeping its races, and migrating twice changes nothing`, { skip: skipFor(dialect) }, async () => {
+    const { db } = await freshDb(dialect, undefined, { tables: false });
+    try {
+      // The tables as the server made them before migrations, with a race in them.
+      await MIGRATIONS['0001-tables']!.up(db);
+      await sql`insert into races (id, created_at, course, rules, settings, policy, moderator_hash, state, version, last_seq, deadline_at, paused_left, status, seed)
+        values ('old', 1, 'first-shift', 'classic', '{}', '{}', 'h', '{}', 1, 0, null, null, 'running', 1234)`.execute(db);
+      await migrate(db);
+      await migrate(db);
+      const row = await db.selectFrom('races').select(['id', 'seed', 'deal']).executeTakeFirstOrThrow();
+      assert.deepEqual({ ...row, seed: Number(row.seed) }, { id: 'old', seed: 1234, deal: null });
+      // A race stored before deals were kept apart keeps its seed as secret as it was.
+      assert.equal(storedDeal({ deal: row.deal, seed: Number(row.seed) }).secret, true);
+      const ran = await db.selectFrom('kysely_migration' as 'races').select(sql<string>`name`.as('name')).execute();
+      assert.deepEqual(ran.map((r) => r.name).sort(), Object.keys(MIGRATIONS).sort());
+    } finally {
+      await db.destroy();
+    }
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * The server's tables, versioned by Kysely's Migrator: each migration runs once per database, in
+ * order, recorded in `kysely_migration` (a lock table keeps two processes from running one twice).
+ * The first is the tables as they were made before migrations, created only where missing, so a
+ * database made then takes it as done and goes on from there.
+ */
+import { Kysely, Migrator, PostgresAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
+
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-tables': {
+    async up(db: Kysely<any>): Promise<void> {
+      const big = sql`bigint`;
+      await db.schema
+        .createTable('races').ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('created_at', big, (c) => c.notNull())
+        .addColumn('course', 'text', (c) => c.notNull())
+        .addColumn('rules', 'text', (c) => c.notNull())
+        .addColumn('settings', 'text', (c) => c.notNull())
+        .addColumn('policy', 'text', (c) => c.notNull())
+        .addColumn('moderator_hash', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('last_seq', 'integer', (c) => c.notNull())
+        .addColumn('deadline_at', big)
+        .addColumn('paused_left', big)
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('seed', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('races_deadline').ifNotExists().on('races').column('deadline_at').execute();
+      await db.schema
+        .createTable('seats').ifNotExists()
+        .addColumn('race_id', 'text', (c) => c.notNull())
+        .addColumn('seat', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('level', 'text')
+        .addColumn('token_hash', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('seats_pk', ['race_id', 'seat'])
+        .execute();
+      await db.schema
+        .createTable('seat_mail').ifNotExists()
+        .addColumn('race_id', 'text', (c) => c.notNull())
+        .addColumn('seat', 'integer', (c) => c.notNull())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('seat_mail_pk', ['race_id', 'seat'])
+        .execute();
+      await db.schema
+        .createTable('orders').ifNotExists()
+        .addColumn('race_id', 'text', (c) => c.notNull())
+        .addColumn('turn', 'integer', (c) => c.notNull())
+        .addColumn('seat', 'integer', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('submitted_at', big, (c) => c.notNull())
+        .addPrimaryKeyConstraint('orders_pk', ['race_id', 'turn', 'seat'])
+        .execute();
+      await db.schema
+        .createTable('events').ifNotExists()
+        .addColumn('race_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('turn', 'integer', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('events_pk', ['race_id', 'seq'])
+        .execute();
+      await db.schema
+        .createTable('turns').ifNotExists()
+        .addColumn('race_id', 'text', (c) => c.notNull())
+        .addColumn('turn', 'integer', (c) => c.notNull())
+        .addColumn('before', 'text', (c) => c.notNull())
+        .addColumn('dealt', 'text', (c) => c.notNull())
+        .addColumn('first_seq', 'integer')
+        .addPrimaryKeyConstraint('turns_pk', ['race_id', 'turn'])
+        .execute();
+    },
+  },
+  /** A race's deal (deal.ts) apart from its state: secret words, or a seed a client chose openly. */
+  '0002-deal': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema.alterTable('races').addColumn('deal', 'text').execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/**
+ * Runs every migration not yet run; throws, naming the migration, if one fails. In PostgreSQL the
+ * Migrator's own tables live in the connection's current schema (the Migrator would otherwise take
+ * another schema's for its own).
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const schema = postgres ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
