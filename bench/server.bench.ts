@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const heap0 = process.memoryUsage().heapUsed;
   const races: { id: string; tokens: string[] }[] = [];
   for (let k = 0; k < RACES; k++) {
-    const r = await call(s.base, 'POST', '/api/races', { course: 'grand-tour', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, seed: k });
+    const r = await call(s.base, 'POST', '/api/races', { course: 'grand-tour', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: k } });
     races.push({ id: r.body.id, tokens: r.body.seats.map((x: { token: string }) => x.token) });
   }
   global.gc?.();
