@@ -11,7 +11,7 @@ import type { RuleSet } from './ruleset.js';
 import { STEPS } from '../phases/steps.js';
 import { optionName, UPGRADES } from '../options/catalog.js';
 import { clearProgram, reentryDamage, repair } from '../robots.js';
-import { gain } from '../options/held.js';
+import { gain, mayGain } from '../options/held.js';
 import { extraCards, flywheelToHand } from '../options/programming.js';
 
 /** 001 L61: "21% Forward 1, 14% Forward 2, 7% Forward 3, 7% Backward 1, 21% Turn Left, 21% Turn
@@ -35,6 +35,7 @@ export const pbem: RuleSet = {
   optionDeck: false, // 001 L181: each hammer site offers its upgrade
   awards: true, // 001 L353-383
   powerDownNeedsDamage: false, // 001 L69
+  startsPerRobot: true, // 001 L333: each robot picks a start of its own
   destroyAt: 22, // 001 L297 "It receives 22 damage."
   reentryDamage: 4, // 001 L307 "Robots reenter the race with 4 damage."
   // 001 L179-181: a wrench repairs two; a wrench/hammer repairs two AND upgrades; flags repair nothing.
@@ -140,7 +141,7 @@ function repairAndUpgrade(ctx: Ctx, i: number): void {
   const r = st.robots[i]!;
   repair(ctx, i, ctx.rules.repair.doubleWrench, 'wrench');
   const offer = st.offers.find((o) => o.x === r.x && o.y === r.y);
-  if (!offer || r.options.some((o) => optionName(o) === offer.option)) return;
+  if (!offer || r.options.some((o) => optionName(o) === offer.option) || !mayGain(ctx, i)) return;
   gain(ctx, i, offer.option);
   ctx.events?.push({ type: 'upgraded', robot: i, option: offer.option });
   newOffer(ctx, r.x, r.y, st.turn + 1);
