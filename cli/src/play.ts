@@ -412,6 +412,9 @@ export function describeEvents(events: readonly GameEvent[], board: Board, st: G
       case 'circuitBreaker':
         out.push(`${name(e.robot)}'s Circuit Breaker trips at ${e.damage} damage: powered down next turn`);
         break;
+      case 'faced':
+        out.push(`${name(e.robot)} starts facing ${'NESW'[e.dir]}`);
+        break;
       case 'becameReal':
         out.push(`${name(e.robot)} is no longer virtual`);
         break;

@@ -112,7 +112,9 @@ export function beginTurn(
     .map((r, i) => (r.status === 'destroyed' ? i : -1))
     .filter((i) => i >= 0)
     .sort((a, b) => st.robots[a]!.destroyedAt - st.robots[b]!.destroyedAt);
-  if (destroyed.length) ctx.rules.reenter(ctx, destroyed, reentry);
+  // No shut-downs (004 L217): a re-entering robot comes back powered up.
+  const choices = setup.settings.noShutdowns ? noPowerDown(reentry) : reentry;
+  if (destroyed.length) ctx.rules.reenter(ctx, destroyed, choices);
   st.robots.forEach((r, i) => {
     if (r.status === 'active' && r.poweredDown) discardAllDamage(ctx, i);
     r.programmed = !needsProgram(st, i);
@@ -120,6 +122,9 @@ export function beginTurn(
   ctx.rules.deal(ctx);
   return done(ctx);
 }
+
+const noPowerDown = (reentry: Readonly<Record<number, Reentry>>): Record<number, Reentry> =>
+  Object.fromEntries(Object.entries(reentry).map(([i, c]) => [i, c.dir === undefined ? {} : { dir: c.dir }]));
 
 /**
  * A robot's orders for this turn, checked against what it was dealt: exactly one card per
@@ -172,6 +177,7 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
       if (use(card, `choices.${key}`)) return err(`choices.${key}`, `${cardName(card)} must be an unused card of ${r.name}'s hand`);
     }
     if (orders.powerDown) {
+      if (setup.settings.noShutdowns) return err('powerDown', 'this race allows no shut-downs (noShutdowns, 004 L217)');
       const why = setup.rules.powerDownRefusal(r);
       if (why) return err('powerDown', `${r.name}: ${why}`);
     }

@@ -11,7 +11,7 @@ import type { RuleSet } from './ruleset.js';
 import { STEPS } from '../phases/steps.js';
 import { optionName, UPGRADES } from '../options/catalog.js';
 import { clearProgram, reentryDamage, repair } from '../robots.js';
-import { gain } from '../options/held.js';
+import { gain, mayGain } from '../options/held.js';
 import { dieAt } from '../dice.js';
 import { extraCards, flywheelToHand } from '../options/programming.js';
 
@@ -135,7 +135,7 @@ function repairAndUpgrade(ctx: Ctx, i: number): void {
   const r = st.robots[i]!;
   repair(ctx, i, ctx.rules.repair.doubleWrench, 'wrench');
   const offer = st.offers.find((o) => o.x === r.x && o.y === r.y);
-  if (!offer || r.options.some((o) => optionName(o) === offer.option)) return;
+  if (!offer || r.options.some((o) => optionName(o) === offer.option) || !mayGain(ctx, i)) return;
   gain(ctx, i, offer.option);
   ctx.events?.push({ type: 'upgraded', robot: i, option: offer.option });
   newOffer(ctx, r.x, r.y, st.turn + 1);
