@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classic, OPTION_CARDS, optionOrders, pbem, UPGRADES } from '../../engine/src/index.js';
-import { parseOrders, type NotationContext } from './notation.js';
+import { classic, OPTION_CARDS, optionOrders, parseOrders, pbem, UPGRADES, type NotationContext } from '../../engine/src/index.js';
 
 // Hands that hold every card the examples name.
 const HANDS = {
@@ -15,7 +14,7 @@ test('a player who gains an option is told how to order it, and every example gi
       const help = optionOrders(option, rules);
       assert.equal(help.option, option);
       assert.ok(help.how.length > 10, `${option}: "${help.how}"`);
-      const ctx: NotationContext = { rules: rules.name as 'classic' | 'pbem', hand: HANDS[rules.name as 'classic' | 'pbem'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [option], name: 'Fred' };
+      const ctx: NotationContext = { rules, hand: HANDS[rules.name as 'classic' | 'pbem'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [option], name: 'Fred' };
       // An option's line goes with a program, unless it is the program.
       const program = rules.priorities ? 'F2 P670 L P90 U P20 B P440 R P80' : 'F2 L U B R';
       for (const example of help.examples) {

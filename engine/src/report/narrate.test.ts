@@ -9,6 +9,7 @@ import { formatTurnReport, turnReport } from './table.js';
 /** One event of every kind the engine emits: a new kind does not compile until it is added here. */
 export const EVERY_EVENT: { [K in EventType]: Extract<GameEvent, { type: K }> } = {
   turnBegan: { type: 'turnBegan', turn: 3 },
+  faced: { type: 'faced', robot: 1, dir: 2 },
   reentered: { type: 'reentered', robot: 0, x: 1, y: 2, dir: 1, damage: 2, virtual: true, poweredDown: false },
   poweredDown: { type: 'poweredDown', robot: 1 },
   poweredUp: { type: 'poweredUp', robot: 1 },

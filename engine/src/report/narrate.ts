@@ -81,6 +81,7 @@ export function narrate(e: GameEvent, n: Narration): string {
       return `${name(e.robot)} reveals ${cardWords(cardName(e.card))}${e.joined ? ` + ${cardWords(cardName(e.joined))}` : ''} in register ${e.register}${e.copy ? ' (a copy)' : ''}`;
     case 'reentered':
       return `${name(e.robot)} re-enters at (${e.x},${e.y}) facing ${dirName(e.dir)} with ${e.damage} damage${e.virtual ? ', as a virtual robot' : ''}${e.poweredDown ? ', powered down' : ''}`;
+    case 'faced': return `${name(e.robot)} starts facing ${dirName(e.dir)}`;
     case 'poweredDown': return `${name(e.robot)} is powered down this turn`;
     case 'poweredUp': return `${name(e.robot)} powers up again`;
     case 'powerDownAnnounced': return `${name(e.robot)} announces a power down for next turn`;
