@@ -57,7 +57,7 @@ test('the mails of a whole race under Secret Options: none names another seat\'s
     const emails = ['ava@a.test', 'bob@b.test'];
     const secret = ['Abort Switch', 'Conditional Program'];
     const created = await t.service.create({
-      course: 'first-shift', rules: 'classic', seed: 5, settings: { secretOptions: true, oneFreeOption: true, optionDeck: secret },
+      course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 5 }, settings: { secretOptions: true, oneFreeOption: true, optionDeck: secret },
       seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 },
     });
     assert.ok(created.ok);
@@ -109,7 +109,7 @@ test('a player who gains an option is told how to order it, with examples: in th
   const t = await setup();
   try {
     const created = await t.service.create({
-      course: 'first-shift', rules: 'classic', seed: 5, settings: { oneFreeOption: true, optionDeck: ['Shield'] },
+      course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 5 }, settings: { oneFreeOption: true, optionDeck: ['Shield'] },
       seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 },
     });
     assert.ok(created.ok);
@@ -150,7 +150,7 @@ test('a turn the moderator took back and that was played again comes as a correc
   const t = await setup();
   try {
     const emails = ['ava@a.test'];
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seed: 3, seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 3 }, seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     const { id, moderatorKey } = created.value;
     await t.gateway.pump();
