@@ -488,7 +488,7 @@ test('classic Brakes, Fourth Gear and Reverse Gear: a register holding a Move 1,
 
 /** A solitaire race against bots with a known seed, its seat page open, turn 1 programmed and sent by tapping. */
 async function raceAndSend(ctx: BrowserContext, seed: number): Promise<{ page: Page; id: string }> {
-  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed, seats: [{ name: 'Ava' }, { name: 'Gears', bot: 'greedy' }, { name: 'Sam', bot: 'greedy' }, { name: 'Sprocket', bot: 'greedy' }] })).body;
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed }, seats: [{ name: 'Ava' }, { name: 'Gears', bot: 'greedy' }, { name: 'Sam', bot: 'greedy' }, { name: 'Sprocket', bot: 'greedy' }] })).body;
   const page = await open(ctx, `/race/${created.id}?seat=0&token=${created.seats[0].token}`);
   await page.waitForSelector('body[data-ready]');
   await program(page, 'tap');
