@@ -94,6 +94,9 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
         dmg[e.robot] = e.damage;
         start.push(`${names[e.robot]} re-enters at (${e.x},${e.y}) facing ${LETTER[e.dir]} with ${e.damage} damage${e.virtual ? ', virtual' : ''}${e.poweredDown ? ', powered down' : ''}`);
         break;
+      case 'faced':
+        start.push(`${names[e.robot]} starts facing ${LETTER[e.dir]}`);
+        break;
       case 'poweredDown':
         start.push(`${names[e.robot]} is powered down`);
         break;
