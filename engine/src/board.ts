@@ -323,7 +323,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   const lasers = mounted<BoardLaser>('lasers', LASER_KEYS, (o, p) => {
     const d = dirOf(o, p);
     if (!d.ok) return d;
-    const beams = o.beams ?? 1;
+    const beams = o.beams === undefined ? 1 : o.beams;
     if (!isInt(beams) || beams < 1 || beams > 3) return err(`${p}.beams`, 'expected 1, 2 or 3');
     setWall(o.x as number, o.y as number, reverse(d.value)); // the mount hangs on a wall (SCENARIOS.md)
     return ok({ x: o.x as number, y: o.y as number, dir: d.value, beams });

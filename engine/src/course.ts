@@ -143,7 +143,7 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
     const corner = `expected the square of its north-west corner, x and y from 0 to ${MAX_BOARD_SIDE - 1}`;
     if (!isInt(p.x) || p.x < 0 || p.x >= MAX_BOARD_SIDE) return err(`${path}.x`, corner);
     if (!isInt(p.y) || p.y < 0 || p.y >= MAX_BOARD_SIDE) return err(`${path}.y`, corner);
-    const rotation = p.rotation ?? 0;
+    const rotation = p.rotation === undefined ? 0 : p.rotation;
     if (![0, 90, 180, 270].includes(rotation as number)) return err(`${path}.rotation`, 'expected 0, 90, 180 or 270');
     placements.push({ board: p.board, x: p.x, y: p.y, rotation: rotation as Rotation });
     turned.push(rotateBoard(b, rotation as Rotation));
