@@ -119,7 +119,7 @@ test('the board schema and the board reader agree on every mutation of every shi
     const r = parseBoardFile(v);
     return { ok: r.ok, why: r.ok ? '' : r.error.message };
   });
-  assert.ok(n > 5000, `only ${n} mutants`);
+  assert.ok(n > 10000, `only ${n} mutants`);
 });
 
 test('the course schema and the course reader agree on every mutation of every shipped course', () => {
@@ -128,5 +128,5 @@ test('the course schema and the course reader agree on every mutation of every s
     const r = parseCourse(v, boards);
     return { ok: r.ok, why: r.ok ? '' : r.error.message };
   });
-  assert.ok(n > 2000, `only ${n} mutants`);
+  assert.ok(n > 5000, `only ${n} mutants`);
 });
