@@ -140,6 +140,8 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
     if (typeof p.board !== 'string') return err(`${path}.board`, 'expected a board name');
     const b = boards(p.board);
     if (!b) return err(`${path}.board`, `no board named "${p.board}"`);
+    const valid = parseBoard(b, `${path} "${p.board}"`);
+    if (!valid.ok) return valid;
     const corner = `expected the square of its north-west corner, x and y from 0 to ${MAX_BOARD_SIDE - 1}`;
     if (!isInt(p.x) || p.x < 0 || p.x >= MAX_BOARD_SIDE) return err(`${path}.x`, corner);
     if (!isInt(p.y) || p.y < 0 || p.y >= MAX_BOARD_SIDE) return err(`${path}.y`, corner);
