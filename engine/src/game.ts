@@ -22,7 +22,7 @@ export const DEFAULT_RULE_SET = 'classic';
 export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
   const rs = RULE_SETS[rules];
   if (!rs) return err('rules', `unknown rule set "${rules}" (expected one of ${Object.keys(RULE_SETS).join(', ')})`);
-  return ok({ board, rules: rs, settings, boards });
+  return ok({ board, rules: rs, settings, boards, spare: { workspace: null } });
 }
 
 /** A robot as a race or a scenario places it; what is left out takes the rule set's default. */
