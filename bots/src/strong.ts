@@ -26,7 +26,7 @@
 import {
   CARD_TYPES, DECK, Floor, instruction, type Card, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
 } from '../../engine/src/index.js';
-import { below, shuffle, type RngState } from '../../engine/src/rng.js';
+import { below, shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
