@@ -9,7 +9,7 @@ export * from './state.js';
 export type { Setup } from './context.js';
 export type { RuleSet, RegisterStep, Reentry } from './rules/ruleset.js';
 export { classic } from './rules/classic.js';
-export { pbem } from './rules/pbem.js';
+export { pbem, drawByOdds } from './rules/pbem.js';
 export * from './game.js';
 export type { Seed } from './rng.js';
 export { seedRng, rngFromWords, rngFrom, nextU32, below, shuffle, type RngState } from './rng.js';
