@@ -77,6 +77,12 @@ export interface Entry {
   event: GameEvent | { type: string; [k: string]: unknown };
 }
 
+/**
+ * A frame of the race's stream: a batch of entries in seq order, a turn just played (its replay
+ * and report, so the page need not fetch them), or a refusal.
+ */
+export type StreamFrame = Entry[] | { played: { turn: number; replay: Replay; report: { report: TurnReport } } } | { error: { message: string } };
+
 export interface Replay {
   turn: number;
   robots: PublicRobot[];

@@ -5,7 +5,7 @@
  * connection came back, asks for what it missed by the last seq it saw.
  */
 import { Floor, awards, parseBoard, raceStats, type GameEvent } from '../../engine/src/index.js';
-import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders } from './api.js';
+import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
@@ -141,12 +141,15 @@ function follow(delay = 500): void {
     document.body.dataset.live = 'true';
   };
   ws.onmessage = (m) => {
-    const e = JSON.parse(String(m.data)) as Entry | { error: { message: string } };
-    if ('error' in e) return fail(e.error.message);
-    if (e.seq <= lastSeq) return;
-    lastSeq = e.seq;
-    document.body.dataset.seq = String(lastSeq);
-    refreshSoon();
+    const frame = JSON.parse(String(m.data)) as StreamFrame;
+    if (Array.isArray(frame)) {
+      const fresh = frame.filter((e) => e.seq > lastSeq);
+      if (!fresh.length) return;
+      lastSeq = fresh[fresh.length - 1]!.seq;
+      document.body.dataset.seq = String(lastSeq);
+      refreshSoon();
+    } else if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
+    else fail(frame.error.message);
   };
   ws.onclose = () => {
     delete document.body.dataset.live;

@@ -20,6 +20,8 @@ export class ReplayPlayer {
   private speed = 1;
   private played = 0;
   private report: TurnReport | null = null;
+  /** Turns the stream brought already played (their replay and report): not fetched again. */
+  private readonly known = new Map<number, { replay: Replay; report: TurnReport }>();
 
   constructor(
     private readonly root: HTMLElement,
@@ -38,10 +40,16 @@ export class ReplayPlayer {
     return this.turn;
   }
 
+  /** A played turn as the stream brought it. */
+  offer(turn: number, replay: Replay, report: TurnReport): void {
+    this.known.set(turn, { replay, report });
+  }
+
   /** Loads a played turn and its report, and plays it from the start (or shows its end). */
   async open(turn: number, autoplay: boolean): Promise<void> {
     this.pause();
-    const [replay, report] = await Promise.all([
+    const known = this.known.get(turn);
+    const [replay, report] = known ? [known.replay, { report: known.report }] : await Promise.all([
       api<Replay>('GET', `/api/races/${this.raceId}/turns/${turn}`),
       api<{ report: TurnReport }>('GET', `/api/races/${this.raceId}/turns/${turn}/report`),
     ]);
