@@ -14,22 +14,25 @@ import {
   newRace,
   openRegisters,
   parseBoard,
-  parseCard,
+  parseOrders,
+  readEntry,
+  writeCard,
   playRegister,
   beginTurn,
   endTurn,
   raceOver,
   renderText,
   submitOrders,
-  wallAt,
+  narrateEvents,
   type Board,
   type BoardJson,
   type Card,
-  type CardType,
+  type NotationContext,
   type GameEvent,
   type GameState,
   type Result,
   type RobotState,
+  type RuleSet,
   type Setup,
 } from '../../engine/src/index.js';
 import { PLAY_BOARD } from './play-board.js';
@@ -95,88 +98,52 @@ const isLineSource = (x: unknown): x is LineSource =>
 // Reading a program
 
 export interface ParsedProgram {
+  /** The cards of the program, register 1 first; 0 for a register left to the random fill; none when no program was typed. */
   readonly cards: Card[];
-  /** The token each card was read from, for error messages. */
+  /** Per card, a second card joined in its register (Crab Legs, Dual Processor), 0 for none. */
+  readonly joined: Card[];
+  /** The card each register was read as, for error messages. */
   readonly tokens: string[];
   readonly powerDown: boolean;
+  readonly stayDown: boolean;
 }
 
-const CODE_NAMES: Record<CardType, string> = {
-  F1: 'move 1', F2: 'move 2', F3: 'move 3', B: 'back up', L: 'turn left', R: 'turn right', U: 'U-turn',
-};
-
 /**
- * Reads a typed program against a hand: card codes (`F2 R F1 L U`, `F` for F1; each takes the
- * first unused card of that type in the hand), exact cards (`F2:670`), or 1-based positions in
- * the hand (`3 1 5 2 4`), separated by spaces or commas. `pd` or `power down` anywhere announces
- * a power down. Whether the count and the cards are legal is the engine's to say (submitOrders).
+ * Reads a typed line in the engine's notation (docs/mail.md, "The order notation"): card codes
+ * (`F2 R F1 L U`, `F` for F1; each takes the first unused card of that type in the hand), exact
+ * cards (`F2:670`, `F2 P670`), or 1-based positions in the hand (`3 1 5 2 4`), separated by spaces
+ * or commas. `pd` or `power down` anywhere announces a power down, `stay down` keeps a powered
+ * down robot down. Whether the count and the cards are legal is the engine's to say (submitOrders).
  */
-export function parseProgram(line: string, hand: readonly Card[]): Result<ParsedProgram> {
-  let powerDown = false;
-  const rest = line.replace(/\bpower[\s-]*down\b|\bpd\b/gi, () => {
-    powerDown = true;
-    return ' ';
-  });
-  const tokens = rest.split(/[\s,]+/).filter((t) => t.length > 0);
-  const cards: (Card | undefined)[] = [];
-  const codes: [number, CardType][] = [];
-  const fail = (k: number, message: string): Result<never> => ({
-    ok: false,
-    error: { field: `program[${k}]`, message },
-  });
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k]!;
-    const code = t.toUpperCase();
-    if (/^\d+$/.test(t)) {
-      const n = Number(t);
-      if (n < 1 || n > hand.length)
-        return fail(k, `"${t}" is not a card number: your hand has cards 1 to ${hand.length}`);
-      cards.push(hand[n - 1]!);
-    } else if (t.includes(':')) {
-      const c = parseCard(t, true);
-      if (c === undefined)
-        return fail(k, `"${t}" is not a card of the deck (expected a code and its priority, like F2:670)`);
-      cards.push(c);
-    } else if (/^(F[123]?|B|L|R|U)$/.test(code)) {
-      cards.push(undefined);
-      codes.push([k, (code === 'F' ? 'F1' : code) as CardType]);
-    } else {
-      return fail(
-        k,
-        `"${t}" is not understood: expected a card code (F1 F2 F3 B L R U), a card with its ` +
-          `priority (F2:670), a card number 1 to ${hand.length}, or "pd" to power down`,
-      );
-    }
+export function parseProgram(line: string, hand: readonly Card[], rules: RuleSet, robot: { poweredDown?: boolean; options?: readonly string[]; name?: string; open?: readonly number[] } = {}): Result<ParsedProgram> {
+  const open = robot.open ?? [1, 2, 3, 4, 5];
+  const ctx: NotationContext = {
+    rules, hand: hand.map(cardName), openRegisters: open, needsProgram: !robot.poweredDown && open.length > 0, poweredDown: !!robot.poweredDown,
+    options: robot.options ?? [], name: robot.name ?? DEFAULT_NAME, firstOfType: true, partial: true,
+  };
+  const p = parseOrders(line, ctx);
+  if (!p.ok) {
+    const e = p.errors[0]!;
+    return { ok: false, error: { field: 'program', message: e.expected.startsWith('"') ? e.expected : `expected ${e.expected}` } };
   }
-  // Codes take the first card of their type that no other token names.
-  const used = new Set(cards.filter((c): c is Card => c !== undefined));
-  for (const [k, type] of codes) {
-    const c = hand.find((h) => cardType(h) === type && !used.has(h));
-    if (c === undefined) {
-      const dealt = hand.filter((h) => cardType(h) === type).length;
-      return fail(
-        k,
-        dealt
-          ? `"${tokens[k]}": no ${type} card left (your hand has only ${dealt})`
-          : `"${tokens[k]}": there is no ${type} (${CODE_NAMES[type]}) card in your hand`,
-      );
-    }
-    used.add(c);
-    cards[k] = c;
+  const cards: Card[] = [], joined: Card[] = [];
+  for (const name of p.orders.program) {
+    const e = name === null ? null : readEntry(name, rules);
+    cards.push(e && typeof e !== 'string' ? e.card : 0);
+    joined.push(e && typeof e !== 'string' ? e.joined : 0);
   }
-  return { ok: true, value: { cards: cards as Card[], tokens, powerDown } };
+  const tokens = p.orders.program.map((n) => (n === null ? '-' : writeCard(n)));
+  return { ok: true, value: { cards, joined, tokens, powerDown: p.orders.powerDown, stayDown: p.orders.stayDown } };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Telling what happened
+// Telling what happened: the engine's narrator
 
-const at = (p: readonly [number, number], b: Board): string =>
-  p[0] < 0 || p[1] < 0 || p[0] >= b.width || p[1] >= b.height ? 'off the board' : `(${p[0]},${p[1]})`;
-/** Where a move ends: `to (x,y)`, or `off the board`. */
-const dest = (p: readonly [number, number], b: Board): string => {
-  const a = at(p, b);
-  return a.startsWith('(') ? `to ${a}` : a;
-};
+/** Sentences for a batch of events (a turn's start, one register, a turn's end), by the engine's narrator. */
+export function describeEvents(events: readonly GameEvent[], board: Board, st: GameState): string[] {
+  return narrateEvents(events, { names: st.robots.map((r) => r.name), board });
+}
+
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 const list = (xs: readonly (string | number)[]): string =>
   xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
@@ -184,288 +151,6 @@ const ordinal = (n: number): string => {
   const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${s}`;
 };
-const TURN_WORDS: Record<number, string> = { 1: 'right', 2: 'around', 3: 'left' };
-const turnWord = (from: number, to: number): string => TURN_WORDS[(to - from + 4) & 3] ?? 'nowhere';
-
-interface MoveLine {
-  kind: 'move';
-  robot: number;
-  from?: [number, number];
-  to?: [number, number];
-  blocked?: string;
-}
-interface PushLine {
-  kind: 'push';
-  robot: number;
-  by: string;
-  from: [number, number];
-  to: [number, number];
-}
-interface ShotLine {
-  kind: 'shot';
-  robot: number;
-  by: string;
-  points: number;
-  total?: number;
-}
-/** The cards revealed in a register, in the order they run. */
-interface CardsLine {
-  kind: 'cards';
-  cards: string[];
-}
-type Entry = string | MoveLine | PushLine | ShotLine | CardsLine;
-
-/**
- * Sentences for a batch of events (a turn's start, one register, a turn's end). A card's steps
- * are told as one move, the pushes it makes as one push per robot, a lone shot with its damage.
- */
-export function describeEvents(events: readonly GameEvent[], board: Board, st: GameState): string[] {
-  const name = (i: number): string => st.robots[i]!.name;
-  const out: Entry[] = [];
-  const cards = new Map<number, Card>();
-  const moves = new Map<number, MoveLine>();
-  const pushes = new Map<string, PushLine>();
-  const shots = new Map<number, ShotLine[]>();
-  let revealed: CardsLine | null = null;
-  const moveOf = (i: number): MoveLine => {
-    let m = moves.get(i);
-    if (!m) {
-      m = { kind: 'move', robot: i };
-      moves.set(i, m);
-      out.push(m);
-    }
-    return m;
-  };
-  for (const e of events) {
-    if (e.type !== 'revealed') revealed = null;
-    switch (e.type) {
-      case 'turnBegan':
-      case 'turnEnded':
-      case 'dealt':
-        break; // the caller prints the headings and the hand
-      case 'registerBegan':
-        out.push(`--- Register ${e.register} ---`);
-        break;
-      case 'revealed':
-        cards.set(e.robot, e.card);
-        if (!revealed) {
-          revealed = { kind: 'cards', cards: [] };
-          out.push(revealed);
-        }
-        revealed.cards.push(`${name(e.robot)} ${cardName(e.card)}`);
-        break;
-      case 'reentered':
-        out.push(
-          `${name(e.robot)} re-enters at (${e.x},${e.y}) facing ${dirName(e.dir)} with ${e.damage} damage` +
-            `${e.virtual ? ', as a virtual robot' : ''}${e.poweredDown ? ', powered down' : ''}`,
-        );
-        break;
-      case 'poweredDown':
-        out.push(`${name(e.robot)} is powered down this turn`);
-        break;
-      case 'poweredUp':
-        out.push(`${name(e.robot)} powers up again`);
-        break;
-      case 'programmed':
-        if (e.filled.length) out.push(`${name(e.robot)} gets random cards in ${plural(e.filled.length, 'register')}`);
-        break;
-      case 'powerDownAnnounced':
-        out.push(`${name(e.robot)} announces a power down for next turn`);
-        break;
-      case 'turned':
-        if (e.by === 'card') {
-          const c = cards.get(e.robot);
-          out.push(`${name(e.robot)} turns ${turnWord(e.from, e.to)}${c ? ` ${cardName(c)}` : ''}, now facing ${dirName(e.to)}`);
-        } else {
-          out.push(`${name(e.robot)} is turned ${turnWord(e.from, e.to)} by the ${e.by}, now facing ${dirName(e.to)}`);
-        }
-        break;
-      case 'moved': {
-        const m = moveOf(e.robot);
-        m.from ??= e.from;
-        m.to = e.to;
-        break;
-      }
-      case 'pushed': {
-        let by: string;
-        let key: string;
-        if ('robot' in e.by) {
-          moveOf(e.by.robot); // the pusher's move is told first
-          by = name(e.by.robot);
-          key = `${e.robot}/r${e.by.robot}`;
-        } else if ('pusher' in e.by) {
-          by = `pusher ${e.by.pusher + 1}`;
-          key = `${e.robot}/p${e.by.pusher}`;
-        } else {
-          by = `the repulsor field at (${e.by.repulsor.join(',')})`;
-          key = `${e.robot}/f${e.by.repulsor.join(',')}`;
-        }
-        const p = pushes.get(key);
-        if (p) p.to = e.to;
-        else {
-          const line: PushLine = { kind: 'push', robot: e.robot, by, from: e.from, to: e.to };
-          pushes.set(key, line);
-          out.push(line);
-        }
-        break;
-      }
-      case 'blocked':
-        moveOf(e.robot).blocked = wallAt(board, e.x, e.y, e.dir)
-          ? `a wall on the ${dirName(e.dir)} side of (${e.x},${e.y})`
-          : `robots that cannot be pushed, ${dirName(e.dir)} of (${e.x},${e.y})`;
-        break;
-      case 'carried':
-        out.push(`${name(e.robot)} is carried by the ${e.express ? 'express belt' : 'belt'} from ${at(e.from, board)} ${dest(e.to, board)}`);
-        break;
-      case 'shot': {
-        const by = 'laser' in e.by ? `the board laser at (${e.from[0]},${e.from[1]})` : name(e.by.robot);
-        const line: ShotLine = { kind: 'shot', robot: e.robot, by, points: e.points };
-        shots.set(e.robot, [...(shots.get(e.robot) ?? []), line]);
-        out.push(line);
-        break;
-      }
-      case 'damaged': {
-        const hit = shots.get(e.robot) ?? [];
-        if (hit.length === 1 && hit[0]!.points === e.points) hit[0]!.total = e.damage;
-        else if (hit.length > 1) out.push(`${name(e.robot)} now has ${e.damage} damage`);
-        else out.push(`${name(e.robot)} takes ${e.points} damage (${e.damage} total)`);
-        break;
-      }
-      case 'locked':
-        out.push(`${name(e.robot)}: ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers.slice().sort())} locked`);
-        break;
-      case 'unlocked':
-        if (e.registers.length)
-          out.push(`${name(e.robot)}: ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers.slice().sort())} unlocked`);
-        break;
-      case 'destroyed': {
-        const why = { pit: 'pit', edge: 'fell off the board', damage: 'too much damage', crusher: 'crushed' }[e.cause];
-        const p = e.pushedBy;
-        const by = p ? `, pushed by ${'robot' in p ? name(p.robot) : 'pusher' in p ? `pusher ${p.pusher + 1}` : 'a repulsor field'}` : '';
-        out.push(`${name(e.robot)} is destroyed (${why}${by})${e.lives > 0 ? `: ${plural(e.lives, 'life', 'lives')} left` : ''}`);
-        break;
-      }
-      case 'out':
-        out.push(`${name(e.robot)} is out of the game`);
-        break;
-      case 'flagTouched':
-        out.push(`${name(e.robot)} touches flag ${e.flag}`);
-        break;
-      case 'archived':
-        out.push(`${name(e.robot)}'s archive moves to (${e.x},${e.y})`);
-        break;
-      case 'finished':
-        out.push(`${name(e.robot)} has touched the last flag: ${ordinal(e.place)} place!`);
-        break;
-      case 'repaired':
-        out.push(
-          e.by === 'powerDown'
-            ? `${name(e.robot)} is powered down: ${e.points} damage discarded (${e.damage} left)`
-            : `${name(e.robot)} repairs ${e.points} damage on the ${e.by === 'flag' ? 'flag' : 'repair site'} (${e.damage} left)`,
-        );
-        break;
-      case 'optionDrawn':
-        out.push(`${name(e.robot)} draws an option: ${e.option}`);
-        break;
-      case 'optionUsed':
-        break; // told by the event it causes
-      case 'blockedShot':
-        out.push(`${name(e.robot)}'s ${e.by} stops ${e.points} point`);
-        break;
-      case 'exchanged':
-        out.push(`${name(e.robot)} discards ${e.option} instead of a point of damage`);
-        break;
-      case 'markerLocked':
-        out.push(`${name(e.by)}'s Fire Control locks ${name(e.robot)}'s register ${e.register}`);
-        break;
-      case 'optionDestroyed':
-        out.push(`${name(e.by)}'s Fire Control destroys ${name(e.robot)}'s ${e.option}`);
-        break;
-      case 'optionDiscarded':
-        if (e.why === 'spent') out.push(`${name(e.robot)}'s ${e.option} is used up`);
-        else if (e.why === 'scrapped') out.push(`${name(e.robot)} scraps ${e.option} at the chop shop`);
-        break;
-      case 'optionRecharged':
-        out.push(`${name(e.robot)} recharges ${e.option} at the chop shop`);
-        break;
-      case 'rammed':
-        out.push(`${name(e.by)} rams ${name(e.robot)}`);
-        break;
-      case 'scrambled':
-        out.push(`${name(e.by)} scrambles ${name(e.robot)}'s register ${e.register}`);
-        break;
-      case 'radioControlled':
-        out.push(`${name(e.by)} takes radio control of ${name(e.robot)} for ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers)}`);
-        break;
-      case 'aborted':
-        out.push(`${name(e.robot)}'s Abort Switch replaces register ${e.register}: ${cardName(e.card)}`);
-        break;
-      case 'swapped':
-        out.push(`${name(e.robot)} swaps ${cardName(e.card)} into register ${e.register} (Conditional Program)`);
-        break;
-      case 'stored':
-        out.push(`${name(e.robot)} stores a card on its Flywheel`);
-        break;
-      case 'recompiled':
-        out.push(`${name(e.robot)} recompiles: ${plural(e.cards, 'new card', 'new cards')}`);
-        break;
-      case 'circuitBreaker':
-        out.push(`${name(e.robot)}'s Circuit Breaker trips at ${e.damage} damage: powered down next turn`);
-        break;
-      case 'becameReal':
-        out.push(`${name(e.robot)} is no longer virtual`);
-        break;
-      case 'slipped':
-        out.push(`${name(e.robot)} starts on oil and loses its first square`);
-        break;
-      case 'slid':
-        out.push(`${name(e.robot)} slides on the oil from (${e.from.join(',')}) to (${e.to.join(',')})`);
-        break;
-      case 'teleported':
-        out.push(`${name(e.robot)} goes through the portal at (${e.from.join(',')}) and comes out at (${e.to.join(',')})`);
-        break;
-      case 'rampSlide':
-        out.push(`${name(e.robot)} stops on the ramp and slides back down to (${e.x},${e.y})`);
-        break;
-      case 'ledgeDrop':
-        out.push(`${name(e.robot)} drops down a ledge: ${e.points} damage`);
-        break;
-      case 'dieHit':
-        out.push(`the die on flag ${e.flag} takes ${e.points} (${e.left ? `${e.left} left` : 'destroyed: the flag is open'})`);
-        break;
-      case 'upgraded':
-        out.push(`${name(e.robot)} is upgraded with ${e.option}`);
-        break;
-      case 'optionLost':
-        out.push(`${name(e.robot)} loses ${e.option}`);
-        break;
-      case 'offered':
-        break;
-      default:
-        e satisfies never; // every kind of event is told: a new one needs its sentence above
-    }
-  }
-  return out.map((x) => entryText(x, name, cards, board));
-}
-
-function entryText(x: Entry, name: (i: number) => string, cards: Map<number, Card>, board: Board): string {
-  if (typeof x === 'string') return x;
-  switch (x.kind) {
-    case 'cards':
-      return `Cards: ${x.cards.join(', ')}`;
-    case 'move': {
-      const c = cards.get(x.robot);
-      const card = c ? ` ${cardName(c)}` : '';
-      const verb = c && cardType(c) === 'B' ? 'backs up' : 'moves';
-      if (!x.from) return `${name(x.robot)} plays${card} but is blocked by ${x.blocked ?? 'something'}`;
-      return `${name(x.robot)} ${verb}${card} from ${at(x.from, board)} ${dest(x.to!, board)}${x.blocked ? `, stopped by ${x.blocked}` : ''}`;
-    }
-    case 'push':
-      return `${name(x.robot)} is pushed by ${x.by} from ${at(x.from, board)} ${dest(x.to, board)}`;
-    case 'shot':
-      return `${name(x.robot)} is shot by ${x.by}: ${x.points} damage${x.total !== undefined ? ` (${x.total} total)` : ''}`;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The race
@@ -558,7 +243,7 @@ export async function playRace(
       if (!outNoted) print(`${player} is out of the game; the others race on.`);
       outNoted = true;
     } else if (me.poweredDown) {
-      const stay = await askYesNo(src, print, `${player} is powered down this turn. Stay powered down next turn? (y/N)`);
+      const stay = await askStayDown(setup, state, src, print, `${player} is powered down this turn. Stay powered down next turn? (y/N, or "stay down")`);
       if (stay) {
         const res = submitOrders(setup, state, 0, { stayDown: true });
         if (!res.ok) return engineFailure(print, res.error);
@@ -630,8 +315,13 @@ function lockedText(r: RobotState): string {
   return locked.length ? `${locked.length === 1 ? 'register' : 'registers'} ${locked.join(', ')} locked` : '';
 }
 
-async function askYesNo(src: LineSource, print: (s: string) => void, question: string): Promise<boolean> {
+/**
+ * Whether a powered-down robot stays down next turn: y or n, or the notation's own words ("stay
+ * down", "power up"), read by the engine's notation.
+ */
+async function askStayDown(setup: Setup, state: GameState, src: LineSource, print: (s: string) => void, question: string): Promise<boolean> {
   print(question);
+  const me = state.robots[0]!;
   for (;;) {
     const line = await src.read('> ');
     if (line === null) {
@@ -642,7 +332,9 @@ async function askYesNo(src: LineSource, print: (s: string) => void, question: s
     const a = line.trim().toLowerCase();
     if (a === 'y' || a === 'yes') return true;
     if (a === '' || a === 'n' || a === 'no') return false;
-    print(`  "${line.trim()}" is not an answer: type y or n`);
+    const p = parseProgram(line, [], setup.rules, { poweredDown: true, options: me.options, name: me.name, open: openRegisters(me.locked) });
+    if (p.ok) return p.value.stayDown;
+    print(`  "${line.trim()}" is not an answer: type y or n, or "stay down" (${p.error.message})`);
     if (!src.interactive) return false;
   }
 }
@@ -677,13 +369,19 @@ async function askProgram(setup: Setup, state: GameState, src: LineSource, print
       return fallback();
     }
     if (!src.interactive) print(`> ${line}`);
-    const p = parseProgram(line, hand);
+    const p = parseProgram(line, hand, setup.rules, { options: me.options, name: me.name, open });
     let next: GameState | null = null;
     if (!p.ok) print(`  ${p.error.message}`);
-    else if (p.value.cards.length === 0 && open.length > 0) {
+    else if (p.value.cards.every((c) => !c) && open.length > 0) {
       next = randomProgram(setup, state, p.value.powerDown, src, print);
+    } else if (p.value.cards.some((c) => !c)) {
+      // "-" leaves a register to the random fill: the cards typed stay, the others are drawn.
+      const filled = fillProgram(setup, state, 0, p.value.cards, p.value.joined.filter((c) => c));
+      const res = filled.ok ? submitOrders(setup, filled.value.state, 0, { program: open.map((reg) => filled.value.state.robots[0]!.registers[reg - 1]!), joined: p.value.joined, powerDown: p.value.powerDown }) : filled;
+      if (res.ok) next = res.value;
+      else print(`  ${orderError(res.error, p.value.tokens, open)}`);
     } else {
-      const res = submitOrders(setup, state, 0, { program: p.value.cards, powerDown: p.value.powerDown });
+      const res = submitOrders(setup, state, 0, { program: p.value.cards, joined: p.value.joined, powerDown: p.value.powerDown });
       if (res.ok) next = res.value;
       else print(`  ${orderError(res.error, p.value.tokens, open)}`);
     }

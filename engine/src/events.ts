@@ -17,6 +17,7 @@ export type RepairCause = 'wrench' | 'flag' | 'powerDown';
 
 export type GameEvent =
   | { type: 'turnBegan'; turn: number }
+  | { type: 'faced'; robot: number; dir: Dir }
   | { type: 'reentered'; robot: number; x: number; y: number; dir: Dir; damage: number; virtual: boolean; poweredDown: boolean }
   | { type: 'poweredDown'; robot: number }
   | { type: 'poweredUp'; robot: number }

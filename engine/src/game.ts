@@ -1,20 +1,23 @@
 /** Setting up a race: the setup (board, rule set, settings) and the robots' first state. */
 import { Floor, type Board } from './board.js';
+import type { Outcome } from './turn.js';
 import type { Card } from './cards.js';
 import { makeCtx, type Setup } from './context.js';
 import { type Dir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
-import { seedRng } from './rng.js';
+import { rngFrom, type Seed } from './rng.js';
 import { classic } from './rules/classic.js';
 import { pbem } from './rules/pbem.js';
 import type { RuleSet } from './rules/ruleset.js';
 import { startingLives, type Settings } from './settings.js';
-import type { GameState, RobotState } from './state.js';
+import { cloneState, type GameState, type RobotState } from './state.js';
 import { buildOptionDeck, freeOptions } from './options/deck.js';
 import { holds, memory } from './options/held.js';
 
 /** The rule sets by name. */
 export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic, pbem };
+/** The rule set a race plays when none is named. */
+export const DEFAULT_RULE_SET = 'classic';
 
 export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
   const rs = RULE_SETS[rules];
@@ -47,9 +50,11 @@ export interface RobotInit {
  * The state before the first turn. Refuses robots off the board or on a pit, two real robots on
  * one square, and values out of range, naming the robot and the field.
  */
-export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0): Result<GameState> {
+export function createState(setup: Setup, robots: readonly RobotInit[], seed: Seed = 0): Result<GameState> {
   const b = setup.board;
   const rules = setup.rules;
+  if (typeof seed === 'number' ? !Number.isInteger(seed) : !seed.length || seed.some((w) => !Number.isInteger(w) || w < 0 || w > 0xffffffff))
+    return err('seed', 'expected a whole number, or a list of 32-bit words');
   const lives = startingLives(setup.settings, robots.length, setup.boards);
   const out: RobotState[] = [];
   const names = new Set<string>();
@@ -117,6 +122,8 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
     // An archive of the start state counts as touched while holding its options (2.25 [def]).
     if (holds(robot, 'Superior Archive')) memory(robot).superior = true;
   }
+  for (const [team, members] of Object.entries(setup.settings.teams ?? {}))
+    for (const m of members) if (!names.has(m)) return err(`settings.teams.${team}`, `no robot named "${m}" in this race`);
   const seen = new Map<number, number>();
   for (let i = 0; i < out.length; i++) {
     const r = out[i]!;
@@ -128,7 +135,7 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
     seen.set(c, i);
   }
   const state: GameState = {
-    rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: seedRng(seed),
+    rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: rngFrom(seed),
     deck: [], discard: [], robots: out, finished: [], winTurn: 0, offers: [], dice: [...(setup.settings.diceRule ?? [])], order: [], optionDeck: [], destructions: 0,
   };
   const ctx = makeCtx(setup, state, null);
@@ -141,39 +148,102 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
   return ok(state);
 }
 
-/** A seat at the start of a race: its name, the facing its player chose, its own start if any. */
+/**
+ * A seat at the start of a race: its name, the facing its player chose, its own start if any, and
+ * its handicaps (004 L174 "You may also use the options to handicap players"): options held from
+ * the start, lives, damage.
+ */
 export interface Entrant {
   readonly name: string;
   readonly dir?: Dir;
   /** Its own start position (pbem gives each robot one, in pick order); else the board's start. */
   readonly start?: Square;
+  /** Handicap: options (upgrades in pbem) it holds from the start; classic takes them out of the option deck. */
+  readonly options?: readonly string[];
+  /** Handicap: its lives, instead of the race's. */
+  readonly lives?: number;
+  /** Handicap: damage it starts with. */
+  readonly damage?: number;
 }
 
 /**
  * A new race. In `classic` every robot starts virtual on the board's start square, an archive
  * location (000 L54-56); with starts of their own (pbem, 001 L333) each starts real on its own.
- * Robots sharing a square start virtual. The players choose the facing.
+ * RoboArena starts the robots in the corners (004 L217 "4 robots starting on the 4 corners"), then
+ * at the middles of the edges. Robots sharing a square start virtual. The players choose the
+ * facing (000 L56), now or once the first hand is dealt (`chooseFacing`, 002 L38-39).
  */
-export function newRace(setup: Setup, entrants: readonly Entrant[], seed: number): Result<GameState> {
+export function newRace(setup: Setup, entrants: readonly Entrant[], seed: Seed): Result<GameState> {
+  const arena = setup.settings.variant === 'arena';
+  const corners = arena ? arenaStarts(setup.board, entrants.length) : [];
   const at: Square[] = [];
   for (let i = 0; i < entrants.length; i++) {
-    const s = entrants[i]!.start ?? setup.board.start;
-    if (!s) return err(`entrants[${i}].start`, 'the board has no start square, so each robot needs its own');
+    const s = entrants[i]!.start ?? (arena ? corners[i] : setup.board.start);
+    if (!s) return err(`entrants[${i}].start`, arena ? `the arena has room for ${corners.length} robots in its corners and edges` : 'the board has no start square, so each robot needs its own');
     at.push(s);
   }
   const shared = (i: number) => at.some((s, j) => j !== i && s[0] === at[i]![0] && s[1] === at[i]![1]);
+  const own = (p: Entrant) => p.start !== undefined || arena;
   return createState(
     setup,
-    entrants.map((p, i) => ({ name: p.name, x: at[i]![0], y: at[i]![1], dir: p.dir ?? 0, virtual: shared(i), start: at[i]!, archive: p.start ? null : at[i]! })),
+    entrants.map((p, i) => ({
+      name: p.name, x: at[i]![0], y: at[i]![1], dir: p.dir ?? (arena ? towardCentre(setup.board, at[i]!) : 0),
+      virtual: shared(i), start: at[i]!, archive: own(p) ? null : at[i]!,
+      ...(p.options ? { options: p.options } : {}), ...(p.lives !== undefined ? { lives: p.lives } : {}), ...(p.damage !== undefined ? { damage: p.damage } : {}),
+    })),
     seed,
   );
 }
 
 /**
- * True when the race is over: by its rule set, a winner (pbem: five rounds later) or every robot
- * out; in RoboArena, once one robot is left standing.
+ * RoboArena's starts (004 L217): the four corners, then the middles of the four edges; each the
+ * nearest square to it that a robot may stand on (not a pit, a repulsor field or a hole between
+ * boards) and that no earlier start took. Fewer if the floor has fewer squares.
  */
-export const raceOver = (setup: Setup, st: GameState): boolean =>
-  setup.settings.variant === 'arena'
-    ? st.finished.length > 0 || st.robots.every((r) => r.status === 'out')
-    : setup.rules.raceOver(st);
+export function arenaStarts(b: Board, n: number): Square[] {
+  const w = b.width - 1, h = b.height - 1;
+  const aims: Square[] = [[0, 0], [w, 0], [w, h], [0, h], [w >> 1, 0], [w, h >> 1], [w >> 1, h], [0, h >> 1]];
+  const out: Square[] = [];
+  for (const [ax, ay] of aims.slice(0, n)) {
+    let best: Square | null = null;
+    let bestD = Infinity;
+    for (let y = 0; y < b.height; y++) {
+      for (let x = 0; x < b.width; x++) {
+        const f = b.floor[y * b.width + x];
+        if (f === Floor.Pit || f === Floor.Repulsor || f === Floor.Void) continue;
+        if (out.some(([ox, oy]) => ox === x && oy === y)) continue;
+        const d = (x - ax) ** 2 + (y - ay) ** 2;
+        if (d < bestD) {
+          bestD = d;
+          best = [x, y];
+        }
+      }
+    }
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+/** The facing from a square toward the middle of the board, along its longer way. */
+function towardCentre(b: Board, [x, y]: Square): Dir {
+  const dx = (b.width - 1) / 2 - x, dy = (b.height - 1) / 2 - y;
+  return (Math.abs(dx) >= Math.abs(dy) ? (dx >= 0 ? 1 : 3) : dy >= 0 ? 2 : 0) as Dir;
+}
+
+/**
+ * The starting facing, chosen by a robot's player once the first hand is dealt (002 L38-39
+ * "decides on the direction the robot faces to start once the first hand is dealt"; 000 L56
+ * "Players may choose the direction their robots will initially face"): only in the first turn,
+ * before the registers begin, and again as often as the player likes until then.
+ */
+export function chooseFacing(setup: Setup, state: GameState, i: number, dir: Dir): Result<Outcome> {
+  void setup;
+  if (state.turn !== 1 || state.phase !== 'programming') return err('facing', 'the starting facing is chosen in the first turn, before its registers begin');
+  const r = state.robots[i];
+  if (!r) return err('robot', `no robot number ${i}`);
+  if (![0, 1, 2, 3].includes(dir)) return err('facing', `expected a facing 0 to 3 (N, E, S, W), found ${JSON.stringify(dir)}`);
+  if (r.status !== 'active') return err('robot', `${r.name} is not on the floor`);
+  const st = cloneState(state);
+  st.robots[i]!.dir = dir;
+  return ok({ state: st, events: [{ type: 'faced', robot: i, dir }] });
+}

@@ -33,13 +33,31 @@ export interface Settings {
   readonly shieldPerRegister?: boolean;
   /** Option exchange is allowed while powered down (B-37; default true). */
   readonly exchangeWhilePoweredDown?: boolean;
+  /**
+   * Play on after the first finish for the runners-up (000 L76 "play can continue to determine
+   * runners-up"; 004 L103): `true` until every robot (every team) has finished or is out, a number
+   * for that many turns after the turn of the first finish. Without it, `classic` ends at the first
+   * finish and `pbem` plays its five rounds (001 L331).
+   */
+  readonly playOn?: true | number;
+  /** The race ends after this turn at the latest (RoboArena's limit, 004 L217; any race may set one). */
+  readonly turnLimit?: number;
+  /** No robot powers down: no announcement, no re-entry powered down (RoboArena's "no shut-downs", 004 L217). */
+  readonly noShutdowns?: boolean;
+  /** A robot holds at most this many options: it draws no more and repairs instead (004 L217 "restrictions on options"). */
+  readonly maxOptions?: number;
+  /**
+   * Teams (000 L21 "playing independently or on teams"): team name → its robots' names. A team
+   * wins when the first of its robots finishes; the standings list teams.
+   */
+  readonly teams?: Readonly<Record<string, readonly string[]>>;
   /** The option deck's order, top first (OPTIONS.md 1.4); the rest follows shuffled. */
   readonly optionDeck?: readonly string[];
   /** classic: cards drawn first by Scrambler, Abort Switch and Recompile, while undealt (OPTIONS.md 1.4). */
   readonly programDeck?: readonly string[];
 }
 
-type Kind = 'count' | 'flag' | 'seconds' | 'dice' | 'variant' | 'options' | 'cards';
+type Kind = 'count' | 'flag' | 'seconds' | 'dice' | 'variant' | 'options' | 'cards' | 'playOn' | 'limit' | 'teams';
 
 /** Settings this engine plays, and what each must be. */
 export const SETTING_KINDS: Record<keyof Settings, Kind> = {
@@ -56,10 +74,17 @@ export const SETTING_KINDS: Record<keyof Settings, Kind> = {
   secretOptions: 'flag',
   shieldPerRegister: 'flag',
   exchangeWhilePoweredDown: 'flag',
+  playOn: 'playOn',
+  turnLimit: 'count',
+  noShutdowns: 'flag',
+  maxOptions: 'limit',
+  teams: 'teams',
   optionDeck: 'options',
   programDeck: 'cards',
 };
 
+const MAX_TEAMS = 8;
+const TEAM_NAME = /^[\p{L}\p{N} _.-]{1,24}$/u;
 const isPositiveInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
 
 /** Reads settings; `flags` is the number of flags of the course, for the Dice Rule. */
@@ -93,6 +118,28 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
         if (!Array.isArray(v) || v.some((c) => typeof c !== 'string' || parseCard(c, true) === undefined))
           return err(p, 'expected a list of program cards written CODE:PRIORITY, such as F2:670');
         break;
+      case 'playOn':
+        if (v !== true && !isPositiveInt(v)) return err(p, 'expected true (until every robot has finished or is out) or a number of turns after the first finish');
+        break;
+      case 'limit':
+        if (!Number.isInteger(v) || (v as number) < 0) return err(p, 'expected a whole number, at least 0');
+        break;
+      case 'teams': {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return err(p, 'expected an object: team name → its robots\' names');
+        const seen = new Set<string>();
+        const teams = Object.entries(v);
+        if (teams.length > MAX_TEAMS) return err(p, `expected at most ${MAX_TEAMS} teams`);
+        for (const [team, names] of teams) {
+          if (!TEAM_NAME.test(team)) return err(`${p}.${team}`, 'expected a team name of 1 to 24 letters, digits, spaces, _ . -');
+          if (!Array.isArray(names) || !names.length || names.length > MAX_TEAMS || names.some((n) => typeof n !== 'string' || !n))
+            return err(`${p}.${team}`, `expected a list of 1 to ${MAX_TEAMS} robot names`);
+          for (const n of names as string[]) {
+            if (seen.has(n)) return err(`${p}.${team}`, `"${n}" is in two teams`);
+            seen.add(n);
+          }
+        }
+        break;
+      }
       case 'dice':
         if (!Array.isArray(v) || !v.every(isPositiveInt)) return err(p, 'expected a list of die values, one whole number (at least 1) per flag');
         if (v.length !== flags) return err(p, `expected one die per flag: ${flags} value${flags === 1 ? '' : 's'}, found ${v.length}`);
@@ -100,6 +147,9 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
     }
     out[k] = v;
   }
+  // A RoboArena where nobody is ever out has no end but its limit.
+  if (out.variant === 'arena' && out.infiniteLives && out.turnLimit === undefined)
+    return err(`${path}.turnLimit`, 'a RoboArena with infinite lives needs a turn limit, or it never ends');
   return ok(out as Settings);
 }
 

@@ -112,7 +112,9 @@ export function beginTurn(
     .map((r, i) => (r.status === 'destroyed' ? i : -1))
     .filter((i) => i >= 0)
     .sort((a, b) => st.robots[a]!.destroyedAt - st.robots[b]!.destroyedAt);
-  if (destroyed.length) ctx.rules.reenter(ctx, destroyed, reentry);
+  // No shut-downs (004 L217): a re-entering robot comes back powered up.
+  const choices = setup.settings.noShutdowns ? noPowerDown(reentry) : reentry;
+  if (destroyed.length) ctx.rules.reenter(ctx, destroyed, choices);
   st.robots.forEach((r, i) => {
     if (r.status === 'active' && r.poweredDown) discardAllDamage(ctx, i);
     r.programmed = !needsProgram(st, i);
@@ -120,6 +122,9 @@ export function beginTurn(
   ctx.rules.deal(ctx);
   return done(ctx);
 }
+
+const noPowerDown = (reentry: Readonly<Record<number, Reentry>>): Record<number, Reentry> =>
+  Object.fromEntries(Object.entries(reentry).map(([i, c]) => [i, c.dir === undefined ? {} : { dir: c.dir }]));
 
 /**
  * A robot's orders for this turn, checked against what it was dealt: exactly one card per
@@ -172,6 +177,7 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
       if (use(card, `choices.${key}`)) return err(`choices.${key}`, `${cardName(card)} must be an unused card of ${r.name}'s hand`);
     }
     if (orders.powerDown) {
+      if (setup.settings.noShutdowns) return err('powerDown', 'this race allows no shut-downs (noShutdowns, 004 L217)');
       const why = setup.rules.powerDownRefusal(r);
       if (why) return err('powerDown', `${r.name}: ${why}`);
     }
@@ -209,11 +215,20 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
  * Back-Up, and in pbem the upgrade codes) with a rotation (OPTIONS.md 2.6, 2.8; 001 L191-193).
  */
 function joinedRefusal(r: RobotState, main: Card, second: Card, field: string): Result<never> | null {
+  const why = joinRefusal(main, second, (name) => holds(r, name));
+  return why ? err(field, why) : null;
+}
+
+/**
+ * Why a robot may not play `second` joined to `main` in one register, or null if it may; `held`
+ * says whether it holds a usable option by that name (a client asks before sending).
+ */
+export function joinRefusal(main: Card, second: Card, held: (option: string) => boolean): string | null {
   const a = cardAction(main), b = cardAction(second);
-  const crab = a.move === 1 && (b.turn === 1 || b.turn === 3) && holds(r, 'Crab Legs');
-  const dual = a.move !== 0 && b.turn !== 0 && b.move === 0 && holds(r, 'Dual Processor');
+  const crab = a.move === 1 && (b.turn === 1 || b.turn === 3) && held('Crab Legs');
+  const dual = a.move !== 0 && b.turn !== 0 && b.move === 0 && held('Dual Processor');
   if (crab || dual) return null;
-  return err(field, `${cardName(main)}+${cardName(second)}: two cards in one register need Crab Legs (a Move 1 and a Rotate Left or Right) or Dual Processor (a move and a rotation)`);
+  return `${cardName(main)}+${cardName(second)}: two cards in one register need Crab Legs (a Move 1 and a Rotate Left or Right) or Dual Processor (a move and a rotation)`;
 }
 
 /**

@@ -185,6 +185,19 @@ export function positionAt(events: readonly GameEvent[], k: number, i: number, s
   return r && r.status === 'active' ? [r.x, r.y] : null;
 }
 
+/** Whether two moves run along the same row or column over a common stretch. */
+function overlapping(p: Segment, q: Segment): boolean {
+  const span = (s: Segment, k: 0 | 1): [number, number] => [Math.min(s.from[k], s.to[k]), Math.max(s.from[k], s.to[k])];
+  for (const k of [0, 1] as const) {
+    const o = 1 - k;
+    // Both along axis k, on the same line of the other axis.
+    if (p.from[o] !== p.to[o] || q.from[o] !== q.to[o] || p.from[o] !== q.from[o]) continue;
+    const [a1, b1] = span(p, k), [a2, b2] = span(q, k);
+    if (Math.min(b1, b2) - Math.max(a1, a2) > 0) return true;
+  }
+  return false;
+}
+
 /** An arrow with a white casing, so it reads on any floor. */
 export function arrow(x1: number, y1: number, x2: number, y2: number, color: string, c: number, dashed = false): string {
   const len = Math.hypot(x2 - x1, y2 - y1);
@@ -241,13 +254,17 @@ export function overlayLayer(b: Board, events: readonly GameEvent[], st: FloorSt
   for (const r of st?.robots ?? []) if (r.status === 'active') occupied.add(`${r.x},${r.y}`);
   // Arrows over the same squares are set side by side.
   const used = new Map<string, number>();
-  for (const s of segments(events)) {
+  const all = segments(events);
+  for (const s of all) {
     const blue = isProgrammed(s.type);
     const [a, bb] = [s.from.join(','), s.to.join(',')].sort();
     const key = `${a}|${bb}`;
     const n = used.get(key) ?? 0;
     used.set(key, n + 1);
-    const off = (n % 2 ? 1 : -1) * Math.ceil(n / 2) * c * 0.14;
+    // A push or belt move along another robot's line in the same register (a robot pushed ahead
+    // of its pusher) would lie under that robot's arrow: it is drawn beside it.
+    const beside = !blue && n === 0 && all.some((o) => o !== s && o.robot !== s.robot && o.register === s.register && overlapping(o, s));
+    const off = beside ? c * 0.2 : (n % 2 ? 1 : -1) * Math.ceil(n / 2) * c * 0.14;
     let [x1, y1] = center(s.from[0], s.from[1]);
     let [x2, y2] = center(s.to[0], s.to[1]);
     const len = Math.hypot(x2 - x1, y2 - y1) || 1;

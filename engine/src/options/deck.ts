@@ -9,7 +9,7 @@ import { shuffle } from '../rng.js';
 import type { GameState } from '../state.js';
 import { OPTION_CARDS, optionName, usesLeft } from './catalog.js';
 import { hurt } from './damage.js';
-import { discard, gain, memory, used } from './held.js';
+import { discard, gain, mayGain, memory, used } from './held.js';
 
 /** The deck a classic race starts with: the `optionDeck` setting's order first, the rest shuffled;
  *  cards robots already hold are not in it (1.1). */
@@ -26,6 +26,7 @@ export function buildOptionDeck(st: GameState, first: readonly string[] = []): s
  */
 export function drawOption(ctx: Ctx, i: number): boolean {
   const st = ctx.state;
+  if (!mayGain(ctx, i)) return false;
   const option = st.optionDeck.shift();
   if (option === undefined) return false;
   const r = st.robots[i]!;
@@ -67,6 +68,7 @@ export function touchedRepairSite(ctx: Ctx, i: number): void {
 /** One Free Option (004 L188): each robot draws an option at the start of the race. */
 export function freeOptions(ctx: Ctx): void {
   for (let i = 0; i < ctx.state.robots.length; i++) {
+    if (!mayGain(ctx, i)) continue;
     const option = ctx.state.optionDeck.shift();
     if (option === undefined) return;
     ctx.state.robots[i]!.options.push(option);

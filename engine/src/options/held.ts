@@ -44,6 +44,12 @@ export function spend(ctx: Ctx, i: number, name: string): void {
   else r.options[at] = `${name}:${left}`;
 }
 
+/** True while robot i may gain an option: below the race's `maxOptions` (004 L217 "restrictions on options"). */
+export function mayGain(ctx: Ctx, i: number): boolean {
+  const max = ctx.setup.settings.maxOptions;
+  return max === undefined || ctx.state.robots[i]!.options.length < max;
+}
+
 /** A new option for the robot: it works from the next turn on (1.1). */
 export function gain(ctx: Ctx, i: number, name: string): void {
   const r = ctx.state.robots[i]!;

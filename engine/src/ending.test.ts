@@ -1,0 +1,160 @@
+/** Setting a race up and ending it: teams, handicaps, playing on, RoboArena, the starting facing, limits. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseBoard } from './board.js';
+import { arenaStarts, chooseFacing, makeSetup, newRace } from './game.js';
+import { formatStandings, raceOver, standings } from './ending.js';
+import { parseSettings, type Settings } from './settings.js';
+import { beginTurn, submitOrders } from './turn.js';
+import { card, must, ofType, race, robot, turn } from './testing.js';
+import type { GameState } from './state.js';
+
+const ROW = ['. . . . . .', '. . . . . .'];
+const FLAGS = { grid: ROW, flags: [[2, 0] as [number, number]] };
+
+/** A race where A finishes in the first register of turn 1; B and C race on. */
+function finishing(settings: Settings) {
+  const g = race(FLAGS, [
+    { name: 'A', x: 1, y: 0, dir: 'E' },
+    { name: 'B', x: 0, y: 1, dir: 'N', archive: [0, 1] },
+    { name: 'C', x: 5, y: 1, dir: 'N', archive: [5, 1] },
+  ], { settings });
+  return turn(g, { programs: { A: ['F1:490'] } });
+}
+
+test('without playOn a classic race ends at the first finish (000 L76 "The game can end when the winner has touched the last flag")', () => {
+  const g = finishing({});
+  assert.equal(raceOver(g.setup, g.state), true);
+});
+
+test('playOn: true plays on for the runners-up until every robot has finished or is out (000 L76, 004 L103)', () => {
+  // 000 L76 "or play can continue to determine runners-up"; 004 L103 "The game may continue as long as desired to determine runners-up."
+  let g = finishing({ playOn: true });
+  assert.equal(raceOver(g.setup, g.state), false);
+  g = turn(g, { programs: { B: ['F1:490', 'R:80'] } }); // B: (0,1) to (0,0), then faces E
+  assert.equal(raceOver(g.setup, g.state), false);
+  g = turn(g, { programs: { B: ['F2:670'] } }); // B to (2,0): second
+  assert.deepEqual(ofType(g.events, 'finished').map((e) => [robot(g, 'B').name, e.place]), [['B', 2]]);
+  assert.equal(raceOver(g.setup, g.state), false); // C still racing
+  const out: GameState = { ...g.state, robots: g.state.robots.map((r) => (r.name === 'C' ? { ...r, status: 'out' as const } : r)) };
+  assert.equal(raceOver(g.setup, out), true);
+});
+
+test('playOn: N plays N turns after the turn of the first finish', () => {
+  let g = finishing({ playOn: 2 });
+  assert.equal(raceOver(g.setup, g.state), false);
+  g = turn(g);
+  assert.equal(raceOver(g.setup, g.state), false);
+  g = turn(g);
+  assert.equal(raceOver(g.setup, g.state), true);
+});
+
+test('teams: a team wins when the first of its robots finishes, and the standings list teams (000 L21 "playing independently or on teams")', () => {
+  const g = finishing({ playOn: true, teams: { Red: ['A', 'C'] } });
+  const s = standings(g.setup, g.state);
+  assert.deepEqual(s.map((x) => [x.place, x.name, x.team, x.finished]), [[1, 'Red', true, true], [2, 'B', false, false]]);
+  assert.deepEqual(formatStandings(g.setup, g.state), ['1. Red (A, C)', '2. B: 0 flags']);
+  // Red has placed, so with play on the race is over once B is placed too
+  assert.equal(raceOver(g.setup, g.state), false);
+  const bOut: GameState = { ...g.state, robots: g.state.robots.map((r) => (r.name === 'B' ? { ...r, status: 'out' as const } : r)) };
+  assert.equal(raceOver(g.setup, bOut), true);
+});
+
+test('teams are refused when they name a robot not in the race, or one robot twice', () => {
+  const board = must(parseBoard(FLAGS));
+  const setup = must(makeSetup(board, 'classic', { teams: { Red: ['A', 'Zed'] } }));
+  const r = newRace(setup, [{ name: 'A', start: [0, 0] }, { name: 'B', start: [0, 1] }], 1);
+  assert.equal(r.ok, false);
+  assert.match(!r.ok ? `${r.error.field}: ${r.error.message}` : '', /settings\.teams\.Red: no robot named "Zed"/);
+  const twice = parseSettings({ teams: { Red: ['A'], Blue: ['A'] } }, 1);
+  assert.equal(twice.ok, false);
+});
+
+test('standings: finishers by place, then the others by flags touched, robots still in before robots out; ties share a place', () => {
+  const g = race({ grid: ROW, flags: [[2, 0], [4, 0]] }, [
+    { name: 'A', x: 0, y: 0, dir: 'E', flags: 1 },
+    { name: 'B', x: 0, y: 1, dir: 'E', flags: 1 },
+    { name: 'C', x: 1, y: 1, dir: 'E' },
+  ]);
+  const st: GameState = { ...g.state, finished: [[2]], robots: g.state.robots.map((r) => (r.name === 'B' ? { ...r, status: 'out' as const } : r)) };
+  assert.deepEqual(standings(g.setup, st).map((s) => [s.place, s.name]), [[1, 'C'], [2, 'A'], [3, 'B']]);
+  const tie = { ...g.state, finished: [] };
+  assert.deepEqual(standings(g.setup, tie).map((s) => [s.place, s.name]), [[1, 'A'], [1, 'B'], [3, 'C']]);
+});
+
+test('handicaps per seat: options, lives, damage and a start position of its own (004 L174 "You may also use the options to handicap players")', () => {
+  const board = must(parseBoard({ grid: ROW, flags: [[2, 0]], start: [0, 0] }));
+  const setup = must(makeSetup(board, 'classic', {}));
+  const st = must(newRace(setup, [
+    { name: 'A', options: ['Brakes'], lives: 2, damage: 3 },
+    { name: 'B', start: [5, 1] },
+  ], 1));
+  assert.deepEqual(st.robots.map((r) => [r.name, r.options, r.lives, r.damage, r.x, r.y, r.virtual]), [
+    ['A', ['Brakes'], 2, 3, 0, 0, false],
+    ['B', [], 3, 0, 5, 1, false],
+  ]);
+  assert.ok(!st.optionDeck.includes('Brakes'), 'a handicap option is taken out of the option deck');
+  const bad = newRace(setup, [{ name: 'A', damage: 10 }], 1);
+  assert.equal(bad.ok, false);
+});
+
+test('the starting facing is chosen once the first hand is dealt, and only in the first turn (002 L38-39, 000 L56)', () => {
+  // 002 L38-39 "Each player decides on the direction the robot faces to start once the first hand is dealt."
+  const board = must(parseBoard({ grid: ROW, flags: [[2, 0]], start: [0, 0] }));
+  const setup = must(makeSetup(board, 'classic', {}));
+  const fresh = must(newRace(setup, [{ name: 'A' }], 1));
+  assert.equal(chooseFacing(setup, fresh, 0, 1).ok, false, 'not before the deal');
+  const dealt = must(beginTurn(setup, fresh)).state;
+  assert.ok(dealt.robots[0]!.hand.length > 0);
+  const faced = must(chooseFacing(setup, dealt, 0, 2));
+  assert.equal(faced.state.robots[0]!.dir, 2);
+  assert.deepEqual(faced.events, [{ type: 'faced', robot: 0, dir: 2 }]);
+  assert.equal(dealt.robots[0]!.dir, 0, 'the input state is unchanged');
+});
+
+test('RoboArena starts the robots in the corners, facing inward (004 L217 "4 robots starting on the 4 corners")', () => {
+  const board = must(parseBoard({ grid: ['O . . . .', '. . . . .', '. . . . .', '. . . . .'], start: [2, 2] }));
+  assert.deepEqual(arenaStarts(board, 6), [[1, 0], [4, 0], [4, 3], [0, 3], [2, 0], [4, 1]]);
+  const setup = must(makeSetup(board, 'classic', { variant: 'arena' }));
+  const st = must(newRace(setup, ['A', 'B', 'C', 'D'].map((name) => ({ name })), 1));
+  assert.deepEqual(st.robots.map((r) => [r.x, r.y, r.dir, r.virtual]), [[1, 0, 2, false], [4, 0, 3, false], [4, 3, 3, false], [0, 3, 1, false]]);
+});
+
+test('RoboArena ends with the last robot standing, or at the turn limit the race sets (004 L217)', () => {
+  const g = race(FLAGS, [{ name: 'A', x: 0, y: 0, dir: 'E' }, { name: 'B', x: 5, y: 1, dir: 'W' }], { settings: { variant: 'arena', turnLimit: 3 } });
+  assert.equal(raceOver(g.setup, g.state), false);
+  const atLimit: GameState = { ...g.state, turn: 3 };
+  assert.equal(raceOver(g.setup, atLimit), true);
+  const s = standings(g.setup, atLimit);
+  assert.deepEqual(s.map((x) => [x.place, x.name]), [[1, 'A'], [1, 'B']]);
+  assert.deepEqual(formatStandings(g.setup, atLimit), ['1. A: 3 lives left', '1. B: 3 lives left']);
+  const refused = parseSettings({ variant: 'arena', infiniteLives: true }, 0);
+  assert.equal(refused.ok, false);
+  assert.match(!refused.ok ? refused.error.field : '', /turnLimit/);
+});
+
+test('noShutdowns: no power-down announcement and no re-entry powered down (004 L217 "no shut-downs")', () => {
+  const g = race(FLAGS, [{ name: 'A', x: 0, y: 0, dir: 'E', damage: 3 }, { name: 'B', x: 5, y: 1, dir: 'W', destroyed: true, archive: [5, 1] }], { settings: { noShutdowns: true } });
+  const begun = must(beginTurn(g.setup, g.state, { 1: { poweredDown: true } }));
+  assert.equal(begun.state.robots[1]!.poweredDown, false);
+  const st = begun.state;
+  st.robots[0]!.hand = ['F1:490', 'F1:500', 'F1:510', 'F1:520', 'F1:530'].map(card);
+  const r = submitOrders(g.setup, st, 0, { program: st.robots[0]!.hand.slice(), powerDown: true });
+  assert.equal(r.ok, false);
+  assert.match(!r.ok ? r.error.message : '', /no shut-downs/);
+});
+
+test('maxOptions: a robot at its limit draws no option at a two-wrench site and repairs instead (004 L217 "restrictions on options")', () => {
+  const g = race({ grid: ['WW . .'] }, [{ name: 'A', x: 0, y: 0, dir: 'E', damage: 3, options: ['Brakes'] }], { settings: { maxOptions: 1 } });
+  const t = turn(g, { programs: { A: ['-'] }, orders: { A: { takeOption: true } } });
+  assert.deepEqual(robot(t, 'A').options, ['Brakes']);
+  assert.equal(robot(t, 'A').damage, 1);
+  const free = race({ grid: ['. . .'] }, [{ name: 'A', x: 0, y: 0, dir: 'E' }], { settings: { oneFreeOption: true, maxOptions: 0 } });
+  assert.deepEqual(robot(free, 'A').options, []);
+});
+
+test('turnLimit ends any race after that turn', () => {
+  const g = race(FLAGS, [{ name: 'A', x: 0, y: 1, dir: 'N' }], { settings: { turnLimit: 1 } });
+  assert.equal(raceOver(g.setup, g.state), false);
+  assert.equal(raceOver(g.setup, turn(g).state), true);
+});
