@@ -1,5 +1,5 @@
 /** `roborally boards`, `show`, `course validate` and `tiled import|export`. */
-import { renderText, validateCourse } from '../../engine/src/index.js';
+import { courseRuleSets, renderText, validateCourse } from '../../engine/src/index.js';
 import { writeFileSync } from 'node:fs';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { boardNames, courseNames, loadBoard, loadCourse } from '../../boards/src/library.js';
@@ -22,7 +22,7 @@ export function listBoards(print: Print): number {
       continue;
     }
     const k = c.value.course;
-    const rules = [k.start ? 'classic' : '', k.starts.length ? 'pbem' : ''].filter(Boolean).join(', ');
+    const rules = courseRuleSets(k).join(', ');
     print(`  ${name.padEnd(22)} ${k.name}: ${k.boards.length} board${k.boards.length > 1 ? 's' : ''}, ${k.flags.length} flags, players ${k.players[0]}-${k.players[1]}, ${k.complexity}, ${k.time} (${rules})`);
   }
   return 0;

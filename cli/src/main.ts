@@ -50,7 +50,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--seed <n>', 'seed for the deal and the bots', wholeNumber(0), RACE_DEFAULTS.seed)
     .option('--turns <n>', 'stop after this many turns at the latest', wholeNumber(1), RACE_DEFAULTS.turns)
     .option('--rules <rules>', 'classic or pbem (default: classic if the course has a start square)', parseRules)
-    .action((opts: { course: string; bots: number; level: ('random' | 'greedy' | 'strong')[]; seed: number; turns: number; rules?: 'classic' | 'pbem' }) => {
+    .action((opts: { course: string; bots: number; level: ('random' | 'greedy' | 'strong')[]; seed: number; turns: number; rules?: string }) => {
       const tty = process.stderr.isTTY;
       code = runRace(opts, {
         print: (line) => {

@@ -19,10 +19,16 @@ export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic, pbem };
 /** The rule set a race plays when none is named. */
 export const DEFAULT_RULE_SET = 'classic';
 
+/** The rule sets a course can be raced under: those with one start for all need the course's
+ *  `start`, those with a start per robot its `starts`. */
+export function courseRuleSets(course: { readonly start?: unknown; readonly starts: readonly unknown[] }): string[] {
+  return Object.values(RULE_SETS).filter((rs) => (rs.startsPerRobot ? course.starts.length > 0 : !!course.start)).map((rs) => rs.name);
+}
+
 export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
   const rs = RULE_SETS[rules];
   if (!rs) return err('rules', `unknown rule set "${rules}" (expected one of ${Object.keys(RULE_SETS).join(', ')})`);
-  return ok({ board, rules: rs, settings, boards });
+  return ok({ board, rules: rs, settings, boards, spare: { workspace: null } });
 }
 
 /** A robot as a race or a scenario places it; what is left out takes the rule set's default. */

@@ -12,6 +12,8 @@ export { classic } from './rules/classic.js';
 export { pbem } from './rules/pbem.js';
 export * from './game.js';
 export type { Seed } from './rng.js';
+export { seedRng, rngFromWords, rngFrom, nextU32, below, shuffle, type RngState } from './rng.js';
+export { Simulator, type Snapshot } from './simulator.js';
 export * from './ending.js';
 export * from './turn.js';
 export * from './text.js';

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
-  RULE_SETS, cardName, recompile, makeSetup, needsProgram, parseSettings, turnReport, formatTurnReport, type Course, type Dir, type GameEvent, type GameState, type Setup,
+  DEFAULT_RULE_SET, RULE_SETS, cardName, recompile, makeSetup, needsProgram, parseSettings, turnReport, formatTurnReport, type Course, type Dir, type GameEvent, type GameState, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, decideBots, entrants, startRace, type PersonTurn } from '../../driver/src/index.js';
 import type { Db, RaceRow } from './db.js';
@@ -94,7 +94,7 @@ export class RaceService {
     if (typeof body.course !== 'string') return no(422, 'course', 'expected a course name (GET /api/courses lists them)');
     const course = this.course(body.course);
     if (!course) return no(422, 'course', `no course "${body.course}"`);
-    const rules = body.rules ?? 'classic';
+    const rules = body.rules ?? DEFAULT_RULE_SET;
     if (typeof rules !== 'string' || !Object.hasOwn(RULE_SETS, rules)) return no(422, 'rules', `expected one of ${Object.keys(RULE_SETS).map((r) => `"${r}"`).join(', ')}`);
     const settings = parseSettings(body.settings ?? {}, course.flags.length);
     if (!settings.ok) return no(422, settings.error.field, settings.error.message);
