@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { call, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
-const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url });
+// Many streams from the one address of the test.
+const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url, STREAMS_PER_ADDRESS: '1000', MAX_CONNECTIONS_PER_ADDRESS: '1000' });
 
 /** Two server processes on a fresh PostgreSQL schema. */
 async function twoProcesses() {
@@ -79,13 +80,12 @@ test('two server processes, many races played across both for hundreds of turns:
   const load = playRaces([A, B], 8);
   const watchers: { id: string; on: ReturnType<typeof streamClient>[] }[] = [];
   try {
-    await until('the races to be created', () => load.ids.length === 8, 30_000);
-    for (const id of load.ids) {
-      const on = [A, B].map((base) => streamClient(`${base.replace('http', 'ws')}/api/races/${id}/stream`));
-      await Promise.all(on.map((c) => c.ready));
-      watchers.push({ id, on });
-    }
-    await until('200 turns played', () => load.turns() >= 200, 200_000);
+    // A client on each process for every race, from the moment it is created.
+    const watch = (id: string) => watchers.push({ id, on: [A, B].map((base) => streamClient(`${base.replace('http', 'ws')}/api/races/${id}/stream`)) });
+    await until('200 turns played', () => {
+      for (const id of load.ids.slice(watchers.length)) watch(id);
+      return load.turns() >= 200;
+    }, 220_000);
     await load.stop();
     for (const { id, on } of watchers) {
       const last = (await call(A, 'GET', `/api/races/${id}`)).body.lastSeq as number;

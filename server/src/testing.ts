@@ -70,7 +70,7 @@ export interface TestServer {
 
 const courses = shippedCourses();
 
-export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number }, stream?: Partial<StreamLimits>, connections?: Partial<ConnectionLimits>): Promise<TestServer> {
+export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number; staticMax?: number }, stream?: Partial<StreamLimits>, connections?: Partial<ConnectionLimits>): Promise<TestServer> {
   const service = new RaceService({ db, clock, course: (n) => courses.get(n) });
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })), now: clock.now,
@@ -153,8 +153,8 @@ export function streamClient(url: string): { seqs: number[]; types: string[]; pl
 }
 
 /**
- * Load for fault tests: live races of two people, each seat sending the first cards of its hand,
- * turn after turn, until `stop()`. Every HTTP status answered is counted, and refused requests
+ * Load for fault tests: `races` live races of two people at a time, each seat sending the first
+ * cards of its hand, turn after turn, until `stop()`; `ids` lists every race begun. Every HTTP status answered is counted, and refused requests
  * (connection errors) as 0.
  */
 export function playRaces(bases: string[], races: number): { statuses: Map<number, number>; turns: () => number; ids: string[]; stop(): Promise<void> } {
@@ -163,7 +163,11 @@ export function playRaces(bases: string[], races: number): { statuses: Map<numbe
   let turns = 0;
   let running = true;
   const count = (n: number) => statuses.set(n, (statuses.get(n) ?? 0) + 1);
+  // A race that ends is followed by a new one, until `stop()`.
   const one = async (k: number) => {
+    while (running) await race1(k);
+  };
+  const race1 = async (k: number) => {
     const base = (seat: number) => bases[(k + seat) % bases.length]!;
     let race: { id: string; seats: { token: string }[] } | null = null;
     while (running && !race) {
