@@ -46,7 +46,7 @@ export interface RaceView {
   lastSeq: number;
   turn: number;
   phase: string;
-  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean }[];
+  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number }[];
   robots: PublicRobot[];
   finished: string[][];
 }

@@ -44,6 +44,7 @@ export class ReplayPlayer {
     model: Board,
     private readonly raceId: string,
     private readonly you: number | undefined,
+    private readonly designs: () => readonly (number | undefined)[],
     private readonly hooks: ReplayHooks,
   ) {
     this.animator = new Animator(board, model);
@@ -67,7 +68,7 @@ export class ReplayPlayer {
       api<{ report: TurnReport }>('GET', `/api/races/${this.raceId}/turns/${turn}/report`),
     ]);
     this.turn = turn;
-    this.steps = steps(robotsFromView(replay.robots), replay.events);
+    this.steps = steps(robotsFromView(replay.robots, this.designs()), replay.events);
     this.report = report.report;
     this.root.dataset.turn = String(turn);
     this.root.dataset.steps = String(this.steps.length);

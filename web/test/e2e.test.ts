@@ -300,7 +300,7 @@ test('on a laptop (1366×768) the report of a replay sits beside the board', { s
   await ctx.close();
 });
 
-test('at the end of a pbem race the page shows the finishing order and 001\'s awards', { skip }, async () => {
+test('at the end of a pbem race the page shows the standings and 001\'s awards; Rematch and Next race (start picks) start the next race', { skip }, async () => {
   const created = await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', rules: 'pbem', seed: 5,
     seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }],
@@ -314,9 +314,28 @@ test('at the end of a pbem race the page shows the finishing order and 001\'s aw
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await open(ctx, `/race/${id}`);
   await page.waitForSelector('#result:not([hidden]) .awards');
-  assert.ok(await page.locator('#result .finishing li').count() >= 1, 'the finishing order');
+  const over = (await call(server.base, 'GET', `/api/races/${id}`)).body;
+  assert.ok(over.finished.length >= 1);
+  const rows = await page.locator('#result .standings tbody tr').allInnerTexts();
+  assert.equal(rows.length, 3, 'every robot in the standings');
+  assert.match(rows[0]!, new RegExp(`^1\\s+${over.finished[0][0]}\\s+${over.robots.find((r: { name: string }) => r.name === over.finished[0][0]).flags}`), 'the winner first, with its flags');
+  assert.equal(await page.locator('#result .standings svg.robot-icon').count(), 3, 'each robot drawn');
   assert.equal(await page.locator('#result .awards tr').count(), 14, '001\'s fourteen awards');
   await page.screenshot({ path: `${SHOTS}race-over.png`, fullPage: true });
+  // The next race: 001's start picks put the first finisher first.
+  await page.click('#result .next-race');
+  await page.waitForURL((u) => u.pathname.startsWith('/race/') && !u.pathname.endsWith(id));
+  const next = (await call(server.base, 'GET', `/api/races/${new URL(page.url()).pathname.split('/')[2]}`)).body;
+  assert.equal(next.seats[0].name, over.finished[0][0]);
+  assert.equal(next.rules, 'pbem');
+  assert.equal(next.turn, 1);
+  // A rematch: the same seats in the same order, on the same course.
+  const again = await open(ctx, `/race/${id}`);
+  await again.click('#result .rematch');
+  await again.waitForURL((u) => !u.pathname.endsWith(id) && u.pathname !== new URL(page.url()).pathname);
+  const rematch = (await call(server.base, 'GET', `/api/races/${new URL(again.url()).pathname.split('/')[2]}`)).body;
+  assert.deepEqual(rematch.seats.map((s: { name: string }) => s.name), ['Ava', 'Bolt', 'Cog']);
+  assert.equal(rematch.course, 'first-shift');
   await ctx.close();
 });
 
