@@ -12,6 +12,7 @@ import { parseCard } from '../../engine/src/index.js';
 import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { bundle } from '../build/bundle.js';
+import { measureRacePage } from '../../bench/web.bench.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
@@ -636,4 +637,14 @@ test('with reduced motion (the system\'s wish or the page\'s setting), the repla
   await page.click('#replay .play');
   await page.waitForSelector('#replay[data-animating]');
   await ctx.close();
+});
+
+test('the race page is light: its JavaScript under 100 KB as sent, and a reload takes the hashed assets from the cache', { skip }, async () => {
+  const r = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed: 3, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const { cold, warm } = await measureRacePage(browser, `${server.base}/race/${r.id}?seat=0&token=${r.seats[0].token}`);
+  // What it costs, for the record (speed goals live in npm run bench:web).
+  console.log(`race page: cold ${cold.bytes} bytes in ${cold.requests} requests (JS ${cold.jsBytes}), hand after ${cold.msToHand.toFixed(0)} ms; warm ${warm.bytes} bytes, ${warm.cached} from the cache`);
+  assert.ok(cold.jsBytes > 0 && cold.jsBytes <= 100 * 1024, `race page JS ${cold.jsBytes} bytes as sent`);
+  assert.ok(cold.requests <= 12, `${cold.requests} requests`);
+  assert.ok(warm.cached >= 3, 'the scripts and the style sheet come from the cache');
 });
