@@ -4,7 +4,7 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, awards, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
+import { Floor, RULE_SETS, awards, optionText, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
 import { designOf, robotBody } from '../../render/src/robots.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders } from './api.js';
 import { BoardView } from './board.js';
@@ -93,7 +93,7 @@ function drawSeats(shown?: readonly Robot[]): void {
     return h('tr', { 'data-seat': s.seat, class: s.seat === seat ? 'you' : '' },
       h('td', {}, robotIcon(s.seat), s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
       h('td', {}, [state, locked].filter(Boolean).join(', ')),
-      h('td', { class: 'robot-options' }, [...options, hidden ? `${hidden} hidden` : ''].filter(Boolean).join(', ')),
+      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('abbr', { title: optionText(o, RULE_SETS[view.rules]!) ?? '' }, o)]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
       h('td', { class: s.submitted ? 'submitted sent' : 'submitted' }, sent));
   });
   byId('seats').replaceChildren(h('h2', {}, 'Robots'), h('table', {},

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { parseCard } from '../../engine/src/index.js';
+import { classic, optionText, parseCard } from '../../engine/src/index.js';
 import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { bundle } from '../build/bundle.js';
@@ -353,6 +353,8 @@ test('option decisions: a Shield side chosen in the form travels with the orders
   const ava = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
   await ava.waitForSelector('body[data-ready]');
   assert.match(await ava.textContent('#program .options .held') ?? '', /Shield/);
+  // The card says what it does, in the engine's words for the rule set.
+  assert.equal(await ava.textContent('#program .option-card[data-option="Shield"] span'), optionText('Shield', classic));
   assert.match(await ava.textContent('#seats tr[data-seat="1"] .robot-options') ?? '', /Recompile/, 'the other robot\'s option is public');
   assert.equal(await ava.locator('#program .recompile').count(), 0, 'no Recompile without the card');
   // The Shield's default is shown; Ava turns it to her back.
