@@ -4,7 +4,7 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, awards, optionText, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
+import { Floor, RULE_SETS, type Board, awards, optionText, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
 import { designOf, robotBody } from '../../render/src/robots.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders } from './api.js';
 import { BoardView } from './board.js';
@@ -19,6 +19,7 @@ const token = params.get('token') ?? undefined;
 
 let view: RaceView;
 let board: BoardView;
+let model: Board;
 let program: ProgramPanel | null = null;
 let replay: ReplayPlayer;
 let mode: 'now' | 'replay' = 'now';
@@ -52,8 +53,36 @@ function showMode(m: 'now' | 'replay'): void {
   }
 }
 
+/** Marks on the floor as it is now: each hammer site's offer, each flag's die and what it has left. */
+function drawMarks(): void {
+  const svg = board.svg();
+  if (!svg) return;
+  const f = board.frame();
+  const NS = 'http://www.w3.org/2000/svg';
+  const g = document.createElementNS(NS, 'g');
+  g.setAttribute('class', 'marks');
+  const tag = (x: number, y: number, text: string, cls: string, fill: string) => {
+    const t = document.createElementNS(NS, 'text');
+    for (const [k, v] of Object.entries({ x: String(f.ox + x), y: String(f.oy + y), class: cls, fill, 'font-size': String(Math.round(f.c * 0.2)), 'font-weight': 'bold', 'text-anchor': 'middle', stroke: '#ffffff', 'stroke-width': '3', 'paint-order': 'stroke' })) t.setAttribute(k, v);
+    t.textContent = text;
+    g.append(t);
+  };
+  for (const o of view.offers ?? []) tag((o.x + 0.5) * f.c, (o.y + 0.97) * f.c, o.option, 'offer', '#6d4c00');
+  (view.dice ?? []).forEach((left, k) => {
+    const at = model.flags[k];
+    if (at) tag((at[0] + 0.5) * f.c, (at[1] + 0.97) * f.c, left > 0 ? `die ${left}` : 'die gone', 'die', '#b71c1c');
+  });
+  svg.append(g);
+  const notes = [
+    ...(view.offers ?? []).map((o) => `The hammer site at ${o.x},${o.y} offers ${o.option}.`),
+    ...(view.dice ?? []).map((left, k) => `Flag ${k + 1}'s die ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}.`),
+  ];
+  byId('floor-notes').replaceChildren(...notes.map((n) => h('li', {}, n)));
+}
+
 function drawNow(): void {
   if (mode === 'now') board.draw({ robots: robotsFromView(view.robots, designs()), ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
+  if (mode === 'now') drawMarks();
 }
 
 function countdown(): string {
@@ -266,6 +295,7 @@ async function main(): Promise<void> {
   if (!parsed.ok) return fail(`The course could not be read: ${parsed.error.message}`);
   document.title = `roborally: ${course.title}`;
   byId('title').textContent = course.title;
+  model = parsed.value;
   board = new BoardView(byId('board'), parsed.value, byId('zoom'));
   // On a phone the side is tabs: the program, the robots, the report, each one tap away.
   for (const b of document.querySelectorAll<HTMLButtonElement>('.side-tabs button')) b.addEventListener('click', () => sideTab(b.dataset.show!));

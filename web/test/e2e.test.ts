@@ -650,3 +650,23 @@ test('the race page is light: its JavaScript under 100 KB as sent, and a reload 
   assert.ok(cold.requests <= 12, `${cold.requests} requests`);
   assert.ok(warm.cached >= 3, 'the scripts and the style sheet come from the cache');
 });
+
+test('what the rules show on the floor: the upgrade a pbem hammer site offers, and under the Dice Rule each flag\'s die with the damage it has left', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const pb = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', seed: 2, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const offers = (await call(server.base, 'GET', `/api/races/${pb.id}`)).body.offers as { x: number; y: number; option: string }[];
+  assert.ok(offers.length >= 1, 'first-shift\'s hammer site offers an upgrade in pbem');
+  const page = await open(ctx, `/race/${pb.id}?seat=0&token=${pb.seats[0].token}`);
+  await page.waitForSelector('body[data-ready]');
+  for (const o of offers) {
+    assert.ok((await page.locator('#floor-notes li', { hasText: `${o.x},${o.y} offers ${o.option}` }).count()) === 1, `the offer at ${o.x},${o.y}`);
+    assert.equal(await page.locator('#board svg text.offer', { hasText: o.option }).count(), 1, 'drawn at the site');
+  }
+  const dice = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed: 2, settings: { diceRule: [3, 2, 1] }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const page2 = await open(ctx, `/race/${dice.id}`);
+  await page2.waitForSelector('body[data-ready]');
+  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Flag 1\'s die absorbs 3 more damage.', 'Flag 2\'s die absorbs 2 more damage.', 'Flag 3\'s die absorbs 1 more damage.']);
+  assert.equal(await page2.locator('#board svg text.die').count(), 3);
+  await page2.screenshot({ path: `${SHOTS}dice.png` });
+  await ctx.close();
+});
