@@ -304,7 +304,6 @@ async function main(): Promise<void> {
     shown: (robots) => {
       if (mode === 'replay') drawSeats(robots);
     },
-    finished: () => undefined,
   });
   byId('tab-now').addEventListener('click', () => showMode('now'));
   byId('tab-replay').addEventListener('click', async () => {
