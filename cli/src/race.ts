@@ -18,8 +18,7 @@ export interface RaceOptions {
   readonly level: readonly Level[];
   readonly seed: number;
   readonly turns: number;
-  /** Default: classic when the course has a start square, else pbem. */
-  /** A rule set's name (a key of the engine's RULE_SETS). */
+  /** A rule set's name (a key of the engine's RULE_SETS); default: the first the course has starts for (`courseRuleSets`). */
   readonly rules?: string;
 }
 

@@ -12,7 +12,7 @@ import { STEPS } from '../phases/steps.js';
 
 export const classic: RuleSet = {
   name: 'classic',
-  title: 'the 1994 manual',
+  title: "The 1994 manual with the FAQ's readings",
   drawOdds: null, // 000 L80: dealt from the shuffled deck
   priorities: true,
   reentryChoice: true, // 000 L210-214 "facing any direction the player chooses", "powered down"

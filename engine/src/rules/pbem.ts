@@ -28,7 +28,7 @@ const DEAD_RANK = 0;
 
 export const pbem: RuleSet = {
   name: 'pbem',
-  title: "001's play-by-email rules",
+  title: 'The moderated e-mail game of 001',
   drawOdds: WEIGHTS,
   priorities: false,
   reentryChoice: false, // 001 L307-319: facing as when destroyed, powered up
