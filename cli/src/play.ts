@@ -14,6 +14,8 @@ import {
   newRace,
   openRegisters,
   parseBoard,
+  CARD_TYPES,
+  cardWords,
   parseOrders,
   readEntry,
   writeCard,
@@ -222,7 +224,7 @@ export async function playRace(
   print('Board: numbers are flags, W a repair site, O a pit, > a belt, >> an express belt, G+ a gear,');
   print(`| and -- walls; board lasers: ${board.lasers.map((l) => `(${l.x},${l.y}) firing ${dirName(l.dir)}`).join(', ') || 'none'}.`);
   print(`Robots are their initial and facing (${player[0]!.toUpperCase()}^ faces north); lowercase is virtual, ** is several on one square.`);
-  print('Program cards: F1 F2 F3 move forward, B backs up, L and R turn, U turns around; higher priority moves first.');
+  print(`Program cards: ${CARD_TYPES.map((t) => `${t} ${cardWords(t)}`).join(', ')}${setup.rules.priorities ? '; higher priority moves first' : ''}.`);
   print('');
 
   let outNoted = false;

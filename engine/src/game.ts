@@ -1,5 +1,5 @@
 /** Setting up a race: the setup (board, rule set, settings) and the robots' first state. */
-import { Floor, type Board } from './board.js';
+import { cannotStand, Floor, type Board } from './board.js';
 import type { Outcome } from './turn.js';
 import type { Card } from './cards.js';
 import { makeCtx, type Setup } from './context.js';
@@ -85,7 +85,8 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed: Se
       return err(`${p}.flags`, `expected 0 to ${b.flags.length} (the board has ${b.flags.length} flags), found ${flags}`);
     for (const key of ['archive', 'start'] as const) {
       const sq = r[key];
-      if (sq && !inside(sq[0], sq[1])) return err(`${p}.${key}`, `(${sq[0]},${sq[1]}) is off the board`);
+      const why = sq && cannotStand(b, sq[0], sq[1]);
+      if (why) return err(`${p}.${key}`, `${why}; expected a square a robot can stand on`);
     }
     for (let k = 0; k < (r.options ?? []).length; k++) {
       const o = r.options![k]!;

@@ -201,10 +201,12 @@ test('seat addresses are checked at creation; mails without the seat\'s secret a
     assert.match(text(sink.mails.at(-1)!), /Register 5: left to the random fill\n {2}Power down next turn: yes/);
     const after = await service.view(id);
     assert.ok(after.ok && after.value.seats[1]!.submitted);
-    // Replaced before the deadline: the new orders are the ones kept, and acknowledged as such.
-    await sendMail(gateway.smtpPort, { from: 'bob@b.test', to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: '1\n2\n3\n4\n5' });
+    // Replaced before the deadline: the new orders are the ones kept, and acknowledged as such; a
+    // signature without a "-- " line is not read, and the answer says how to mark one.
+    await sendMail(gateway.smtpPort, { from: 'bob@b.test', to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: '1\n2\n3\n4\n5\n\nThanks,\nBob' });
     await gateway.pump();
     assert.match(text(sink.mails.at(-1)!), /Your orders for turn 1 are in[^]*Register 5: \S+\n {2}Power down next turn: no/);
+    assert.match(text(sink.mails.at(-1)!), /Not read as orders \(taken for a signature or a comment\): "Thanks,", "Bob"\. Next time, to add a comment or a signature, put it after a line "-- "/);
     const stored = await t.db.selectFrom('orders').select('body').where('race_id', '=', id).where('seat', '=', 1).executeTakeFirstOrThrow();
     assert.equal(JSON.parse(stored.body).powerDown, false);
   } finally {

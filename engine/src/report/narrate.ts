@@ -9,15 +9,8 @@ import { type Board, wallAt } from '../board.js';
 import { cardName, cardType, type Card } from '../cards.js';
 import type { GameEvent, PushSource, ShotSource } from '../events.js';
 import { dirName, type Dir } from '../geometry.js';
+import { cardWords } from '../notation.js';
 
-const CARD_WORDS: Record<string, string> = {
-  F1: 'Move 1', F2: 'Move 2', F3: 'Move 3', B: 'Back up', L: 'Turn left', R: 'Turn right', U: 'U-turn', F0: 'Brakes', F4: 'Fourth Gear', B2: 'Reverse Gear',
-};
-/** A card in words: "Move 2 (670)" for the classic F2:670, "Move 2" for the pbem F2, "Brakes" for F0. */
-export function cardWords(name: string): string {
-  const [code, priority] = name.split(':');
-  return `${CARD_WORDS[code!] ?? code}${priority ? ` (${priority})` : ''}`;
-}
 
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 /** "1", "1 and 2", "1, 2 and 5". */

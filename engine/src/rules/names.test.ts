@@ -57,3 +57,10 @@ test('no code outside engine/ compares a rule set name: it reads the rule set da
   const found = files.flatMap((f) => nameChecks(readFileSync(f, 'utf8'), names).map((l) => `${relative(ROOT, f)}:${l}`));
   assert.deepEqual(found, [], `rule set names asked outside engine/ (read RULE_SETS[name]'s data instead):\n${found.join('\n')}`);
 });
+
+test('docs/engine.md lists every data field a rule set answers the outside with', () => {
+  const doc = readFileSync(join(ROOT, 'docs/engine.md'), 'utf8');
+  const fields = new Set(Object.values(RULE_SETS).flatMap((rs) => Object.entries(rs).filter(([k, v]) => k !== 'name' && (typeof v === 'boolean' || typeof v === 'string')).map(([k]) => k)));
+  const missing = [...fields].filter((f) => !doc.includes(`\`${f}\``));
+  assert.deepEqual(missing, [], 'rule set fields not in docs/engine.md "Rule sets"');
+});
