@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
+import type { GameState } from '../../engine/src/index.js';
 import { shippedCourses } from '../../server/src/courses.js';
 import { RaceService } from '../../server/src/races.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
@@ -228,5 +229,36 @@ test('a mail the relay refuses is logged with its error and sent again later', a
   } finally {
     await t.close();
     await new Promise<void>((r) => relay.close(() => r()));
+  }
+});
+
+test('a locked register is named in the instructions, and in the answer to a program with a card too many', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seed: 2, seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    // Ava's register 5 is locked with a card from the deck (as 5 damage would lock it).
+    const row = await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+    const st: GameState = JSON.parse(row.state);
+    const held = new Set(st.robots.flatMap((r) => r.hand));
+    const card = [500, 510, 520, 530, 540].find((c) => !held.has(c))!;
+    st.robots[0]!.damage = 5;
+    st.robots[0]!.locked = 0b10000;
+    st.robots[0]!.registers[4] = card;
+    st.deck = st.deck.filter((c) => c !== card);
+    await t.db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', id).execute();
+    await t.gateway.pump();
+    const deal = t.sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(subject(c)))!;
+    const locked = `Locked: register 5 keeps F1 P${card} and plays it again. Write 4 cards, for registers 1, 2, 3, 4 only.`;
+    assert.ok(text(deal).includes(locked), text(deal));
+    const five = st.robots[0]!.hand.slice(0, 5).map((_, k) => String(k + 1)).join(' ');
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: five });
+    await t.gateway.pump();
+    const answer = text(t.sink.mails.at(-1)!);
+    assert.match(answer, /could not be read/);
+    assert.ok(answer.includes(locked), answer);
+  } finally {
+    await t.close();
   }
 });
