@@ -9,7 +9,7 @@ export * from './state.js';
 export type { Setup } from './context.js';
 export type { RuleSet, RegisterStep, Reentry } from './rules/ruleset.js';
 export { classic } from './rules/classic.js';
-export { pbem } from './rules/pbem.js';
+export { pbem, drawByOdds } from './rules/pbem.js';
 export { rulesLines, rulesText, SETTING_TEXTS, type RulesText, type RuleLine } from './rules/texts.js';
 export * from './game.js';
 export type { Seed } from './rng.js';
