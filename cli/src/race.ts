@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_RULE_SET, RULE_SETS, courseRuleSets, makeSetup, type Setup } from '../../engine/src/index.js';
-import { loadCourse } from '../../boards/src/library.js';
+import { loadCourse } from '../../boards/src/index.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
 import { entrants, runBotRace, type BotRaceResult } from '../../driver/src/index.js';
 

@@ -127,8 +127,7 @@ function offerUpgrades(ctx: Ctx): void {
 function newOffer(ctx: Ctx, x: number, y: number, since: number): void {
   const st = ctx.state;
   const option = UPGRADES[below(st.rng, UPGRADES.length)]!;
-  st.offers = st.offers.filter((o) => o.x !== x || o.y !== y);
-  st.offers.push({ x, y, option, since });
+  st.offers = [...st.offers.filter((o) => o.x !== x || o.y !== y), { x, y, option, since }]; // replaced: copies share it
   ctx.events?.push({ type: 'offered', x, y, option });
 }
 
