@@ -10,7 +10,7 @@ import { migrate, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
 import { postgresFanout } from './fanout.js';
-import { MailGateway, mailConfigFromEnv } from '../../mail/src/gateway.js';
+import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);

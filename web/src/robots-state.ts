@@ -1,6 +1,6 @@
 /** The robots a replay shows, as the public view has them, and what each event does to them. */
 import { parseDir, type Dir, type GameEvent } from '../../engine/src/index.js';
-import type { RobotOnFloor } from '../../render/src/overlay.js';
+import type { RobotOnFloor } from '../../render/src/browser.js';
 
 export interface Robot extends RobotOnFloor {
   lives: number;
