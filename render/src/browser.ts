@@ -4,3 +4,4 @@
  */
 export { boardFrame, renderSvg, type RenderOptions } from './render.js';
 export type { FloorState, RobotOnFloor } from './overlay.js';
+export { ROBOT_DESIGNS, designOf, robotBody, type RobotDesign } from './robots.js';

@@ -5,7 +5,7 @@
  * connection came back, asks for what it missed by the last seq it saw.
  */
 import { Floor, RULE_SETS, type Board, awards, optionText, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
-import { designOf, robotBody } from '../../render/src/robots.js';
+import { designOf, robotBody } from '../../render/src/browser.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';

@@ -12,7 +12,7 @@ import { classic, optionText, parseCard } from '../../engine/src/index.js';
 import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { bundle } from '../build/bundle.js';
-import { measureRacePage } from '../../bench/web.bench.js';
+import { measureRacePage } from '../build/measure.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
