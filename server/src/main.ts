@@ -10,7 +10,7 @@ import { migrate, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
 import { postgresFanout } from './fanout.js';
-import { MailGateway, mailConfigFromEnv } from '../../mail/src/gateway.js';
+import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
 
 /** A whole number from the environment, or the default. */
 function envInt(name: string): number | undefined {

@@ -46,9 +46,13 @@ export interface RaceView {
   lastSeq: number;
   turn: number;
   phase: string;
-  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean }[];
+  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number }[];
   robots: PublicRobot[];
   finished: string[][];
+  /** pbem: the upgrade each hammer site offers now. */
+  offers: { x: number; y: number; option: string }[];
+  /** Dice Rule: the damage each flag's die can still absorb (0: gone), by flag; empty without it. */
+  dice: number[];
 }
 
 export interface SentOrders {
