@@ -21,17 +21,17 @@ export function teamOf(setup: Setup, st: GameState): (string | undefined)[] {
  * finish, `pbem` five rounds later (001 L331).
  */
 export function raceOver(setup: Setup, st: GameState): boolean {
-  const s = setup.settings;
-  if (s.turnLimit !== undefined && st.turn >= s.turnLimit) return true;
+  const settings = setup.settings;
+  if (settings.turnLimit !== undefined && st.turn >= settings.turnLimit) return true;
   if (st.robots.every((r) => r.status === 'out')) return true;
-  if (s.variant === 'arena') return st.finished.length > 0;
-  if (s.playOn === undefined) return setup.rules.raceOver(st);
+  if (settings.variant === 'arena') return st.finished.length > 0;
+  if (settings.playOn === undefined) return setup.rules.raceOver(st);
   const teams = teamOf(setup, st);
   const finished = new Set(st.finished.flat());
   const placedTeams = new Set([...finished].map((i) => teams[i]).filter((t) => t !== undefined));
   const done = st.robots.every((r, i) => r.status === 'out' || finished.has(i) || (teams[i] !== undefined && placedTeams.has(teams[i])));
   if (done) return true;
-  return s.playOn !== true && st.winTurn > 0 && st.turn >= st.winTurn + s.playOn;
+  return settings.playOn !== true && st.winTurn > 0 && st.turn >= st.winTurn + settings.playOn;
 }
 
 /** A line of the standings: a robot, or a team with its robots. */
