@@ -7,7 +7,7 @@
  *   (FOUR_SEEDS seeds each; the strong bot's seat turns with the seed): the share of races it wins
  *   (first to touch the last flag; a shared first place counts apart);
  * - the strong bot's time per decision (a turn's orders), median and 99th percentile: over all its
- *   decisions, and over those with a full hand (nine cards in classic, ten in pbem).
+ *   decisions, and over those with a full hand (the rule set's hand at no damage: nine cards in classic, ten in pbem).
  *
  *   npm run bench:bots                               # tsc, then node dist/bench/bots.bench.js
  *   BENCH_SOLO_SEEDS=20 BENCH_FOUR_SEEDS=20 BENCH_RULES=classic npm run bench:bots
@@ -24,7 +24,7 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { makeSetup, type Setup } from '../engine/src/index.js';
 import { courseNames, loadCourse } from '../boards/src/library.js';
 import { courseMaps, type Level } from '../bots/src/index.js';
-import { runBotRace } from '../bots/src/race.js';
+import { entrants, runBotRace } from '../driver/src/index.js';
 
 const SOLO_SEEDS = Number(process.env.BENCH_SOLO_SEEDS ?? 100);
 const FOUR_SEEDS = Number(process.env.BENCH_FOUR_SEEDS ?? 100);
@@ -89,7 +89,7 @@ function runJob(job: Job): JobResult {
     const levels: Level[] = Array.from({ length: n }, (_, k) => (k === seat ? 'strong' : (job.kind as Level)));
     const r = runBotRace(setup, {
       levels, seed, maxTurns: MAX_TURNS, timing: true, untilOver: job.kind !== 'solo',
-      ...(job.rules === 'pbem' ? { starts: starts.slice(0, n) } : {}),
+      starts,
     });
     const me = r.robots[seat]!;
     const first = r.finished[0] ?? [];
@@ -111,10 +111,12 @@ async function main(): Promise<void> {
     const l = loadCourse(c);
     return [c, l.ok ? l.value.course.complexity : '?'] as const;
   }));
-  const usable = (course: string, rules: string) => {
+  // A course fits a rule set when it has the starts the rule set places four robots on.
+  const usable = (course: string, rules: 'classic' | 'pbem') => {
     const l = loadCourse(course);
     if (!l.ok) return false;
-    return rules === 'classic' ? !!l.value.course.start : l.value.course.starts.length >= 4;
+    const four = Array.from({ length: 4 }, (_, k) => ({ name: `Bot${k + 1}`, dir: 0 as const }));
+    return entrants(setupFor(course, rules).setup, l.value.course, four, 0).ok;
   };
   const jobs: Job[] = [];
   const seeds = (n: number) => Array.from({ length: n }, (_, k) => k + 1);
@@ -178,7 +180,7 @@ function report(results: JobResult[], courses: string[], complexity: Map<string,
       const solo = races('solo'), vsG = races('greedy'), vsR = races('random');
       const finished = solo.filter((r) => r.finishTurn !== null);
       if (complexity.get(course) === 'easy' && finished.length < solo.length) easyUnfinished.push(`${course} (${rules}): ${solo.length - finished.length} of ${solo.length}`);
-      const full = rules === 'classic' ? 9 : 10;
+      const full = setupFor(course, rules).setup.rules.handSize(0);
       const ms = mine.flatMap((r) => r.ms);
       const fms = mine.flatMap((r) => r.ms.filter((_, k) => r.cards[k] === full));
       allMs.push(...ms);

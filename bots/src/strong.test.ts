@@ -11,7 +11,7 @@ import {
 } from '../../engine/src/index.js';
 import { courseMaps, stateIndex, FAR } from './distance.js';
 import { BOTS, LEVELS, chooseOrders } from './index.js';
-import { runBotRace } from './race.js';
+import { runBotRace } from '../../driver/src/index.js';
 import { must, plainBoard, randomGame, setupOf } from './testing.js';
 
 /** One classic card of each named type, none twice (`F1 F1 R` gives two different Move 1s). */

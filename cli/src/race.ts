@@ -6,7 +6,7 @@ import { InvalidArgumentError } from 'commander';
 import { makeSetup, type Setup } from '../../engine/src/index.js';
 import { loadCourse } from '../../boards/src/library.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
-import { runBotRace, type BotRaceResult } from '../../bots/src/race.js';
+import { entrants, runBotRace, type BotRaceResult } from '../../driver/src/index.js';
 
 export const RACE_DEFAULTS = { bots: 4, level: 'strong' as Level, seed: 1, turns: 100 };
 export const RACE_MAX_BOTS = 8;
@@ -58,14 +58,6 @@ export function runRace(o: RaceOptions, io: RaceIO): number {
   }
   const course = loaded.value.course;
   const rules = o.rules ?? (course.start ? 'classic' : 'pbem');
-  if (rules === 'classic' && !course.start) {
-    io.print(`roborally race: ${course.name} has no start square for classic; try --rules pbem`);
-    return 2;
-  }
-  if (rules === 'pbem' && course.starts.length < o.bots) {
-    io.print(`roborally race: ${course.name} has ${course.starts.length} pbem starts, not enough for ${o.bots} robots`);
-    return 2;
-  }
   const made = makeSetup(course.board, rules, {}, course.boards.length);
   if (!made.ok) {
     io.print(`roborally race: ${made.error.field}: ${made.error.message}`);
@@ -73,6 +65,12 @@ export function runRace(o: RaceOptions, io: RaceIO): number {
   }
   const setup: Setup = made.value;
   const levels = Array.from({ length: o.bots }, (_, i) => o.level[i % o.level.length]!);
+  // The course must have the starts the rule set places robots on.
+  const placed = entrants(setup, course, levels.map((level, i) => ({ name: `Bot${i + 1}`, level })), o.seed);
+  if (!placed.ok) {
+    io.print(`roborally race: ${course.name}: ${placed.error.message}${course.start || course.starts.length >= o.bots ? '; try the other --rules' : ''}`);
+    return 2;
+  }
   const nFlags = course.board.flags.length;
   let result: BotRaceResult;
   try {
@@ -81,7 +79,7 @@ export function runRace(o: RaceOptions, io: RaceIO): number {
       seed: o.seed,
       maxTurns: o.turns,
       timing: true,
-      ...(rules === 'pbem' ? { starts: course.starts.slice(0, o.bots) } : {}),
+      starts: course.starts,
       onTurn: (st, turn) => {
         if (!io.progress) return;
         let lead = 0;

@@ -5,7 +5,7 @@ import type { Card } from './cards.js';
 import { makeCtx, type Setup } from './context.js';
 import { type Dir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
-import { seedRng } from './rng.js';
+import { rngFrom, type Seed } from './rng.js';
 import { classic } from './rules/classic.js';
 import { pbem } from './rules/pbem.js';
 import type { RuleSet } from './rules/ruleset.js';
@@ -48,9 +48,11 @@ export interface RobotInit {
  * The state before the first turn. Refuses robots off the board or on a pit, two real robots on
  * one square, and values out of range, naming the robot and the field.
  */
-export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0): Result<GameState> {
+export function createState(setup: Setup, robots: readonly RobotInit[], seed: Seed = 0): Result<GameState> {
   const b = setup.board;
   const rules = setup.rules;
+  if (typeof seed === 'number' ? !Number.isInteger(seed) : !seed.length || seed.some((w) => !Number.isInteger(w) || w < 0 || w > 0xffffffff))
+    return err('seed', 'expected a whole number, or a list of 32-bit words');
   const lives = startingLives(setup.settings, robots.length, setup.boards);
   const out: RobotState[] = [];
   const names = new Set<string>();
@@ -131,7 +133,7 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed = 0
     seen.set(c, i);
   }
   const state: GameState = {
-    rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: seedRng(seed),
+    rules: rules.name, turn: 0, phase: 'ended', register: 0, rng: rngFrom(seed),
     deck: [], discard: [], robots: out, finished: [], winTurn: 0, offers: [], dice: [...(setup.settings.diceRule ?? [])], order: [], optionDeck: [], destructions: 0,
   };
   const ctx = makeCtx(setup, state, null);
@@ -169,7 +171,7 @@ export interface Entrant {
  * at the middles of the edges. Robots sharing a square start virtual. The players choose the
  * facing (000 L56), now or once the first hand is dealt (`chooseFacing`, 002 L38-39).
  */
-export function newRace(setup: Setup, entrants: readonly Entrant[], seed: number): Result<GameState> {
+export function newRace(setup: Setup, entrants: readonly Entrant[], seed: Seed): Result<GameState> {
   const arena = setup.settings.variant === 'arena';
   const corners = arena ? arenaStarts(setup.board, entrants.length) : [];
   const at: Square[] = [];

@@ -11,6 +11,7 @@ export type { RuleSet, RegisterStep, Reentry } from './rules/ruleset.js';
 export { classic } from './rules/classic.js';
 export { pbem } from './rules/pbem.js';
 export * from './game.js';
+export type { Seed } from './rng.js';
 export * from './ending.js';
 export * from './turn.js';
 export * from './text.js';

@@ -19,6 +19,27 @@ export function seedRng(seed: number): RngState {
   return words;
 }
 
+/**
+ * A generator from words drawn elsewhere (a race server's secure random source: four 32-bit words
+ * give its 128 bits of state). At least one word is needed; the words are mixed in, so no word is
+ * the state as drawn.
+ */
+export function rngFromWords(words: readonly number[]): RngState {
+  if (!words.length || words.some((w) => !Number.isInteger(w) || w < 0 || w > 0xffffffff)) throw new RangeError('expected 32-bit words');
+  const s = seedRng(words[0]!);
+  for (let k = 1; k < words.length; k++) {
+    s[k % 4] = (s[k % 4]! ^ words[k]!) >>> 0;
+    nextU32(s);
+  }
+  for (let i = 0; i < 12; i++) nextU32(s);
+  return s.map((w) => w >>> 0);
+}
+
+/** The generator a race is seeded with: one number (tests, replays) or words (a secret deal). */
+export type Seed = number | readonly number[];
+
+export const rngFrom = (seed: Seed): RngState => (typeof seed === 'number' ? seedRng(seed) : rngFromWords(seed));
+
 export function nextU32(s: RngState): number {
   const a = s[0]!, b = s[1]!, c = s[2]!, d = s[3]!;
   const t = (((a + b) | 0) + d) | 0;

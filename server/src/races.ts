@@ -8,13 +8,13 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
-  beginTurn, cardName, endTurn, fillProgram, recompile, makeSetup, needsProgram, newRace, openRegisters, parseSettings, playRegister,
-  raceOver, submitOrders, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type Reentry, type Setup,
+  RULE_SETS, cardName, recompile, makeSetup, needsProgram, parseSettings, turnReport, formatTurnReport, type Course, type Dir, type GameEvent, type GameState, type Setup,
 } from '../../engine/src/index.js';
+import { adjudicate as adjudicateTurn, decideBots, entrants, startRace, type PersonTurn } from '../../driver/src/index.js';
 import type { Db, RaceRow } from './db.js';
 import { nextDeadline, parsePolicy, type Clock, type DeadlinePolicy } from './deadline.js';
 import { no, yes, type Answer } from './errors.js';
-import { LEVELS, chooseOrders, chooseReentry, isLevel, type Level } from '../../bots/src/index.js';
+import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
 import { engineOrders, readOrders, type SeatOrders } from './orders.js';
 import { publicEvent, publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
 
@@ -97,58 +97,57 @@ export class RaceService {
     const course = this.course(body.course);
     if (!course) return no(422, 'course', `no course "${body.course}"`);
     const rules = body.rules ?? 'classic';
-    if (rules !== 'classic' && rules !== 'pbem') return no(422, 'rules', 'expected "classic" or "pbem"');
-    if (rules === 'classic' && !course.start) return no(422, 'rules', `course "${body.course}" has no classic start`);
+    if (typeof rules !== 'string' || !Object.hasOwn(RULE_SETS, rules)) return no(422, 'rules', `expected one of ${Object.keys(RULE_SETS).map((r) => `"${r}"`).join(', ')}`);
     const settings = parseSettings(body.settings ?? {}, course.flags.length);
     if (!settings.ok) return no(422, settings.error.field, settings.error.message);
     const policy = parsePolicy(body.deadline ?? { kind: 'live', seconds: 180 });
     if (!policy.ok) return no(422, policy.error.field, policy.error.message);
     if (!Array.isArray(body.seats) || body.seats.length < 1 || body.seats.length > MAX_SEATS)
       return no(422, 'seats', `expected 1 to ${MAX_SEATS} seats: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot`);
-    if (rules === 'pbem' && body.seats.length > course.starts.length) return no(422, 'seats', `course "${body.course}" has ${course.starts.length} starts`);
-    const seats: { name: string; kind: 'human' | 'bot'; level: Level | null; dir: number; email: string | null }[] = [];
+    const seats: { name: string; kind: 'human' | 'bot'; level: Level | null; dir: Dir | undefined; email: string | null }[] = [];
     for (let i = 0; i < body.seats.length; i++) {
       const s = body.seats[i];
       const p = `seats[${i}]`;
       if (!isObject(s) || typeof s.name !== 'string' || !/^[\p{L}\p{N} _.-]{1,24}$/u.test(s.name)) return no(422, `${p}.name`, 'expected a name of 1 to 24 letters, digits, spaces, _ . -');
       if (seats.some((o) => o.name === s.name)) return no(422, `${p}.name`, `"${s.name}" is taken`);
       if (s.bot !== undefined && (typeof s.bot !== 'string' || !isLevel(s.bot))) return no(422, `${p}.bot`, `expected a bot level: ${LEVELS.join(', ')}`);
-      const dir = s.dir === undefined ? 0 : ['N', 'E', 'S', 'W'].indexOf(s.dir as string);
-      if (dir < 0) return no(422, `${p}.dir`, 'expected the starting facing: N, E, S or W');
+      const dir = s.dir === undefined ? undefined : ['N', 'E', 'S', 'W'].indexOf(s.dir as string);
+      if (dir !== undefined && dir < 0) return no(422, `${p}.dir`, 'expected the starting facing: N, E, S or W');
       // A person may race by e-mail (mail/): the race's mails go to this address.
       if (s.email !== undefined && (s.bot !== undefined || typeof s.email !== 'string' || !EMAIL.test(s.email))) return no(422, `${p}.email`, s.bot !== undefined ? 'a bot has no e-mail address' : 'expected an e-mail address such as "ava@example.org"');
-      seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir, email: (s.email as string | undefined) ?? null });
+      // Without a facing a person gets the engine's default and a bot chooses its own.
+      seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir: dir as Dir | undefined, email: (s.email as string | undefined) ?? null });
     }
     const seed = body.seed === undefined ? randomInt(2 ** 31) : body.seed;
     if (!Number.isInteger(seed)) return no(422, 'seed', 'expected a whole number');
     const row0 = { course: body.course, rules, settings: JSON.stringify(settings.value) };
     const setup = this.setupOf(row0);
-    const entrants = seats.map((s, i) => ({ name: s.name, dir: s.dir as 0, ...(rules === 'pbem' ? { start: course.starts[i]! } : {}) }));
-    const created = newRace(setup, entrants, seed as number);
-    if (!created.ok) return no(422, created.error.field, created.error.message);
-    const begun = beginTurn(setup, created.value);
-    if (!begun.ok) return no(422, begun.error.field, begun.error.message);
+    const placed = entrants(setup, course, seats.map((s) => ({ name: s.name, ...(s.dir !== undefined ? { dir: s.dir } : {}), ...(s.level ? { level: s.level } : {}) })), seed as number);
+    if (!placed.ok) return no(422, placed.error.field, `course "${body.course}": ${placed.error.message}`);
+    const started = startRace(setup, placed.value, seed as number);
+    if (!started.ok) return no(422, started.error.field, started.error.message);
+    const { created, dealt: begun } = started.value;
     const id = token().slice(0, 12);
     const moderatorKey = token();
     const tokens = seats.map((s) => (s.kind === 'human' ? token() : null));
     const now = this.clock.now();
     const entries: Omit<Entry, 'seq'>[] = [
       { turn: 0, kind: 'race', event: { type: 'raceCreated', course: body.course, rules } },
-      ...begun.value.events.map((event) => ({ turn: 1, kind: 'game' as const, event: publicEvent(event, setup.settings) })),
+      ...begun.events.map((event) => ({ turn: 1, kind: 'game' as const, event: publicEvent(event, setup.settings) })),
     ];
     const deadlineAt = nextDeadline(policy.value, now);
     entries.push({ turn: 1, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('races').values({
         id, created_at: now, course: body.course as string, rules, settings: row0.settings, policy: JSON.stringify(policy.value),
-        moderator_hash: hash(moderatorKey), state: JSON.stringify(begun.value.state), version: 1, last_seq: entries.length,
+        moderator_hash: hash(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
         deadline_at: deadlineAt, paused_left: null, status: 'running', seed: seed as number,
       }).execute();
       await trx.insertInto('seats').values(seats.map((s, i) => ({ race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hash(tokens[i]!) : '' }))).execute();
       const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: mailSecret() }] : []));
       if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
       await trx.insertInto('events').values(entries.map((e, k) => ({ race_id: id, seq: k + 1, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
-      await trx.insertInto('turns').values({ race_id: id, turn: 1, before: JSON.stringify(created.value), dealt: JSON.stringify(begun.value.state), first_seq: null }).execute();
+      await trx.insertInto('turns').values({ race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }).execute();
     });
     return yes({ id, moderatorKey, seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email })) });
   }
@@ -308,73 +307,31 @@ export class RaceService {
 
     const setup = this.setupOf(race);
     const policy: DeadlinePolicy = JSON.parse(race.policy);
-    const entries: Omit<Entry, 'seq'>[] = [];
     const turn = st.turn;
-    let s = st;
-    const reentry: Record<number, Reentry> = {};
-    for (const seat of seats) {
-      const i = seat.seat;
-      const r = s.robots[i]!;
-      if (r.status === 'out') continue;
-      if (seat.kind === 'bot') {
-        // The bot decides from the turn as dealt (nobody's orders in it) and the race's seed.
-        const level = (seat.level && isLevel(seat.level) ? seat.level : 'random') as Level;
-        const res = submitOrders(setup, s, i, chooseOrders(setup, st, i, race.seed * 1000003 + turn * 31 + i, level));
-        if (!res.ok) throw new Error(`bot ${seat.name}: ${res.error.field}: ${res.error.message}`);
-        s = res.value;
-        reentry[i] = chooseReentry(setup, st, i, race.seed * 1000003 + turn * 37 + i, level);
-        continue;
-      }
-      const o = sent.get(i);
-      const eo = o ? engineOrders(setup, s, i, o) : null;
-      if (eo?.reentry) reentry[i] = eo.reentry;
-      if (needsProgram(s, i)) {
-        // Missing or partly missing: the empty registers are filled at random (RULES.md threeMinuteRule, 001 L393).
-        const filled = fillProgram(setup, s, i, eo?.partial ?? [], eo?.reserved ?? []);
-        if (!filled.ok) throw new Error(`${filled.error.field}: ${filled.error.message}`);
-        for (const e of filled.value.events) entries.push({ turn, kind: 'game', event: e });
-        s = filled.value.state;
-        if (filled.value.events.length || !o) {
-          const regs = filled.value.events.flatMap((e) => (e.type === 'programmed' ? e.filled.map((f) => f.register) : []));
-          entries.push({ turn, kind: 'race', event: { type: 'filled', seat: i, registers: regs } });
-        }
-      }
-      if (eo) {
-        const program = needsProgram(s, i) ? openRegisters(s.robots[i]!.locked).map((reg) => s.robots[i]!.registers[reg - 1]!) : [];
-        // A joined card stays only beside the card the player put in that register.
-        const joined = program.map((c, k) => (c === eo.partial[k] ? eo.joined[k] ?? 0 : 0));
-        const res = submitOrders(setup, s, i, { ...eo.orders, program, joined });
-        if (res.ok) s = res.value;
-        else {
-          // Checked when sent; what no longer fits (a card the fill took) is dropped, the program kept.
-          const plain = submitOrders(setup, s, i, { powerDown: eo.orders.powerDown, stayDown: eo.orders.stayDown, takeOption: eo.orders.takeOption, unlock: eo.orders.unlock, program });
-          if (plain.ok) s = plain.value;
-        }
-      }
+    const people: Record<number, PersonTurn> = {};
+    for (const [seat, o] of sent) {
+      const eo = engineOrders(setup, st, seat, o);
+      people[seat] = { orders: { ...eo.orders, program: eo.partial, joined: eo.joined }, reserved: eo.reserved, reentry: eo.reentry };
     }
-    const played: GameEvent[] = [];
-    while (s.register < 5) {
-      const res = playRegister(setup, s);
-      if (!res.ok) throw new Error(`${res.error.field}: ${res.error.message}`);
-      played.push(...res.value.events);
-      s = res.value.state;
+    // The bots decide from the turn as dealt (nobody's orders in it) and the race's seed.
+    const botSeats = seats.filter((x) => x.kind === 'bot').map((x) => ({ seat: x.seat, level: (x.level && isLevel(x.level) ? x.level : 'random') as Level }));
+    const played = adjudicateTurn(setup, st, people, decideBots(setup, st, botSeats, race.seed), race.seed);
+    if (!played.ok) throw new Error(`${played.error.field}: ${played.error.message}`);
+    const entries: Omit<Entry, 'seq'>[] = [];
+    for (const f of played.value.fills) {
+      for (const e of f.events) entries.push({ turn, kind: 'game', event: e });
+      if (f.registers.length || f.missing) entries.push({ turn, kind: 'race', event: { type: 'filled', seat: f.seat, registers: f.registers } });
     }
-    const ended = endTurn(setup, s);
-    if (!ended.ok) throw new Error(ended.error.message);
-    played.push(...ended.value.events);
-    s = ended.value.state;
-    for (const e of played) entries.push({ turn, kind: 'game', event: publicEvent(e, setup.settings) });
-    const before = s;
+    for (const e of played.value.played) entries.push({ turn, kind: 'game', event: publicEvent(e, setup.settings) });
+    const before = played.value.ended;
+    const s = played.value.state;
     let deadlineAt: number | null = null;
     let status = 'running';
-    if (raceOver(setup, s)) {
+    if (played.value.over) {
       status = 'over';
       entries.push({ turn, kind: 'race', event: { type: 'raceOver' } });
     } else {
-      const next = beginTurn(setup, s, reentry);
-      if (!next.ok) throw new Error(next.error.message);
-      s = next.value.state;
-      for (const e of next.value.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
+      for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
       // A race of bots alone plays on at once; people get the policy's time.
       deadlineAt = seats.every((x) => x.kind === 'bot') ? now : nextDeadline(policy, now);
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt } });

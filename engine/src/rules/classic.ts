@@ -13,6 +13,7 @@ import { STEPS } from '../phases/steps.js';
 export const classic: RuleSet = {
   name: 'classic',
   priorities: true,
+  startsPerRobot: false, // 000 L54-56: every robot starts on the board's start square
   destroyAt: 10, // 000 L207 "receives its tenth point of damage"
   reentryDamage: 2, // 000 L269 "archive copies start with two points of damage"
   // 000 L102, L188: one wrench or a flag repairs 1; two wrenches repair 2 or give an option.

@@ -29,6 +29,7 @@ const DEAD_RANK = 0;
 export const pbem: RuleSet = {
   name: 'pbem',
   priorities: false,
+  startsPerRobot: true, // 001 L333: each robot picks a start of its own
   destroyAt: 22, // 001 L297 "It receives 22 damage."
   reentryDamage: 4, // 001 L307 "Robots reenter the race with 4 damage."
   // 001 L179-181: a wrench repairs two; a wrench/hammer repairs two AND upgrades; flags repair nothing.

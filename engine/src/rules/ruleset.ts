@@ -52,6 +52,11 @@ export interface RuleSet {
   readonly options: OptionRules;
   /** Cards are written with their printed priority (`F2:670`), else by instruction alone. */
   readonly priorities: boolean;
+  /**
+   * Each robot has a start of its own (the course's `starts`, in pick order; pbem, 001 L333), else
+   * every robot starts on the board's one start square (classic, 000 L54-56).
+   */
+  readonly startsPerRobot: boolean;
   /** Damage that destroys a robot. */
   readonly destroyAt: number;
   /** Damage a robot re-enters with. */

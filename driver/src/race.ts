@@ -1,22 +1,20 @@
 /**
- * A whole race of bots, with nobody at the keyboard: each turn the destroyed robots' bots choose
- * their re-entry, the turn begins, every bot on the floor hands in its orders (checked by
- * `submitOrders`; a refused order would be filled at random and counted), and the turn is played.
+ * A whole race of bots, with nobody at the keyboard, played by the driver: each turn every bot on
+ * the floor decides on the turn as dealt (with its option decisions), the driver fills what the
+ * engine refuses (counted), plays the turn, lets the destroyed robots' bots choose their re-entry
+ * and deals the next.
  */
-import {
-  beginTurn, fillProgram, newRace, playTurn, raceOver, submitOrders,
-  type Entrant, type GameState, type Reentry, type Result, type Setup, type Square,
-} from '../../engine/src/index.js';
-import type { Level } from './common.js';
-import { BOTS } from './index.js';
+import { type GameState, type Result, type Seed, type Setup, type Square } from '../../engine/src/index.js';
+import type { Level } from '../../bots/src/index.js';
+import { adjudicate, decideBot, entrants, startRace, type BotTurn } from './driver.js';
 
 export interface BotRaceOptions {
   /** One level per robot, robot 0 first. */
   readonly levels: readonly Level[];
   readonly names?: readonly string[];
-  /** pbem: a start per robot; classic: the board's start square. */
+  /** A start per robot, in pick order (for a rule set with a start per robot); else the board's start square. */
   readonly starts?: readonly Square[];
-  readonly seed: number;
+  readonly seed: Seed;
   /** The race stops after this many turns at the latest. */
   readonly maxTurns: number;
   /** Stop when the rule set says the race is over (classic: the first finish); else play on until every robot has finished or is out. */
@@ -63,69 +61,51 @@ function must<T>(r: Result<T>, what: string): T {
   return r.value;
 }
 
-export function runBotRace(setup: Setup, o: BotRaceOptions): BotRaceResult {
+export function runBotRace(race: Setup, o: BotRaceOptions): BotRaceResult {
+  // Without `untilOver` the race plays on until every robot has finished or is out.
+  const setup: Setup = o.untilOver ? race : { ...race, settings: { ...race.settings, playOn: true } };
   const n = o.levels.length;
   const names = o.names ?? DEFAULT_NAMES;
-  const bots = o.levels.map((l) => BOTS[l]);
-  const entrants: Entrant[] = o.levels.map((_, i) => {
-    const start = o.starts?.[i];
-    const at = start ?? setup.board.start;
-    if (!at) throw new Error('the course has no start square, and no start was given for each robot');
-    const name = names[i] ?? `Bot${i + 1}`;
-    return { name, dir: bots[i]!.chooseFacing(setup, at, o.seed, i), ...(start ? { start } : {}) };
-  });
-  let state = must(newRace(setup, entrants, o.seed), 'newRace');
+  const seats = o.levels.map((level, i) => ({ name: names[i] ?? `Bot${i + 1}`, level }));
+  const robots = must(entrants(setup, { start: setup.board.start, starts: o.starts ?? [] }, seats, o.seed), 'entrants');
+  let state = must(startRace(setup, robots, o.seed, { events: false }), 'startRace').dealt.state;
   const deaths = new Array<number>(n).fill(0);
   const powerDowns = new Array<number>(n).fill(0);
   const refused = new Array<number>(n).fill(0);
   const finishTurn = new Array<number | null>(n).fill(null);
   const decisionMs: Record<Level, number[]> = { random: [], greedy: [], strong: [] };
   const decisionCards: Record<Level, number[]> = { random: [], greedy: [], strong: [] };
-  const done = (st: GameState) =>
-    o.untilOver ? raceOver(setup, st) : st.robots.every((r, i) => r.status === 'out' || finishTurn[i] !== null);
-  while (state.turn < o.maxTurns && !done(state)) {
-    const reentry: Record<number, Reentry> = {};
-    state.robots.forEach((r, i) => {
-      if (r.status === 'destroyed') reentry[i] = bots[i]!.chooseReentry(setup, state, i, o.seed);
-    });
-    const begun = must(beginTurn(setup, state, reentry, { events: false }), 'beginTurn');
-    let st = begun.state;
-    const decided = st;
+  while (state.phase === 'programming' && state.turn <= o.maxTurns) {
+    const bots: Record<number, BotTurn> = {};
     for (let i = 0; i < n; i++) {
-      if (decided.robots[i]!.status !== 'active') continue;
       const t0 = o.timing ? performance.now() : 0;
       // Every bot decides on the same state: nobody sees another's program.
-      const orders = bots[i]!.chooseOrders(setup, decided, i, o.seed);
-      if (o.timing && decided.robots[i]!.hand.length) {
+      bots[i] = decideBot(setup, state, i, o.levels[i]!, o.seed);
+      if (o.timing && state.robots[i]!.status === 'active' && state.robots[i]!.hand.length) {
         decisionMs[o.levels[i]!].push(performance.now() - t0);
-        decisionCards[o.levels[i]!].push(decided.robots[i]!.hand.length);
+        decisionCards[o.levels[i]!].push(state.robots[i]!.hand.length);
       }
-      const res = submitOrders(setup, st, i, orders);
-      if (res.ok) {
-        st = res.value;
-        if (orders.powerDown) powerDowns[i]!++;
-      } else {
-        refused[i]!++;
-        st = must(fillProgram(setup, st, i), 'fillProgram').state;
-      }
+      if (bots[i]!.orders?.powerDown) powerDowns[i]!++;
     }
-    const played = must(playTurn(setup, st), 'playTurn');
-    for (const e of played.events) {
+    const played = must(adjudicate(setup, state, {}, bots, o.seed), 'adjudicate');
+    for (const f of played.fills) if (f.registers.length || f.refused) refused[f.seat]!++;
+    for (const e of played.played) {
       if (e.type === 'destroyed') deaths[e.robot]!++;
-      if (e.type === 'finished' && finishTurn[e.robot] === null) finishTurn[e.robot] = played.state.turn;
+      if (e.type === 'finished' && finishTurn[e.robot] === null) finishTurn[e.robot] = played.ended.turn;
     }
     state = played.state;
-    o.onTurn?.(state, state.turn);
+    o.onTurn?.(played.ended, played.ended.turn);
   }
+  const last = state.phase === 'programming' ? state.turn - 1 : state.turn;
   const place = new Array<number | null>(n).fill(null);
   let p = 1;
   for (const group of state.finished) {
     for (const i of group) place[i] = p;
     p += group.length;
   }
-  const robots = state.robots.map((r, i): RobotSummary => ({
+  const out = state.robots.map((r, i): RobotSummary => ({
     name: r.name, level: o.levels[i]!, place: place[i]!, finishTurn: finishTurn[i]!, deaths: deaths[i]!,
     flags: r.flags, lives: r.lives, damage: r.damage, status: r.status, powerDowns: powerDowns[i]!, refused: refused[i]!,
   }));
-  return { turns: state.turn, robots, finished: state.finished.map((g) => g.slice()), decisionMs, decisionCards, state };
+  return { turns: last, robots: out, finished: state.finished.map((g) => g.slice()), decisionMs, decisionCards, state };
 }

@@ -1,0 +1,124 @@
+/** The race driver: placing the entrants, the deal, the bots' decisions, the fill, the turn, the end. */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { beginTurn, createState, makeSetup, openRegisters, parseBoard, type GameState, type Setup } from '../../engine/src/index.js';
+import { plainBoard, setupOf } from '../../bots/src/testing.js';
+import { adjudicate, botSeed, decideBot, decideBots, entrants, startRace } from './index.js';
+
+const must = <T>(r: { ok: true; value: T } | { ok: false; error: { field: string; message: string } }): T => {
+  if (!r.ok) throw new Error(`${r.error.field}: ${r.error.message}`);
+  return r.value;
+};
+
+const board = plainBoard(8, 8, { '3,3': 'O', '4,4': 'O' }, [[6, 1], [1, 6]], { start: [0, 0] });
+const course = { start: [0, 0] as const, starts: [[0, 0], [1, 0], [2, 0]] as const };
+
+describe('entrants', () => {
+  test('a rule set with one start for all places every robot on the course\'s start square', () => {
+    const setup = setupOf(board, 'classic');
+    const got = must(entrants(setup, course, [{ name: 'Ava', dir: 1 }, { name: 'Bo' }], 1));
+    assert.deepEqual(got, [{ name: 'Ava', dir: 1 }, { name: 'Bo' }]);
+    const race = must(startRace(setup, got, 1));
+    assert.ok(race.created.robots.every((r) => r.x === 0 && r.y === 0 && r.virtual));
+  });
+
+  test('a rule set with a start per robot places them on the course\'s starts in pick order, and refuses too many robots', () => {
+    const setup = setupOf(board, 'pbem');
+    const got = must(entrants(setup, course, [{ name: 'Ava' }, { name: 'Bo' }], 1));
+    assert.deepEqual(got.map((e) => e.start), [[0, 0], [1, 0]]);
+    const refused = entrants(setup, course, ['A', 'B', 'C', 'D'].map((name) => ({ name })), 1);
+    assert.equal(refused.ok, false);
+    assert.match(!refused.ok ? refused.error.message : '', /3 starts of one robot each.*not enough for 4 robots/);
+  });
+
+  test('a rule set with one start for all refuses a course without one', () => {
+    const refused = entrants(setupOf(board, 'classic'), { start: null, starts: [[1, 1]] }, [{ name: 'Ava' }], 1);
+    assert.deepEqual(refused.ok ? null : refused.error.field, 'rules');
+  });
+
+  test('a bot given no facing chooses its own', () => {
+    const setup = setupOf(board, 'classic');
+    const [bot] = must(entrants(setup, course, [{ name: 'Bolt', level: 'strong' }], 1));
+    // From the corner (0,0) the strong bot faces into the board, toward its first flag: east or south.
+    assert.ok(bot!.dir === 1 || bot!.dir === 2, `faces ${bot!.dir}`);
+  });
+});
+
+describe('bot seeds', () => {
+  test('follow from the race seed, the turn and the seat, and are 32-bit', () => {
+    const words = [1, 2, 3, 4];
+    assert.equal(botSeed(words, 3, 1), botSeed([1, 2, 3, 4], 3, 1));
+    const seen = new Set([botSeed(words, 3, 1), botSeed(words, 4, 1), botSeed(words, 3, 2), botSeed([1, 2, 3, 5], 3, 1), botSeed(7, 3, 1)]);
+    assert.equal(seen.size, 5);
+    for (const s of seen) assert.ok(Number.isInteger(s) && s >= 0 && s < 2 ** 32);
+  });
+});
+
+/** A lone robot on a two-wrench site it cannot leave, with a hand of turns only. */
+function onTwoWrenches(damage: number): { setup: Setup; state: GameState } {
+  const b = must(parseBoard({ grid: ['x x x x x', 'x . WW . x', 'x x x x x'] }));
+  const setup = must(makeSetup(b, 'classic', { optionDeck: ['Shield'] }));
+  const state = must(beginTurn(setup, must(createState(setup, [{ name: 'Bot', x: 2, y: 1, dir: 0, damage }])))).state;
+  const r = state.robots[0]!;
+  r.hand = [10, 20, 30, 40, 50, 60, 70, 90, 110].slice(0, r.hand.length);
+  return { setup, state };
+}
+
+describe('adjudicate', () => {
+  test('the bots decide with their option decisions: a greedy bot nearly whole on a two-wrench site takes the option', () => {
+    const { setup, state } = onTwoWrenches(1);
+    const bot = decideBot(setup, state, 0, 'greedy', 7);
+    const played = must(adjudicate(setup, state, {}, { 0: bot }, 7));
+    assert.deepEqual(played.ended.robots[0]!.options, ['Shield']);
+    assert.deepEqual(played.fills, []);
+  });
+
+  test('is pure: the same turn and orders give the same result, and the state given is left as it was', () => {
+    const setup = setupOf(board, 'classic');
+    const race = must(startRace(setup, must(entrants(setup, course, [{ name: 'Ava' }, { name: 'Bolt', level: 'strong' }, { name: 'Cog', level: 'random' }], 5)), 5));
+    const dealt = race.dealt.state;
+    const copy = structuredClone(dealt);
+    const bots = decideBots(setup, dealt, [{ seat: 1, level: 'strong' }, { seat: 2, level: 'random' }], 5);
+    const a = must(adjudicate(setup, dealt, {}, bots, 5));
+    const b = must(adjudicate(setup, dealt, {}, bots, 5));
+    assert.deepEqual(a, b);
+    assert.deepEqual(dealt, copy);
+    assert.equal(a.state.turn, 2);
+    assert.equal(a.state.phase, 'programming');
+  });
+
+  test('a person\'s missing registers are filled at random and named; nothing sent is a missing seat', () => {
+    const setup = setupOf(board, 'classic');
+    const race = must(startRace(setup, must(entrants(setup, course, [{ name: 'Ava' }, { name: 'Bo' }], 2)), 2));
+    const dealt = race.dealt.state;
+    const hand = dealt.robots[0]!.hand;
+    const program = [hand[0]!, 0, hand[1]!, 0, 0];
+    const played = must(adjudicate(setup, dealt, { 0: { orders: { program } } }, {}, 2));
+    assert.deepEqual(played.fills.map((f) => [f.seat, f.registers, f.missing]), [[0, [2, 4, 5], false], [1, openRegisters(0), true]]);
+    const revealed = played.played.find((e) => e.type === 'revealed');
+    assert.ok(revealed, 'the programs are revealed');
+  });
+
+  test('a bot\'s refused card is filled, and the turn is still played', () => {
+    const setup = setupOf(board, 'classic');
+    const race = must(startRace(setup, must(entrants(setup, course, [{ name: 'Bolt', level: 'random' }], 3)), 3));
+    const dealt = race.dealt.state;
+    const notInHand = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140].find((c) => !dealt.robots[0]!.hand.includes(c))!;
+    const hand = dealt.robots[0]!.hand;
+    const played = must(adjudicate(setup, dealt, {}, { 0: { level: 'random', orders: { program: [notInHand, hand[1]!, hand[2]!, hand[3]!, hand[4]!] } } }, 3));
+    assert.deepEqual(played.fills.map((f) => [f.seat, f.registers]), [[0, [1]]]);
+  });
+
+  test('says when the race is over and deals nothing more', () => {
+    // One flag next to the start; the robot faces it and finishes in its first register.
+    const setup = setupOf(plainBoard(4, 1, {}, [[1, 0]], { start: [0, 0] }), 'classic');
+    const race = must(startRace(setup, must(entrants(setup, { start: [0, 0], starts: [] }, [{ name: 'Ava', dir: 1 }], 1)), 1));
+    const dealt = structuredClone(race.dealt.state);
+    dealt.robots[0]!.hand = [490, 10, 20, 30, 40, 50, 60, 70, 80]; // one F1, then turns on the spot
+    const played = must(adjudicate(setup, dealt, { 0: { orders: { program: [490, 10, 20, 30, 40] } } }, {}, 1));
+    assert.deepEqual(played.ended.finished, [[0]]);
+    assert.equal(played.over, true);
+    assert.equal(played.next, null);
+    assert.equal(played.state, played.ended);
+  });
+});

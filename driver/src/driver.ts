@@ -1,0 +1,215 @@
+/**
+ * The race driver: the one way a race is played, for the server, `roborally race`, the benchmarks
+ * and the tests. It places the entrants as the rule set says (a start per robot or one for all),
+ * deals, lets the bots decide (with their option decisions), fills what is missing at random, plays
+ * the turn and says when the race is over.
+ *
+ * Every function here is pure: no I/O, no clock; the same input gives the same output. The
+ * server keeps what comes out; where the bots run (in the request, in a worker) is its business.
+ */
+import { createHash } from 'node:crypto';
+import {
+  arenaStarts, beginTurn, fillProgram, needsProgram, newRace, openRegisters, playTurn, raceOver, submitOrders,
+  type Card, type Dir, type Entrant, type GameEvent, type GameState, type Orders, type Outcome, type Reentry, type Result, type Seed, type Setup, type Square,
+} from '../../engine/src/index.js';
+import { BOTS, chooseOrders, chooseReentry, type Level } from '../../bots/src/index.js';
+
+/** A seat as a race is set up: a name, a facing (a bot left without one chooses its own), a bot's level. */
+export interface SeatPlan {
+  readonly name: string;
+  readonly dir?: Dir;
+  readonly level?: Level;
+}
+
+/** Where robots may start on a course: its one start square, and its starts in pick order. */
+export interface Starts {
+  readonly start: Square | null;
+  readonly starts: readonly Square[];
+}
+
+const fail = <T>(field: string, message: string): Result<T> => ({ ok: false, error: { field, message } });
+
+/**
+ * The robots of a race, placed as the rule set says: each on a start of its own, in pick order
+ * (`startsPerRobot`), or all on the course's one start square; in RoboArena, in the corners and
+ * then the middles of the edges (the engine's `arenaStarts`). Refused, naming the field, when the
+ * course has no such start or too few of them. A person without a facing gets the engine's
+ * default; a bot without one chooses its own.
+ */
+export function entrants(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Result<Entrant[]> {
+  const arena = setup.settings.variant === 'arena';
+  const own = setup.rules.startsPerRobot && !arena;
+  const n = seats.length;
+  if (own && course.starts.length < n)
+    return fail('seats', `the course has ${course.starts.length} start${course.starts.length === 1 ? '' : 's'} of one robot each (${setup.rules.name} gives each robot its own), not enough for ${n} robots`);
+  const corners = arena ? arenaStarts(setup.board, n) : [];
+  if (arena && corners.length < n) return fail('seats', `the arena has room for ${corners.length} robots in its corners and edges, not ${n}`);
+  if (!own && !arena && !course.start) return fail('rules', `the course has no start square for every robot (${setup.rules.name} starts them all on one)`);
+  return {
+    ok: true,
+    value: seats.map((s, i) => {
+      const at = own ? course.starts[i]! : arena ? corners[i]! : course.start!;
+      const dir = s.dir ?? (s.level ? BOTS[s.level].chooseFacing(setup, at, botSeed(seed, 0, i), i) : undefined);
+      return { name: s.name, ...(dir !== undefined ? { dir } : {}), ...(own ? { start: at } : {}) };
+    }),
+  };
+}
+
+/** A race's first state (`created`), and its first turn dealt (`dealt`, with its events). */
+export interface Started {
+  readonly created: GameState;
+  readonly dealt: Outcome;
+}
+
+/** Creates the race and deals its first turn. */
+export function startRace(setup: Setup, robots: readonly Entrant[], seed: Seed, o: { events?: boolean } = {}): Result<Started> {
+  const created = newRace(setup, robots, seed);
+  if (!created.ok) return created;
+  const dealt = beginTurn(setup, created.value, {}, o.events === false ? { events: false } : undefined);
+  if (!dealt.ok) return dealt;
+  return { ok: true, value: { created: created.value, dealt: dealt.value } };
+}
+
+/**
+ * The seed a bot decides with, for a turn and a seat. It follows from the race's seed through
+ * SHA-256, so a bot's decisions (which everybody sees) tell nothing about the race's generator.
+ */
+export function botSeed(seed: Seed, turn: number, seat: number): number {
+  const words = typeof seed === 'number' ? [seed] : seed;
+  return createHash('sha256').update(JSON.stringify([words, turn, seat])).digest().readUInt32LE(0);
+}
+
+/** A bot's seat and level. */
+export interface BotSeat {
+  readonly seat: number;
+  readonly level: Level;
+}
+
+/** What a bot hands in for a turn: its orders (null when its robot is off the floor). */
+export interface BotTurn {
+  readonly level: Level;
+  readonly orders: Orders | null;
+}
+
+/** One bot's orders for the turn as dealt, with its option decisions (bots/src/options.ts). */
+export function decideBot(setup: Setup, dealt: GameState, seat: number, level: Level, seed: Seed): BotTurn {
+  if (dealt.robots[seat]?.status !== 'active') return { level, orders: null };
+  return { level, orders: chooseOrders(setup, dealt, seat, botSeed(seed, dealt.turn, seat), level) };
+}
+
+/** Every bot's orders for the turn as dealt: each decides on the same state, seeing nobody's program. */
+export function decideBots(setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Record<number, BotTurn> {
+  const out: Record<number, BotTurn> = {};
+  for (const b of bots) out[b.seat] = decideBot(setup, dealt, b.seat, b.level, seed);
+  return out;
+}
+
+/**
+ * A person's orders as the engine takes them. `orders.program` holds a card per open register, 0
+ * for one left to the random fill; `joined` the second card of a register (0 for none); `reserved`
+ * the cards the orders use besides the program (joined, set aside, stored), which the fill must not
+ * draw; `reentry` how to re-enter if destroyed this turn.
+ */
+export interface PersonTurn {
+  readonly orders: Orders;
+  readonly reserved?: readonly Card[];
+  readonly reentry?: Reentry | null;
+}
+
+/** Registers filled at random for a seat, and the engine's events saying so. */
+export interface Fill {
+  readonly seat: number;
+  /** Filled registers (none when only the orders besides the program were refused). */
+  readonly registers: number[];
+  readonly events: GameEvent[];
+  /** Nothing was sent for the seat. */
+  readonly missing: boolean;
+  /** Orders of the seat the engine refused (the program was kept, the rest dropped). */
+  readonly refused: boolean;
+}
+
+/** A turn played. */
+export interface Adjudication {
+  /** Per seat with registers filled (or nothing sent), in seat order. */
+  readonly fills: Fill[];
+  /** The events of the five registers and the end of the turn. */
+  readonly played: GameEvent[];
+  /** The state at the end of the turn (where the next turn begins from). */
+  readonly ended: GameState;
+  /** The race is over: nothing is dealt. */
+  readonly over: boolean;
+  /** The next turn dealt, with its events; null when the race is over. */
+  readonly next: Outcome | null;
+  /** The state now: the next turn dealt, or the end of the race. */
+  readonly state: GameState;
+}
+
+export interface AdjudicateOptions {
+  /** Record the engine's events (default true). */
+  readonly events?: boolean;
+}
+
+/**
+ * Plays the turn dealt in `state`: each seat's orders (people's from `orders`, the bots' from
+ * `bots`, nothing for a seat in neither), the empty or illegal registers filled at random (RULES.md
+ * threeMinuteRule, 001 L393), the five registers and the end of the turn; then, unless the race is
+ * over, the destroyed robots re-enter (people as they asked, bots as they choose now) and the next
+ * turn is dealt. Pure: no I/O; the engine's generator in the state is the only randomness.
+ */
+export function adjudicate(
+  setup: Setup, state: GameState, orders: Readonly<Record<number, PersonTurn | undefined>>, bots: Readonly<Record<number, BotTurn | undefined>>,
+  seed: Seed, o: AdjudicateOptions = {},
+): Result<Adjudication> {
+  if (state.phase !== 'programming') return fail('phase', 'no turn is dealt');
+  const turn = state.turn;
+  let s = state;
+  const fills: Fill[] = [];
+  const reentry: Record<number, Reentry> = {};
+  for (let i = 0; i < s.robots.length; i++) {
+    if (s.robots[i]!.status === 'out') continue;
+    const bot = bots[i];
+    const sent: PersonTurn | undefined = bot ? (bot.orders ? { orders: bot.orders } : undefined) : orders[i];
+    if (sent?.reentry) reentry[i] = sent.reentry;
+    const partial = sent?.orders.program ?? [];
+    let events: GameEvent[] = [];
+    const needed = needsProgram(s, i);
+    if (needed) {
+      const filled = fillProgram(setup, s, i, partial, sent?.reserved ?? []);
+      if (!filled.ok) return filled;
+      events = filled.value.events;
+      s = filled.value.state;
+    }
+    let refused = false;
+    if (sent) {
+      const r = s.robots[i]!;
+      const program = needsProgram(s, i) ? openRegisters(r.locked).map((reg) => r.registers[reg - 1]!) : [];
+      // A joined card stays only beside the card the player put in that register.
+      const joined = program.map((c, k) => (c === partial[k] ? sent.orders.joined?.[k] ?? 0 : 0));
+      const res = submitOrders(setup, s, i, { ...sent.orders, program, joined });
+      if (res.ok) s = res.value;
+      else {
+        // Checked when sent; what no longer fits (a card the fill took) is dropped, the program kept.
+        refused = true;
+        const { powerDown, stayDown, takeOption, unlock } = sent.orders;
+        const plain = submitOrders(setup, s, i, { powerDown, stayDown, takeOption, unlock, program });
+        if (plain.ok) s = plain.value;
+      }
+    }
+    if ((needed && (events.length || !sent)) || refused) {
+      const registers = events.flatMap((e) => (e.type === 'programmed' ? e.filled.map((f) => f.register) : []));
+      fills.push({ seat: i, registers, events, missing: !sent, refused });
+    }
+  }
+  const ev = o.events === false ? { events: false } : undefined;
+  const played = playTurn(setup, s, ev);
+  if (!played.ok) return played;
+  const ended = played.value.state;
+  if (raceOver(setup, ended)) return { ok: true, value: { fills, played: played.value.events, ended, over: true, next: null, state: ended } };
+  for (const [k, b] of Object.entries(bots)) {
+    const i = Number(k);
+    if (b && ended.robots[i]?.status === 'destroyed') reentry[i] = chooseReentry(setup, ended, i, botSeed(seed, turn + 1, i), b.level);
+  }
+  const next = beginTurn(setup, ended, reentry, ev);
+  if (!next.ok) return next;
+  return { ok: true, value: { fills, played: played.value.events, ended, over: false, next: next.value, state: next.value.state } };
+}
