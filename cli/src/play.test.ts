@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseBoard, parseCard, renderText } from '../../engine/src/index.js';
+import { classic, parseBoard, parseCard, renderText } from '../../engine/src/index.js';
 import { parseProgram, playRace, type LineSource, type PlayOptions } from './play.js';
 import { PLAY_BOARD } from './play-board.js';
 
@@ -81,16 +81,16 @@ test('card numbers pick cards from the displayed hand, and the robot reveals the
 
 test('instruction codes take the first unused card of their type in the hand, and codes with a priority take that card', () => {
   const hand = ['R:80', 'F2:710', 'L:210', 'L:110', 'B:440', 'F3:830', 'F3:810', 'L:250', 'B:480'].map((c) => parseCard(c, true)!);
-  const p = parseProgram('L, l F2 r 9', hand);
+  const p = parseProgram('L, l F2 r 9', hand, classic);
   assert.ok(p.ok);
   assert.deepEqual(p.value.cards, [210, 110, 710, 80, 480]);
   assert.equal(p.value.powerDown, false);
   // A number or an exact card is set aside first; a code then takes the next card of its type.
-  const q = parseProgram('L 3 F3:810 F3 pd B', hand);
+  const q = parseProgram('L 3 F3:810 F3 pd B', hand, classic);
   assert.ok(q.ok);
   assert.deepEqual(q.value.cards, [110, 210, 810, 830, 440]);
   assert.equal(q.value.powerDown, true);
-  const r = parseProgram('power down', hand);
+  const r = parseProgram('power down', hand, classic);
   assert.ok(r.ok);
   assert.deepEqual(r.value.cards, []);
   assert.equal(r.value.powerDown, true);
@@ -98,13 +98,13 @@ test('instruction codes take the first unused card of their type in the hand, an
 
 test('a code with no card of its type left in the hand is refused, naming the token', () => {
   const hand = ['R:80', 'F2:710', 'L:210'].map((c) => parseCard(c, true)!);
-  const p = parseProgram('R R', hand);
+  const p = parseProgram('R R', hand, classic);
   assert.ok(!p.ok);
   assert.match(p.error.message, /"R": no R card left/);
-  const q = parseProgram('U', hand);
+  const q = parseProgram('U', hand, classic);
   assert.ok(!q.ok);
   assert.match(q.error.message, /"U": there is no U \(U-turn\) card in your hand/);
-  const n = parseProgram('1 12', hand);
+  const n = parseProgram('1 12', hand, classic);
   assert.ok(!n.ok);
   assert.match(n.error.message, /"12" is not a card number: your hand has cards 1 to 3/);
 });
@@ -134,18 +134,18 @@ test('in a script, a bad token is reported by name and the turn is played with r
   const { code, out } = await race({ seed: 1, turns: 2 }, ['F2 X9 R', '']);
   assert.equal(code, 0);
   const turn1 = turnLines(out, 1);
-  assert.ok(turn1.some((l) => l.includes('"X9" is not understood')), 'no error naming "X9"');
+  assert.ok(turn1.some((l) => l.includes('a card, not "X9"')), 'no error naming "X9"');
   assert.ok(turn1.includes('  (playing random cards this turn)'));
   assert.equal(revealed(turn1, 'Ava').length > 0, true, 'Ava ran no cards after the bad line');
   assert.ok(out.includes('=== Turn 2 ==='), 'the script did not go on to turn 2');
 });
 
-test('the engine\'s refusals reach the player: a card used twice, a short program, a power down while undamaged', async () => {
+test('the notation\'s and the engine\'s refusals reach the player: a card used twice, a short program, a power down while undamaged', async () => {
   // Ava starts undamaged, so the power down comes first.
   const { out } = await race({ seed: 1, turns: 3 }, ['pd 1 2 3 4 5', '1 1 2 3 4', '1 2 3']);
   const t1 = turnLines(out, 1), t2 = turnLines(out, 2), t3 = turnLines(out, 3);
   assert.ok(t1.some((l) => l.includes('Ava: only a damaged robot may power down')), t1.join('\n'));
-  assert.ok(t2.some((l) => /^ {2}"1" \(register 2\): [A-Z0-9]+:\d+ is used twice$/.test(l)), t2.join('\n'));
+  assert.ok(t2.some((l) => /^ {2}"1": card 1 \([A-Z0-9]+:\d+\) is used twice$/.test(l)), t2.join('\n'));
   assert.ok(t3.some((l) => l.includes('Ava needs 5 cards for five registers, found 3')), t3.join('\n'));
 });
 
@@ -155,7 +155,7 @@ test('an interactive player is asked again after a mistake, and the corrected pr
   const { code, out } = await race({ seed: 1, turns: 1 }, src);
   assert.equal(code, 0);
   const t1 = turnLines(out, 1);
-  assert.ok(t1.some((l) => l.includes('"F9" is not understood')));
+  assert.ok(t1.some((l) => l.includes('a card, not "F9"')));
   assert.ok(t1.includes('Try again:'));
   assert.ok(!t1.includes('  (playing random cards this turn)'));
   const hand = lastHand(out);

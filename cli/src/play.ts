@@ -14,7 +14,9 @@ import {
   newRace,
   openRegisters,
   parseBoard,
-  parseCard,
+  parseOrders,
+  readEntry,
+  writeCard,
   playRegister,
   beginTurn,
   endTurn,
@@ -25,11 +27,12 @@ import {
   type Board,
   type BoardJson,
   type Card,
-  type CardType,
+  type NotationContext,
   type GameEvent,
   type GameState,
   type Result,
   type RobotState,
+  type RuleSet,
   type Setup,
 } from '../../engine/src/index.js';
 import { PLAY_BOARD } from './play-board.js';
@@ -95,76 +98,42 @@ const isLineSource = (x: unknown): x is LineSource =>
 // Reading a program
 
 export interface ParsedProgram {
+  /** The cards of the program, register 1 first; 0 for a register left to the random fill; none when no program was typed. */
   readonly cards: Card[];
-  /** The token each card was read from, for error messages. */
+  /** Per card, a second card joined in its register (Crab Legs, Dual Processor), 0 for none. */
+  readonly joined: Card[];
+  /** The card each register was read as, for error messages. */
   readonly tokens: string[];
   readonly powerDown: boolean;
+  readonly stayDown: boolean;
 }
 
-const CODE_NAMES: Record<CardType, string> = {
-  F1: 'move 1', F2: 'move 2', F3: 'move 3', B: 'back up', L: 'turn left', R: 'turn right', U: 'U-turn',
-};
-
 /**
- * Reads a typed program against a hand: card codes (`F2 R F1 L U`, `F` for F1; each takes the
- * first unused card of that type in the hand), exact cards (`F2:670`), or 1-based positions in
- * the hand (`3 1 5 2 4`), separated by spaces or commas. `pd` or `power down` anywhere announces
- * a power down. Whether the count and the cards are legal is the engine's to say (submitOrders).
+ * Reads a typed line in the engine's notation (docs/mail.md, "The order notation"): card codes
+ * (`F2 R F1 L U`, `F` for F1; each takes the first unused card of that type in the hand), exact
+ * cards (`F2:670`, `F2 P670`), or 1-based positions in the hand (`3 1 5 2 4`), separated by spaces
+ * or commas. `pd` or `power down` anywhere announces a power down, `stay down` keeps a powered
+ * down robot down. Whether the count and the cards are legal is the engine's to say (submitOrders).
  */
-export function parseProgram(line: string, hand: readonly Card[]): Result<ParsedProgram> {
-  let powerDown = false;
-  const rest = line.replace(/\bpower[\s-]*down\b|\bpd\b/gi, () => {
-    powerDown = true;
-    return ' ';
-  });
-  const tokens = rest.split(/[\s,]+/).filter((t) => t.length > 0);
-  const cards: (Card | undefined)[] = [];
-  const codes: [number, CardType][] = [];
-  const fail = (k: number, message: string): Result<never> => ({
-    ok: false,
-    error: { field: `program[${k}]`, message },
-  });
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k]!;
-    const code = t.toUpperCase();
-    if (/^\d+$/.test(t)) {
-      const n = Number(t);
-      if (n < 1 || n > hand.length)
-        return fail(k, `"${t}" is not a card number: your hand has cards 1 to ${hand.length}`);
-      cards.push(hand[n - 1]!);
-    } else if (t.includes(':')) {
-      const c = parseCard(t, true);
-      if (c === undefined)
-        return fail(k, `"${t}" is not a card of the deck (expected a code and its priority, like F2:670)`);
-      cards.push(c);
-    } else if (/^(F[123]?|B|L|R|U)$/.test(code)) {
-      cards.push(undefined);
-      codes.push([k, (code === 'F' ? 'F1' : code) as CardType]);
-    } else {
-      return fail(
-        k,
-        `"${t}" is not understood: expected a card code (F1 F2 F3 B L R U), a card with its ` +
-          `priority (F2:670), a card number 1 to ${hand.length}, or "pd" to power down`,
-      );
-    }
+export function parseProgram(line: string, hand: readonly Card[], rules: RuleSet, robot: { poweredDown?: boolean; options?: readonly string[]; name?: string; open?: readonly number[] } = {}): Result<ParsedProgram> {
+  const open = robot.open ?? [1, 2, 3, 4, 5];
+  const ctx: NotationContext = {
+    rules, hand: hand.map(cardName), openRegisters: open, needsProgram: !robot.poweredDown && open.length > 0, poweredDown: !!robot.poweredDown,
+    options: robot.options ?? [], name: robot.name ?? DEFAULT_NAME, firstOfType: true, partial: true,
+  };
+  const p = parseOrders(line, ctx);
+  if (!p.ok) {
+    const e = p.errors[0]!;
+    return { ok: false, error: { field: 'program', message: e.expected.startsWith('"') ? e.expected : `expected ${e.expected}` } };
   }
-  // Codes take the first card of their type that no other token names.
-  const used = new Set(cards.filter((c): c is Card => c !== undefined));
-  for (const [k, type] of codes) {
-    const c = hand.find((h) => cardType(h) === type && !used.has(h));
-    if (c === undefined) {
-      const dealt = hand.filter((h) => cardType(h) === type).length;
-      return fail(
-        k,
-        dealt
-          ? `"${tokens[k]}": no ${type} card left (your hand has only ${dealt})`
-          : `"${tokens[k]}": there is no ${type} (${CODE_NAMES[type]}) card in your hand`,
-      );
-    }
-    used.add(c);
-    cards[k] = c;
+  const cards: Card[] = [], joined: Card[] = [];
+  for (const name of p.orders.program) {
+    const e = name === null ? null : readEntry(name, rules);
+    cards.push(e && typeof e !== 'string' ? e.card : 0);
+    joined.push(e && typeof e !== 'string' ? e.joined : 0);
   }
-  return { ok: true, value: { cards: cards as Card[], tokens, powerDown } };
+  const tokens = p.orders.program.map((n) => (n === null ? '-' : writeCard(n)));
+  return { ok: true, value: { cards, joined, tokens, powerDown: p.orders.powerDown, stayDown: p.orders.stayDown } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -561,7 +530,7 @@ export async function playRace(
       if (!outNoted) print(`${player} is out of the game; the others race on.`);
       outNoted = true;
     } else if (me.poweredDown) {
-      const stay = await askYesNo(src, print, `${player} is powered down this turn. Stay powered down next turn? (y/N)`);
+      const stay = await askStayDown(setup, state, src, print, `${player} is powered down this turn. Stay powered down next turn? (y/N, or "stay down")`);
       if (stay) {
         const res = submitOrders(setup, state, 0, { stayDown: true });
         if (!res.ok) return engineFailure(print, res.error);
@@ -633,8 +602,13 @@ function lockedText(r: RobotState): string {
   return locked.length ? `${locked.length === 1 ? 'register' : 'registers'} ${locked.join(', ')} locked` : '';
 }
 
-async function askYesNo(src: LineSource, print: (s: string) => void, question: string): Promise<boolean> {
+/**
+ * Whether a powered-down robot stays down next turn: y or n, or the notation's own words ("stay
+ * down", "power up"), read by the engine's notation.
+ */
+async function askStayDown(setup: Setup, state: GameState, src: LineSource, print: (s: string) => void, question: string): Promise<boolean> {
   print(question);
+  const me = state.robots[0]!;
   for (;;) {
     const line = await src.read('> ');
     if (line === null) {
@@ -645,7 +619,9 @@ async function askYesNo(src: LineSource, print: (s: string) => void, question: s
     const a = line.trim().toLowerCase();
     if (a === 'y' || a === 'yes') return true;
     if (a === '' || a === 'n' || a === 'no') return false;
-    print(`  "${line.trim()}" is not an answer: type y or n`);
+    const p = parseProgram(line, [], setup.rules, { poweredDown: true, options: me.options, name: me.name, open: openRegisters(me.locked) });
+    if (p.ok) return p.value.stayDown;
+    print(`  "${line.trim()}" is not an answer: type y or n, or "stay down" (${p.error.message})`);
     if (!src.interactive) return false;
   }
 }
@@ -680,13 +656,19 @@ async function askProgram(setup: Setup, state: GameState, src: LineSource, print
       return fallback();
     }
     if (!src.interactive) print(`> ${line}`);
-    const p = parseProgram(line, hand);
+    const p = parseProgram(line, hand, setup.rules, { options: me.options, name: me.name, open });
     let next: GameState | null = null;
     if (!p.ok) print(`  ${p.error.message}`);
-    else if (p.value.cards.length === 0 && open.length > 0) {
+    else if (p.value.cards.every((c) => !c) && open.length > 0) {
       next = randomProgram(setup, state, p.value.powerDown, src, print);
+    } else if (p.value.cards.some((c) => !c)) {
+      // "-" leaves a register to the random fill: the cards typed stay, the others are drawn.
+      const filled = fillProgram(setup, state, 0, p.value.cards, p.value.joined.filter((c) => c));
+      const res = filled.ok ? submitOrders(setup, filled.value.state, 0, { program: open.map((reg) => filled.value.state.robots[0]!.registers[reg - 1]!), joined: p.value.joined, powerDown: p.value.powerDown }) : filled;
+      if (res.ok) next = res.value;
+      else print(`  ${orderError(res.error, p.value.tokens, open)}`);
     } else {
-      const res = submitOrders(setup, state, 0, { program: p.value.cards, powerDown: p.value.powerDown });
+      const res = submitOrders(setup, state, 0, { program: p.value.cards, joined: p.value.joined, powerDown: p.value.powerDown });
       if (res.ok) next = res.value;
       else print(`  ${orderError(res.error, p.value.tokens, open)}`);
     }

@@ -45,6 +45,22 @@ const UPGRADE_CODES: readonly [UpgradeCode, CardType, string, CardAction][] = [
   ['F4', 'F3', 'Fourth Gear', { move: 4, turn: 0 }],
   ['B2', 'B', 'Reverse Gear', { move: -2, turn: 0 }],
 ];
+
+/**
+ * The movement options that play a card another way (OPTIONS.md 2.3, 2.12, 2.21; 001 L185-189):
+ * Brakes a Move 1 as 0, Fourth Gear a Move 3 as 4, Reverse Gear a Back-Up as 2. A rule set with
+ * `gearCodes` plays them as the `code` in the program; another names their registers in the
+ * `choices` key `key`.
+ */
+export interface Gear {
+  readonly option: string;
+  readonly code: UpgradeCode;
+  /** The dealt card it is played from. */
+  readonly from: CardType;
+  readonly key: 'brakes' | 'fourthGear' | 'reverseGear';
+}
+const GEAR_KEYS: Record<UpgradeCode, Gear['key']> = { F0: 'brakes', F4: 'fourthGear', B2: 'reverseGear' };
+export const GEARS: readonly Gear[] = UPGRADE_CODES.map(([code, from, option]) => ({ option, code, from, key: GEAR_KEYS[code] }));
 const UPGRADE_BASE = PBEM_BASE + CARD_TYPES.length;
 /** The code of an upgrade instruction (F0, F4, B2). */
 export const upgradeCode = (code: UpgradeCode): Card => UPGRADE_BASE + UPGRADE_CODES.findIndex(([c]) => c === code);

@@ -16,6 +16,8 @@ import { holds, memory } from './options/held.js';
 
 /** The rule sets by name. */
 export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic, pbem };
+/** The rule set a race plays when none is named. */
+export const DEFAULT_RULE_SET = 'classic';
 
 export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
   const rs = RULE_SETS[rules];

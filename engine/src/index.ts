@@ -23,3 +23,4 @@ export * from './report/stats.js';
 export type { OptionRules } from './rules/ruleset.js';
 export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName } from './options/catalog.js';
 export { CHOICE_OPTION, parseChoices } from './options/choices.js';
+export * from './notation.js';

@@ -215,11 +215,20 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
  * Back-Up, and in pbem the upgrade codes) with a rotation (OPTIONS.md 2.6, 2.8; 001 L191-193).
  */
 function joinedRefusal(r: RobotState, main: Card, second: Card, field: string): Result<never> | null {
+  const why = joinRefusal(main, second, (name) => holds(r, name));
+  return why ? err(field, why) : null;
+}
+
+/**
+ * Why a robot may not play `second` joined to `main` in one register, or null if it may; `held`
+ * says whether it holds a usable option by that name (a client asks before sending).
+ */
+export function joinRefusal(main: Card, second: Card, held: (option: string) => boolean): string | null {
   const a = cardAction(main), b = cardAction(second);
-  const crab = a.move === 1 && (b.turn === 1 || b.turn === 3) && holds(r, 'Crab Legs');
-  const dual = a.move !== 0 && b.turn !== 0 && b.move === 0 && holds(r, 'Dual Processor');
+  const crab = a.move === 1 && (b.turn === 1 || b.turn === 3) && held('Crab Legs');
+  const dual = a.move !== 0 && b.turn !== 0 && b.move === 0 && held('Dual Processor');
   if (crab || dual) return null;
-  return err(field, `${cardName(main)}+${cardName(second)}: two cards in one register need Crab Legs (a Move 1 and a Rotate Left or Right) or Dual Processor (a move and a rotation)`);
+  return `${cardName(main)}+${cardName(second)}: two cards in one register need Crab Legs (a Move 1 and a Rotate Left or Right) or Dual Processor (a move and a rotation)`;
 }
 
 /**

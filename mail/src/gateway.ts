@@ -8,13 +8,12 @@ import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import type { Course } from '../../engine/src/index.js';
+import { COMMENT_HINT, apiOrders, describeOrders, parseOrders, type Course } from '../../engine/src/index.js';
 import type { Db } from '../../server/src/db.js';
 import type { Clock } from '../../server/src/deadline.js';
 import type { RaceService } from '../../server/src/races.js';
 import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
-import { describeOrders, parseOrders, serverOrders } from './notation.js';
 import { Outbox, notationContext } from './outbox.js';
 import { mailDb, migrateMail, type MailDb } from './store.js';
 import { handLines, replyMail, when } from './templates.js';
@@ -184,7 +183,7 @@ export class MailGateway {
       return 'refused';
     }
     const st = race.state;
-    const ctx = notationContext(race.rules, st, s.seat);
+    const ctx = notationContext(race.setup.rules, st, s.seat);
     const parsed = parseOrders(mail.text ?? '', ctx);
     // The turn named by a "Turn N" line, or by the subject of the instructions or reminder replied to
     // (not by a report's: the report of turn N comes with the instructions of turn N + 1).
@@ -201,6 +200,7 @@ export class MailGateway {
       await answer([
         `Your orders for turn ${st.turn} could not be read, so nothing was changed (orders you sent before stand).`, '',
         ...parsed.errors.map((e) => (e.line ? `Line ${e.line} "${e.text}": expected ${e.expected}.` : `Expected ${e.expected}.`)), '',
+        ...ignoredLines(parsed.ignored),
         'Your instructions:', ...handLines(ctx),
       ]);
       return 'unreadable';
@@ -213,14 +213,14 @@ export class MailGateway {
         return 'refused';
       }
       const fresh = await this.outbox.race(race.id);
-      const now = notationContext(race.rules, fresh!.state, s.seat);
+      const now = notationContext(race.setup.rules, fresh!.state, s.seat);
       await answer([
         `Recompiled: your hand for turn ${st.turn} is new, and your robot took the damage Recompile costs. Orders sent before were withdrawn;`,
         'send your program from these cards (any program in the Recompile mail was not used):', '', ...handLines(now),
       ]);
       return 'accepted';
     }
-    const done = await this.service.submit(race.id, s.seat, { mailSecret: seat.secret! }, serverOrders(parsed.orders));
+    const done = await this.service.submit(race.id, s.seat, { mailSecret: seat.secret! }, apiOrders(parsed.orders));
     if (!done.ok) {
       await answer([`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`]);
       return 'refused';
@@ -230,6 +230,7 @@ export class MailGateway {
     const played = now.ok && (now.value.turn !== st.turn || now.value.status !== 'running');
     await answer([
       `Your orders for turn ${done.value.turn} are in. As understood:`, '', ...describeOrders(parsed.orders, ctx).map((x) => `  ${x}`), '',
+      ...ignoredLines(parsed.ignored),
       played ? 'Every order was in, so the turn has been played; its report follows.'
         : race.deadlineAt !== null ? `You can replace them by sending new orders until ${when(race.deadlineAt, race.policy)}.` : 'You can replace them by sending new orders until the deadline.',
     ]);
@@ -246,6 +247,12 @@ export class MailGateway {
     }
     return null;
   }
+}
+
+/** The lines after the orders that were taken for a signature or a comment, and how to mark one. */
+function ignoredLines(ignored: readonly string[]): string[] {
+  if (!ignored.length) return [];
+  return [`Not read as orders (taken for a signature or a comment): ${ignored.map((l) => `"${l}"`).join(', ')}. Next time, ${COMMENT_HINT}.`, ''];
 }
 
 function recipients(m: ParsedMail): string[] {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, freshDb, startServer } from '../../server/src/testing.js';
-import { parseOrders, serverOrders, type NotationContext } from './notation.js';
+import { RULE_SETS, apiOrders, parseOrders, type NotationContext } from '../../engine/src/index.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -17,7 +17,7 @@ test("orders read from a mail with option decisions, joined cards and 003's cond
     const { id, seats } = r.body as { id: string; seats: { token: string }[] };
     const you = (await call(s.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth(seats[0]!.token))).body.you;
     assert.deepEqual(you.options, ['Dual Processor']);
-    const ctx: NotationContext = { rules: 'classic', hand: you.hand, openRegisters: you.openRegisters, needsProgram: true, poweredDown: false, options: you.options, name: 'Fred' };
+    const ctx: NotationContext = { rules: RULE_SETS.classic!, hand: you.hand, openRegisters: you.openRegisters, needsProgram: true, poweredDown: false, options: you.options, name: 'Fred' };
     // A rotation joined to a move card (written either way round), four more cards, and 003's order.
     const rotate = you.hand.findIndex((c: string) => /^[LRU]:/.test(c));
     const move = you.hand.findIndex((c: string) => /^(F[123]|B):/.test(c));
@@ -26,7 +26,7 @@ test("orders read from a mail with option decisions, joined cards and 003's cond
     const text = [`${you.hand[rotate]} + ${you.hand[move]}`, ...rest, 'If I finish on 2 spanner repair & damage > 3 repair, else take option card.'].join('\n');
     const parsed = parseOrders(text.replace(/:(\d+)/g, ' P$1'), ctx);
     assert.ok(parsed.ok, JSON.stringify(parsed));
-    const put = await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, serverOrders(parsed.orders), auth(seats[0]!.token));
+    const put = await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, apiOrders(parsed.orders), auth(seats[0]!.token));
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.deepEqual(put.body.orders.choices, { takeOption: { ifDamageAtMost: 3 } });
     // The turn is played with the joined cards: the move card's priority, then the rotation.

@@ -9,13 +9,12 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  awards, cardName, needsProgram, openRegisters, raceStats, startingLives, startingPicks, type Course, type GameState, type Setup,
+  awards, cardName, needsProgram, openRegisters, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/deadline.js';
 import type { Entry, RaceService } from '../../server/src/races.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
-import type { NotationContext } from './notation.js';
 import type { MailDb } from './store.js';
 import { clockMail, dealMail, endMail, reportMail, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
@@ -39,7 +38,7 @@ interface RaceMail {
   /** The race's last entry: replies are sent in the order they were written. */
   readonly lastSeq: number;
   readonly policy: DeadlinePolicy;
-  readonly rules: 'classic' | 'pbem';
+  readonly rules: string;
   readonly course: Course;
   readonly setup: Setup;
   readonly seed: number;
@@ -47,7 +46,7 @@ interface RaceMail {
 }
 
 /** What the notation reader needs to know of a seat now. */
-export function notationContext(rules: 'classic' | 'pbem', st: GameState, seat: number): NotationContext {
+export function notationContext(rules: RuleSet, st: GameState, seat: number): NotationContext {
   const r = st.robots[seat]!;
   return {
     rules, hand: r.hand.map(cardName), openRegisters: openRegisters(r.locked), needsProgram: needsProgram(st, seat), poweredDown: r.poweredDown, options: r.options, name: r.name,
@@ -74,7 +73,7 @@ export class Outbox {
     const seats = await db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
     const mail = await db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
     const policy: DeadlinePolicy = JSON.parse(race.policy);
-    const rules = race.rules as 'classic' | 'pbem';
+    const rules = race.rules;
     return {
       id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy, rules, course, setup: this.o.service.setupOf(race), seed: race.seed,
       seats: mail.map((m) => ({
@@ -155,7 +154,7 @@ export class Outbox {
     if (e.kind === 'game' && e.event.type === 'turnBegan') {
       // Instructions only for the turn being programmed now: an old deal found late is no use.
       if (e.event.turn !== st.turn || race.status !== 'running' || st.phase !== 'programming') return [];
-      return each((s) => (st.robots[s.seat]!.status === 'out' ? null : dealMail(s.ctx, st.turn, st, notationContext(race.rules, st, s.seat), race.deadlineAt)), true);
+      return each((s) => (st.robots[s.seat]!.status === 'out' ? null : dealMail(s.ctx, st.turn, st, notationContext(race.setup.rules, st, s.seat), race.deadlineAt)), true);
     }
     if (e.kind === 'game' && e.event.type === 'turnEnded') {
       const played = await this.o.service.playedTurn(race.id, e.event.turn);
@@ -202,7 +201,7 @@ export class Outbox {
       const sent = new Set((await db.selectFrom('orders').select('seat').where('race_id', '=', d.id).where('turn', '=', st.turn).execute()).map((r) => r.seat));
       const rows = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat)).map((s) => ({
         key: `remind:${d.id}:${st.turn}:${s.seat}:${d.deadline_at}`, race: d.id, seq: d.last_seq, to: s.email,
-        mail: dealMail(s.ctx, st.turn, st, notationContext(race.rules, st, s.seat), d.deadline_at, true),
+        mail: dealMail(s.ctx, st.turn, st, notationContext(race.setup.rules, st, s.seat), d.deadline_at, true),
       }));
       const fresh = [];
       for (const r of rows) if (!(await this.has(r.key))) fresh.push(r);

@@ -4,9 +4,8 @@
  * per register and its picture inline (blue arrows: programmed moves; green: pushes and belts,
  * 001 L119-121), and the end with standings and awards (001 L353-383).
  */
-import { cardName, dirName, type Award, type GameState, type TurnReport } from '../../engine/src/index.js';
+import { RULE_SETS, cardName, dirName, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type TurnReport } from '../../engine/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/deadline.js';
-import type { NotationContext } from './notation.js';
 
 export interface Attachment {
   readonly filename: string;
@@ -30,7 +29,8 @@ export interface Mail {
 export interface SeatMailContext {
   readonly race: string;
   readonly course: string;
-  readonly rules: 'classic' | 'pbem';
+  /** The rule set's name (a key of the engine's RULE_SETS). */
+  readonly rules: string;
   readonly policy: DeadlinePolicy;
   readonly seat: number;
   readonly name: string;
@@ -55,17 +55,8 @@ const policyText = (p: DeadlinePolicy) =>
     : `one turn a day: orders are due at ${p.time} (${p.zone}) on the day of the deadline, which leaves at least ${p.minimumHours} hours after the instructions are sent (001 L389-391)`;
 
 /** How to write orders, with examples from the seat's rule set. */
-function notationHelp(rules: 'classic' | 'pbem'): string[] {
-  const rows: [string, string][] = [
-    [rules === 'classic' ? 'F2 P670 R P80 B P440 L P90 U P20' : 'F3 F2 F B L', 'your program, register 1 first'],
-    ['3 1 7 2 5', 'or the numbers of your instructions as dealt'],
-    ['1: F3', 'one register a line, or all on one line; "-" leaves a register to the random fill'],
-    ['power down', 'power down next turn (001 L69); "stay down" to stay down'],
-    ['re-enter facing N', 'if destroyed this turn'],
-    ...(rules === 'classic'
-      ? ([['take option', 'at a two-wrench site ("repair" is the default)'], ['if damage > 3 repair, else take option', "003's conditional order"]] as [string, string][])
-      : ([['F0 F4 B2 F+L', 'with Brakes, Fourth Gear, Reverse Gear, Crab Legs']] as [string, string][])),
-  ];
+function notationHelp(rules: RuleSet): string[] {
+  const rows = orderHelp(rules);
   const w = Math.max(...rows.map(([e]) => e.length));
   return [
     'How to write your orders (reply to this mail; each reply replaces your orders until the deadline):',
@@ -75,16 +66,19 @@ function notationHelp(rules: 'classic' | 'pbem'): string[] {
   ];
 }
 
+/** The seat's rule set, by the name the race stores. */
+const ruleSet = (c: SeatMailContext): RuleSet => RULE_SETS[c.rules]!;
+
 export function startMail(c: SeatMailContext, o: { description: string; flags: number; lives: number; players: string[]; picture: Attachment }): Mail {
   const text = [
     `Welcome to race ${c.race} on ${c.course}, ${c.name}!`,
     '',
-    `Rules: ${c.rules} (${c.rules === 'classic' ? 'the 1994 manual' : "001's play-by-email rules"}). Touch the ${o.flags} flags in order; ${o.lives} lives.`,
+    `Rules: ${c.rules} (${ruleSet(c).title}). Touch the ${o.flags} flags in order; ${o.lives} lives.`,
     o.description,
     `Robots: ${o.players.join(', ')}.`,
     `Deadlines: ${policyText(c.policy)}.`,
     '',
-    ...notationHelp(c.rules),
+    ...notationHelp(ruleSet(c)),
     '',
     `Your seat's address is ${c.replyTo}; keep the code ${c.code} in the subject. Mails without it are refused.`,
   ].join('\n');
@@ -99,7 +93,7 @@ function robotLine(st: GameState, seat: number): string {
 
 /** The hand as dealt, numbered, as the notation reads it (`F2:670` written `F2 P670`). */
 export function handLines(ctx: NotationContext): string[] {
-  return ctx.hand.map((h, k) => `  ${String(k + 1).padStart(2)}. ${h.replace(/:(\d+)/, ' P$1')}`);
+  return ctx.hand.map((h, k) => `  ${String(k + 1).padStart(2)}. ${writeCard(h)}`);
 }
 
 export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: NotationContext, deadlineAt: number | null, reminder = false): Mail {
@@ -112,11 +106,11 @@ export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: N
     ...(ctx.needsProgram
       ? [`Your instructions this turn (choose ${ctx.openRegisters.length}, for register${ctx.openRegisters.length > 1 ? 's' : ''} ${ctx.openRegisters.join(', ')}):`, ...handLines(ctx)]
       : [`Your robot plays no instructions this turn (${r.poweredDown ? 'powered down' : r.status !== 'active' ? 'not on the board' : 'every register locked'}).${r.poweredDown ? ' Write "stay down" to stay down next turn.' : ''}`]),
-    ...(locked.length ? [`Locked: ${locked.map((reg) => `register ${reg} = ${r.registers[reg - 1] ? cardName(r.registers[reg - 1]!).replace(/:(\d+)/, ' P$1') : 'empty'}`).join(', ')}.`] : []),
+    ...(locked.length ? [`Locked: ${locked.map((reg) => `register ${reg} = ${r.registers[reg - 1] ? writeCard(cardName(r.registers[reg - 1]!)) : 'empty'}`).join(', ')}.`] : []),
     '',
     deadlineAt !== null ? `Orders are due ${when(deadlineAt, c.policy)}.` : 'The race is paused; the deadline will be set when it resumes.',
     '',
-    ...notationHelp(c.rules),
+    ...notationHelp(ruleSet(c)),
   ];
   return { subject: `${c.code} Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, text: lines.join('\n'), replyTo: c.replyTo };
 }

@@ -3,7 +3,7 @@
  * register left to the deadline's random fill), power down, staying down, the two-wrench choice,
  * the registers freed first by repair, and how to re-enter if destroyed this turn.
  */
-import { handCard, parseCard, parseChoices, parseDir, type Card, type Choices, type Dir, type GameState, type Orders, type Reentry, type Setup } from '../../engine/src/index.js';
+import { handCard, parseChoices, parseDir, readEntry, type Card, type Choices, type Dir, type GameState, type Orders, type Reentry, type Setup } from '../../engine/src/index.js';
 import { openRegisters, submitOrders } from '../../engine/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 
@@ -63,11 +63,10 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
       joined.push(0);
       continue;
     }
-    const parts = typeof s === 'string' ? s.split('+').map((x) => parseCard(x, setup.rules.priorities)) : [];
-    if (!parts.length || parts.length > 2 || parts.some((c) => c === undefined))
-      return no(422, `program[${k}]`, `${JSON.stringify(s)} is not a card (${setup.rules.priorities ? 'write CODE:PRIORITY, e.g. "F2:670", or two joined: "F1:500+R:80"' : 'write F1, F2, F3, B, L, R or U, an upgrade code F0, F4, B2, or two joined: "F+L"'})`);
-    cards.push(parts[0]!);
-    joined.push(parts[1] ?? 0);
+    const entry = readEntry(s, setup.rules);
+    if (typeof entry === 'string') return no(422, `program[${k}]`, entry);
+    cards.push(entry.card);
+    joined.push(entry.joined);
   }
   let choices: Choices = {};
   if (body.choices !== undefined && body.choices !== null) {
@@ -106,9 +105,12 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
  * program's own (joined, set aside, stored), which the fill must not draw.
  */
 export function engineOrders(setup: Setup, st: GameState, seat: number, o: SeatOrders): { partial: Card[]; joined: Card[]; reserved: Card[]; orders: Orders; reentry: Reentry | null } {
-  const entries = o.program.map((s) => (s === null ? [0, 0] : s.split('+').map((x) => parseCard(x, setup.rules.priorities) ?? 0)));
-  const partial = entries.map((e) => e[0]!);
-  const joined = entries.map((e) => e[1] ?? 0);
+  const entries = o.program.map((s) => {
+    const e = s === null ? null : readEntry(s, setup.rules);
+    return e === null || typeof e === 'string' ? { card: 0, joined: 0 } : e;
+  });
+  const partial = entries.map((e) => e.card);
+  const joined = entries.map((e) => e.joined);
   const c = o.choices ? parseChoices(o.choices, setup, st.robots[seat]!) : null;
   const choices = c?.ok ? c.value : {};
   const reentry = o.reenter ? { ...(o.reenter.dir ? { dir: parseDir(o.reenter.dir) as Dir } : {}), ...(o.reenter.poweredDown !== undefined ? { poweredDown: o.reenter.poweredDown } : {}) } : null;

@@ -4,7 +4,9 @@
  * pbem's upgrade codes (F0, F4, B2) and classic's registers for Brakes, Fourth Gear and Reverse
  * Gear, the `choices` object as sent, and the control a refusal of the server names.
  */
-import { CHOICE_OPTION, TOGGLES, WEAPONS, cardAction, optionName, parseCard } from '../../engine/src/index.js';
+import { CHOICE_OPTION, GEARS, TOGGLES, WEAPONS, cardType, joinRefusal, optionName, parseCard, type Gear } from '../../engine/src/index.js';
+
+export { entryName, readWebEntry as readEntry, type WebEntry as Entry, type Gear } from '../../engine/src/index.js';
 
 export type Choices = Record<string, unknown>;
 
@@ -34,55 +36,23 @@ export function offered(keys: readonly string[], options: readonly string[], cho
 
 const card = (name: string) => parseCard(name, name.includes(':'));
 
-/** Brakes plays a Move 1 as 0, Fourth Gear a Move 3 as 4, Reverse Gear a Back-Up as 2: classic by `choices`, pbem by a code. */
-const GEARS = [
-  { key: 'brakes', option: 'Brakes', move: 1, code: 'F0', from: 'F1' },
-  { key: 'fourthGear', option: 'Fourth Gear', move: 3, code: 'F4', from: 'F3' },
-  { key: 'reverseGear', option: 'Reverse Gear', move: -1, code: 'B2', from: 'B' },
-] as const;
-export type Gear = (typeof GEARS)[number];
-
-/** The movement option that may play this card another way, if the robot holds it. */
+/** The movement option that may play this card another way, if the robot holds it (the engine's GEARS). */
 export function gearFor(name: string, options: readonly string[]): Gear | null {
   const c = card(name);
   if (c === undefined) return null;
-  const a = cardAction(c);
   const held = heldNames(options);
-  return GEARS.find((g) => a.turn === 0 && a.move === g.move && held.has(g.option)) ?? null;
+  return GEARS.find((g) => g.from === cardType(c) && held.has(g.option)) ?? null;
 }
 
 /**
- * Whether `second` may join `main` in one register: Crab Legs takes a Move 1 with a Rotate Left or
- * Right, Dual Processor a move with a rotation (docs/options.md; the engine has the last word).
+ * Whether `second` may join `main` in one register (Crab Legs, Dual Processor): the engine's
+ * `joinRefusal`, asked before sending.
  */
 export function canJoin(main: string, second: string, options: readonly string[]): boolean {
   const m = card(main), s = card(second);
   if (m === undefined || s === undefined) return false;
-  const a = cardAction(m), b = cardAction(s);
   const held = heldNames(options);
-  const crab = a.move === 1 && (b.turn === 1 || b.turn === 3) && held.has('Crab Legs');
-  const dual = a.move !== 0 && b.turn !== 0 && b.move === 0 && held.has('Dual Processor');
-  return crab || dual;
-}
-
-/** A register's entry in the program: its card (or pbem's code for it), and a joined card after a +. */
-export interface Entry {
-  readonly card: string;
-  readonly joined?: string;
-  /** pbem: played as its upgrade code. */
-  readonly coded?: boolean;
-}
-
-export function entryName(e: Entry): string {
-  const code = e.coded ? GEARS.find((g) => g.from === e.card)?.code : undefined;
-  return `${code ?? e.card}${e.joined ? `+${e.joined}` : ''}`;
-}
-
-/** Reads a program entry as sent back ("F1:500+R:80", "F0"): the dealt cards it uses. */
-export function readEntry(name: string): Entry {
-  const [first, joined] = name.split('+') as [string, string?];
-  const gear = GEARS.find((g) => g.code === first);
-  return { card: gear ? gear.from : first, ...(joined ? { joined } : {}), ...(gear ? { coded: true } : {}) };
+  return joinRefusal(m, s, (o) => held.has(o)) === null;
 }
 
 const isEmpty = (v: unknown) =>

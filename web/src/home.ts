@@ -3,6 +3,7 @@
  * default you race three greedy bots live; the form under "Rules, house rules…" sets the rule set,
  * house rules, seats for people (each gets an invite link) and bots, and live or daily deadlines.
  */
+import { DEFAULT_RULE_SET, RULE_SETS } from '../../engine/src/index.js';
 import { api, byId, copy, h, type CourseInfo } from './api.js';
 
 interface Created {
@@ -40,10 +41,10 @@ function choose(c: CourseInfo): void {
   summarize();
 }
 
-/** The house rules about the option deck are classic's: pbem's upgrades come from its sites. */
+/** The house rules about the option deck apply where options come from a deck (classic); pbem's upgrades come from its sites. */
 function classicOnly(): void {
-  const pbem = radio('rules') === 'pbem';
-  for (const box of form.querySelectorAll<HTMLInputElement>('input[data-classic]')) box.disabled = pbem;
+  const deck = RULE_SETS[radio('rules')]?.optionDeck ?? true;
+  for (const box of form.querySelectorAll<HTMLInputElement>('input[data-classic]')) box.disabled = !deck;
 }
 
 const OPTION_RULES = ['oneFreeOption', 'installingOptions', 'noSitAndSpin', 'secretOptions', 'shieldPerRegister'];
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
   }
   byId('courses').replaceChildren(...courses.map(courseCard));
   // The easiest course with a classic start is chosen to begin with: Start is then the only click needed.
-  const first = courses.find((c) => c.complexity === 'easy' && c.rules.includes('classic')) ?? courses[0];
+  const first = courses.find((c) => c.complexity === 'easy' && c.rules.includes(DEFAULT_RULE_SET)) ?? courses[0];
   if (first) choose(first);
 }
 

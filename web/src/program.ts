@@ -10,6 +10,7 @@
  * or Reverse Gear; the rest are controls (web/src/decisions.ts); Recompile is a button. A refusal
  * of the server is shown beside the control it names.
  */
+import { RULE_SETS, type RuleSet } from '../../engine/src/index.js';
 import { h, type PublicRobot, type SeatView, type SentOrders } from './api.js';
 import { canJoin, compact, entryName, fieldOf, gearFor, heldNames, offered, readEntry, type Choices, type Gear } from './choices.js';
 import { decisions } from './decisions.js';
@@ -52,6 +53,11 @@ export class ProgramPanel {
   private dealt = '';
   private sentAt: string | null = null;
   private drag: { card: string; from: number | null; joined: boolean; ghost: HTMLElement | null; x: number; y: number; id: number } | null = null;
+
+  /** The race's rule set: what the form offers is read from its data. */
+  private get ruleSet(): RuleSet {
+    return RULE_SETS[this.o.rules]!;
+  }
 
   constructor(private readonly root: HTMLElement, private readonly o: ProgramOptions) {
     root.addEventListener('pointermove', (e) => this.dragMove(e));
@@ -278,13 +284,13 @@ export class ProgramPanel {
 
   private orders(): SentOrders {
     const y = this.view.you;
-    const pbem = this.o.rules === 'pbem', gears = this.gears();
+    const codes = this.ruleSet.gearCodes, gears = this.gears();
     const choices: Choices = { ...this.choices };
-    // classic: Brakes, Fourth Gear and Reverse Gear by register; pbem plays their codes instead.
-    if (!pbem) for (const [reg, g] of gears) choices[g.key] = [...((choices[g.key] ?? []) as number[]), reg];
+    // Brakes, Fourth Gear and Reverse Gear by register, unless the rule set plays their codes instead (pbem).
+    if (!codes) for (const [reg, g] of gears) choices[g.key] = [...((choices[g.key] ?? []) as number[]), reg];
     const entry = (reg: number) => {
       const card = this.placed.get(reg);
-      return card ? entryName({ card, ...(this.joined.has(reg) ? { joined: this.joined.get(reg)! } : {}), coded: pbem && gears.has(reg) }) : null;
+      return card ? entryName({ card, ...(this.joined.has(reg) ? { joined: this.joined.get(reg)! } : {}), coded: codes && gears.has(reg) }) : null;
     };
     const sent = compact(choices);
     return {
@@ -347,7 +353,7 @@ export class ProgramPanel {
   private render(): void {
     if (this.drag) return;
     const v = this.view, y = v.you, r = this.robot;
-    const classic = this.o.rules === 'classic';
+    const rules = this.ruleSet;
     const registers = h('ol', { class: 'registers', 'aria-label': 'Registers' });
     const gears = this.gears();
     for (let reg = 1; reg <= 5; reg++) {
@@ -369,7 +375,7 @@ export class ProgramPanel {
       lock ? h('span', { class: 'card locked-card', 'data-card': lock.card ?? '' }, lock.card ? cardWords(lock.card) : '—') : card ? this.cardButton(card, reg) : h('span', { class: 'empty' }, open ? (this.target === reg ? 'next card' : 'empty') : '—'),
       joined ? this.cardButton(joined, reg, true) : null,
       lock ? h('small', { class: 'why' }, lock.by === 'Fire Control' ? 'locked: Fire Control' : `locked: ${r.damage} damage`) : null,
-      gear ? h('label', { class: 'gear', title: `${gear.option}${classic ? '' : ` (${gear.code})`}; default: not used` },
+      gear ? h('label', { class: 'gear', title: `${gear.option}${rules.gearCodes ? ` (${gear.code})` : ''}; default: not used` },
         h('input', { type: 'checkbox', name: `gear${reg}`, checked: gears.has(reg), onchange: (e: Event) => {
           if ((e.target as HTMLInputElement).checked) this.geared.add(reg);
           else this.geared.delete(reg);
@@ -382,8 +388,8 @@ export class ProgramPanel {
       : h('p', { class: 'note' }, 'Drag cards into the registers, or tap them (keyboard: focus a card, press 1–5). Empty registers are filled at random at the deadline.');
     const questions = h('div', { class: 'questions' },
       y.poweredDown ? this.question('Stay powered down next turn', 'stayDown') : this.question('Announce a power down for next turn', 'powerDown', '(repairs all damage; no cards next turn)'),
-      classic ? this.question('At a double wrench, take an option instead of repairing', 'takeOption') : null,
-      classic && r.lockedCount ? h('fieldset', { class: 'unlock' }, h('legend', {}, 'When damage is repaired, free these registers first'),
+      rules.takeOptionChoice ? this.question('At a double wrench, take an option instead of repairing', 'takeOption') : null,
+      rules.playerUnlock && r.lockedCount ? h('fieldset', { class: 'unlock' }, h('legend', {}, 'When damage is repaired, free these registers first'),
         ...r.locked.map((l) => h('label', {}, h('input', { type: 'checkbox', checked: this.form.unlock.includes(l.register), onchange: (e: Event) => {
           const on = (e.target as HTMLInputElement).checked;
           this.form = { ...this.form, unlock: on ? [...this.form.unlock, l.register] : this.form.unlock.filter((u) => u !== l.register) };

@@ -4,7 +4,7 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, awards, parseBoard, raceStats, type GameEvent } from '../../engine/src/index.js';
+import { Floor, RULE_SETS, awards, parseBoard, raceStats, type GameEvent } from '../../engine/src/index.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
@@ -93,7 +93,7 @@ async function drawResult(): Promise<void> {
   box.hidden = false;
   const order = h('ol', { class: 'finishing' }, ...view.finished.map((g) => h('li', {}, g.join(' and '))));
   box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? order : h('p', {}, 'Nobody finished.'));
-  if (view.rules !== 'pbem') return;
+  if (!RULE_SETS[view.rules]?.awards) return;
   // 001's awards, from the events of the whole race (less any turn the moderator rewound).
   const entries = await api<Entry[]>('GET', `/api/races/${id}/events?after=0`);
   const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from as number, e.event.to as number] as const] : []));

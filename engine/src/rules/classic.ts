@@ -12,7 +12,13 @@ import { STEPS } from '../phases/steps.js';
 
 export const classic: RuleSet = {
   name: 'classic',
+  title: 'the 1994 manual',
   priorities: true,
+  reentryChoice: true, // 000 L210-214 "facing any direction the player chooses", "powered down"
+  gearCodes: false, // OPTIONS.md 2.3, 2.12, 2.21: the registers are named
+  optionDeck: true, // 000 L102 "draw an Option card"
+  awards: false,
+  powerDownNeedsDamage: true, // 000 L93
   startsPerRobot: false, // 000 L54-56: every robot starts on the board's start square
   destroyAt: 10, // 000 L207 "receives its tenth point of damage"
   reentryDamage: 2, // 000 L269 "archive copies start with two points of damage"

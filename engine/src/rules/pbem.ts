@@ -28,7 +28,13 @@ const DEAD_RANK = 0;
 
 export const pbem: RuleSet = {
   name: 'pbem',
+  title: "001's play-by-email rules",
   priorities: false,
+  reentryChoice: false, // 001 L307-319: facing as when destroyed, powered up
+  gearCodes: true, // 001 L185-189: F0, F4, B2
+  optionDeck: false, // 001 L181: each hammer site offers its upgrade
+  awards: true, // 001 L353-383
+  powerDownNeedsDamage: false, // 001 L69
   startsPerRobot: true, // 001 L333: each robot picks a start of its own
   destroyAt: 22, // 001 L297 "It receives 22 damage."
   reentryDamage: 4, // 001 L307 "Robots reenter the race with 4 damage."

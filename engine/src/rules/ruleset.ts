@@ -49,6 +49,8 @@ export interface OptionRules {
 
 export interface RuleSet {
   readonly name: string;
+  /** What the rules are, for players (the start mail, the web): "the 1994 manual". */
+  readonly title: string;
   readonly options: OptionRules;
   /** Cards are written with their printed priority (`F2:670`), else by instruction alone. */
   readonly priorities: boolean;
@@ -65,6 +67,18 @@ export interface RuleSet {
   readonly repair: { readonly wrench: number; readonly doubleWrench: number; readonly flag: number };
   /** The player chooses between repair and an option at a two-wrench site (`takeOption`). */
   readonly takeOptionChoice: boolean;
+  /** The player chooses a re-entering robot's facing and whether it re-enters powered down; else it
+   *  faces as when destroyed, powered up. */
+  readonly reentryChoice: boolean;
+  /** Brakes, Fourth Gear and Reverse Gear are played as codes in the program (F0, F4, B2); else
+   *  their registers are named in `choices` (`brakes`, `fourthGear`, `reverseGear`). */
+  readonly gearCodes: boolean;
+  /** Options are drawn from a deck (the house rules about the option deck apply); else each site offers its own. */
+  readonly optionDeck: boolean;
+  /** The race ends with 001's awards (001 L353-383). */
+  readonly awards: boolean;
+  /** Only a damaged robot may power down (shown to players beside `powerDownRefusal`). */
+  readonly powerDownNeedsDamage: boolean;
   /** The player may name the registers freed by repair (classic B-07); else the lowest go first. */
   readonly playerUnlock: boolean;
   readonly registerSteps: readonly RegisterStep[];

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeOrders, orderLines, parseOrders, serverOrders, type NotationContext, type Parsed } from './notation.js';
+import { RULE_SETS, apiOrders, describeOrders, orderLines, parseOrders, type NotationContext, type Parsed } from './index.js';
 
 const pbem: NotationContext = {
-  rules: 'pbem', hand: ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U', 'F1', 'L', 'R'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
+  rules: RULE_SETS.pbem!, hand: ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U', 'F1', 'L', 'R'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
 };
 const classic: NotationContext = {
-  rules: 'classic', hand: ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20', 'F1:500', 'F1:510', 'R:100', 'F3:800'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
+  rules: RULE_SETS.classic!, hand: ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20', 'F1:500', 'F1:510', 'R:100', 'F3:800'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
 };
 
 const ok = (p: Parsed) => {
@@ -94,7 +94,7 @@ test('the two-wrench choice, and 003\'s conditional order as a condition on dama
   assert.equal(ok(parseOrders('P670 P80 P440 P90 P20\nrepair', classic)).takeOption, false);
   const c003 = 'If I finish on 2 spanner repair & damage > 3 repair, else take option card.';
   assert.deepEqual(ok(parseOrders(`P670 P80 P440 P90 P20\n${c003}`, classic)).takeOption, { damageAtMost: 3 });
-  const api = serverOrders(ok(parseOrders(`P670 P80 P440 P90 P20\n${c003}`, classic)));
+  const api = apiOrders(ok(parseOrders(`P670 P80 P440 P90 P20\n${c003}`, classic)));
   assert.deepEqual([api.takeOption, api.choices], [false, { takeOption: { ifDamageAtMost: 3 } }]);
   assert.deepEqual(ok(parseOrders('P670 P80 P440 P90 P20\ntake option if damage <= 3, else repair', classic)).takeOption, { damageAtMost: 3 });
   assert.deepEqual(ok(parseOrders('P670 P80 P440 P90 P20\ntake option unless damage > 3', classic)).takeOption, { damageAtMost: 3 });
@@ -122,7 +122,7 @@ test('classic joined cards and the option choices of OPTIONS.md part 4', () => {
     conditional: { card: 'F1:510', register: 5 }, flywheel: 'R:100', recompile: true, chopShop: { register: 'end', draw: true },
     exchange: ['Brakes', { option: 'Flywheel', register: 3 }], lose: 'Mini Howitzer',
   });
-  assert.deepEqual(serverOrders(o).choices, o.choices);
+  assert.deepEqual(apiOrders(o).choices, o.choices);
 });
 
 test('"recompile" alone is read without a program: the new hand comes first', () => {
@@ -178,5 +178,5 @@ test('the acknowledgement describes the orders as understood', () => {
     'Register 1: F2 P670', 'Register 2: left to the random fill', 'Register 3: B P440', 'Register 4: L P90', 'Register 5: U P20',
     'Power down next turn: yes', 'At a two-wrench site: repair', 'Unlock first: register 5', 'If destroyed, re-enter facing W',
   ]);
-  assert.deepEqual(serverOrders(o), { program: ['F2:670', null, 'B:440', 'L:90', 'U:20'], powerDown: true, stayDown: false, takeOption: false, unlock: [5], reenter: { dir: 'W' } });
+  assert.deepEqual(apiOrders(o), { program: ['F2:670', null, 'B:440', 'L:90', 'U:20'], powerDown: true, stayDown: false, takeOption: false, unlock: [5], reenter: { dir: 'W' } });
 });

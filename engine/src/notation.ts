@@ -1,17 +1,78 @@
 /**
- * The order notation of a mail: what a player writes to program a robot, read forgivingly but
- * never by guessing. 001's instructions (`F3 F2 F B L R U`, 001 L11-25), the dealt cards by their
- * number in the hand, 003's priorities (`F2 P670`, 003 L6), one register per line or all on one
- * line, power down (001 L35, L69), staying down, re-entry facing, the two-wrench choice and 003's
- * conditional form of it (003 L75), and the option choices of OPTIONS.md part 4. Whatever line it
- * cannot read is answered with what it expected there; nothing is half read.
+ * The program notation: how players write cards, programs and orders, and how they are written
+ * back to them. One home, beside the model (as chessops keeps `san`), for every reader: the
+ * server's API (`readEntry`), the mail (`parseOrders`), the terminal (`parseOrders` with
+ * `firstOfType` and `programOptional`) and the web (`entryName`, `readWebEntry`).
+ *
+ * 001's instructions (`F3 F2 F B L R U`, 001 L11-25), the dealt cards by their number in the hand,
+ * 003's priorities (`F2 P670`, 003 L6), pbem's upgrade codes (F0 F4 B2, 001 L185-189), two cards
+ * joined in a register (`F+L`), one register per line or all on one line, power down (001 L35,
+ * L69), staying down, re-entry facing, the two-wrench choice and 003's conditional form of it
+ * (003 L75), and the option choices of OPTIONS.md part 4. Read forgivingly but never by guessing:
+ * a line it cannot read is answered with what it expected there; nothing is half read. What a
+ * rule set allows is read from its data (`RuleSet`), never from its name.
  */
-import type { SeatOrders } from '../../server/src/orders.js';
+import { CARD_TYPES, GEARS, parseCard, type Card, type CardType, type Gear } from './cards.js';
+import { RULE_SETS } from './game.js';
+import type { RuleSet } from './rules/ruleset.js';
 
-/** What the reader knows of the seat when it reads: its hand as dealt, its registers, its options. */
+// ---------------------------------------------------------------------------------------------
+// Cards
+
+/** A card as players read it: `F2:670` is written `F2 P670` (003 L6); `F2` and `F0` as they are. */
+export const writeCard = (name: string): string => name.replace(/:(\d+)/g, ' P$1');
+
+/** An example program in the rule set's notation, for help texts. */
+export const exampleProgram = (rules: RuleSet): string => (rules.priorities ? 'F2 P670 R P80 B P440 L P90 U P20' : 'F3 F2 F B L');
+
+/** How the API writes a program entry (`F2:670`, `F1:500+R:80`, `F0`, `F+L`). */
+export const entryHelp = (rules: RuleSet): string =>
+  rules.priorities
+    ? 'write CODE:PRIORITY, e.g. "F2:670", or two joined: "F1:500+R:80"'
+    : `write F1, F2, F3, B, L, R or U${rules.gearCodes ? `, an upgrade code ${GEARS.map((g) => g.code).join(', ')}` : ''}, or two joined: "F+L"`;
+
+/** One program entry of the API: a card, or two joined by `+` (Crab Legs, Dual Processor). */
+export function readEntry(s: unknown, rules: RuleSet): { card: Card; joined: Card } | string {
+  const parts = typeof s === 'string' ? s.split('+').map((x) => parseCard(x, rules.priorities)) : [];
+  if (!parts.length || parts.length > 2 || parts.some((c) => c === undefined)) return `${JSON.stringify(s)} is not a card (${entryHelp(rules)})`;
+  if (!rules.gearCodes && parts.some((c) => GEARS.some((g) => parseCard(g.code, false) === c))) return `${JSON.stringify(s)}: upgrade codes are not cards in ${rules.name} (${entryHelp(rules)})`;
+  return { card: parts[0]!, joined: parts[1] ?? 0 };
+}
+
+/** A register's entry as the web's program form holds it: the dealt card, a joined card, and whether it is played as its gear's code. */
+export interface WebEntry {
+  readonly card: string;
+  readonly joined?: string;
+  /** Played as its upgrade code (a rule set with `gearCodes`). */
+  readonly coded?: boolean;
+}
+
+/** The entry as the API takes it: `F0` for a coded F1, `F1:500+R:80` for a joined pair. */
+export function entryName(e: WebEntry): string {
+  const code = e.coded ? GEARS.find((g) => g.from === e.card)?.code : undefined;
+  return `${code ?? e.card}${e.joined ? `+${e.joined}` : ''}`;
+}
+
+/** Reads a program entry as the API sent it back (`F1:500+R:80`, `F0`): the dealt cards it uses. */
+export function readWebEntry(name: string): WebEntry {
+  const [first, joined] = name.split('+') as [string, string?];
+  const gear = GEARS.find((g) => g.code === first);
+  return { card: gear ? gear.from : first, ...(joined ? { joined } : {}), ...(gear ? { coded: true } : {}) };
+}
+
+/** The gear a card could be played as (the option that plays it another way), whether held or not. */
+export function gearOf(name: string): Gear | null {
+  const type = name.split(':')[0];
+  return GEARS.find((g) => g.from === (type === 'F' ? 'F1' : type)) ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+
+/** What the reader knows of the seat when it reads: its rule set, hand as dealt, registers, options. */
 export interface NotationContext {
-  /** `classic`: cards carry priorities (`F2:670`); `pbem`: instructions only (`F2`). */
-  readonly rules: 'classic' | 'pbem';
+  /** The race's rule set: what it allows is read from its data. */
+  readonly rules: RuleSet;
   /** The hand in dealt order, by the engine's card names (`F2:670` or `F2`); card 1 is the first. */
   readonly hand: readonly string[];
   /** Registers the program fills (locked ones are not open). */
@@ -24,6 +85,12 @@ export interface NotationContext {
   readonly options: readonly string[];
   /** The robot's name, which an order sheet may name ("Fred Turn 3", 003 L73). */
   readonly name: string;
+  /** A card type written alone takes the first card of that type left in the hand (the terminal,
+   *  which shows the program at once); else, with priorities, a type held twice needs its priority. */
+  readonly firstOfType?: boolean;
+  /** The terminal's reading: no program is every register left to the random fill, and a program
+   *  of another length than the open registers is left for the engine to refuse. */
+  readonly partial?: boolean;
 }
 
 export type Facing = 'N' | 'E' | 'S' | 'W';
@@ -35,8 +102,8 @@ export type Side = 'front' | 'right' | 'back' | 'left';
  */
 export type TakeOption = boolean | { readonly damageAtMost: number } | { readonly damageAtLeast: number };
 
-/** The per-turn choices of OPTIONS.md part 4, by its keys. */
-export interface Choices {
+/** The per-turn choices of OPTIONS.md part 4, by its keys, as written (cards by name). */
+export interface WrittenChoices {
   exchange?: (string | { option: string; register: number })[];
   lose?: string;
   shield?: Side;
@@ -55,15 +122,17 @@ export interface Choices {
   circuitBreaker?: number;
 }
 
-/**
- * A seat's orders as read: the server's orders (server/src/orders.ts), with the two-wrench choice
- * that may be conditional, the re-entry facing checked, and `choices`.
- */
-export interface MailOrders extends Omit<SeatOrders, 'takeOption' | 'reenter' | 'choices'> {
+/** A seat's orders as written: the program by card names (`null`: left to the random fill). */
+export interface WrittenOrders {
+  /** Cards by name, two joined by + where an option plays two in one register (`F1:500+R:80`). */
+  readonly program: (string | null)[];
+  readonly powerDown: boolean;
+  readonly stayDown: boolean;
   readonly takeOption: TakeOption;
+  readonly unlock: number[];
   readonly reenter: { dir?: Facing; poweredDown?: boolean } | null;
-  readonly choices: Choices;
-  /** The turn the mail says it is for (`Turn 3` on a line of its own), if it says. */
+  readonly choices: WrittenChoices;
+  /** The turn the orders say they are for (`Turn 3` on a line of its own), if they say. */
   readonly turn: number | null;
 }
 
@@ -74,55 +143,93 @@ export interface NotationError {
   readonly expected: string;
 }
 
-export type Parsed = { ok: true; orders: MailOrders } | { ok: false; errors: NotationError[] };
+/**
+ * What was read. `ignored`: the lines after the last order that read as no order, taken for a
+ * signature or a comment ("Thanks, Bob"); an answer shows them with `COMMENT_HINT`.
+ */
+export type Parsed =
+  | { ok: true; orders: WrittenOrders; ignored: string[] }
+  | { ok: false; errors: NotationError[]; ignored: string[] };
 
-const TYPES = ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U'] as const;
-type Type = (typeof TYPES)[number];
+/** How to mark what is not orders, for the answers. */
+export const COMMENT_HINT = 'to add a comment or a signature, put it after a line "-- " (dash, dash, space), or start its lines with "#"';
+
 /** pbem upgrades written as instructions (OPTIONS.md part 4): the instruction each is played on. */
-const MODIFIED: Record<string, Type> = { F0: 'F1', F4: 'F3', B2: 'B' };
+const MODIFIED: Record<string, CardType> = Object.fromEntries(GEARS.map((g) => [g.code, g.from]));
 const ALIASES: Record<string, string> = {
   F: 'F1', M1: 'F1', M2: 'F2', M3: 'F3', MOVE1: 'F1', MOVE2: 'F2', MOVE3: 'F3', FORWARD: 'F1', FORWARD1: 'F1', FORWARD2: 'F2', FORWARD3: 'F3',
   BACK: 'B', BACKUP: 'B', BU: 'B', B1: 'B', LEFT: 'L', TL: 'L', RIGHT: 'R', TR: 'R', UTURN: 'U', 'U-TURN': 'U', UT: 'U',
 };
 const FACINGS: Record<string, Facing> = { n: 'N', e: 'E', s: 'S', w: 'W', north: 'N', east: 'E', south: 'S', west: 'W' };
-const RANDOM = new Set(['-', '?', '*', 'x', 'random', 'any']);
+/** Words that leave a register to the random fill (001 L393). */
+export const RANDOM_WORDS: readonly string[] = ['-', '?', '*', 'x', 'random', 'any'];
+const RANDOM = new Set(RANDOM_WORDS);
+const CARD_WORDS: Record<CardType, string> = {
+  F1: 'move 1', F2: 'move 2', F3: 'move 3', B: 'back up', L: 'turn left', R: 'turn right', U: 'U-turn',
+};
 
-const PROGRAM_HELP = (c: NotationContext) =>
-  c.rules === 'classic'
-    ? 'cards such as "F2 P670 R P80 B P440 L P90 U P20", or card numbers from your hand such as "3 1 7 2 5" ("-" leaves a register to the random fill)'
-    : 'instructions such as "F3 F2 F B L" (F F2 F3 B L R U), or card numbers from your hand such as "3 1 7 2 5" ("-" leaves a register to the random fill)';
+/** The program part of the help: what a program looks like in this rule set. */
+export const programHelp = (rules: RuleSet): string =>
+  rules.priorities
+    ? `cards such as "${exampleProgram(rules)}", or card numbers from your hand such as "3 1 7 2 5" ("-" leaves a register to the random fill)`
+    : `instructions such as "${exampleProgram(rules)}" (F F2 F3 B L R U), or card numbers from your hand such as "3 1 7 2 5" ("-" leaves a register to the random fill)`;
 const LINE_HELP =
-  'a program, "1: F2" (one register per line), "power down", "stay down", "re-enter facing N", "take option", "repair", "unlock 5", an option choice (docs/mail.md) or "Turn N"';
+  `a program, "1: F2" (one register per line), "power down", "stay down", "re-enter facing N", "take option", "repair", "unlock 5", an option choice (docs/mail.md) or "Turn N"; ${COMMENT_HINT}`;
+
+/**
+ * The lines of help on writing orders, with examples from the rule set: [what to write, what it
+ * means]. The mail's instructions print them; the terminal prints the program's part.
+ */
+export function orderHelp(rules: RuleSet): [string, string][] {
+  return [
+    [exampleProgram(rules), 'your program, register 1 first'],
+    ['3 1 7 2 5', 'or the numbers of your instructions as dealt'],
+    ['1: F3', 'one register a line, or all on one line; "-" leaves a register to the random fill'],
+    ['power down', `power down next turn (${rules.powerDownNeedsDamage ? 'a damaged robot only, 000 L93' : '001 L69'}); "stay down" to stay down`],
+    ['re-enter facing N', 'if destroyed this turn'],
+    ...(rules.takeOptionChoice
+      ? ([['take option', 'at a two-wrench site ("repair" is the default)'], ['if damage > 3 repair, else take option', "003's conditional order"]] as [string, string][])
+      : []),
+    ...(rules.gearCodes ? ([[`${GEARS.map((g) => g.code).join(' ')} F+L`, `with ${GEARS.map((g) => g.option).join(', ')}, Crab Legs`]] as [string, string][]) : []),
+    ['-- ', 'a line of its own: what follows is a comment or signature, not read'],
+  ];
+}
+
+/** The names of the rule sets that allow something, for refusals ("a classic option choice"). */
+const whichAllow = (allows: (r: RuleSet) => boolean): string =>
+  Object.values(RULE_SETS).filter(allows).map((r) => r.name).join(' or ') || 'no';
 
 interface Ref {
   /** How the player wrote it. */
   readonly text: string;
   /** Exact card of the hand (0-based), or any card of a type. */
   readonly index?: number;
-  readonly type?: Type;
-  /** pbem: written as an upgrade (F0, F4, B2) on a card of `type`. */
+  readonly type?: CardType;
+  /** Written as an upgrade code (F0, F4, B2) on a card of `type`. */
   readonly as?: string;
 }
+
+const typeOfName = (h: string): string => h.split(':')[0]!;
 
 /** One written card: by number in the hand, by priority, by type and priority, or by type. */
 function readRef(raw: string, c: NotationContext): Ref | string {
   const t = raw.toUpperCase();
-  const hand = c.hand;
+  const { hand, rules } = c;
   const byPriority = (p: number): Ref | string => {
-    if (c.rules === 'pbem') return `"${raw}": pbem instructions have no priority`;
+    if (!rules.priorities) return `"${raw}": ${rules.name} instructions have no priority`;
     const k = hand.findIndex((h) => h.endsWith(`:${p}`));
     return k < 0 ? `"${raw}": no card of priority ${p} in your hand (${hand.join(' ')})` : { text: raw, index: k };
   };
   let m = /^#?(\d{1,3})$/.exec(t);
   if (m) {
     const n = Number(m[1]);
-    const asNumber = !t.startsWith('#') && c.rules === 'classic' ? hand.findIndex((h) => h.endsWith(`:${n}`)) : -1;
+    const asNumber = !t.startsWith('#') && rules.priorities ? hand.findIndex((h) => h.endsWith(`:${n}`)) : -1;
     if (n >= 1 && n <= hand.length) {
       if (asNumber >= 0 && asNumber !== n - 1) return `"${raw}" is both card ${n} of your hand (${hand[n - 1]}) and the priority of ${hand[asNumber]}: write #${n} or P${n}`;
       return { text: raw, index: n - 1 };
     }
     if (asNumber >= 0) return { text: raw, index: asNumber };
-    return `"${raw}": your hand has cards 1 to ${hand.length}${c.rules === 'classic' ? ', and no card of that priority' : ''}`;
+    return `"${raw}" is not a card number: your hand has cards 1 to ${hand.length}${rules.priorities ? ', and no card of that priority' : ''}`;
   }
   m = /^P(\d{1,3})$/.exec(t);
   if (m) return byPriority(Number(m[1]));
@@ -131,23 +238,24 @@ function readRef(raw: string, c: NotationContext): Ref | string {
   const word = ALIASES[m[1]!] ?? m[1]!;
   const pri = m[2] ?? m[3];
   if (word in MODIFIED) {
-    if (c.rules === 'classic') return `"${raw}": ${word} is a pbem upgrade; in classic write the register of Brakes, Fourth Gear or Reverse Gear on a line of its own ("brakes 2")`;
-    if (pri) return `"${raw}": pbem instructions have no priority`;
+    const gear = GEARS.find((g) => g.code === word)!;
+    if (!rules.gearCodes) return `"${raw}": ${word} is a ${whichAllow((r) => r.gearCodes)} upgrade; in ${rules.name} write the register of ${GEARS.map((g) => g.option).join(', ').replace(/, ([^,]*)$/, ' or $1')} on a line of its own ("${gear.option.toLowerCase()} 2")`;
+    if (pri) return `"${raw}": ${rules.name} instructions have no priority`;
     return { text: raw, type: MODIFIED[word]!, as: word };
   }
-  if (!(TYPES as readonly string[]).includes(word)) return `"${raw}" is not a card`;
-  const type = word as Type;
+  if (!(CARD_TYPES as readonly string[]).includes(word)) return `"${raw}" is not a card`;
+  const type = word as CardType;
   if (pri) {
     const r = byPriority(Number(pri));
-    if (typeof r === 'string' || hand[r.index!]!.split(':')[0] === type) return r;
+    if (typeof r === 'string' || typeOfName(hand[r.index!]!) === type) return r;
     return `"${raw}": the card of priority ${pri} in your hand is ${hand[r.index!]}, not ${type}`;
   }
-  if (c.rules === 'classic') {
-    const same = hand.filter((h) => h.startsWith(`${type}:`));
+  if (rules.priorities && !c.firstOfType) {
+    const same = hand.filter((h) => typeOfName(h) === type);
     if (same.length === 1) return { text: raw, index: hand.indexOf(same[0]!) };
     return same.length
       ? `"${raw}": you hold ${same.length} ${type} cards (${same.join(', ')}); add the priority, e.g. "${type} P${same[0]!.split(':')[1]}"`
-      : `"${raw}": you hold no ${type} card (${hand.join(' ')})`;
+      : `"${raw}": there is no ${type} (${CARD_WORDS[type]}) card in your hand (${hand.join(' ')})`;
   }
   return { text: raw, type };
 }
@@ -156,6 +264,8 @@ function readRef(raw: string, c: NotationContext): Ref | string {
 const TYPE_WORD = 'F[0-4]?|B[12]?|L|R|U|M[123]|MOVE[123]|FORWARD[123]?|BACK|BACKUP|BU|LEFT|TL|RIGHT|TR|UTURN|U-TURN|UT';
 const PRIORITY_AFTER_TYPE = new RegExp(`\\b(${TYPE_WORD})\\s+\\(?(P\\d{1,3})\\)?(?![\\w:])`, 'gi');
 const CARD_PART = new RegExp(`^(#?\\d{1,3}|P\\d{1,3}|(${TYPE_WORD})(?:[:/]?P?\\d{2,3}|\\(P?\\d{2,3}\\))?)$`, 'i');
+/** Power down written on the program's line (`F2 R F1 L U pd`). */
+const INLINE_POWER_DOWN = /(^|\s)(?:power[\s-]*down|pd)(?=\s|$)/i;
 
 /** The tokens of a program: commas and spaces part cards, `+` joins two in a register, `F2 P670` is one card. */
 function programTokens(s: string): string[] {
@@ -164,7 +274,23 @@ function programTokens(s: string): string[] {
 
 const isProgramToken = (w: string) => RANDOM.has(w.toLowerCase()) || w.split('+').every((p) => CARD_PART.test(p));
 
-interface Line {
+/** The first words of the notation's orders: a line beginning so was meant as an order, never as a signature. */
+const ORDER_WORDS = /^(?:(?:\S+,? )?turn \d|power|pd|no (?:power|option)|do not|don'?t|(?:stay|remain|keep) (?:powered )?down|if|re-? ?ent\w*|(?:take|draw) (?:an |the )?option|repair|unlock|shield|gyro\w*|weapon|fire\w*|brakes|fourth gear|reverse gear|abort|conditional|flywheel|recompile|chop\w*|exchange|lose|active|circuit\w*|r\d|reg\w* ?\d|cards|program|orders|moves|random|i will|i'?ll)\b/i;
+const looksLikeOrder = (text: string): boolean =>
+  ORDER_WORDS.test(text) || isProgramToken(programTokens(text)[0] ?? '') || (/\boption\b/i.test(text) && /\bdamage\b/i.test(text));
+
+/** A word that was meant as a card (`X9`, `F9`, `12:3`) but is none. */
+const CARDLIKE = /^(?:#?\d+|[A-Z]{1,2}\d+(?::\d+)?|P\d+)$/i;
+
+/** What a line that reads as no order was expected to be: a card, when its words were meant as cards. */
+function unreadHelp(text: string, rules: RuleSet): string {
+  const tokens = programTokens(text);
+  const bad = tokens.filter((t) => !isProgramToken(t));
+  if (bad.length && bad.every((t) => t.split('+').some((p) => !CARD_PART.test(p) && CARDLIKE.test(p)))) return `a card, not "${bad[0]}": ${programHelp(rules)}`;
+  return LINE_HELP;
+}
+
+export interface Line {
   readonly n: number;
   readonly text: string;
 }
@@ -199,34 +325,42 @@ const registerList = (s: string): number[] | null => {
   return parts.map(Number);
 };
 
-/** Reads a mail's orders for a seat. */
+/** Reads a seat's orders: a mail body, or a line typed in the terminal. */
 export function parseOrders(body: string, c: NotationContext): Parsed {
+  const { rules } = c;
+  const keys = rules.options.choiceKeys;
   const errors: NotationError[] = [];
   const fail = (l: Line, expected: string) => errors.push({ line: l.n, text: l.text, expected });
   let powerDown: boolean | null = null;
   let stayDown: boolean | null = null;
   let takeOption: TakeOption | null = null;
   let unlock: number[] = [];
-  let reenter: MailOrders['reenter'] = null;
+  let reenter: WrittenOrders['reenter'] = null;
   let turn: number | null = null;
-  const choices: Choices = {};
+  const choices: WrittenChoices = {};
   const plain: { l: Line; tokens: string[] }[] = [];
   const labelled = new Map<number, { l: Line; tokens: string[] }>();
+  /** Lines that read as no order at all: a signature if they trail the orders, else refused. */
+  const unread: Line[] = [];
   const option = (l: Line, name: string): string | null => {
     const held = optionNamed(name, c);
     if (!held) fail(l, c.options.length ? `an option you hold (${c.options.join(', ')}), not "${name.trim()}"` : `an option you hold; you hold none, so "${name.trim()}" cannot be used`);
     return held;
   };
-  const classicOnly = (l: Line, what: string) => {
-    if (c.rules === 'pbem') fail(l, `orders of pbem; ${what} is a classic option choice`);
-    return c.rules === 'classic';
+  /** Whether the rule set takes the choice `key`; if not, the refusal says which rule sets do. */
+  const allowed = (l: Line, key: string, what: string): boolean => {
+    if (keys.includes(key)) return true;
+    fail(l, `orders of ${rules.name}; ${what} is a ${whichAllow((r) => r.options.choiceKeys.includes(key))} option choice`);
+    return false;
   };
+  const noTwoWrenchChoice = `orders of ${rules.name}, where a hammer site always repairs and upgrades (no choice to make)`;
   const cardOf = (l: Line, written: string): string | null => {
     const r = readRef(written, c);
     if (typeof r === 'string') return fail(l, r), null;
     if (r.index !== undefined) return c.hand[r.index]!;
-    if (!c.hand.includes(r.type!)) return fail(l, `a card of your hand (${c.hand.join(' ')}), not "${written}"`), null;
-    return r.type!;
+    const at = c.hand.findIndex((h) => typeOfName(h) === r.type);
+    if (at < 0) return fail(l, `a card of your hand (${c.hand.join(' ')}), not "${written}"`), null;
+    return c.hand[at]!;
   };
 
   for (const l of orderLines(body)) {
@@ -249,45 +383,45 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
       if (!m[1] && !m[2]) fail(l, '"re-enter facing N" (N, E, S or W), optionally "powered down"');
       else reenter = { ...(m[1] ? { dir: FACINGS[m[1]]! } : {}), ...(m[2] ? { poweredDown: true } : {}) };
     } else if (/^(?:take|draw) (?:an |the )?option(?: card)?(?: at (?:a )?(?:2|two|double)[ -]?(?:spanner|wrench)(?: site)?)?$/.test(s)) {
-      if (c.rules === 'pbem') fail(l, 'orders of pbem, where a hammer site always repairs and upgrades (no choice to make)');
+      if (!rules.takeOptionChoice) fail(l, noTwoWrenchChoice);
       else takeOption = true;
     } else if (/^(?:repair|no option)$/.test(s)) {
       takeOption = false;
     } else if (/\boption\b/.test(s) && /\bdamage\b/.test(s) && /\b(?:if|unless)\b/.test(s)) {
       const t = conditionalTakeOption(s);
       if (typeof t === 'string') fail(l, t);
-      else if (c.rules === 'pbem') fail(l, 'orders of pbem, where a hammer site always repairs and upgrades (no choice to make)');
+      else if (!rules.takeOptionChoice) fail(l, noTwoWrenchChoice);
       else takeOption = t;
     } else if ((m = /^unlock(?: registers?)? (.+)$/.exec(s))) {
       const regs = registerList(m[1]!);
       if (!regs) fail(l, '"unlock 5 4": the locked registers to free first, 1 to 5');
       else unlock = regs;
     } else if ((m = /^shield(?: (?:on|to|facing))? (front|right|back|left)$/.exec(s))) {
-      if (classicOnly(l, 'Shield') && option(l, 'Shield')) choices.shield = m[1] as Side;
+      if (allowed(l, 'shield', 'Shield') && option(l, 'Shield')) choices.shield = m[1] as Side;
     } else if ((m = /^gyro(?:scope|scopic stabili[sz]er)?(?: (on|off))?$/.exec(s))) {
-      if (c.rules === 'pbem') fail(l, 'in pbem, "active Gyroscopic Stabilizer"');
-      else if (option(l, 'Gyroscopic Stabilizer')) choices.gyro = m[1] !== 'off';
+      if (!keys.includes('gyro') && keys.includes('active')) fail(l, `in ${rules.name}, "active Gyroscopic Stabilizer"`);
+      else if (allowed(l, 'gyro', 'Gyroscopic Stabilizer') && option(l, 'Gyroscopic Stabilizer')) choices.gyro = m[1] !== 'off';
     } else if ((m = /^(?:weapon (?:in )?(?:register )?([1-5]):? (.+?)|fire (.+?) in (?:register )?([1-5]))(?:,? (if (?:it|the target|my target|the opponent|opponent) (?:will )?falls?(?: into a pit| off the board)?))?$/.exec(s))) {
       // 003 L12's conditional order: "use tractor beam if opponent will fall into pit through my use".
       const reg = m[1] ?? m[4]!;
-      const held = classicOnly(l, 'a weapon') ? option(l, m[2] ?? m[3]!) : null;
+      const held = allowed(l, 'weapon', 'a weapon') ? option(l, m[2] ?? m[3]!) : null;
       if (held && m[5] && (held === 'Scrambler' || held === 'Radio Control')) fail(l, `a weapon that moves its target for "${m[5]}" (Tractor Beam, Pressor Beam, Mini Howitzer)`);
       else if (held) choices.weapon = { ...choices.weapon, [reg]: m[5] ? { weapon: held, if: 'falls' } : held };
     } else if ((m = /^fire ?control (?:in )?(?:register )?([1-5]):? (?:(lock) (?:register )?([1-5])|(option) (.+)|(damage))$/.exec(s))) {
-      if (classicOnly(l, 'Fire Control') && option(l, 'Fire Control')) {
+      if (allowed(l, 'fireControl', 'Fire Control') && option(l, 'Fire Control')) {
         const target = m[2] ? `lock:${m[3]}` : m[4] ? `option:${m[5]!.replace(/\b\w/g, (x) => x.toUpperCase())}` : 'damage';
         choices.fireControl = { ...choices.fireControl, [m[1]!]: target };
       }
     } else if ((m = /^(brakes|fourth gear|reverse gear)(?: in)?(?: registers?)? (.+)$/.exec(s))) {
-      const key = m[1] === 'brakes' ? 'brakes' : m[1] === 'fourth gear' ? 'fourthGear' : 'reverseGear';
+      const gear = GEARS.find((g) => g.option.toLowerCase() === m![1])!;
       const regs = registerList(m[2]!);
-      if (c.rules === 'pbem') fail(l, `in pbem, ${key === 'brakes' ? 'F0' : key === 'fourthGear' ? 'F4' : 'B2'} in the program`);
+      if (rules.gearCodes) fail(l, `in ${rules.name}, ${gear.code} in the program`);
       else if (!regs) fail(l, `"${m[1]} 2 4": the registers to use it in`);
-      else if (option(l, m[1]!)) choices[key] = regs;
+      else if (allowed(l, gear.key, gear.option) && option(l, m[1]!)) choices[gear.key] = regs;
     } else if ((m = /^abort(?: switch)?(?: from)?(?: register)? ([1-5])$/.exec(s))) {
-      if (classicOnly(l, 'Abort Switch') && option(l, 'Abort Switch')) choices.abort = Number(m[1]);
+      if (allowed(l, 'abort', 'Abort Switch') && option(l, 'Abort Switch')) choices.abort = Number(m[1]);
     } else if ((m = /^conditional(?: program)? (.+?) (?:in |for )?register ([1-5])$/.exec(s))) {
-      const card = classicOnly(l, 'Conditional Program') && option(l, 'Conditional Program') ? cardOf(l, m[1]!.replace(/\s+(?=p\d)/, '')) : null;
+      const card = allowed(l, 'conditional', 'Conditional Program') && option(l, 'Conditional Program') ? cardOf(l, m[1]!.replace(/\s+(?=p\d)/, '')) : null;
       if (card) choices.conditional = { card, register: Number(m[2]) };
     } else if ((m = /^flywheel (.+)$/.exec(s))) {
       const card = option(l, 'Flywheel') ? cardOf(l, m[1]!.replace(/\s+(?=p\d)/, '')) : null;
@@ -295,7 +429,7 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
     } else if (/^recompile$/.test(s)) {
       if (option(l, 'Recompile')) choices.recompile = true;
     } else if ((m = /^chop ?shop (?:(?:in |after )?(?:register )?([1-5])|(?:at the )?(end)(?: of (?:the )?turn)?):? (?:(scrap|recharge) (.+)|(draw)(?: an? (?:new )?option)?)$/.exec(s))) {
-      if (classicOnly(l, 'the chop shop')) {
+      if (allowed(l, 'chopShop', 'the chop shop')) {
         const register = m[2] ? 'end' : Number(m[1]);
         if (m[5] && register !== 'end') fail(l, '"chop shop end draw": a draw only at the end of the turn; in a register, scrap or recharge');
         else if (m[5]) choices.chopShop = { register, draw: true };
@@ -305,8 +439,8 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
         }
       }
     } else if ((m = /^exchange (.+)$/.exec(s))) {
-      if (classicOnly(l, 'option exchange')) {
-        const list: NonNullable<Choices['exchange']> = [];
+      if (allowed(l, 'exchange', 'option exchange')) {
+        const list: NonNullable<WrittenChoices['exchange']> = [];
         for (const part of m[1]!.split(/\s*(?:,|\bthen\b)\s*/).filter(Boolean)) {
           const pm = /^(.+?)(?: in register ([1-5]))?$/.exec(part)!;
           const held = option(l, pm[1]!);
@@ -315,32 +449,49 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
         choices.exchange = list;
       }
     } else if ((m = /^lose (.+)$/.exec(s))) {
-      if (c.rules === 'pbem') fail(l, 'orders of pbem, where the upgrade lost is drawn at random (001 L305)');
+      if (!keys.includes('lose')) fail(l, `orders of ${rules.name}, where the option a destroyed robot loses is drawn at random (no choice to make)`);
       else {
         const held = option(l, m[1]!);
         if (held) choices.lose = held;
       }
     } else if ((m = /^active (.+)$/.exec(s))) {
-      if (c.rules === 'classic') fail(l, '"active NAME" is a pbem choice; in classic, "gyro on" or a weapon line');
-      else {
+      if (allowed(l, 'active', '"active NAME"')) {
         const names = m[1]!.split(/\s*(?:,|\band\b)\s*/).filter(Boolean).map((n) => option(l, n));
         if (names.every((n) => n)) choices.active = names as string[];
       }
     } else if ((m = /^circuit ?breaker(?: at)? (\d{1,2})$/.exec(s))) {
-      if (c.rules === 'classic') fail(l, 'the Circuit Breaker threshold is a pbem choice (a classic Circuit Breaker has none)');
-      else if (option(l, 'Circuit Breaker')) choices.circuitBreaker = Number(m[1]);
+      if (allowed(l, 'circuitBreaker', 'the Circuit Breaker threshold') && option(l, 'Circuit Breaker')) choices.circuitBreaker = Number(m[1]);
+    } else if (/^(?:r|reg|register)\s*[1-9]\s*-$/i.test(l.text)) {
+      // "Register 5 -": the dash is the label's, and no card follows it.
+      fail(l, `a card after "${l.text}" (such as "${l.text} F2"); to leave the register to the random fill, write "${l.text} random"`);
     } else if ((m = /^(?:r|reg)([1-9])\s*[:.)-]?\s+(.+)$|^register\s*([1-9])\s*[:.)-]?\s+(.+)$|^([1-9])\s*[:.)]\s*(.+)$/i.exec(l.text))) {
       const reg = Number(m[1] ?? m[3] ?? m[5]);
       const tokens = programTokens(m[2] ?? m[4] ?? m[6]!);
-      if (!tokens.every(isProgramToken) || tokens.length !== 1) fail(l, `one card for register ${reg}: ${PROGRAM_HELP(c)}`);
+      if (!tokens.every(isProgramToken) || tokens.length !== 1) fail(l, `one card for register ${reg}: ${programHelp(rules)}`);
       else if (labelled.has(reg)) fail(l, `register ${reg} once (it was given on line ${labelled.get(reg)!.l.n})`);
       else labelled.set(reg, { l, tokens });
     } else {
-      const tokens = programTokens(l.text.replace(/^(?:cards|program|orders|moves)\s*[:-]?\s*/i, ''));
+      const text = l.text.replace(/^(?:cards|program|orders|moves)\s*[:-]?\s*/i, '');
+      let tokens = programTokens(text);
       if (tokens.length && tokens.every(isProgramToken)) plain.push({ l, tokens });
-      else fail(l, LINE_HELP);
+      else {
+        // A power down written on the program's line: "F2 R F1 L U pd".
+        tokens = programTokens(text.replace(new RegExp(INLINE_POWER_DOWN.source, 'gi'), '$1'));
+        if (tokens.length && tokens.every(isProgramToken) && INLINE_POWER_DOWN.test(text)) {
+          if (c.poweredDown) fail(l, 'your robot is powered down this turn: write "stay down" to stay down next turn, or nothing to power up');
+          else powerDown = true;
+          plain.push({ l, tokens });
+        } else unread.push(l);
+      }
     }
   }
+
+  // Lines that read as no order after the last order line: a signature or a comment.
+  const lines = orderLines(body);
+  const unreadSet = new Set(unread.map((l) => l.n));
+  const lastOrder = Math.max(0, ...lines.filter((l) => !unreadSet.has(l.n)).map((l) => l.n));
+  const ignored = lastOrder ? unread.filter((l) => l.n > lastOrder && !looksLikeOrder(l.text)) : [];
+  for (const l of unread) if (!ignored.includes(l)) fail(l, unreadHelp(l.text, rules));
 
   // The program: all on one line, one register a line, or labelled registers, never mixed.
   let program: (string | null)[] = [];
@@ -358,7 +509,7 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
     let all = plain.flatMap(({ l, tokens }) => tokens.map((token) => ({ l, token })));
     // "random" alone: every open register to the random fill.
     if (all.length === 1 && all[0]!.token.toLowerCase() === 'random') all = c.openRegisters.map(() => all[0]!);
-    if (all.length && c.needsProgram && all.length !== c.openRegisters.length)
+    if (all.length && c.needsProgram && all.length !== c.openRegisters.length && !c.partial)
       errors.push({ line: plain[0]!.l.n, text: plain.map((p) => p.l.text).join(' / '), expected: `${c.openRegisters.length} cards, one per open register (${c.openRegisters.join(', ')}); found ${all.length}` });
     else all.forEach((a, k) => slots.push({ ...a, register: c.openRegisters[k] ?? k + 1 }));
   }
@@ -368,14 +519,14 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
     program = assign(slots.sort((a, b) => a.register - b.register), c, (l, e) => fail(l, e));
   }
   // "recompile" alone asks for a new hand; the program comes in the next mail (2.22).
-  if (c.needsProgram && !slots.length && !errors.length && !choices.recompile)
-    errors.push({ line: 0, text: '', expected: `a program: ${PROGRAM_HELP(c)}; write "random" to leave every register to the random fill` });
-  if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.line - b.line) };
+  if (c.needsProgram && !slots.length && !errors.length && !choices.recompile && !c.partial)
+    errors.push({ line: 0, text: '', expected: `a program: ${programHelp(rules)}; write "random" to leave every register to the random fill` });
+  const skipped = ignored.map((l) => l.text);
+  if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.line - b.line), ignored: skipped };
   return {
     ok: true,
-    orders: {
-      program, powerDown: powerDown ?? false, stayDown: stayDown ?? false, takeOption: takeOption ?? false, unlock, reenter, choices, turn,
-    },
+    orders: { program, powerDown: powerDown ?? false, stayDown: stayDown ?? false, takeOption: takeOption ?? false, unlock, reenter, choices, turn },
+    ignored: skipped,
   };
 }
 
@@ -400,9 +551,12 @@ function assign(slots: { l: Line; token: string }[], c: NotationContext, fail: (
         let at = ref.index ?? -1;
         if (ref.index !== undefined && used.has(at)) return fail(l, `"${ref.text}": card ${at + 1} (${c.hand[at]}) is used twice`);
         if (ref.type) {
-          at = c.hand.findIndex((h, i) => h === ref.type && !used.has(i));
-          const held = c.hand.filter((h) => h === ref.type).length;
-          if (at < 0) return fail(l, `"${ref.text}": ${held ? `you hold ${held} ${ref.type} and the program uses more` : `you hold no ${ref.type} (your instructions: ${c.hand.join(' ')})`}`);
+          at = c.hand.findIndex((h, i) => typeOfName(h) === ref.type && !used.has(i));
+          const held = c.hand.filter((h) => typeOfName(h) === ref.type).length;
+          if (at < 0)
+            return fail(l, held
+              ? `"${ref.text}": no ${ref.type} card left (you hold ${held} ${ref.type} and the program uses more)`
+              : `"${ref.text}": there is no ${ref.type} (${CARD_WORDS[ref.type]}) card in your hand (${c.hand.join(' ')})`);
         }
         used.add(at);
         names[k]![j] = ref.as ?? c.hand[at]!;
@@ -442,16 +596,16 @@ const takeOptionText = (t: TakeOption) =>
   t === true ? 'take an option' : t === false ? 'repair' : 'damageAtMost' in t ? `take an option if damage is then ${t.damageAtMost} or less, else repair` : `take an option if damage is then ${t.damageAtLeast} or more, else repair`;
 
 /** The orders as understood, in words, for the acknowledgement. */
-export function describeOrders(o: MailOrders, c: NotationContext): string[] {
+export function describeOrders(o: WrittenOrders, c: NotationContext): string[] {
   const out: string[] = [];
   if (c.needsProgram) {
     c.openRegisters.forEach((reg, k) => {
-      if (k < o.program.length) out.push(`Register ${reg}: ${o.program[k] === null ? 'left to the random fill' : o.program[k]!.replace(/:(\d+)/g, ' P$1')}`);
+      if (k < o.program.length) out.push(`Register ${reg}: ${o.program[k] === null ? 'left to the random fill' : writeCard(o.program[k]!)}`);
     });
   } else out.push(`Program: none (your robot ${c.poweredDown ? 'is powered down' : 'plays no cards'} this turn)`);
   if (!c.poweredDown) out.push(`Power down next turn: ${o.powerDown ? 'yes' : 'no'}`);
   else out.push(`Stay powered down next turn: ${o.stayDown ? 'yes' : 'no'}`);
-  if (c.rules === 'classic') out.push(`At a two-wrench site: ${takeOptionText(o.takeOption)}`);
+  if (c.rules.takeOptionChoice) out.push(`At a two-wrench site: ${takeOptionText(o.takeOption)}`);
   if (o.unlock.length) out.push(`Unlock first: register${o.unlock.length > 1 ? 's' : ''} ${o.unlock.join(', ')}`);
   if (o.reenter) out.push(`If destroyed, re-enter${o.reenter.dir ? ` facing ${o.reenter.dir}` : ''}${o.reenter.poweredDown ? ' powered down' : ''}`);
   for (const [k, v] of Object.entries(o.choices)) out.push(`Option choice ${k}: ${JSON.stringify(v)}`);
@@ -459,10 +613,10 @@ export function describeOrders(o: MailOrders, c: NotationContext): string[] {
 }
 
 /**
- * The orders in the shape of the server's API (server/src/orders.ts); `choices` only when there
- * are some. A conditional two-wrench order is the decision `choices.takeOption` (docs/options.md).
+ * The orders in the shape of the server's API (docs/server.md); `choices` only when there are
+ * some. A conditional two-wrench order is the decision `choices.takeOption` (docs/options.md).
  */
-export function serverOrders(o: MailOrders): Record<string, unknown> {
+export function apiOrders(o: WrittenOrders): Record<string, unknown> {
   const t = o.takeOption;
   const choices: Record<string, unknown> = { ...o.choices };
   if (typeof t !== 'boolean') choices.takeOption = 'damageAtMost' in t ? { ifDamageAtMost: t.damageAtMost } : { ifDamageAtLeast: t.damageAtLeast };
@@ -470,4 +624,13 @@ export function serverOrders(o: MailOrders): Record<string, unknown> {
     program: o.program, powerDown: o.powerDown, stayDown: o.stayDown, takeOption: typeof t === 'boolean' ? t : false, unlock: o.unlock, reenter: o.reenter,
     ...(Object.keys(choices).length ? { choices } : {}),
   };
+}
+
+/**
+ * A program as the notation writes it, one line, that `parseOrders` reads back to the same program
+ * against the same hand: cards with their priority (`F2 P670`), instructions and codes as they
+ * are, `-` for a register left to the random fill, joined cards with `+`.
+ */
+export function writeProgram(program: readonly (string | null)[]): string {
+  return program.map((e) => (e === null ? '-' : e.split('+').map(writeCard).join('+'))).join(' ');
 }
