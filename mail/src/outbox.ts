@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  awards, cardName, needsProgram, openRegisters, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, awards, cardName, needsProgram, openRegisters, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/deadline.js';
@@ -50,6 +50,7 @@ export function notationContext(rules: RuleSet, st: GameState, seat: number): No
   const r = st.robots[seat]!;
   return {
     rules, hand: r.hand.map(cardName), openRegisters: openRegisters(r.locked), needsProgram: needsProgram(st, seat), poweredDown: r.poweredDown, options: r.options, name: r.name,
+    choosesFacing: facingChoosable(st, seat),
   };
 }
 

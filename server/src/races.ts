@@ -311,7 +311,7 @@ export class RaceService {
     const people: Record<number, PersonTurn> = {};
     for (const [seat, o] of sent) {
       const eo = engineOrders(setup, st, seat, o);
-      people[seat] = { orders: { ...eo.orders, program: eo.partial, joined: eo.joined }, reserved: eo.reserved, reentry: eo.reentry };
+      people[seat] = { orders: { ...eo.orders, program: eo.partial, joined: eo.joined }, reserved: eo.reserved, reentry: eo.reentry, facing: eo.facing };
     }
     // The bots decide from the turn as dealt (nobody's orders in it) and the race's seed.
     const botSeats = seats.filter((x) => x.kind === 'bot').map((x) => ({ seat: x.seat, level: (x.level && isLevel(x.level) ? x.level : 'random') as Level }));
