@@ -68,7 +68,8 @@ export interface Board {
   readonly flagAt: Uint8Array;
   /**
    * Per cell and direction (index cell * 4 + d): how many squares a laser beam fired from the cell
-   * in direction d crosses before a wall, the edge or a hole in the course stops it.
+   * in direction d crosses before a wall, a ledge met from below, the edge or a hole in the course
+   * stops it.
    */
   readonly reach: Uint16Array;
   /**
@@ -334,7 +335,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
       return err(`${path}.start`, `expected [x, y] on the ${width}x${height} board`);
     start = [s[0], s[1]];
   }
-  const reach = beamReach(width, height, floor, walls);
+  const reach = beamReach(width, height, floor, walls, climb);
   const beams = beamCover(width, height, reach, lasers.value);
   const crusherAt = new Uint8Array(width * height);
   for (const c of crushers.value) crusherAt[c.y * width + c.x]! |= c.registers;
@@ -344,8 +345,12 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   });
 }
 
-/** The reach table of `Board.reach`, each direction filled from the far side. */
-function beamReach(w: number, h: number, floor: Uint8Array, walls: Uint8Array): Uint16Array {
+/**
+ * The reach table of `Board.reach`, each direction filled from the far side. A ledge is a wall for
+ * a beam that would cross it from below (RULES.md "Expansion elements (003)": "For beams a ledge is
+ * a wall from below too"), ramp or not; from above the beam passes.
+ */
+function beamReach(w: number, h: number, floor: Uint8Array, walls: Uint8Array, climb: Uint8Array): Uint16Array {
   const reach = new Uint16Array(w * h * 4);
   for (let d = 0; d < 4; d++) {
     const dx = DX[d]!, dy = DY[d]!;
@@ -354,7 +359,7 @@ function beamReach(w: number, h: number, floor: Uint8Array, walls: Uint8Array): 
       for (let j = 0; j < w; j++) {
         const x = dx > 0 ? w - 1 - j : j;
         const nx = x + dx, ny = y + dy;
-        const open = !(walls[y * w + x]! & (1 << d)) && nx >= 0 && ny >= 0 && nx < w && ny < h && floor[ny * w + nx] !== Floor.Void;
+        const open = !((walls[y * w + x]! | climb[y * w + x]!) & (1 << d)) && nx >= 0 && ny >= 0 && nx < w && ny < h && floor[ny * w + nx] !== Floor.Void;
         reach[(y * w + x) * 4 + d] = open ? 1 + reach[(ny * w + nx) * 4 + d]! : 0;
       }
     }

@@ -91,7 +91,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
     landedOn = pushed[0]!;
     // The far end moves first; each pushed robot keeps its facing. Pushing does no damage.
     const by: PushSource = { robot: i };
-    for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, by);
+    for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, by, k + 1 < pushed.length ? pushed[k + 1]! : -1);
     if (r.options.length) ram(ctx, i, landedOn);
   }
   ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
@@ -135,8 +135,13 @@ export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnd
   return chain;
 }
 
-/** Pushes one robot a square; into a pit or off the board it is destroyed (B-26), down a ledge hurt. */
-export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource): void {
+/**
+ * Pushes one robot a square; into a pit or off the board it is destroyed (B-26), down a ledge hurt.
+ * `landedOn`: the next robot of the chain, already pushed on, which a drop down a ledge lands on
+ * (RULES.md "Expansion elements (003)": "a pushed robot that lands on the next one of the chain
+ * gives it 2"); -1 for none.
+ */
+export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource, landedOn = -1): void {
   const b = ctx.board;
   const r = ctx.state.robots[j]!;
   const c = r.y * b.width + r.x;
@@ -146,6 +151,6 @@ export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource): void {
   if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isHole(ctx, nx, ny)) fall(ctx, j, nx, ny);
   else {
     relocate(ctx, j, nx, ny);
-    afterCrossing(ctx, j, c, d, -1);
+    afterCrossing(ctx, j, c, d, landedOn);
   }
 }

@@ -20,10 +20,10 @@ export function must<T>(r: Result<T>): T {
   return r.value;
 }
 
-/** A classic card from its name, `F2:670`. */
+/** A card from its name: classic with its priority (`F2:670`), pbem by its code alone (`F2`). */
 export function card(s: string): Card {
-  const c = parseCard(s, true);
-  if (c === undefined) throw new Error(`not a classic card: ${s}`);
+  const c = parseCard(s, s.includes(':'));
+  if (c === undefined) throw new Error(`not a card: ${s}`);
   return c;
 }
 
@@ -42,10 +42,10 @@ export interface Game {
 export function race(
   board: BoardJson | string[],
   bots: readonly Bot[],
-  o: { settings?: Settings; boards?: number; seed?: number } = {},
+  o: { settings?: Settings; boards?: number; seed?: number; rules?: 'classic' | 'pbem' } = {},
 ): Game {
   const b = must(parseBoard(Array.isArray(board) ? { grid: board } : board));
-  const setup = must(makeSetup(b, 'classic', o.settings ?? {}, o.boards ?? 1));
+  const setup = must(makeSetup(b, o.rules ?? 'classic', o.settings ?? {}, o.boards ?? 1));
   const inits: RobotInit[] = bots.map(({ dir: d, program, ...rest }) => ({
     ...rest,
     dir: dir(d),

@@ -19,15 +19,21 @@ export const ramped = (ctx: Ctx, c: number, d: number): boolean => (ctx.board.ra
 
 /**
  * Robot i has just crossed from cell c in direction d: a drop down a ledge with no ramp costs it 2,
- * whatever moved it (B-49: "yes for any crossing from upper to lower"), and so does the robot it
- * lands on (`landedOn`, already pushed ahead).
+ * whatever moved it (B-49: "yes for any crossing from upper to lower"; RULES.md "Expansion elements
+ * (003)": "count for every crossing, whatever moves the robot: a card, a push ..., a belt, an oil
+ * slide, a repulsor's throw"), and so does the robot it lands on (`landedOn`, already pushed ahead).
  */
 export function afterCrossing(ctx: Ctx, i: number, c: number, d: number, landedOn: number): void {
   if (!(ctx.board.drop[c]! & (1 << d)) || ramped(ctx, c, d)) return;
-  for (const j of landedOn >= 0 ? [i, landedOn] : [i]) {
-    ctx.events?.push({ type: 'ledgeDrop', robot: j, points: LEDGE_DAMAGE });
-    hurt(ctx, j, LEDGE_DAMAGE, null);
-  }
+  drop(ctx, i);
+  // The robot landed on is one that was pushed on ahead and is still on the floor.
+  const under = landedOn >= 0 && ctx.state.robots[landedOn]!.status === 'active' ? landedOn : -1;
+  if (under >= 0) drop(ctx, under);
   destroyIfWrecked(ctx, i);
-  if (landedOn >= 0) destroyIfWrecked(ctx, landedOn);
+  if (under >= 0) destroyIfWrecked(ctx, under);
+}
+
+function drop(ctx: Ctx, j: number): void {
+  ctx.events?.push({ type: 'ledgeDrop', robot: j, points: LEDGE_DAMAGE });
+  hurt(ctx, j, LEDGE_DAMAGE, null);
 }

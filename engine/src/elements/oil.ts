@@ -31,7 +31,7 @@ export function slide(ctx: Ctx, i: number, d: Dir): void {
       const pushed = collectChain(ctx, nx, ny, d, false);
       if (!pushed) return;
       landedOn = pushed[0]!;
-      for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, { robot: i });
+      for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, { robot: i }, k + 1 < pushed.length ? pushed[k + 1]! : -1);
     }
     ctx.events?.push({ type: 'slid', robot: i, from: [x, y], to: [nx, ny] });
     if (!inside || isHole(ctx, nx, ny)) {

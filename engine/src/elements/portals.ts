@@ -8,6 +8,7 @@
 import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
 import { relocate } from '../robots.js';
+import { dieAt } from '../dice.js';
 
 /** Robot i has just entered a square under its own power: through a portal if it stands on one. */
 export function throughPortal(ctx: Ctx, i: number): void {
@@ -16,8 +17,11 @@ export function throughPortal(ctx: Ctx, i: number): void {
   const c = r.y * b.width + r.x;
   if (b.floor[c] !== Floor.Portal) return;
   const exit = b.portalPair[c]!;
-  // A virtual robot meets no other robot, so nothing occupies its exit (000 L107).
+  // A virtual robot meets no other robot, so nothing occupies its exit (000 L107). A die of the
+  // Dice Rule on the exit disables the jump for every robot (RULES.md Settings, `diceRule`: "a
+  // portal whose exit it is does not jump").
   if (!r.virtual && ctx.occ[exit]) return;
+  if (dieAt(ctx, exit % b.width, (exit - (exit % b.width)) / b.width) >= 0) return;
   const from: [number, number] = [r.x, r.y];
   relocate(ctx, i, exit % b.width, Math.floor(exit / b.width));
   ctx.events?.push({ type: 'teleported', robot: i, from, to: [r.x, r.y] });

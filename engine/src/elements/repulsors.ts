@@ -24,11 +24,14 @@ export function repulse(ctx: Ctx, j: number, d: Dir, squares: number, field: [nu
     const nx = r.x + DX[d]!, ny = r.y + DY[d]!;
     if (isRepulsor(ctx, nx, ny)) return;
     const inside = nx >= 0 && ny >= 0 && nx < b.width && ny < b.height;
+    let landedOn = -1;
     if (inside && !r.virtual && ctx.occ[ny * b.width + nx]) {
       const ahead = collectChain(ctx, nx, ny, d, false);
       if (!ahead) return;
-      for (let m = ahead.length - 1; m >= 0; m--) pushOne(ctx, ahead[m]!, d, { repulsor: field });
+      landedOn = ahead[0]!;
+      for (let m = ahead.length - 1; m >= 0; m--) pushOne(ctx, ahead[m]!, d, { repulsor: field }, m + 1 < ahead.length ? ahead[m + 1]! : -1);
     }
-    pushOne(ctx, j, d, { repulsor: field });
+    // A throw down a ledge onto a robot hurts both (RULES.md "Expansion elements (003)").
+    pushOne(ctx, j, d, { repulsor: field }, landedOn);
   }
 }

@@ -83,7 +83,8 @@ export function piercingTargets(ctx: Ctx, i: number, d: Dir): number[] {
   let pierce = 1;
   const out: number[] = [];
   for (;;) {
-    if (b.walls[y * w + x]! & (1 << d)) {
+    if ((b.walls[y * w + x]! | b.climb[y * w + x]!) & (1 << d)) {
+      // a ledge met from below is a wall for beams (RULES.md "Expansion elements (003)")
       if (!pierce--) break;
     }
     x += DX[d]!;
@@ -162,7 +163,7 @@ export function weaponMoves(ctx: Ctx, shots: readonly WeaponShot[]): void {
       const chain = collectChain(ctx, t.x, t.y, s.dir, false);
       if (!chain) continue;
       const row = chain.slice();
-      for (let k = row.length - 1; k >= 0; k--) pushOne(ctx, row[k]!, s.dir, by);
+      for (let k = row.length - 1; k >= 0; k--) pushOne(ctx, row[k]!, s.dir, by, k + 1 < row.length ? row[k + 1]! : -1);
     }
   }
 }

@@ -97,8 +97,10 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     r.x = x; // not relocate(): the old square was cleared above
     r.y = y;
     if (!r.virtual) ctx.occ[y * w + x] = i + 1;
-    turnOnArrival(ctx, i, carry);
+    // A drop down a ledge first: a robot its damage destroys is removed where it lands, and the
+    // belt there does not turn it (RULES.md "Expansion elements (003)").
     afterCrossing(ctx, i, from, carry, -1);
+    if (r.status === 'active') turnOnArrival(ctx, i, carry);
   }
 }
 

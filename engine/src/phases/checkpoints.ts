@@ -2,6 +2,7 @@
 import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
 import { archiveTouched, armTouch } from '../options/upkeep.js';
+import { dieAt } from '../dice.js';
 import { chopShop, touchedRepairSite } from '../options/deck.js';
 
 /**
@@ -20,7 +21,9 @@ export function checkpoints(ctx: Ctx): void {
     const r = st.robots[i]!;
     if (r.status !== 'active' || r.poweredDown) continue;
     const c = r.y * b.width + r.x;
-    const flag = arena ? 0 : b.flagAt[c]!; // RoboArena plays without flags (004 L192)
+    // RoboArena plays without flags (004 L192); a flag under a die cannot be touched (RULES.md
+    // Settings, `diceRule`: "cannot be entered or touched by any means").
+    const flag = arena || dieAt(ctx, r.x, r.y) >= 0 ? 0 : b.flagAt[c]!;
     const f = b.floor[c];
     const site = flag || f === Floor.Wrench || f === Floor.DoubleWrench;
     const arm = !arena && flag !== r.flags + 1 && r.options.length ? armTouch(ctx, i) : 0;

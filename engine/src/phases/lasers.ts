@@ -13,6 +13,8 @@ let hits = new Int32Array(8);
 
 let nearest = new Int32Array(8);
 let nearestAt = new Int32Array(8);
+/** Per laser, the distance of the nearest die on its beam (FAR: none). */
+let dieAtDistance = new Int32Array(8);
 const FAR = 0x7fffffff;
 
 /**
@@ -28,7 +30,7 @@ export function lasers(ctx: Ctx, register: number): void {
   const n = robots.length;
   const nl = b.lasers.length;
   if (hits.length < n) hits = new Int32Array(n);
-  if (nearest.length < nl) (nearest = new Int32Array(nl)), (nearestAt = new Int32Array(nl));
+  if (nearest.length < nl) (nearest = new Int32Array(nl)), (nearestAt = new Int32Array(nl)), (dieAtDistance = new Int32Array(nl));
   // Plain loops, not fill(): for a dozen entries the builtin's call costs more than the work.
   for (let i = 0; i < n; i++) hits[i] = 0;
   const dice = ctx.state.dice;
@@ -40,6 +42,7 @@ export function lasers(ctx: Ctx, register: number): void {
   // robot i as i, the die of flag f as -1 - f.
   if (nl) {
     for (let k = 0; k < nl; k++) nearestAt[k] = FAR;
+    if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
     // Robots 0..n-1, then the dice as n..n+dice-1.
     const blockers = n + (dieHits ? dice.length : 0);
     for (let q = 0; q < blockers; q++) {
@@ -59,6 +62,7 @@ export function lasers(ctx: Ctx, register: number): void {
       for (let e = beamFrom[c]!, end = beamFrom[c + 1]!; e < end; e++) {
         const k = beamLaser[e]!;
         if (beamDistance[e]! < nearestAt[k]!) (nearestAt[k] = beamDistance[e]!), (nearest[k] = who);
+        if (who < 0 && beamDistance[e]! < dieAtDistance[k]!) dieAtDistance[k] = beamDistance[e]!;
       }
     }
     for (let k = 0; k < nl; k++) {
@@ -74,8 +78,10 @@ export function lasers(ctx: Ctx, register: number): void {
       const c = r.y * w + r.x;
       for (let e = beamFrom[c]!, end = beamFrom[c + 1]!; e < end; e++) {
         const k = beamLaser[e]!;
-        // Only a die nearer the mount stands between a virtual robot and the beam.
-        if (nearestAt[k] !== FAR && nearest[k]! < 0 && nearestAt[k]! < beamDistance[e]!) continue;
+        // Only a die nearer the mount stands between a virtual robot and the beam, whatever real
+        // robot stands nearer still (RULES.md Settings, `diceRule`: "it stops every beam, the beams
+        // of and for virtual robots too").
+        if (dieHits && dieAtDistance[k]! < beamDistance[e]!) continue;
         boardHit(ctx, i, k, register);
       }
     }

@@ -51,7 +51,10 @@ export function pushers(ctx: Ctx, register: number): void {
     }
   }
   for (const s of moving) {
-    for (const i of s.robots) {
+    // The far end first, as a robot pushes a chain: a robot pushed down a ledge lands on the next
+    // one, already moved on, and gives it 2 (RULES.md "Expansion elements (003)").
+    for (let k = s.robots.length - 1; k >= 0; k--) {
+      const i = s.robots[k]!;
       const r = robots[i]!;
       const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
       const by = { pusher: s.pusher };
@@ -65,7 +68,7 @@ export function pushers(ctx: Ctx, register: number): void {
       r.x = x;
       r.y = y;
       if (!r.virtual) ctx.occ[y * b.width + x] = i + 1;
-      afterCrossing(ctx, i, from, s.dir, -1);
+      afterCrossing(ctx, i, from, s.dir, k + 1 < s.robots.length ? s.robots[k + 1]! : -1);
     }
   }
 }

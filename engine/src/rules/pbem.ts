@@ -12,6 +12,7 @@ import { STEPS } from '../phases/steps.js';
 import { optionName, UPGRADES } from '../options/catalog.js';
 import { clearProgram, reentryDamage, repair } from '../robots.js';
 import { gain, mayGain } from '../options/held.js';
+import { dieAt } from '../dice.js';
 import { extraCards, flywheelToHand } from '../options/programming.js';
 
 /** 001 L61: "21% Forward 1, 14% Forward 2, 7% Forward 3, 7% Backward 1, 21% Turn Left, 21% Turn
@@ -192,14 +193,21 @@ function reenterBesideArchive(ctx: Ctx, destroyed: readonly number[]): void {
   const b = ctx.board;
   const w = b.width;
   const taken = (x: number, y: number) => st.robots.some((o) => o.status === 'active' && o.x === x && o.y === y);
+  // RULES.md "Destruction, re-entry…": "A neighbour that a robot may not enter (a repulsor field, a
+  // die's flag square) is not empty; with no usable square the robot waits off the board and tries
+  // again at the start of the next turn."
+  const usable = (x: number, y: number) => {
+    const f = b.floor[y * w + x];
+    return f !== Floor.Pit && f !== Floor.Void && f !== Floor.Repulsor && dieAt(ctx, x, y) < 0 && !taken(x, y);
+  };
   for (const i of destroyed) {
     const r = st.robots[i]!;
     let [x, y] = r.archive ?? r.start;
-    if (taken(x, y)) {
+    if (taken(x, y) || dieAt(ctx, x, y) >= 0) {
       const free: [number, number][] = [];
       for (let d = 0; d < 4; d++) {
         const nx = x + DX[d]!, ny = y + DY[d]!;
-        if (nx >= 0 && ny >= 0 && nx < w && ny < b.height && b.floor[ny * w + nx] !== Floor.Pit && b.floor[ny * w + nx] !== Floor.Void && b.floor[ny * w + nx] !== Floor.Repulsor && !taken(nx, ny)) free.push([nx, ny]);
+        if (nx >= 0 && ny >= 0 && nx < w && ny < b.height && usable(nx, ny)) free.push([nx, ny]);
       }
       if (!free.length) continue;
       [x, y] = free[below(st.rng, free.length)]!;
