@@ -19,6 +19,11 @@ export interface SeatPlan {
   readonly name: string;
   readonly dir?: Dir;
   readonly level?: Level;
+  /** Handicaps (004 L174): options held from the start, lives, damage, a start square of its own. */
+  readonly options?: readonly string[];
+  readonly lives?: number;
+  readonly damage?: number;
+  readonly start?: Square;
 }
 
 /** Where robots may start on a course: its one start square, and its starts in pick order. */
@@ -48,9 +53,12 @@ export function entrants(setup: Setup, course: Starts, seats: readonly SeatPlan[
   return {
     ok: true,
     value: seats.map((s, i) => {
-      const at = own ? course.starts[i]! : arena ? corners[i]! : course.start!;
+      const at = s.start ?? (own ? course.starts[i]! : arena ? corners[i]! : course.start!);
       const dir = s.dir ?? (s.level ? BOTS[s.level].chooseFacing(setup, at, botSeed(seed, 0, i), i) : undefined);
-      return { name: s.name, ...(dir !== undefined ? { dir } : {}), ...(own ? { start: at } : {}) };
+      return {
+        name: s.name, ...(dir !== undefined ? { dir } : {}), ...(own || arena || s.start ? { start: at } : {}),
+        ...(s.options ? { options: s.options } : {}), ...(s.lives !== undefined ? { lives: s.lives } : {}), ...(s.damage !== undefined ? { damage: s.damage } : {}),
+      };
     }),
   };
 }

@@ -21,7 +21,6 @@ import { clockMail, dealMail, endMail, reportMail, startMail, type Attachment, t
 export interface OutboxOptions {
   readonly db: MailDb;
   readonly service: RaceService;
-  readonly course: (name: string) => Course | undefined;
   readonly addressing: Addressing;
   /** The race clock (the server's): when mails are written, when reminders fall due. */
   readonly now: () => number;
@@ -42,7 +41,8 @@ interface RaceMail {
   readonly course: Course;
   readonly setup: Setup;
   readonly seed: number;
-  readonly seats: { seat: number; kind: string; email: string; secret: string; ctx: SeatMailContext }[];
+  /** `follow`: keeps receiving the turn mails once its robot is out (else they stop). */
+  readonly seats: { seat: number; kind: string; follow: boolean; email: string; secret: string; ctx: SeatMailContext }[];
 }
 
 /** What the notation reader needs to know of a seat now. */
@@ -69,8 +69,7 @@ export class Outbox {
     const { db } = this.o;
     const race = await db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
     if (!race) return null;
-    const course = this.o.course(race.course);
-    if (!course) return null;
+    const course = this.o.service.courseOf(race);
     const seats = await db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
     const mail = await db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
     const policy: DeadlinePolicy = JSON.parse(race.policy);
@@ -78,7 +77,7 @@ export class Outbox {
     return {
       id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy, rules, course, setup: this.o.service.setupOf(race), seed: race.seed,
       seats: mail.map((m) => ({
-        seat: m.seat, kind: seats[m.seat]!.kind, email: m.email, secret: m.secret,
+        seat: m.seat, kind: seats[m.seat]!.kind, follow: seats[m.seat]!.follow === 1, email: m.email, secret: m.secret,
         ctx: { race: id, course: race.course, rules, policy, seat: m.seat, name: seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret) },
       })),
     };
@@ -163,7 +162,9 @@ export class Outbox {
       if (!played.ok || !rep.ok) return [];
       const { setup, after, events } = played.value;
       const picture = png(renderSvg(setup.board, { state: after, events, title: `Race ${race.id}, turn ${e.event.turn}` }), `turn-${e.event.turn}`);
-      return each((s) => reportMail(s.ctx, rep.value.report, rep.value.text, after, picture));
+      // The eliminated get the report of the turn they went out in, then no more unless they asked.
+      const before = played.value.before;
+      return each((s) => (before.robots[s.seat]!.status === 'out' && !s.follow ? null : reportMail(s.ctx, rep.value.report, rep.value.text, after, picture)));
     }
     // The moderator's changes of the clock. A turn's own deadline follows the events that begin the
     // turn, in the same commit; any other is the moderator's (extend, resume).

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Generated } from 'kysely';
 import pg from 'pg';
 
 export interface RaceRow {
@@ -27,6 +27,12 @@ export interface RaceRow {
   paused_left: number | null;
   status: string;
   seed: number;
+  /** A course of the race's own (a course object, docs/formats.md); null for a shipped course named by `course`. */
+  course_json: string | null;
+  /** With no person left: "play" out at bot speed (null too), or "end". */
+  unattended: string | null;
+  /** The series it belongs to: the id of the series' first race; null for a race on its own. */
+  series: string | null;
 }
 
 export interface SeatRow {
@@ -36,6 +42,10 @@ export interface SeatRow {
   kind: string;
   level: string | null;
   token_hash: string;
+  /** 1: a first-timer, whom the Three Minute Rule does not hurry (004 L188). */
+  first_timer: Generated<number>;
+  /** 1: keeps receiving the turn mails once its robot is out. */
+  follow: Generated<number>;
 }
 
 export interface OrdersRow {
@@ -171,4 +181,23 @@ export async function migrate(db: Db): Promise<void> {
     .addColumn('first_seq', 'integer')
     .addPrimaryKeyConstraint('turns_pk', ['race_id', 'turn'])
     .execute();
+  await addSetupColumns(db);
+}
+
+/** The columns of a race's set-up (server/src/setup.ts), added to tables made before them. */
+async function addSetupColumns(db: Db): Promise<void> {
+  const raw = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  // A column is there if selecting it works (introspection would also see other schemas' tables).
+  const has = async (table: string, column: string) => {
+    try {
+      await raw.selectFrom(table).select(column).limit(1).execute();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const column of ['course_json', 'unattended', 'series'])
+    if (!(await has('races', column))) await raw.schema.alterTable('races').addColumn(column, 'text').execute();
+  for (const column of ['first_timer', 'follow'])
+    if (!(await has('seats', column))) await raw.schema.alterTable('seats').addColumn(column, 'integer', (c) => c.notNull().defaultTo(0)).execute();
 }
