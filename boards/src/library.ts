@@ -2,10 +2,11 @@
  * The boards and courses shipped with the project: board files in boards/factory, course files in
  * boards/courses, found by name or by path.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { err, ok, parseBoardFile, parseCourse, validateCourse, type Board, type BoardFile, type Course, type Result } from '../../engine/src/index.js';
+import { readJsonFile } from './json-file.js';
 
 /** boards/ in the repository (this module runs from dist/boards/src). */
 const ROOT = fileURLToPath(new URL('../../../boards', import.meta.url));
@@ -18,19 +19,11 @@ const names = (dir: string) =>
 export const boardNames = (): string[] => names(FACTORY_DIR);
 export const courseNames = (): string[] => names(COURSES_DIR);
 
-function readJson(file: string): Result<unknown> {
-  try {
-    return ok(JSON.parse(readFileSync(file, 'utf8')));
-  } catch (e) {
-    return err(file, (e as Error).message);
-  }
-}
-
 /** A board by name (boards/factory/NAME.json) or by the path of a board file. */
 export function loadBoard(nameOrPath: string): Result<{ file: BoardFile; board: Board; path: string }> {
   const path = nameOrPath.endsWith('.json') ? resolve(nameOrPath) : join(FACTORY_DIR, `${nameOrPath}.json`);
   if (!existsSync(path)) return err('board', `no board "${nameOrPath}" (known: ${boardNames().join(', ') || 'none'})`);
-  const json = readJson(path);
+  const json = readJsonFile(path);
   if (!json.ok) return json;
   const parsed = parseBoardFile(json.value, basename(path));
   return parsed.ok ? ok({ ...parsed.value, path }) : parsed;
@@ -43,7 +36,7 @@ export function loadBoard(nameOrPath: string): Result<{ file: BoardFile; board: 
 export function loadCourse(nameOrPath: string): Result<{ course: Course; path: string }> {
   const path = nameOrPath.endsWith('.json') ? resolve(nameOrPath) : join(COURSES_DIR, `${nameOrPath}.json`);
   if (!existsSync(path)) return err('course', `no course "${nameOrPath}" (known: ${courseNames().join(', ') || 'none'})`);
-  const json = readJson(path);
+  const json = readJsonFile(path);
   if (!json.ok) return json;
   const here = dirname(path);
   const boardJson = (name: string) => {

@@ -3,10 +3,12 @@
  * JSON tilesets it references (paths relative to the map), `exportTiledFile` writes a board as a
  * .tmj map that references boards/tiled/roborally.tsj, `writeTileset` writes the tileset files.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { err, ok, type Result } from '../../engine/src/index.js';
+import { err, type Result } from '../../engine/src/index.js';
+import { parseJson, readTextFile } from './json-file.js';
+import { writeOutputFile } from './out-file.js';
 import { fromTiled, toTiled, type BoardFile, type TiledMap } from './tiled.js';
 import { TILESET_FILE, TILESET_IMAGE, tilesetJson, tilesetPng } from './tileset.js';
 
@@ -16,18 +18,10 @@ export const TILESET_DIR = fileURLToPath(new URL('../../../boards/tiled/', impor
 export const TILESET_PATH = resolve(TILESET_DIR, TILESET_FILE);
 
 function readJson(path: string, what: string): Result<unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    return err(what, `cannot be read: ${(e as Error).message}`);
-  }
-  if (/^\s*</.test(text)) return err(what, 'is XML (.tmx/.tsx); expected Tiled\'s JSON format: save it from Tiled as .tmj/.tsj (JSON)');
-  try {
-    return ok(JSON.parse(text) as unknown);
-  } catch (e) {
-    return err(what, `is not JSON: ${(e as Error).message}`);
-  }
+  const text = readTextFile(path, what);
+  if (!text.ok) return text;
+  if (/^\uFEFF?\s*</.test(text.value)) return err(what, 'is XML (.tmx/.tsx); expected Tiled\'s JSON format: save it from Tiled as .tmj/.tsj (JSON)');
+  return parseJson(text.value, what);
 }
 
 /** Reads a Tiled JSON map file into a board file; its external tilesets are read relative to it. */
@@ -42,11 +36,11 @@ export function importTiledFile(path: string): Result<BoardFile> {
  * Writes a Tiled JSON map (.tmj) of a board to `outPath`, creating its folder, referencing the
  * tileset (by default the committed boards/tiled/roborally.tsj) by a path relative to the map.
  */
-export function exportTiledFile(board: BoardFile, outPath: string, tilesetPath: string = TILESET_PATH): void {
+export function exportTiledFile(board: BoardFile, outPath: string, tilesetPath: string = TILESET_PATH): Result<void> {
   const out = resolve(outPath);
   const source = relative(dirname(out), resolve(tilesetPath)).split(sep).join('/');
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, formatMap(toTiled(board, source)));
+  const written = writeOutputFile(out, formatMap(toTiled(board, source)), { makeFolder: true });
+  return written.ok ? written : err(outPath, written.error.message);
 }
 
 /** JSON with two-space indents, each tile layer's data one map row to a line, as Tiled writes CSV. */

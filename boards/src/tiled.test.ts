@@ -363,6 +363,34 @@ test('a ramp with no ledge under it is refused at its cell', () => {
   });
 });
 
+test('layer data that inflates past the map\'s cells is refused without being inflated whole', () => {
+  for (const [compression, compress] of [['zlib', deflateSync], ['gzip', gzipSync]] as const) {
+    const map = copy(toTiled(L_SHAPE, 'roborally.tsj'));
+    // 64 MB of zeros, some 64 KB compressed; the map holds 4x4 cells of 4 bytes.
+    Object.assign(map.layers[0]!, { encoding: 'base64', compression, data: compress(Buffer.alloc(64 << 20)).toString('base64') });
+    assert.deepEqual(refusal(map), { field: 'layer "floor"', message: 'inflates to more than 4×4 cells; expected 16 cells of 4 bytes' }, compression);
+  }
+});
+
+test('a map over 48 cells a side is refused before its layers are read', () => {
+  const map = { ...copy(toTiled(L_SHAPE, 'roborally.tsj')), width: 5000, height: 5000 };
+  assert.deepEqual(refusal(map), { field: 'map', message: 'is 5000×5000 cells; expected at most 48 a side' });
+});
+
+test('a map file with a byte-order mark is read; bad JSON is refused at its line and column', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rr-tiled-bom-'));
+  try {
+    const file = join(dir, 'l.tmj');
+    writeFileSync(file, `\uFEFF${formatMap(toTiled(L_SHAPE, resolve(TILESET_PATH)))}`);
+    assert.deepEqual(value(importTiledFile(file)), L_SHAPE);
+    writeFileSync(file, '{\n  "width": 4,\n  "height": 4 4\n}');
+    const r = importTiledFile(file);
+    assert.deepEqual(r, { ok: false, error: { field: `${file}:3:15`, message: 'not JSON: expected \',\' or \'}\' after a property, found "4"' } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('unknown and repeated layers, a missing board name and non-orthogonal maps are refused', () => {
   const typo = copy(toTiled(L_SHAPE, 'roborally.tsj'));
   typo.layers[3]!.name = 'wall';

@@ -6,7 +6,7 @@
  * Pure: no file access here (tiled-files.ts reads and writes files). `fromTiled` never throws.
  */
 import { gunzipSync, inflateSync } from 'node:zlib';
-import { err, ok, parseBoardFile, type BoardFile, type BoardJson, type Result } from '../../engine/src/index.js';
+import { err, MAX_BOARD_SIDE, ok, parseBoardFile, type BoardFile, type BoardJson, type Result } from '../../engine/src/index.js';
 import { FLOOR_TOKENS, TILE, TILE_MEANINGS, TILESET_FILE, sidesName, tileId, tilesetJson } from './tileset.js';
 
 /** A board file: the board object of SCENARIOS.md plus its name, author and description (the engine's). */
@@ -161,12 +161,16 @@ function layerData(layer: Record<string, unknown>, where: string, width: number,
     if (layer.encoding !== 'base64') return err(where, `has data encoded as ${JSON.stringify(layer.encoding)}; expected CSV or Base64`);
     let bytes: Buffer = Buffer.from(data, 'base64');
     const compression = layer.compression ?? '';
+    // Inflated no further than one byte past the map's cells: a small file cannot fill the memory.
+    const bound = { maxOutputLength: width * height * 4 + 1 };
     try {
-      if (compression === 'zlib') bytes = inflateSync(bytes);
-      else if (compression === 'gzip') bytes = gunzipSync(bytes);
+      if (compression === 'zlib') bytes = inflateSync(bytes, bound);
+      else if (compression === 'gzip') bytes = gunzipSync(bytes, bound);
       else if (compression !== '')
         return err(where, `is compressed with ${JSON.stringify(compression)}; expected no compression, zlib or gzip`);
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        return err(where, `inflates to more than ${width}×${height} cells; expected ${width * height} cells of 4 bytes`);
       return err(where, `cannot be decompressed (${(e as Error).message}); expected ${shown(compression)} data`);
     }
     if (bytes.length !== width * height * 4)
@@ -231,6 +235,7 @@ export function fromTiled(json: unknown, loadTileset: TilesetLoader = builtinTil
   if (json.infinite === true) return err('map', 'is infinite; expected a fixed-size map (untick "Infinite" in the map properties)');
   const { width, height, tilewidth, tileheight } = json;
   if (!posInt(width) || !posInt(height)) return err('map', 'expected a "width" and "height" in cells, 1 or more');
+  if (width > MAX_BOARD_SIDE || height > MAX_BOARD_SIDE) return err('map', `is ${width}×${height} cells; expected at most ${MAX_BOARD_SIDE} a side`);
   if (!posInt(tilewidth) || !posInt(tileheight)) return err('map', 'expected a "tilewidth" and "tileheight" in pixels');
 
   // Tilesets, and a tile for a global id.

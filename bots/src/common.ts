@@ -1,6 +1,6 @@
 /** What the three bots share: the interface, a generator per decision, and small helpers. */
 import { type Dir, type GameState, type Orders, type Reentry, type Setup, type Square } from '../../engine/src/index.js';
-import { seedRng, type RngState } from '../../engine/src/rng.js';
+import { seedRng, type RngState } from '../../engine/src/index.js';
 
 /** A bot's decision for one robot: pure, the same state and seed giving the same orders. */
 export type ChooseOrders = (setup: Setup, state: GameState, robotIndex: number, seed: number) => Orders;

@@ -11,7 +11,7 @@
 import {
   CARD_TYPES, DECK, Floor, LoneRobot, cardType, hasFloor, wallAt, type Board, type CardType, type Setup,
 } from '../../engine/src/index.js';
-import { DX, DY } from '../../engine/src/geometry.js';
+import { DX, DY } from '../../engine/src/index.js';
 
 /** Registers of delay a point of classic damage costs on the way (pbem: in proportion, 22 points destroying). */
 const LASER_REGISTERS = 0.7;

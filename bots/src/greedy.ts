@@ -5,7 +5,7 @@
  * It knows nothing of the paths around walls and pits beyond this turn, nor of damage.
  */
 import { type Dir, type GameState, type Orders, type Reentry, type Setup, type Square } from '../../engine/src/index.js';
-import { shuffle } from '../../engine/src/rng.js';
+import { shuffle } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { searchPrograms, type Evaluate } from './search.js';
 import { Sim } from './sim.js';

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { beginTurn, createState, endTurn, makeSetup, openRegisters, parseBoard, playRegister, submitOrders, type GameState, type Setup } from '../../engine/src/index.js';
+import { RULE_SETS, beginTurn, createState, endTurn, makeSetup, openRegisters, parseBoard, playRegister, submitOrders, type GameState, type Setup } from '../../engine/src/index.js';
 import { chooseOrders } from './index.js';
 
 function onTwoWrenches(rules: 'classic' | 'pbem', damage: number): { setup: Setup; state: GameState } {
   const board = parseBoard({ grid: ['x x x x x', 'x . WW . x', 'x x x x x'] });
   if (!board.ok) throw new Error(board.error.message);
-  const setup = makeSetup(board.value, rules, rules === 'classic' ? { optionDeck: ['Shield'] } : {});
+  const setup = makeSetup(board.value, rules, RULE_SETS[rules]!.optionDeck ? { optionDeck: ['Shield'] } : {});
   if (!setup.ok) throw new Error(setup.error.message);
   const st = createState(setup.value, [{ name: 'Bot', x: 2, y: 1, dir: 0, damage }]);
   if (!st.ok) throw new Error(st.error.message);

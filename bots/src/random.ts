@@ -1,6 +1,6 @@
 /** The random bot: a legal program drawn at random from its hand. */
 import { openRegisters, type Dir, type GameState, type Orders, type Reentry, type Setup, type Square } from '../../engine/src/index.js';
-import { below, seedRng, shuffle } from '../../engine/src/rng.js';
+import { below, seedRng, shuffle } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 
 /**

@@ -74,7 +74,7 @@ export function searchPrograms(sim: Sim, me: number, hand: readonly Card[], eval
     count[t] = cards[t]!.length;
     rep[t] = cards[t]![0] ?? 0;
   }
-  const nFlags = sim.ctx.board.flags.length;
+  const nFlags = sim.board.flags.length;
   const snaps: Snapshot[] = [];
   for (let k = 0; k <= 5; k++) snaps.push(sim.newSnapshot());
   const root = sim.newSnapshot();
@@ -150,7 +150,7 @@ export function searchPrograms(sim: Sim, me: number, hand: readonly Card[], eval
  */
 export function playProgram(sim: Sim, me: number, program: readonly Card[], evaluate: Evaluate): number {
   const robot = sim.robots[me]!;
-  const nFlags = sim.ctx.board.flags.length;
+  const nFlags = sim.board.flags.length;
   const home = () => nFlags > 0 && robot.flags >= nFlags;
   const startedHome = home();
   const locked = robot.locked;

@@ -60,7 +60,7 @@ describe('the search simulator', () => {
           const runs = [0, 1].map(() => {
             sim.restore(snap);
             for (let reg = 1; reg <= 5; reg++) sim.register(reg);
-            return JSON.stringify({ ...view(sim.state), occ: [...sim.ctx.occ] });
+            return JSON.stringify({ ...view(sim.state), occ: [...sim.occupancy] });
           });
           assert.equal(runs[0], runs[1]);
           sim.restore(snap);

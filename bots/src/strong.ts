@@ -26,7 +26,7 @@
 import {
   CARD_TYPES, DECK, Floor, instruction, type Card, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
 } from '../../engine/src/index.js';
-import { below, shuffle, type RngState } from '../../engine/src/rng.js';
+import { below, shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
@@ -168,7 +168,7 @@ class Judge {
   destroyedCost(r: RobotState): number {
     const settings = this.setup.settings;
     const [ax, ay] = r.archive ?? r.start;
-    const dir = this.setup.rules.name === 'pbem' ? r.dir : this.bestFacing(ax, ay, r.flags);
+    const dir = this.setup.rules.reentryChoice ? this.bestFacing(ax, ay, r.flags) : r.dir;
     const reentry = settings.oneFreeLife && r.reentries === 0 ? 0 : this.setup.rules.reentryDamage;
     const life = settings.infiniteLives ? this.lifeCost(3) / 2 : this.lifeCost(r.lives);
     return togo(this.m, r.flags, ax, ay, dir, 1) + life + this.damageCost(reentry);

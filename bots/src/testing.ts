@@ -32,9 +32,10 @@ export function randomGame(seed: number, rules: 'classic' | 'pbem'): { setup: Se
   });
   const setup = setupOf(board, rules, rnd.range(1, 3));
   let robots: RobotInit[] = randomRobots(setup.board, rnd.range(1, 6), rnd.fork(), {
-    virtuals: true, damage: true, programs: rules === 'classic', poweredDown: true, destroyed: true,
+    virtuals: true, damage: true, programs: setup.rules.priorities, poweredDown: true, destroyed: true,
   });
-  if (rules === 'pbem') {
+  if (!setup.rules.priorities) {
+    // Instructions without priorities (pbem): higher damage, and last turn's programs of instructions.
     robots = robots.map((r) => {
       if (!rnd.chance(0.5)) return r;
       const damage = rnd.range(0, 21);

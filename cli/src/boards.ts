@@ -1,9 +1,9 @@
 /** `roborally boards`, `show`, `course validate` and `tiled import|export`. */
-import { renderText, validateCourse } from '../../engine/src/index.js';
-import { writeFileSync } from 'node:fs';
+import { courseRuleSets, renderText, validateCourse } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { boardNames, courseNames, loadBoard, loadCourse } from '../../boards/src/library.js';
 import { exportTiledFile, importTiledFile } from '../../boards/src/tiled-files.js';
+import { writeOutputFile } from '../../boards/src/out-file.js';
 
 type Print = (line: string) => void;
 
@@ -22,7 +22,7 @@ export function listBoards(print: Print): number {
       continue;
     }
     const k = c.value.course;
-    const rules = [k.start ? 'classic' : '', k.starts.length ? 'pbem' : ''].filter(Boolean).join(', ');
+    const rules = courseRuleSets(k).join(', ');
     print(`  ${name.padEnd(22)} ${k.name}: ${k.boards.length} board${k.boards.length > 1 ? 's' : ''}, ${k.flags.length} flags, players ${k.players[0]}-${k.players[1]}, ${k.complexity}, ${k.time} (${rules})`);
   }
   return 0;
@@ -51,13 +51,14 @@ export function showBoard(nameOrPath: string, o: ShowOptions, print: Print): num
       return 0;
     }
     const svg = renderSvg(found.board, { title: found.title });
-    if (o.svg) {
-      writeFileSync(o.svg, svg);
-      print(`wrote ${o.svg}`);
-    }
-    if (o.png) {
-      writeFileSync(o.png, renderPng(svg));
-      print(`wrote ${o.png}`);
+    for (const [out, data] of [[o.svg, () => svg], [o.png, () => renderPng(svg)]] as const) {
+      if (!out) continue;
+      const written = writeOutputFile(out, data());
+      if (!written.ok) {
+        print(`roborally show: ${out}: ${written.error.message}`);
+        return 1;
+      }
+      print(`wrote ${out}`);
     }
     return 0;
   }
@@ -91,7 +92,11 @@ export function importTiled(mapPath: string, out: string | undefined, print: Pri
   }
   const text = `${JSON.stringify(board.value, null, 2)}\n`;
   if (out) {
-    writeFileSync(out, text);
+    const written = writeOutputFile(out, text);
+    if (!written.ok) {
+      print(`roborally tiled import: ${out}: ${written.error.message}`);
+      return 1;
+    }
     print(`wrote ${out}`);
   } else print(text.trimEnd());
   return 0;
@@ -104,7 +109,11 @@ export function exportTiled(nameOrPath: string, out: string, print: Print): numb
     print(`roborally tiled export: ${board.error.field}: ${board.error.message}`);
     return 1;
   }
-  exportTiledFile(board.value.file, out);
+  const written = exportTiledFile(board.value.file, out);
+  if (!written.ok) {
+    print(`roborally tiled export: ${out}: ${written.error.message}`);
+    return 1;
+  }
   print(`wrote ${out}`);
   return 0;
 }

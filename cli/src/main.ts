@@ -6,7 +6,23 @@ import { loadCourse } from '../../boards/src/library.js';
 import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
 import { RACE_DEFAULTS, RACE_MAX_BOTS, parseLevels, parseRules, runRace } from './race.js';
 
+/** What the command exits with when something unforeseen throws (sysexits' EX_SOFTWARE). */
+export const INTERNAL_ERROR = 70;
+
+/**
+ * Runs the command; returns the exit code. Whatever goes wrong ends in a one-line message on
+ * standard error and an exit code, never a stack trace.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (e) {
+    process.stderr.write(`roborally: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return INTERNAL_ERROR;
+  }
+}
+
+async function run(argv: readonly string[]): Promise<number> {
   let code = 0;
   const program = new Command('roborally')
     .description('An unofficial RoboRally rules engine and race server')
@@ -50,7 +66,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--seed <n>', 'seed for the deal and the bots', wholeNumber(0), RACE_DEFAULTS.seed)
     .option('--turns <n>', 'stop after this many turns at the latest', wholeNumber(1), RACE_DEFAULTS.turns)
     .option('--rules <rules>', 'classic or pbem (default: classic if the course has a start square)', parseRules)
-    .action((opts: { course: string; bots: number; level: ('random' | 'greedy' | 'strong')[]; seed: number; turns: number; rules?: 'classic' | 'pbem' }) => {
+    .action((opts: { course: string; bots: number; level: ('random' | 'greedy' | 'strong')[]; seed: number; turns: number; rules?: string }) => {
       const tty = process.stderr.isTTY;
       code = runRace(opts, {
         print: (line) => {

@@ -14,6 +14,8 @@ import {
   newRace,
   openRegisters,
   parseBoard,
+  CARD_TYPES,
+  cardWords,
   parseOrders,
   readEntry,
   writeCard,
@@ -23,7 +25,7 @@ import {
   raceOver,
   renderText,
   submitOrders,
-  wallAt,
+  narrateEvents,
   type Board,
   type BoardJson,
   type Card,
@@ -137,15 +139,13 @@ export function parseProgram(line: string, hand: readonly Card[], rules: RuleSet
 }
 
 // ---------------------------------------------------------------------------------------------
-// Telling what happened
+// Telling what happened: the engine's narrator
 
-const at = (p: readonly [number, number], b: Board): string =>
-  p[0] < 0 || p[1] < 0 || p[0] >= b.width || p[1] >= b.height ? 'off the board' : `(${p[0]},${p[1]})`;
-/** Where a move ends: `to (x,y)`, or `off the board`. */
-const dest = (p: readonly [number, number], b: Board): string => {
-  const a = at(p, b);
-  return a.startsWith('(') ? `to ${a}` : a;
-};
+/** Sentences for a batch of events (a turn's start, one register, a turn's end), by the engine's narrator. */
+export function describeEvents(events: readonly GameEvent[], board: Board, st: GameState): string[] {
+  return narrateEvents(events, { names: st.robots.map((r) => r.name), board });
+}
+
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 const list = (xs: readonly (string | number)[]): string =>
   xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
@@ -153,291 +153,6 @@ const ordinal = (n: number): string => {
   const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${s}`;
 };
-const TURN_WORDS: Record<number, string> = { 1: 'right', 2: 'around', 3: 'left' };
-const turnWord = (from: number, to: number): string => TURN_WORDS[(to - from + 4) & 3] ?? 'nowhere';
-
-interface MoveLine {
-  kind: 'move';
-  robot: number;
-  from?: [number, number];
-  to?: [number, number];
-  blocked?: string;
-}
-interface PushLine {
-  kind: 'push';
-  robot: number;
-  by: string;
-  from: [number, number];
-  to: [number, number];
-}
-interface ShotLine {
-  kind: 'shot';
-  robot: number;
-  by: string;
-  points: number;
-  total?: number;
-}
-/** The cards revealed in a register, in the order they run. */
-interface CardsLine {
-  kind: 'cards';
-  cards: string[];
-}
-type Entry = string | MoveLine | PushLine | ShotLine | CardsLine;
-
-/**
- * Sentences for a batch of events (a turn's start, one register, a turn's end). A card's steps
- * are told as one move, the pushes it makes as one push per robot, a lone shot with its damage.
- */
-export function describeEvents(events: readonly GameEvent[], board: Board, st: GameState): string[] {
-  const name = (i: number): string => st.robots[i]!.name;
-  const out: Entry[] = [];
-  const cards = new Map<number, Card>();
-  const moves = new Map<number, MoveLine>();
-  const pushes = new Map<string, PushLine>();
-  const shots = new Map<number, ShotLine[]>();
-  let revealed: CardsLine | null = null;
-  const moveOf = (i: number): MoveLine => {
-    let m = moves.get(i);
-    if (!m) {
-      m = { kind: 'move', robot: i };
-      moves.set(i, m);
-      out.push(m);
-    }
-    return m;
-  };
-  for (const e of events) {
-    if (e.type !== 'revealed') revealed = null;
-    switch (e.type) {
-      case 'turnBegan':
-      case 'turnEnded':
-      case 'dealt':
-        break; // the caller prints the headings and the hand
-      case 'registerBegan':
-        out.push(`--- Register ${e.register} ---`);
-        break;
-      case 'revealed':
-        cards.set(e.robot, e.card);
-        if (!revealed) {
-          revealed = { kind: 'cards', cards: [] };
-          out.push(revealed);
-        }
-        revealed.cards.push(`${name(e.robot)} ${cardName(e.card)}`);
-        break;
-      case 'reentered':
-        out.push(
-          `${name(e.robot)} re-enters at (${e.x},${e.y}) facing ${dirName(e.dir)} with ${e.damage} damage` +
-            `${e.virtual ? ', as a virtual robot' : ''}${e.poweredDown ? ', powered down' : ''}`,
-        );
-        break;
-      case 'poweredDown':
-        out.push(`${name(e.robot)} is powered down this turn`);
-        break;
-      case 'poweredUp':
-        out.push(`${name(e.robot)} powers up again`);
-        break;
-      case 'programmed':
-        if (e.filled.length) out.push(`${name(e.robot)} gets random cards in ${plural(e.filled.length, 'register')}`);
-        break;
-      case 'powerDownAnnounced':
-        out.push(`${name(e.robot)} announces a power down for next turn`);
-        break;
-      case 'turned':
-        if (e.by === 'card') {
-          const c = cards.get(e.robot);
-          out.push(`${name(e.robot)} turns ${turnWord(e.from, e.to)}${c ? ` ${cardName(c)}` : ''}, now facing ${dirName(e.to)}`);
-        } else {
-          out.push(`${name(e.robot)} is turned ${turnWord(e.from, e.to)} by the ${e.by}, now facing ${dirName(e.to)}`);
-        }
-        break;
-      case 'moved': {
-        const m = moveOf(e.robot);
-        m.from ??= e.from;
-        m.to = e.to;
-        break;
-      }
-      case 'pushed': {
-        let by: string;
-        let key: string;
-        if ('robot' in e.by) {
-          moveOf(e.by.robot); // the pusher's move is told first
-          by = name(e.by.robot);
-          key = `${e.robot}/r${e.by.robot}`;
-        } else if ('pusher' in e.by) {
-          by = `pusher ${e.by.pusher + 1}`;
-          key = `${e.robot}/p${e.by.pusher}`;
-        } else {
-          by = `the repulsor field at (${e.by.repulsor.join(',')})`;
-          key = `${e.robot}/f${e.by.repulsor.join(',')}`;
-        }
-        const p = pushes.get(key);
-        if (p) p.to = e.to;
-        else {
-          const line: PushLine = { kind: 'push', robot: e.robot, by, from: e.from, to: e.to };
-          pushes.set(key, line);
-          out.push(line);
-        }
-        break;
-      }
-      case 'blocked':
-        moveOf(e.robot).blocked = wallAt(board, e.x, e.y, e.dir)
-          ? `a wall on the ${dirName(e.dir)} side of (${e.x},${e.y})`
-          : `robots that cannot be pushed, ${dirName(e.dir)} of (${e.x},${e.y})`;
-        break;
-      case 'carried':
-        out.push(`${name(e.robot)} is carried by the ${e.express ? 'express belt' : 'belt'} from ${at(e.from, board)} ${dest(e.to, board)}`);
-        break;
-      case 'shot': {
-        const by = 'laser' in e.by ? `the board laser at (${e.from[0]},${e.from[1]})` : name(e.by.robot);
-        const line: ShotLine = { kind: 'shot', robot: e.robot, by, points: e.points };
-        shots.set(e.robot, [...(shots.get(e.robot) ?? []), line]);
-        out.push(line);
-        break;
-      }
-      case 'damaged': {
-        const hit = shots.get(e.robot) ?? [];
-        if (hit.length === 1 && hit[0]!.points === e.points) hit[0]!.total = e.damage;
-        else if (hit.length > 1) out.push(`${name(e.robot)} now has ${e.damage} damage`);
-        else out.push(`${name(e.robot)} takes ${e.points} damage (${e.damage} total)`);
-        break;
-      }
-      case 'locked':
-        out.push(`${name(e.robot)}: ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers.slice().sort())} locked`);
-        break;
-      case 'unlocked':
-        if (e.registers.length)
-          out.push(`${name(e.robot)}: ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers.slice().sort())} unlocked`);
-        break;
-      case 'destroyed': {
-        const why = { pit: 'pit', edge: 'fell off the board', damage: 'too much damage', crusher: 'crushed' }[e.cause];
-        const p = e.pushedBy;
-        const by = p ? `, pushed by ${'robot' in p ? name(p.robot) : 'pusher' in p ? `pusher ${p.pusher + 1}` : 'a repulsor field'}` : '';
-        out.push(`${name(e.robot)} is destroyed (${why}${by})${e.lives > 0 ? `: ${plural(e.lives, 'life', 'lives')} left` : ''}`);
-        break;
-      }
-      case 'out':
-        out.push(`${name(e.robot)} is out of the game`);
-        break;
-      case 'flagTouched':
-        out.push(`${name(e.robot)} touches flag ${e.flag}`);
-        break;
-      case 'archived':
-        out.push(`${name(e.robot)}'s archive moves to (${e.x},${e.y})`);
-        break;
-      case 'finished':
-        out.push(`${name(e.robot)} has touched the last flag: ${ordinal(e.place)} place!`);
-        break;
-      case 'repaired':
-        out.push(
-          e.by === 'powerDown'
-            ? `${name(e.robot)} is powered down: ${e.points} damage discarded (${e.damage} left)`
-            : `${name(e.robot)} repairs ${e.points} damage on the ${e.by === 'flag' ? 'flag' : 'repair site'} (${e.damage} left)`,
-        );
-        break;
-      case 'optionDrawn':
-        out.push(`${name(e.robot)} draws an option: ${e.option}`);
-        break;
-      case 'optionUsed':
-        break; // told by the event it causes
-      case 'blockedShot':
-        out.push(`${name(e.robot)}'s ${e.by} stops ${e.points} point`);
-        break;
-      case 'exchanged':
-        out.push(`${name(e.robot)} discards ${e.option} instead of a point of damage`);
-        break;
-      case 'markerLocked':
-        out.push(`${name(e.by)}'s Fire Control locks ${name(e.robot)}'s register ${e.register}`);
-        break;
-      case 'optionDestroyed':
-        out.push(`${name(e.by)}'s Fire Control destroys ${name(e.robot)}'s ${e.option}`);
-        break;
-      case 'optionDiscarded':
-        if (e.why === 'spent') out.push(`${name(e.robot)}'s ${e.option} is used up`);
-        else if (e.why === 'scrapped') out.push(`${name(e.robot)} scraps ${e.option} at the chop shop`);
-        break;
-      case 'optionRecharged':
-        out.push(`${name(e.robot)} recharges ${e.option} at the chop shop`);
-        break;
-      case 'rammed':
-        out.push(`${name(e.by)} rams ${name(e.robot)}`);
-        break;
-      case 'scrambled':
-        out.push(`${name(e.by)} scrambles ${name(e.robot)}'s register ${e.register}`);
-        break;
-      case 'radioControlled':
-        out.push(`${name(e.by)} takes radio control of ${name(e.robot)} for ${e.registers.length === 1 ? 'register' : 'registers'} ${list(e.registers)}`);
-        break;
-      case 'aborted':
-        out.push(`${name(e.robot)}'s Abort Switch replaces register ${e.register}: ${cardName(e.card)}`);
-        break;
-      case 'swapped':
-        out.push(`${name(e.robot)} swaps ${cardName(e.card)} into register ${e.register} (Conditional Program)`);
-        break;
-      case 'stored':
-        out.push(`${name(e.robot)} stores a card on its Flywheel`);
-        break;
-      case 'recompiled':
-        out.push(`${name(e.robot)} recompiles: ${plural(e.cards, 'new card', 'new cards')}`);
-        break;
-      case 'circuitBreaker':
-        out.push(`${name(e.robot)}'s Circuit Breaker trips at ${e.damage} damage: powered down next turn`);
-        break;
-      case 'faced':
-        out.push(`${name(e.robot)} starts facing ${'NESW'[e.dir]}`);
-        break;
-      case 'becameReal':
-        out.push(`${name(e.robot)} is no longer virtual`);
-        break;
-      case 'slipped':
-        out.push(`${name(e.robot)} starts on oil and loses its first square`);
-        break;
-      case 'slid':
-        out.push(`${name(e.robot)} slides on the oil from (${e.from.join(',')}) to (${e.to.join(',')})`);
-        break;
-      case 'teleported':
-        out.push(`${name(e.robot)} goes through the portal at (${e.from.join(',')}) and comes out at (${e.to.join(',')})`);
-        break;
-      case 'rampSlide':
-        out.push(`${name(e.robot)} stops on the ramp and slides back down to (${e.x},${e.y})`);
-        break;
-      case 'ledgeDrop':
-        out.push(`${name(e.robot)} drops down a ledge: ${e.points} damage`);
-        break;
-      case 'dieHit':
-        out.push(`the die on flag ${e.flag} takes ${e.points} (${e.left ? `${e.left} left` : 'destroyed: the flag is open'})`);
-        break;
-      case 'upgraded':
-        out.push(`${name(e.robot)} is upgraded with ${e.option}`);
-        break;
-      case 'optionLost':
-        out.push(`${name(e.robot)} loses ${e.option}`);
-        break;
-      case 'offered':
-        break;
-      default:
-        e satisfies never; // every kind of event is told: a new one needs its sentence above
-    }
-  }
-  return out.map((x) => entryText(x, name, cards, board));
-}
-
-function entryText(x: Entry, name: (i: number) => string, cards: Map<number, Card>, board: Board): string {
-  if (typeof x === 'string') return x;
-  switch (x.kind) {
-    case 'cards':
-      return `Cards: ${x.cards.join(', ')}`;
-    case 'move': {
-      const c = cards.get(x.robot);
-      const card = c ? ` ${cardName(c)}` : '';
-      const verb = c && cardType(c) === 'B' ? 'backs up' : 'moves';
-      if (!x.from) return `${name(x.robot)} plays${card} but is blocked by ${x.blocked ?? 'something'}`;
-      return `${name(x.robot)} ${verb}${card} from ${at(x.from, board)} ${dest(x.to!, board)}${x.blocked ? `, stopped by ${x.blocked}` : ''}`;
-    }
-    case 'push':
-      return `${name(x.robot)} is pushed by ${x.by} from ${at(x.from, board)} ${dest(x.to, board)}`;
-    case 'shot':
-      return `${name(x.robot)} is shot by ${x.by}: ${x.points} damage${x.total !== undefined ? ` (${x.total} total)` : ''}`;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The race
@@ -509,7 +224,7 @@ export async function playRace(
   print('Board: numbers are flags, W a repair site, O a pit, > a belt, >> an express belt, G+ a gear,');
   print(`| and -- walls; board lasers: ${board.lasers.map((l) => `(${l.x},${l.y}) firing ${dirName(l.dir)}`).join(', ') || 'none'}.`);
   print(`Robots are their initial and facing (${player[0]!.toUpperCase()}^ faces north); lowercase is virtual, ** is several on one square.`);
-  print('Program cards: F1 F2 F3 move forward, B backs up, L and R turn, U turns around; higher priority moves first.');
+  print(`Program cards: ${CARD_TYPES.map((t) => `${t} ${cardWords(t)}`).join(', ')}${setup.rules.priorities ? '; higher priority moves first' : ''}.`);
   print('');
 
   let outNoted = false;

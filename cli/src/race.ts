@@ -3,7 +3,7 @@
  * terminal (the leader's flags and the turn), then the summary: finishing order, turns, deaths.
  */
 import { InvalidArgumentError } from 'commander';
-import { makeSetup, type Setup } from '../../engine/src/index.js';
+import { DEFAULT_RULE_SET, RULE_SETS, courseRuleSets, makeSetup, type Setup } from '../../engine/src/index.js';
 import { loadCourse } from '../../boards/src/library.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
 import { entrants, runBotRace, type BotRaceResult } from '../../driver/src/index.js';
@@ -19,7 +19,8 @@ export interface RaceOptions {
   readonly seed: number;
   readonly turns: number;
   /** Default: classic when the course has a start square, else pbem. */
-  readonly rules?: 'classic' | 'pbem';
+  /** A rule set's name (a key of the engine's RULE_SETS). */
+  readonly rules?: string;
 }
 
 export interface RaceIO {
@@ -35,8 +36,8 @@ export function parseLevels(value: string): Level[] {
   return out as Level[];
 }
 
-export function parseRules(value: string): 'classic' | 'pbem' {
-  if (value !== 'classic' && value !== 'pbem') throw new InvalidArgumentError('expected classic or pbem');
+export function parseRules(value: string): string {
+  if (!RULE_SETS[value]) throw new InvalidArgumentError(`expected ${Object.keys(RULE_SETS).join(' or ')}`);
   return value;
 }
 
@@ -57,7 +58,8 @@ export function runRace(o: RaceOptions, io: RaceIO): number {
     return 2;
   }
   const course = loaded.value.course;
-  const rules = o.rules ?? (course.start ? 'classic' : 'pbem');
+  // By default the first rule set the course has starts for.
+  const rules = o.rules ?? courseRuleSets(course)[0] ?? DEFAULT_RULE_SET;
   const made = makeSetup(course.board, rules, {}, course.boards.length);
   if (!made.ok) {
     io.print(`roborally race: ${made.error.field}: ${made.error.message}`);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,7 +71,18 @@ function check(dir: string, o = {}): { code: number; lines: string[] } {
 }
 
 const BAD_INPUT: [string, any, RegExp][] = [
-  ['bad JSON', '{"id": "x", ', /bad-json\.json: .*JSON/],
+  ['bad JSON', '{"id": "x", ', /bad-json\.json:1:13: not JSON: expected a property name in double quotes, found the end of the file/],
+  ['a byte-order mark and bad JSON on line 2', '\uFEFF{"id": "x",\n  "rules": classic}', /bad-json\.json:2:12: not JSON: expected a value/],
+  ['JSON nested 10,000 deep', `${'['.repeat(10000)}${']'.repeat(10000)}`, /bad-json\.json:1:65: not JSON: nested deeper than 64 levels/],
+  ['no expectations', variant((s) => delete s.expect), /expect: the scenario checks nothing/],
+  ['empty expectations', variant((s) => (s.expect = {})), /expect: the scenario checks nothing/],
+  ['expectations of no field', variant((s) => (s.expect = { robots: { A: {} } })), /expect: the scenario checks nothing/],
+  ['an unknown key in an upgrade on the board', variant((s) => ((s.rules = 'pbem'), (s.board.upgrades = [{ x: 0, y: 0, name: 'Brakes', agee: 1 }]))), /board\.upgrades\[0\]\.agee: unknown key/],
+  ['an unknown key in a laser', variant((s) => (s.board.lasers = [{ x: 0, y: 0, dir: 'E', beam: 3 }])), /board\.lasers\[0\]\.beam: unknown key/],
+  ['a pusher of no register', variant((s) => (s.board.pushers = [{ x: 0, y: 0, dir: 'E', registers: [] }])), /board\.pushers\[0\]\.registers: expected a list of one to five register numbers/],
+  ['an archive on a pit', variant((s) => ((s.board.grid[0] = 'O . .'), (s.robots[0].archive = [0, 0]))), /robots\[0\]\.archive: \(0,0\) is a pit; expected a square a robot can stand on/],
+  ['a start on a pit', variant((s) => ((s.board.grid[0] = 'O . .'), (s.robots[0].start = [0, 0]))), /robots\[0\]\.start: \(0,0\) is a pit/],
+  ['a board 49 squares wide', variant((s) => (s.board.grid = Array(3).fill(Array(49).fill('.').join(' ')))), /board\.grid\[0\]: 49 cells; expected at most 48/],
   ['an unknown cell token', variant((s) => (s.board.grid[0] = '. Q .')), /board\.grid\[0\]: unknown cell token "Q"/],
   ['a robot off the board', variant((s) => (s.robots[0].x = 7)), /robots\[0\]\.x: A at \(7,2\) is off the 3x3 board/],
   ['a robot on a pit', variant((s) => (s.board.grid[2] = '. O .')), /robots\[0\]\.x: A stands on the pit/],
@@ -157,6 +169,27 @@ test('check fails a path that does not exist', () => {
   const { code, lines } = check(join(tmpdir(), 'no-such-scenarios-here'));
   assert.equal(code, 1);
   assert.match(lines[0]!, /^FAIL .*no such file or directory/);
+});
+
+test('check fails, with exit code 1, a folder holding no scenario', () => {
+  const { code, lines } = check(dirWith({ 'notes.txt': 'nothing here' }));
+  assert.equal(code, 1);
+  assert.deepEqual(lines, [`FAIL no scenario found: no *.json file in ${lines[0]!.slice(lines[0]!.lastIndexOf(' ') + 1)}`, '0 passed, 1 failed']);
+});
+
+test('check answers a FIFO and a dangling symbolic link named *.json without waiting, and goes on', { skip: process.platform === 'win32' && 'no FIFOs' }, () => {
+  const dir = dirWith({ 'good.json': good });
+  execFileSync('mkfifo', [join(dir, 'fifo.json')]);
+  symlinkSync(join(dir, 'gone'), join(dir, 'dangling.json'));
+  mkdirSync(join(dir, 'loop'));
+  symlinkSync(dir, join(dir, 'loop', 'back'));
+  const { code, lines } = check(dir);
+  assert.equal(code, 1);
+  assert.deepEqual(lines, [
+    `FAIL dangling: ${join(dir, 'dangling.json')}: is a symbolic link to nothing (its target does not exist)`,
+    `FAIL fifo: ${join(dir, 'fifo.json')}: is a FIFO (named pipe); expected a JSON file`,
+    'PASS good', '1 passed, 2 failed',
+  ]);
 });
 
 test('check finds scenarios in nested directories in name order', () => {

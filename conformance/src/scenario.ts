@@ -67,6 +67,7 @@ const isInt = (v: unknown): v is number => Number.isInteger(v);
 const TOP_KEYS = new Set(['id', 'title', 'source', 'rules', 'settings', 'seed', 'board', 'robots', 'turns', 'expect']);
 const ROBOT_KEYS = new Set(['name', 'x', 'y', 'dir', 'damage', 'lives', 'flags', 'archive', 'start', 'virtual', 'poweredDown', 'destroyed', 'options', 'program', 'fcLocks']);
 const TURN_KEYS = new Set(['programs', 'registers', 'expect', 'powerDown', 'stayDown', 'reenter', 'takeOption', 'choices']);
+const UPGRADE_KEYS = new Set(['x', 'y', 'name', 'age']);
 const EXPECT_ROBOT_KEYS = new Set(['x', 'y', 'dir', 'damage', 'lives', 'flags', 'archive', 'virtual', 'poweredDown', 'destroyed', 'out', 'options', 'locked']);
 
 function unknownKey(o: Record<string, unknown>, allowed: Set<string>, path: string): Result<never> | null {
@@ -155,6 +156,9 @@ function parseExpect(v: unknown, path: string, names: Map<string, number>): Resu
   return ok({ robots, ...(winner !== undefined ? { winner } : {}), ...(error !== undefined ? { error } : {}) });
 }
 
+/** True if an expectation checks something: a robot's field, the winner, or a refusal. */
+const checks = (e: Expect): boolean => e.error !== undefined || e.winner !== undefined || [...e.robots.values()].some((r) => Object.keys(r).length > 0);
+
 /** Reads a scenario object. The deck checks of SCENARIOS.md ("How a scenario is played") are here. */
 export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) => boolean | undefined): Result<Scenario> {
   if (!isObject(raw)) return err('', 'expected a JSON object');
@@ -177,6 +181,8 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
       const u = upgrades[k];
       const q = `board.upgrades[${k}]`;
       if (!isObject(u) || !isInt(u.x) || !isInt(u.y)) return err(q, 'expected {"x", "y", "name", "age"}');
+      const badU = unknownKey(u, UPGRADE_KEYS, q);
+      if (badU) return badU;
       if (typeof u.name !== 'string' || !(UPGRADES as readonly string[]).includes(u.name)) return err(`${q}.name`, `expected an upgrade (${UPGRADES.join(', ')})`);
       const age = u.age ?? 0;
       if (!isInt(age) || age < 0) return err(`${q}.age`, 'expected the rounds it has been offered already, a whole number');
@@ -325,6 +331,8 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   }
   const expect = parseExpect(raw.expect ?? {}, 'expect', names);
   if (!expect.ok) return expect;
+  if (!checks(expect.value) && !turns.some((t) => t.expect && checks(t.expect)))
+    return err('expect', 'the scenario checks nothing; expected a robot\'s field, a winner or an error in "expect" (or in a turn\'s "expect")');
   return ok({
     id: raw.id, title: typeof raw.title === 'string' ? raw.title : '', rules, settings: settings.value, seed,
     board: board.value, robots, offers, turns, expect: expect.value,

@@ -94,6 +94,26 @@ export const hasFloor = (b: Board, x: number, y: number): boolean =>
 export const wallAt = (b: Board, x: number, y: number, d: Dir): boolean =>
   (b.walls[y * b.width + x]! & (1 << d)) !== 0;
 
+/**
+ * Why no robot can stand on (x, y), or null if one can: off the board, where no board is, a pit
+ * (000 L207), a repulsor field (no robot enters one). Starts and archives must be standable.
+ */
+export function cannotStand(b: Board, x: number, y: number): string | null {
+  if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= b.width || y >= b.height) return `(${x},${y}) is off the ${b.width}x${b.height} board`;
+  const f = b.floor[y * b.width + x];
+  if (f === Floor.Void) return `(${x},${y}) is where no board is`;
+  if (f === Floor.Pit) return `(${x},${y}) is a pit`;
+  if (f === Floor.Repulsor) return `(${x},${y}) is a repulsor field, which no robot enters`;
+  return null;
+}
+
+/** The largest board or course: 48 squares a side (four 12x12 boards in a row). */
+export const MAX_BOARD_SIDE = 48;
+/** The most flags a board or course holds. */
+export const MAX_FLAGS = 16;
+/** The longest list of edges or devices a board holds: four per square of the largest board. */
+export const MAX_BOARD_LIST = 4 * MAX_BOARD_SIDE * MAX_BOARD_SIDE;
+
 /** The cell tokens of SCENARIOS.md. */
 const TOKENS: Record<string, [Floor, Dir?]> = {
   '.': [Floor.Plain],
@@ -152,6 +172,10 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => Number.isInteger(v);
 
+const LASER_KEYS = new Set(['x', 'y', 'dir', 'beams']);
+const PUSHER_KEYS = new Set(['x', 'y', 'dir', 'registers']);
+const CRUSHER_KEYS = new Set(['x', 'y', 'registers']);
+
 const BOARD_KEYS = new Set([
   'grid', 'walls', 'lasers', 'pushers', 'crushers', 'flags', 'ledges', 'ramps', 'start',
   // documentation fields of board files
@@ -167,11 +191,14 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   const grid = json.grid;
   if (!Array.isArray(grid) || grid.length === 0)
     return err(`${path}.grid`, 'expected a non-empty list of rows');
+  if (grid.length > MAX_BOARD_SIDE) return err(`${path}.grid`, `${grid.length} rows; expected at most ${MAX_BOARD_SIDE}`);
   const rows: string[][] = [];
   for (let y = 0; y < grid.length; y++) {
     const row = grid[y];
     if (typeof row !== 'string') return err(`${path}.grid[${y}]`, 'expected a string of cell tokens');
-    rows.push(row.trim().split(/\s+/));
+    const cells = row.trim().split(/\s+/);
+    if (cells.length > MAX_BOARD_SIDE) return err(`${path}.grid[${y}]`, `${cells.length} cells; expected at most ${MAX_BOARD_SIDE}`);
+    rows.push(cells);
   }
   const width = rows[0]!.length;
   const height = rows.length;
@@ -226,6 +253,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
     const list = json[key];
     if (list === undefined) return ok([]);
     if (!Array.isArray(list)) return err(`${path}.${key}`, 'expected a list of "x,y D" strings');
+    if (list.length > MAX_BOARD_LIST) return err(`${path}.${key}`, `${list.length} entries; expected at most ${MAX_BOARD_LIST}`);
     const out: [number, number, Dir][] = [];
     for (let k = 0; k < list.length; k++) {
       const m = typeof list[k] === 'string' ? /^\s*(\d+)\s*,\s*(\d+)\s+([NESW])\s*$/.exec(list[k]) : null;
@@ -263,15 +291,18 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
     across(x, y, d, ramp, ramp);
   }
 
-  const mounted = <T>(key: string, parseOne: (o: Record<string, unknown>, p: string) => Result<T>): Result<T[]> => {
+  const mounted = <T>(key: string, keys: Set<string>, parseOne: (o: Record<string, unknown>, p: string) => Result<T>): Result<T[]> => {
     const list = json[key];
     if (list === undefined) return ok([]);
     if (!Array.isArray(list)) return err(`${path}.${key}`, 'expected a list of objects');
+    if (list.length > MAX_BOARD_LIST) return err(`${path}.${key}`, `${list.length} entries; expected at most ${MAX_BOARD_LIST}`);
     const out: T[] = [];
     for (let k = 0; k < list.length; k++) {
       const p = `${path}.${key}[${k}]`;
       const o = list[k];
       if (!isObject(o)) return err(p, 'expected an object');
+      const unknown = Object.keys(o).find((x) => !keys.has(x));
+      if (unknown !== undefined) return err(`${p}.${unknown}`, `unknown key (expected one of ${[...keys].join(', ')})`);
       if (!inside(o.x, o.y)) return err(p, `expected "x" and "y" on the ${width}x${height} board`);
       const r = parseOne(o, p);
       if (!r.ok) return r;
@@ -280,8 +311,8 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
     return ok(out);
   };
   const registerMask = (v: unknown, p: string): Result<number> => {
-    if (!Array.isArray(v) || v.some((r) => !isInt(r) || r < 1 || r > 5))
-      return err(`${p}.registers`, 'expected a list of register numbers 1 to 5');
+    if (!Array.isArray(v) || !v.length || v.length > 5 || v.some((r) => !isInt(r) || r < 1 || r > 5))
+      return err(`${p}.registers`, 'expected a list of one to five register numbers 1 to 5');
     return ok(v.reduce((m: number, r: number) => m | (1 << (r - 1)), 0));
   };
   const dirOf = (o: Record<string, unknown>, p: string): Result<Dir> => {
@@ -289,16 +320,16 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
     return d === undefined ? err(`${p}.dir`, 'expected one of N, E, S, W') : ok(d);
   };
 
-  const lasers = mounted<BoardLaser>('lasers', (o, p) => {
+  const lasers = mounted<BoardLaser>('lasers', LASER_KEYS, (o, p) => {
     const d = dirOf(o, p);
     if (!d.ok) return d;
-    const beams = o.beams ?? 1;
+    const beams = o.beams === undefined ? 1 : o.beams;
     if (!isInt(beams) || beams < 1 || beams > 3) return err(`${p}.beams`, 'expected 1, 2 or 3');
     setWall(o.x as number, o.y as number, reverse(d.value)); // the mount hangs on a wall (SCENARIOS.md)
     return ok({ x: o.x as number, y: o.y as number, dir: d.value, beams });
   });
   if (!lasers.ok) return lasers;
-  const pushers = mounted<Pusher>('pushers', (o, p) => {
+  const pushers = mounted<Pusher>('pushers', PUSHER_KEYS, (o, p) => {
     const d = dirOf(o, p);
     if (!d.ok) return d;
     const regs = registerMask(o.registers, p);
@@ -307,7 +338,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
     return ok({ x: o.x as number, y: o.y as number, dir: d.value, registers: regs.value });
   });
   if (!pushers.ok) return pushers;
-  const crushers = mounted<Crusher>('crushers', (o, p) => {
+  const crushers = mounted<Crusher>('crushers', CRUSHER_KEYS, (o, p) => {
     const regs = registerMask(o.registers, p);
     if (!regs.ok) return regs;
     return ok({ x: o.x as number, y: o.y as number, registers: regs.value });
@@ -317,6 +348,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   const flags: Square[] = [];
   if (json.flags !== undefined) {
     if (!Array.isArray(json.flags)) return err(`${path}.flags`, 'expected a list of [x, y] pairs');
+    if (json.flags.length > MAX_FLAGS) return err(`${path}.flags`, `${json.flags.length} flags; expected at most ${MAX_FLAGS}`);
     for (let k = 0; k < json.flags.length; k++) {
       const f: unknown = json.flags[k];
       if (!Array.isArray(f) || f.length !== 2 || !inside(f[0], f[1]))
@@ -339,10 +371,13 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   const beams = beamCover(width, height, reach, lasers.value);
   const crusherAt = new Uint8Array(width * height);
   for (const c of crushers.value) crusherAt[c.y * width + c.x]! |= c.registers;
-  return ok({
+  const board: Board = {
     width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach, ...beams, flags,
     lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, start,
-  });
+  };
+  const unstandable = start && cannotStand(board, start[0], start[1]);
+  if (unstandable) return err(`${path}.start`, `${unstandable}; expected a square a robot can stand on`);
+  return ok(board);
 }
 
 /**

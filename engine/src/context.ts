@@ -9,6 +9,8 @@ import type { GameEvent, PushSource } from './events.js';
 import type { RuleSet } from './rules/ruleset.js';
 import type { Settings } from './settings.js';
 import type { GameState } from './state.js';
+import type { Hit } from './options/damage.js';
+import type { WeaponShot } from './options/weapons.js';
 
 /** The fixed part of a race: its floor, its rule set and its settings. */
 export interface Setup {
@@ -17,6 +19,58 @@ export interface Setup {
   readonly settings: Settings;
   /** Factory boards in the course (for the extra-lives rule). */
   readonly boards: number;
+  /**
+   * Where a finished call leaves its workspace for the next call on this setup (`makeSetup` makes
+   * one): a call takes the spare, so that a nested call makes its own, and gives it back when done.
+   * Without it every call makes a fresh workspace. Nothing in it outlives a call's meaning: each
+   * call clears what it reads.
+   */
+  readonly spare?: { workspace: Workspace | null };
+}
+
+/** A shot waiting in the laser step to be dealt point by point (options/damage.ts). */
+export interface PendingShot {
+  target: number;
+  points: number;
+  hit: Hit;
+}
+
+/**
+ * A call's working memory: the occupancy grid, the scratch arrays the steps reuse instead of
+ * allocating, and what lasts one register phase. Owned by one context at a time.
+ */
+export interface Workspace {
+  /** Per cell: 1 + the index of the real robot standing there, or 0. */
+  readonly occ: Int16Array;
+  /** Per robot: what last pushed it in this register (see `Ctx.pushedBy`). */
+  readonly pushedBy: (PushSource | null)[];
+  /** A chain of pushed robots, nearest first (movement.ts `collectChain`), and whether it ends against a repulsor field. */
+  readonly chain: number[];
+  chainMeetsRepulsor: boolean;
+  /** The robots that run a card this register (phases/program.ts). */
+  readonly moving: number[];
+  /** Laser step: points per robot; per board laser its nearest blocker, that blocker's distance and the nearest die's. */
+  hits: Int32Array;
+  nearest: Int32Array;
+  nearestAt: Int32Array;
+  dieAtDistance: Int32Array;
+  /** Laser step: shots dealt point by point, and the optional weapons that hit. */
+  readonly special: PendingShot[];
+  readonly weaponShots: WeaponShot[];
+  /** Belt step: the riders, their targets and which of them stay. */
+  riders: Int32Array;
+  tx: Int32Array;
+  ty: Int32Array;
+  stuck: Uint8Array;
+  /** Per card number: 1 while the card is in the program being revealed (turn.ts). */
+  readonly inProgram: Uint8Array;
+  /** This register: the sides each robot's shield has blocked (shieldPerRegister), and whether any has. */
+  blockedSides: number[];
+  anyBlocked: boolean;
+  /** This register: Fire Control points used, by shooter * 64 + target. */
+  readonly fireControlUsed: Map<number, number>;
+  /** This register: rams dealt, as rammer * 64 + victim (2.20: once per robot per register). */
+  readonly rams: Set<number>;
 }
 
 export interface Ctx {
@@ -36,45 +90,60 @@ export interface Ctx {
    * push a robot is credited with the kill").
    */
   readonly pushedBy: (PushSource | null)[];
+  /** The call's working memory. */
+  readonly work: Workspace;
 }
 
-/** A context with its own occupancy grid: for contexts that live on (bots' simulator, paths). */
+/** Per card number below this, a mark in `Workspace.inProgram` (classic 10-840, pbem codes from 1000). */
+export const MARKABLE_CARDS = 2048;
+
+function newWorkspace(cells: number): Workspace {
+  return {
+    occ: new Int16Array(cells), pushedBy: [], chain: [], chainMeetsRepulsor: false, moving: [],
+    hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
+    special: [], weaponShots: [],
+    riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8),
+    inProgram: new Uint8Array(MARKABLE_CARDS),
+    blockedSides: [], anyBlocked: false, fireControlUsed: new Map(), rams: new Set(),
+  };
+}
+
+/** A context with a workspace of its own: for contexts that live on (bots' simulator, paths). */
 export function makeCtx(setup: Setup, state: GameState, events: GameEvent[] | null): Ctx {
   const b = setup.board;
-  return withGrid(setup, state, events, new Int16Array(b.width * b.height));
+  return withWorkspace(setup, state, events, newWorkspace(b.width * b.height));
 }
 
 /**
- * A spare occupancy grid for the engine's own calls (turn.ts): a fresh grid per call (576 cells on
- * a 24x24 course) cost about 5% of a turn in allocation and garbage collection. A call takes the
- * spare, so that a nested call allocates its own, and gives it back when it is done.
+ * A context for one engine call, on the setup's spare workspace when there is one (a fresh grid
+ * and scratch per call cost about 5% of a turn in allocation and garbage collection); `giveBack`
+ * when done.
  */
-let spareOcc: Int16Array | null = null;
-
-/** A context for one engine call, on the spare grid when there is one; `giveBack` when done. */
 export function lendCtx(setup: Setup, state: GameState, events: GameEvent[] | null): Ctx {
   const b = setup.board;
-  let occ = spareOcc;
-  if (occ && occ.length === b.width * b.height) {
-    spareOcc = null;
-    occ.fill(0);
-  } else occ = new Int16Array(b.width * b.height);
-  return withGrid(setup, state, events, occ);
+  const cells = b.width * b.height;
+  let work = setup.spare?.workspace ?? null;
+  if (work && work.occ.length === cells) {
+    setup.spare!.workspace = null;
+    work.occ.fill(0);
+  } else work = newWorkspace(cells);
+  return withWorkspace(setup, state, events, work);
 }
 
-/** The call is over: its grid becomes the spare. The context must not be used again. */
+/** The call is over: its workspace becomes the setup's spare. The context must not be used again. */
 export function giveBack(ctx: Ctx): void {
-  spareOcc = ctx.occ;
+  if (ctx.setup.spare) ctx.setup.spare.workspace = ctx.work;
 }
 
-function withGrid(setup: Setup, state: GameState, events: GameEvent[] | null, occ: Int16Array): Ctx {
+function withWorkspace(setup: Setup, state: GameState, events: GameEvent[] | null, work: Workspace): Ctx {
   const b = setup.board;
   const robots = state.robots;
-  const pushedBy: (PushSource | null)[] = [];
+  const { occ, pushedBy } = work;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status === 'active' && !r.virtual) occ[r.y * b.width + r.x] = i + 1;
-    pushedBy.push(null);
+    pushedBy[i] = null;
   }
-  return { setup, board: b, rules: setup.rules, state, events, walls: wallsWithDice(b, state), occ, pushedBy };
+  while (pushedBy.length > robots.length) pushedBy.pop();
+  return { setup, board: b, rules: setup.rules, state, events, walls: wallsWithDice(b, state), occ, pushedBy, work };
 }

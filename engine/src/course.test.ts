@@ -106,15 +106,35 @@ test('validation refuses a classic start that is not an archive location', () =>
 });
 
 test('validation refuses pbem starts off plain floor, on a flag, or shared, and more than eight', () => {
-  assert.deepEqual(problems({ start: undefined, starts: [[0, 0], [2, 2], [0, 0], [1, 1], [3, 3]] }), [
-    '2,2: start 2 at (2,2) is not on plain floor (a pit)',
+  assert.deepEqual(problems({ start: undefined, starts: [[0, 0], [2, 1], [0, 0], [1, 1], [3, 3]] }), [
+    '2,1: start 2 at (2,1) is not on plain floor (a conveyor belt)',
     '0,0: start 3 at (0,0) is another start\'s square too',
     '1,1: start 4 at (1,1) is not on plain floor (a repair site)',
     '3,3: start 5 at (3,3) is not on plain floor (a portal)',
     '3,3: start 5 at (3,3) is on flag 1',
   ]);
+});
+
+test('a course refuses more than eight starts, a start or starts where no robot can stand, and no flag', () => {
   const nine = [[0, 0], [1, 0], [2, 0], [0, 1], [3, 1], [1, 2], [3, 2], [0, 3], [2, 3]];
-  assert.deepEqual(problems({ start: undefined, starts: nine }), ['-: 9 starts; a race has at most 8 robots']);
+  assert.deepEqual(refusal({ start: undefined, starts: nine }), { field: 'starts', message: '9 starts; a race has at most 8 robots' });
+  assert.deepEqual(refusal({ start: undefined, starts: [[0, 0], [2, 2]] }), { field: 'starts[1]', message: '(2,2) is a pit; expected a square a robot can stand on' });
+  assert.deepEqual(refusal({ start: [2, 2] }), { field: 'course.start', message: '(2,2) is a pit; expected a square a robot can stand on' });
+  assert.equal(refusal({ flags: [] })!.field, 'flags');
+});
+
+test('a course refuses unknown keys, naming their path, at its top and in a placement', () => {
+  assert.deepEqual(refusal({ flgs: [[0, 0]] }), { field: 'flgs', message: 'unknown key (expected one of name, author, description, players, complexity, time, boards, flags, start, starts)' });
+  assert.deepEqual(refusal({ boards: [{ board: 'tile', x: 0, y: 0, rotaton: 90 }] }), { field: 'boards[0].rotaton', message: 'unknown key (expected one of board, x, y, rotation)' });
+});
+
+test('a course is bounded: 16 boards, corners 0 to 47, 48 squares a side, 16 flags', () => {
+  const many = Array.from({ length: 17 }, (_, k) => ({ board: 'tile', x: (k % 4) * 4, y: Math.floor(k / 4) * 4 }));
+  assert.deepEqual(refusal({ boards: many }), { field: 'boards', message: '17 boards; expected at most 16' });
+  assert.equal(refusal({ boards: [{ board: 'tile', x: 4294967295, y: 0 }] })!.field, 'boards[0].x');
+  assert.equal(refusal({ boards: [{ board: 'tile', x: 0, y: 1000000 }] })!.field, 'boards[0].y');
+  assert.deepEqual(refusal({ boards: [{ board: 'tile', x: 0, y: 0 }, { board: 'tile', x: 46, y: 0 }] }), { field: 'boards', message: 'the course is 50x4 squares; expected at most 48 a side' });
+  assert.deepEqual(refusal({ flags: Array(17).fill([3, 0]) }), { field: 'flags', message: '17 flags; expected at most 16' });
 });
 
 test('validation refuses a classic start that is not on the first board', () => {

@@ -3,7 +3,7 @@
  * in order and the start (000 L52-56). A course is composed into one board of the grammar of
  * SCENARIOS.md; cells of its bounding box that no board covers are `x` (no floor).
  */
-import { parseBoard, type Board, type BoardJson } from './board.js';
+import { cannotStand, MAX_BOARD_SIDE, MAX_FLAGS, parseBoard, type Board, type BoardJson } from './board.js';
 import { DIR_NAMES, parseDir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
 
@@ -42,6 +42,18 @@ export interface Course {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => Number.isInteger(v);
+
+const COURSE_KEYS = new Set(['name', 'author', 'description', 'players', 'complexity', 'time', 'boards', 'flags', 'start', 'starts']);
+const PLACEMENT_KEYS = new Set(['board', 'x', 'y', 'rotation']);
+/** The most boards a course lays out: sixteen 12x12 boards fill the largest course. */
+export const MAX_PLACEMENTS = 16;
+/** The most robots a race holds, so the most pbem starts (001 L333). */
+export const MAX_STARTS = 8;
+
+function unknownKey(o: Record<string, unknown>, keys: Set<string>, path: string): Result<never> | null {
+  const k = Object.keys(o).find((x) => !keys.has(x));
+  return k === undefined ? null : err(path ? `${path}.${k}` : k, `unknown key (expected one of ${[...keys].join(', ')})`);
+}
 
 const TURN_TOKEN: Record<string, string> = { '^': '>', '>': 'v', v: '<', '<': '^', '^^': '>>', '>>': 'vv', vv: '<<', '<<': '^^' };
 
@@ -91,10 +103,13 @@ const xy = ([x, y]: [number, number]) => ({ x, y });
 /**
  * Reads a course file and lays out its boards. `boards` finds a board file's `board` object by
  * name. Refuses, naming the field: unknown boards, overlapping boards, more than nine portal pairs,
- * and flags or starts off the floor. Whether the course is a good one is `validateCourse`'s job.
+ * flags or starts off the floor, starts on squares no robot stands on, unknown keys, and sizes past
+ * the bounds (48 squares a side, 16 boards, 16 flags, 8 starts). Whether the course is a good one is `validateCourse`'s job.
  */
 export function parseCourse(json: unknown, boards: (name: string) => BoardJson | undefined): Result<Course> {
   if (!isObject(json)) return err('course', 'expected an object');
+  const unknown = unknownKey(json, COURSE_KEYS, '');
+  if (unknown) return unknown;
   const str = (k: string, required: boolean): Result<string> => {
     const v = json[k];
     if (v === undefined && !required) return ok('');
@@ -112,6 +127,7 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   if (!['easy', 'moderate', 'hard'].includes(json.complexity as string)) return err('complexity', 'expected "easy", "moderate" or "hard"');
   if (!['short', 'moderate', 'long'].includes(json.time as string)) return err('time', 'expected "short", "moderate" or "long"');
   if (!Array.isArray(json.boards) || !json.boards.length) return err('boards', 'expected a list of placed boards');
+  if (json.boards.length > MAX_PLACEMENTS) return err('boards', `${json.boards.length} boards; expected at most ${MAX_PLACEMENTS}`);
 
   const placements: Placement[] = [];
   const turned: BoardJson[] = [];
@@ -119,11 +135,17 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
     const p = json.boards[k];
     const path = `boards[${k}]`;
     if (!isObject(p)) return err(path, 'expected {"board", "x", "y", "rotation"}');
+    const unknownP = unknownKey(p, PLACEMENT_KEYS, path);
+    if (unknownP) return unknownP;
     if (typeof p.board !== 'string') return err(`${path}.board`, 'expected a board name');
     const b = boards(p.board);
     if (!b) return err(`${path}.board`, `no board named "${p.board}"`);
-    if (!isInt(p.x) || !isInt(p.y) || p.x < 0 || p.y < 0) return err(`${path}.x`, 'expected the square of its north-west corner, x and y from 0');
-    const rotation = p.rotation ?? 0;
+    const valid = parseBoard(b, `${path} "${p.board}"`);
+    if (!valid.ok) return valid;
+    const corner = `expected the square of its north-west corner, x and y from 0 to ${MAX_BOARD_SIDE - 1}`;
+    if (!isInt(p.x) || p.x < 0 || p.x >= MAX_BOARD_SIDE) return err(`${path}.x`, corner);
+    if (!isInt(p.y) || p.y < 0 || p.y >= MAX_BOARD_SIDE) return err(`${path}.y`, corner);
+    const rotation = p.rotation === undefined ? 0 : p.rotation;
     if (![0, 90, 180, 270].includes(rotation as number)) return err(`${path}.rotation`, 'expected 0, 90, 180 or 270');
     placements.push({ board: p.board, x: p.x, y: p.y, rotation: rotation as Rotation });
     turned.push(rotateBoard(b, rotation as Rotation));
@@ -131,6 +153,7 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   const size = turned.map((b) => [b.grid[0]!.trim().split(/\s+/).length, b.grid.length] as const);
   const width = Math.max(...placements.map((p, k) => p.x + size[k]![0]));
   const height = Math.max(...placements.map((p, k) => p.y + size[k]![1]));
+  if (width > MAX_BOARD_SIDE || height > MAX_BOARD_SIDE) return err('boards', `the course is ${width}x${height} squares; expected at most ${MAX_BOARD_SIDE} a side`);
   const cells: string[][] = Array.from({ length: height }, () => new Array<string>(width).fill('x'));
   const owner: number[][] = Array.from({ length: height }, () => new Array<number>(width).fill(-1));
   const layout: Required<Pick<BoardJson, 'walls' | 'ledges' | 'ramps' | 'lasers' | 'pushers' | 'crushers'>> = {
@@ -168,12 +191,13 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   }
 
   const square = (v: unknown, path: string): Result<Square> => {
-    if (!Array.isArray(v) || v.length !== 2 || !isInt(v[0]) || !isInt(v[1])) return err(path, 'expected [x, y]');
+    if (!Array.isArray(v) || v.length !== 2 || !isInt(v[0]) || !isInt(v[1]) || v[0] < 0 || v[1] < 0) return err(path, 'expected [x, y], each from 0');
     const [x, y] = v as [number, number];
-    if (x < 0 || y < 0 || x >= width || y >= height || cells[y]![x] === 'x') return err(path, `(${x},${y}) is not on any board of the course`);
+    if (x >= width || y >= height || cells[y]![x] === 'x') return err(path, `(${x},${y}) is not on any board of the course`);
     return ok([x, y]);
   };
-  if (!Array.isArray(json.flags)) return err('flags', 'expected the flags in race order, [[x, y], …]');
+  if (!Array.isArray(json.flags) || !json.flags.length) return err('flags', 'expected the flags in race order, [[x, y], …]');
+  if (json.flags.length > MAX_FLAGS) return err('flags', `${json.flags.length} flags; expected at most ${MAX_FLAGS}`);
   const flags: Square[] = [];
   for (let k = 0; k < json.flags.length; k++) {
     const s = square(json.flags[k], `flags[${k}]`);
@@ -189,6 +213,7 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   const starts: Square[] = [];
   if (json.starts !== undefined) {
     if (!Array.isArray(json.starts)) return err('starts', 'expected a start per robot, in pick order: [[x, y], …]');
+    if (json.starts.length > MAX_STARTS) return err('starts', `${json.starts.length} starts; a race has at most ${MAX_STARTS} robots`);
     for (let k = 0; k < json.starts.length; k++) {
       const s = square(json.starts[k], `starts[${k}]`);
       if (!s.ok) return s;
@@ -200,6 +225,10 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   if (start) composed.start = [start[0], start[1]];
   const board = parseBoard(composed, 'course');
   if (!board.ok) return board;
+  for (const [k, s] of starts.entries()) {
+    const why = cannotStand(board.value, s[0], s[1]);
+    if (why) return err(`starts[${k}]`, `${why}; expected a square a robot can stand on`);
+  }
   return ok({
     name: name.value, author: author.value, description: description.value,
     players: [fewest, most], complexity: json.complexity as Course['complexity'], time: json.time as Course['time'],

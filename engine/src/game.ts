@@ -1,5 +1,5 @@
 /** Setting up a race: the setup (board, rule set, settings) and the robots' first state. */
-import { Floor, type Board } from './board.js';
+import { cannotStand, Floor, type Board } from './board.js';
 import type { Outcome } from './turn.js';
 import type { Card } from './cards.js';
 import { makeCtx, type Setup } from './context.js';
@@ -19,10 +19,16 @@ export const RULE_SETS: Readonly<Record<string, RuleSet>> = { classic, pbem };
 /** The rule set a race plays when none is named. */
 export const DEFAULT_RULE_SET = 'classic';
 
+/** The rule sets a course can be raced under: those with one start for all need the course's
+ *  `start`, those with a start per robot its `starts`. */
+export function courseRuleSets(course: { readonly start?: unknown; readonly starts: readonly unknown[] }): string[] {
+  return Object.values(RULE_SETS).filter((rs) => (rs.startsPerRobot ? course.starts.length > 0 : !!course.start)).map((rs) => rs.name);
+}
+
 export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
   const rs = RULE_SETS[rules];
   if (!rs) return err('rules', `unknown rule set "${rules}" (expected one of ${Object.keys(RULE_SETS).join(', ')})`);
-  return ok({ board, rules: rs, settings, boards });
+  return ok({ board, rules: rs, settings, boards, spare: { workspace: null } });
 }
 
 /** A robot as a race or a scenario places it; what is left out takes the rule set's default. */
@@ -79,7 +85,8 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed: Se
       return err(`${p}.flags`, `expected 0 to ${b.flags.length} (the board has ${b.flags.length} flags), found ${flags}`);
     for (const key of ['archive', 'start'] as const) {
       const sq = r[key];
-      if (sq && !inside(sq[0], sq[1])) return err(`${p}.${key}`, `(${sq[0]},${sq[1]}) is off the board`);
+      const why = sq && cannotStand(b, sq[0], sq[1]);
+      if (why) return err(`${p}.${key}`, `${why}; expected a square a robot can stand on`);
     }
     for (let k = 0; k < (r.options ?? []).length; k++) {
       const o = r.options![k]!;

@@ -12,11 +12,6 @@ import { throughPortal } from './elements/portals.js';
 import { isRepulsor, repulse } from './elements/repulsors.js';
 import { ram } from './options/movement.js';
 
-/** Scratch space for a chain of pushed robots (a chain is never longer than the robots). */
-const chain: number[] = [];
-/** Set by collectChain: the chain ends against a repulsor field. */
-let chainMeetsRepulsor = false;
-
 /** A robot cannot be pushed or carried across side d of (x, y): a wall, or a ledge from below. */
 export const shut = (ctx: Ctx, x: number, y: number, d: Dir): boolean =>
   blocked(ctx, x, y, d) || climbs(ctx, y * ctx.board.width + x, d);
@@ -82,7 +77,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
       if (r.options.length) ram(ctx, i, ctx.occ[ny * b.width + nx]! - 1);
       return 0;
     }
-    if (chainMeetsRepulsor) {
+    if (ctx.work.chainMeetsRepulsor) {
       const last = pushed[pushed.length - 1]!;
       const e = ctx.state.robots[last]!;
       repulse(ctx, last, reverse(d), value, [e.x + DX[d]!, e.y + DY[d]!]);
@@ -107,15 +102,17 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
 }
 
 /**
- * The real robots standing in a row from (x, y) in direction d, nearest first (a scratch array,
- * valid until the next call). Null if a wall or a ledge stops the last of them, so nobody moves
- * (RULES.md: "If any robot in the chain would cross a wall, nobody moves"). A repulsor field at the
- * end stops the chain too, unless `repulsorEnds`: then `chainMeetsRepulsor` says so.
+ * The real robots standing in a row from (x, y) in direction d, nearest first (the workspace's
+ * scratch array, valid until the next call). Null if a wall or a ledge stops the last of them, so
+ * nobody moves (RULES.md: "If any robot in the chain would cross a wall, nobody moves"). A repulsor
+ * field at the end stops the chain too, unless `repulsorEnds`: then `work.chainMeetsRepulsor` says so.
  */
 export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnds: boolean): readonly number[] | null {
   const b = ctx.board;
+  const work = ctx.work;
+  const chain = work.chain;
   let n = 0;
-  chainMeetsRepulsor = false;
+  work.chainMeetsRepulsor = false;
   let j = ctx.occ[y * b.width + x]!;
   while (j) {
     if (shut(ctx, x, y, d)) return null;
@@ -125,7 +122,7 @@ export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnd
     if (x < 0 || y < 0 || x >= b.width || y >= b.height) break;
     if (isRepulsor(ctx, x, y)) {
       if (!repulsorEnds) return null;
-      chainMeetsRepulsor = true;
+      work.chainMeetsRepulsor = true;
       break;
     }
     j = ctx.occ[y * b.width + x]!;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RULE_SETS, apiOrders, describeOrders, orderLines, parseOrders, type NotationContext, type Parsed } from './index.js';
+import fc from 'fast-check';
+import { CARD_TYPES, COMMENT_HINT, DECK, RULE_SETS, apiOrders, cardName, describeOrders, entryName, exampleProgram, gearOf, instruction, orderHelp, orderLines, parseOrders, readEntry, readWebEntry, writeCard, writeProgram, type NotationContext, type Parsed, type RuleSet } from './index.js';
 
 const pbem: NotationContext = {
   rules: RULE_SETS.pbem!, hand: ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U', 'F1', 'L', 'R'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
@@ -191,4 +192,111 @@ test('the starting facing is written "face E" in the first turn only (002 L38-39
   const later = errors(parseOrders('face E\nF3 F2 F B L', pbem));
   assert.match(later[0]!.expected, /only in the first turn/);
   assert.equal(ok(parseOrders('re-enter facing W\nF3 F2 F B L', first)).facing, undefined, 're-entry is not the starting facing');
+});
+
+test('a mail signed without a "-- " line: trailing lines that read as no order are a signature, shown back with how to mark one', () => {
+  const p = parseOrders('F3 F2 F B L\npower down\n\nThanks,\nBob', pbem);
+  assert.ok(p.ok, JSON.stringify(p));
+  assert.deepEqual(p.ignored, ['Thanks,', 'Bob']);
+  assert.equal(p.orders.powerDown, true);
+  assert.match(COMMENT_HINT, /"-- "/);
+  // Before the orders, or between them, such a line is refused, and the refusal says how to mark a comment.
+  const e = errors(parseOrders('Thanks, Bob\nF3 F2 F B L', pbem));
+  assert.deepEqual(e.map((x) => x.line), [1]);
+  assert.ok(e[0]!.expected.includes(COMMENT_HINT));
+  // A trailing line that begins as an order is refused, not taken for a signature.
+  assert.deepEqual(errors(parseOrders('F3 F2 F B L\nre-enter facing up', pbem)).map((x) => x.text), ['re-enter facing up']);
+  assert.deepEqual(errors(parseOrders('P670 P80 P440 P90 P20\ntake option at once', classic)).map((x) => x.line), [2]);
+  // With no order at all, nothing is a signature.
+  assert.deepEqual(errors(parseOrders('Thanks, Bob', pbem)).map((x) => x.line), [1]);
+});
+
+test('"Register 5 -" with no card is refused, not left to the random fill; "Register 5 - random" is', () => {
+  const e = errors(parseOrders('1: F3\n2: F2\n3: F\n4: B\nRegister 5 -', pbem));
+  assert.deepEqual(e.filter((x) => x.line).map((x) => x.text), ['Register 5 -']);
+  assert.match(e.find((x) => x.line)!.expected, /a card after "Register 5 -".*"Register 5 - random"/);
+  assert.deepEqual(ok(parseOrders('1: F3\n2: F2\n3: F\n4: B\nRegister 5 - random', pbem)).program, ['F3', 'F2', 'F1', 'B', null]);
+  assert.deepEqual(ok(parseOrders('1: F3\n2: F2\n3: F\n4: B\nRegister 5 - L', pbem)).program, ['F3', 'F2', 'F1', 'B', 'L']);
+});
+
+test('a power down may be written on the program line', () => {
+  const o = ok(parseOrders('F3 F2 pd F B L', pbem));
+  assert.deepEqual([o.program, o.powerDown], [['F3', 'F2', 'F1', 'B', 'L'], true]);
+  assert.equal(ok(parseOrders('F3 F2 F B L power down', pbem)).powerDown, true);
+});
+
+test('the terminal reading: a type takes the first card of it left, and a short or missing program is left to the engine', () => {
+  const terminal = { ...classic, firstOfType: true, partial: true };
+  assert.deepEqual(ok(parseOrders('F1 F1 R', terminal)).program, ['F1:500', 'F1:510', 'R:80']);
+  assert.match(errors(parseOrders('F1 F2 B L U', classic))[0]!.expected, /you hold 2 F1 cards/);
+  assert.deepEqual(ok(parseOrders('power down', terminal)).program, []);
+  assert.match(errors(parseOrders('U U', terminal))[0]!.expected, /"U": no U card left/);
+  assert.match(errors(parseOrders('F3 X9', terminal))[0]!.expected, /a card, not "X9"/);
+});
+
+test('API program entries: a card, two joined, an upgrade code only where the rule set plays codes', () => {
+  assert.deepEqual(readEntry('F1:500+R:80', RULE_SETS.classic!), { card: 500, joined: 80 });
+  assert.equal(typeof readEntry('F0', RULE_SETS.pbem!), 'object');
+  for (const bad of ['F0', 'F2', 'F1:500+R:80+L:90', 42, 'F2:671'])
+    assert.equal(typeof readEntry(bad, RULE_SETS.classic!), 'string', String(bad));
+  assert.match(readEntry('F2:670', RULE_SETS.pbem!) as string, /F1, F2, F3, B, L, R or U, an upgrade code F0, F4, B2/);
+});
+
+test("the web's program entries: a card played as its gear's code, and two joined, read back as written", () => {
+  for (const e of [{ card: 'F1:500', joined: 'R:80' }, { card: 'F3', coded: true }, { card: 'B', coded: true, joined: 'L' }, { card: 'R:80' }])
+    assert.deepEqual(readWebEntry(entryName(e)), e);
+  assert.equal(entryName({ card: 'F1', coded: true }), 'F0');
+  assert.equal(gearOf('F3:800')?.option, 'Fourth Gear');
+});
+
+test('the help on writing orders follows the rule set data, not its name', () => {
+  const rows = (r: RuleSet) => orderHelp(r).map(([e]) => e);
+  assert.ok(rows(RULE_SETS.classic!).includes('take option'));
+  assert.ok(!rows(RULE_SETS.pbem!).includes('take option'));
+  assert.ok(rows(RULE_SETS.pbem!).includes('F0 F4 B2 F+L'));
+  assert.ok(!rows(RULE_SETS.classic!).includes('F0 F4 B2 F+L'));
+  assert.deepEqual(rows({ ...RULE_SETS.classic!, takeOptionChoice: false, gearCodes: true }).slice(-2), ['F0 F4 B2 F+L', '-- ']);
+  assert.equal(exampleProgram(RULE_SETS.classic!), 'F2 P670 R P80 B P440 L P90 U P20');
+  assert.equal(writeCard('F2:670+R:80'), 'F2 P670+R P80');
+});
+
+test('a refusal names the rule sets that allow what this one does not, from their data', () => {
+  const noShield = { ...RULE_SETS.classic!, name: 'strict', options: { ...RULE_SETS.classic!.options, choiceKeys: ['unlock'] } };
+  assert.match(errors(parseOrders('P670 P80 P440 P90 P20\nshield back', { ...classic, rules: noShield, options: ['Shield'] }))[0]!.expected, /orders of strict; Shield is a classic option choice/);
+});
+
+/** A hand dealt by the rule set: distinct deck cards with priorities, or instructions drawn with repeats. */
+const handArb = (priorities: boolean) =>
+  priorities
+    ? fc.shuffledSubarray([...DECK], { minLength: 5, maxLength: 9 }).map((cs) => cs.map(cardName))
+    : fc.array(fc.constantFrom(...CARD_TYPES), { minLength: 5, maxLength: 10 }).map((ts) => ts.map((t) => cardName(instruction(t))));
+
+test('every program written by the notation reads back to the same program (property)', () => {
+  for (const rules of [RULE_SETS.classic!, RULE_SETS.pbem!]) {
+    fc.assert(
+      fc.property(
+        handArb(rules.priorities).chain((hand) =>
+          fc.tuple(
+            fc.constant(hand),
+            fc.shuffledSubarray(hand.map((_, k) => k), { minLength: 5, maxLength: 5 }),
+            fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+            fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+          ),
+        ),
+        ([hand, picks, random, coded]) => {
+          // Each register a card of the hand, left to the random fill, or (with gear codes) played as its code.
+          const program = picks.map((k, r) => {
+            if (random[r]) return null;
+            const g = gearOf(hand[k]!);
+            return rules.gearCodes && coded[r] && g ? g.code : hand[k]!;
+          });
+          const ctx: NotationContext = { ...(rules.priorities ? classic : pbem), rules, hand };
+          const read = parseOrders(writeProgram(program), ctx);
+          if (!read.ok) throw new Error(`${writeProgram(program)} against ${hand.join(' ')}: ${JSON.stringify(read.errors)}`);
+          assert.deepEqual(read.orders.program, program);
+        },
+      ),
+      { numRuns: 300, seed: 14 },
+    );
+  }
 });

@@ -168,9 +168,15 @@ const FACINGS: Record<string, Facing> = { n: 'N', e: 'E', s: 'S', w: 'W', north:
 /** Words that leave a register to the random fill (001 L393). */
 export const RANDOM_WORDS: readonly string[] = ['-', '?', '*', 'x', 'random', 'any'];
 const RANDOM = new Set(RANDOM_WORDS);
-const CARD_WORDS: Record<CardType, string> = {
-  F1: 'move 1', F2: 'move 2', F3: 'move 3', B: 'back up', L: 'turn left', R: 'turn right', U: 'U-turn',
+/** The cards in words (001 L11-25; the gears' codes by their option). */
+const CARD_WORDS: Record<string, string> = {
+  F1: 'Move 1', F2: 'Move 2', F3: 'Move 3', B: 'Back up', L: 'Turn left', R: 'Turn right', U: 'U-turn', ...Object.fromEntries(GEARS.map((g) => [g.code, g.option])),
 };
+/** A card in words: "Move 2 (670)" for the classic F2:670, "Move 2" for the pbem F2, "Brakes" for F0. */
+export function cardWords(name: string): string {
+  const [code, priority] = name.split(':');
+  return `${CARD_WORDS[code!] ?? code}${priority ? ` (${priority})` : ''}`;
+}
 
 /** The program part of the help: what a program looks like in this rule set. */
 export const programHelp = (rules: RuleSet): string =>

@@ -1,9 +1,8 @@
-/** The settings docs/rules.md documents are the ones the engine parses, and each is read by some code. */
+/** Each setting docs/rules.md documents is read by some code (docs.test.ts keeps the table equal to the engine's settings). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SETTING_KINDS } from './settings.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const documented = [...readFileSync(join(root, 'docs/rules.md'), 'utf8').matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((m) => m[1]!);
@@ -27,10 +26,6 @@ function sources(): string {
   }
   return out.join('\n');
 }
-
-test('docs/rules.md documents exactly the settings parseSettings takes', () => {
-  assert.deepEqual([...documented].sort(), Object.keys(SETTING_KINDS).sort());
-});
 
 test('every setting documented in docs/rules.md is read by some code (engine, driver, server or mail)', () => {
   const code = sources();

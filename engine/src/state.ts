@@ -205,6 +205,45 @@ function cloneRobot(r: RobotState, sharedHand: boolean): RobotState {
   };
 }
 
+/**
+ * Makes robot `to` equal to `from`, every field, reusing `to`'s arrays (the simulator's save and
+ * restore, which must not allocate); the registers only if `registers` (a search sets them itself).
+ * `simulator.test.ts` checks that no field is left out.
+ */
+export function copyRobotInto(to: RobotState, from: RobotState, registers = true): void {
+  (to as { name: string }).name = from.name;
+  to.x = from.x;
+  to.y = from.y;
+  to.dir = from.dir;
+  to.damage = from.damage;
+  to.lives = from.lives;
+  to.flags = from.flags;
+  to.archive = from.archive;
+  to.start = from.start;
+  to.status = from.status;
+  to.virtual = from.virtual;
+  to.poweredDown = from.poweredDown;
+  to.announced = from.announced;
+  to.stayDown = from.stayDown;
+  to.takeOption = from.takeOption;
+  copyList(to.unlock, from.unlock);
+  copyList(to.hand, from.hand);
+  if (registers) copyList(to.registers, from.registers);
+  to.locked = from.locked;
+  to.programmed = from.programmed;
+  to.destroyedAt = from.destroyedAt;
+  to.reentries = from.reentries;
+  copyList(to.options, from.options);
+  if (from.opt || to.opt) to.opt = from.opt && cloneMemory(from.opt);
+}
+
+/** `to` becomes a copy of `from`, in place. */
+export function copyList<T>(to: T[], from: readonly T[]): void {
+  for (let k = 0; k < from.length; k++) to[k] = from[k]!;
+  // Cut by pop(): setting an array's length is a call into the runtime.
+  while (to.length > from.length) to.pop();
+}
+
 export function cloneMemory(m: OptionMemory): OptionMemory {
   return {
     choices: m.choices, joined: m.joined.slice(), fcLocks: m.fcLocks, flywheel: m.flywheel, aside: m.aside,

@@ -5,7 +5,7 @@
  */
 import { cardName, type Card } from './cards.js';
 import { Floor } from './board.js';
-import { giveBack, lendCtx, type Ctx, type Setup } from './context.js';
+import { giveBack, lendCtx, MARKABLE_CARDS, type Ctx, type Setup } from './context.js';
 import type { GameEvent } from './events.js';
 import { below } from './rng.js';
 import { destroyIfWrecked, discardAllDamage, repair } from './robots.js';
@@ -324,18 +324,19 @@ function registerRefusal(state: GameState): Result<never> | null {
   return null;
 }
 
-/** Per card number (classic 10-840, pbem codes from 1000): 1 while the card is in the program being revealed. */
-const inProgram = new Uint8Array(2048);
 const NO_CARDS: readonly Card[] = [];
-/** Other numbers, never dealt by the engine, are looked up the slow way. */
-const markable = (c: Card): boolean => Number.isInteger(c) && c >= 0 && c < inProgram.length;
+/** Card numbers marked in the workspace's `inProgram` (classic 10-840, pbem codes from 1000); others,
+ *  never dealt by the engine, are looked up the slow way. */
+const markable = (c: Card): boolean => Number.isInteger(c) && c >= 0 && c < MARKABLE_CARDS;
 
 /**
  * The reveal: the cards of robot r's hand that are not in its program (registers, joined cards) go
  * to the discard, in hand order. Marks by card number, not includes(): nine cards against ten
  * program entries, for every robot, was 3% of a turn.
  */
-function discardUnplayed(st: GameState, r: RobotState): void {
+function discardUnplayed(ctx: Ctx, r: RobotState): void {
+  const st = ctx.state;
+  const inProgram = ctx.work.inProgram;
   const joined: readonly Card[] = r.opt?.joined ?? NO_CARDS;
   const mark = (cards: readonly Card[], v: number): void => {
     for (let k = 0; k < cards.length; k++) if (markable(cards[k]!)) inProgram[cards[k]!] = v;
@@ -359,7 +360,7 @@ function registerOn(ctx: Ctx): void {
       // The hand may still be the input state's array (begin's `reveal`): read it, replace it.
       if (r.hand.length) {
         if (r.opt) setAside(ctx, i);
-        discardUnplayed(st, r);
+        discardUnplayed(ctx, r);
         r.hand = [];
       }
       if (r.announced) ctx.events?.push({ type: 'powerDownAnnounced', robot: i });

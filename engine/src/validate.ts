@@ -68,7 +68,6 @@ export function validateCourse(course: Course): Problem[] {
       }
     }
   });
-  if (!course.flags.length) problems.push({ at: null, message: 'the course has no flags' });
 
   // The start (classic) is an archive location: a repair site (000 L54; 004 L113).
   if (course.start) {
@@ -79,8 +78,7 @@ export function validateCourse(course: Course): Problem[] {
     // 000 L54 "choose one of the repair sites on the first board as the starting position"
     if (course.boardAt[y * w + x] !== 0) problems.push({ at: [x, y], message: `the start (${x},${y}) is not on the first board, "${course.boards[0]!.board}"` });
   }
-  // pbem: a start per robot (001 L333), each on plain floor of its own.
-  if (course.starts.length > 8) problems.push({ at: null, message: `${course.starts.length} starts; a race has at most 8 robots` });
+  // pbem: a start per robot (001 L333), each on plain floor of its own (at most eight: parseCourse).
   const seen = new Set<string>();
   course.starts.forEach(([x, y], k) => {
     const f = at(x, y);

@@ -167,16 +167,21 @@ test('seat addresses are checked at creation; mails without the seat\'s secret a
     // Forged: a wrong secret in the address; and the seat named in the subject, without its secret.
     await sendMail(gateway.smtpPort, { from: 'mallory@m.test', to: `race+${id}.1.aaaaaaaaaaaa@rr.test`, subject: 'orders', text: 'F F F F F' });
     await sendMail(gateway.smtpPort, { from: 'bob@b.test', to: 'race@rr.test', subject: `Re: [RR ${id} s1] Turn 1`, text: 'F F F F F' });
-    // Naming no seat at all: dropped without an answer.
-    await sendMail(gateway.smtpPort, { from: 'spam@m.test', to: 'race@rr.test', subject: 'hello', text: 'buy now' });
+    // Naming no seat at all: answered once per sender with how to join, then dropped.
+    await sendMail(gateway.smtpPort, { from: 'newcomer@m.test', to: 'race@rr.test', subject: 'hello', text: 'can I play?' });
+    await sendMail(gateway.smtpPort, { from: 'newcomer@m.test', to: 'race@rr.test', subject: 'hello again', text: 'can I play?' });
     await gateway.pump();
+    const welcome = sink.mails.slice(n).filter((c) => c.to.includes('newcomer@m.test'));
+    assert.equal(welcome.length, 1, 'one answer to a newcomer, however often it writes');
+    assert.match(text(welcome[0]!), /Your mail named no seat of a race[\s\S]*Ask a race's moderator for a seat with your address/);
+    assert.equal(welcome[0]!.mail.headers.get('auto-submitted'), 'auto-replied');
     // One notice a turn, to the seat's own address only.
-    const refusals = sink.mails.slice(n);
+    const refusals = sink.mails.slice(n).filter((c) => !c.to.includes('newcomer@m.test'));
     assert.equal(refusals.length, 1);
     assert.deepEqual(refusals[0]!.to, ['bob@b.test']);
     assert.match(text(refusals[0]!), /was refused: it did not carry your seat's secret code/);
     assert.match(text(refusals[0]!), /It came from mallory@m\.test/);
-    assert.equal(gateway.ignored, 1);
+    assert.equal(gateway.ignored, 2);
     const v = await service.view(id);
     assert.ok(v.ok && v.value.seats.every((s) => !s.submitted), 'no orders were taken');
 
@@ -196,10 +201,12 @@ test('seat addresses are checked at creation; mails without the seat\'s secret a
     assert.match(text(sink.mails.at(-1)!), /Register 5: left to the random fill\n {2}Power down next turn: yes/);
     const after = await service.view(id);
     assert.ok(after.ok && after.value.seats[1]!.submitted);
-    // Replaced before the deadline: the new orders are the ones kept, and acknowledged as such.
-    await sendMail(gateway.smtpPort, { from: 'bob@b.test', to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: '1\n2\n3\n4\n5' });
+    // Replaced before the deadline: the new orders are the ones kept, and acknowledged as such; a
+    // signature without a "-- " line is not read, and the answer says how to mark one.
+    await sendMail(gateway.smtpPort, { from: 'bob@b.test', to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: '1\n2\n3\n4\n5\n\nThanks,\nBob' });
     await gateway.pump();
     assert.match(text(sink.mails.at(-1)!), /Your orders for turn 1 are in[^]*Register 5: \S+\n {2}Power down next turn: no/);
+    assert.match(text(sink.mails.at(-1)!), /Not read as orders \(taken for a signature or a comment\): "Thanks,", "Bob"\. Next time, to add a comment or a signature, put it after a line "-- "/);
     const stored = await t.db.selectFrom('orders').select('body').where('race_id', '=', id).where('seat', '=', 1).executeTakeFirstOrThrow();
     assert.equal(JSON.parse(stored.body).powerDown, false);
   } finally {

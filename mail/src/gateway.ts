@@ -14,9 +14,9 @@ import type { Clock } from '../../server/src/deadline.js';
 import type { RaceService } from '../../server/src/races.js';
 import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
-import { Outbox, notationContext } from './outbox.js';
+import { Outbox, notationContext, threadRoot, threaded } from './outbox.js';
 import { mailDb, migrateMail, type MailDb } from './store.js';
-import { handLines, replyMail, when } from './templates.js';
+import { handLines, lockedLines, replyMail, when } from './templates.js';
 
 export interface MailConfig {
   /** The From of every mail; seats reply to its plus-tagged forms. */
@@ -33,6 +33,8 @@ export interface MailConfig {
   readonly remindHours?: number;
   /** Milliseconds between rounds of writing and sending mail (default 1000). */
   readonly pumpMs?: number;
+  /** Where the relay's failures are told (default: the server's standard error). */
+  readonly log?: (line: string) => void;
 }
 
 /** The mail configuration from the environment, or null when mail is off (docs/mail.md). */
@@ -57,7 +59,27 @@ export function mailConfigFromEnv(env: NodeJS.ProcessEnv): MailConfig | null {
 }
 
 /** What became of an incoming mail. */
-export type Received = 'accepted' | 'refused' | 'unreadable' | 'ignored' | 'duplicate';
+export type Received = 'accepted' | 'refused' | 'unreadable' | 'ignored' | 'duplicate' | 'automatic' | 'stranger';
+
+/**
+ * Whether a mail was sent by a machine on its own (RFC 3834 and the headers responders use in
+ * practice): a vacation notice, a bounce, a list's mail. These are never answered, so two
+ * responders cannot answer each other forever, and never read as orders.
+ */
+export function automatic(m: ParsedMail): string | null {
+  const h = (k: string) => {
+    const v = m.headers.get(k);
+    return v === undefined ? null : String(typeof v === 'object' && v && 'value' in v ? (v as { value: unknown }).value : v).trim().toLowerCase();
+  };
+  const auto = h('auto-submitted');
+  if (auto !== null && auto !== 'no' && !auto.startsWith('no;')) return `Auto-Submitted: ${auto}`;
+  const prec = h('precedence');
+  if (prec && /^(bulk|list|junk|auto_reply)$/.test(prec)) return `Precedence: ${prec}`;
+  for (const k of ['x-autoreply', 'x-autorespond', 'x-auto-response-suppress', 'list-id', 'list-unsubscribe']) if (h(k) !== null && (k !== 'x-auto-response-suppress' || /all|oof|autoreply/.test(h(k)!))) return k;
+  const from = m.from?.value[0]?.address?.toLowerCase() ?? '';
+  if (!from || /^(mailer-daemon|postmaster)@/.test(from) || /^(no-?reply|do-?not-?reply)@/.test(from)) return `From: ${from || 'nobody'}`;
+  return null;
+}
 
 const MAX_MAIL = 1024 * 1024;
 
@@ -84,7 +106,7 @@ export class MailGateway {
     this.addr = addressing(config.from);
     // One pooled connection to the relay, kept open between mails.
     this.transport = typeof config.relay === 'string' ? nodemailer.createTransport(`${config.relay}${config.relay.includes('?') ? '&' : '?'}pool=true&maxConnections=1`) : config.relay;
-    this.outbox = new Outbox({ db: this.db, service, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3 });
+    this.outbox = new Outbox({ db: this.db, service, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3, log: config.log ?? ((line) => console.error(line)) });
   }
 
   /** Creates its tables, opens the listener and the mailbox, and starts writing and sending mail. */
@@ -157,10 +179,15 @@ export class MailGateway {
     const key = `reply:${id}`;
     if (await this.outbox.has(key)) return 'duplicate';
     const subject = mail.subject ?? '';
+    if (automatic(mail)) {
+      // RFC 3834: no answer to an answering machine, and nothing it says is taken for orders.
+      this.ignored++;
+      return 'automatic';
+    }
     const seat = await this.seatOf(claims([...envelope, ...recipients(mail)], subject));
     if (!seat) {
       this.ignored++;
-      return 'ignored';
+      return (await this.welcome(mail)) ? 'stranger' : 'ignored';
     }
     const race = await this.outbox.race(seat.race);
     const s = race?.seats.find((x) => x.seat === seat.seat);
@@ -170,7 +197,7 @@ export class MailGateway {
     }
     const from = mail.from?.text ?? 'an unknown sender';
     const answer = async (lines: string[], as = key) =>
-      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: replyMail(s.ctx, { subject, messageId: mail.messageId ?? null }, lines) }]);
+      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(s.ctx, { subject, messageId: mail.messageId ?? null }, lines), threadRoot(this.addr.domain, race.id, s.seat)) }]);
     if (seat.secret !== s.secret) {
       // Told to the seat's own address, never to the sender: a forger learns nothing, the player
       // learns of it; once a turn at most, so that forged mails cannot flood the player.
@@ -200,6 +227,7 @@ export class MailGateway {
       await answer([
         `Your orders for turn ${st.turn} could not be read, so nothing was changed (orders you sent before stand).`, '',
         ...parsed.errors.map((e) => (e.line ? `Line ${e.line} "${e.text}": expected ${e.expected}.` : `Expected ${e.expected}.`)), '',
+        ...withBlank(lockedLines(st, s.seat)),
         ...ignoredLines(parsed.ignored),
         'Your instructions:', ...handLines(ctx),
       ]);
@@ -222,7 +250,7 @@ export class MailGateway {
     }
     const done = await this.service.submit(race.id, s.seat, { mailSecret: seat.secret! }, apiOrders(parsed.orders));
     if (!done.ok) {
-      await answer([`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`]);
+      await answer([`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`, ...lockedLines(st, s.seat)]);
       return 'refused';
     }
     // A live race plays the turn as soon as the last orders are in.
@@ -230,11 +258,44 @@ export class MailGateway {
     const played = now.ok && (now.value.turn !== st.turn || now.value.status !== 'running');
     await answer([
       `Your orders for turn ${done.value.turn} are in. As understood:`, '', ...describeOrders(parsed.orders, ctx).map((x) => `  ${x}`), '',
+      ...withBlank(lockedLines(st, s.seat)),
       ...ignoredLines(parsed.ignored),
       played ? 'Every order was in, so the turn has been played; its report follows.'
         : race.deadlineAt !== null ? `You can replace them by sending new orders until ${when(race.deadlineAt, race.policy)}.` : 'You can replace them by sending new orders until the deadline.',
     ]);
     return 'accepted';
+  }
+
+  /**
+   * A mail that names no seat (a newcomer writing to the race address): answered once per sender,
+   * ever, with how to join; later ones are dropped. Returns whether it was answered.
+   */
+  private async welcome(mail: ParsedMail): Promise<boolean> {
+    const from = (mail.replyTo?.value[0]?.address ?? mail.from?.value[0]?.address ?? '').toLowerCase();
+    if (!from.includes('@')) return false;
+    const key = `stranger:${createHash('sha256').update(from).digest('hex').slice(0, 32)}`;
+    if (await this.outbox.has(key)) return false;
+    const me = `${this.addr.local}@${this.addr.domain}`;
+    await this.outbox.enqueue([{
+      key, race: '', seq: 0, to: from,
+      mail: {
+        subject: /^re:/i.test(mail.subject ?? '') ? mail.subject! : `Re: ${mail.subject || 'your mail to the RoboRally races'}`,
+        text: [
+          `This is the RoboRally race server at ${me}. Your mail named no seat of a race, so nothing was done with it.`, '',
+          'To race by mail:',
+          '  - Ask a race\'s moderator for a seat with your address: the moderator creates the race with',
+          '    {"name": "Your name", "email": "you@example.org"} among its seats (POST /api/races, docs/mail.md).',
+          '  - The race then mails you its start and your instructions each turn, each with your seat\'s code',
+          '    ([RR race s1 code]) in the subject and your seat\'s own reply address.',
+          '  - Reply to those mails with your orders: a mail without the code in its subject or address counts for no seat.', '',
+          'If you already have a seat, reply to a mail of your race instead of writing a new one.',
+          'This answer is sent once: later mails from you that name no seat are not answered.',
+        ].join('\n'),
+        autoSubmitted: 'auto-replied',
+        ...(mail.messageId ? { inReplyTo: mail.messageId } : {}),
+      },
+    }]);
+    return true;
   }
 
   /** The first claim naming a seat of a race that races by mail (race ids are matched regardless of case). */
@@ -248,6 +309,8 @@ export class MailGateway {
     return null;
   }
 }
+
+const withBlank = (lines: string[]): string[] => (lines.length ? [...lines, ''] : []);
 
 /** The lines after the orders that were taken for a signature or a comment, and how to mark one. */
 function ignoredLines(ignored: readonly string[]): string[] {

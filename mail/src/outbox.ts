@@ -9,14 +9,15 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, awards, cardName, needsProgram, openRegisters, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, awards, cardName, needsProgram, optionName, optionOrders, openRegisters, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/deadline.js';
 import type { Entry, RaceService } from '../../server/src/races.js';
+import { visibleOptions } from '../../server/src/views.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
-import { clockMail, dealMail, endMail, reportMail, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -26,6 +27,8 @@ export interface OutboxOptions {
   readonly now: () => number;
   /** Hours before a deadline at which seats without orders are reminded. */
   readonly remindHours: number;
+  /** Where a relay's failure is told (the server's log); default: nowhere. */
+  readonly log?: (line: string) => void;
 }
 
 /** What the outbox knows of a race while it writes its mails. */
@@ -53,6 +56,32 @@ export function notationContext(rules: RuleSet, st: GameState, seat: number): No
     choosesFacing: facingChoosable(st, seat),
   };
 }
+
+/**
+ * The Message-ID of a seat's start mail, the root of the thread every later mail of the race to
+ * that seat (reports, instructions, answers) refers to, so a mail client shows one thread a race.
+ */
+export const threadRoot = (domain: string, race: string, seat: number): string => `<${race}.s${seat}.race@${domain}>`;
+
+/** A mail of a seat's thread: it answers the mail it answers, or else the start mail. */
+export function threaded(mail: Mail, root: string): Mail {
+  return { ...mail, inReplyTo: mail.inReplyTo ?? root, references: [root, ...(mail.inReplyTo && mail.inReplyTo !== root ? [mail.inReplyTo] : [])] };
+}
+
+/**
+ * The options a seat's robot gained in a turn, each with how to order it and examples (003 L12);
+ * none, no lines.
+ */
+export function gainedLines(before: readonly string[], after: readonly string[], setup: Setup, verb = 'gained'): string[] {
+  const had = new Set(before.map(optionName));
+  return [...new Set(after.map(optionName))].filter((o) => !had.has(o)).flatMap((o) => {
+    const h = optionOrders(o, setup.rules);
+    return [`Your robot ${verb} ${o}. How to order it: ${h.how}`, ...(h.examples.length ? ['For example:', ...h.examples.map((x) => `  ${x}`)] : [])];
+  });
+}
+
+/** No reminder sooner than this after the instructions it repeats. */
+const REMIND_AFTER = 3600_000;
 
 /** After this many failed attempts a mail no longer holds back the later mails of its race. */
 const GIVE_WAY = 8;
@@ -139,17 +168,26 @@ export class Outbox {
   /** The mails one entry calls for (`prev`: the entry before it, if read with it). */
   private async mailsFor(race: RaceMail, e: Entry, prev: Entry | undefined): Promise<{ seat: number; to: string; mail: Mail }[]> {
     const st = race.state;
+    const domain = this.o.addressing.domain;
     const each = (f: (s: RaceMail['seats'][number]) => Mail | null, people = false) =>
       race.seats.filter((s) => !people || s.kind === 'human').flatMap((s) => {
         const mail = f(s);
-        return mail ? [{ seat: s.seat, to: s.email, mail }] : [];
+        const root = threadRoot(domain, race.id, s.seat);
+        return mail ? [{ seat: s.seat, to: s.email, mail: e.kind === 'race' && e.event.type === 'raceCreated' ? { ...mail, messageId: root } : threaded(mail, root) }] : [];
       });
+    const secret = !!race.setup.settings.secretOptions;
+    /** The robots as seat `viewer` may see them: its own options all, the others' under Secret Options only once used. */
+    const robotsFor = (at: GameState, viewer: number) =>
+      at.robots.map((r, i) => robotLine(at, i, i === viewer ? { options: r.options, hiddenOptions: 0 } : visibleOptions(r, secret)));
     if (e.kind === 'race' && e.event.type === 'raceCreated') {
       const turn1 = await this.o.service.playedTurn(race.id, 1);
       const start = turn1.ok ? turn1.value.before : st;
       const picture = png(renderSvg(race.course.board, { state: start, title: race.course.name }), `course-${race.id}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
-      return each((s) => startMail(s.ctx, { description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture }));
+      return each((s) => startMail(s.ctx, {
+        description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture,
+        holds: gainedLines([], start.robots[s.seat]?.options ?? [], race.setup, 'holds'),
+      }));
     }
     if (e.kind === 'game' && e.event.type === 'turnBegan') {
       // Instructions only for the turn being programmed now: an old deal found late is no use.
@@ -157,14 +195,19 @@ export class Outbox {
       return each((s) => (st.robots[s.seat]!.status === 'out' ? null : dealMail(s.ctx, st.turn, st, notationContext(race.setup.rules, st, s.seat), race.deadlineAt)), true);
     }
     if (e.kind === 'game' && e.event.type === 'turnEnded') {
-      const played = await this.o.service.playedTurn(race.id, e.event.turn);
-      const rep = await this.o.service.report(race.id, e.event.turn);
+      const turn = e.event.turn;
+      const played = await this.o.service.playedTurn(race.id, turn);
+      const rep = await this.o.service.report(race.id, turn);
       if (!played.ok || !rep.ok) return [];
-      const { setup, after, events } = played.value;
-      const picture = png(renderSvg(setup.board, { state: after, events, title: `Race ${race.id}, turn ${e.event.turn}` }), `turn-${e.event.turn}`);
+      const { setup, before, after, events } = played.value;
+      // A turn the moderator took back and that was played again: its report says it replaces the first.
+      const all = await this.o.service.entries(race.id, 0);
+      const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
+      const picture = png(renderSvg(setup.board, { state: after, events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
       // The eliminated get the report of the turn they went out in, then no more unless they asked.
-      const before = played.value.before;
-      return each((s) => (before.robots[s.seat]!.status === 'out' && !s.follow ? null : reportMail(s.ctx, rep.value.report, rep.value.text, after, picture)));
+      return each((s) => (before.robots[s.seat]!.status === 'out' && !s.follow ? null : reportMail(s.ctx, rep.value.report, rep.value.text, robotsFor(after, s.seat), picture, {
+        corrected, gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
+      })));
     }
     // The moderator's changes of the clock. A turn's own deadline follows the events that begin the
     // turn, in the same commit; any other is the moderator's (extend, resume).
@@ -200,6 +243,9 @@ export class Outbox {
       // A live race's turn lasts minutes: no time for reminders.
       if (!race || race.state.phase !== 'programming' || race.policy.kind !== 'scheduled') continue;
       const st = race.state;
+      // Never sooner than an hour after the instructions it repeats.
+      const dealt = await db.selectFrom('mail_outbox').select((eb) => eb.fn.max('created_at').as('at')).where('race_id', '=', d.id).where('key', 'like', `${d.id}:%:turnBegan:%`).executeTakeFirst();
+      if (dealt?.at != null && now - Number(dealt.at) < REMIND_AFTER) continue;
       const sent = new Set((await db.selectFrom('orders').select('seat').where('race_id', '=', d.id).where('turn', '=', st.turn).execute()).map((r) => r.seat));
       const rows = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat)).map((s) => ({
         key: `remind:${d.id}:${st.turn}:${s.seat}:${d.deadline_at}`, race: d.id, seq: d.last_seq, to: s.email,
@@ -238,8 +284,10 @@ export class Outbox {
       try {
         await transport.sendMail({
           from: this.o.addressing.from, to: row.to, subject: m.subject, text: m.text, ...(m.html ? { html: m.html } : {}),
-          ...(m.replyTo ? { replyTo: m.replyTo } : {}), ...(m.inReplyTo ? { inReplyTo: m.inReplyTo, references: m.inReplyTo } : {}),
-          messageId: `<${createHash('sha256').update(row.key).digest('hex').slice(0, 32)}@${this.o.addressing.domain}>`,
+          ...(m.replyTo ? { replyTo: m.replyTo } : {}), ...(m.inReplyTo ? { inReplyTo: m.inReplyTo, references: m.references ?? [m.inReplyTo] } : {}),
+          messageId: m.messageId ?? `<${createHash('sha256').update(row.key).digest('hex').slice(0, 32)}@${this.o.addressing.domain}>`,
+          // RFC 3834: no vacation responder answers these.
+          headers: { 'Auto-Submitted': m.autoSubmitted ?? 'auto-generated' },
           attachments: (m.attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, cid: a.cid, content: a.content, encoding: 'base64' })),
         });
         // What was sent stays on record, less its pictures (they can be drawn again from the log).
@@ -249,6 +297,7 @@ export class Outbox {
       } catch (e) {
         // Tried again after a pause that grows with the attempts, up to an hour.
         const pause = Math.min(3600_000, 5_000 * 2 ** row.attempts);
+        this.o.log?.(`mail: the relay refused "${m.subject}" to ${row.to} (attempt ${row.attempts + 1}): ${(e as Error).message}; trying again in ${Math.round(pause / 1000)} s`);
         await db.updateTable('mail_outbox').set({ claimed_until: Date.now() + pause, attempts: row.attempts + 1, error: String((e as Error).message).slice(0, 500) }).where('key', '=', row.key).execute();
         hold();
       }

@@ -23,6 +23,12 @@ export interface Mail {
   readonly attachments?: Attachment[];
   readonly replyTo?: string;
   readonly inReplyTo?: string;
+  /** Its own Message-ID (the start mail's is the root of the seat's thread); else one made from its key. */
+  readonly messageId?: string;
+  /** The thread it belongs to: the seat's start mail, and the mail it answers. */
+  readonly references?: string[];
+  /** RFC 3834: an answer to a mail is `auto-replied`; every other mail of a race `auto-generated` (the default). */
+  readonly autoSubmitted?: 'auto-replied' | 'auto-generated';
 }
 
 /** What a template needs to know of the race and of the seat it writes to. */
@@ -69,7 +75,7 @@ function notationHelp(rules: RuleSet): string[] {
 /** The seat's rule set, by the name the race stores. */
 const ruleSet = (c: SeatMailContext): RuleSet => RULE_SETS[c.rules]!;
 
-export function startMail(c: SeatMailContext, o: { description: string; flags: number; lives: number; players: string[]; picture: Attachment }): Mail {
+export function startMail(c: SeatMailContext, o: { description: string; flags: number; lives: number; players: string[]; picture: Attachment; holds?: readonly string[] }): Mail {
   const text = [
     `Welcome to race ${c.race} on ${c.course}, ${c.name}!`,
     '',
@@ -77,6 +83,7 @@ export function startMail(c: SeatMailContext, o: { description: string; flags: n
     o.description,
     `Robots: ${o.players.join(', ')}.`,
     `Deadlines: ${policyText(c.policy)}.`,
+    ...(o.holds?.length ? ['', ...o.holds] : []),
     '',
     ...notationHelp(ruleSet(c)),
     '',
@@ -86,9 +93,27 @@ export function startMail(c: SeatMailContext, o: { description: string; flags: n
   return { subject: `${c.code} Race ${c.race} starts on ${c.course}`, text, html, attachments: [o.picture], replyTo: c.replyTo };
 }
 
-function robotLine(st: GameState, seat: number): string {
+/**
+ * A robot as a seat may see it: `options` are those the reader may know of (under Secret Options,
+ * 004 L188, another robot's unused options are only counted).
+ */
+export function robotLine(st: GameState, seat: number, seen: { options: readonly string[]; hiddenOptions: number } = { options: st.robots[seat]!.options, hiddenOptions: 0 }): string {
   const r = st.robots[seat]!;
-  return `${r.name}: at (${r.x},${r.y}) facing ${dirName(r.dir)}, damage ${r.damage}, lives ${r.lives}, flags ${r.flags}${r.poweredDown ? ', powered down' : ''}${r.status !== 'active' ? `, ${r.status}` : ''}${r.options.length ? `, options: ${r.options.join(', ')}` : ''}`;
+  const options = [...seen.options, ...(seen.hiddenOptions ? [`${seen.hiddenOptions} secret option${seen.hiddenOptions === 1 ? '' : 's'}`] : [])];
+  return `${r.name}: at (${r.x},${r.y}) facing ${dirName(r.dir)}, damage ${r.damage}, lives ${r.lives}, flags ${r.flags}${r.poweredDown ? ', powered down' : ''}${r.status !== 'active' ? `, ${r.status}` : ''}${options.length ? `, options: ${options.join(', ')}` : ''}`;
+}
+
+/**
+ * The seat's locked registers, named with the cards they keep, and what that means for the
+ * program (a locked register plays its card again): one line, or none.
+ */
+export function lockedLines(st: GameState, seat: number): string[] {
+  const r = st.robots[seat]!;
+  const locked = [1, 2, 3, 4, 5].filter((reg) => r.locked & (1 << (reg - 1)));
+  if (!locked.length || locked.length === 5) return locked.length ? ['Every register is locked: your robot plays the cards they keep, and you write no program.'] : [];
+  const open = [1, 2, 3, 4, 5].filter((reg) => !locked.includes(reg));
+  const keeps = locked.map((reg) => `register ${reg} keeps ${r.registers[reg - 1] ? writeCard(cardName(r.registers[reg - 1]!)) : 'no card'}`);
+  return [`Locked: ${keeps.join(', ')} and plays it again. Write ${open.length} card${open.length === 1 ? '' : 's'}, for register${open.length === 1 ? '' : 's'} ${open.join(', ')} only.`];
 }
 
 /** The hand as dealt, numbered, as the notation reads it (`F2:670` written `F2 P670`). */
@@ -98,7 +123,6 @@ export function handLines(ctx: NotationContext): string[] {
 
 export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: NotationContext, deadlineAt: number | null, reminder = false): Mail {
   const r = st.robots[c.seat]!;
-  const locked = [1, 2, 3, 4, 5].filter((reg) => r.locked & (1 << (reg - 1)));
   const lines = [
     reminder ? `Reminder: your orders for turn ${turn} are not in yet. Without them, your program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}.`,
     '',
@@ -106,7 +130,7 @@ export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: N
     ...(ctx.needsProgram
       ? [`Your instructions this turn (choose ${ctx.openRegisters.length}, for register${ctx.openRegisters.length > 1 ? 's' : ''} ${ctx.openRegisters.join(', ')}):`, ...handLines(ctx)]
       : [`Your robot plays no instructions this turn (${r.poweredDown ? 'powered down' : r.status !== 'active' ? 'not on the board' : 'every register locked'}).${r.poweredDown ? ' Write "stay down" to stay down next turn.' : ''}`]),
-    ...(locked.length ? [`Locked: ${locked.map((reg) => `register ${reg} = ${r.registers[reg - 1] ? writeCard(cardName(r.registers[reg - 1]!)) : 'empty'}`).join(', ')}.`] : []),
+    ...lockedLines(st, c.seat),
     '',
     deadlineAt !== null ? `Orders are due ${when(deadlineAt, c.policy)}.` : 'The race is paused; the deadline will be set when it resumes.',
     '',
@@ -125,16 +149,24 @@ export function clockMail(c: SeatMailContext, turn: number, news: string, deadli
 function reportHtml(rep: TurnReport): string {
   const list = (xs: string[]) => (xs.length ? `<ul>${xs.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '');
   const regs = rep.registers.map((reg) => `<h3>Register ${reg.register}</h3><table border="1" cellpadding="3" cellspacing="0"><tr><th>Dmg</th><th>Name</th><th>Move</th><th>Notes</th></tr>${reg.rows
-    .map((r) => `<tr><td>${r.dmg}</td><td>${esc(r.name)}</td><td>${esc(r.move.join(','))}</td><td>${esc(r.notes.join('; '))}</td></tr>`).join('')}</table>`);
+    .map((r) => `<tr><td>${r.dmg}</td><td>${esc(r.name)}</td><td>${esc(r.move.join(','))}</td><td>${esc(r.notes.join('; '))}</td></tr>`).join('')}</table>${list(reg.also)}`);
   return `${list(rep.start)}${regs.join('')}${rep.end.length ? `<h3>End of turn</h3>${list(rep.end)}` : ''}`;
 }
 
-export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, after: GameState, picture: Attachment): Mail {
-  const robots = after.robots.map((_, i) => robotLine(after, i));
-  const body = [`Race ${c.race} on ${c.course}: the report of turn ${rep.turn}.`, '', text, '', 'After the turn:', ...robots.map((x) => `  ${x}`), '',
-    'The picture: programmed moves in blue, pushes and conveyor belts in green (001 L121).'].join('\n');
-  const html = `<p>Race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>: the report of turn ${rep.turn}.</p>${reportHtml(rep)}<h3>After the turn</h3><ul>${robots.map((x) => `<li>${esc(x)}</li>`).join('')}</ul><p><img src="cid:${picture.cid}" alt="turn ${rep.turn}: programmed moves in blue, pushes and belts in green"></p>`;
-  return { subject: `${c.code} Turn ${rep.turn}: report`, text: body, html, attachments: [picture], replyTo: c.replyTo };
+/**
+ * The report of a turn to one seat: `robots` as that seat may see them; `corrected` when the turn
+ * was played again after the moderator took it back; `gained`, the seat's own new options with
+ * how to order them.
+ */
+export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, robots: readonly string[], picture: Attachment, o: { corrected?: boolean; gained?: readonly string[] } = {}): Mail {
+  const corrected = o.corrected
+    ? [`CORRECTED: the moderator took turn ${rep.turn} back and it has been played again. This report replaces the earlier report of turn ${rep.turn}.`, '']
+    : [];
+  const gained = o.gained?.length ? ['', ...o.gained] : [];
+  const body = [...corrected, `Race ${c.race} on ${c.course}: the report of turn ${rep.turn}.`, '', text, '', 'After the turn:', ...robots.map((x) => `  ${x}`), ...gained, '',
+    'The picture: programmed moves in blue, pushes and conveyor belts in green (001 L121); the robots are named in its legend.'].join('\n');
+  const html = `${corrected.length ? `<p><b>${esc(corrected[0]!)}</b></p>` : ''}<p>Race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>: the report of turn ${rep.turn}.</p>${reportHtml(rep)}<h3>After the turn</h3><ul>${robots.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>${gained.length ? `<pre>${esc(gained.join('\n').trim())}</pre>` : ''}<p><img src="cid:${picture.cid}" alt="turn ${rep.turn}: programmed moves in blue, pushes and belts in green"></p>`;
+  return { subject: `${c.code} Turn ${rep.turn}: ${o.corrected ? 'corrected report' : 'report'}`, text: body, html, attachments: [picture], replyTo: c.replyTo };
 }
 
 export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[]): Mail {
@@ -149,5 +181,5 @@ export function endMail(c: SeatMailContext, standings: string[], awards: readonl
 /** The answer to a mail of orders: what was understood, or what was expected. */
 export function replyMail(c: SeatMailContext, to: { subject: string; messageId: string | null }, lines: string[]): Mail {
   const subject = /^re:/i.test(to.subject) ? to.subject : `Re: ${to.subject || `${c.code} orders`}`;
-  return { subject: subject.includes(c.code) ? subject : `${subject} ${c.code}`, text: lines.join('\n'), replyTo: c.replyTo, ...(to.messageId ? { inReplyTo: to.messageId } : {}) };
+  return { subject: subject.includes(c.code) ? subject : `${subject} ${c.code}`, text: lines.join('\n'), replyTo: c.replyTo, autoSubmitted: 'auto-replied', ...(to.messageId ? { inReplyTo: to.messageId } : {}) };
 }

@@ -1,5 +1,6 @@
 /** The legend: every kind of thing a picture shows, drawn small with the same tiles, and named. */
-import { arrow, robotGlyph, shotLine } from './overlay.js';
+import { arrow, shotLine } from './overlay.js';
+import { ROBOT_DESIGNS, robotGlyph } from './robots.js';
 import { el, text, translate } from './svg.js';
 import { COLORS as K, FONT_FAMILY, PORTAL_COLORS } from './theme.js';
 import {
@@ -47,12 +48,12 @@ const ENTRIES: readonly Entry[] = [
   {
     kind: 'robot',
     name: 'robot, facing, damage',
-    icon: (s) => floorTile(s) + el('g', { transform: translate(s / 2, s / 2) }, robotGlyph(s, { color: '#1e88e5', dir: 1, initial: 'A', damage: 2, virtual: false, poweredDown: false })),
+    icon: (s) => floorTile(s) + el('g', { transform: translate(s / 2, s / 2) }, robotGlyph(s, { design: ROBOT_DESIGNS[1]!, dir: 1, damage: 2, virtual: false, poweredDown: false })),
   },
   {
     kind: 'virtual',
     name: 'virtual robot',
-    icon: (s) => floorTile(s) + el('g', { transform: translate(s / 2, s / 2) }, robotGlyph(s, { color: '#1e88e5', dir: 1, initial: 'A', damage: 0, virtual: true, poweredDown: false })),
+    icon: (s) => floorTile(s) + el('g', { transform: translate(s / 2, s / 2) }, robotGlyph(s, { design: ROBOT_DESIGNS[1]!, dir: 1, damage: 0, virtual: true, poweredDown: false })),
   },
   { kind: 'programmed', name: 'programmed move', icon: (s) => floorTile(s) + arrow(s * 0.1, s / 2, s * 0.92, s / 2, K.programmed, s) },
   { kind: 'pushed', name: 'pushed or carried', icon: (s) => floorTile(s) + arrow(s * 0.1, s / 2, s * 0.92, s / 2, K.pushed, s) },

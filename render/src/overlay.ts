@@ -7,106 +7,42 @@ import type { Board } from '../../engine/src/board.js';
 import type { GameEvent } from '../../engine/src/events.js';
 import type { RobotState } from '../../engine/src/state.js';
 import type { Frame } from './floor.js';
-import { el, fmt, pts, rotate, transforms, translate } from './svg.js';
-import { COLORS as K, ROBOT_COLORS } from './theme.js';
-import { label } from './tiles.js';
+import { el, fmt, pts, transforms, translate } from './svg.js';
+import { designOf, fanned, robotGlyph, type RobotLook } from './robots.js';
+import { COLORS as K } from './theme.js';
 
 const SIDE = ['N', 'E', 'S', 'W'] as const;
 const DX = [0, 1, 0, -1] as const;
 const DY = [-1, 0, 1, 0] as const;
 
 /** What a picture needs of a robot: the public part of its state, nothing of its hand. */
-export type RobotOnFloor = Pick<RobotState, 'name' | 'x' | 'y' | 'dir' | 'damage' | 'status' | 'virtual' | 'poweredDown'>;
-/** What a picture needs of a game state: its robots (a `GameState` is one). */
+export type RobotOnFloor = Pick<RobotState, 'name' | 'x' | 'y' | 'dir' | 'damage' | 'status' | 'virtual' | 'poweredDown'> & {
+  /** The robot its player chose (an index of ROBOT_DESIGNS); else the robot's index picks one. */
+  readonly robot?: number;
+};
+/** What a picture needs of a game state: its robots (a `GameState` is one), and whose view it is. */
 export interface FloorState {
   readonly robots: readonly RobotOnFloor[];
-}
-
-export const robotColor = (i: number): string => ROBOT_COLORS[i % ROBOT_COLORS.length]!;
-
-/** Dark letters on light robots, white on the others. */
-function inkOn(hex: string): string {
-  const v = parseInt(hex.slice(1), 16);
-  const lum = 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255);
-  return lum > 160 ? K.ink : '#ffffff';
-}
-
-export interface RobotLook {
-  readonly color: string;
-  readonly dir: number;
-  readonly initial: string;
-  readonly damage: number;
-  readonly virtual: boolean;
-  readonly poweredDown: boolean;
-}
-
-/**
- * A robot about (0, 0) for a cell of size c: a round body with a dark nose pointing where it
- * faces, its initial on it, its damage in a red badge. Virtual robots are see-through and dashed.
- */
-export function robotGlyph(c: number, r: RobotLook): string {
-  const dash = r.virtual ? '4 3' : undefined;
-  const parts = [
-    el('circle', { cx: c * 0.02, cy: c * 0.03, r: c * 0.31, fill: '#000000', 'fill-opacity': 0.25 }),
-    el('circle', { cx: 0, cy: 0, r: c * 0.31, fill: r.color, 'fill-opacity': r.virtual ? 0.5 : undefined, stroke: K.ink, 'stroke-width': 2, 'stroke-dasharray': dash }),
-    // The nose, over the body's rim, points where the robot faces.
-    el('polygon', {
-      points: pts([[0, -c * 0.49], [c * 0.2, -c * 0.2], [-c * 0.2, -c * 0.2]]),
-      fill: K.ink, 'fill-opacity': r.virtual ? 0.5 : undefined, stroke: '#ffffff', 'stroke-width': 1.5, 'stroke-linejoin': 'round', 'stroke-dasharray': dash,
-      transform: rotate(r.dir, 0, 0),
-    }),
-    label(r.initial, 0, 0, c * 0.28, inkOn(r.color)),
-  ];
-  if (r.damage > 0) {
-    parts.push(
-      el('circle', { cx: c * 0.28, cy: c * 0.28, r: c * 0.13, fill: '#c62828', stroke: '#ffffff', 'stroke-width': 1.5 }),
-      label(String(r.damage), c * 0.28, c * 0.28, c * 0.16, '#ffffff'),
-    );
-  }
-  if (r.poweredDown) {
-    parts.push(
-      el('rect', { x: -c * 0.44, y: c * 0.17, width: c * 0.3, height: c * 0.2, rx: c * 0.04, fill: '#424242', stroke: '#ffffff', 'stroke-width': 1 }),
-      label('PD', -c * 0.29, c * 0.27, c * 0.13, '#ffffff'),
-    );
-  }
-  return parts.join('');
+  /** The viewer's own robot, ringed in gold. */
+  readonly you?: number;
 }
 
 const centre = (f: Frame, x: number, y: number): [number, number] => [f.ox + (x + 0.5) * f.c, f.oy + (y + 0.5) * f.c];
 
 /**
- * The robots on the floor. Where robots share a square (virtual ones may), the first real robot
- * keeps its size and the others are drawn small in the square's corners.
+ * The robots on the floor, each in its own design (render/src/robots.ts). Where robots share a
+ * square (virtual ones may), they are fanned so each stays visible; the viewer's own robot wears
+ * a gold ring.
  */
 export function robotsLayer(st: FloorState, f: Frame): string {
   const { c } = f;
-  const byCell = new Map<string, number[]>();
-  st.robots.forEach((r, i) => {
-    if (r.status !== 'active') return;
-    const key = `${r.x},${r.y}`;
-    const list = byCell.get(key) ?? [];
-    list.push(i);
-    byCell.set(key, list);
-  });
-  // Real robots first, then in index order.
-  for (const list of byCell.values()) list.sort((a, b) => Number(st.robots[a]!.virtual) - Number(st.robots[b]!.virtual) || a - b);
-  const corners = [[0.27, 0.27], [-0.27, 0.27], [0.27, -0.27], [-0.27, -0.27]] as const;
+  const places = fanned(st.robots);
   const out: string[] = [];
   st.robots.forEach((r: RobotOnFloor, i) => {
-    if (r.status !== 'active') return;
-    const list = byCell.get(`${r.x},${r.y}`)!;
-    const k = list.indexOf(i);
-    const big = k === 0 && (list.length === 1 || !r.virtual);
+    const p = places[i];
+    if (!p) return;
     const [cx, cy] = centre(f, r.x, r.y);
-    const [dx, dy] = big ? [0, 0] : corners[(list.length > 1 && !st.robots[list[0]!]!.virtual ? k - 1 : k) % 4]!;
-    const look: RobotLook = {
-      color: robotColor(i),
-      dir: r.dir,
-      initial: (r.name[0] ?? '?').toUpperCase(),
-      damage: r.damage,
-      virtual: r.virtual,
-      poweredDown: r.poweredDown,
-    };
+    const look: RobotLook = { design: designOf(r.robot, i), dir: r.dir, damage: r.damage, virtual: r.virtual, poweredDown: r.poweredDown, mine: st.you === i };
     out.push(
       el(
         'g',
@@ -115,11 +51,12 @@ export function robotsLayer(st: FloorState, f: Frame): string {
           'data-kind': 'robot',
           'data-robot': i,
           'data-name': r.name,
+          'data-design': look.design.name,
           'data-x': r.x,
           'data-y': r.y,
           'data-dir': SIDE[r.dir],
           'data-damage': r.damage,
-          transform: transforms(translate(cx + dx * c, cy + dy * c), big ? undefined : 'scale(0.5)'),
+          transform: transforms(translate(cx + p.dx * c, cy + p.dy * c), p.scale === 1 ? undefined : `scale(${p.scale})`),
         },
         robotGlyph(c, look),
       ),
@@ -185,6 +122,19 @@ export function positionAt(events: readonly GameEvent[], k: number, i: number, s
   return r && r.status === 'active' ? [r.x, r.y] : null;
 }
 
+/** Whether two moves run along the same row or column over a common stretch. */
+function overlapping(p: Segment, q: Segment): boolean {
+  const span = (s: Segment, k: 0 | 1): [number, number] => [Math.min(s.from[k], s.to[k]), Math.max(s.from[k], s.to[k])];
+  for (const k of [0, 1] as const) {
+    const o = 1 - k;
+    // Both along axis k, on the same line of the other axis.
+    if (p.from[o] !== p.to[o] || q.from[o] !== q.to[o] || p.from[o] !== q.from[o]) continue;
+    const [a1, b1] = span(p, k), [a2, b2] = span(q, k);
+    if (Math.min(b1, b2) - Math.max(a1, a2) > 0) return true;
+  }
+  return false;
+}
+
 /** An arrow with a white casing, so it reads on any floor. */
 export function arrow(x1: number, y1: number, x2: number, y2: number, color: string, c: number, dashed = false): string {
   const len = Math.hypot(x2 - x1, y2 - y1);
@@ -241,13 +191,17 @@ export function overlayLayer(b: Board, events: readonly GameEvent[], st: FloorSt
   for (const r of st?.robots ?? []) if (r.status === 'active') occupied.add(`${r.x},${r.y}`);
   // Arrows over the same squares are set side by side.
   const used = new Map<string, number>();
-  for (const s of segments(events)) {
+  const all = segments(events);
+  for (const s of all) {
     const blue = isProgrammed(s.type);
     const [a, bb] = [s.from.join(','), s.to.join(',')].sort();
     const key = `${a}|${bb}`;
     const n = used.get(key) ?? 0;
     used.set(key, n + 1);
-    const off = (n % 2 ? 1 : -1) * Math.ceil(n / 2) * c * 0.14;
+    // A push or belt move along another robot's line in the same register (a robot pushed ahead
+    // of its pusher) would lie under that robot's arrow: it is drawn beside it.
+    const beside = !blue && n === 0 && all.some((o) => o !== s && o.robot !== s.robot && o.register === s.register && overlapping(o, s));
+    const off = beside ? c * 0.2 : (n % 2 ? 1 : -1) * Math.ceil(n / 2) * c * 0.14;
     let [x1, y1] = center(s.from[0], s.from[1]);
     let [x2, y2] = center(s.to[0], s.to[1]);
     const len = Math.hypot(x2 - x1, y2 - y1) || 1;

@@ -5,7 +5,7 @@ import type { GameEvent } from '../../engine/src/events.js';
 import { race, turn } from '../../engine/src/testing.js';
 import { board, ELEMENTS_JSON, L_COURSE_JSON, turnExample } from './fixtures.js';
 import { LEGEND_KINDS } from './legend.js';
-import { robotColor } from './overlay.js';
+import { ROBOT_DESIGNS, fanned } from './robots.js';
 import { renderSvg } from './render.js';
 import { COLORS } from './theme.js';
 
@@ -176,26 +176,26 @@ test('void cells are left as background, and so is any floor value the renderer 
   assert.equal(count(s2, { 'data-kind': 'floor' }), 3);
 });
 
-test('robots: the active ones, facing, initial, damage; virtual ones see-through and dashed', () => {
+test('robots: the active ones, facing, design, damage; virtual ones see-through and dashed', () => {
   const t = turnExample();
   const svg = renderSvg(t.board, { state: t.state });
   const robots = groups(svg, { 'data-kind': 'robot' });
   assert.equal(robots.length, 4); // Cid is destroyed
   assert.equal(count(svg, { 'data-kind': 'robot', 'data-name': 'Cid' }), 0);
   const ava = groups(svg, { 'data-kind': 'robot', 'data-name': 'Ava' })[0]!;
-  assert.match(ava, /class="robot" data-kind="robot" data-robot="0" data-name="Ava" data-x="4" data-y="1" data-dir="E" data-damage="1"/);
-  assert.ok(ava.includes('>A</text>'));
+  assert.match(ava, /class="robot" data-kind="robot" data-robot="0" data-name="Ava" data-design="Rivet" data-x="4" data-y="1" data-dir="E" data-damage="1"/);
+  assert.match(ava, /data-design="Rivet"/);
   assert.ok(ava.includes('>1</text>')); // damage
-  assert.match(ava, /<polygon [^>]*transform="rotate\(90 0 0\)"/); // the nose, turned east
+  assert.match(ava, /<g class="body" transform="rotate\(90 0 0\)"/); // the body, turned east
   const dee = groups(svg, { 'data-kind': 'robot', 'data-name': 'Dee' })[0]!;
   assert.match(dee, /class="robot virtual"/);
-  assert.ok(dee.includes(`fill="${robotColor(3)}" fill-opacity="0.5"`));
-  assert.ok(ava.includes(`fill="${robotColor(0)}" stroke=`));
+  assert.ok(dee.includes(`fill="${ROBOT_DESIGNS[3]!.color}" stroke="#212121" stroke-width="2" fill-opacity="0.5"`));
+  assert.ok(ava.includes(`fill="${ROBOT_DESIGNS[0]!.color}" stroke=`));
   assert.match(dee, /stroke-dasharray/);
   assert.doesNotMatch(ava, /stroke-dasharray/);
-  // Sharing Bob's square, Dee is drawn small in a corner; Bob keeps his size.
-  assert.match(dee, /scale\(0.5\)/);
-  assert.doesNotMatch(groups(svg, { 'data-kind': 'robot', 'data-name': 'Bob' })[0]!, /scale/);
+  // Sharing Bob's square, Dee is fanned beside him, smaller; Bob stays at the centre.
+  assert.match(dee, /scale\(0.42\)/);
+  assert.match(groups(svg, { 'data-kind': 'robot', 'data-name': 'Bob' })[0]!, /scale\(0.7\)/);
   assert.ok(groups(svg, { 'data-kind': 'robot', 'data-name': 'Eve' })[0]!.includes('>PD</text>'));
   // No damage, no badge.
   const s2 = renderSvg(t.board, { state: { ...t.state, robots: [{ ...t.state.robots[0]!, damage: 0 }] } });
@@ -305,5 +305,34 @@ test('the title is escaped, and given as the SVG title too', () => {
   assert.ok(svg.includes('>Risky &lt;Exchange&gt; &amp; &quot;co&quot;</text>'));
   const named = renderSvg(board({ grid: ['.'] }), { state: { ...turnExample().state, robots: [{ ...turnExample().state.robots[0]!, x: 0, y: 0, name: '<b>' }] } });
   assert.match(named, /data-name="&lt;b&gt;"/);
-  assert.ok(named.includes('>&lt;</text>'));
+  assert.ok(named.includes('>&lt;b&gt; (Rivet)</text>'), 'the robots\' legend escapes the name');
+});
+
+test('each robot is drawn in its own design, the one its player chose, and named in a legend under the board', () => {
+  const t = turnExample();
+  const robots = t.state.robots.map((r, i) => ({ ...r, robot: (i + 5) % 8 }));
+  const svg = renderSvg(t.board, { state: { robots, you: 1 } });
+  const designs = groups(svg, { 'data-kind': 'robot' }).map((g) => /data-design="(\w+)"/.exec(g)![1]);
+  assert.deepEqual(designs, ['Widget', 'Cog', 'Rivet', 'Bolt'], 'Cid (Servo) is destroyed');
+  assert.equal(new Set(ROBOT_DESIGNS.map((d) => d.name)).size, 8);
+  assert.equal(new Set(ROBOT_DESIGNS.map((d) => d.color)).size, 8);
+  const legend = groups(svg, { 'data-kind': 'robot-legend' });
+  assert.equal(legend.length, robots.length, 'every robot of the race, destroyed ones too');
+  assert.ok(legend[2]!.includes('>Cid (Servo)</text>'));
+  // Only the viewer's robot wears the gold ring.
+  assert.equal((svg.match(/class="mine"/g) ?? []).length, 1);
+  assert.match(groups(svg, { 'data-kind': 'robot', 'data-name': 'Bob' })[0]!, /class="mine"/);
+  assert.equal(count(renderSvg(t.board, { state: t.state, robotLegend: false }), { 'data-kind': 'robot-legend' }), 0);
+});
+
+test('robots sharing a square are fanned so each is whole and apart', () => {
+  const r = (x: number, virtual: boolean) => ({ x, y: 0, status: 'active', virtual });
+  const places = fanned([r(0, true), r(0, true), r(0, true), r(1, false), r(0, true)]);
+  assert.deepEqual(places[3], { dx: 0, dy: 0, scale: 1 });
+  const four = [0, 1, 2, 4].map((i) => places[i]!);
+  for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) {
+    const d = Math.hypot(four[a]!.dx - four[b]!.dx, four[a]!.dy - four[b]!.dy);
+    assert.ok(d >= four[a]!.scale * 0.5 - 1e-9, `robots ${a} and ${b} overlap: ${d}`);
+  }
+  assert.equal(fanned([{ ...r(0, false), status: 'destroyed' }])[0], null);
 });

@@ -10,6 +10,7 @@ import {
 } from './floor.js';
 import { legend, legendEntry } from './legend.js';
 import { overlayLayer, robotsLayer, type FloorState } from './overlay.js';
+import { robotLegend } from './robots.js';
 import { el, esc, fmt, text } from './svg.js';
 import { COLORS as K, DEFAULT_CELL, FONT_FAMILY } from './theme.js';
 
@@ -26,6 +27,8 @@ export interface RenderOptions {
   readonly legend?: boolean;
   /** Column and row numbers around the board (default true). */
   readonly coordinates?: boolean;
+  /** With robots: a legend under the board showing each robot with its player's name (default true). */
+  readonly robotLegend?: boolean;
 }
 
 /** The gradient pits use; a fixed id, so a page holding several pictures shares them harmlessly. */
@@ -33,6 +36,22 @@ const DEFS =
   '<defs>' +
   '<radialGradient id="rr-pit" cx="0.5" cy="0.5" r="0.6"><stop offset="0" stop-color="#000000"/><stop offset="0.65" stop-color="#0b0b0b"/><stop offset="1" stop-color="#3a3a3a"/></radialGradient>' +
   '</defs>';
+
+/**
+ * Where square (0, 0) of the board starts in a picture drawn with these options, and the cell
+ * size: a square (x, y) spans ox + x·c … ox + (x + 1)·c. The web's replay moves robots by it.
+ */
+export function boardFrame(board: Board, options: Pick<RenderOptions, 'cell' | 'title' | 'legend'> = {}): { ox: number; oy: number; c: number } {
+  const c = Math.max(8, Math.round(options.cell ?? DEFAULT_CELL));
+  const margin = Math.round(c * 0.6);
+  const titleH = options.title ? Math.round(c * 0.75) : 0;
+  let width = board.width * c + 2 * margin;
+  if (options.legend) {
+    const e = legendEntry(c);
+    width = Math.max(width, Math.max(2, Math.floor((width - 2 * margin) / e.width)) * e.width + 2 * margin);
+  }
+  return { ox: Math.round((width - board.width * c) / 2), oy: titleH + margin, c };
+}
 
 export function renderSvg(board: Board, options: RenderOptions = {}): string {
   const c = Math.max(8, Math.round(options.cell ?? DEFAULT_CELL));
@@ -48,8 +67,11 @@ export function renderSvg(board: Board, options: RenderOptions = {}): string {
   }
   const f: Frame = { ox: Math.round((width - bw) / 2), oy: titleH + margin, c };
   const boardBottom = f.oy + bh + margin;
-  const leg = options.legend ? legend(c, columns, margin, boardBottom) : null;
-  const height = boardBottom + (leg ? leg.height + Math.round(c * 0.3) : 0);
+  const robotsShown = options.state && (options.robotLegend ?? true) ? options.state.robots : [];
+  const robots = robotsShown.length ? robotLegend(c, robotsShown, width, margin, boardBottom) : null;
+  const legendTop = boardBottom + (robots ? robots.height + Math.round(c * 0.3) : 0);
+  const leg = options.legend ? legend(c, columns, margin, legendTop) : null;
+  const height = legendTop + (leg ? leg.height + Math.round(c * 0.3) : 0);
 
   const parts: string[] = [
     DEFS,
@@ -72,6 +94,7 @@ export function renderSvg(board: Board, options: RenderOptions = {}): string {
   if (options.coordinates ?? true) parts.push(coordinatesLayer(board, f));
   if (options.events) parts.push(overlayLayer(board, options.events, options.state, f));
   if (options.state) parts.push(robotsLayer(options.state, f));
+  if (robots) parts.push(robots.svg);
   if (leg) parts.push(leg.svg);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${fmt(width)}" height="${fmt(height)}" viewBox="0 0 ${fmt(width)} ${fmt(height)}" ` +

@@ -53,9 +53,6 @@ export const COLORS = {
 /** Paired portals share a colour (and a label), by pair number. */
 export const PORTAL_COLORS = ['#6a1b9a', '#00838f', '#d84315', '#283593', '#ad1457', '#558b2f', '#4e342e', '#f9a825', '#37474f'] as const;
 
-/** Robots by their index in the state. */
-export const ROBOT_COLORS = ['#e53935', '#1e88e5', '#fdd835', '#8e24aa', '#fb8c00', '#00acc1', '#6d4c41', '#ec407a'] as const;
-
 export const FONT_FAMILY = "'DejaVu Sans', Verdana, sans-serif";
 
 /** Cell size in pixels when none is asked for. */

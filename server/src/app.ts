@@ -1,7 +1,7 @@
 /** The HTTP JSON API and the WebSocket stream of a race's events. */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
-import { RULE_SETS, type Course } from '../../engine/src/index.js';
+import { courseRuleSets, type Course } from '../../engine/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
 import type { Answer } from './errors.js';
 import { OPENAPI } from './openapi.js';
@@ -60,7 +60,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.get('/api/openapi.json', async () => OPENAPI);
   const about = (name: string, c: Course) => ({
     name, title: c.name, description: c.description, players: c.players, complexity: c.complexity, time: c.time,
-    boards: c.boards.length, flags: c.flags.length, starts: c.starts.length, rules: Object.values(RULE_SETS).filter((rs) => (rs.startsPerRobot ? c.starts.length > 0 : !!c.start)).map((rs) => rs.name),
+    boards: c.boards.length, flags: c.flags.length, starts: c.starts.length, rules: courseRuleSets(c),
   });
   app.get('/api/courses', async () => o.courses().map(({ name, course }) => about(name, course)));
   // One course with its composed board (the board grammar of docs/formats.md), for the web client to draw.

@@ -4,7 +4,7 @@
  * the seats with their teams, handicaps and flags, and what happens when no person is left. Unknown
  * fields are refused at every level, naming the field's path.
  */
-import { RULE_SETS, parseSettings, type Course, type Dir, type Settings, type Square } from '../../engine/src/index.js';
+import { DEFAULT_RULE_SET, RULE_SETS, parseSettings, type Course, type Dir, type Settings, type Square } from '../../engine/src/index.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
 import { parsePolicy, type DeadlinePolicy } from './deadline.js';
 import { no, yes, type Answer } from './errors.js';
@@ -85,7 +85,7 @@ export function readRaceRequest(
     if (!c.ok) return c;
     course = c.value;
   } else return no(422, 'course', 'expected a course name (GET /api/courses lists them) or a course object (docs/formats.md)');
-  const rules = body.rules ?? 'classic';
+  const rules = body.rules ?? DEFAULT_RULE_SET;
   if (typeof rules !== 'string' || !Object.hasOwn(RULE_SETS, rules)) return no(422, 'rules', `expected one of ${Object.keys(RULE_SETS).map((r) => `"${r}"`).join(', ')}`);
   if (isObject(body.settings) && body.settings.teams !== undefined) return no(422, 'settings.teams', 'give each seat its "team" instead');
   const policy = parsePolicy(body.deadline ?? { kind: 'live', seconds: 180 });

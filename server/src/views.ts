@@ -29,15 +29,19 @@ export interface RaceSummary {
  * The options others may see: all of them, or under Secret Options (004 L188) only those the robot
  * has used; the rest are counted.
  */
-function visibleOptions(r: RobotState, secret: boolean): { options: string[]; hiddenOptions: number } {
+export function visibleOptions(r: RobotState, secret: boolean): { options: string[]; hiddenOptions: number } {
   if (!secret) return { options: r.options, hiddenOptions: 0 };
   const shown = r.options.filter((o) => r.opt?.shown.includes(optionName(o)));
   return { options: shown, hiddenOptions: r.options.length - shown.length };
 }
 
-/** An event as the public log keeps it: under Secret Options an option drawn is not named. */
+/**
+ * An event as the public log keeps it: under Secret Options (004 L188, "kept face-down until
+ * used") an option drawn, offered, upgraded to or lost with a life is not named (it shows when it
+ * is used).
+ */
 export function publicEvent(e: GameEvent, settings: Settings): GameEvent {
-  return settings.secretOptions && e.type === 'optionDrawn' ? { ...e, option: 'a secret option' } : e;
+  return settings.secretOptions && (e.type === 'optionDrawn' || e.type === 'upgraded' || e.type === 'offered' || e.type === 'optionLost') ? { ...e, option: 'a secret option' } : e;
 }
 
 /** The robots as anybody may see them: where they stand, their damage, their locked (face-up) registers. */

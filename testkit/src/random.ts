@@ -8,7 +8,7 @@ import {
   submitOrders, upgradeCode, type Board, type BoardJson, type Card, type Choices, type Dir, type FireControlMode,
   type GameState, type Reentry, type Result, type RobotInit, type RobotState, type Setup,
 } from '../../engine/src/index.js';
-import { below, nextU32, seedRng, type RngState } from '../../engine/src/rng.js';
+import { below, nextU32, seedRng, type RngState } from '../../engine/src/index.js';
 
 /** A seeded generator: the engine's own (sfc32), with a few helpers for drawing test material. */
 export class Rand {

@@ -4,7 +4,7 @@
  * the width, so a phone shows the whole floor and zooms in from there.
  */
 import type { Board, GameEvent } from '../../engine/src/index.js';
-import { renderSvg } from '../../render/src/render.js';
+import { boardFrame, renderSvg } from '../../render/src/render.js';
 import type { FloorState } from '../../render/src/overlay.js';
 import { h } from './api.js';
 
@@ -16,6 +16,7 @@ export class BoardView {
   private fitted = true;
   private size = { w: 1, h: 1 };
   private readonly pointers = new Map<number, { x: number; y: number }>();
+  private titled = false;
 
   constructor(private readonly viewport: HTMLElement, private readonly board: Board) {
     this.canvas = h('div', { class: 'canvas' });
@@ -65,10 +66,22 @@ export class BoardView {
 
   /** Draws the floor with these robots and, over them, these events' arrows, shots and destructions. */
   draw(state: FloorState, events?: readonly GameEvent[], title?: string): void {
-    this.canvas.innerHTML = renderSvg(this.board, { state, ...(events ? { events } : {}), ...(title ? { title } : {}) });
+    this.titled = Boolean(title);
+    // The robots' legend is the page's table, beside the board.
+    this.canvas.innerHTML = renderSvg(this.board, { state, robotLegend: false, ...(events ? { events } : {}), ...(title ? { title } : {}) });
     const svg = this.canvas.firstElementChild as SVGSVGElement;
     this.size = { w: Number(svg.getAttribute('width')), h: Number(svg.getAttribute('height')) };
     if (this.fitted) this.fit();
+  }
+
+  /** The picture drawn last. */
+  svg(): SVGSVGElement | null {
+    return this.canvas.querySelector('svg');
+  }
+
+  /** Where the squares are in the picture drawn last: square (x, y) starts at ox + x·c, oy + y·c. */
+  frame(): { ox: number; oy: number; c: number } {
+    return boardFrame(this.board, this.titled ? { title: 'x' } : {});
   }
 
   private move(e: PointerEvent): void {

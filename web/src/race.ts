@@ -9,7 +9,7 @@ import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView,
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
-import { robotsFromView } from './steps.js';
+import { robotsFromView, type Robot } from './steps.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const params = new URLSearchParams(location.search);
@@ -42,13 +42,14 @@ function showMode(m: 'now' | 'replay'): void {
   byId('replay').hidden = m !== 'replay';
   byId('report').hidden = m !== 'replay';
   if (m === 'now') {
-    replay.pause();
+    replay.leave();
     drawNow();
+    drawSeats();
   }
 }
 
 function drawNow(): void {
-  if (mode === 'now') board.draw({ robots: robotsFromView(view.robots) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
+  if (mode === 'now') board.draw({ robots: robotsFromView(view.robots), ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
 }
 
 function countdown(): string {
@@ -65,13 +66,16 @@ function drawStatus(): void {
   byId('status').textContent = `${who} · ${view.rules} · turn ${view.turn} · ${countdown()}`;
 }
 
-function drawSeats(): void {
+/** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
+function drawSeats(shown?: readonly Robot[]): void {
   const rows = view.seats.map((s) => {
-    const r = view.robots[s.seat]!;
+    const now = view.robots[s.seat]!;
+    const at = shown?.[s.seat];
+    const r = at ? { ...now, flags: at.flags, damage: at.damage, lives: at.lives, status: at.status, poweredDown: at.poweredDown } : now;
     const state = r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : '';
     const sent = view.status !== 'running' ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
     const byFire = r.locked.filter((l) => l.by === 'Fire Control').length;
-    const locked = r.lockedCount ? `${r.lockedCount} locked${byFire ? ` (${byFire} by Fire Control)` : ''}` : '';
+    const locked = !at && r.lockedCount ? `${r.lockedCount} locked${byFire ? ` (${byFire} by Fire Control)` : ''}` : '';
     // Your own options, all of them; another robot's as it may be seen (under Secret Options, those used).
     const options = s.seat === seat ? (view as SeatView).you.options : r.options;
     const hidden = s.seat === seat ? 0 : r.hiddenOptions;
@@ -106,9 +110,11 @@ async function drawResult(): Promise<void> {
 async function refresh(fresh = false): Promise<void> {
   const before = view.turn;
   if (!fresh) view = await load();
+  const newTurn = !fresh && played(view) > 0 && (view.turn !== before || (view.status === 'over' && replay.shownTurn !== played(view)));
   drawStatus();
-  drawSeats();
-  drawNow();
+  // While a replay is shown (or about to be), the table follows it, not the race as it stands.
+  if (mode === 'now' && !newTurn) drawSeats();
+  if (!newTurn) drawNow();
   replay.setPlayed(played(view));
   byId<HTMLButtonElement>('tab-replay').disabled = played(view) === 0;
   if (program) {
@@ -117,9 +123,9 @@ async function refresh(fresh = false): Promise<void> {
   }
   void drawResult();
   // A turn was played meanwhile: its replay, from the start.
-  if (!fresh && played(view) > 0 && (view.turn !== before || (view.status === 'over' && replay.shownTurn !== played(view)))) {
-    await replay.open(played(view), true);
+  if (newTurn) {
     showMode('replay');
+    await replay.open(played(view), true);
   }
 }
 
@@ -183,7 +189,12 @@ async function main(): Promise<void> {
   document.title = `roborally: ${course.title}`;
   byId('title').textContent = course.title;
   board = new BoardView(byId('board'), parsed.value);
-  replay = new ReplayPlayer(byId('replay'), byId('report'), board, id);
+  replay = new ReplayPlayer(byId('replay'), byId('report'), board, parsed.value, id, seat ?? undefined, {
+    shown: (robots) => {
+      if (mode === 'replay') drawSeats(robots);
+    },
+    finished: () => undefined,
+  });
   byId('tab-now').addEventListener('click', () => showMode('now'));
   byId('tab-replay').addEventListener('click', async () => {
     if (!replay.shownTurn) await replay.open(played(view), false);

@@ -1,32 +1,53 @@
 /**
  * The replay of a played turn, register by register: play, pause, step back and forth, speed, and
- * any turn of the race. Each step is drawn by the shared renderer with the robots after it, the
- * register's moves as arrows (blue programmed, green pushed or carried) and the step's laser shots.
- * Beside it, 001's report of the turn, its current register marked.
+ * any turn of the race. Each step is animated on the board (web/src/animate.ts) and then drawn by
+ * the shared renderer with the robots after it, the register's moves as arrows (blue programmed,
+ * green pushed or carried) and the step's laser shots. With reduced motion (the page's setting or
+ * the system's), steps are shown one picture after another. The table of robots and 001's report
+ * beside it follow the step shown: they never tell what the replay has not played yet.
  */
-import type { GameEvent } from '../../engine/src/index.js';
+import type { Board, GameEvent } from '../../engine/src/index.js';
+import { Animator, reducedMotion } from './animate.js';
 import { api, h, type Replay, type TurnReport } from './api.js';
 import type { BoardView } from './board.js';
-import { robotsFromView, steps, type Step } from './steps.js';
+import { robotsFromView, steps, type Robot, type Step } from './steps.js';
 import { cardWords, describe } from './words.js';
 
 const SPEEDS = [0.5, 1, 2, 4];
 
+export interface ReplayHooks {
+  /** The robots as the replay shows them now (the table follows them). */
+  shown(robots: readonly Robot[]): void;
+  /** The replay of a turn has played to its end, or was skipped (a live race's clock may start). */
+  finished(turn: number): void;
+}
+
 export class ReplayPlayer {
   private steps: Step[] = [];
+  /** The step shown (its end); -1 before the turn's first step. */
   private at = 0;
   private turn = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private playing = false;
+  private looping = false;
+  /** The step being animated, if one is. */
+  private animating: number | null = null;
+  private runs = 0;
   private speed = 1;
   private played = 0;
   private report: TurnReport | null = null;
+  private readonly animator: Animator;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly reportBox: HTMLElement,
     private readonly board: BoardView,
+    model: Board,
     private readonly raceId: string,
-  ) {}
+    private readonly you: number | undefined,
+    private readonly hooks: ReplayHooks,
+  ) {
+    this.animator = new Animator(board, model);
+  }
 
   /** The turns played so far (the turn picker offers them all). */
   setPlayed(n: number): void {
@@ -40,7 +61,7 @@ export class ReplayPlayer {
 
   /** Loads a played turn and its report, and plays it from the start (or shows its end). */
   async open(turn: number, autoplay: boolean): Promise<void> {
-    this.pause();
+    this.stop();
     const [replay, report] = await Promise.all([
       api<Replay>('GET', `/api/races/${this.raceId}/turns/${turn}`),
       api<{ report: TurnReport }>('GET', `/api/races/${this.raceId}/turns/${turn}/report`),
@@ -48,86 +69,196 @@ export class ReplayPlayer {
     this.turn = turn;
     this.steps = steps(robotsFromView(replay.robots), replay.events);
     this.report = report.report;
-    this.at = autoplay ? 0 : this.steps.length - 1;
     this.root.dataset.turn = String(turn);
+    this.root.dataset.steps = String(this.steps.length);
     this.controls();
-    this.show();
-    if (autoplay) this.play();
+    if (autoplay) {
+      this.at = -1;
+      this.show();
+      this.play();
+    } else {
+      this.at = this.steps.length - 1;
+      this.show();
+    }
   }
 
   play(): void {
-    if (this.at >= this.steps.length - 1) this.at = 0;
-    this.show();
-    this.tick();
+    if (this.at >= this.steps.length - 1) {
+      this.at = -1;
+      this.show();
+    }
+    this.playing = true;
+    this.root.dataset.playing = 'true';
+    if (this.animator.isPaused) this.animator.resume();
+    this.controls();
+    if (!this.looping) void this.loop();
   }
 
-  private tick(): void {
-    this.timer = setTimeout(() => {
-      if (this.at < this.steps.length - 1) {
-        this.at++;
-        this.show();
-        this.tick();
-      } else this.pause();
-    }, 900 / this.speed);
-    this.root.dataset.playing = 'true';
-    this.controls();
+  /** Plays step after step while playing; a paused animation holds the loop where it is. */
+  private async loop(): Promise<void> {
+    this.looping = true;
+    try {
+      while (this.playing && this.at < this.steps.length - 1) {
+        const done = await this.playStep(this.at + 1);
+        if (!done) return;
+        if (this.playing && this.at < this.steps.length - 1) await new Promise((r) => setTimeout(r, 250 / this.speed));
+      }
+      if (this.playing) {
+        this.playing = false;
+        delete this.root.dataset.playing;
+        this.controls();
+        this.hooks.finished(this.turn);
+      }
+    } finally {
+      this.looping = false;
+    }
+  }
+
+  /** Animates step k from the end of the one before; false if stopped meanwhile. */
+  private async playStep(k: number): Promise<boolean> {
+    const s = this.steps[k]!;
+    if (reducedMotion() || !s.beats.some((b) => b.actions.length)) {
+      this.at = k;
+      this.show();
+      if (reducedMotion()) await new Promise((r) => setTimeout(r, 900 / this.speed));
+      return true;
+    }
+    // The picture as the step begins: the robots before it, the register's moves before it.
+    const earlier = s.registerEvents.slice(0, s.registerEvents.length - s.events.length).filter((e) => e.type !== 'shot');
+    this.board.draw({ robots: s.before, ...(this.you !== undefined ? { you: this.you } : {}) }, earlier, `Turn ${this.turn}: ${s.label}`);
+    this.root.dataset.step = String(k);
+    this.root.dataset.animating = 'true';
+    this.animating = k;
+    const run = ++this.runs;
+    this.label(k);
+    this.hooks.shown(s.before);
+    const done = await this.animator.play(s, this.speed, (beat, ended, b) => {
+      this.root.dataset.beat = String(beat);
+      this.root.toggleAttribute('data-beat-done', ended);
+      if (ended) this.hooks.shown(b.robots);
+    });
+    // Stopped meanwhile: whatever runs now is another step's.
+    if (!done || run !== this.runs) return false;
+    delete this.root.dataset.animating;
+    this.animating = null;
+    this.at = k;
+    this.show();
+    return true;
   }
 
   pause(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.playing = false;
+    this.animator.pause();
     delete this.root.dataset.playing;
     if (this.steps.length) this.controls();
   }
 
+  /** Stops playing at once (a step cut short counts as shown): what is drawn next is the caller's. */
+  private stop(): void {
+    if (this.animating !== null) this.at = this.animating;
+    this.animating = null;
+    this.playing = false;
+    this.animator.cancel();
+    this.animator.resume();
+    delete this.root.dataset.playing;
+    delete this.root.dataset.animating;
+  }
+
+  /** Leaves the replay (the board shows now); a replay not watched to its end counts as skipped. */
+  leave(): void {
+    const wasPlaying = this.playing || this.at < this.steps.length - 1;
+    this.stop();
+    if (this.turn && wasPlaying) this.hooks.finished(this.turn);
+  }
+
+  /** To the turn's end at once: the replay counts as watched. */
+  private skip(): void {
+    this.go(this.steps.length - 1);
+    this.hooks.finished(this.turn);
+  }
+
   private go(k: number): void {
-    this.pause();
+    this.stop();
     this.at = Math.max(0, Math.min(this.steps.length - 1, k));
     this.show();
+    this.controls();
+  }
+
+  /** One step forward, animated. */
+  private async forward(): Promise<void> {
+    if (this.at >= this.steps.length - 1) return;
+    this.stop();
+    if (this.at >= this.steps.length - 1) return this.go(this.at);
+    this.controls();
+    await this.playStep(this.at + 1);
+    this.controls();
   }
 
   private controls(): void {
-    const playing = this.timer !== null;
     const btn = (label: string, aria: string, on: () => void, cls: string, disabled = false) =>
       h('button', { type: 'button', class: cls, 'aria-label': aria, disabled, onclick: on }, label);
     const turns = h('select', { 'aria-label': 'Turn', class: 'turn-pick', onchange: (e: Event) => void this.open(Number((e.target as HTMLSelectElement).value), true) },
       ...Array.from({ length: this.played }, (_, k) => h('option', { value: k + 1, selected: k + 1 === this.turn }, `Turn ${k + 1}`)));
     const speed = h('select', { 'aria-label': 'Speed', class: 'speed', onchange: (e: Event) => (this.speed = Number((e.target as HTMLSelectElement).value)) },
       ...SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`)));
-    const scrub = h('input', { type: 'range', min: 0, max: this.steps.length - 1, value: this.at, 'aria-label': 'Step', class: 'scrub', oninput: (e: Event) => this.go(Number((e.target as HTMLInputElement).value)) });
+    const scrub = h('input', { type: 'range', min: 0, max: this.steps.length - 1, value: Math.max(0, this.at), 'aria-label': 'Step', class: 'scrub', oninput: (e: Event) => this.go(Number((e.target as HTMLInputElement).value)) });
+    const motion = h('label', { class: 'motion' }, h('input', {
+      type: 'checkbox', class: 'reduce-motion', checked: reducedMotion(),
+      onchange: (e: Event) => localStorage.setItem('roborally.motion', (e.target as HTMLInputElement).checked ? 'reduced' : 'full'),
+    }), ' Reduce motion');
     this.root.querySelector('.controls')?.remove();
     this.root.prepend(h('div', { class: 'controls' },
       turns,
       btn('|◀', 'First step', () => this.go(0), 'first'),
-      btn('◀ Step', 'Step back', () => this.go(this.at - 1), 'back', this.at === 0),
-      playing ? btn('Pause', 'Pause', () => this.pause(), 'pause') : btn('Play ▶', 'Play', () => this.play(), 'play'),
-      btn('Step ▶', 'Step forward', () => this.go(this.at + 1), 'forward', this.at >= this.steps.length - 1),
+      btn('◀', 'Step back', () => this.go(this.at - 1), 'back', this.at <= 0),
+      this.playing ? btn('❚❚ Pause', 'Pause', () => this.pause(), 'pause') : btn('▶ Play', 'Play', () => this.play(), 'play'),
+      btn('▶', 'Step forward', () => void this.forward(), 'forward', this.at >= this.steps.length - 1),
       btn('▶|', 'Last step', () => this.go(this.steps.length - 1), 'last'),
-      speed, scrub));
+      btn('Skip', 'Skip the replay', () => this.skip(), 'skip', this.at >= this.steps.length - 1 && !this.playing),
+      speed, scrub, motion));
+  }
+
+  private label(k: number): void {
+    const s = this.steps[k];
+    if (!s) return;
+    const names = s.robots.map((r) => r.name);
+    const what = this.root.querySelector('.step') ?? h('div', { class: 'step', 'aria-live': 'polite' });
+    what.replaceChildren(
+      h('p', { class: 'step-label' }, `Step ${k + 1} of ${this.steps.length}: ${s.register >= 1 && s.register <= 5 ? `register ${s.register}, ` : ''}${s.label}`),
+      s.cards.length ? h('ol', { class: 'revealed', 'aria-label': 'Cards revealed' }, ...s.cards.map((c) => h('li', { 'data-card': c.card }, `${names[c.robot]}: ${cardWords(c.card)}${c.joined ? ` + ${cardWords(c.joined)}` : ''}${c.copy ? ' (Radio Control\'s copy)' : ''}`))) : '',
+      h('ul', { class: 'happened' }, ...s.events.map(describe(names)).filter((t): t is string => t !== null).map((t) => h('li', {}, t))));
+    if (!what.parentElement) this.root.append(what);
+    this.root.dataset.register = String(s.register);
+    this.drawReport(s.register);
   }
 
   private show(): void {
+    if (this.at < 0) {
+      // Before the turn's first step: the robots as the turn began.
+      const first = this.steps[0];
+      if (!first) return;
+      this.board.draw({ robots: first.before, ...(this.you !== undefined ? { you: this.you } : {}) }, undefined, `Turn ${this.turn}: the robots as it begins`);
+      this.root.dataset.step = '-1';
+      this.hooks.shown(first.before);
+      this.drawReport(0);
+      return;
+    }
     const s = this.steps[this.at];
     if (!s) return;
     // The register's moves so far as arrows; laser shots only in the step they are fired.
     const shown: GameEvent[] = s.registerEvents.filter((e) => e.type !== 'shot' || s.events.includes(e));
-    this.board.draw({ robots: s.robots }, shown, `Turn ${this.turn}: ${s.label}`);
-    const names = s.robots.map((r) => r.name);
-    const what = this.root.querySelector('.step') ?? h('div', { class: 'step', 'aria-live': 'polite' });
-    what.replaceChildren(
-      h('p', { class: 'step-label' }, `Step ${this.at + 1} of ${this.steps.length}: ${s.register >= 1 && s.register <= 5 ? `register ${s.register}, ` : ''}${s.label}`),
-      s.cards.length ? h('ol', { class: 'revealed', 'aria-label': 'Cards revealed' }, ...s.cards.map((c) => h('li', { 'data-card': c.card }, `${names[c.robot]}: ${cardWords(c.card)}${c.joined ? ` + ${cardWords(c.joined)}` : ''}${c.copy ? ' (Radio Control\'s copy)' : ''}`))) : '',
-      h('ul', { class: 'happened' }, ...s.events.map(describe(names)).filter((t): t is string => t !== null).map((t) => h('li', {}, t))));
-    if (!what.parentElement) this.root.append(what);
+    this.board.draw({ robots: s.robots, ...(this.you !== undefined ? { you: this.you } : {}) }, shown, `Turn ${this.turn}: ${s.label}`);
+    this.label(this.at);
     this.root.dataset.step = String(this.at);
-    this.root.dataset.register = String(s.register);
+    delete this.root.dataset.beat;
     this.root.toggleAttribute('data-ended', this.at === this.steps.length - 1);
     const bar = this.root.querySelector<HTMLInputElement>('.scrub');
     if (bar) bar.value = String(this.at);
-    for (const b of this.root.querySelectorAll<HTMLButtonElement>('.back, .forward')) b.disabled = b.classList.contains('back') ? this.at === 0 : this.at >= this.steps.length - 1;
-    this.drawReport(s.register);
+    for (const b of this.root.querySelectorAll<HTMLButtonElement>('.back, .forward')) b.disabled = b.classList.contains('back') ? this.at <= 0 : this.at >= this.steps.length - 1;
+    this.hooks.shown(s.robots);
   }
 
+  /** 001's report, up to the register shown: the rest is not told before it is played. */
   private drawReport(register: number): void {
     const rep = this.report;
     if (!rep) return;
@@ -137,10 +268,12 @@ export class ReplayPlayer {
         h('caption', {}, `Register ${reg.register}`),
         h('thead', {}, h('tr', {}, h('th', {}, 'Dmg'), h('th', {}, 'Name'), h('th', {}, 'Move'), h('th', {}, 'Notes'))),
         h('tbody', {}, ...reg.rows.map((r) => h('tr', {}, h('td', {}, String(r.dmg)), h('td', {}, r.name), h('td', {}, r.move.join(',')), h('td', {}, r.notes.join('; '))))));
+    const seen = rep.registers.filter((r) => r.register <= register);
     this.reportBox.replaceChildren(
       h('h2', {}, `Turn ${rep.turn}: 001's report`),
       rep.start.length ? h('ul', { class: 'report-start' }, ...rep.start.map((t) => h('li', {}, t))) : '',
-      ...rep.registers.map(table),
-      rep.end.length ? h('div', { class: 'report-end' }, h('h3', {}, 'End of turn'), h('ul', {}, ...rep.end.map((t) => h('li', {}, t)))) : '');
+      ...seen.map(table),
+      seen.length < rep.registers.length ? h('p', { class: 'note report-later' }, `Registers ${seen.length + 1}–${rep.registers.length} follow as the replay plays them.`) : '',
+      rep.end.length && register > 5 ? h('div', { class: 'report-end' }, h('h3', {}, 'End of turn'), h('ul', {}, ...rep.end.map((t) => h('li', {}, t)))) : '');
   }
 }

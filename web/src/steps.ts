@@ -4,15 +4,12 @@
  * it pushes), and each kind of board element (belts, pushers, gears, crushers, lasers, flags), then
  * the end of the turn. Each step holds the robots as they stand after it.
  */
-import { WEAPONS, cardName, parseDir, type Dir, type GameEvent } from '../../engine/src/index.js';
-import type { RobotOnFloor } from '../../render/src/overlay.js';
-import type { PublicRobot } from './api.js';
+import { WEAPONS, cardName, type GameEvent } from '../../engine/src/index.js';
+import { apply, type Robot } from './robots-state.js';
+import { beats, type Beat } from './timeline.js';
 import { cardWords } from './words.js';
 
-export interface Robot extends RobotOnFloor {
-  lives: number;
-  flags: number;
-}
+export { apply, robotsFromView, type Robot } from './robots-state.js';
 
 export interface Step {
   /** 0 before the registers, 1 to 5, 6 after them. */
@@ -22,51 +19,12 @@ export interface Step {
   /** The events of its register up to and including this step (or of the step outside registers). */
   readonly registerEvents: GameEvent[];
   readonly robots: Robot[];
+  /** The robots as the step begins. */
+  readonly before: Robot[];
+  /** The step as it is animated: what moves at once, one beat after another (web/src/timeline.ts). */
+  readonly beats: Beat[];
   /** The cards revealed in its register so far, in the order the robots move (a joined card; Radio Control's copy). */
   readonly cards: { robot: number; card: string; joined?: string; copy?: boolean }[];
-}
-
-export const robotsFromView = (rs: readonly PublicRobot[]): Robot[] =>
-  rs.map((r) => ({ name: r.name, x: r.x, y: r.y, dir: parseDir(r.dir) as Dir, damage: r.damage, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown, lives: r.lives, flags: r.flags }));
-
-/** What an event does to the robots a picture shows. */
-export function apply(robots: Robot[], e: GameEvent): void {
-  switch (e.type) {
-    case 'moved': case 'pushed': case 'carried': case 'slid': case 'teleported': {
-      const r = robots[e.robot]!;
-      [r.x, r.y] = e.to;
-      break;
-    }
-    case 'turned':
-      robots[e.robot]!.dir = e.to;
-      break;
-    case 'damaged': case 'repaired':
-      robots[e.robot]!.damage = e.damage;
-      break;
-    case 'destroyed':
-      Object.assign(robots[e.robot]!, { status: 'destroyed', lives: e.lives });
-      break;
-    case 'out':
-      robots[e.robot]!.status = 'out';
-      break;
-    case 'reentered':
-      Object.assign(robots[e.robot]!, { status: 'active', x: e.x, y: e.y, dir: e.dir, damage: e.damage, virtual: e.virtual, poweredDown: e.poweredDown });
-      break;
-    case 'poweredDown':
-      robots[e.robot]!.poweredDown = true;
-      break;
-    case 'poweredUp':
-      robots[e.robot]!.poweredDown = false;
-      break;
-    case 'flagTouched':
-      robots[e.robot]!.flags = e.flag;
-      break;
-    case 'becameReal':
-      robots[e.robot]!.virtual = false;
-      break;
-    default:
-      break;
-  }
 }
 
 /**
@@ -113,12 +71,14 @@ export function steps(start: readonly Robot[], events: readonly GameEvent[]): St
   let current: GameEvent[] = [];
   let registerEvents: GameEvent[] = [];
   let cards = new Map<number, Revealed>();
+  let before = robots.map((r) => ({ ...r }));
   const close = () => {
     if (!current.length) return;
     // Classic cards move in priority order, highest first; pbem's carry none and stay in reveal order.
     const shown = [...cards].map(([robot, e]) => ({ robot, card: cardName(e.card), ...(e.joined ? { joined: cardName(e.joined) } : {}), ...(e.copy ? { copy: true } : {}) }))
       .sort((a, b) => Number(cardParts(b.card)[1] || 0) - Number(cardParts(a.card)[1] || 0));
-    out.push({ register, label: label ?? (register === 0 ? 'The turn begins' : register > 5 ? 'The turn ends' : `Register ${register}`), events: current, registerEvents: registerEvents.slice(), robots: robots.map((r) => ({ ...r })), cards: shown });
+    out.push({ register, label: label ?? (register === 0 ? 'The turn begins' : register > 5 ? 'The turn ends' : `Register ${register}`), events: current, registerEvents: registerEvents.slice(), robots: robots.map((r) => ({ ...r })), before, beats: beats(before, current), cards: shown });
+    before = robots.map((r) => ({ ...r }));
     current = [];
   };
   for (const e of events) {
@@ -142,7 +102,7 @@ export function steps(start: readonly Robot[], events: readonly GameEvent[]): St
   }
   close();
   // Last, the whole turn at once: every move as 001's picture draws it.
-  out.push({ register: 6, label: 'The whole turn', events: [], registerEvents: events.filter((e) => e.type !== 'shot'), robots: robots.map((r) => ({ ...r })), cards: [] });
+  out.push({ register: 6, label: 'The whole turn', events: [], registerEvents: events.filter((e) => e.type !== 'shot'), robots: robots.map((r) => ({ ...r })), before: start.map((r) => ({ ...r })), beats: [{ actions: [], robots: robots.map((r) => ({ ...r })) }], cards: [] });
   return out;
 }
 

@@ -59,7 +59,7 @@ test('the replay tells the options\' events', () => {
   assert.equal(say({ type: 'exchanged', robot: 0, option: 'Brakes' }), 'Ava discards Brakes instead of a point of damage');
   assert.equal(say({ type: 'rammed', robot: 1, by: 0, points: 2 }), 'Ava rams Bolt: 2 points of damage');
   assert.equal(say({ type: 'scrambled', robot: 1, register: 3, card: 670, by: 0 }), "Ava's Scrambler scrambles Bolt's register 3: now Move 2 (670)");
-  assert.equal(say({ type: 'radioControlled', robot: 1, by: 0, registers: [4, 5] }), "Ava radio-controls Bolt: registers 4, 5 play Ava's cards");
+  assert.equal(say({ type: 'radioControlled', robot: 1, by: 0, registers: [4, 5] }), "Ava radio-controls Bolt: registers 4 and 5 play Ava's cards");
   assert.equal(say({ type: 'aborted', robot: 0, register: 2, card: 90 }), "Ava's Abort Switch: register 2 now holds Turn left (90)");
   assert.equal(say({ type: 'swapped', robot: 0, register: 4, card: 800 }), "Ava's Conditional Program puts Move 3 (800) in register 4");
   assert.equal(say({ type: 'optionDrawn', robot: 1, option: 'a secret option' }), 'Bolt draws a secret option');

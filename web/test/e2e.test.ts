@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { parseCard } from '../../engine/src/index.js';
 import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
+import { robotsFromView, steps } from '../src/steps.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
@@ -482,5 +483,96 @@ test('classic Brakes, Fourth Gear and Reverse Gear: a register holding a Move 1,
       await page.waitForSelector(`.register[data-register="${s.reg}"] input[name="gear${s.reg}"]:checked`);
     }
   }
+  await ctx.close();
+});
+
+/** A solitaire race against bots with a known seed, its seat page open, turn 1 programmed and sent by tapping. */
+async function raceAndSend(ctx: BrowserContext, seed: number): Promise<{ page: Page; id: string }> {
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed, seats: [{ name: 'Ava' }, { name: 'Gears', bot: 'greedy' }, { name: 'Sam', bot: 'greedy' }, { name: 'Sprocket', bot: 'greedy' }] })).body;
+  const page = await open(ctx, `/race/${created.id}?seat=0&token=${created.seats[0].token}`);
+  await page.waitForSelector('body[data-ready]');
+  await program(page, 'tap');
+  await send(page);
+  await page.waitForSelector('#replay[data-turn="1"]');
+  return { page, id: created.id };
+}
+
+/** Where each robot is drawn, in squares (fractions mid-glide), from its group's transform as animated now. */
+async function drawnSquares(page: Page): Promise<Record<number, [number, number]>> {
+  // Run in the page (this file is compiled without the DOM's types).
+  return page.evaluate(`(() => {
+    const svg = document.querySelector('#board svg');
+    const c = Number(svg.getAttribute('data-cell'));
+    const ox = Math.round(c * 0.6), oy = Math.round(c * 0.75) + Math.round(c * 0.6);
+    const out = {};
+    for (const g of svg.querySelectorAll('g.robot')) {
+      const t = getComputedStyle(g).transform;
+      const m = t === 'none' ? null : new DOMMatrix(t);
+      const [x, y] = m ? [m.e, m.f] : /translate\\(([-\\d.]+) ([-\\d.]+)/.exec(g.getAttribute('transform')).slice(1).map(Number);
+      out[Number(g.dataset.robot)] = [(x - ox) / c - 0.5, (y - oy) / c - 0.5];
+    }
+    return out;
+  })()`);
+}
+
+test('the replay animates the turn from its events: paused at several moments, each robot is drawn on its way between the squares the events give before and after that beat', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const { page, id } = await raceAndSend(ctx, 11);
+  await page.selectOption('#replay .speed', '0.5');
+  const replay = (await call(server.base, 'GET', `/api/races/${id}/turns/1`)).body;
+  const all = steps(robotsFromView(replay.robots), replay.events);
+  let moments = 0, midGlide = 0;
+  for (let k = 0; k < 12 && !(await page.locator('#replay[data-ended]').count()); k++) {
+    // A beat just begun: pause it there.
+    const ok = await page.waitForSelector('#replay[data-animating]:not([data-beat-done])', { timeout: 20_000 }).then(() => true, () => false);
+    if (!ok) break;
+    await page.click('#replay .pause');
+    const [s, b] = [Number(await page.getAttribute('#replay', 'data-step')), Number(await page.getAttribute('#replay', 'data-beat'))];
+    const step = all[s]!;
+    const before = b === 0 ? step.before : step.beats[b - 1]!.robots;
+    const after = step.beats[b]!.robots;
+    const drawn = await drawnSquares(page);
+    for (const [i, [x, y]] of Object.entries(drawn)) {
+      const p = before[Number(i)]!, q = after[Number(i)]!;
+      // On the segment from p to q (a fanned robot sits up to a third of a square off its centre).
+      const [dx, dy] = [q.x - p.x, q.y - p.y];
+      const len2 = dx * dx + dy * dy;
+      const t = len2 ? Math.max(0, Math.min(1, ((x - p.x) * dx + (y - p.y) * dy) / len2)) : 0;
+      const off = Math.hypot(x - (p.x + t * dx), y - (p.y + t * dy));
+      assert.ok(off < 0.4, `step ${s} beat ${b}: ${p.name} drawn at ${x.toFixed(2)},${y.toFixed(2)}, not between ${p.x},${p.y} and ${q.x},${q.y}`);
+      if (len2 && t > 0.02 && t < 0.98) midGlide++;
+    }
+    moments++;
+    if (moments === 2) await page.screenshot({ path: `${SHOTS}replay-mid-glide.png` });
+    await page.click('#replay .play');
+    await page.waitForSelector(`#replay:not([data-step="${s}"]), #replay:not([data-beat="${b}"])`);
+  }
+  assert.ok(moments >= 3, `paused at ${moments} moments`);
+  assert.ok(midGlide >= 1, 'a robot was caught between two squares: it glides, it does not jump');
+  // The robots' table never tells ahead of the replay: at the first step, damage as the turn began.
+  await page.click('#replay .first');
+  const dmg = await page.locator('#seats tbody tr td:nth-child(3)').allTextContents();
+  assert.deepEqual(dmg.map(Number), all[0]!.robots.map((r) => r.damage));
+  await ctx.close();
+});
+
+test('with reduced motion (the system\'s wish or the page\'s setting), the replay shows each step as a picture, nothing animated', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 }, reducedMotion: 'reduce' });
+  const { page } = await raceAndSend(ctx, 12);
+  assert.equal(await page.locator('#replay .reduce-motion').isChecked(), true, 'the setting follows the system');
+  await page.selectOption('#replay .speed', '4');
+  let seen = 0;
+  for (let k = 0; k < 400 && !(await page.locator('#replay[data-ended]').count()); k++) {
+    assert.equal(await page.evaluate('document.getAnimations().length'), 0, 'no animation runs');
+    assert.equal(await page.locator('#replay[data-animating]').count(), 0);
+    seen = Math.max(seen, Number(await page.getAttribute('#replay', 'data-step')));
+    await page.waitForSelector(`#replay:not([data-step="${seen}"]), #replay[data-ended]`);
+  }
+  assert.ok(seen > 3, `the steps were shown one after another (${seen})`);
+  // The page's own setting wins over the system's.
+  await page.uncheck('#replay .reduce-motion');
+  await page.click('#replay .first');
+  await page.click('#replay .play');
+  await page.waitForSelector('#replay[data-animating]');
   await ctx.close();
 });

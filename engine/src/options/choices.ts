@@ -19,6 +19,8 @@ export const CHOICE_OPTION: Record<string, string> = {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isRegister = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 5;
+/** A register as an object key: the digit alone ("3"; not "0x3", "3.0" nor " 3"). */
+const registerKey = (k: string): number | null => (/^[1-5]$/.test(k) ? Number(k) : null);
 
 /** Reads one robot's choices. `path` prefixes the field names of errors. */
 export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = 'choices'): Result<Choices> {
@@ -53,7 +55,7 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         break;
       }
       case 'shield': {
-        const side = SIDES.indexOf(String(v));
+        const side = typeof v === 'string' ? SIDES.indexOf(v) : -1;
         if (side < 0) return err(p, 'expected "front", "right", "back" or "left"');
         out.shield = side;
         break;
@@ -106,7 +108,8 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         const ifFalls: number[] = [];
         for (const [reg, order] of Object.entries(v)) {
           const q = `${p}.${reg}`;
-          if (!isRegister(Number(reg))) return err(q, 'expected a register number 1 to 5 as the key');
+          const at = registerKey(reg);
+          if (at === null) return err(q, 'expected a register number 1 to 5 as the key');
           const conditional = isObject(order);
           if (conditional && (order.if !== 'falls' || Object.keys(order).some((x) => x !== 'weapon' && x !== 'if')))
             return err(q, 'expected {"weapon": "Tractor Beam", "if": "falls"}: the weapon fires only if its pull or push drops the target into a pit or off the board');
@@ -115,8 +118,8 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
           if (conditional && (w === 'Scrambler' || w === 'Radio Control')) return err(`${q}.if`, `${w} moves nobody: it has no "falls" condition`);
           const bad = needHeld(w, conditional ? `${q}.weapon` : q);
           if (bad) return bad;
-          map[Number(reg)] = w;
-          if (conditional) ifFalls.push(Number(reg));
+          map[at] = w;
+          if (conditional) ifFalls.push(at);
         }
         out.weapon = map;
         if (ifFalls.length) out.weaponIfFalls = ifFalls;
@@ -127,10 +130,11 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         const map: Record<number, FireControlMode[]> = {};
         for (const [reg, m] of Object.entries(v)) {
           const q = `${p}.${reg}`;
-          if (!isRegister(Number(reg))) return err(q, 'expected a register number 1 to 5 as the key');
+          const at = registerKey(reg);
+          if (at === null) return err(q, 'expected a register number 1 to 5 as the key');
           const modes = typeof m === 'string' ? fireControlModes(m) : null;
           if (!modes) return err(q, 'expected "damage", "lock:K" (K a register 1 to 5, or several: "lock:3,4") or "option:NAME"');
-          map[Number(reg)] = modes;
+          map[at] = modes;
         }
         out.fireControl = map;
         break;

@@ -18,17 +18,17 @@ export interface Hit {
   readonly register: number;
 }
 
-/** Per register: sides already blocked per robot (shieldPerRegister), Fire Control points used. */
-let blockedSides: number[] = [];
-let anyBlocked = false;
-const fireControlUsed = new Map<number, number>();
-
-/** A register begins: the per-register shields are up again (cleared only if used: the hot path). */
-export function newRegister(robots: number): void {
-  if (blockedSides.length !== robots) blockedSides = new Array<number>(robots).fill(0);
-  else if (anyBlocked) blockedSides.fill(0);
-  anyBlocked = false;
-  if (fireControlUsed.size) fireControlUsed.clear();
+/**
+ * A register begins: the per-register shields are up again, no Fire Control point is used (the
+ * workspace's, cleared only if used: the hot path).
+ */
+export function newRegister(ctx: Ctx): void {
+  const work = ctx.work;
+  const robots = ctx.state.robots.length;
+  if (work.blockedSides.length !== robots) work.blockedSides = new Array<number>(robots).fill(0);
+  else if (work.anyBlocked) work.blockedSides.fill(0);
+  work.anyBlocked = false;
+  if (work.fireControlUsed.size) work.fireControlUsed.clear();
 }
 
 /**
@@ -78,9 +78,10 @@ function shieldBlocks(ctx: Ctx, i: number, hit: Hit): boolean {
     side = 0;
   }
   if (perRegister) {
-    if (blockedSides[i]! & (1 << side)) return false;
-    blockedSides[i]! |= 1 << side;
-    anyBlocked = true;
+    const work = ctx.work;
+    if (work.blockedSides[i]! & (1 << side)) return false;
+    work.blockedSides[i]! |= 1 << side;
+    work.anyBlocked = true;
   }
   ctx.events?.push({ type: 'blockedShot', robot: i, by, points: 1 });
   used(ctx, i, by);
@@ -106,8 +107,9 @@ function fireControlScores(ctx: Ctx, shooter: number, i: number, register: numbe
   const modes = ctx.state.robots[shooter]!.opt?.choices.fireControl?.[register];
   if (!modes?.length) return false;
   const key = shooter * 64 + i;
-  const n = fireControlUsed.get(key) ?? 0;
-  fireControlUsed.set(key, n + 1);
+  const points = ctx.work.fireControlUsed;
+  const n = points.get(key) ?? 0;
+  points.set(key, n + 1);
   const mode: FireControlMode = modes[Math.min(n, modes.length - 1)]!;
   const r = ctx.state.robots[i]!;
   if (mode.kind === 'lock') {

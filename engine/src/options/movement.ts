@@ -11,10 +11,9 @@ import { destroyIfWrecked } from '../robots.js';
 import { hurt } from './damage.js';
 import { holds, used } from './held.js';
 
-/** Rams dealt this register, as shooter * 64 + victim (2.20: at most once per robot per register). */
-const rams = new Set<number>();
-export const newRegisterRams = (): void => {
-  if (rams.size) rams.clear();
+/** A register begins: no robot has rammed another yet (2.20: at most once per robot per register). */
+export const newRegisterRams = (ctx: Ctx): void => {
+  if (ctx.work.rams.size) ctx.work.rams.clear();
 };
 
 /** Turns robot i by a card's quarter turns. */
@@ -95,6 +94,7 @@ function dualProcessor(ctx: Ctx, i: number, move: number, turn: number): void {
  */
 export function ram(ctx: Ctx, i: number, j: number): void {
   const r = ctx.state.robots[i]!;
+  const rams = ctx.work.rams;
   if (!holds(r, 'Ramming Gear') || rams.has(i * 64 + j)) return;
   rams.add(i * 64 + j);
   const points = ctx.rules.options.ramDamage;

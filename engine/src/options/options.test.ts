@@ -36,6 +36,18 @@ test('parseChoices names the key and what it expects, and refuses a decision abo
   assert.equal(refusal({ chopShop: { register: 2, draw: true } })!.field, 'choices.chopShop.draw');
 });
 
+test('a register key is the digit alone, and a shield side a string: "0x3", "3.0", " 3" and ["back"] are refused', () => {
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Shield', 'Fire Control', 'Tractor Beam'] }]);
+  const read = (v: unknown) => parseChoices(v, g.setup, g.state.robots[0]!);
+  for (const key of ['0x3', '3.0', ' 3', '03', '3 ']) {
+    assert.deepEqual(read({ weapon: { [key]: 'Tractor Beam' } }), { ok: false, error: { field: `choices.weapon.${key}`, message: 'expected a register number 1 to 5 as the key' } });
+    assert.equal(read({ fireControl: { [key]: 'damage' } }).ok, false, key);
+  }
+  assert.deepEqual(must(read({ weapon: { 3: 'Tractor Beam' } })), { weapon: { 3: 'Tractor Beam' } });
+  assert.equal(read({ shield: ['back'] }).ok, false);
+  assert.deepEqual(must(read({ shield: 'back' })), { shield: 2 });
+});
+
 test('a decision may name a card with uses as it is written in the robot\'s options ("Mini Howitzer:3")', () => {
   // OPTIONS.md 1.4 "Cards with uses are written NAME:LEFT in a robot's options"
   const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Mini Howitzer:3', 'Fire Control'] }]);

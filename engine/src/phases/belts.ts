@@ -8,12 +8,6 @@ import { afterCrossing } from '../elements/ledges.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { fall, isHole } from '../robots.js';
 
-/** Scratch arrays, grown to the number of robots. */
-let riders = new Int32Array(8);
-let tx = new Int32Array(8);
-let ty = new Int32Array(8);
-let stuck = new Uint8Array(8);
-
 /**
  * Moves every robot standing on a belt of the given kinds one square, all at once.
  * `expressOnly`: only robots on express belts at this moment move (B-02). Belts never push: a
@@ -25,12 +19,15 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
   const b = ctx.board;
   const w = b.width;
   const robots = ctx.state.robots;
-  if (riders.length < robots.length) {
-    riders = new Int32Array(robots.length);
-    tx = new Int32Array(robots.length);
-    ty = new Int32Array(robots.length);
-    stuck = new Uint8Array(robots.length);
+  // The workspace's scratch arrays, grown to the number of robots.
+  const work = ctx.work;
+  if (work.riders.length < robots.length) {
+    work.riders = new Int32Array(robots.length);
+    work.tx = new Int32Array(robots.length);
+    work.ty = new Int32Array(robots.length);
+    work.stuck = new Uint8Array(robots.length);
   }
+  const { riders, tx, ty, stuck } = work;
   let n = 0;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;

@@ -4,17 +4,10 @@ import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
 import type { WeaponName } from '../events.js';
 import { DX, DY, reverse, type Dir } from '../geometry.js';
-import { hurt, type Hit } from '../options/damage.js';
+import { hurt } from '../options/damage.js';
 import { holds } from '../options/held.js';
 import { chosenWeapon, piercingTargets, weaponApplies, weaponHits, weaponMoves, type WeaponShot } from '../options/weapons.js';
 
-/** Scratch, grown as needed: points per robot; per laser, the nearest blocker and its distance. */
-let hits = new Int32Array(8);
-
-let nearest = new Int32Array(8);
-let nearestAt = new Int32Array(8);
-/** Per laser, the distance of the nearest die on its beam (FAR: none). */
-let dieAtDistance = new Int32Array(8);
 const FAR = 0x7fffffff;
 
 /**
@@ -29,8 +22,12 @@ export function lasers(ctx: Ctx, register: number): void {
   const robots = ctx.state.robots;
   const n = robots.length;
   const nl = b.lasers.length;
-  if (hits.length < n) hits = new Int32Array(n);
-  if (nearest.length < nl) (nearest = new Int32Array(nl)), (nearestAt = new Int32Array(nl)), (dieAtDistance = new Int32Array(nl));
+  // The workspace's scratch, grown as needed: points per robot; per laser, the nearest blocker, its
+  // distance and the distance of the nearest die (FAR: none).
+  const work = ctx.work;
+  if (work.hits.length < n) work.hits = new Int32Array(n);
+  if (work.nearest.length < nl) (work.nearest = new Int32Array(nl)), (work.nearestAt = new Int32Array(nl)), (work.dieAtDistance = new Int32Array(nl));
+  const { hits, nearest, nearestAt, dieAtDistance, special, weaponShots } = work;
   // Plain loops, not fill(): for a dozen entries the builtin's call costs more than the work.
   for (let i = 0; i < n; i++) hits[i] = 0;
   const dice = ctx.state.dice;
@@ -145,8 +142,8 @@ function boardHit(ctx: Ctx, i: number, k: number, register: number): void {
   const l = ctx.board.lasers[k]!;
   const r = ctx.state.robots[i]!;
   ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: [l.x, l.y], to: [r.x, r.y] });
-  if (r.options.length) special.push({ target: i, points: l.beams, hit: { dir: l.dir, shooter: -1, weapon: 'board', register } });
-  else hits[i]! += l.beams;
+  if (r.options.length) ctx.work.special.push({ target: i, points: l.beams, hit: { dir: l.dir, shooter: -1, weapon: 'board', register } });
+  else ctx.work.hits[i]! += l.beams;
 }
 
 /**
@@ -174,11 +171,6 @@ function firstInLine(ctx: Ctx, i: number, d: Dir): number {
   return NONE;
 }
 
-/** Shots on robots with options, or by robots with Fire Control: dealt point by point (options/damage.ts). */
-const special: { target: number; points: number; hit: Hit }[] = [];
-/** Optional weapons that hit this step. */
-const weaponShots: WeaponShot[] = [];
-
 /**
  * A robot with options fires: an optional weapon instead of its main laser if one is chosen and can
  * act (1.4); else the main laser, two shots with Double-Barreled (2.7, B-34), through one obstacle
@@ -186,6 +178,7 @@ const weaponShots: WeaponShot[] = [];
  */
 function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | null): void {
   const r = ctx.state.robots[i]!;
+  const { special, weaponShots } = ctx.work;
   const fire = (target: number, d: Dir, shots: number, weapon: 'main' | 'rear') => {
     if (target === NONE) return;
     if (target < 0) dieHits![-1 - target]! += shots;

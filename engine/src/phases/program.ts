@@ -5,12 +5,12 @@ import { moveRobot } from '../movement.js';
 import { rotate, runCard } from '../options/movement.js';
 import { radioOrder, startOfRegister } from '../options/programming.js';
 
-/** Robots that run a card this register: on the floor, powered up, with a card in the register. */
-/** Reused for every register: movers() is called once per register and its list consumed at once. */
-const moving: number[] = [];
-
+/**
+ * Robots that run a card this register: on the floor, powered up, with a card in the register. The
+ * workspace's list, reused for every register: called once per register and consumed at once.
+ */
 function movers(ctx: Ctx, register: number): number[] {
-  const out = moving;
+  const out = ctx.work.moving;
   let n = 0;
   const robots = ctx.state.robots;
   for (let i = 0; i < robots.length; i++) {

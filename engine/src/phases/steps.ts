@@ -26,6 +26,6 @@ export const STEPS = {
 export function startRegister(ctx: Ctx): void {
   const pushedBy = ctx.pushedBy;
   for (let i = 0; i < pushedBy.length; i++) pushedBy[i] = null; // a loop: fill() costs a builtin call
-  newRegister(ctx.state.robots.length);
-  newRegisterRams();
+  newRegister(ctx);
+  newRegisterRams(ctx);
 }

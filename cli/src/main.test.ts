@@ -1,0 +1,94 @@
+/** The command as a user runs it (bin/roborally.js): exit codes and one-line answers, never a stack trace. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { INTERNAL_ERROR, main } from './main.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/roborally.js', import.meta.url));
+
+function run(args: string[]): { code: number | null; out: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+function inDir(body: (dir: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'rr-cli-'));
+  try {
+    body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const COURSE = { name: 'c', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0 }], flags: [[5, 5]], start: [0, 0] };
+
+test('course validate exits 1 for a course with an unknown key, naming its path, and for a missing file', () => inDir((dir) => {
+  const file = join(dir, 'c.json');
+  writeFileSync(file, JSON.stringify({ ...COURSE, boards: [{ board: 'atoll', x: 0, y: 0, rotaton: 90 }] }));
+  const bad = run(['course', 'validate', file]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.out, /^INVALID .*c\.json: c\.json: boards\[0\]\.rotaton: unknown key/);
+  const missing = run(['course', 'validate', join(dir, 'none.json')]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.out, /^INVALID /);
+}));
+
+test('JSON nested 10,000 deep is refused at its line and column by check, show, course validate and tiled import', () => inDir((dir) => {
+  const file = join(dir, 'deep.json');
+  writeFileSync(file, `${'['.repeat(10000)}${']'.repeat(10000)}`);
+  for (const args of [['check', file], ['show', file], ['course', 'validate', file], ['tiled', 'import', file]]) {
+    const r = run(args);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.match(r.out, /deep\.json:1:65: not JSON: nested deeper than 64 levels/, args.join(' '));
+    assert.doesNotMatch(r.out, /RangeError|\n\s+at /, args.join(' '));
+  }
+}));
+
+test('check exits 1 when no scenario is found, and when a scenario checks nothing', () => inDir((dir) => {
+  const none = run(['check', dir]);
+  assert.equal(none.code, 1);
+  assert.match(none.out, /FAIL no scenario found/);
+  writeFileSync(join(dir, 's.json'), JSON.stringify({ id: 's', rules: 'classic', board: { grid: ['. .'] }, robots: [{ name: 'A', x: 0, y: 0, dir: 'N' }], turns: [], expect: {} }));
+  const nothing = run(['check', dir]);
+  assert.equal(nothing.code, 1);
+  assert.match(nothing.out, /FAIL s: .*expect: the scenario checks nothing/);
+}));
+
+test('an output path that cannot be written gets a one-line answer, not a stack trace nor a wait', () => inDir((dir) => {
+  execFileSync('mkfifo', [join(dir, 'pipe.png')]);
+  for (const args of [
+    ['show', 'atoll', '--png', join(dir, 'pipe.png')],
+    ['show', 'atoll', '--svg', dir],
+    ['tiled', 'export', 'atoll', join(dir, 'pipe.png')],
+    ['tiled', 'import', join(dir, 'none.tmj')],
+  ]) {
+    const r = run(args);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.equal(r.out.trim().split('\n').length, 1, r.out);
+    assert.doesNotMatch(r.out, /\n\s+at |Error:/, args.join(' '));
+  }
+  const out = join(dir, 'a', 'b.json');
+  const r = run(['tiled', 'import', join(dir, 'none.tmj'), '--out', out]);
+  assert.match(r.out, /none\.tmj: no such file or directory/);
+}));
+
+test('whatever throws inside a command ends in exit code 70 and one line on standard error', async () => {
+  const log = console.log;
+  const write = process.stderr.write;
+  let err = '';
+  console.log = () => {
+    throw new Error('the output is gone');
+  };
+  process.stderr.write = ((s: string) => ((err += s), true)) as typeof process.stderr.write;
+  try {
+    assert.equal(await main(['boards']), INTERNAL_ERROR);
+  } finally {
+    console.log = log;
+    process.stderr.write = write;
+  }
+  assert.equal(err, 'roborally: internal error: the output is gone\n');
+});

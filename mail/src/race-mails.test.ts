@@ -1,0 +1,227 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SMTPServer } from 'smtp-server';
+import { shippedCourses } from '../../server/src/courses.js';
+import { RaceService } from '../../server/src/races.js';
+import { freshDb, TestClock } from '../../server/src/testing.js';
+import { MailGateway, type MailConfig } from './gateway.js';
+import { gainedLines } from './outbox.js';
+import { mailDb } from './store.js';
+import { sendMail, smtpSink, type Caught } from './testing.js';
+
+const courses = shippedCourses();
+const course = (n: string) => courses.get(n);
+const FROM = 'RoboRally <race@rr.test>';
+const MINUTE = 60_000;
+
+async function setup(config: Partial<MailConfig> = {}) {
+  const { db } = await freshDb('sqlite');
+  const clock = new TestClock();
+  const service = new RaceService({ db, clock, course });
+  const sink = await smtpSink();
+  const logged: string[] = [];
+  const gateway = new MailGateway({
+    service, db, clock,
+    config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', remindHours: 3, pumpMs: 3_600_000, log: (l) => logged.push(l), ...config },
+  });
+  await gateway.start();
+  return {
+    db, clock, service, sink, gateway, logged,
+    close: async () => {
+      await gateway.stop();
+      await sink.close();
+      await db.destroy();
+    },
+  };
+}
+
+const text = (c: Caught) => c.mail.text ?? '';
+const subject = (c: Caught) => c.mail.subject ?? '';
+const replyTo = (c: Caught) => c.mail.replyTo!.value[0]!.address!;
+const header = (c: Caught, k: string) => String(c.mail.headers.get(k) ?? '');
+const refs = (c: Caught): string[] => (c.mail.references === undefined ? [] : Array.isArray(c.mail.references) ? c.mail.references : [c.mail.references]);
+
+/** Each seat sends "random" in reply to its latest instructions; a live race then plays the turn. */
+async function everyoneRandom(t: Awaited<ReturnType<typeof setup>>, emails: readonly string[], turn: number): Promise<void> {
+  for (const email of emails) {
+    const deal = t.sink.mails.filter((c) => c.to.includes(email) && new RegExp(`Turn ${turn}: your instructions`).test(subject(c))).at(-1);
+    if (!deal) continue;
+    await sendMail(t.gateway.smtpPort, { from: email, to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: 'random' });
+  }
+  await t.gateway.pump();
+}
+
+test('the mails of a whole race under Secret Options: none names another seat\'s unused option, each seat is told of its own; every mail is threaded and marked auto-generated or auto-replied', async () => {
+  const t = await setup();
+  try {
+    const emails = ['ava@a.test', 'bob@b.test'];
+    const secret = ['Abort Switch', 'Conditional Program'];
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', seed: 5, settings: { secretOptions: true, oneFreeOption: true, optionDeck: secret },
+      seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    await t.gateway.pump();
+    for (let turn = 1; turn <= 4; turn++) await everyoneRandom(t, emails, turn);
+    // The options as the race began (a robot destroyed later loses one).
+    const first = await t.service.playedTurn(id, 1);
+    assert.ok(first.ok);
+    const held = first.value.before.robots.map((r) => r.options);
+    assert.deepEqual(held.flat().sort(), [...secret].sort(), 'each robot holds its free option');
+    assert.ok(t.sink.mails.filter((c) => /: report$/.test(subject(c))).length >= 6, 'reports of several turns to both seats');
+    for (const [seat, email] of emails.entries()) {
+      const mine = t.sink.mails.filter((c) => c.to.includes(email));
+      const others = held.filter((_, i) => i !== seat).flat();
+      for (const c of mine) for (const o of others) assert.ok(!text(c).includes(o) && !String(c.mail.html ?? '').includes(o), `"${subject(c)}" to ${email} names ${o}:\n${text(c)}`);
+      // Its own option, by name, in its reports.
+      const report = mine.find((c) => /Turn 1: report$/.test(subject(c)))!;
+      assert.match(text(report), new RegExp(`options: ${held[seat]![0]}`));
+      assert.match(text(report), /options: 1 secret option/);
+      // One thread a seat: the start mail is its root; every other mail refers to it.
+      const root = `<${id}.s${seat}.race@rr.test>`;
+      const start = mine.find((c) => /starts on first-shift/.test(subject(c)))!;
+      assert.equal(start.mail.messageId, root);
+      for (const c of mine) {
+        assert.match(header(c, 'auto-submitted'), /^auto-(generated|replied)$/, subject(c));
+        if (c === start) continue;
+        assert.equal(refs(c)[0], root, `"${subject(c)}" is in the seat's thread`);
+        assert.ok(c.mail.inReplyTo, `"${subject(c)}" answers a mail`);
+      }
+      // An acknowledgement answers the player's mail, in the thread, as an auto-reply.
+      const ack = mine.find((c) => /^Re: /.test(subject(c)))!;
+      assert.equal(header(ack, 'auto-submitted'), 'auto-replied');
+      assert.equal(refs(ack).length, 2);
+      assert.equal(ack.mail.inReplyTo, refs(ack)[1]);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+test('a player who gains an option is told how to order it, with examples: in the report of the turn, or in the start mail for an option held from the start', async () => {
+  const setupOf = new RaceService({ db: null as never, clock: new TestClock(), course }).setupOf({ course: 'first-shift', rules: 'classic', settings: '{}' });
+  assert.deepEqual(gainedLines(['Brakes'], ['Brakes', 'Mini Howitzer:3'], setupOf), [
+    'Your robot gained Mini Howitzer. How to order it: name the register it fires in instead of the main laser. To discard it instead of a point of damage: "exchange Mini Howitzer".',
+    'For example:', '  weapon 3 Mini Howitzer',
+  ]);
+  assert.deepEqual(gainedLines(['Brakes'], ['Brakes'], setupOf), []);
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', seed: 5, settings: { oneFreeOption: true, optionDeck: ['Shield'] },
+      seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    const start = t.sink.mails.find((c) => /starts on/.test(subject(c)))!;
+    assert.match(text(start), /Your robot holds Shield\. How to order it: say which side it guards this turn[^\n]*\nFor example:\n {2}shield back/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a vacation notice, a bounce or a list mail to a seat\'s address is not answered and not read as orders', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    const deal = t.sink.mails.find((c) => c.to.includes('ava@a.test') && /your instructions/.test(subject(c)))!;
+    const n = t.sink.mails.length;
+    const mail = (k: number, extra: string, from = 'ava@a.test') =>
+      `Message-ID: <auto${k}@a.test>\r\nFrom: ${from}\r\nTo: ${replyTo(deal)}\r\nSubject: Out of office: ${subject(deal)}\r\n${extra}\r\nI am away until Monday.\r\nF F F F F\r\n`;
+    assert.equal(await t.gateway.receive(mail(1, 'Auto-Submitted: auto-replied\r\n'), []), 'automatic');
+    assert.equal(await t.gateway.receive(mail(2, 'Precedence: bulk\r\n'), []), 'automatic');
+    assert.equal(await t.gateway.receive(mail(3, 'X-Autoreply: yes\r\n'), []), 'automatic');
+    assert.equal(await t.gateway.receive(mail(4, '', 'MAILER-DAEMON@a.test'), []), 'automatic');
+    // "Auto-Submitted: no" is a person's mail: read (and answered: these lines are no orders).
+    assert.equal(await t.gateway.receive(mail(5, 'Auto-Submitted: no\r\n'), []), 'unreadable');
+    await t.gateway.pump();
+    assert.equal(t.sink.mails.length, n + 1, 'only the person\'s mail was answered');
+    const v = await t.service.view(created.value.id);
+    assert.ok(v.ok && v.value.seats.every((s) => !s.submitted), 'no orders were taken');
+  } finally {
+    await t.close();
+  }
+});
+
+test('a turn the moderator took back and that was played again comes as a corrected report, in subject and body', async () => {
+  const t = await setup();
+  try {
+    const emails = ['ava@a.test'];
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seed: 3, seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    const { id, moderatorKey } = created.value;
+    await t.gateway.pump();
+    await everyoneRandom(t, emails, 1);
+    assert.ok(t.sink.mails.some((c) => /Turn 1: report$/.test(subject(c))));
+    const back = await t.service.moderate(id, moderatorKey, 'rewind', {});
+    assert.ok(back.ok, JSON.stringify(back));
+    await t.gateway.pump();
+    assert.ok(t.sink.mails.some((c) => /taken turn 1 back to correct it/.test(text(c))));
+    await everyoneRandom(t, emails, 1);
+    const reports = t.sink.mails.filter((c) => /Turn 1: (corrected )?report$/.test(subject(c)));
+    assert.deepEqual(reports.map(subject).map((s) => s.replace(/^\[RR [^\]]+\] /, '')), ['Turn 1: report', 'Turn 1: corrected report']);
+    assert.match(text(reports[1]!), /^CORRECTED: the moderator took turn 1 back and it has been played again\. This report replaces the earlier report of turn 1\./);
+    assert.doesNotMatch(text(reports[0]!), /CORRECTED/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a reminder never comes sooner than an hour after the instructions', async () => {
+  // Reminders 48 hours ahead: the window is open from the deal on.
+  const t = await setup({ remindHours: 48 });
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
+    });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    const reminders = () => t.sink.mails.filter((c) => /reminder/.test(subject(c))).length;
+    assert.ok(t.sink.mails.some((c) => /your instructions/.test(subject(c))));
+    assert.equal(reminders(), 0);
+    t.clock.advance(59 * MINUTE);
+    await t.gateway.pump();
+    assert.equal(reminders(), 0, 'not within the hour');
+    t.clock.advance(2 * MINUTE);
+    await t.gateway.pump();
+    assert.equal(reminders(), 1);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a mail the relay refuses is logged with its error and sent again later', async () => {
+  let refuse = 1;
+  const got: string[] = [];
+  const relay = new SMTPServer({
+    authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], disableReverseLookup: true, logger: false,
+    onData(stream, _session, done) {
+      stream.resume();
+      stream.on('end', () => {
+        if (refuse-- > 0) return done(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
+        got.push('sent');
+        done();
+      });
+    },
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', () => r()));
+  const a = relay.server.address();
+  const t = await setup({ relay: `smtp://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}` });
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    assert.equal(t.logged.length, 1, t.logged.join('\n'));
+    assert.match(t.logged[0]!, /^mail: the relay refused ".*starts on first-shift" to ava@a\.test \(attempt 1\): .*mailbox busy, try later; trying again in 5 s$/);
+    // The pause over (its claim lapsed), the mail goes out, and those held behind it follow.
+    await mailDb(t.db).updateTable('mail_outbox').set({ claimed_until: 0 }).execute();
+    await t.gateway.pump();
+    assert.equal(got.length, 2, 'the start and the instructions');
+  } finally {
+    await t.close();
+    await new Promise<void>((r) => relay.close(() => r()));
+  }
+});

@@ -1,0 +1,55 @@
+/** The robots a replay shows, as the public view has them, and what each event does to them. */
+import { parseDir, type Dir, type GameEvent } from '../../engine/src/index.js';
+import type { RobotOnFloor } from '../../render/src/overlay.js';
+
+export interface Robot extends RobotOnFloor {
+  lives: number;
+  flags: number;
+}
+
+/** What the public view says of a robot (web/src/api.ts's PublicRobot has more). */
+type ViewRobot = Omit<Robot, 'dir'> & { dir: 'N' | 'E' | 'S' | 'W' };
+
+export const robotsFromView = (rs: readonly ViewRobot[]): Robot[] =>
+  rs.map((r) => ({ name: r.name, x: r.x, y: r.y, dir: parseDir(r.dir) as Dir, damage: r.damage, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown, lives: r.lives, flags: r.flags }));
+
+/** What an event does to the robots a picture shows. */
+export function apply(robots: Robot[], e: GameEvent): void {
+  switch (e.type) {
+    case 'moved': case 'pushed': case 'carried': case 'slid': case 'teleported': {
+      const r = robots[e.robot]!;
+      [r.x, r.y] = e.to;
+      break;
+    }
+    case 'turned':
+      robots[e.robot]!.dir = e.to;
+      break;
+    case 'damaged': case 'repaired':
+      robots[e.robot]!.damage = e.damage;
+      break;
+    case 'destroyed':
+      Object.assign(robots[e.robot]!, { status: 'destroyed', lives: e.lives });
+      break;
+    case 'out':
+      robots[e.robot]!.status = 'out';
+      break;
+    case 'reentered':
+      Object.assign(robots[e.robot]!, { status: 'active', x: e.x, y: e.y, dir: e.dir, damage: e.damage, virtual: e.virtual, poweredDown: e.poweredDown });
+      break;
+    case 'poweredDown':
+      robots[e.robot]!.poweredDown = true;
+      break;
+    case 'poweredUp':
+      robots[e.robot]!.poweredDown = false;
+      break;
+    case 'flagTouched':
+      robots[e.robot]!.flags = e.flag;
+      break;
+    case 'becameReal':
+      robots[e.robot]!.virtual = false;
+      break;
+    default:
+      break;
+  }
+}
+

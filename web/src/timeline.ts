@@ -1,0 +1,115 @@
+/**
+ * A step of a replay cut into beats: what moves where, at the same moment, from the engine's
+ * events alone (no rules run again). A robot's Move 3 is three beats, one square each; the robot
+ * it pushes moves in the same beat as it; belts carry every robot at once, then turn them; a robot
+ * moved onto a pit or off the edge falls in the next beat; lasers fire together and the robots hit
+ * blink in that beat. Each beat holds the robots as they stand after it, so a test (or the table
+ * beside the board) can ask where everyone is at any moment of the animation.
+ */
+import type { Dir, GameEvent } from '../../engine/src/index.js';
+import { apply, type Robot } from './robots-state.js';
+
+export type Cell = readonly [number, number];
+
+/** One thing that happens in a beat, drawn by the player (web/src/animate.ts). */
+export type Action =
+  /** A robot glides one square (or a belt's run, or a teleport): by its program, pushed, or carried. */
+  | { kind: 'move'; robot: number; from: Cell; to: Cell; how: 'programmed' | 'pushed' | 'carried' | 'teleported' }
+  /** A robot turns, by its card, a gear or a turning belt; `quarter` is +1 right, −1 left, 2 a U-turn. */
+  | { kind: 'turn'; robot: number; from: Dir; to: Dir; quarter: number; by: 'card' | 'gear' | 'belt' }
+  /** A robot falls into a pit or off the board's edge where it stands. */
+  | { kind: 'fall'; robot: number; at: Cell; cause: 'pit' | 'edge' }
+  /** A robot is destroyed where it stands: by damage or a crusher. */
+  | { kind: 'wreck'; robot: number; at: Cell; cause: 'damage' | 'crusher' }
+  /** A laser beam, from a board laser or a robot, to the square of the robot it hits. */
+  | { kind: 'beam'; robot: number; from: Cell; to: Cell; source: 'board' | 'robot'; points: number }
+  /** A robot hit (by a shot, a ram, a fall down a ledge…): it blinks. */
+  | { kind: 'hit'; robot: number; points: number }
+  /** A robot touches a flag: the flag lights. */
+  | { kind: 'flag'; robot: number; flag: number }
+  /** A robot enters the board again (at the turn's start). */
+  | { kind: 'enter'; robot: number; at: Cell; dir: Dir }
+  /** A board element at work: the pusher (by index) that pushes, the gear or the crusher at a square. */
+  | { kind: 'element'; element: 'pusher'; pusher: number }
+  | { kind: 'element'; element: 'gear' | 'crusher'; at: Cell };
+
+export interface Beat {
+  readonly actions: Action[];
+  /** The robots after this beat. */
+  readonly robots: Robot[];
+}
+
+/** The action an event shows, if any (null for events with nothing to animate). */
+function action(e: GameEvent, robots: readonly Robot[]): Action | null {
+  switch (e.type) {
+    case 'moved': case 'slid': return { kind: 'move', robot: e.robot, from: e.from, to: e.to, how: 'programmed' };
+    case 'teleported': return { kind: 'move', robot: e.robot, from: e.from, to: e.to, how: 'teleported' };
+    case 'pushed': return { kind: 'move', robot: e.robot, from: e.from, to: e.to, how: 'pushed' };
+    case 'carried': return { kind: 'move', robot: e.robot, from: e.from, to: e.to, how: 'carried' };
+    case 'turned': {
+      const q = (((e.to - e.from) % 4) + 4) % 4;
+      return { kind: 'turn', robot: e.robot, from: e.from, to: e.to, quarter: q === 3 ? -1 : q, by: e.by };
+    }
+    case 'destroyed': {
+      const r = robots[e.robot]!;
+      const at: Cell = [r.x, r.y];
+      return e.cause === 'pit' || e.cause === 'edge' ? { kind: 'fall', robot: e.robot, at, cause: e.cause } : { kind: 'wreck', robot: e.robot, at, cause: e.cause };
+    }
+    case 'shot': return { kind: 'beam', robot: e.robot, from: e.from, to: e.to, source: 'laser' in e.by ? 'board' : 'robot', points: e.points };
+    case 'damaged': return e.points > 0 ? { kind: 'hit', robot: e.robot, points: e.points } : null;
+    case 'flagTouched': return { kind: 'flag', robot: e.robot, flag: e.flag };
+    case 'reentered': return { kind: 'enter', robot: e.robot, at: [e.x, e.y], dir: e.dir };
+    default: return null;
+  }
+}
+
+/**
+ * The beats of one step, from the robots as it begins and its events. Each robot's motions take
+ * its next free beat, so belts carry everyone in the first beat and turn them in the second; a
+ * pushed robot and the robot pushing it share one; a second beam at a robot waits for the next.
+ * Events with nothing to animate (and hits, flags) stay in the beat of the event before them.
+ */
+export function beats(before: readonly Robot[], events: readonly GameEvent[]): Beat[] {
+  const robots = before.map((r) => ({ ...r }));
+  const next = new Map<number, number>();
+  const beamNext = new Map<number, number>();
+  const free = (i: number) => next.get(i) ?? 0;
+  const placed: { beat: number; e: GameEvent; actions: Action[] }[] = [];
+  let prev = 0;
+  for (const e of events) {
+    // Where the robots stand as the events come, for the squares of falls, gears and crushers.
+    const a = action(e, robots);
+    let beat = prev;
+    const actions: Action[] = [];
+    if (a) {
+      if (a.kind === 'move' || a.kind === 'turn' || a.kind === 'fall' || a.kind === 'enter') {
+        const pusher = e.type === 'pushed' && 'robot' in e.by ? e.by.robot : null;
+        beat = Math.max(free(a.robot), pusher === null ? 0 : free(pusher));
+        next.set(a.robot, beat + 1);
+        // The pusher's own move, next in the events, goes in this beat.
+        if (pusher !== null) next.set(pusher, beat);
+      } else if (a.kind === 'wreck') {
+        next.set(a.robot, Math.max(free(a.robot), beat + 1));
+      } else if (a.kind === 'beam') {
+        beat = beamNext.get(a.robot) ?? 0;
+        beamNext.set(a.robot, beat + 1);
+      }
+      actions.push(a);
+      if (e.type === 'pushed' && 'pusher' in e.by) actions.push({ kind: 'element', element: 'pusher', pusher: e.by.pusher });
+      if (e.type === 'turned' && e.by === 'gear') actions.push({ kind: 'element', element: 'gear', at: [robots[e.robot]!.x, robots[e.robot]!.y] });
+      if (e.type === 'destroyed' && e.cause === 'crusher') actions.push({ kind: 'element', element: 'crusher', at: [robots[e.robot]!.x, robots[e.robot]!.y] });
+    }
+    placed.push({ beat, e, actions });
+    prev = beat;
+    apply(robots, e);
+  }
+  const count = Math.max(1, ...placed.map((p) => p.beat + 1));
+  const now = before.map((r) => ({ ...r }));
+  const out: Beat[] = [];
+  for (let k = 0; k < count; k++) {
+    const these = placed.filter((p) => p.beat === k);
+    for (const p of these) apply(now, p.e);
+    out.push({ actions: these.flatMap((p) => p.actions), robots: now.map((r) => ({ ...r })) });
+  }
+  return out;
+}
