@@ -24,9 +24,9 @@
  * damage cleared costs more than that turn, and the turn does not destroy it.
  */
 import {
-  CARD_TYPES, DECK, Floor, instruction, type Card, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
+  DECK, Floor, drawByOdds, type Card, type CardType, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
 } from '../../engine/src/index.js';
-import { below, shuffle, type RngState } from '../../engine/src/index.js';
+import { shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
@@ -309,7 +309,8 @@ function likelyPrograms(judge: Judge, state: GameState, i: number, rivals: reado
     const scenario = new Map<number, Card[]>();
     rivals.forEach((j, n) => {
       const size = setup.rules.handSize(state.robots[j]!.damage);
-      const hand = setup.rules.priorities ? pool.splice(0, size) : drawInstructions(rng, size);
+      const odds = setup.rules.drawOdds;
+      const hand = odds ? drawInstructions(rng, odds, size) : pool.splice(0, size);
       scenario.set(j, searchPrograms(lone[n]!, 0, hand, k % 2 ? byLine : byPaths).program);
     });
     out.push(scenario);
@@ -317,17 +318,9 @@ function likelyPrograms(judge: Judge, state: GameState, i: number, rivals: reado
   return out;
 }
 
-/** pbem: instructions drawn each on its own at F1:F2:F3:B:L:R:U = 21:14:7:7:21:21:7 (001 L61). */
-function drawInstructions(rng: RngState, n: number): Card[] {
-  const weights = [21, 14, 7, 7, 21, 21, 7];
-  const out: Card[] = [];
-  for (let k = 0; k < n; k++) {
-    let roll = below(rng, 98);
-    let t = 0;
-    while (roll >= weights[t]!) roll -= weights[t++]!;
-    out.push(instruction(CARD_TYPES[t]!));
-  }
-  return out;
+/** Instructions drawn each on its own by the rule set's odds (pbem, 001 L61). */
+function drawInstructions(rng: RngState, odds: readonly (readonly [CardType, number])[], n: number): Card[] {
+  return Array.from({ length: n }, () => drawByOdds(rng, odds));
 }
 
 /**

@@ -268,8 +268,8 @@ test('a refusal names the rule sets that allow what this one does not, from thei
 /** A hand dealt by the rule set: distinct deck cards with priorities, or instructions drawn with repeats. */
 const handArb = (priorities: boolean) =>
   priorities
-    ? fc.shuffledSubarray([...DECK], { minLength: 5, maxLength: 9 }).map((cs) => cs.map(cardName))
-    : fc.array(fc.constantFrom(...CARD_TYPES), { minLength: 5, maxLength: 10 }).map((ts) => ts.map((t) => cardName(instruction(t))));
+    ? fc.shuffledSubarray([...DECK], { minLength: 7, maxLength: 9 }).map((cs) => cs.map(cardName))
+    : fc.array(fc.constantFrom(...CARD_TYPES), { minLength: 7, maxLength: 10 }).map((ts) => ts.map((t) => cardName(instruction(t))));
 
 test('every program written by the notation reads back to the same program (property)', () => {
   for (const rules of [RULE_SETS.classic!, RULE_SETS.pbem!]) {
@@ -278,17 +278,20 @@ test('every program written by the notation reads back to the same program (prop
         handArb(rules.priorities).chain((hand) =>
           fc.tuple(
             fc.constant(hand),
-            fc.shuffledSubarray(hand.map((_, k) => k), { minLength: 5, maxLength: 5 }),
+            fc.shuffledSubarray(hand.map((_, k) => k), { minLength: 7, maxLength: 7 }),
+            fc.array(fc.boolean(), { minLength: 2, maxLength: 2 }),
             fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
             fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
           ),
         ),
-        ([hand, picks, random, coded]) => {
-          // Each register a card of the hand, left to the random fill, or (with gear codes) played as its code.
-          const program = picks.map((k, r) => {
+        ([hand, picks, join, random, coded]) => {
+          // Each register a card of the hand, left to the random fill, or (with gear codes) played as
+          // its code; registers 1 and 2 may have a second card joined.
+          const program = picks.slice(0, 5).map((k, r) => {
             if (random[r]) return null;
             const g = gearOf(hand[k]!);
-            return rules.gearCodes && coded[r] && g ? g.code : hand[k]!;
+            const main = rules.gearCodes && coded[r] && g ? g.code : hand[k]!;
+            return r < 2 && join[r] ? `${main}+${hand[picks[5 + r]!]!}` : main;
           });
           const ctx: NotationContext = { ...(rules.priorities ? classic : pbem), rules, hand };
           const read = parseOrders(writeProgram(program), ctx);

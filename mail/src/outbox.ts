@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, awards, cardName, needsProgram, optionName, optionOrders, openRegisters, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, awards, cardName, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/deadline.js';
@@ -186,7 +186,7 @@ export class Outbox {
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
       return each((s) => startMail(s.ctx, {
         description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture,
-        holds: gainedLines([], start.robots[s.seat]?.options ?? [], race.setup, 'holds'),
+        rules: rulesLines(race.setup.rules, race.setup.settings), holds: gainedLines([], start.robots[s.seat]?.options ?? [], race.setup, 'holds'),
       }));
     }
     if (e.kind === 'game' && e.event.type === 'turnBegan') {

@@ -82,6 +82,11 @@ test('the mails of a whole race under Secret Options: none names another seat\'s
       const root = `<${id}.s${seat}.race@rr.test>`;
       const start = mine.find((c) => /starts on first-shift/.test(subject(c)))!;
       assert.equal(start.mail.messageId, root);
+      // The rules of the race in the start mail, as docs/rules.md has them: the rule set's, and its settings'.
+      assert.match(text(start), /^Rules: classic, the 1994 manual with the FAQ's readings: the 84-card deck, 9 − damage cards/m);
+      assert.match(text(start), /^ {2}- oneFreeOption = on: each robot draws an option when the race is made \(004 L188\)$/m);
+      assert.match(text(start), /^ {2}- secretOptions = on: the others see an option only once it has been used/m);
+      assert.doesNotMatch(text(start), /docs\/rules\.md/);
       for (const c of mine) {
         assert.match(header(c, 'auto-submitted'), /^auto-(generated|replied)$/, subject(c));
         if (c === start) continue;

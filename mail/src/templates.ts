@@ -75,11 +75,18 @@ function notationHelp(rules: RuleSet): string[] {
 /** The seat's rule set, by the name the race stores. */
 const ruleSet = (c: SeatMailContext): RuleSet => RULE_SETS[c.rules]!;
 
-export function startMail(c: SeatMailContext, o: { description: string; flags: number; lives: number; players: string[]; picture: Attachment; holds?: readonly string[] }): Mail {
+/**
+ * The start of a race: `rules`, the race's rule set and settings in words (the engine's texts,
+ * the ones docs/rules.md shows); `holds`, the options the seat's robot holds from the start with
+ * how to order each.
+ */
+export function startMail(c: SeatMailContext, o: { description: string; flags: number; lives: number; players: string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[] }): Mail {
   const text = [
     `Welcome to race ${c.race} on ${c.course}, ${c.name}!`,
     '',
-    `Rules: ${c.rules} (${ruleSet(c).title}). Touch the ${o.flags} flags in order; ${o.lives} lives.`,
+    `Touch the ${o.flags} flags in order; ${o.lives} lives.`,
+    ...o.rules,
+    '',
     o.description,
     `Robots: ${o.players.join(', ')}.`,
     `Deadlines: ${policyText(c.policy)}.`,

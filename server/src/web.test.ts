@@ -1,24 +1,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { bundle } from '../../web/build/bundle.js';
 import { call, freshDb, startServer } from './testing.js';
 
-test('the server serves the web client: pages, modules with their content types, and nothing outside its folders', async () => {
+test('the server serves the web client: pages naming the hashed bundles, assets cached for a year, compressed, and nothing outside the build', async () => {
+  const manifest = await bundle();
   const s = await startServer((await freshDb('sqlite')).db);
   try {
-    const get = (url: string) => s.app.inject({ method: 'GET', url });
+    const get = (url: string, headers: Record<string, string> = {}) => s.app.inject({ method: 'GET', url, headers });
     const home = await get('/');
     assert.equal(home.statusCode, 200);
     assert.match(String(home.headers['content-type']), /^text\/html/);
-    assert.match(home.body, /\/js\/web\/src\/home\.js/);
+    assert.ok(home.body.includes(`/assets/${manifest['home.js']}`) && home.body.includes(`/assets/${manifest['app.css']}`));
+    assert.equal(home.headers['cache-control'], 'no-cache');
     const page = await get('/race/abc?seat=0&token=x');
-    assert.match(page.body, /\/js\/web\/src\/race\.js/);
-    for (const path of ['/js/web/src/race.js', '/js/render/src/render.js', '/js/engine/src/index.js', '/js/engine/src/report/table.js']) {
-      const r = await get(path);
-      assert.equal(r.statusCode, 200, path);
-      assert.match(String(r.headers['content-type']), /^text\/javascript/, path);
-    }
-    assert.match(String((await get('/static/app.css')).headers['content-type']), /^text\/css/);
-    for (const path of ['/js/web/src/../../server/src/races.js', '/js/..%2f..%2fpackage.json', '/js/server/src/races.js', '/js/web/src/api.js.map', '/js/engine/src/cards.test.js', '/static/..%2f..%2fpackage.json', '/static/index.html'])
+    assert.ok(page.body.includes(`/assets/${manifest['race.js']}`));
+    // Revalidated by its ETag.
+    assert.equal((await get('/', { 'if-none-match': String(home.headers.etag) })).statusCode, 304);
+    const js = await get(`/assets/${manifest['race.js']}`, { 'accept-encoding': 'gzip, deflate, br' });
+    assert.equal(js.statusCode, 200);
+    assert.match(String(js.headers['content-type']), /^text\/javascript/);
+    assert.equal(js.headers['content-encoding'], 'br');
+    assert.equal(js.headers['cache-control'], 'public, max-age=31536000, immutable');
+    const plain = await get(`/assets/${manifest['race.js']}`);
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.ok(js.rawPayload.length < plain.rawPayload.length / 2, 'compressed');
+    assert.equal((await get(`/assets/${manifest['race.js']}`, { 'accept-encoding': 'gzip' })).headers['content-encoding'], 'gzip');
+    assert.match(String((await get(`/assets/${manifest['app.css']}`)).headers['content-type']), /^text\/css/);
+    assert.match(String((await get('/favicon.ico')).headers['content-type']), /^image\/svg\+xml/);
+    for (const path of ['/assets/..%2f..%2fpackage.json', '/assets/manifest.json', '/assets/race.js', '/assets/home-XXXX.js', '/js/web/src/race.js', '/static/app.css'])
       assert.equal((await get(path)).statusCode, 404, path);
     // The API's own description moved from / to /api.
     assert.equal((await call(s.base, 'GET', '/api')).body.courses, '/api/courses');
@@ -28,9 +38,10 @@ test('the server serves the web client: pages, modules with their content types,
 });
 
 test('static files do not count against the rate limit; API calls still do', async () => {
+  const manifest = await bundle();
   const s = await startServer((await freshDb('sqlite')).db, undefined, { max: 3, windowMs: 60_000 });
   try {
-    for (let k = 0; k < 10; k++) assert.equal((await s.app.inject({ method: 'GET', url: '/js/web/src/api.js' })).statusCode, 200);
+    for (let k = 0; k < 10; k++) assert.equal((await s.app.inject({ method: 'GET', url: `/assets/${manifest['race.js']}` })).statusCode, 200);
     const codes = [];
     for (let k = 0; k < 5; k++) codes.push((await s.app.inject({ method: 'GET', url: '/api/courses' })).statusCode);
     assert.deepEqual(codes, [200, 200, 200, 429, 429]);

@@ -1,52 +1,99 @@
 /**
- * The web client: its two pages and the browser's modules, compiled by tsc from web/src and the
- * shared render/src and engine/src (dist/web/src, dist/render/src, dist/engine/src). Only those
- * folders are served, by a strict pattern of names, so no path can leave them.
+ * The web client: its two pages, the favicon, and the bundled assets (dist/web/assets, made by
+ * `npm run build`, web/build/bundle.ts): each asset is named by its content's hash, so it is served
+ * with a year's immutable cache life; the pages name the current ones and are revalidated by
+ * their ETag. Everything is sent brotli- or gzip-compressed when the browser takes it, compressed
+ * once per process. Only the names in the build's manifest are served: no path can leave it.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** dist/ (this module runs from dist/server/src) and the repository's web/public. */
 const DIST = fileURLToPath(new URL('../../', import.meta.url));
 const PUBLIC = fileURLToPath(new URL('../../../web/public/', import.meta.url));
+const ASSETS = `${DIST}web/assets/`;
 
-/** A module path under /js/: one of three folders, then names of letters, digits, _ and -. */
-const MODULE = /^(web|render|engine)\/src\/(?:[A-Za-z0-9_-]+\/)*[A-Za-z0-9_-]+\.js$/;
-const ASSETS: Record<string, string> = { 'app.css': 'text/css; charset=utf-8' };
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml', html: 'text/html; charset=utf-8' };
 
-/** Static files are read once: they change only with a new build, which restarts the server. */
-const cache = new Map<string, Promise<Buffer | null>>();
-const load = (file: string) => {
-  let got = cache.get(file);
-  if (!got) {
-    got = readFile(file).catch(() => null);
-    cache.set(file, got);
-  }
-  return got;
-};
-
-async function sendFile(reply: FastifyReply, file: string, type: string, what: string): Promise<FastifyReply> {
-  const body = await load(file);
-  if (!body) return reply.code(404).send({ error: { field: 'path', message: `no ${what} (was the web client built? npm run build)` } });
-  return reply.type(type).header('cache-control', 'no-cache').send(body);
+/** A file ready to send: its bytes, compressed twice, and its ETag. */
+interface Prepared {
+  readonly type: string;
+  readonly raw: Buffer;
+  readonly br: Buffer;
+  readonly gzip: Buffer;
+  readonly etag: string;
 }
 
-/** True for the paths of static files, which the rate limit leaves alone (a page loads many modules). */
-export const isStatic = (url: string): boolean => url.startsWith('/js/') || url.startsWith('/static/');
+function prepare(body: Buffer, type: string): Prepared {
+  return {
+    type,
+    raw: body,
+    br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzip: gzipSync(body, { level: 9 }),
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+  };
+}
+
+/** Sends a prepared file: 304 to a matching If-None-Match, else the best encoding the browser accepts. */
+function send(req: FastifyRequest, reply: FastifyReply, f: Prepared, cache: string): FastifyReply {
+  reply.header('cache-control', cache).header('etag', f.etag).header('vary', 'accept-encoding');
+  if (req.headers['if-none-match'] === f.etag) return reply.code(304).send();
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const [body, encoding] = /\bbr\b/.test(accepts) ? [f.br, 'br'] : /\bgzip\b/.test(accepts) ? [f.gzip, 'gzip'] : [f.raw, null];
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.type(f.type).send(body);
+}
+
+/** True for the paths of static files, which the rate limit leaves alone. */
+export const isStatic = (url: string): boolean => url.startsWith('/assets/') || url.startsWith('/favicon.');
 
 export function registerWeb(app: FastifyInstance): void {
-  app.get('/', (_req, reply) => sendFile(reply, `${PUBLIC}index.html`, 'text/html; charset=utf-8', 'home page'));
+  // Read and compressed once per server: they change only with a new build, which restarts it.
+  const cache = new Map<string, Promise<Prepared | null>>();
+  const once = (key: string, make: () => Promise<Prepared | null>) => {
+    let got = cache.get(key);
+    if (!got) {
+      got = make().catch(() => null);
+      cache.set(key, got);
+    }
+    return got;
+  };
+  const manifest = () => once('manifest', async () => prepare(await readFile(`${ASSETS}manifest.json`), 'application/json'))
+    .then((m) => (m ? (JSON.parse(m.raw.toString('utf8')) as Record<string, string>) : null));
+  const missing = (reply: FastifyReply, what: string) =>
+    reply.code(404).send({ error: { field: 'path', message: `no ${what} (was the web client built? npm run build)` } });
+
+  /** A page: its entry's script and the style sheet by their hashed names. */
+  const page = (file: string, entry: string) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const m = await manifest();
+    const f = m && await once(file, async () => {
+      const html = (await readFile(`${PUBLIC}${file}`, 'utf8'))
+        .replace('/assets/app.css', `/assets/${m['app.css']}`)
+        .replace(`/assets/${entry}`, `/assets/${m[entry]}`);
+      return prepare(Buffer.from(html), TYPES.html!);
+    });
+    return f ? send(req, reply, f, 'no-cache') : missing(reply, 'page');
+  };
+  app.get('/', page('index.html', 'home.js'));
   // The invite link of a seat (?seat=N&token=T) and the public link of a race (no token).
-  app.get('/race/:id', (_req, reply) => sendFile(reply, `${PUBLIC}race.html`, 'text/html; charset=utf-8', 'race page'));
-  app.get<{ Params: { name: string } }>('/static/:name', (req, reply) => {
-    const type = ASSETS[req.params.name];
-    if (!type) return reply.code(404).send({ error: { field: 'path', message: `no static file "${req.params.name}"` } });
-    return sendFile(reply, `${PUBLIC}${req.params.name}`, type, req.params.name);
-  });
-  app.get<{ Params: { '*': string } }>('/js/*', (req, reply) => {
-    const path = req.params['*'];
-    if (!MODULE.test(path)) return reply.code(404).send({ error: { field: 'path', message: `no module "${path}"` } });
-    return sendFile(reply, `${DIST}${path}`, 'text/javascript; charset=utf-8', `module "${path}"`);
+  app.get('/race/:id', page('race.html', 'race.js'));
+  const favicon = async (req: FastifyRequest, reply: FastifyReply) => {
+    const f = await once('favicon', async () => prepare(await readFile(`${PUBLIC}favicon.svg`), TYPES.svg!));
+    return f ? send(req, reply, f, 'public, max-age=86400') : missing(reply, 'favicon');
+  };
+  app.get('/favicon.svg', favicon);
+  app.get('/favicon.ico', favicon);
+  app.get<{ Params: { name: string } }>('/assets/:name', async (req, reply) => {
+    const m = await manifest();
+    const name = req.params.name;
+    // Only the files the build made: the entries and the chunks they share.
+    const ok = m && /^[A-Za-z0-9_-]+\.(js|css)$/.test(name) && Object.values(m).includes(name);
+    if (!ok) return reply.code(404).send({ error: { field: 'path', message: `no asset "${name}"` } });
+    const f = await once(name, async () => prepare(await readFile(`${ASSETS}${name}`), TYPES[name.split('.').pop()!]!));
+    return f ? send(req, reply, f, IMMUTABLE) : missing(reply, `asset "${name}"`);
   });
 }

@@ -18,14 +18,17 @@ export class BoardView {
   private readonly pointers = new Map<number, { x: number; y: number }>();
   private titled = false;
 
-  constructor(private readonly viewport: HTMLElement, private readonly board: Board) {
+  /** The zoom buttons go in `tools`, beside the board, so they never cover it. */
+  constructor(private readonly viewport: HTMLElement, private readonly board: Board, toolsHost?: HTMLElement) {
     this.canvas = h('div', { class: 'canvas' });
     const zoom = (f: number) => () => this.zoomBy(f, viewport.clientWidth / 2, viewport.clientHeight / 2);
-    const tools = h('div', { class: 'zoom' },
+    const tools = h('span', { class: 'zoom-buttons' },
       h('button', { type: 'button', 'aria-label': 'Zoom in', onclick: zoom(1.25) }, '+'),
       h('button', { type: 'button', 'aria-label': 'Zoom out', onclick: zoom(0.8) }, '−'),
       h('button', { type: 'button', 'aria-label': 'Fit the course', onclick: () => this.fit() }, 'Fit'));
-    viewport.replaceChildren(this.canvas, tools);
+    viewport.replaceChildren(this.canvas);
+    if (toolsHost) toolsHost.replaceChildren(tools);
+    else viewport.append(tools);
     viewport.tabIndex = 0;
     viewport.setAttribute('aria-label', 'The course: drag to pan, wheel or pinch to zoom; arrow keys pan, + and - zoom');
     viewport.addEventListener('wheel', (e) => {

@@ -51,7 +51,7 @@ const OPTION_RULES = ['oneFreeOption', 'installingOptions', 'noSitAndSpin', 'sec
 
 function courseCard(c: CourseInfo): HTMLElement {
   return h('button', { type: 'button', class: 'course', role: 'radio', 'aria-checked': 'false', 'data-course': c.name, onclick: () => choose(c) },
-    h('img', { src: `/api/courses/${encodeURIComponent(c.name)}/picture.svg`, alt: `The course ${c.title}`}),
+    h('img', { src: `/api/courses/${encodeURIComponent(c.name)}/picture.svg`, alt: `The course ${c.title}`, loading: 'lazy', decoding: 'async', width: 190, height: 120 }),
     h('strong', {}, c.title),
     h('span', { class: 'facts' }, `${c.players[0]}–${c.players[1]} players · ${c.complexity} · ${c.time} · ${c.boards} board${c.boards > 1 ? 's' : ''}, ${c.flags} flag${c.flags > 1 ? 's' : ''}`),
     h('span', { class: 'description' }, c.description));

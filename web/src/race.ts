@@ -37,6 +37,7 @@ async function load(): Promise<RaceView> {
 
 function showMode(m: 'now' | 'replay'): void {
   mode = m;
+  document.body.dataset.mode = m;
   byId('tab-now').setAttribute('aria-pressed', String(m === 'now'));
   byId('tab-replay').setAttribute('aria-pressed', String(m === 'replay'));
   byId('replay').hidden = m !== 'replay';
@@ -62,8 +63,15 @@ function countdown(): string {
 }
 
 function drawStatus(): void {
-  const who = seat !== null ? `You are ${view.seats[seat]?.name}` : 'Watching';
-  byId('status').textContent = `${who} · ${view.rules} · turn ${view.turn} · ${countdown()}`;
+  const who = seat !== null ? view.seats[seat]?.name ?? '' : 'Watching';
+  byId('status').replaceChildren(who, h('span', { class: 'wide' }, ` · ${view.rules}`), ` · turn ${view.turn}`, countdown() ? ` · ${countdown()}` : '');
+}
+
+/** Which of the side's sections a phone shows (a wide screen shows them all). */
+function sideTab(which: string): void {
+  const side = document.querySelector<HTMLElement>('.side')!;
+  side.dataset.tab = which;
+  for (const b of side.querySelectorAll<HTMLButtonElement>('.side-tabs button')) b.setAttribute('aria-pressed', String(b.dataset.show === which));
 }
 
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
@@ -188,7 +196,10 @@ async function main(): Promise<void> {
   if (!parsed.ok) return fail(`The course could not be read: ${parsed.error.message}`);
   document.title = `roborally: ${course.title}`;
   byId('title').textContent = course.title;
-  board = new BoardView(byId('board'), parsed.value);
+  board = new BoardView(byId('board'), parsed.value, byId('zoom'));
+  // On a phone the side is tabs: the program, the robots, the report, each one tap away.
+  for (const b of document.querySelectorAll<HTMLButtonElement>('.side-tabs button')) b.addEventListener('click', () => sideTab(b.dataset.show!));
+  if (seat === null) sideTab('seats');
   replay = new ReplayPlayer(byId('replay'), byId('report'), board, parsed.value, id, seat ?? undefined, {
     shown: (robots) => {
       if (mode === 'replay') drawSeats(robots);

@@ -11,6 +11,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { parseCard } from '../../engine/src/index.js';
 import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
 import { robotsFromView, steps } from '../src/steps.js';
+import { bundle } from '../build/bundle.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
@@ -22,6 +23,8 @@ let browser: Browser;
 before(async () => {
   if (skip) return;
   mkdirSync(SHOTS, { recursive: true });
+  // The pages load the bundles of what was compiled last.
+  await bundle();
   // The server's clock stands at the browser's time, so the countdown reads true; it never moves
   // on its own, so no deadline passes during a test: turns are played when everyone has sent.
   server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()));
@@ -239,22 +242,61 @@ test('a page whose connection drops reconnects and catches up with the turn play
   await ctx.close();
 });
 
-test('a phone-sized viewport can play a whole turn by tapping', { skip }, async () => {
+test('on a phone (390×844, touch) the board comes first and stays in view while programming, the replay plays there, the robots and the report are one tap away', { skip }, async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   const page = await open(ctx, '/');
+  // Start is on the first screen, above the courses.
+  const start = (await page.locator('#start').boundingBox())!;
+  assert.ok(start.y + start.height <= 844, `Start is on the first screen (at ${start.y})`);
+  await page.screenshot({ path: `${SHOTS}phone-home.png` });
   await startFromHome(page, 'first-shift', undefined, true);
   await page.waitForSelector('body[data-ready]');
   const svg = (await page.locator('#board svg').boundingBox())!;
   assert.ok(svg.width <= 390, `the course fits the phone's width (${svg.width})`);
+  const status = (await page.locator('#status').boundingBox())!;
+  assert.ok(status.height < 30, `the status line is one line (${status.height} px)`);
+  // The zoom buttons sit beside the board, not over it.
+  const viewport = (await page.locator('#board').boundingBox())!;
+  for (const b of await page.locator('.zoom button').all()) {
+    const z = (await b.boundingBox())!;
+    assert.ok(z.y + z.height <= viewport.y + 1, 'a zoom button above the board, not on it');
+  }
   await program(page, 'touch');
-  await page.screenshot({ path: `${SHOTS}phone-race-view.png`, fullPage: true });
+  // Programming scrolled the page down to the registers: the board is still in view, at the top.
+  await page.locator('.send').scrollIntoViewIfNeeded();
+  const board = (await page.locator('#board').boundingBox())!;
+  assert.ok(board.y >= 0 && board.y < 120, `the board stays at the top of the screen while programming (at ${board.y})`);
+  await page.screenshot({ path: `${SHOTS}phone-race-view.png` });
   await page.tap('.send');
   await page.waitForSelector('#replay[data-turn="1"]');
+  const replayBoard = (await page.locator('#board').boundingBox())!;
+  assert.ok(replayBoard.y >= 0 && replayBoard.y + replayBoard.height / 2 < 844, 'the replay plays where the player looks');
   await page.tap('#replay .pause').catch(() => undefined);
   await page.tap('#replay .first');
   for (let k = 0; k < 5; k++) await page.tap('#replay .forward');
-  await page.screenshot({ path: `${SHOTS}phone-replay.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}phone-replay.png` });
+  // The robots' table and the report: one tap each.
+  assert.equal(await page.locator('#seats').isVisible(), false);
+  await page.tap('.side-tabs button[data-show="seats"]');
+  await page.waitForSelector('#seats table', { state: 'visible' });
+  const table = (await page.locator('#seats table').boundingBox())!;
+  assert.ok(table.x + table.width <= 390, `the robots' table fits the width (${table.x + table.width})`);
+  await page.tap('.side-tabs button[data-show="report"]');
+  await page.waitForSelector('#report .register-report', { state: 'visible' });
+  await page.screenshot({ path: `${SHOTS}phone-report.png`, fullPage: true });
+  await page.tap('.side-tabs button[data-show="program"]');
   await page.waitForSelector('#program h2:text("turn 2")');
+  await ctx.close();
+});
+
+test('on a laptop (1366×768) the report of a replay sits beside the board', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const { page } = await raceAndSend(ctx, 13);
+  await page.click('#replay .last');
+  const [board, report] = [(await page.locator('#board').boundingBox())!, (await page.locator('#report').boundingBox())!];
+  assert.ok(report.x >= board.x + board.width, 'the report is right of the board');
+  assert.ok(report.y < 768, `the report starts on the screen (at ${report.y})`);
+  await page.screenshot({ path: `${SHOTS}laptop-replay.png` });
   await ctx.close();
 });
 

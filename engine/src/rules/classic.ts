@@ -13,6 +13,7 @@ import { STEPS } from '../phases/steps.js';
 export const classic: RuleSet = {
   name: 'classic',
   title: 'the 1994 manual',
+  drawOdds: null, // 000 L80: dealt from the shuffled deck
   priorities: true,
   reentryChoice: true, // 000 L210-214 "facing any direction the player chooses", "powered down"
   gearCodes: false, // OPTIONS.md 2.3, 2.12, 2.21: the registers are named

@@ -5,7 +5,7 @@
 import { cardName, instruction, type Card, type CardType } from '../cards.js';
 import type { Ctx } from '../context.js';
 import { DX, DY } from '../geometry.js';
-import { below, shuffle } from '../rng.js';
+import { below, shuffle, type RngState } from '../rng.js';
 import { Floor } from '../board.js';
 import type { RuleSet } from './ruleset.js';
 import { STEPS } from '../phases/steps.js';
@@ -17,8 +17,7 @@ import { extraCards, flywheelToHand } from '../options/programming.js';
 
 /** 001 L61: "21% Forward 1, 14% Forward 2, 7% Forward 3, 7% Backward 1, 21% Turn Left, 21% Turn
  *  Right, 7% Turn Around" — weights summing to 98, each draw on its own (B-41). */
-const WEIGHTS: readonly [CardType, number][] = [['F1', 21], ['F2', 14], ['F3', 7], ['B', 7], ['L', 21], ['R', 21], ['U', 7]];
-const WEIGHT_SUM = WEIGHTS.reduce((s, [, w]) => s + w, 0);
+const WEIGHTS: readonly (readonly [CardType, number])[] = [['F1', 21], ['F2', 14], ['F3', 7], ['B', 7], ['L', 21], ['R', 21], ['U', 7]];
 
 /** 001 L85 "F3->F2->F->B->L/R/U->powered down->dead": a higher rank moves first; the upgrade
  *  codes rank F4 > F3 and B2 between F2 and F, F0 between F and B (001 L185-189). */
@@ -30,6 +29,7 @@ const DEAD_RANK = 0;
 export const pbem: RuleSet = {
   name: 'pbem',
   title: "001's play-by-email rules",
+  drawOdds: WEIGHTS,
   priorities: false,
   reentryChoice: false, // 001 L307-319: facing as when destroyed, powered up
   gearCodes: true, // 001 L185-189: F0, F4, B2
@@ -157,12 +157,17 @@ function ageOffers(ctx: Ctx): void {
 
 /** One instruction drawn by 001's odds (001 L61). */
 function weightedInstruction(ctx: Ctx): Card {
-  let roll = below(ctx.state.rng, WEIGHT_SUM);
-  for (const [type, w] of WEIGHTS) {
+  return drawByOdds(ctx.state.rng, WEIGHTS);
+}
+
+/** One instruction drawn by a rule set's `drawOdds`, each draw on its own. */
+export function drawByOdds(rng: RngState, odds: readonly (readonly [CardType, number])[]): Card {
+  let roll = below(rng, odds.reduce((s, [, w]) => s + w, 0));
+  for (const [type, w] of odds) {
     if (roll < w) return instruction(type);
     roll -= w;
   }
-  return instruction(WEIGHTS[0]![0]);
+  return instruction(odds[0]![0]);
 }
 
 /** 10 − ⌊damage / 2⌋ instructions, each drawn on its own (001 L57-61). */

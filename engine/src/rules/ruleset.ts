@@ -2,6 +2,7 @@
  * A rule set is data plus small named hooks; the register phase, the turn and the rules of
  * movement are shared. `classic` is the 1994 manual with the FAQ's readings.
  */
+import type { CardType } from '../cards.js';
 import type { Ctx } from '../context.js';
 import type { Dir } from '../geometry.js';
 import type { GameState, RobotState } from '../state.js';
@@ -67,6 +68,9 @@ export interface RuleSet {
   readonly repair: { readonly wrench: number; readonly doubleWrench: number; readonly flag: number };
   /** The player chooses between repair and an option at a two-wrench site (`takeOption`). */
   readonly takeOptionChoice: boolean;
+  /** Instructions are drawn one by one with these weights (pbem, 001 L61); null: cards are dealt
+   *  from the shuffled deck. A bot guessing rivals' hands draws by them (`drawByOdds`). */
+  readonly drawOdds: readonly (readonly [CardType, number])[] | null;
   /** The player chooses a re-entering robot's facing and whether it re-enters powered down; else it
    *  faces as when destroyed, powered up. */
   readonly reentryChoice: boolean;
