@@ -22,7 +22,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { makeSetup, type Setup } from '../engine/src/index.js';
-import { courseNames, loadCourse } from '../boards/src/library.js';
+import { courseNames, loadCourse } from '../boards/src/index.js';
 import { courseMaps, type Level } from '../bots/src/index.js';
 import { entrants, runBotRace } from '../driver/src/index.js';
 

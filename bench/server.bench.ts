@@ -7,7 +7,7 @@
  *   RACES=100 TURNS=10 npm run bench:server
  */
 import { freshDb, startServer, call } from '../server/src/testing.js';
-import type { Entry } from '../server/src/races.js';
+import type { Entry } from '../server/src/index.js';
 
 const RACES = Number(process.env.RACES ?? 60);
 const TURNS = Number(process.env.TURNS ?? 8);

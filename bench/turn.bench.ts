@@ -14,7 +14,7 @@
 import {
   beginTurn, createState, makeSetup, parseBoard, playTurn, type BoardJson, type GameState, type Result, type Setup,
 } from '../engine/src/index.js';
-import { Rand, busyCourse24, randomOrders, randomReentry, randomRobots, smallCourse12 } from '../testkit/src/random.js';
+import { Rand, busyCourse24, randomOrders, randomReentry, randomRobots, smallCourse12 } from '../testkit/src/index.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3000);

@@ -5,7 +5,7 @@
 import {
   CARD_TYPES, createState, instruction, makeSetup, parseBoard, type BoardJson, type GameState, type RobotInit, type Setup,
 } from '../../engine/src/index.js';
-import { Rand, randomBoard, randomRobots } from '../../testkit/src/random.js';
+import { Rand, randomBoard, randomRobots } from '../../testkit/src/index.js';
 
 export function must<T>(r: { ok: true; value: T } | { ok: false; error: { field: string; message: string } }): T {
   if (!r.ok) throw new Error(`refused: ${r.error.field}: ${r.error.message}`);

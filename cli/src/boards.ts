@@ -1,9 +1,7 @@
 /** `roborally boards`, `show`, `course validate` and `tiled import|export`. */
 import { courseRuleSets, renderText, validateCourse } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
-import { boardNames, courseNames, loadBoard, loadCourse } from '../../boards/src/library.js';
-import { exportTiledFile, importTiledFile } from '../../boards/src/tiled-files.js';
-import { writeOutputFile } from '../../boards/src/out-file.js';
+import { boardNames, courseNames, loadBoard, loadCourse, exportTiledFile, importTiledFile, writeOutputFile } from '../../boards/src/index.js';
 
 type Print = (line: string) => void;
 

@@ -1,8 +1,8 @@
 /** `roborally check FILE_OR_DIR...`: runs conformance scenarios (SCENARIOS.md). */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { checkScenario, type ScenarioResult } from '../../conformance/src/run.js';
-import { fileProblem, readJsonFile } from '../../boards/src/json-file.js';
+import { checkScenario, type ScenarioResult } from '../../conformance/src/index.js';
+import { fileProblem, readJsonFile } from '../../boards/src/index.js';
 
 export interface CheckOptions {
   readonly json?: boolean;

@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { runCheck } from './check.js';
 import { exportTiled, importTiled, listBoards, showBoard, validateCourseFile } from './boards.js';
-import { loadCourse } from '../../boards/src/library.js';
+import { loadCourse } from '../../boards/src/index.js';
 import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
 import { RACE_DEFAULTS, RACE_MAX_BOTS, parseLevels, parseRules, runRace } from './race.js';
 

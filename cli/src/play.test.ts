@@ -216,6 +216,25 @@ test('a player who announces a power down is asked whether to stay down, and a y
   }
 });
 
+test('a powered-down player may answer in the notation: "stay down" keeps the robot down, "power down" is refused with why', async () => {
+  const { out, print } = capture();
+  let asked = 0;
+  const input = responsive(out, (o) => {
+    if (!o[o.length - 1]!.startsWith('Ava is powered down this turn. Stay')) return 'pd';
+    return asked++ === 0 ? 'power down' : 'stay down';
+  });
+  await playRace({ seed: 2, turns: 40 }, input, print);
+  const first = out.findIndex((l) => l.startsWith('Ava is powered down this turn. Stay powered down next turn?'));
+  assert.ok(first >= 0, 'Ava never powered down in 40 turns');
+  // Scripted, a refused answer counts as no; the next time she is asked, "stay down" keeps her down.
+  assert.equal(out[first + 1], '> power down');
+  assert.match(out[first + 2]!, /is not an answer: .*your robot is powered down this turn: write "stay down"/);
+  const second = out.findIndex((l, k) => k > first && l.startsWith('Ava is powered down this turn. Stay'));
+  assert.ok(second >= 0, 'Ava powered down only once in 40 turns');
+  assert.equal(out[second + 1], '> stay down');
+  assert.equal(out[second + 2], 'Ava stays powered down next turn');
+});
+
 test('roborally play with piped input exits 0 and prints the board', () => {
   const res = spawnSync(process.execPath, ['bin/roborally.js', 'play', '--seed', '1', '--turns', '2'], {
     cwd: ROOT,
@@ -242,4 +261,17 @@ test('roborally play refuses a --bots count out of range with a non-zero exit', 
   });
   assert.notEqual(res.status, 0);
   assert.match(res.stderr, /--bots/);
+});
+
+test('the terminal reads the same orders as a mail: the two-wrench choice and option decisions go with the program', () => {
+  const hand = ['R:80', 'F2:710', 'L:210', 'L:110', 'B:440', 'F3:830', 'F3:810', 'L:250', 'B:480'].map((c) => parseCard(c, true)!);
+  const p = parseProgram('take option', hand, classic);
+  assert.ok(p.ok);
+  assert.deepEqual([p.value.cards, p.value.takeOption, p.value.choices], [[], true, null]);
+  const q = parseProgram('shield back', hand, classic, { options: ['Shield'] });
+  assert.ok(q.ok);
+  assert.deepEqual(q.value.choices, { shield: 'back' });
+  const r = parseProgram('shield back', hand, classic);
+  assert.ok(!r.ok);
+  assert.match(r.error.message, /you hold none/);
 });

@@ -16,6 +16,8 @@ import {
   parseBoard,
   CARD_TYPES,
   cardWords,
+  apiOrders,
+  parseChoices,
   parseOrders,
   readEntry,
   writeCard,
@@ -30,6 +32,7 @@ import {
   type BoardJson,
   type Card,
   type NotationContext,
+  type Orders,
   type GameEvent,
   type GameState,
   type Result,
@@ -108,6 +111,10 @@ export interface ParsedProgram {
   readonly tokens: string[];
   readonly powerDown: boolean;
   readonly stayDown: boolean;
+  /** The two-wrench choice, the registers to free first, and the option decisions, as the API takes them (`apiOrders`). */
+  readonly takeOption: boolean;
+  readonly unlock: number[];
+  readonly choices: Record<string, unknown> | null;
 }
 
 /**
@@ -135,7 +142,11 @@ export function parseProgram(line: string, hand: readonly Card[], rules: RuleSet
     joined.push(e && typeof e !== 'string' ? e.joined : 0);
   }
   const tokens = p.orders.program.map((n) => (n === null ? '-' : writeCard(n)));
-  return { ok: true, value: { cards, joined, tokens, powerDown: p.orders.powerDown, stayDown: p.orders.stayDown } };
+  const api = apiOrders(p.orders) as { takeOption: boolean; choices?: Record<string, unknown> };
+  return {
+    ok: true,
+    value: { cards, joined, tokens, powerDown: p.orders.powerDown, stayDown: p.orders.stayDown, takeOption: api.takeOption, unlock: p.orders.unlock, choices: api.choices ?? null },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,7 +371,7 @@ async function askProgram(setup: Setup, state: GameState, src: LineSource, print
         `add "pd" to power down next turn; an empty line plays random cards.`,
     );
   const fallback = (): GameState => {
-    const next = randomProgram(setup, state, false, src, print) ?? state;
+    const next = randomProgram(setup, state, {}, src, print) ?? state;
     printProgram(next, print);
     return next;
   };
@@ -373,17 +384,21 @@ async function askProgram(setup: Setup, state: GameState, src: LineSource, print
     if (!src.interactive) print(`> ${line}`);
     const p = parseProgram(line, hand, setup.rules, { options: me.options, name: me.name, open });
     let next: GameState | null = null;
+    // The option decisions typed ("shield back", "take option") go with the program.
+    const choices = p.ok ? parseChoices(p.value.choices, setup, me) : null;
+    const rest = p.ok && choices?.ok ? { powerDown: p.value.powerDown, takeOption: p.value.takeOption, unlock: p.value.unlock, choices: choices.value } : null;
     if (!p.ok) print(`  ${p.error.message}`);
+    else if (!rest) print(`  ${choices && !choices.ok ? `${choices.error.field}: ${choices.error.message}` : ''}`);
     else if (p.value.cards.every((c) => !c) && open.length > 0) {
-      next = randomProgram(setup, state, p.value.powerDown, src, print);
+      next = randomProgram(setup, state, rest, src, print);
     } else if (p.value.cards.some((c) => !c)) {
       // "-" leaves a register to the random fill: the cards typed stay, the others are drawn.
       const filled = fillProgram(setup, state, 0, p.value.cards, p.value.joined.filter((c) => c));
-      const res = filled.ok ? submitOrders(setup, filled.value.state, 0, { program: open.map((reg) => filled.value.state.robots[0]!.registers[reg - 1]!), joined: p.value.joined, powerDown: p.value.powerDown }) : filled;
+      const res = filled.ok ? submitOrders(setup, filled.value.state, 0, { ...rest, program: open.map((reg) => filled.value.state.robots[0]!.registers[reg - 1]!), joined: p.value.joined }) : filled;
       if (res.ok) next = res.value;
       else print(`  ${orderError(res.error, p.value.tokens, open)}`);
     } else {
-      const res = submitOrders(setup, state, 0, { program: p.value.cards, joined: p.value.joined, powerDown: p.value.powerDown });
+      const res = submitOrders(setup, state, 0, { ...rest, program: p.value.cards, joined: p.value.joined });
       if (res.ok) next = res.value;
       else print(`  ${orderError(res.error, p.value.tokens, open)}`);
     }
@@ -399,18 +414,18 @@ async function askProgram(setup: Setup, state: GameState, src: LineSource, print
   }
 }
 
-/** Random cards for the player (an empty line), announcing a power down if asked. */
-function randomProgram(setup: Setup, state: GameState, powerDown: boolean, src: LineSource, print: (s: string) => void): GameState | null {
+/** Random cards for the player (an empty line), with the other orders typed (a power down, option decisions). */
+function randomProgram(setup: Setup, state: GameState, rest: Omit<Orders, 'program' | 'joined'>, src: LineSource, print: (s: string) => void): GameState | null {
   const filled = fillProgram(setup, state, 0);
   if (!filled.ok) {
     print(`  ${filled.error.message}`);
     return null;
   }
   let next = filled.value.state;
-  if (powerDown) {
+  if (rest.powerDown || rest.takeOption || rest.unlock?.length || Object.keys(rest.choices ?? {}).length) {
     const me = next.robots[0]!;
     const program = openRegisters(me.locked).map((reg) => me.registers[reg - 1]!);
-    const res = submitOrders(setup, next, 0, { program, powerDown: true });
+    const res = submitOrders(setup, next, 0, { ...rest, program });
     if (!res.ok) {
       print(`  ${res.error.message}`);
       if (src.interactive) return null;

@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_RULE_SET, RULE_SETS, courseRuleSets, makeSetup, type Setup } from '../../engine/src/index.js';
-import { loadCourse } from '../../boards/src/library.js';
+import { loadCourse } from '../../boards/src/index.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
 import { entrants, runBotRace, type BotRaceResult } from '../../driver/src/index.js';
 
@@ -18,8 +18,7 @@ export interface RaceOptions {
   readonly level: readonly Level[];
   readonly seed: number;
   readonly turns: number;
-  /** Default: classic when the course has a start square, else pbem. */
-  /** A rule set's name (a key of the engine's RULE_SETS). */
+  /** A rule set's name (a key of the engine's RULE_SETS); default: the first the course has starts for (`courseRuleSets`). */
   readonly rules?: string;
 }
 

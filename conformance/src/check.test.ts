@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkFile, runCheck, scenarioFiles } from '../../cli/src/check.js';
+import { checkFile, runCheck, scenarioFiles } from '../../cli/src/index.js';
 import { OPTION_CARDS, UPGRADES, optionName } from '../../engine/src/index.js';
 
 /** ../shared/scenarios beside the repository (dist/conformance/src → repository root). */

@@ -8,8 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseBoard, parseBoardFile, parseCourse, parseSettings, type BoardJson } from '../../engine/src/index.js';
-import { parseJson } from '../../boards/src/json-file.js';
-import { fromTiled, toTiled } from '../../boards/src/tiled.js';
+import { parseJson, fromTiled, toTiled } from '../../boards/src/index.js';
 import { checkScenario } from './run.js';
 
 type Answer = { ok: true } | { ok: false; error: { field: unknown; message: unknown } };

@@ -137,7 +137,7 @@ function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: str
       if (!res.ok) return fail(`${path}.choices.${r.name}.recompile`, res.error.message);
       state = res.value.state;
       const robot = state.robots[i]!;
-      for (const card of robot.hand) if (setup.rules.priorities) state.deck.push(card);
+      if (setup.rules.priorities) state.deck = [...state.deck, ...robot.hand]; // replaced: copies of a state share the deck
       robot.hand = hands.get(i) ?? [];
       // A register locked before programming keeps last turn's card: the robot's `program` in turn 1.
       for (let k = 0; k < 5; k++) if (robot.locked & (1 << k) && !robot.registers[k]) robot.registers[k] = lastProgram[i]?.[k] ?? 0;

@@ -85,6 +85,8 @@ export interface Board {
   readonly crushers: readonly Crusher[];
   /** Per cell: the registers (bit r-1) in which a crusher there is active, or 0. */
   readonly crusherAt: Uint8Array;
+  /** Per cell: the registers (bit r-1) in which a pusher there is active, or 0. */
+  readonly pusherAt: Uint8Array;
   readonly start: Square | null;
 }
 
@@ -371,9 +373,11 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   const beams = beamCover(width, height, reach, lasers.value);
   const crusherAt = new Uint8Array(width * height);
   for (const c of crushers.value) crusherAt[c.y * width + c.x]! |= c.registers;
+  const pusherAt = new Uint8Array(width * height);
+  for (const p of pushers.value) pusherAt[p.y * width + p.x]! |= p.registers;
   const board: Board = {
     width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach, ...beams, flags,
-    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, start,
+    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, pusherAt, start,
   };
   const unstandable = start && cannotStand(board, start[0], start[1]);
   if (unstandable) return err(`${path}.start`, `${unstandable}; expected a square a robot can stand on`);

@@ -26,6 +26,7 @@ export { narrate, narrateEvents, type Narration } from './report/narrate.js';
 export * from './report/stats.js';
 export type { OptionRules } from './rules/ruleset.js';
 export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName } from './options/catalog.js';
+export { optionText } from './options/texts.js';
 export { CHOICE_OPTION, parseChoices } from './options/choices.js';
 export { optionOrders, type OptionOrders } from './options/orders.js';
 export * from './notation.js';

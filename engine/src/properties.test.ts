@@ -14,7 +14,7 @@ import {
   beginTurn, cloneState, createState, DECK, endTurn, Floor, makeSetup, newRace, parseBoard, playRegister, playTurn, popcount, submitOrders,
   raceOver, OPTION_CARDS, UPGRADES, type Board, type GameEvent, type GameState, type Result, type Setup,
 } from './index.js';
-import { Rand, randomBoard, randomOrders, randomReentry, randomRobots } from '../../testkit/src/random.js';
+import { Rand, randomBoard, randomOrders, randomReentry, randomRobots } from '../../testkit/src/index.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 1000);
 const SEED = process.env.PROPERTY_SEED === undefined ? 20240601 : Number(process.env.PROPERTY_SEED);

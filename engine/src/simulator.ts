@@ -29,8 +29,8 @@ export interface Snapshot {
   readonly order: number[];
   readonly dice: number[];
   walls: Uint8Array;
-  /** With options in play: the deck (random draws take from it); else null. */
-  deck: Card[] | null;
+  /** The deck (random draws take from it; never changed in place, so kept by reference). */
+  deck: readonly Card[];
   /** The discard's length: a register only adds to it. */
   discard: number;
 }
@@ -75,7 +75,7 @@ export class Simulator {
     const copy = cloneState(this.state);
     return {
       robots: copy.robots, registers: copy.robots.map(() => false), register: 0, rng: copy.rng, finished: 0, winTurn: 0, destructions: 0, order: copy.order,
-      dice: copy.dice, walls: this.ctx.walls, deck: null, discard: 0,
+      dice: copy.dice, walls: this.ctx.walls, deck: copy.deck, discard: 0,
     };
   }
 
@@ -83,14 +83,12 @@ export class Simulator {
   save(s: Snapshot): void {
     const st = this.state;
     const rs = st.robots;
-    let anyOpt = false;
     for (let i = 0; i < rs.length; i++) {
       const withOpt = rs[i]!.opt !== null;
       copyRobotInto(s.robots[i]!, rs[i]!, withOpt);
       s.registers[i] = withOpt;
-      anyOpt ||= withOpt;
     }
-    s.deck = anyOpt ? st.deck.slice() : null;
+    s.deck = st.deck;
     s.discard = st.discard.length;
     s.register = st.register;
     copyList(s.rng, st.rng);
@@ -126,7 +124,7 @@ export class Simulator {
     st.destructions = s.destructions;
     copyList(st.order, s.order);
     copyList(st.dice, s.dice);
-    if (s.deck) st.deck = s.deck.slice();
+    st.deck = s.deck;
     while (st.discard.length > s.discard) st.discard.pop();
     ctx.walls = s.walls;
   }

@@ -31,8 +31,9 @@ export interface RobotState {
   stayDown: boolean;
   /** Standing order: at a two-wrench site, take an option instead of repairing. */
   takeOption: boolean;
-  /** Registers the player frees first when damage is repaired (classic, B-07). */
-  unlock: number[];
+  /** Registers the player frees first when damage is repaired (classic, B-07). Replaced, never
+   *  changed in place: copies of a state share it. */
+  unlock: readonly number[];
   /** Cards dealt this turn and not yet programmed. */
   hand: Card[];
   /** Five registers; 0 is an empty register. */
@@ -139,23 +140,26 @@ export interface GameState {
   /** Register phases completed this turn. */
   register: number;
   rng: RngState;
-  /** Cards not dealt this turn. */
-  deck: Card[];
+  /** Cards not dealt this turn. Replaced, never changed in place: copies of a state share it. */
+  deck: readonly Card[];
   /** Cards dealt and not programmed, and programmed cards returned. */
   discard: Card[];
   robots: RobotState[];
-  /** Robots that touched their last flag, in groups of the same register, first place first. */
-  finished: number[][];
+  /** Robots that touched their last flag, in groups of the same register, first place first. A
+   *  group is never changed once recorded: copies of a state share the groups. */
+  finished: (readonly number[])[];
   /** The turn in which the first robot touched its last flag; 0 while nobody has. */
   winTurn: number;
   /** Dice Rule: damage each flag's die can still absorb (0: gone); empty without the rule. */
   dice: number[];
-  /** pbem: the upgrade each hammer site offers, and the turn it appeared there. */
-  offers: Offer[];
+  /** pbem: the upgrade each hammer site offers, and the turn it appeared there. Replaced, never
+   *  changed in place: copies of a state share it. */
+  offers: readonly Offer[];
   /** The move order of the last register phase (robot indices), for tie rules. */
   order: number[];
-  /** classic: the option deck, top first (OPTIONS.md 1.1). */
-  optionDeck: string[];
+  /** classic: the option deck, top first (OPTIONS.md 1.1). Replaced, never changed in place:
+   *  copies of a state share it. */
+  optionDeck: readonly string[];
   destructions: number;
 }
 
@@ -180,15 +184,15 @@ function copyState(s: GameState, sharedHands: boolean): GameState {
     phase: s.phase,
     register: s.register,
     rng: s.rng.slice(),
-    deck: s.deck.slice(),
+    deck: s.deck, // shared: never changed in place
     discard: s.discard.slice(),
     robots,
-    finished: s.finished.map((g) => g.slice()),
+    finished: s.finished.slice(),
     winTurn: s.winTurn,
-    offers: s.offers.slice(),
+    offers: s.offers, // shared: never changed in place
     dice: s.dice.slice(),
     order: s.order.slice(),
-    optionDeck: s.optionDeck ? s.optionDeck.slice() : [], // a state saved before options had none
+    optionDeck: s.optionDeck ?? [], // shared (never changed in place); a state saved before options had none
     destructions: s.destructions,
   };
 }
@@ -198,7 +202,7 @@ function cloneRobot(r: RobotState, sharedHand: boolean): RobotState {
   return {
     name: r.name, x: r.x, y: r.y, dir: r.dir, damage: r.damage, lives: r.lives, flags: r.flags,
     archive: r.archive, start: r.start, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown,
-    announced: r.announced, stayDown: r.stayDown, takeOption: r.takeOption, unlock: r.unlock.slice(),
+    announced: r.announced, stayDown: r.stayDown, takeOption: r.takeOption, unlock: r.unlock,
     hand: sharedHand && r.hand.length ? r.hand : r.hand.slice(), registers: r.registers.slice(), locked: r.locked, programmed: r.programmed,
     destroyedAt: r.destroyedAt, reentries: r.reentries, options: r.options.slice(),
     opt: r.opt ? cloneMemory(r.opt) : null,
@@ -226,7 +230,7 @@ export function copyRobotInto(to: RobotState, from: RobotState, registers = true
   to.announced = from.announced;
   to.stayDown = from.stayDown;
   to.takeOption = from.takeOption;
-  copyList(to.unlock, from.unlock);
+  to.unlock = from.unlock; // never changed in place
   copyList(to.hand, from.hand);
   if (registers) copyList(to.registers, from.registers);
   to.locked = from.locked;

@@ -314,7 +314,9 @@ export function playRegister(setup: Setup, state: GameState, o?: Options): Resul
 
 function registerRefusal(state: GameState): Result<never> | null {
   if (state.phase === 'programming') {
-    if (state.robots.every((r) => r.programmed)) return null;
+    let all = true;
+    for (let i = 0; i < state.robots.length && all; i++) all = state.robots[i]!.programmed; // a loop: no closure per call
+    if (all) return null;
     const missing = missingPrograms(state);
     if (missing.length)
       return err('programs', `no program yet for ${missing.map((i) => state.robots[i]!.name).join(', ')}`);

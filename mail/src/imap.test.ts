@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ImapFlow } from 'imapflow';
-import { shippedCourses } from '../../server/src/courses.js';
-import { RaceService } from '../../server/src/races.js';
+import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
 import { MailGateway } from './gateway.js';
 import { dovecotMissing, smtpSink, startDovecot, until } from './testing.js';

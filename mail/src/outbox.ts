@@ -12,9 +12,7 @@ import {
   facingChoosable, awards, cardName, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
-import type { DeadlinePolicy } from '../../server/src/deadline.js';
-import type { Entry, RaceService } from '../../server/src/races.js';
-import { visibleOptions } from '../../server/src/views.js';
+import { type DeadlinePolicy, type Entry, type RaceService, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
 import { clockMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';

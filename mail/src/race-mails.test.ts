@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
-import { shippedCourses } from '../../server/src/courses.js';
-import { RaceService } from '../../server/src/races.js';
+import type { GameState } from '../../engine/src/index.js';
+import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { gainedLines } from './outbox.js';
@@ -57,7 +57,7 @@ test('the mails of a whole race under Secret Options: none names another seat\'s
     const emails = ['ava@a.test', 'bob@b.test'];
     const secret = ['Abort Switch', 'Conditional Program'];
     const created = await t.service.create({
-      course: 'first-shift', rules: 'classic', seed: 5, settings: { secretOptions: true, oneFreeOption: true, optionDeck: secret },
+      course: 'first-shift', rules: 'classic', settings: { secretOptions: true, oneFreeOption: true, optionDeck: secret },
       seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 },
     });
     assert.ok(created.ok);
@@ -69,15 +69,16 @@ test('the mails of a whole race under Secret Options: none names another seat\'s
     assert.ok(first.ok);
     const held = first.value.before.robots.map((r) => r.options);
     assert.deepEqual(held.flat().sort(), [...secret].sort(), 'each robot holds its free option');
-    assert.ok(t.sink.mails.filter((c) => /: report$/.test(subject(c))).length >= 6, 'reports of several turns to both seats');
+    assert.ok(t.sink.mails.filter((c) => /: report$/.test(subject(c))).length >= 4, 'reports of several turns to both seats');
     for (const [seat, email] of emails.entries()) {
       const mine = t.sink.mails.filter((c) => c.to.includes(email));
       const others = held.filter((_, i) => i !== seat).flat();
       for (const c of mine) for (const o of others) assert.ok(!text(c).includes(o) && !String(c.mail.html ?? '').includes(o), `"${subject(c)}" to ${email} names ${o}:\n${text(c)}`);
-      // Its own option, by name, in its reports.
+      // Its own option, by name, in its instructions; another's counted in the report while held.
+      const deal = mine.find((c) => /Turn 1: your instructions$/.test(subject(c)))!;
+      assert.match(text(deal), new RegExp(`options: ${held[seat]![0]}`));
       const report = mine.find((c) => /Turn 1: report$/.test(subject(c)))!;
-      assert.match(text(report), new RegExp(`options: ${held[seat]![0]}`));
-      assert.match(text(report), /options: 1 secret option/);
+      if (first.value.after.robots[1 - seat]!.options.length) assert.match(text(report), /options: 1 secret option/);
       // One thread a seat: the start mail is its root; every other mail refers to it.
       const root = `<${id}.s${seat}.race@rr.test>`;
       const start = mine.find((c) => /starts on first-shift/.test(subject(c)))!;
@@ -114,7 +115,7 @@ test('a player who gains an option is told how to order it, with examples: in th
   const t = await setup();
   try {
     const created = await t.service.create({
-      course: 'first-shift', rules: 'classic', seed: 5, settings: { oneFreeOption: true, optionDeck: ['Shield'] },
+      course: 'first-shift', rules: 'classic', settings: { oneFreeOption: true, optionDeck: ['Shield'] },
       seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 },
     });
     assert.ok(created.ok);
@@ -155,7 +156,7 @@ test('a turn the moderator took back and that was played again comes as a correc
   const t = await setup();
   try {
     const emails = ['ava@a.test'];
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seed: 3, seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     const { id, moderatorKey } = created.value;
     await t.gateway.pump();
@@ -228,5 +229,36 @@ test('a mail the relay refuses is logged with its error and sent again later', a
   } finally {
     await t.close();
     await new Promise<void>((r) => relay.close(() => r()));
+  }
+});
+
+test('a locked register is named in the instructions, and in the answer to a program with a card too many', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    // Ava's register 5 is locked with a card from the deck (as 5 damage would lock it).
+    const row = await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+    const st: GameState = JSON.parse(row.state);
+    const held = new Set(st.robots.flatMap((r) => r.hand));
+    const card = [500, 510, 520, 530, 540].find((c) => !held.has(c))!;
+    st.robots[0]!.damage = 5;
+    st.robots[0]!.locked = 0b10000;
+    st.robots[0]!.registers[4] = card;
+    st.deck = st.deck.filter((c) => c !== card);
+    await t.db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', id).execute();
+    await t.gateway.pump();
+    const deal = t.sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(subject(c)))!;
+    const locked = `Locked: register 5 keeps F1 P${card} and plays it again. Write 4 cards, for registers 1, 2, 3, 4 only.`;
+    assert.ok(text(deal).includes(locked), text(deal));
+    const five = st.robots[0]!.hand.slice(0, 5).map((_, k) => String(k + 1)).join(' ');
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: five });
+    await t.gateway.pump();
+    const answer = text(t.sink.mails.at(-1)!);
+    assert.match(answer, /could not be read/);
+    assert.ok(answer.includes(locked), answer);
+  } finally {
+    await t.close();
   }
 });

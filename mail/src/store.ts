@@ -4,9 +4,8 @@
  * Mails are written from the durable entries log in the same transaction that moves the cursor,
  * and each has a key of its own, so a restart neither loses one nor writes one twice.
  */
-import { sql } from 'kysely';
-import type { Db, Tables } from '../../server/src/db.js';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Db, Tables } from '../../server/src/index.js';
 
 export interface OutboxRow {
   /** What the mail is, unique: `<race>:<seq>:<kind>:<seat>`, `reply:<incoming mail>`, `remind:…`. */

@@ -5,7 +5,7 @@
  * 001 L119-121), and the end with standings and awards (001 L353-383).
  */
 import { RULE_SETS, cardName, dirName, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type TurnReport } from '../../engine/src/index.js';
-import type { DeadlinePolicy } from '../../server/src/deadline.js';
+import type { DeadlinePolicy } from '../../server/src/index.js';
 
 export interface Attachment {
   readonly filename: string;

@@ -2,9 +2,7 @@
  * Hand-made boards for the renderer's tests and snapshots: together they hold every element, an
  * L-shaped course with void cells, and robots with the events of a turn.
  */
-import { parseBoard, type Board, type BoardJson } from '../../engine/src/board.js';
-import type { GameEvent } from '../../engine/src/events.js';
-import type { GameState } from '../../engine/src/state.js';
+import { parseBoard, type Board, type BoardJson, type GameEvent, type GameState } from '../../engine/src/index.js';
 import { race } from '../../engine/src/testing.js';
 import type { SnapshotCase } from './snapshots.js';
 

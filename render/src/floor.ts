@@ -3,7 +3,7 @@
  * crushers and flags, walls, and what hangs on walls (laser mounts, pushers). Every element
  * carries `data-kind` (and where it stands) so tests and tools can find it.
  */
-import { Floor, type Board } from '../../engine/src/board.js';
+import { Floor, type Board } from '../../engine/src/index.js';
 import { COLORS as K, PORTAL_COLORS } from './theme.js';
 import { el, fmt, text, translate } from './svg.js';
 import {

@@ -3,9 +3,7 @@
  * (001 L121): "programmed instruction moves as blue arrows and all other moves (pushed or conveyor
  * belts) as green arrows. Rotations are not shown." Laser shots are thin red dashed lines.
  */
-import type { Board } from '../../engine/src/board.js';
-import type { GameEvent } from '../../engine/src/events.js';
-import type { RobotState } from '../../engine/src/state.js';
+import type { Board, GameEvent, RobotState } from '../../engine/src/index.js';
 import type { Frame } from './floor.js';
 import { el, fmt, pts, transforms, translate } from './svg.js';
 import { designOf, fanned, robotGlyph, type RobotLook } from './robots.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resvg } from '@resvg/resvg-js';
-import type { GameEvent } from '../../engine/src/events.js';
+import type { GameEvent } from '../../engine/src/index.js';
 import { race } from '../../engine/src/testing.js';
 import { board } from './fixtures.js';
 import { renderSvg } from './render.js';

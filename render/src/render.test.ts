@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Floor, type Board } from '../../engine/src/board.js';
-import type { GameEvent } from '../../engine/src/events.js';
+import { Floor, type Board, type GameEvent } from '../../engine/src/index.js';
 import { race, turn } from '../../engine/src/testing.js';
 import { board, ELEMENTS_JSON, L_COURSE_JSON, turnExample } from './fixtures.js';
 import { LEGEND_KINDS } from './legend.js';

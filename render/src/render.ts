@@ -3,8 +3,7 @@
  * moves of a turn over it. Deterministic: the same board, state and events give the same bytes
  * (no random ids, no dates; numbers rounded to two decimals).
  */
-import type { Board } from '../../engine/src/board.js';
-import type { GameEvent } from '../../engine/src/events.js';
+import type { Board, GameEvent } from '../../engine/src/index.js';
 import {
   beamsLayer, cellsLayer, coordinatesLayer, crushersLayer, flagsLayer, ledgesLayer, mountsLayer, startLayer, wallsLayer, type Frame,
 } from './floor.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { boardNames, courseNames, loadBoard, loadCourse } from '../../boards/src/library.js';
+import { boardNames, courseNames, loadBoard, loadCourse } from '../../boards/src/index.js';
 import { checkSnapshots, snapshotDir, updating, type SnapshotCase } from './snapshots.js';
 
 /** Every shipped board and course, drawn as the CLI draws them (`roborally show --svg`). */

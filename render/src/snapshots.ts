@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Board } from '../../engine/src/board.js';
+import type { Board } from '../../engine/src/index.js';
 import { renderSvg, type RenderOptions } from './render.js';
 
 export interface SnapshotCase {

@@ -3,9 +3,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import websocket from '@fastify/websocket';
 import { courseRuleSets, type Course } from '../../engine/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
+import type { Socket } from 'node:net';
+import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import { OPENAPI } from './openapi.js';
-import type { Entry, RaceService } from './races.js';
+import type { RaceService } from './races.js';
+import { StreamHub, type StreamLimits } from './stream.js';
 import { isStatic, registerWeb } from './web.js';
 
 export interface AppOptions {
@@ -14,9 +17,26 @@ export interface AppOptions {
   /** Requests per client per window (default 300 per 10 s). */
   readonly rateLimit?: { readonly max: number; readonly windowMs: number };
   readonly now?: () => number;
+  /** The stream's bounds (server/src/stream.ts). */
+  readonly stream?: Partial<StreamLimits>;
+  readonly connections?: Partial<ConnectionLimits>;
 }
 
 const BODY_LIMIT = 64 * 1024;
+
+/** How long a client may take, and how many connections one address may hold (docs/server.md). */
+export interface ConnectionLimits {
+  /** The whole request, body included (default 20 s): a body sent a byte at a time is cut off. */
+  readonly requestMs: number;
+  /** The request's headers (default 10 s). */
+  readonly headersMs: number;
+  /** A connection with nothing going on (default 60 s; keep-alive connections close sooner). */
+  readonly idleMs: number;
+  /** Open connections per client address, streams included (default 64). */
+  readonly perAddress: number;
+}
+
+export const CONNECTION_DEFAULTS: ConnectionLimits = { requestMs: 20_000, headersMs: 10_000, idleMs: 60_000, perAddress: 64 };
 
 function send<T>(reply: FastifyReply, a: Answer<T>, status = 200): FastifyReply {
   if (a.ok) return reply.code(status).send(a.value);
@@ -33,7 +53,29 @@ const bearer = (req: FastifyRequest): string | undefined => {
 const seatNumber = (v: string): number => (/^\d{1,2}$/.test(v) ? Number(v) : -1);
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false });
+  const limits = { ...CONNECTION_DEFAULTS, ...o.connections };
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT, logger: false,
+    requestTimeout: limits.requestMs, connectionTimeout: limits.idleMs, keepAliveTimeout: 5000,
+    // Timed-out requests are looked for every second, not every 30 (Node's default).
+    http: { headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 },
+  });
+  // Connections per address: one more is closed at once, before it costs anything.
+  const open = new Map<string, number>();
+  app.server.on('connection', (socket: Socket) => {
+    const from = socket.remoteAddress ?? '';
+    const n = (open.get(from) ?? 0) + 1;
+    if (n > limits.perAddress) {
+      socket.destroy();
+      return;
+    }
+    open.set(from, n);
+    socket.once('close', () => {
+      const left = (open.get(from) ?? 1) - 1;
+      if (left > 0) open.set(from, left);
+      else open.delete(from);
+    });
+  });
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const svc = o.service;
   const now = o.now ?? (() => Date.now());
@@ -51,6 +93,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return undefined;
   });
   app.setErrorHandler((error: { statusCode?: number; message: string }, _req, reply) => {
+    // The database is away (restarting, a lost connection): the request may be sent again later.
+    if (databaseUnavailable(error)) return reply.code(503).header('retry-after', '2').send({ error: { field: 'database', message: 'the database cannot be reached just now; try again shortly' } });
+    if (!error.statusCode || error.statusCode >= 500) console.error(`${_req.method} ${_req.url.split('?')[0]}: ${(error as Error).stack ?? error.message}`);
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     const field = status === 413 ? 'body' : status === 400 ? 'body' : 'server';
     reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
@@ -119,32 +164,29 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return send(reply, await svc.moderate(req.params.id, typeof key === 'string' ? key : undefined, req.params.action, req.body ?? {}));
   });
 
-  // The stream: what happened after `after`, then everything as it is committed. A client that
-  // reconnects with the last seq it saw misses nothing and sees nothing twice.
-  app.get<{ Params: { id: string }; Querystring: { after?: string } }>('/api/races/:id/stream', { websocket: true }, async (socket, req) => {
-    const id = req.params.id;
-    let last = Number(req.query.after ?? 0) || 0;
-    const push = (entries: Entry[]) => {
-      for (const e of entries) {
-        if (e.seq <= last) continue;
-        last = e.seq;
-        socket.send(JSON.stringify(e));
-      }
-    };
-    // Entries committed while the backlog is read wait, so everything goes out in order.
-    let waiting: Entry[] | null = [];
-    const listener = (entries: Entry[]) => (waiting ? waiting.push(...entries) : push(entries));
-    svc.bus.on(`race:${id}`, listener);
-    socket.on('close', () => svc.bus.off(`race:${id}`, listener));
-    const backlog = await svc.entries(id, last);
-    if (!backlog.ok) {
-      socket.send(JSON.stringify({ error: backlog.refusal }));
-      socket.close();
-      return;
-    }
-    push(backlog.value);
-    push(waiting.sort((a, b) => a.seq - b.seq));
-    waiting = null;
+  // The stream (server/src/stream.ts): what happened after `after`, a page at a time, then each
+  // batch as it is committed. A client that reconnects with the last seq it saw misses nothing and
+  // sees nothing twice.
+  const hub = new StreamHub({
+    entries: (id, after, limit) => svc.entries(id, after, limit),
+    lastSeq: (id) => svc.lastSeq(id),
+    played: async (id, turn) => {
+      const [replay, report] = await Promise.all([svc.replay(id, turn), svc.report(id, turn)]);
+      return replay.ok && report.ok ? { turn, replay: replay.value, report: report.value } : null;
+    },
+  }, o.stream);
+  const onCommitted = (id: string, seq: number) => hub.committed(id, seq);
+  const onResync = () => hub.resync();
+  svc.bus.on('committed', onCommitted);
+  svc.bus.on('resync', onResync);
+  app.addHook('onClose', async () => {
+    svc.bus.off('committed', onCommitted);
+    svc.bus.off('resync', onResync);
+    hub.close();
+  });
+  app.get<{ Params: { id: string }; Querystring: { after?: string } }>('/api/races/:id/stream', { websocket: true }, (socket, req) => {
+    const after = Number(req.query.after ?? 0);
+    hub.attach(socket, req.params.id, Number.isSafeInteger(after) && after > 0 ? after : 0, req.ip);
   });
 
   app.get('/api', async () => ({

@@ -1,6 +1,6 @@
 /** The courses the server offers: the shipped ones, read once. */
 import type { Course } from '../../engine/src/index.js';
-import { courseNames, loadCourse } from '../../boards/src/library.js';
+import { courseNames, loadCourse } from '../../boards/src/index.js';
 
 export function shippedCourses(): Map<string, Course> {
   const out = new Map<string, Course>();

@@ -102,7 +102,14 @@ export interface DbConfig {
 
 export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } {
   if (c.url) {
-    const pool = new pg.Pool({ connectionString: c.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: c.url, max: 10, connectionTimeoutMillis: 5000,
+      // Lets an operator (and the tests) tell this server's connections apart.
+      ...(process.env.PG_APPLICATION_NAME ? { application_name: process.env.PG_APPLICATION_NAME } : {}),
+    });
+    // An idle connection that the server closes (a restart, pg_terminate_backend) is dropped from
+    // the pool and replaced by the next query; it must not take the process down.
+    pool.on('error', (e) => console.error(`database connection lost: ${e.message}`));
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
     return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
@@ -114,6 +121,18 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } 
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+}
+
+/**
+ * Whether an error means the database cannot be reached now (a lost or refused connection, a
+ * server shutting down), not that the request was wrong: such a request is answered 503.
+ */
+export function databaseUnavailable(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown };
+  const code = typeof err?.code === 'string' ? err.code : '';
+  const message = typeof err?.message === 'string' ? err.message : '';
+  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', 'SQLITE_BUSY', 'SQLITE_IOERR']
+    .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 
 /** Creates the tables if they are not there yet. */

@@ -10,7 +10,16 @@ import { migrate, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
 import { postgresFanout } from './fanout.js';
-import { MailGateway, mailConfigFromEnv } from '../../mail/src/gateway.js';
+import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
+
+/** A whole number from the environment, or the default. */
+function envInt(name: string): number | undefined {
+  const v = process.env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name}: expected a whole number above 0, got "${v}"`);
+  return n;
+}
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
@@ -19,15 +28,26 @@ async function main(): Promise<void> {
   const { db, dialect } = openDb(url ? { url } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
   await migrate(db);
   const courses = shippedCourses();
-  // With PostgreSQL, several processes can serve one database: new entries reach every process's clients.
-  let service!: RaceService;
+  // Everything is wired before anything can arrive: the service, its streams, then the NOTIFY
+  // listener (a notification may come the moment it listens), then the HTTP listener.
+  let publish: ((raceId: string, lastSeq: number) => void) | null = null;
+  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => publish?.(id, seq) });
+  const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
+  const streams = envInt('STREAMS_PER_ADDRESS');
+  const app = await buildApp({
+    service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
+    ...(perAddress ? { connections: { perAddress } } : {}),
+    ...(streams ? { stream: { perAddress: streams } } : {}),
+  });
+  // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
+  // process, whose streams read the entries for their own clients.
   const fanout = url
-    ? await postgresFanout(url, (raceId) => {
-        if (service.bus.listenerCount(`race:${raceId}`)) void service.announce(raceId, 0, false);
+    ? await postgresFanout(url, {
+        entries: (raceId, seq) => service.bus.emit('committed', raceId, seq),
+        resync: () => service.bus.emit('resync'),
       })
     : null;
-  service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), ...(fanout ? { published: fanout.publish } : {}) });
-  const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })) });
+  publish = fanout?.publish ?? null;
   // Off unless configured: orders in by SMTP or IMAP, the race's mails out through the relay.
   const mailConfig = mailConfigFromEnv(process.env);
   const mail = mailConfig ? new MailGateway({ service, db, clock: systemClock, config: mailConfig }) : null;
@@ -45,7 +65,10 @@ async function main(): Promise<void> {
   await app.listen({ port, host });
   if (mail) console.log(`mail from ${mailConfig!.from}${mailConfig!.smtpListen ? `, SMTP listener on ${mailConfig!.smtpListen}` : ''}${mailConfig!.imapUrl ? ', IMAP mailbox polled' : ''}`);
   console.log(`roborally server on http://${host === '0.0.0.0' ? 'localhost' : host}:${port} (${dialect}${dialect === 'sqlite' ? `, ${join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite')}` : ''}); API at /api/openapi.json`);
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     clearInterval(timer);
     await mail?.stop();
     await app.close();
@@ -56,6 +79,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
+
+// The process exits only on purpose (a signal, or a failure to start): anything else is logged
+// and the server goes on serving.
+process.on('uncaughtException', (e) => console.error('uncaught:', e));
+process.on('unhandledRejection', (e) => console.error('unhandled rejection:', e));
 
 main().catch((e) => {
   console.error(e);

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import WebSocket from 'ws';
-import { call, freshDb, postgresAnswers, spawnServer } from './testing.js';
+import { call, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
-const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url });
+// Many streams from the one address of the test.
+const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url, STREAMS_PER_ADDRESS: '1000', MAX_CONNECTIONS_PER_ADDRESS: '1000' });
 
 /** Two server processes on a fresh PostgreSQL schema. */
 async function twoProcesses() {
@@ -15,18 +15,6 @@ async function twoProcesses() {
   return { A: `http://127.0.0.1:${port}`, B: `http://127.0.0.1:${port + 1}`, stop: () => procs.forEach((p) => p.kill('SIGKILL')) };
 }
 
-function collect(url: string): { seqs: number[]; types: string[]; ready: Promise<unknown>; close(): void } {
-  const ws = new WebSocket(url);
-  const seqs: number[] = [];
-  const types: string[] = [];
-  ws.on('message', (m) => {
-    const e = JSON.parse(String(m));
-    seqs.push(e.seq);
-    types.push(e.event.type);
-  });
-  return { seqs, types, ready: new Promise((r) => ws.on('open', r)), close: () => ws.close() };
-}
-
 test('two server processes on one PostgreSQL database: a client on each sees every entry once, and each turn is played once', {
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,
@@ -35,8 +23,8 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
   try {
     const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, seed: 9 });
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
-    const onA = collect(`${A.replace('http', 'ws')}/api/races/${id}/stream`);
-    const onB = collect(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
+    const onA = streamClient(`${A.replace('http', 'ws')}/api/races/${id}/stream`);
+    const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
     await Promise.all([onA.ready, onB.ready]);
     for (let turn = 0; turn < 3; turn++) {
       for (const seat of [0, 1]) {
@@ -47,8 +35,8 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
         await call(server, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, auth);
       }
     }
-    await new Promise((r) => setTimeout(r, 1500));
     const last = (await call(B, 'GET', `/api/races/${id}`)).body.lastSeq as number;
+    await until('both clients to have every entry', () => onA.seqs.length >= last && onB.seqs.length >= last, 20_000);
     const all = Array.from({ length: last }, (_, k) => k + 1);
     assert.deepEqual(onA.seqs, all, 'the client of process A');
     assert.deepEqual(onB.seqs, all, 'the client of process B');
@@ -72,12 +60,41 @@ test('two server processes ticking the same deadlines: each turn of a race is pl
     const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], deadline: { kind: 'live', seconds: 60 }, seed: 4 });
     const id = created.body.id as string;
     await call(A, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': created.body.moderatorKey });
-    await new Promise((r) => setTimeout(r, 4000));
-    const entries = (await call(A, 'GET', `/api/races/${id}/events`)).body as { event: { type: string; turn?: number } }[];
-    const began = entries.filter((e) => e.event.type === 'turnBegan').map((e) => e.event.turn!);
-    assert.ok(began.length > 3, `only ${began.length} turns`);
+    const began = await until('more than 5 turns played', async () => {
+      const entries = (await call(A, 'GET', `/api/races/${id}/events`)).body as { event: { type: string; turn?: number } }[];
+      const got = entries.filter((e) => e.event.type === 'turnBegan').map((e) => e.event.turn!);
+      return got.length > 5 ? got : null;
+    }, 30_000);
     assert.deepEqual(began, Array.from({ length: began.length }, (_, k) => k + 1), 'no turn begun twice');
   } finally {
+    stop();
+  }
+});
+
+test('two server processes, many races played across both for hundreds of turns: a stream client on each gets every entry once, in order', {
+  skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
+  timeout: 240_000,
+}, async () => {
+  const { A, B, stop } = await twoProcesses();
+  // Each race's two seats send their orders to different processes, so either may play a turn.
+  const load = playRaces([A, B], 8);
+  const watchers: { id: string; on: ReturnType<typeof streamClient>[] }[] = [];
+  try {
+    // A client on each process for every race, from the moment it is created.
+    const watch = (id: string) => watchers.push({ id, on: [A, B].map((base) => streamClient(`${base.replace('http', 'ws')}/api/races/${id}/stream`)) });
+    await until('200 turns played', () => {
+      for (const id of load.ids.slice(watchers.length)) watch(id);
+      return load.turns() >= 200;
+    }, 220_000);
+    await load.stop();
+    for (const { id, on } of watchers) {
+      const last = (await call(A, 'GET', `/api/races/${id}`)).body.lastSeq as number;
+      await until(`every entry of race ${id} on both processes' clients`, () => on.every((c) => c.seqs.length >= last), 20_000);
+      for (const [k, c] of on.entries()) assert.deepEqual(c.seqs, Array.from({ length: last }, (_, n) => n + 1), `race ${id}, the client of process ${'AB'[k]}`);
+      on.forEach((c) => c.close());
+    }
+  } finally {
+    await load.stop();
     stop();
   }
 });

@@ -64,19 +64,17 @@ export interface RaceServiceOptions {
   readonly clock: Clock;
   /** Finds a course by name. */
   readonly course: (name: string) => Course | undefined;
-  /** Called after a race's events are committed (fan-out to other processes). */
+  /** Called after a race's entries up to `lastSeq` are committed (fan-out to other processes). */
   readonly published?: (raceId: string, lastSeq: number) => void;
 }
 
 export class RaceService {
-  /** `race:<id>` fires with new entries once they are committed. */
+  /** `committed` fires with (race id, seq) once a race's entries up to seq are committed. */
   readonly bus = new EventEmitter();
   private readonly db: Db;
   private readonly clock: Clock;
   private readonly course: RaceServiceOptions['course'];
   private readonly published: RaceServiceOptions['published'];
-  /** The last seq sent on the bus per race, so fan-out never sends an entry twice. */
-  private readonly sent = new Map<string, number>();
 
   constructor(o: RaceServiceOptions) {
     this.db = o.db;
@@ -305,7 +303,7 @@ export class RaceService {
       if (attempt < 5) return this.submit(id, seat, who, body, attempt + 1);
       return no(409, 'race', 'the race is changing too fast; send the orders again');
     }
-    await this.announce(id, race.last_seq);
+    this.announce(id, race.last_seq + 1);
     if (JSON.parse(race.policy).kind === 'live') await this.adjudicate(id, false);
     return yes({ turn: st.turn, orders: orders.value });
   }
@@ -335,7 +333,7 @@ export class RaceService {
       return true;
     });
     if (!committed) return no(409, 'race', 'the race changed meanwhile; try again');
-    await this.announce(id, race.last_seq);
+    this.announce(id, race.last_seq + entries.length);
     return yes({ turn: st.turn, hand: res.value.state.robots[seat]!.hand.map(cardName) });
   }
 
@@ -455,7 +453,7 @@ export class RaceService {
       }
       return true;
     });
-    if (committed) await this.announce(id, race.last_seq);
+    if (committed) this.announce(id, race.last_seq + entries.length);
     return committed;
   }
 
@@ -529,7 +527,7 @@ export class RaceService {
       return true;
     });
     if (!committed) return no(409, 'race', 'the race changed meanwhile; try again');
-    await this.announce(id, race.last_seq);
+    this.announce(id, race.last_seq + 1);
     return yes({ done: event.type });
   }
 
@@ -541,27 +539,30 @@ export class RaceService {
     return played;
   }
 
-  /** Entries after `after`, in order. */
-  async entries(id: string, after: number): Promise<Answer<Entry[]>> {
+  /** Entries after `after`, in order (at most `limit` of them). */
+  async entries(id: string, after: number, limit?: number): Promise<Answer<Entry[]>> {
     const race = await this.db.selectFrom('races').select('id').where('id', '=', id).executeTakeFirst();
     if (!race) return no(404, 'race', `no race "${id}"`);
-    const rows = await this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('seq', '>', after).orderBy('seq').execute();
+    let q = this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('seq', '>', after).orderBy('seq');
+    if (limit !== undefined) q = q.limit(limit);
+    const rows = await q.execute();
     return yes(rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) })));
   }
 
+  /** The seq of a race's last committed entry (0 for no race). */
+  async lastSeq(id: string): Promise<number> {
+    const race = await this.db.selectFrom('races').select('last_seq').where('id', '=', id).executeTakeFirst();
+    return race?.last_seq ?? 0;
+  }
+
   /**
-   * Sends the race's entries after `after` on the bus, each once per process, and tells the other
-   * processes. Listeners also drop what they have already seen, by seq.
+   * Tells this process's streams (the bus's `committed`) and the other processes (`published`)
+   * that race `id`'s entries up to `lastSeq` are committed. The streams read them from the
+   * database, so each client gets each entry once, in order, whichever process wrote it.
    */
-  async announce(id: string, after: number, local = true): Promise<void> {
-    const from = Math.max(after, this.sent.get(id) ?? 0);
-    const got = await this.entries(id, from);
-    if (!got.ok || !got.value.length) return;
-    const last = got.value[got.value.length - 1]!.seq;
-    if ((this.sent.get(id) ?? 0) >= last) return;
-    this.sent.set(id, last);
-    this.bus.emit(`race:${id}`, got.value);
-    if (local) this.published?.(id, last);
+  announce(id: string, lastSeq: number): void {
+    this.bus.emit('committed', id, lastSeq);
+    this.published?.(id, lastSeq);
   }
 
   /**

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { cardName } from '../../engine/src/index.js';
-import { call, freshDb, postgresAnswers, startServer, TestClock } from './testing.js';
+import { call, freshDb, postgresAnswers, startServer, TestClock, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const DIALECTS = ['sqlite', 'postgres'] as const;
@@ -296,11 +296,14 @@ test('the stream sends what happened after the given seq, then each new entry on
     const from = all[all.length - 2]!.seq;
     const got: number[] = [];
     const ws = new WebSocket(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream?after=${from}`);
-    ws.on('message', (m) => got.push(JSON.parse(String(m)).seq));
+    ws.on('message', (m) => {
+      const frame = JSON.parse(String(m));
+      if (Array.isArray(frame)) got.push(...frame.map((e: { seq: number }) => e.seq));
+    });
     await new Promise((r) => ws.on('open', r));
     for (const seat of [0, 1]) await programFirstCards(s.base, race.id, seat, race.seats[seat]!.token!);
-    await new Promise((r) => setTimeout(r, 200));
     const last = (await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq;
+    await until('the stream to bring every entry', () => got.length >= last - from);
     assert.deepEqual(got, Array.from({ length: last - from }, (_, k) => from + 1 + k));
     ws.close();
   } finally {

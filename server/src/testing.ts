@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, type ConnectionLimits } from './app.js';
+import type { StreamLimits } from './stream.js';
 import { shippedCourses } from './courses.js';
 import { migrate, openDb, type Db } from './db.js';
 import { RaceService } from './races.js';
@@ -68,9 +70,12 @@ export interface TestServer {
 
 const courses = shippedCourses();
 
-export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number }): Promise<TestServer> {
+export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number; staticMax?: number }, stream?: Partial<StreamLimits>, connections?: Partial<ConnectionLimits>): Promise<TestServer> {
   const service = new RaceService({ db, clock, course: (n) => courses.get(n) });
-  const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })), now: clock.now, ...(rateLimit ? { rateLimit } : {}) });
+  const app = await buildApp({
+    service, courses: () => [...courses].map(([name, course]) => ({ name, course })), now: clock.now,
+    ...(rateLimit ? { rateLimit } : {}), ...(stream ? { stream } : {}), ...(connections ? { connections } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -111,6 +116,83 @@ export async function spawnServer(env: Record<string, string>): Promise<ChildPro
     child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
   });
   return child;
+}
+
+/** Waits until `cond` holds, checking every 20 ms, for at most `ms`. */
+export async function until<T>(what: string, cond: () => T | Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await cond();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A client of a race's stream that keeps the seqs and event types of the entries it got. */
+export function streamClient(url: string): { seqs: number[]; types: string[]; played: number[]; ws: WebSocket; ready: Promise<unknown>; closed: Promise<unknown>; close(): void } {
+  const ws = new WebSocket(url);
+  const seqs: number[] = [];
+  const types: string[] = [];
+  const played: number[] = [];
+  ws.on('message', (m) => {
+    const frame = JSON.parse(String(m));
+    if (Array.isArray(frame)) for (const e of frame) {
+      seqs.push(e.seq);
+      types.push(e.event.type);
+    }
+    else if (frame.played) played.push(frame.played.turn);
+  });
+  ws.on('error', () => undefined);
+  return {
+    seqs, types, played, ws,
+    ready: new Promise((r, j) => (ws.once('open', r), ws.once('error', j))),
+    closed: new Promise((r) => ws.once('close', r)),
+    close: () => ws.close(),
+  };
+}
+
+/**
+ * Load for fault tests: `races` live races of two people at a time, each seat sending the first
+ * cards of its hand, turn after turn, until `stop()`; `ids` lists every race begun. Every HTTP status answered is counted, and refused requests
+ * (connection errors) as 0.
+ */
+export function playRaces(bases: string[], races: number): { statuses: Map<number, number>; turns: () => number; ids: string[]; stop(): Promise<void> } {
+  const statuses = new Map<number, number>();
+  const ids: string[] = [];
+  let turns = 0;
+  let running = true;
+  const count = (n: number) => statuses.set(n, (statuses.get(n) ?? 0) + 1);
+  // A race that ends is followed by a new one, until `stop()`.
+  const one = async (k: number) => {
+    while (running) await race1(k);
+  };
+  const race1 = async (k: number) => {
+    const base = (seat: number) => bases[(k + seat) % bases.length]!;
+    let race: { id: string; seats: { token: string }[] } | null = null;
+    while (running && !race) {
+      const r = await call(base(0), 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } }).catch(() => ({ status: 0, body: null }));
+      count(r.status);
+      if (r.status === 201) race = r.body;
+    }
+    if (!race) return;
+    ids.push(race.id);
+    while (running) {
+      for (const seat of [0, 1]) {
+        const auth = { authorization: `Bearer ${race.seats[seat]!.token}` };
+        const you = await call(base(seat), 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth).catch(() => ({ status: 0, body: null }));
+        count(you.status);
+        if (you.status !== 200 || !running) continue;
+        if (you.body.status !== 'running') return;
+        const y = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
+        const put = await call(base(seat), 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { program: y.needsProgram ? y.hand.slice(0, y.openRegisters.length) : [] }, auth).catch(() => ({ status: 0, body: null }));
+        count(put.status);
+        if (put.status === 200 && seat === 1) turns++;
+      }
+    }
+  };
+  const all = Promise.all(Array.from({ length: races }, (_, k) => one(k)));
+  return { statuses, ids, turns: () => turns, stop: async () => ((running = false), await all, undefined) };
 }
 
 /** Resolves once the process has exited. */

@@ -80,6 +80,10 @@ export function publicView(race: RaceSummary, st: GameState, seats: readonly Sea
     seats: seats.map((s) => ({ ...s, submitted: submitted.has(s.seat) })),
     robots: publicRobots(st, race.settings as Settings),
     finished: st.finished.map((g) => g.map((i) => st.robots[i]!.name)),
+    // What the floor shows besides robots: pbem's upgrade at each hammer site (001 L181; unnamed
+    // under Secret Options) and, under the Dice Rule, the damage each flag's die has left.
+    offers: st.offers.map((o) => ({ x: o.x, y: o.y, option: (race.settings as Settings).secretOptions ? 'a secret option' : o.option })),
+    dice: st.dice.slice(),
   };
 }
 

@@ -46,9 +46,13 @@ export interface RaceView {
   lastSeq: number;
   turn: number;
   phase: string;
-  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean }[];
+  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number }[];
   robots: PublicRobot[];
   finished: string[][];
+  /** pbem: the upgrade each hammer site offers now. */
+  offers: { x: number; y: number; option: string }[];
+  /** Dice Rule: the damage each flag's die can still absorb (0: gone), by flag; empty without it. */
+  dice: number[];
 }
 
 export interface SentOrders {
@@ -76,6 +80,12 @@ export interface Entry {
   kind: 'game' | 'race';
   event: GameEvent | { type: string; [k: string]: unknown };
 }
+
+/**
+ * A frame of the race's stream: a batch of entries in seq order, a turn just played (its replay
+ * and report, so the page need not fetch them), or a refusal.
+ */
+export type StreamFrame = Entry[] | { played: { turn: number; replay: Replay; report: { report: TurnReport } } } | { error: { message: string } };
 
 export interface Replay {
   turn: number;

@@ -4,8 +4,7 @@
  * the width, so a phone shows the whole floor and zooms in from there.
  */
 import type { Board, GameEvent } from '../../engine/src/index.js';
-import { boardFrame, renderSvg } from '../../render/src/render.js';
-import type { FloorState } from '../../render/src/overlay.js';
+import { boardFrame, renderSvg, type FloorState } from '../../render/src/browser.js';
 import { h } from './api.js';
 
 export class BoardView {

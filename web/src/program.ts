@@ -10,7 +10,7 @@
  * or Reverse Gear; the rest are controls (web/src/decisions.ts); Recompile is a button. A refusal
  * of the server is shown beside the control it names.
  */
-import { RULE_SETS, type RuleSet } from '../../engine/src/index.js';
+import { RULE_SETS, optionName, optionText, type RuleSet } from '../../engine/src/index.js';
 import { h, type PublicRobot, type SeatView, type SentOrders } from './api.js';
 import { canJoin, compact, entryName, fieldOf, gearFor, heldNames, offered, readEntry, type Choices, type Gear } from './choices.js';
 import { decisions } from './decisions.js';
@@ -418,6 +418,9 @@ export class ProgramPanel {
     const joins = ['Crab Legs', 'Dual Processor'].filter((o) => held.has(o));
     return h('div', { class: 'options' },
       h('p', { class: 'held' }, `Your options: ${y.options.length ? y.options.map((o) => o.replace(/:(\d+)$/, ' ($1 left)')).join(', ') : 'none'}`),
+      // Each option as a card saying what it does (the engine's text for this rule set).
+      y.options.length ? h('ul', { class: 'option-cards' }, ...y.options.map((o) => h('li', { class: 'option-card', 'data-option': optionName(o) },
+        h('strong', {}, o.replace(/:(\d+)$/, ' ($1 left)')), h('span', {}, optionText(o, this.ruleSet) ?? '')))) : null,
       y.flywheel ? h('p', { class: 'note' }, `Flywheel keeps ${cardWords(y.flywheel)}: it joins your hand at the next deal.`) : null,
       joins.length && y.needsProgram ? h('p', { class: 'note' }, `${joins.join(' and ')}: drop a rotation on a register holding a move to play both there (or focus it and press the register's number).`) : null,
       held.has('Recompile') && y.needsProgram ? h('p', { class: 'recompile-line' },

@@ -4,8 +4,9 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, awards, parseBoard, raceStats, type GameEvent } from '../../engine/src/index.js';
-import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders } from './api.js';
+import { Floor, RULE_SETS, type Board, awards, optionText, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
+import { designOf, robotBody } from '../../render/src/browser.js';
+import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
@@ -18,12 +19,15 @@ const token = params.get('token') ?? undefined;
 
 let view: RaceView;
 let board: BoardView;
+let model: Board;
 let program: ProgramPanel | null = null;
 let replay: ReplayPlayer;
 let mode: 'now' | 'replay' = 'now';
 let lastSeq = 0;
 let ended = false;
 
+/** The robot each seat chose (render/src/robots.ts), by seat. */
+const designs = () => view.seats.map((s) => s.robot);
 const played = (v: RaceView) => (v.status === 'over' ? v.turn : v.turn - 1);
 
 function fail(message: string): void {
@@ -49,8 +53,36 @@ function showMode(m: 'now' | 'replay'): void {
   }
 }
 
+/** Marks on the floor as it is now: each hammer site's offer, each flag's die and what it has left. */
+function drawMarks(): void {
+  const svg = board.svg();
+  if (!svg) return;
+  const f = board.frame();
+  const NS = 'http://www.w3.org/2000/svg';
+  const g = document.createElementNS(NS, 'g');
+  g.setAttribute('class', 'marks');
+  const tag = (x: number, y: number, text: string, cls: string, fill: string) => {
+    const t = document.createElementNS(NS, 'text');
+    for (const [k, v] of Object.entries({ x: String(f.ox + x), y: String(f.oy + y), class: cls, fill, 'font-size': String(Math.round(f.c * 0.2)), 'font-weight': 'bold', 'text-anchor': 'middle', stroke: '#ffffff', 'stroke-width': '3', 'paint-order': 'stroke' })) t.setAttribute(k, v);
+    t.textContent = text;
+    g.append(t);
+  };
+  for (const o of view.offers ?? []) tag((o.x + 0.5) * f.c, (o.y + 0.97) * f.c, o.option, 'offer', '#6d4c00');
+  (view.dice ?? []).forEach((left, k) => {
+    const at = model.flags[k];
+    if (at) tag((at[0] + 0.5) * f.c, (at[1] + 0.97) * f.c, left > 0 ? `die ${left}` : 'die gone', 'die', '#b71c1c');
+  });
+  svg.append(g);
+  const notes = [
+    ...(view.offers ?? []).map((o) => `The hammer site at ${o.x},${o.y} offers ${o.option}.`),
+    ...(view.dice ?? []).map((left, k) => `Flag ${k + 1}'s die ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}.`),
+  ];
+  byId('floor-notes').replaceChildren(...notes.map((n) => h('li', {}, n)));
+}
+
 function drawNow(): void {
-  if (mode === 'now') board.draw({ robots: robotsFromView(view.robots), ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
+  if (mode === 'now') board.draw({ robots: robotsFromView(view.robots, designs()), ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
+  if (mode === 'now') drawMarks();
 }
 
 function countdown(): string {
@@ -88,9 +120,9 @@ function drawSeats(shown?: readonly Robot[]): void {
     const options = s.seat === seat ? (view as SeatView).you.options : r.options;
     const hidden = s.seat === seat ? 0 : r.hiddenOptions;
     return h('tr', { 'data-seat': s.seat, class: s.seat === seat ? 'you' : '' },
-      h('td', {}, s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
+      h('td', {}, robotIcon(s.seat), s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
       h('td', {}, [state, locked].filter(Boolean).join(', ')),
-      h('td', { class: 'robot-options' }, [...options, hidden ? `${hidden} hidden` : ''].filter(Boolean).join(', ')),
+      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('abbr', { title: optionText(o, RULE_SETS[view.rules]!) ?? '' }, o)]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
       h('td', { class: s.submitted ? 'submitted sent' : 'submitted' }, sent));
   });
   byId('seats').replaceChildren(h('h2', {}, 'Robots'), h('table', {},
@@ -98,20 +130,87 @@ function drawSeats(shown?: readonly Robot[]): void {
     h('tbody', {}, ...rows)));
 }
 
+/** The race's events (less any turn the moderator rewound), for its statistics. */
+async function raceEvents(): Promise<GameEvent[]> {
+  const entries = await api<Entry[]>('GET', `/api/races/${id}/events?after=0`);
+  const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from as number, e.event.to as number] as const] : []));
+  return entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
+}
+
+/** A robot as drawn on the board, small, for a table. */
+const robotIcon = (k: number): SVGSVGElement => {
+  const span = document.createElement('span');
+  span.innerHTML = `<svg class="robot-icon" viewBox="-20 -20 40 40" aria-hidden="true">${robotBody(40, designOf(view.seats[k]?.robot, k), false)}</svg>`;
+  return span.firstElementChild as SVGSVGElement;
+};
+
+/**
+ * The end: the standings (the finishers in order, then the others by flags and lives), the
+ * awards where the rule set gives them, and the next race: a rematch on the same course, or the
+ * next race with 001's start picks (001 L333-351).
+ */
 async function drawResult(): Promise<void> {
   if (view.status !== 'over' || ended) return;
   ended = true;
   const box = byId('result');
   box.hidden = false;
-  const order = h('ol', { class: 'finishing' }, ...view.finished.map((g) => h('li', {}, g.join(' and '))));
-  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? order : h('p', {}, 'Nobody finished.'));
+  const events = await raceEvents();
+  const stats = raceStats(view.robots.map((r) => r.name), events);
+  const placeOf = (k: number) => view.finished.findIndex((g) => g.includes(view.robots[k]!.name));
+  const order = view.robots.map((_, k) => k).sort((a, b) => {
+    const [pa, pb] = [placeOf(a), placeOf(b)];
+    if (pa !== pb) return (pa < 0 ? Infinity : pa) - (pb < 0 ? Infinity : pb);
+    const [ra, rb] = [view.robots[a]!, view.robots[b]!];
+    return rb.flags - ra.flags || rb.lives - ra.lives;
+  });
+  const standings = h('table', { class: 'standings' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), h('th', {}, 'Flags'), h('th', {}, 'Lives'), h('th', {}, 'Damage dealt'))),
+    h('tbody', {}, ...order.map((k) => {
+      const r = view.robots[k]!;
+      const p = placeOf(k);
+      return h('tr', { 'data-seat': k, class: k === seat ? 'you' : '' },
+        h('td', {}, p >= 0 ? `${p + 1}` : r.status === 'out' ? 'out' : '–'),
+        h('td', {}, robotIcon(k), r.name), h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
+    })));
+  const again = h('p', { class: 'again' },
+    h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(view.seats.map((s) => s.seat)) }, 'Rematch'), ' ',
+    h('button', { type: 'button', class: 'next-race', onclick: () => {
+      // 001 L333-351: the first finisher picks first, then the most damaging robot, then the rest.
+      const picks = startingPicks(stats, [], view.lastSeq);
+      void rematch(picks.map((name) => view.robots.findIndex((r) => r.name === name)));
+    } }, 'Next race (start picks)'));
+  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), standings, again, h('div', { id: 'rematch' }));
   if (!RULE_SETS[view.rules]?.awards) return;
-  // 001's awards, from the events of the whole race (less any turn the moderator rewound).
-  const entries = await api<Entry[]>('GET', `/api/races/${id}/events?after=0`);
-  const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from as number, e.event.to as number] as const] : []));
-  const events = entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
-  const list = awards(raceStats(view.robots.map((r) => r.name), events));
+  const list = awards(stats);
   box.append(h('h3', {}, 'Awards'), h('table', { class: 'awards' }, h('tbody', {}, ...list.map((a) => h('tr', {}, h('th', {}, a.award), h('td', {}, a.robots.join(', ')), h('td', {}, a.for))))));
+}
+
+interface Created {
+  id: string;
+  seats: { seat: number; name: string; token: string | null; link: string | null }[];
+}
+
+/** A new race on this course with these seats, in this order: alone with bots, straight to your seat; else everyone's link. */
+async function rematch(order: number[]): Promise<void> {
+  const v = view as RaceView & { settings?: unknown; deadline?: unknown };
+  const seats = order.map((k) => {
+    const s = view.seats[k]!;
+    return { name: s.name, ...(s.kind === 'bot' ? { bot: s.level ?? 'greedy' } : {}), ...(s.robot !== undefined ? { robot: s.robot } : {}) };
+  });
+  const body = { course: view.course, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}) };
+  const out = byId('rematch');
+  try {
+    const r = await api<Created>('POST', '/api/races', body);
+    const people = r.seats.filter((s) => s.link);
+    const mine = people.find((s) => s.name === view.seats[seat ?? -1]?.name) ?? people[0];
+    if (people.length === 1 && mine?.link) return location.assign(mine.link);
+    // Bots alone: watch them.
+    if (!people.length) return location.assign(`/race/${r.id}`);
+    out.replaceChildren(h('p', {}, 'The next race is ready: send each person their own link.'),
+      h('ul', { class: 'invites' }, ...people.map((s) => h('li', {}, h('a', { href: s.link!, class: 'invite' }, `${s.name}'s seat`)))));
+  } catch (e) {
+    out.replaceChildren(h('p', { class: 'error' }, `The next race could not be created: ${(e as Error).message}`));
+  }
 }
 
 /** Draws the race anew from the server; `fresh` for the first time, when no turn was played meanwhile. */
@@ -155,12 +254,15 @@ function follow(delay = 500): void {
     document.body.dataset.live = 'true';
   };
   ws.onmessage = (m) => {
-    const e = JSON.parse(String(m.data)) as Entry | { error: { message: string } };
-    if ('error' in e) return fail(e.error.message);
-    if (e.seq <= lastSeq) return;
-    lastSeq = e.seq;
-    document.body.dataset.seq = String(lastSeq);
-    refreshSoon();
+    const frame = JSON.parse(String(m.data)) as StreamFrame;
+    if (Array.isArray(frame)) {
+      const fresh = frame.filter((e) => e.seq > lastSeq);
+      if (!fresh.length) return;
+      lastSeq = fresh[fresh.length - 1]!.seq;
+      document.body.dataset.seq = String(lastSeq);
+      refreshSoon();
+    } else if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
+    else fail(frame.error.message);
   };
   ws.onclose = () => {
     delete document.body.dataset.live;
@@ -196,15 +298,15 @@ async function main(): Promise<void> {
   if (!parsed.ok) return fail(`The course could not be read: ${parsed.error.message}`);
   document.title = `roborally: ${course.title}`;
   byId('title').textContent = course.title;
+  model = parsed.value;
   board = new BoardView(byId('board'), parsed.value, byId('zoom'));
   // On a phone the side is tabs: the program, the robots, the report, each one tap away.
   for (const b of document.querySelectorAll<HTMLButtonElement>('.side-tabs button')) b.addEventListener('click', () => sideTab(b.dataset.show!));
   if (seat === null) sideTab('seats');
-  replay = new ReplayPlayer(byId('replay'), byId('report'), board, parsed.value, id, seat ?? undefined, {
+  replay = new ReplayPlayer(byId('replay'), byId('report'), board, parsed.value, id, seat ?? undefined, designs, {
     shown: (robots) => {
       if (mode === 'replay') drawSeats(robots);
     },
-    finished: () => undefined,
   });
   byId('tab-now').addEventListener('click', () => showMode('now'));
   byId('tab-replay').addEventListener('click', async () => {

@@ -18,8 +18,6 @@ const SPEEDS = [0.5, 1, 2, 4];
 export interface ReplayHooks {
   /** The robots as the replay shows them now (the table follows them). */
   shown(robots: readonly Robot[]): void;
-  /** The replay of a turn has played to its end, or was skipped (a live race's clock may start). */
-  finished(turn: number): void;
 }
 
 export class ReplayPlayer {
@@ -35,6 +33,8 @@ export class ReplayPlayer {
   private speed = 1;
   private played = 0;
   private report: TurnReport | null = null;
+  /** Turns the stream brought already played (their replay and report): not fetched again. */
+  private readonly known = new Map<number, { replay: Replay; report: TurnReport }>();
   private readonly animator: Animator;
 
   constructor(
@@ -44,6 +44,7 @@ export class ReplayPlayer {
     model: Board,
     private readonly raceId: string,
     private readonly you: number | undefined,
+    private readonly designs: () => readonly (number | undefined)[],
     private readonly hooks: ReplayHooks,
   ) {
     this.animator = new Animator(board, model);
@@ -59,15 +60,21 @@ export class ReplayPlayer {
     return this.turn;
   }
 
+  /** A played turn as the stream brought it. */
+  offer(turn: number, replay: Replay, report: TurnReport): void {
+    this.known.set(turn, { replay, report });
+  }
+
   /** Loads a played turn and its report, and plays it from the start (or shows its end). */
   async open(turn: number, autoplay: boolean): Promise<void> {
     this.stop();
-    const [replay, report] = await Promise.all([
+    const known = this.known.get(turn);
+    const [replay, report] = known ? [known.replay, { report: known.report }] : await Promise.all([
       api<Replay>('GET', `/api/races/${this.raceId}/turns/${turn}`),
       api<{ report: TurnReport }>('GET', `/api/races/${this.raceId}/turns/${turn}/report`),
     ]);
     this.turn = turn;
-    this.steps = steps(robotsFromView(replay.robots), replay.events);
+    this.steps = steps(robotsFromView(replay.robots, this.designs()), replay.events);
     this.report = report.report;
     this.root.dataset.turn = String(turn);
     this.root.dataset.steps = String(this.steps.length);
@@ -107,7 +114,6 @@ export class ReplayPlayer {
         this.playing = false;
         delete this.root.dataset.playing;
         this.controls();
-        this.hooks.finished(this.turn);
       }
     } finally {
       this.looping = false;
@@ -164,17 +170,14 @@ export class ReplayPlayer {
     delete this.root.dataset.animating;
   }
 
-  /** Leaves the replay (the board shows now); a replay not watched to its end counts as skipped. */
+  /** Leaves the replay (the board shows now). */
   leave(): void {
-    const wasPlaying = this.playing || this.at < this.steps.length - 1;
     this.stop();
-    if (this.turn && wasPlaying) this.hooks.finished(this.turn);
   }
 
-  /** To the turn's end at once: the replay counts as watched. */
+  /** To the turn's end at once. */
   private skip(): void {
     this.go(this.steps.length - 1);
-    this.hooks.finished(this.turn);
   }
 
   private go(k: number): void {

@@ -1,6 +1,6 @@
 /** The robots a replay shows, as the public view has them, and what each event does to them. */
 import { parseDir, type Dir, type GameEvent } from '../../engine/src/index.js';
-import type { RobotOnFloor } from '../../render/src/overlay.js';
+import type { RobotOnFloor } from '../../render/src/browser.js';
 
 export interface Robot extends RobotOnFloor {
   lives: number;
@@ -10,8 +10,12 @@ export interface Robot extends RobotOnFloor {
 /** What the public view says of a robot (web/src/api.ts's PublicRobot has more). */
 type ViewRobot = Omit<Robot, 'dir'> & { dir: 'N' | 'E' | 'S' | 'W' };
 
-export const robotsFromView = (rs: readonly ViewRobot[]): Robot[] =>
-  rs.map((r) => ({ name: r.name, x: r.x, y: r.y, dir: parseDir(r.dir) as Dir, damage: r.damage, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown, lives: r.lives, flags: r.flags }));
+/** The robots of a view; `designs` are the robots their seats chose (render/src/robots.ts), by seat. */
+export const robotsFromView = (rs: readonly ViewRobot[], designs: readonly (number | undefined)[] = []): Robot[] =>
+  rs.map((r, k) => ({
+    name: r.name, x: r.x, y: r.y, dir: parseDir(r.dir) as Dir, damage: r.damage, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown, lives: r.lives, flags: r.flags,
+    ...(designs[k] !== undefined ? { robot: designs[k] } : {}),
+  }));
 
 /** What an event does to the robots a picture shows. */
 export function apply(robots: Robot[], e: GameEvent): void {

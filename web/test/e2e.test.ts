@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { parseCard } from '../../engine/src/index.js';
+import { classic, optionText, parseCard } from '../../engine/src/index.js';
 import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { bundle } from '../build/bundle.js';
+import { measureRacePage } from '../build/measure.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
@@ -300,7 +301,7 @@ test('on a laptop (1366×768) the report of a replay sits beside the board', { s
   await ctx.close();
 });
 
-test('at the end of a pbem race the page shows the finishing order and 001\'s awards', { skip }, async () => {
+test('at the end of a pbem race the page shows the standings and 001\'s awards; Rematch and Next race (start picks) start the next race', { skip }, async () => {
   const created = await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', rules: 'pbem', seed: 5,
     seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }],
@@ -314,9 +315,28 @@ test('at the end of a pbem race the page shows the finishing order and 001\'s aw
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await open(ctx, `/race/${id}`);
   await page.waitForSelector('#result:not([hidden]) .awards');
-  assert.ok(await page.locator('#result .finishing li').count() >= 1, 'the finishing order');
+  const over = (await call(server.base, 'GET', `/api/races/${id}`)).body;
+  assert.ok(over.finished.length >= 1);
+  const rows = await page.locator('#result .standings tbody tr').allInnerTexts();
+  assert.equal(rows.length, 3, 'every robot in the standings');
+  assert.match(rows[0]!, new RegExp(`^1\\s+${over.finished[0][0]}\\s+${over.robots.find((r: { name: string }) => r.name === over.finished[0][0]).flags}`), 'the winner first, with its flags');
+  assert.equal(await page.locator('#result .standings svg.robot-icon').count(), 3, 'each robot drawn');
   assert.equal(await page.locator('#result .awards tr').count(), 14, '001\'s fourteen awards');
   await page.screenshot({ path: `${SHOTS}race-over.png`, fullPage: true });
+  // The next race: 001's start picks put the first finisher first.
+  await page.click('#result .next-race');
+  await page.waitForURL((u) => u.pathname.startsWith('/race/') && !u.pathname.endsWith(id));
+  const next = (await call(server.base, 'GET', `/api/races/${new URL(page.url()).pathname.split('/')[2]}`)).body;
+  assert.equal(next.seats[0].name, over.finished[0][0]);
+  assert.equal(next.rules, 'pbem');
+  assert.equal(next.turn, 1);
+  // A rematch: the same seats in the same order, on the same course.
+  const again = await open(ctx, `/race/${id}`);
+  await again.click('#result .rematch');
+  await again.waitForURL((u) => !u.pathname.endsWith(id) && u.pathname !== new URL(page.url()).pathname);
+  const rematch = (await call(server.base, 'GET', `/api/races/${new URL(again.url()).pathname.split('/')[2]}`)).body;
+  assert.deepEqual(rematch.seats.map((s: { name: string }) => s.name), ['Ava', 'Bolt', 'Cog']);
+  assert.equal(rematch.course, 'first-shift');
   await ctx.close();
 });
 
@@ -333,6 +353,8 @@ test('option decisions: a Shield side chosen in the form travels with the orders
   const ava = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
   await ava.waitForSelector('body[data-ready]');
   assert.match(await ava.textContent('#program .options .held') ?? '', /Shield/);
+  // The card says what it does, in the engine's words for the rule set.
+  assert.equal(await ava.textContent('#program .option-card[data-option="Shield"] span'), optionText('Shield', classic));
   assert.match(await ava.textContent('#seats tr[data-seat="1"] .robot-options') ?? '', /Recompile/, 'the other robot\'s option is public');
   assert.equal(await ava.locator('#program .recompile').count(), 0, 'no Recompile without the card');
   // The Shield's default is shown; Ava turns it to her back.
@@ -616,5 +638,35 @@ test('with reduced motion (the system\'s wish or the page\'s setting), the repla
   await page.click('#replay .first');
   await page.click('#replay .play');
   await page.waitForSelector('#replay[data-animating]');
+  await ctx.close();
+});
+
+test('the race page is light: its JavaScript under 100 KB as sent, and a reload takes the hashed assets from the cache', { skip }, async () => {
+  const r = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed: 3, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const { cold, warm } = await measureRacePage(browser, `${server.base}/race/${r.id}?seat=0&token=${r.seats[0].token}`);
+  // What it costs, for the record (speed goals live in npm run bench:web).
+  console.log(`race page: cold ${cold.bytes} bytes in ${cold.requests} requests (JS ${cold.jsBytes}), hand after ${cold.msToHand.toFixed(0)} ms; warm ${warm.bytes} bytes, ${warm.cached} from the cache`);
+  assert.ok(cold.jsBytes > 0 && cold.jsBytes <= 100 * 1024, `race page JS ${cold.jsBytes} bytes as sent`);
+  assert.ok(cold.requests <= 12, `${cold.requests} requests`);
+  assert.ok(warm.cached >= 3, 'the scripts and the style sheet come from the cache');
+});
+
+test('what the rules show on the floor: the upgrade a pbem hammer site offers, and under the Dice Rule each flag\'s die with the damage it has left', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const pb = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', seed: 2, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const offers = (await call(server.base, 'GET', `/api/races/${pb.id}`)).body.offers as { x: number; y: number; option: string }[];
+  assert.ok(offers.length >= 1, 'first-shift\'s hammer site offers an upgrade in pbem');
+  const page = await open(ctx, `/race/${pb.id}?seat=0&token=${pb.seats[0].token}`);
+  await page.waitForSelector('body[data-ready]');
+  for (const o of offers) {
+    assert.ok((await page.locator('#floor-notes li', { hasText: `${o.x},${o.y} offers ${o.option}` }).count()) === 1, `the offer at ${o.x},${o.y}`);
+    assert.equal(await page.locator('#board svg text.offer', { hasText: o.option }).count(), 1, 'drawn at the site');
+  }
+  const dice = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed: 2, settings: { diceRule: [3, 2, 1] }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const page2 = await open(ctx, `/race/${dice.id}`);
+  await page2.waitForSelector('body[data-ready]');
+  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Flag 1\'s die absorbs 3 more damage.', 'Flag 2\'s die absorbs 2 more damage.', 'Flag 3\'s die absorbs 1 more damage.']);
+  assert.equal(await page2.locator('#board svg text.die').count(), 3);
+  await page2.screenshot({ path: `${SHOTS}dice.png` });
   await ctx.close();
 });

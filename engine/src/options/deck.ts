@@ -27,7 +27,7 @@ export function buildOptionDeck(st: GameState, first: readonly string[] = []): s
 export function drawOption(ctx: Ctx, i: number): boolean {
   const st = ctx.state;
   if (!mayGain(ctx, i)) return false;
-  const option = st.optionDeck.shift();
+  const option = takeOption(ctx);
   if (option === undefined) return false;
   const r = st.robots[i]!;
   if (ctx.setup.settings.installingOptions && r.options.length) hurt(ctx, i, r.options.length, null);
@@ -65,11 +65,22 @@ export function touchedRepairSite(ctx: Ctx, i: number): void {
   if (m?.optionSite && (m.optionSite[0] !== ctx.state.robots[i]!.x || m.optionSite[1] !== ctx.state.robots[i]!.y)) m.optionSite = null;
 }
 
+/**
+ * The top card of the option deck, taken off. The deck is replaced, not changed in place: copies of
+ * a state share it (state.ts `copyState`), and it changes seldom (a draw at a two-wrench site).
+ */
+function takeOption(ctx: Ctx): string | undefined {
+  const st = ctx.state;
+  const option = st.optionDeck[0];
+  if (option !== undefined) st.optionDeck = st.optionDeck.slice(1);
+  return option;
+}
+
 /** One Free Option (004 L188): each robot draws an option at the start of the race. */
 export function freeOptions(ctx: Ctx): void {
   for (let i = 0; i < ctx.state.robots.length; i++) {
     if (!mayGain(ctx, i)) continue;
-    const option = ctx.state.optionDeck.shift();
+    const option = takeOption(ctx);
     if (option === undefined) return;
     ctx.state.robots[i]!.options.push(option);
     ctx.events?.push({ type: 'optionDrawn', robot: i, option });

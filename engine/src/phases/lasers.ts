@@ -158,12 +158,14 @@ function firstInLine(ctx: Ctx, i: number, d: Dir): number {
   const r = ctx.state.robots[i]!;
   const dice = ctx.state.dice;
   const step = DY[d]! * w + DX[d]!;
+  const occ = ctx.occ;
+  const anyDice = dice.length > 0;
   let c = r.y * w + r.x;
   for (let s = b.reach[c * 4 + d]!; s > 0; s--) {
     c += step;
-    const j = ctx.occ[c]!;
+    const j = occ[c]!;
     if (j) return j - 1;
-    if (dice.length) {
+    if (anyDice) {
       const f = b.flagAt[c]! - 1;
       if (f >= 0 && dice[f]! > 0) return -1 - f;
     }

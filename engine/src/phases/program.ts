@@ -1,6 +1,7 @@
 /** Step 1 of a register: the robots move, one card at a time, in the rule set's order. */
 import { cardAction } from '../cards.js';
 import type { Ctx } from '../context.js';
+import type { GameEvent } from '../events.js';
 import { moveRobot } from '../movement.js';
 import { rotate, runCard } from '../options/movement.js';
 import { radioOrder, startOfRegister } from '../options/programming.js';
@@ -41,7 +42,11 @@ export function robotsMove(ctx: Ctx, register: number): void {
       const m = robots[i]!.opt;
       const copy = m?.copied[k] ?? 0;
       const joined = copy ? 0 : m?.joined[k] ?? 0;
-      ctx.events.push({ type: 'revealed', robot: i, register, card: copy || robots[i]!.registers[k]!, ...(joined ? { joined } : {}), ...(copy ? { copy: true } : {}) });
+      // Built field by field: spreading optional parts made two objects per event.
+      const e: Extract<GameEvent, { type: 'revealed' }> = { type: 'revealed', robot: i, register, card: copy || robots[i]!.registers[k]! };
+      if (joined) e.joined = joined;
+      if (copy) e.copy = true;
+      ctx.events.push(e);
     }
   }
   for (const i of order) {

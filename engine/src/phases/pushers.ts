@@ -21,9 +21,17 @@ export function pushers(ctx: Ctx, register: number): void {
   const b = ctx.board;
   const bit = 1 << (register - 1);
   const robots = ctx.state.robots;
-  const shoves: Shove[] = [];
+  // Most registers push nobody: one look per robot at the board's pusher table says so.
+  let any = false;
   let virtuals = false;
-  for (const r of robots) if (r.status === 'active' && r.virtual) virtuals = true;
+  for (let i = 0; i < robots.length; i++) {
+    const r = robots[i]!;
+    if (r.status !== 'active') continue;
+    if (r.virtual) virtuals = true;
+    if (b.pusherAt[r.y * b.width + r.x]! & bit) any = true;
+  }
+  if (!any) return;
+  const shoves: Shove[] = [];
   for (let k = 0; k < b.pushers.length; k++) {
     const p = b.pushers[k]!;
     if (!(p.registers & bit)) continue;

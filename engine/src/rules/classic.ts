@@ -12,7 +12,7 @@ import { STEPS } from '../phases/steps.js';
 
 export const classic: RuleSet = {
   name: 'classic',
-  title: 'the 1994 manual',
+  title: "The 1994 manual with the FAQ's readings",
   drawOdds: null, // 000 L80: dealt from the shuffled deck
   priorities: true,
   reentryChoice: true, // 000 L210-214 "facing any direction the player chooses", "powered down"
@@ -95,11 +95,18 @@ export const classic: RuleSet = {
 function drawFromDeck(ctx: Ctx): Card {
   const st = ctx.state;
   if (!st.deck.length) return 0;
+  // The deck is replaced, not changed in place: copies of a state share it (state.ts).
+  const take = (at: number): Card => {
+    const deck = st.deck.slice();
+    const [card] = deck.splice(at, 1);
+    st.deck = deck;
+    return card!;
+  };
   for (const name of ctx.setup.settings.programDeck ?? []) {
     const at = st.deck.indexOf(parseCard(name, true) ?? -1);
-    if (at >= 0) return st.deck.splice(at, 1)[0]!;
+    if (at >= 0) return take(at);
   }
-  return st.deck.splice(below(st.rng, st.deck.length), 1)[0]!;
+  return take(below(st.rng, st.deck.length));
 }
 
 /**

@@ -28,7 +28,7 @@ const DEAD_RANK = 0;
 
 export const pbem: RuleSet = {
   name: 'pbem',
-  title: "001's play-by-email rules",
+  title: 'The moderated e-mail game of 001',
   drawOdds: WEIGHTS,
   priorities: false,
   reentryChoice: false, // 001 L307-319: facing as when destroyed, powered up
@@ -127,8 +127,7 @@ function offerUpgrades(ctx: Ctx): void {
 function newOffer(ctx: Ctx, x: number, y: number, since: number): void {
   const st = ctx.state;
   const option = UPGRADES[below(st.rng, UPGRADES.length)]!;
-  st.offers = st.offers.filter((o) => o.x !== x || o.y !== y);
-  st.offers.push({ x, y, option, since });
+  st.offers = [...st.offers.filter((o) => o.x !== x || o.y !== y), { x, y, option, since }]; // replaced: copies share it
   ctx.events?.push({ type: 'offered', x, y, option });
 }
 

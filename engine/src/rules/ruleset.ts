@@ -50,7 +50,7 @@ export interface OptionRules {
 
 export interface RuleSet {
   readonly name: string;
-  /** What the rules are, for players (the start mail, the web): "the 1994 manual". */
+  /** What the rules are, for players (the start mail's rules, docs/rules.md; `rulesText`). */
   readonly title: string;
   readonly options: OptionRules;
   /** Cards are written with their printed priority (`F2:670`), else by instruction alone. */

@@ -21,14 +21,12 @@ export interface RulesText {
   readonly rules?: readonly RuleLine[];
 }
 
-const TEXTS: Readonly<Record<string, RulesText>> = {
+const TEXTS: Readonly<Record<string, Omit<RulesText, 'title'>>> = {
   classic: {
-    title: 'The 1994 manual with the FAQ\'s readings',
     summary:
       'the 84-card deck, 9 − damage cards, a register locked for each point past 4, destroyed at 10, priority by the card\'s number, express belts before all belts, re-entry on the archive with 2 damage in the facing the player chooses (virtual when the square is shared), repair 1 on a wrench or flag and 2 or an option on two wrenches, power down only for damaged robots.',
   },
   pbem: {
-    title: 'The moderated e-mail game of 001',
     rules: [
       { rule: 'instructions', text: '10 − ⌊damage/2⌋, each drawn on its own at F1:F2:F3:B:L:R:U = 21:14:7:7:21:21:7', source: '001 L57-61' },
       { rule: 'locked registers', text: '⌊(damage − 10)/2⌋ from 12 damage, from register 5 down; repair frees the lowest first', source: '001 L289' },
@@ -45,8 +43,8 @@ const TEXTS: Readonly<Record<string, RulesText>> = {
   },
 };
 
-/** A rule set in words (an unknown rule set has only its name). */
-export const rulesText = (rules: RuleSet): RulesText => TEXTS[rules.name] ?? { title: rules.name };
+/** A rule set in words: its title (the rule set's own), and its summary or rules (an unknown rule set has only its title). */
+export const rulesText = (rules: RuleSet): RulesText => ({ title: rules.title, ...TEXTS[rules.name] });
 
 /** What each setting takes and does, in docs/rules.md's words: one for every setting. */
 export const SETTING_TEXTS: { readonly [K in keyof Settings]-?: { readonly value: string; readonly effect: string } } = {

@@ -1,0 +1,13 @@
+/**
+ * boards: the shipped factory boards and courses and their loader (library.ts), the one JSON file
+ * reader (json-file.ts), safe output files (out-file.ts), and Tiled import and export (tiled.ts,
+ * tiled-files.ts).
+ */
+export { FACTORY_DIR, COURSES_DIR, boardNames, courseNames, loadBoard, loadCourse } from './library.js';
+export { MAX_JSON_BYTES, MAX_JSON_DEPTH, fileProblem, jsonSyntaxError, lineColumn, parseJson, readJsonFile, readTextFile } from './json-file.js';
+export { writeOutputFile } from './out-file.js';
+export {
+  DEVICE_TYPES, EDGE_LAYERS, builtinTileset, fromTiled, toTiled,
+  type TiledMap, type TiledObject, type TiledObjectLayer, type TiledProperty, type TiledTileLayer, type TilesetLoader,
+} from './tiled.js';
+export { TILESET_DIR, TILESET_PATH, exportTiledFile, formatMap, importTiledFile, writeTileset } from './tiled-files.js';

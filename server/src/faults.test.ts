@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { call, exited, freshDb, PG_URL, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
+
+const havePostgres = await postgresAnswers();
+const skip = !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)';
+
+async function freshUrl(): Promise<string> {
+  const { db, url } = await freshDb('postgres');
+  await db.destroy();
+  return url!;
+}
+
+const freePort = () => 20000 + Math.floor(Math.random() * 20000);
+
+/** Ends every connection a process opened with this application name; returns how many. */
+async function terminate(appName: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    const r = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [appName]);
+    return r.rowCount ?? 0;
+  } finally {
+    await admin.end();
+  }
+}
+
+test('PostgreSQL connections terminated under load: the server stays up, answers 503 meanwhile, and serves again, streams included', { skip, timeout: 120_000 }, async () => {
+  const url = await freshUrl();
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const appName = `rr-test-${process.pid}-${port}`;
+  const child = await spawnServer({ PORT: String(port), DATABASE_URL: url, PG_APPLICATION_NAME: appName });
+  let died = false;
+  child.once('exit', () => (died = true));
+  const load = playRaces([base], 6);
+  try {
+    await until('some turns played', () => load.turns() >= 6, 30_000);
+    const watched = load.ids[0]!;
+    const watcher = streamClient(`${base.replace('http', 'ws')}/api/races/${watched}/stream`);
+    await watcher.ready;
+    for (let k = 0; k < 3; k++) {
+      const ended = await terminate(appName);
+      assert.ok(ended > 0, 'the server had connections to end');
+      const before = load.turns();
+      await until('turns played again after the connections were ended', () => load.turns() >= before + 6, 30_000);
+    }
+    assert.equal(died, false, 'the server process is alive');
+    await load.stop();
+    const answered = [...load.statuses.keys()].sort();
+    assert.ok(answered.every((s) => (s >= 200 && s < 300) || (s >= 400 && s < 500) || s === 503), `statuses answered: ${answered.join(', ')}`);
+    // The stream of a race played on follows it across the lost connections.
+    const last = (await call(base, 'GET', `/api/races/${watched}`)).body.lastSeq as number;
+    await until('the stream to have every entry of the race', () => watcher.seqs.length >= last, 20_000);
+    assert.deepEqual(watcher.seqs.slice(watcher.seqs.indexOf(watcher.seqs[0]!)), Array.from({ length: watcher.seqs.length }, (_, k) => watcher.seqs[0]! + k));
+    watcher.close();
+  } finally {
+    await load.stop();
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+});
+
+test('a second server process started while the first is busy on the same PostgreSQL starts cleanly and follows the races', { skip, timeout: 180_000 }, async () => {
+  const url = await freshUrl();
+  const port = freePort();
+  const A = `http://127.0.0.1:${port}`;
+  const first = await spawnServer({ PORT: String(port), DATABASE_URL: url });
+  const load = playRaces([A], 6);
+  try {
+    await until('some turns played', () => load.turns() >= 6, 30_000);
+    for (let k = 0; k < 10; k++) {
+      // NOTIFYs arrive all the time; the new process must take them from its first moment.
+      const second = await spawnServer({ PORT: String(port + 1), DATABASE_URL: url });
+      let died = false;
+      second.once('exit', () => (died = true));
+      const B = `http://127.0.0.1:${port + 1}`;
+      const watcher = streamClient(`${B.replace('http', 'ws')}/api/races/${load.ids[load.ids.length - 1]}/stream`);
+      await watcher.ready;
+      const seen = watcher.seqs.length;
+      await until('process B to pass on an entry committed by A', () => died || watcher.seqs.length > seen, 20_000);
+      assert.equal(died, false, `start ${k + 1}: the second process died`);
+      watcher.close();
+      second.kill('SIGTERM');
+      await exited(second);
+      assert.equal(second.exitCode, 0, `start ${k + 1}: it stopped as asked`);
+    }
+  } finally {
+    await load.stop();
+    first.kill('SIGKILL');
+    await exited(first);
+  }
+});

@@ -1,0 +1,143 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import WebSocket from 'ws';
+import { call, freshDb, startServer, streamClient, until, type TestServer } from './testing.js';
+
+const newRace = async (base: string) =>
+  (await call(base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } })).body as { id: string; seats: { token: string }[] };
+
+/** Adds `n` bulky entries (`bytes` each) to a race's log, as commits would, and announces them. */
+async function grow(s: TestServer, id: string, n: number, bytes: number): Promise<number> {
+  const race = await s.db.selectFrom('races').select(['last_seq']).where('id', '=', id).executeTakeFirstOrThrow();
+  const pad = 'x'.repeat(bytes);
+  for (let k = 0; k < n; k += 200) {
+    const rows = Array.from({ length: Math.min(200, n - k) }, (_, m) => ({ race_id: id, seq: race.last_seq + k + m + 1, turn: 1, body: JSON.stringify({ kind: 'race', event: { type: 'note', pad } }) }));
+    await s.db.insertInto('events').values(rows).execute();
+  }
+  const last = race.last_seq + n;
+  await s.db.updateTable('races').set({ last_seq: last }).where('id', '=', id).execute();
+  s.service.announce(id, last);
+  return last;
+}
+
+/** A stream client that reads nothing once it is connected (its socket is paused). */
+function deaf(url: string): Promise<WebSocket> {
+  const ws = new WebSocket(url);
+  ws.on('error', () => undefined);
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => {
+      (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+      resolve(ws);
+    });
+    ws.once('error', reject);
+  });
+}
+
+const serverSockets = (s: TestServer) => [...(s.app as unknown as { websocketServer: { clients: Set<WebSocket> } }).websocketServer.clients];
+
+test('200 stream clients that never read hold at most a page of the backlog each, and one that reads gets it all once, in order', { timeout: 120_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const page = 20;
+  const s = await startServer(db, undefined, undefined, { page, maxBuffered: 256 * 1024, perAddress: 1000 }, { perAddress: 1000 });
+  const clients: WebSocket[] = [];
+  try {
+    const race = await newRace(s.base);
+    // A 12 MB log: more than the kernel's socket buffers take, so what is not sent stays in the server.
+    const last = await grow(s, race.id, 1200, 10_000);
+    const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
+    for (let k = 0; k < 200; k++) clients.push(await deaf(url));
+    await until('200 streams open on the server', () => serverSockets(s).length === 200);
+    // Wait until every stream has had its first page handed to its socket (or to the kernel).
+    let before = -1;
+    await until('the servers\' buffers to settle', () => {
+      const now = serverSockets(s).reduce((n, w) => n + w.bufferedAmount, 0);
+      const settled = now === before;
+      before = now;
+      return settled && serverSockets(s).every((w) => w.bufferedAmount > 0 || (w as unknown as { _socket: { bytesWritten: number } })._socket.bytesWritten > 0);
+    }, 60_000);
+    const most = Math.max(...serverSockets(s).map((w) => w.bufferedAmount));
+    assert.ok(most <= 2 * page * 10_100, `a client that reads nothing holds ${most} bytes of the server's memory`);
+    // A client that reads: the whole log, each entry once, in order, a page per frame at most.
+    const reader = streamClient(url);
+    await until('the reader to have the whole log', () => reader.seqs.length >= last, 60_000);
+    assert.deepEqual(reader.seqs, Array.from({ length: last }, (_, k) => k + 1));
+    reader.close();
+  } finally {
+    for (const c of clients) c.terminate();
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('a stream client that does not read while entries keep coming is dropped (its buffer full, or its pings unanswered), and catches up by after= when it comes back', { timeout: 60_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, undefined, { maxBuffered: 64 * 1024, pingMs: 1000 });
+  try {
+    const race = await newRace(s.base);
+    const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
+    const slow = await deaf(url);
+    await until('the stream open on the server', () => serverSockets(s).length === 1);
+    // (Its own socket paused, the client would not notice: the server's side tells.)
+    const dropped = () => serverSockets(s).length === 0;
+    // Entries keep coming, 2 MB at a time, up to 64 MB: it must be dropped long before.
+    let last = 0;
+    for (let k = 0; k < 32 && !dropped(); k++) {
+      last = await grow(s, race.id, 200, 10_000);
+      await until('the server to have sent the batch or dropped the client', () => dropped() || serverSockets(s).every((w) => w.bufferedAmount > 0), 5_000).catch(() => undefined);
+    }
+    await until('the slow client to be dropped', dropped, 10_000);
+    slow.terminate();
+    const back = streamClient(`${url}?after=5`);
+    await until('the client back to have caught up', () => back.seqs.length >= last - 5, 30_000);
+    assert.deepEqual(back.seqs, Array.from({ length: last - 5 }, (_, k) => k + 6));
+    back.close();
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('a turn played comes on the stream as a batch of entries, then its replay and report, so a client need not fetch them', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const race = await newRace(s.base);
+    const c = streamClient(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`);
+    await c.ready;
+    let frames = 0;
+    c.ws.on('message', () => frames++);
+    for (const seat of [0, 1]) {
+      const auth = { authorization: `Bearer ${race.seats[seat]!.token}` };
+      const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth)).body.you;
+      await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { program: you.hand.slice(0, 5) }, auth);
+    }
+    await until('the played turn on the stream', () => c.played.includes(1));
+    const last = (await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq as number;
+    await until('every entry', () => c.seqs.length >= last);
+    assert.deepEqual(c.seqs, Array.from({ length: last }, (_, k) => k + 1));
+    assert.ok(frames < c.seqs.length / 4, `${frames} frames for ${c.seqs.length} entries`);
+    c.close();
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('one address may hold only so many streams', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, undefined, { perAddress: 3 });
+  try {
+    const race = await newRace(s.base);
+    const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
+    const open = [streamClient(url), streamClient(url), streamClient(url)];
+    await Promise.all(open.map((c) => c.ready));
+    const fourth = new WebSocket(url);
+    const answer = await new Promise<string>((resolve) => fourth.on('message', (m) => resolve(String(m))));
+    assert.match(answer, /"field":"stream"/);
+    await new Promise((r) => fourth.on('close', r));
+    for (const c of open) c.close();
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});

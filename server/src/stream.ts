@@ -1,0 +1,262 @@
+/**
+ * The WebSocket stream of a race's entries. Each frame is a JSON array of entries (a batch, in seq
+ * order), or an object: `{"played": …}` (a turn just played: its replay and report, so a client
+ * need not fetch them) or `{"error": …}`.
+ *
+ * The stream never holds a race's log in memory: the backlog after `after` is read and sent a page
+ * at a time, the next page once the socket has taken the last one. Live entries are read once per
+ * race and process from the database, by the seq a commit announced (a commit of this process, or
+ * of another one by NOTIFY): every client gets every committed entry once and in order, whichever
+ * process wrote it. A client that falls behind (its outgoing buffer above a bound) or stops
+ * answering pings is dropped; it reconnects with `after` = the last seq it saw and misses nothing.
+ */
+import type { WebSocket } from 'ws';
+import type { Answer } from './errors.js';
+import type { Entry } from './races.js';
+
+export interface PlayedTurn {
+  readonly turn: number;
+  readonly replay: unknown;
+  readonly report: unknown;
+}
+
+export interface StreamSource {
+  /** Up to `limit` entries after `after`, in seq order. */
+  entries(id: string, after: number, limit: number): Promise<Answer<Entry[]>>;
+  /** The seq of the race's last committed entry. */
+  lastSeq(id: string): Promise<number>;
+  /** A played turn's replay and report (for the `played` frame). */
+  played?(id: string, turn: number): Promise<PlayedTurn | null>;
+}
+
+export interface StreamLimits {
+  /** Entries per backlog page and per live read (default 500). */
+  readonly page: number;
+  /** A client whose unsent bytes exceed this is dropped (default 1 MiB). */
+  readonly maxBuffered: number;
+  /** A ping every so often; a client that has not answered the last one by the next is dropped (default 30 s). */
+  readonly pingMs: number;
+  /** Open streams per client address (default 16). */
+  readonly perAddress: number;
+}
+
+export const STREAM_DEFAULTS: StreamLimits = { page: 500, maxBuffered: 1 << 20, pingMs: 30_000, perAddress: 16 };
+
+interface Client {
+  readonly socket: WebSocket;
+  /** The last seq sent to it. */
+  last: number;
+  /** Reading its backlog: live batches wait in the database until it has caught up. */
+  catchingUp: boolean;
+  alive: boolean;
+}
+
+interface RaceHub {
+  readonly clients: Set<Client>;
+  /** The last seq read and sent to the caught-up clients (-1: none read yet). */
+  sent: number;
+  /** The highest seq announced as committed. */
+  announced: number;
+  reading: boolean;
+}
+
+/** What a socket accepts; closes it if it cannot keep up. */
+function deliver(c: Client, frame: string, limits: StreamLimits): boolean {
+  if (c.socket.readyState !== 1) return false;
+  c.socket.send(frame);
+  if (c.socket.bufferedAmount > limits.maxBuffered) {
+    // It reads too slowly to follow: dropped, it catches up by `after` when it comes back.
+    c.socket.terminate();
+    return false;
+  }
+  return true;
+}
+
+/** Sends a frame and resolves once the socket has written it out (or is gone). */
+const sendDrained = (socket: WebSocket, frame: string) =>
+  new Promise<void>((resolve) => {
+    if (socket.readyState !== 1) return resolve();
+    socket.send(frame, () => resolve());
+  });
+
+export class StreamHub {
+  private readonly races = new Map<string, RaceHub>();
+  private readonly perAddress = new Map<string, number>();
+  private readonly limits: StreamLimits;
+  private readonly timer: ReturnType<typeof setInterval>;
+  /** Played turns already built, by race, turn and first seq (a rewound turn is built anew). */
+  private readonly playedCache = new Map<string, Promise<PlayedTurn | null>>();
+
+  constructor(private readonly source: StreamSource, limits: Partial<StreamLimits> = {}) {
+    this.limits = { ...STREAM_DEFAULTS, ...limits };
+    this.timer = setInterval(() => this.ping(), this.limits.pingMs);
+    this.timer.unref();
+  }
+
+  /** Open streams in all. */
+  get size(): number {
+    let n = 0;
+    for (const r of this.races.values()) n += r.clients.size;
+    return n;
+  }
+
+  /** Entries up to `seq` of race `id` are committed (by this process or another). */
+  committed(id: string, seq: number): void {
+    const hub = this.races.get(id);
+    if (!hub) return;
+    if (seq > hub.announced) hub.announced = seq;
+    void this.readLive(id, hub);
+  }
+
+  /** Looks again at each followed race's last seq (when notifications may have been missed). */
+  resync(): void {
+    for (const id of this.races.keys()) this.source.lastSeq(id).then((seq) => this.committed(id, seq), () => undefined);
+  }
+
+  /** Follows race `id` on `socket` from `after`; `address` is the client's, for the per-address cap. */
+  attach(socket: WebSocket, id: string, after: number, address: string): void {
+    const open = this.perAddress.get(address) ?? 0;
+    if (open >= this.limits.perAddress) {
+      socket.send(JSON.stringify({ error: { field: 'stream', message: `more than ${this.limits.perAddress} streams from one address` } }));
+      socket.close(1008, 'too many streams');
+      return;
+    }
+    this.perAddress.set(address, open + 1);
+    let hub = this.races.get(id);
+    if (!hub) {
+      hub = { clients: new Set(), sent: -1, announced: 0, reading: false };
+      this.races.set(id, hub);
+    }
+    const c: Client = { socket, last: after, catchingUp: true, alive: true };
+    hub.clients.add(c);
+    socket.on('pong', () => (c.alive = true));
+    socket.on('error', () => socket.terminate());
+    socket.on('close', () => {
+      const n = (this.perAddress.get(address) ?? 1) - 1;
+      if (n > 0) this.perAddress.set(address, n);
+      else this.perAddress.delete(address);
+      hub.clients.delete(c);
+      if (!hub.clients.size && this.races.get(id) === hub) this.races.delete(id);
+    });
+    void this.catchUp(id, hub, c);
+  }
+
+  /** Sends a client its backlog page by page, then lets it follow the live batches. */
+  private async catchUp(id: string, hub: RaceHub, c: Client): Promise<void> {
+    try {
+      for (;;) {
+        const got = await this.source.entries(id, c.last, this.limits.page);
+        if (!got.ok) {
+          deliver(c, JSON.stringify({ error: got.refusal }), this.limits);
+          c.socket.close(1008, got.refusal.field);
+          return;
+        }
+        const page = got.value;
+        if (page.length) {
+          // One page at a time: the next is read once this one is written out.
+          await sendDrained(c.socket, JSON.stringify(page));
+          if (c.socket.readyState !== 1) return;
+          c.last = page[page.length - 1]!.seq;
+        }
+        // Caught up with what the race had: follow the live batches from here, unless more was
+        // announced than this client has (read on) or the hub is behind it (the hub reads on).
+        if (page.length < this.limits.page && c.last >= hub.announced && c.last >= hub.sent) {
+          if (hub.sent < 0) {
+            // The race's first live client: where its live reads begin.
+            const last = await this.source.lastSeq(id);
+            if (last > c.last) continue;
+            c.last = last;
+            if (hub.sent >= 0 && hub.sent !== c.last) continue;
+          }
+          c.catchingUp = false;
+          if (hub.sent < c.last) hub.sent = c.last;
+          return;
+        }
+      }
+    } catch (e) {
+      this.lost(c, e);
+    }
+  }
+
+  /** Reads a race's new entries once and sends them to each client that follows it live. */
+  private async readLive(id: string, hub: RaceHub): Promise<void> {
+    if (hub.reading || hub.sent < 0 || hub.announced <= hub.sent) return;
+    hub.reading = true;
+    try {
+      while (hub.announced > hub.sent && this.races.get(id) === hub) {
+        const got = await this.source.entries(id, hub.sent, this.limits.page);
+        if (!got.ok || !got.value.length) break;
+        // Entries are committed in seq order per race (the version check serialises commits), so
+        // what is read after `sent` follows on without a hole; a hole would be read again.
+        const batch: Entry[] = [];
+        for (const e of got.value) {
+          if (e.seq !== hub.sent + 1 + batch.length) break;
+          batch.push(e);
+        }
+        if (!batch.length) break;
+        const first = batch[0]!.seq;
+        hub.sent = batch[batch.length - 1]!.seq;
+        const frame = JSON.stringify(batch);
+        const ended = batch.filter((e) => e.kind === 'game' && e.event.type === 'turnEnded');
+        const played = ended.length && this.source.played ? await this.playedTurn(id, ended[ended.length - 1]!.turn, first) : null;
+        const playedFrame = played ? JSON.stringify({ played }) : null;
+        for (const c of hub.clients) {
+          if (c.catchingUp) continue;
+          if (c.last < first - 1) {
+            // It missed something (it was dropped meanwhile?): it reads its gap from the database.
+            c.catchingUp = true;
+            void this.catchUp(id, hub, c);
+            continue;
+          }
+          const fresh = c.last >= first ? batch.filter((e) => e.seq > c.last) : batch;
+          if (!fresh.length) continue;
+          if (!deliver(c, fresh === batch ? frame : JSON.stringify(fresh), this.limits)) continue;
+          c.last = hub.sent;
+          if (playedFrame) deliver(c, playedFrame, this.limits);
+        }
+      }
+    } catch (e) {
+      console.error(`stream of race ${id}: ${(e as Error).message}`);
+    } finally {
+      hub.reading = false;
+    }
+    // Announced while the last read was on its way back.
+    if (hub.announced > hub.sent && this.races.get(id) === hub && hub.sent >= 0) setImmediate(() => void this.readLive(id, hub));
+  }
+
+  private playedTurn(id: string, turn: number, firstSeq: number): Promise<PlayedTurn | null> {
+    const key = `${id}:${turn}:${firstSeq}`;
+    let got = this.playedCache.get(key);
+    if (!got) {
+      got = this.source.played!(id, turn).catch(() => null);
+      this.playedCache.set(key, got);
+      // A small cache: the turns played lately (every client of a race wants the same one).
+      if (this.playedCache.size > 2000) this.playedCache.delete(this.playedCache.keys().next().value!);
+    }
+    return got;
+  }
+
+  private lost(c: Client, e: unknown): void {
+    console.error(`stream: ${(e as Error).message}`);
+    c.socket.terminate();
+  }
+
+  /** Pings every client; one that did not answer the last ping is dropped. */
+  private ping(): void {
+    for (const hub of this.races.values())
+      for (const c of hub.clients) {
+        if (!c.alive) {
+          c.socket.terminate();
+          continue;
+        }
+        c.alive = false;
+        if (c.socket.readyState === 1) c.socket.ping();
+      }
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const hub of this.races.values()) for (const c of hub.clients) c.socket.terminate();
+    this.races.clear();
+  }
+}
