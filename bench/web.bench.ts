@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   try {
     const runs = Number(process.env.RUNS ?? 3);
     for (let k = 0; k < runs; k++) {
-      const r = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seed: k, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }, { name: 'Cog', bot: 'greedy' }, { name: 'Rivet', bot: 'greedy' }] })).body;
+      const r = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: k }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }, { name: 'Cog', bot: 'greedy' }, { name: 'Rivet', bot: 'greedy' }] })).body;
       const { cold, warm } = await measureRacePage(browser, `${s.base}/race/${r.id}?seat=0&token=${r.seats[0].token}`);
       const line = (c: PageCost) => `${(c.bytes / 1024).toFixed(1)} KB in ${c.requests} requests (${c.cached} from the cache; JS ${(c.jsBytes / 1024).toFixed(1)} KB), first hand after ${c.msToHand.toFixed(0)} ms`;
       console.log(`run ${k + 1}: cold ${line(cold)}; warm ${line(warm)}`);

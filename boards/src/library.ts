@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { err, ok, parseBoardFile, parseCourse, type Board, type BoardFile, type Course, type Result } from '../../engine/src/index.js';
+import { err, ok, parseBoardFile, parseCourse, validateCourse, type Board, type BoardFile, type Course, type Result } from '../../engine/src/index.js';
 import { readJsonFile } from './json-file.js';
 
 /** boards/ in the repository (this module runs from dist/boards/src). */
@@ -50,4 +50,42 @@ export function loadCourse(nameOrPath: string): Result<{ course: Course; path: s
   const course = parseCourse(json.value, boardJson);
   if (!course.ok) return err(`${basename(path)}: ${course.error.field}`, course.error.message);
   return ok({ course: course.value, path });
+}
+
+/** Bounds of a course sent whole (by the API): boards, their placement, flags and starts. */
+export const COURSE_BOUNDS = { boards: 12, offset: 96, flags: 16, starts: 8, text: 2000 } as const;
+const COURSE_KEYS = ['name', 'author', 'description', 'players', 'complexity', 'time', 'boards', 'flags', 'start', 'starts'];
+
+/**
+ * A course sent as an object (a race's own course): its fields as a course file has them, its
+ * boards among the shipped ones. Refused, naming the field, beyond COURSE_BOUNDS, with unknown
+ * fields, or when `validateCourse` finds a problem (boards that do not meet, a flag that cannot be
+ * reached, …).
+ */
+export function courseFromJson(json: unknown): Result<Course> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return err('course', 'expected a course object');
+  const o = json as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!COURSE_KEYS.includes(k)) return err(`course.${k}`, `unknown field (expected one of ${COURSE_KEYS.join(', ')})`);
+  for (const k of ['name', 'author', 'description'])
+    if (typeof o[k] === 'string' && (o[k] as string).length > COURSE_BOUNDS.text) return err(`course.${k}`, `at most ${COURSE_BOUNDS.text} characters`);
+  const list = (k: string, most: number) => Array.isArray(o[k]) && (o[k] as unknown[]).length > most ? err(`course.${k}`, `at most ${most}`) : null;
+  const long = list('boards', COURSE_BOUNDS.boards) ?? list('flags', COURSE_BOUNDS.flags) ?? list('starts', COURSE_BOUNDS.starts);
+  if (long) return long;
+  if (Array.isArray(o.boards)) {
+    for (let k = 0; k < o.boards.length; k++) {
+      const p = o.boards[k] as Record<string, unknown> | null;
+      if (p && typeof p === 'object' && ((p.x as number) > COURSE_BOUNDS.offset || (p.y as number) > COURSE_BOUNDS.offset))
+        return err(`course.boards[${k}].x`, `a board's corner lies at most ${COURSE_BOUNDS.offset} squares from the course's`);
+    }
+  }
+  const shipped = (name: string) => {
+    if (!boardNames().includes(name)) return undefined;
+    const b = loadBoard(name);
+    return b.ok ? b.value.file : undefined;
+  };
+  const course = parseCourse(json, shipped);
+  if (!course.ok) return err(`course.${course.error.field}`, course.error.message);
+  const problems = validateCourse(course.value);
+  if (problems.length) return err('course', problems.map((p) => p.message).join('; '));
+  return ok(course.value);
 }

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  arenaStarts, beginTurn, fillProgram, needsProgram, newRace, openRegisters, playTurn, raceOver, submitOrders,
+  arenaStarts, beginTurn, chooseFacing, fillProgram, needsProgram, newRace, openRegisters, playTurn, raceOver, submitOrders,
   type Card, type Dir, type Entrant, type GameEvent, type GameState, type Orders, type Outcome, type Reentry, type Result, type Seed, type Setup, type Square,
 } from '../../engine/src/index.js';
 import { BOTS, chooseOrders, chooseReentry, type Level } from '../../bots/src/index.js';
@@ -19,6 +19,11 @@ export interface SeatPlan {
   readonly name: string;
   readonly dir?: Dir;
   readonly level?: Level;
+  /** Handicaps (004 L174): options held from the start, lives, damage, a start square of its own. */
+  readonly options?: readonly string[];
+  readonly lives?: number;
+  readonly damage?: number;
+  readonly start?: Square;
 }
 
 /** Where robots may start on a course: its one start square, and its starts in pick order. */
@@ -48,9 +53,12 @@ export function entrants(setup: Setup, course: Starts, seats: readonly SeatPlan[
   return {
     ok: true,
     value: seats.map((s, i) => {
-      const at = own ? course.starts[i]! : arena ? corners[i]! : course.start!;
+      const at = s.start ?? (own ? course.starts[i]! : arena ? corners[i]! : course.start!);
       const dir = s.dir ?? (s.level ? BOTS[s.level].chooseFacing(setup, at, botSeed(seed, 0, i), i) : undefined);
-      return { name: s.name, ...(dir !== undefined ? { dir } : {}), ...(own ? { start: at } : {}) };
+      return {
+        name: s.name, ...(dir !== undefined ? { dir } : {}), ...(own || arena || s.start ? { start: at } : {}),
+        ...(s.options ? { options: s.options } : {}), ...(s.lives !== undefined ? { lives: s.lives } : {}), ...(s.damage !== undefined ? { damage: s.damage } : {}),
+      };
     }),
   };
 }
@@ -112,6 +120,8 @@ export function decideBots(setup: Setup, dealt: GameState, bots: readonly BotSea
  */
 export interface PersonTurn {
   readonly orders: Orders;
+  /** The first turn: the facing the robot starts with (`chooseFacing`, 002 L38-39). */
+  readonly facing?: Dir | null;
   readonly reserved?: readonly Card[];
   readonly reentry?: Reentry | null;
 }
@@ -164,6 +174,15 @@ export function adjudicate(
   const turn = state.turn;
   let s = state;
   const fills: Fill[] = [];
+  // The starting facings chosen with the first turn's orders come first (002 L38-39).
+  const faced: GameEvent[] = [];
+  for (const [k, p] of Object.entries(orders)) {
+    if (p?.facing === undefined || p.facing === null) continue;
+    const res = chooseFacing(setup, s, Number(k), p.facing);
+    if (!res.ok) continue; // checked when sent; a robot no longer on the floor keeps its facing
+    s = res.value.state;
+    faced.push(...res.value.events);
+  }
   const reentry: Record<number, Reentry> = {};
   for (let i = 0; i < s.robots.length; i++) {
     if (s.robots[i]!.status === 'out') continue;
@@ -204,12 +223,12 @@ export function adjudicate(
   const played = playTurn(setup, s, ev);
   if (!played.ok) return played;
   const ended = played.value.state;
-  if (raceOver(setup, ended)) return { ok: true, value: { fills, played: played.value.events, ended, over: true, next: null, state: ended } };
+  if (raceOver(setup, ended)) return { ok: true, value: { fills, played: [...faced, ...played.value.events], ended, over: true, next: null, state: ended } };
   for (const [k, b] of Object.entries(bots)) {
     const i = Number(k);
     if (b && ended.robots[i]?.status === 'destroyed') reentry[i] = chooseReentry(setup, ended, i, botSeed(seed, turn + 1, i), b.level);
   }
   const next = beginTurn(setup, ended, reentry, ev);
   if (!next.ok) return next;
-  return { ok: true, value: { fills, played: played.value.events, ended, over: false, next: next.value, state: next.value.state } };
+  return { ok: true, value: { fills, played: [...faced, ...played.value.events], ended, over: false, next: next.value, state: next.value.state } };
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseBoard } from './board.js';
 import { arenaStarts, chooseFacing, makeSetup, newRace } from './game.js';
-import { formatStandings, raceOver, standings } from './ending.js';
+import { formatStandings, raceOver, seriesStandings, standings, type Standing } from './ending.js';
 import { parseSettings, type Settings } from './settings.js';
 import { beginTurn, submitOrders } from './turn.js';
 import { card, must, ofType, race, robot, turn } from './testing.js';
@@ -157,4 +157,23 @@ test('turnLimit ends any race after that turn', () => {
   const g = race(FLAGS, [{ name: 'A', x: 0, y: 1, dir: 'N' }], { settings: { turnLimit: 1 } });
   assert.equal(raceOver(g.setup, g.state), false);
   assert.equal(raceOver(g.setup, turn(g).state), true);
+});
+
+test('a series keeps standings across races: points for the robots placed behind, then wins; a player missing a race has no place there', () => {
+  const line = (place: number, name: string): Standing => ({ place, name, team: false, robots: [], finished: place === 1, flags: 0, lives: 0, out: false });
+  const s = seriesStandings([
+    { standings: [line(1, 'Ava'), line(2, 'Bob'), line(3, 'Cy')] },
+    { standings: [line(1, 'Bob'), line(2, 'Ava'), line(2, 'Dee')] },
+  ]);
+  assert.deepEqual(s.map((l) => [l.place, l.name, l.points, l.wins, l.places]), [
+    [1, 'Bob', 5, 1, [2, 1]],
+    [2, 'Ava', 4, 1, [1, 2]],
+    [3, 'Cy', 1, 0, [3, null]],
+    [3, 'Dee', 1, 0, [null, 2]],
+  ]);
+});
+
+test('standings by robot even when the race has teams (for a series)', () => {
+  const g = finishing({ teams: { Red: ['A', 'C'] } });
+  assert.deepEqual(standings(g.setup, g.state, { byTeam: false }).map((x) => [x.place, x.name]), [[1, 'A'], [2, 'B'], [2, 'C']]);
 });

@@ -21,17 +21,17 @@ export function teamOf(setup: Setup, st: GameState): (string | undefined)[] {
  * finish, `pbem` five rounds later (001 L331).
  */
 export function raceOver(setup: Setup, st: GameState): boolean {
-  const s = setup.settings;
-  if (s.turnLimit !== undefined && st.turn >= s.turnLimit) return true;
+  const settings = setup.settings;
+  if (settings.turnLimit !== undefined && st.turn >= settings.turnLimit) return true;
   if (st.robots.every((r) => r.status === 'out')) return true;
-  if (s.variant === 'arena') return st.finished.length > 0;
-  if (s.playOn === undefined) return setup.rules.raceOver(st);
+  if (settings.variant === 'arena') return st.finished.length > 0;
+  if (settings.playOn === undefined) return setup.rules.raceOver(st);
   const teams = teamOf(setup, st);
   const finished = new Set(st.finished.flat());
   const placedTeams = new Set([...finished].map((i) => teams[i]).filter((t) => t !== undefined));
   const done = st.robots.every((r, i) => r.status === 'out' || finished.has(i) || (teams[i] !== undefined && placedTeams.has(teams[i])));
   if (done) return true;
-  return s.playOn !== true && st.winTurn > 0 && st.turn >= st.winTurn + s.playOn;
+  return settings.playOn !== true && st.winTurn > 0 && st.turn >= st.winTurn + settings.playOn;
 }
 
 /** A line of the standings: a robot, or a team with its robots. */
@@ -77,8 +77,8 @@ const compare = (a: readonly number[], b: readonly number[]): number => {
  * teams"), best first. A team ranks by its best robot, so a team wins when the first of its robots
  * finishes.
  */
-export function standings(setup: Setup, st: GameState): Standing[] {
-  const teams = teamOf(setup, st);
+export function standings(setup: Setup, st: GameState, o: { byTeam?: boolean } = {}): Standing[] {
+  const teams = o.byTeam === false ? st.robots.map(() => undefined) : teamOf(setup, st);
   const keys = st.robots.map((_, i) => rankKey(setup, st, i));
   const entries: { name: string; team: boolean; robots: number[]; key: number[] }[] = [];
   st.robots.forEach((r, i) => {
@@ -119,4 +119,48 @@ export function formatStandings(setup: Setup, st: GameState, lines: readonly Sta
         : arena ? `: ${s.lives} ${s.lives === 1 ? 'life' : 'lives'} left` : `: ${s.flags} flag${s.flags === 1 ? '' : 's'}`;
     return `${s.place}. ${who}${how}`;
   });
+}
+
+/** One race of a series: its robots' names and their places (`standings(…, { byTeam: false })`). */
+export interface SeriesRace {
+  readonly standings: readonly Standing[];
+}
+
+/** A player's line in a series. */
+export interface SeriesLine {
+  readonly place: number;
+  readonly name: string;
+  /** Points: in each race, one for every robot it placed ahead of, plus one (the seeds give no scoring; ours). */
+  readonly points: number;
+  readonly wins: number;
+  /** Its place in each race, null where it did not race. */
+  readonly places: (number | null)[];
+}
+
+/**
+ * The standings of a series of races, by the robots' names: points (in each race, one per robot
+ * of that race placed behind it, plus one for racing), then wins; players level on both share a
+ * place. The next race's seats follow 001's picks (`startingPicks`, 001 L333-351).
+ */
+export function seriesStandings(races: readonly SeriesRace[]): SeriesLine[] {
+  const lines = new Map<string, { points: number; wins: number; places: (number | null)[] }>();
+  races.forEach((race, k) => {
+    const n = race.standings.length;
+    for (const s of race.standings) {
+      const line = lines.get(s.name) ?? { points: 0, wins: 0, places: races.map(() => null) };
+      const behind = race.standings.filter((o) => o.place > s.place).length;
+      line.points += behind + 1;
+      if (s.place === 1 && n > 1) line.wins++;
+      line.places[k] = s.place;
+      lines.set(s.name, line);
+    }
+  });
+  const sorted = [...lines.entries()].sort(([a, x], [b, y]) => y.points - x.points || y.wins - x.wins || (a < b ? -1 : a > b ? 1 : 0));
+  const out: SeriesLine[] = [];
+  sorted.forEach(([name, l], k) => {
+    const prev = k > 0 ? sorted[k - 1]![1] : null;
+    const place = prev && prev.points === l.points && prev.wins === l.wins ? out[k - 1]!.place : k + 1;
+    out.push({ place, name, points: l.points, wins: l.wins, places: l.places });
+  });
+  return out;
 }

@@ -237,6 +237,10 @@ function towardCentre(b: Board, [x, y]: Square): Dir {
   return (Math.abs(dx) >= Math.abs(dy) ? (dx >= 0 ? 1 : 3) : dy >= 0 ? 2 : 0) as Dir;
 }
 
+/** True while robot i's player may still choose its starting facing (`chooseFacing`). */
+export const facingChoosable = (state: GameState, i: number): boolean =>
+  state.turn === 1 && state.phase === 'programming' && state.robots[i]?.status === 'active';
+
 /**
  * The starting facing, chosen by a robot's player once the first hand is dealt (002 L38-39
  * "decides on the direction the robot faces to start once the first hand is dealt"; 000 L56
@@ -245,11 +249,10 @@ function towardCentre(b: Board, [x, y]: Square): Dir {
  */
 export function chooseFacing(setup: Setup, state: GameState, i: number, dir: Dir): Result<Outcome> {
   void setup;
-  if (state.turn !== 1 || state.phase !== 'programming') return err('facing', 'the starting facing is chosen in the first turn, before its registers begin');
   const r = state.robots[i];
   if (!r) return err('robot', `no robot number ${i}`);
+  if (!facingChoosable(state, i)) return err('facing', 'the starting facing is chosen in the first turn, before its registers begin, for a robot on the floor');
   if (![0, 1, 2, 3].includes(dir)) return err('facing', `expected a facing 0 to 3 (N, E, S, W), found ${JSON.stringify(dir)}`);
-  if (r.status !== 'active') return err('robot', `${r.name} is not on the floor`);
   const st = cloneState(state);
   st.robots[i]!.dir = dir;
   return ok({ state: st, events: [{ type: 'faced', robot: i, dir }] });

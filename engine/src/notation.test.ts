@@ -182,6 +182,18 @@ test('the acknowledgement describes the orders as understood', () => {
   assert.deepEqual(apiOrders(o), { program: ['F2:670', null, 'B:440', 'L:90', 'U:20'], powerDown: true, stayDown: false, takeOption: false, unlock: [5], reenter: { dir: 'W' } });
 });
 
+test('the starting facing is written "face E" in the first turn only (002 L38-39 "once the first hand is dealt")', () => {
+  const first = { ...pbem, choosesFacing: true };
+  const o = ok(parseOrders('face east\nF3 F2 F B L', first));
+  assert.equal(o.facing, 'E');
+  assert.deepEqual(apiOrders(o).facing, 'E');
+  assert.ok(describeOrders(o, first).includes('Starting facing: E'));
+  assert.equal(ok(parseOrders('starting facing N\nF3 F2 F B L', first)).facing, 'N');
+  const later = errors(parseOrders('face E\nF3 F2 F B L', pbem));
+  assert.match(later[0]!.expected, /only in the first turn/);
+  assert.equal(ok(parseOrders('re-enter facing W\nF3 F2 F B L', first)).facing, undefined, 're-entry is not the starting facing');
+});
+
 test('a mail signed without a "-- " line: trailing lines that read as no order are a signature, shown back with how to mark one', () => {
   const p = parseOrders('F3 F2 F B L\npower down\n\nThanks,\nBob', pbem);
   assert.ok(p.ok, JSON.stringify(p));

@@ -91,6 +91,8 @@ export interface NotationContext {
   /** The terminal's reading: no program is every register left to the random fill, and a program
    *  of another length than the open registers is left for the engine to refuse. */
   readonly partial?: boolean;
+  /** The first turn: the player may choose the robot's starting facing (002 L38-39). */
+  readonly choosesFacing?: boolean;
 }
 
 export type Facing = 'N' | 'E' | 'S' | 'W';
@@ -131,6 +133,8 @@ export interface WrittenOrders {
   readonly takeOption: TakeOption;
   readonly unlock: number[];
   readonly reenter: { dir?: Facing; poweredDown?: boolean } | null;
+  /** The facing the robot starts with, chosen in the first turn ("face E", 002 L38-39); null to keep it. */
+  readonly facing?: Facing | null;
   readonly choices: WrittenChoices;
   /** The turn the orders say they are for (`Turn 3` on a line of its own), if they say. */
   readonly turn: number | null;
@@ -180,7 +184,7 @@ export const programHelp = (rules: RuleSet): string =>
     ? `cards such as "${exampleProgram(rules)}", or card numbers from your hand such as "3 1 7 2 5" ("-" leaves a register to the random fill)`
     : `instructions such as "${exampleProgram(rules)}" (F F2 F3 B L R U), or card numbers from your hand such as "3 1 7 2 5" ("-" leaves a register to the random fill)`;
 const LINE_HELP =
-  `a program, "1: F2" (one register per line), "power down", "stay down", "re-enter facing N", "take option", "repair", "unlock 5", an option choice (docs/mail.md) or "Turn N"; ${COMMENT_HINT}`;
+  `a program, "1: F2" (one register per line), "face E" (first turn), "power down", "stay down", "re-enter facing N", "take option", "repair", "unlock 5", an option choice (docs/mail.md) or "Turn N"; ${COMMENT_HINT}`;
 
 /**
  * The lines of help on writing orders, with examples from the rule set: [what to write, what it
@@ -193,6 +197,7 @@ export function orderHelp(rules: RuleSet): [string, string][] {
     ['1: F3', 'one register a line, or all on one line; "-" leaves a register to the random fill'],
     ['power down', `power down next turn (${rules.powerDownNeedsDamage ? 'a damaged robot only, 000 L93' : '001 L69'}); "stay down" to stay down`],
     ['re-enter facing N', 'if destroyed this turn'],
+    ['face E', 'in the first turn: the facing your robot starts with (002 L38-39 "once the first hand is dealt")'],
     ...(rules.takeOptionChoice
       ? ([['take option', 'at a two-wrench site ("repair" is the default)'], ['if damage > 3 repair, else take option', "003's conditional order"]] as [string, string][])
       : []),
@@ -281,7 +286,7 @@ function programTokens(s: string): string[] {
 const isProgramToken = (w: string) => RANDOM.has(w.toLowerCase()) || w.split('+').every((p) => CARD_PART.test(p));
 
 /** The first words of the notation's orders: a line beginning so was meant as an order, never as a signature. */
-const ORDER_WORDS = /^(?:(?:\S+,? )?turn \d|power|pd|no (?:power|option)|do not|don'?t|(?:stay|remain|keep) (?:powered )?down|if|re-? ?ent\w*|(?:take|draw) (?:an |the )?option|repair|unlock|shield|gyro\w*|weapon|fire\w*|brakes|fourth gear|reverse gear|abort|conditional|flywheel|recompile|chop\w*|exchange|lose|active|circuit\w*|r\d|reg\w* ?\d|cards|program|orders|moves|random|i will|i'?ll)\b/i;
+const ORDER_WORDS = /^(?:(?:\S+,? )?turn \d|power|pd|no (?:power|option)|do not|don'?t|(?:stay|remain|keep) (?:powered )?down|if|re-? ?ent\w*|(?:take|draw) (?:an |the )?option|repair|unlock|shield|gyro\w*|weapon|fire\w*|brakes|fourth gear|reverse gear|abort|conditional|flywheel|recompile|chop\w*|exchange|lose|active|circuit\w*|r\d|reg\w* ?\d|(?:start(?:ing)? )?fac(?:e|ing)|cards|program|orders|moves|random|i will|i'?ll)\b/i;
 const looksLikeOrder = (text: string): boolean =>
   ORDER_WORDS.test(text) || isProgramToken(programTokens(text)[0] ?? '') || (/\boption\b/i.test(text) && /\bdamage\b/i.test(text));
 
@@ -342,6 +347,7 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
   let takeOption: TakeOption | null = null;
   let unlock: number[] = [];
   let reenter: WrittenOrders['reenter'] = null;
+  let facing: Facing | null = null;
   let turn: number | null = null;
   const choices: WrittenChoices = {};
   const plain: { l: Line; tokens: string[] }[] = [];
@@ -388,6 +394,10 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
     } else if ((m = /^(?:if (?:i am |i'?m )?destroyed,? )?re-? ?ent(?:er|ry)(?: facing)?(?: (north|east|south|west|[nesw]))?(?:,? (?:and )?(powered down|pd|power down))?$/.exec(s))) {
       if (!m[1] && !m[2]) fail(l, '"re-enter facing N" (N, E, S or W), optionally "powered down"');
       else reenter = { ...(m[1] ? { dir: FACINGS[m[1]]! } : {}), ...(m[2] ? { poweredDown: true } : {}) };
+    } else if ((m = /^(?:(?:start(?:ing)?|initial(?:ly)?) )?fac(?:e|ing)(?: (?:to(?:wards?)?|the))? (north|east|south|west|[nesw])$/.exec(s))) {
+      // 002 L38-39 "Each player decides on the direction the robot faces to start once the first hand is dealt."
+      if (!c.choosesFacing) fail(l, 'the starting facing only in the first turn; after that, "re-enter facing N" if destroyed');
+      else facing = FACINGS[m[1]!]!;
     } else if (/^(?:take|draw) (?:an |the )?option(?: card)?(?: at (?:a )?(?:2|two|double)[ -]?(?:spanner|wrench)(?: site)?)?$/.test(s)) {
       if (!rules.takeOptionChoice) fail(l, noTwoWrenchChoice);
       else takeOption = true;
@@ -531,7 +541,7 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
   if (errors.length) return { ok: false, errors: errors.sort((a, b) => a.line - b.line), ignored: skipped };
   return {
     ok: true,
-    orders: { program, powerDown: powerDown ?? false, stayDown: stayDown ?? false, takeOption: takeOption ?? false, unlock, reenter, choices, turn },
+    orders: { program, powerDown: powerDown ?? false, stayDown: stayDown ?? false, takeOption: takeOption ?? false, unlock, reenter, ...(facing ? { facing } : {}), choices, turn },
     ignored: skipped,
   };
 }
@@ -613,6 +623,7 @@ export function describeOrders(o: WrittenOrders, c: NotationContext): string[] {
   else out.push(`Stay powered down next turn: ${o.stayDown ? 'yes' : 'no'}`);
   if (c.rules.takeOptionChoice) out.push(`At a two-wrench site: ${takeOptionText(o.takeOption)}`);
   if (o.unlock.length) out.push(`Unlock first: register${o.unlock.length > 1 ? 's' : ''} ${o.unlock.join(', ')}`);
+  if (o.facing) out.push(`Starting facing: ${o.facing}`);
   if (o.reenter) out.push(`If destroyed, re-enter${o.reenter.dir ? ` facing ${o.reenter.dir}` : ''}${o.reenter.poweredDown ? ' powered down' : ''}`);
   for (const [k, v] of Object.entries(o.choices)) out.push(`Option choice ${k}: ${JSON.stringify(v)}`);
   return out;
@@ -628,6 +639,7 @@ export function apiOrders(o: WrittenOrders): Record<string, unknown> {
   if (typeof t !== 'boolean') choices.takeOption = 'damageAtMost' in t ? { ifDamageAtMost: t.damageAtMost } : { ifDamageAtLeast: t.damageAtLeast };
   return {
     program: o.program, powerDown: o.powerDown, stayDown: o.stayDown, takeOption: typeof t === 'boolean' ? t : false, unlock: o.unlock, reenter: o.reenter,
+    ...(o.facing ? { facing: o.facing } : {}),
     ...(Object.keys(choices).length ? { choices } : {}),
   };
 }

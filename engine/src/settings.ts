@@ -154,9 +154,9 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
 }
 
 /** Lives each robot starts with: `lives`, plus the manual's optional extra lives. */
-export function startingLives(s: Settings, robots: number, boards: number): number {
-  let lives = s.lives ?? 3; // 000 L56 "Each robot has a total of three lives."
-  if (s.extraLives) {
+export function startingLives(settings: Settings, robots: number, boards: number): number {
+  let lives = settings.lives ?? 3; // 000 L56 "Each robot has a total of three lives."
+  if (settings.extraLives) {
     if (robots >= 5) lives++; // 000 L61 "add 1 life for 5 or more players"
     if (boards >= 5) lives++; // 000 L62 "add 1 life for 5 or more factory tiles"
   }

@@ -19,7 +19,7 @@ async function setup(config: Partial<MailConfig> = {}, dialect: 'sqlite' | 'post
   const service = new RaceService({ db, clock, course });
   const sink = await smtpSink();
   // pumpMs is long: the test runs each round itself, so what it sees follows from what it did.
-  const gateway = new MailGateway({ service, db, clock, course, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', remindHours: 3, pumpMs: 3_600_000, ...config } });
+  const gateway = new MailGateway({ service, db, clock, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', remindHours: 3, pumpMs: 3_600_000, ...config } });
   await gateway.start();
   return {
     db, clock, service, sink, gateway,
@@ -229,8 +229,8 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       // The first failed; it holds back the second, so that a race's mails arrive in order.
       assert.deepEqual(waiting.sort((x, y) => x.seq - y.seq).map((w) => [w.sent_at, w.attempts, !!w.error]), [[null, 1, true], [null, 0, false]]);
       // Two gateways over the same database, the relay back: each mail goes out once.
-      const a = new MailGateway({ service, db, clock, course, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, pumpMs: 3_600_000 } });
-      const b = new MailGateway({ service, db, clock, course, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, pumpMs: 3_600_000 } });
+      const a = new MailGateway({ service, db, clock, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, pumpMs: 3_600_000 } });
+      const b = new MailGateway({ service, db, clock, config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, pumpMs: 3_600_000 } });
       // The failed attempt waits a few seconds before the next; a restart after that finds it due.
       await outbox.updateTable('mail_outbox').set({ claimed_until: null }).execute();
       await Promise.all([a.pump(), b.pump(), a.pump(), b.pump()]);

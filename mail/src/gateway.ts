@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { COMMENT_HINT, apiOrders, describeOrders, parseOrders, type Course } from '../../engine/src/index.js';
+import { COMMENT_HINT, apiOrders, describeOrders, parseOrders } from '../../engine/src/index.js';
 import type { Db, Clock, RaceService } from '../../server/src/index.js';
 import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
@@ -96,15 +96,15 @@ export class MailGateway {
   private readonly service: RaceService;
   private readonly config: MailConfig;
 
-  constructor(o: { service: RaceService; db: Db; clock: Clock; course: (name: string) => Course | undefined; config: MailConfig }) {
-    const { service, db, clock, course, config } = o;
+  constructor(o: { service: RaceService; db: Db; clock: Clock; config: MailConfig }) {
+    const { service, db, clock, config } = o;
     this.service = service;
     this.config = config;
     this.db = mailDb(db);
     this.addr = addressing(config.from);
     // One pooled connection to the relay, kept open between mails.
     this.transport = typeof config.relay === 'string' ? nodemailer.createTransport(`${config.relay}${config.relay.includes('?') ? '&' : '?'}pool=true&maxConnections=1`) : config.relay;
-    this.outbox = new Outbox({ db: this.db, service, course, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3, log: config.log ?? ((line) => console.error(line)) });
+    this.outbox = new Outbox({ db: this.db, service, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3, log: config.log ?? ((line) => console.error(line)) });
   }
 
   /** Creates its tables, opens the listener and the mailbox, and starts writing and sending mail. */

@@ -18,7 +18,7 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
   const clock = new TestClock();
   const service = new RaceService({ db, clock, course });
   const gateway = new MailGateway({
-    service, db, clock, course,
+    service, db, clock,
     config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: dovecot.url, imapPollSeconds: 0.1, pumpMs: 50 },
   });
   const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  awards, cardName, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, awards, cardName, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, visibleOptions } from '../../server/src/index.js';
@@ -20,7 +20,6 @@ import { clockMail, dealMail, endMail, reportMail, robotLine, startMail, type At
 export interface OutboxOptions {
   readonly db: MailDb;
   readonly service: RaceService;
-  readonly course: (name: string) => Course | undefined;
   readonly addressing: Addressing;
   /** The race clock (the server's): when mails are written, when reminders fall due. */
   readonly now: () => number;
@@ -43,7 +42,8 @@ interface RaceMail {
   readonly course: Course;
   readonly setup: Setup;
   readonly seed: number;
-  readonly seats: { seat: number; kind: string; email: string; secret: string; ctx: SeatMailContext }[];
+  /** `follow`: keeps receiving the turn mails once its robot is out (else they stop). */
+  readonly seats: { seat: number; kind: string; follow: boolean; email: string; secret: string; ctx: SeatMailContext }[];
 }
 
 /** What the notation reader needs to know of a seat now. */
@@ -51,6 +51,7 @@ export function notationContext(rules: RuleSet, st: GameState, seat: number): No
   const r = st.robots[seat]!;
   return {
     rules, hand: r.hand.map(cardName), openRegisters: openRegisters(r.locked), needsProgram: needsProgram(st, seat), poweredDown: r.poweredDown, options: r.options, name: r.name,
+    choosesFacing: facingChoosable(st, seat),
   };
 }
 
@@ -95,8 +96,7 @@ export class Outbox {
     const { db } = this.o;
     const race = await db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
     if (!race) return null;
-    const course = this.o.course(race.course);
-    if (!course) return null;
+    const course = this.o.service.courseOf(race);
     const seats = await db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
     const mail = await db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
     const policy: DeadlinePolicy = JSON.parse(race.policy);
@@ -104,7 +104,7 @@ export class Outbox {
     return {
       id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy, rules, course, setup: this.o.service.setupOf(race), seed: race.seed,
       seats: mail.map((m) => ({
-        seat: m.seat, kind: seats[m.seat]!.kind, email: m.email, secret: m.secret,
+        seat: m.seat, kind: seats[m.seat]!.kind, follow: seats[m.seat]!.follow === 1, email: m.email, secret: m.secret,
         ctx: { race: id, course: race.course, rules, policy, seat: m.seat, name: seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret) },
       })),
     };
@@ -202,9 +202,10 @@ export class Outbox {
       const all = await this.o.service.entries(race.id, 0);
       const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
       const picture = png(renderSvg(setup.board, { state: after, events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
-      return each((s) => reportMail(s.ctx, rep.value.report, rep.value.text, robotsFor(after, s.seat), picture, {
+      // The eliminated get the report of the turn they went out in, then no more unless they asked.
+      return each((s) => (before.robots[s.seat]!.status === 'out' && !s.follow ? null : reportMail(s.ctx, rep.value.report, rep.value.text, robotsFor(after, s.seat), picture, {
         corrected, gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
-      }));
+      })));
     }
     // The moderator's changes of the clock. A turn's own deadline follows the events that begin the
     // turn, in the same commit; any other is the moderator's (extend, resume).

@@ -21,7 +21,7 @@ async function setup(config: Partial<MailConfig> = {}) {
   const sink = await smtpSink();
   const logged: string[] = [];
   const gateway = new MailGateway({
-    service, db, clock, course,
+    service, db, clock,
     config: { from: FROM, relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', remindHours: 3, pumpMs: 3_600_000, log: (l) => logged.push(l), ...config },
   });
   await gateway.start();

@@ -130,6 +130,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     });
   });
   app.get<{ Params: { id: string } }>('/api/races/:id', async (req, reply) => send(reply, await svc.view(req.params.id)));
+  app.get<{ Params: { id: string } }>('/api/races/:id/course', async (req, reply) => send(reply, await svc.raceCourse(req.params.id)));
+  app.get<{ Params: { id: string } }>('/api/series/:id', async (req, reply) => send(reply, await svc.series(req.params.id)));
   app.post<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/recompile', async (req, reply) =>
     send(reply, await svc.recompile(req.params.id, seatNumber(req.params.seat), { token: bearer(req) })));
   app.get<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat', async (req, reply) =>

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 
@@ -31,6 +31,12 @@ export interface RaceRow {
   seed: number;
   /** The deal as JSON (deal.ts); null for a race stored before deals were kept apart. */
   deal: string | null;
+  /** A course of the race's own (a course object, docs/formats.md); null for a shipped course named by `course`. */
+  course_json: string | null;
+  /** With no person left: "play" out at bot speed (null too), or "end". */
+  unattended: string | null;
+  /** The series it belongs to: the id of the series' first race; null for a race on its own. */
+  series: string | null;
 }
 
 export interface SeatRow {
@@ -40,6 +46,10 @@ export interface SeatRow {
   kind: string;
   level: string | null;
   token_hash: string;
+  /** 1: a first-timer, whom the Three Minute Rule does not hurry (004 L188). */
+  first_timer: Generated<number>;
+  /** 1: keeps receiving the turn mails once its robot is out. */
+  follow: Generated<number>;
 }
 
 export interface OrdersRow {

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   publish = fanout?.publish ?? null;
   // Off unless configured: orders in by SMTP or IMAP, the race's mails out through the relay.
   const mailConfig = mailConfigFromEnv(process.env);
-  const mail = mailConfig ? new MailGateway({ service, db, clock: systemClock, course: (n) => courses.get(n), config: mailConfig }) : null;
+  const mail = mailConfig ? new MailGateway({ service, db, clock: systemClock, config: mailConfig }) : null;
   await mail?.start();
   // Deadlines are in the database: whatever fell due while the server was down is played now.
   const tick = async () => {

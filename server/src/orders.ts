@@ -4,7 +4,7 @@
  * the registers freed first by repair, and how to re-enter if destroyed this turn.
  */
 import { handCard, parseChoices, parseDir, readEntry, type Card, type Choices, type Dir, type GameState, type Orders, type Reentry, type Setup } from '../../engine/src/index.js';
-import { openRegisters, submitOrders } from '../../engine/src/index.js';
+import { facingChoosable, openRegisters, submitOrders } from '../../engine/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 
 export interface SeatOrders {
@@ -15,11 +15,13 @@ export interface SeatOrders {
   readonly takeOption: boolean;
   readonly unlock: number[];
   readonly reenter: { dir?: string; poweredDown?: boolean } | null;
+  /** The first turn only: the facing the robot starts with, N, E, S or W (002 L38-39). */
+  readonly facing?: string;
   /** Option decisions as sent (OPTIONS.md part 4), checked against the robot's options. */
   readonly choices: Record<string, unknown> | null;
 }
 
-const KEYS = new Set(['program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'reenter', 'choices']);
+const KEYS = new Set(['program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'reenter', 'facing', 'choices']);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -47,6 +49,10 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
     if (re.dir !== undefined && parseDir(re.dir) === undefined) return no(422, 'reenter.dir', 'expected one of N, E, S, W');
     if (re.poweredDown !== undefined && typeof re.poweredDown !== 'boolean') return no(422, 'reenter.poweredDown', 'expected true or false');
     reenter = { ...(re.dir !== undefined ? { dir: re.dir as string } : {}), ...(re.poweredDown !== undefined ? { poweredDown: re.poweredDown as boolean } : {}) };
+  }
+  if (body.facing !== undefined && body.facing !== null) {
+    if (parseDir(body.facing) === undefined) return no(422, 'facing', 'expected the starting facing: N, E, S or W');
+    if (!facingChoosable(st, seat)) return no(422, 'facing', 'the starting facing is chosen in the first turn only (002 L38-39); after that, reenter.dir if destroyed');
   }
   const open = openRegisters(r.locked);
   const needs = r.status === 'active' && !r.poweredDown && open.length > 0;
@@ -95,6 +101,7 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   if (!tried.ok) return no(422, tried.error.field, tried.error.message);
   return yes({
     program: raw as (string | null)[], powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter,
+    ...(body.facing !== undefined && body.facing !== null ? { facing: body.facing as string } : {}),
     choices: isObject(body.choices) ? body.choices : null,
   });
 }
@@ -104,7 +111,7 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
  * Cards left out come back as 0 for the fill; `reserved` are the cards the orders use besides the
  * program's own (joined, set aside, stored), which the fill must not draw.
  */
-export function engineOrders(setup: Setup, st: GameState, seat: number, o: SeatOrders): { partial: Card[]; joined: Card[]; reserved: Card[]; orders: Orders; reentry: Reentry | null } {
+export function engineOrders(setup: Setup, st: GameState, seat: number, o: SeatOrders): { partial: Card[]; joined: Card[]; reserved: Card[]; orders: Orders; reentry: Reentry | null; facing: Dir | null } {
   const entries = o.program.map((s) => {
     const e = s === null ? null : readEntry(s, setup.rules);
     return e === null || typeof e === 'string' ? { card: 0, joined: 0 } : e;
@@ -116,7 +123,7 @@ export function engineOrders(setup: Setup, st: GameState, seat: number, o: SeatO
   const reentry = o.reenter ? { ...(o.reenter.dir ? { dir: parseDir(o.reenter.dir) as Dir } : {}), ...(o.reenter.poweredDown !== undefined ? { poweredDown: o.reenter.poweredDown } : {}) } : null;
   const reserved = [...joined, choices.conditional?.card ?? 0, choices.flywheel ?? 0].filter((x) => x);
   return {
-    partial, joined, reserved, reentry,
+    partial, joined, reserved, reentry, facing: o.facing ? (parseDir(o.facing) ?? null) : null,
     orders: { powerDown: o.powerDown, stayDown: o.stayDown, takeOption: o.takeOption, unlock: choices.unlock ?? o.unlock, choices },
   };
 }

@@ -8,12 +8,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
-  DEFAULT_RULE_SET, RULE_SETS, cardName, recompile, makeSetup, needsProgram, parseSettings, turnReport, formatTurnReport, type Course, type Dir, type GameEvent, type GameState, type Setup,
+  cardName, openRegisters, seriesStandings, standings, type SeriesLine, type Standing, recompile, makeSetup, needsProgram, raceStats, startingPicks, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, decideBots, entrants, startRace, type PersonTurn } from '../../driver/src/index.js';
-import type { Db, RaceRow } from './db.js';
-import { dealNumber, dealSeed, publicDeal, readDeal, storedDeal } from './deal.js';
-import { nextDeadline, parsePolicy, type Clock, type DeadlinePolicy } from './deadline.js';
+import type { Selectable } from 'kysely';
+import type { Db, RaceRow, SeatRow } from './db.js';
+import { dealNumber, dealSeed, publicDeal, storedDeal } from './deal.js';
+import { nextDeadline, type Clock, type DeadlinePolicy } from './deadline.js';
+import { readRaceRequest } from './setup.js';
+import { firstTimersDeadline, turnDeadline } from './timing.js';
+import { courseFromJson } from '../../boards/src/library.js';
 import { no, yes, type Answer } from './errors.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
 import { engineOrders, readOrders, type SeatOrders } from './orders.js';
@@ -31,7 +35,10 @@ export type RaceEvent =
   | { type: 'seatReplaced'; seat: number; level: string }
   | { type: 'rewound'; turn: number; from: number; to: number }
   | { type: 'filled'; seat: number; registers: number[] }
-  | { type: 'raceOver' };
+  /** The Three Minute Rule's time is up (004 L188): these late seats get the random fill; first-timers program until `at`. */
+  | { type: 'hurried'; seats: number[]; at: number }
+  /** `noPersonLeft`: every person's robot is out and the race was set to end then. */
+  | { type: 'raceOver'; reason?: 'noPersonLeft' };
 
 export interface Entry {
   readonly seq: number;
@@ -43,7 +50,9 @@ export interface Entry {
 export interface Created {
   readonly id: string;
   readonly moderatorKey: string;
-  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null; email: string | null }[];
+  /** The series the race belongs to (created `after` another race). */
+  readonly series?: string;
+  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null; email: string | null; player?: string; team?: string }[];
 }
 
 
@@ -51,9 +60,7 @@ const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 const token = () => randomBytes(18).toString('base64url');
 /** A seat's mail secret: lower case letters and digits, which survive mail systems that fold case. */
 const mailSecret = () => [...randomBytes(12)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
-const EMAIL = /^[^\s@<>()",;:]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const MAX_SEATS = 8;
 
 export interface RaceServiceOptions {
   readonly db: Db;
@@ -80,80 +87,107 @@ export class RaceService {
     this.bus.setMaxListeners(0);
   }
 
+  /** Custom courses parsed, by race id (a few hundred at most). */
+  private readonly customCourses = new Map<string, Course>();
+
+  /** A race's course: a shipped one by name, or the race's own (kept as JSON with the race). */
+  courseOf(row: Pick<RaceRow, 'course'> & Partial<Pick<RaceRow, 'id' | 'course_json'>>): Course {
+    if (!row.course_json) {
+      const course = this.course(row.course);
+      if (!course) throw new Error(`course ${row.course} has gone`);
+      return course;
+    }
+    const cached = row.id ? this.customCourses.get(row.id) : undefined;
+    if (cached) return cached;
+    const parsed = courseFromJson(JSON.parse(row.course_json));
+    if (!parsed.ok) throw new Error(`race ${row.id}'s course: ${parsed.error.field}: ${parsed.error.message}`);
+    if (!row.id) return parsed.value;
+    if (this.customCourses.size >= 500) this.customCourses.delete(this.customCourses.keys().next().value!);
+    this.customCourses.set(row.id, parsed.value);
+    return parsed.value;
+  }
+
   /** The engine's setup of a race: its board, rule set and settings. */
-  setupOf(row: Pick<RaceRow, 'course' | 'rules' | 'settings'>): Setup {
-    const course = this.course(row.course);
-    if (!course) throw new Error(`course ${row.course} has gone`);
+  setupOf(row: Pick<RaceRow, 'course' | 'rules' | 'settings'> & Partial<Pick<RaceRow, 'id' | 'course_json'>>): Setup {
+    const course = this.courseOf(row);
     const setup = makeSetup(course.board, row.rules, JSON.parse(row.settings), course.boards.length);
     if (!setup.ok) throw new Error(setup.error.message);
     return setup.value;
   }
 
-  /** Creates a race and begins its first turn. */
+  /**
+   * Creates a race and begins its first turn. Seats of one `player` share one invite link. A race
+   * that follows another (`after`, its moderator key) joins its series and seats its robots by
+   * 001's picks from that race (001 L333-351): a start per robot goes in pick order.
+   */
   async create(body: unknown): Promise<Answer<Created>> {
-    if (!isObject(body)) return no(422, 'body', 'expected {"course", "rules", "seats", "deadline", "settings"?}');
-    // A race's deal is secret: a seed comes only with a deal marked as no secret.
-    if (body.seed !== undefined) return no(422, 'seed', 'a race\'s deal is secret and no client chooses it; for a race whose deal is no secret (tests, replays), send "deal": {"secret": false, "seed": N}, which its public view shows');
-    const allowed = new Set(['course', 'rules', 'settings', 'seats', 'deadline', 'deal']);
-    for (const k of Object.keys(body)) if (!allowed.has(k)) return no(422, k, `unknown field (expected one of ${[...allowed].join(', ')})`);
-    if (typeof body.course !== 'string') return no(422, 'course', 'expected a course name (GET /api/courses lists them)');
-    const course = this.course(body.course);
-    if (!course) return no(422, 'course', `no course "${body.course}"`);
-    const rules = body.rules ?? DEFAULT_RULE_SET;
-    if (typeof rules !== 'string' || !Object.hasOwn(RULE_SETS, rules)) return no(422, 'rules', `expected one of ${Object.keys(RULE_SETS).map((r) => `"${r}"`).join(', ')}`);
-    const settings = parseSettings(body.settings ?? {}, course.flags.length);
-    if (!settings.ok) return no(422, settings.error.field, settings.error.message);
-    const policy = parsePolicy(body.deadline ?? { kind: 'live', seconds: 180 });
-    if (!policy.ok) return no(422, policy.error.field, policy.error.message);
-    if (!Array.isArray(body.seats) || body.seats.length < 1 || body.seats.length > MAX_SEATS)
-      return no(422, 'seats', `expected 1 to ${MAX_SEATS} seats: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot`);
-    const seats: { name: string; kind: 'human' | 'bot'; level: Level | null; dir: Dir | undefined; email: string | null }[] = [];
-    for (let i = 0; i < body.seats.length; i++) {
-      const s = body.seats[i];
-      const p = `seats[${i}]`;
-      if (!isObject(s) || typeof s.name !== 'string' || !/^[\p{L}\p{N} _.-]{1,24}$/u.test(s.name)) return no(422, `${p}.name`, 'expected a name of 1 to 24 letters, digits, spaces, _ . -');
-      if (seats.some((o) => o.name === s.name)) return no(422, `${p}.name`, `"${s.name}" is taken`);
-      if (s.bot !== undefined && (typeof s.bot !== 'string' || !isLevel(s.bot))) return no(422, `${p}.bot`, `expected a bot level: ${LEVELS.join(', ')}`);
-      const dir = s.dir === undefined ? undefined : ['N', 'E', 'S', 'W'].indexOf(s.dir as string);
-      if (dir !== undefined && dir < 0) return no(422, `${p}.dir`, 'expected the starting facing: N, E, S or W');
-      // A person may race by e-mail (mail/): the race's mails go to this address.
-      if (s.email !== undefined && (s.bot !== undefined || typeof s.email !== 'string' || !EMAIL.test(s.email))) return no(422, `${p}.email`, s.bot !== undefined ? 'a bot has no e-mail address' : 'expected an e-mail address such as "ava@example.org"');
-      // Without a facing a person gets the engine's default and a bot chooses its own.
-      seats.push({ name: s.name, kind: s.bot ? 'bot' : 'human', level: (s.bot as Level) ?? null, dir: dir as Dir | undefined, email: (s.email as string | undefined) ?? null });
+    const read = readRaceRequest(body, (name) => this.course(name), (json) => {
+      const c = courseFromJson(json);
+      return c.ok ? yes(c.value) : no(422, c.error.field, c.error.message);
+    });
+    if (!read.ok) return read;
+    const req = read.value;
+    const course = req.course;
+    const deal = req.deal;
+    const seed = dealSeed(deal);
+    let seats = req.seats;
+    let series: string | null = null;
+    if (req.after) {
+      const prev = await this.authModerator(req.after.race, req.after.moderatorKey);
+      if (!prev.ok) return no(prev.refusal.status === 404 ? 422 : prev.refusal.status, 'after', prev.refusal.message);
+      if (prev.value.race.status !== 'over') return no(409, 'after', `race "${req.after.race}" is not over yet`);
+      series = prev.value.race.series ?? prev.value.race.id;
+      const names = (JSON.parse(prev.value.race.state) as GameState).robots.map((r) => r.name);
+      const stats = raceStats(names, await this.gameEvents(req.after.race));
+      const picks = startingPicks(stats.filter((x) => seats.some((s) => s.name === x.name)), seats.filter((s) => !names.includes(s.name)).map((s) => s.name), dealNumber(deal));
+      seats = picks.map((name) => seats.find((s) => s.name === name)!);
     }
-    const deal = readDeal(body.deal);
-    if (!deal.ok) return deal;
-    const seed = dealSeed(deal.value);
-    const row0 = { course: body.course, rules, settings: JSON.stringify(settings.value) };
+    const row0 = { id: '', course: req.courseName ?? '', course_json: req.courseJson === null ? null : JSON.stringify(req.courseJson), rules: req.rules, settings: JSON.stringify(req.settings) };
     const setup = this.setupOf(row0);
-    const placed = entrants(setup, course, seats.map((s) => ({ name: s.name, ...(s.dir !== undefined ? { dir: s.dir } : {}), ...(s.level ? { level: s.level } : {}) })), seed);
-    if (!placed.ok) return no(422, placed.error.field, `course "${body.course}": ${placed.error.message}`);
+    const plans = seats.map((s) => ({
+      name: s.name, ...(s.dir !== undefined ? { dir: s.dir } : {}), ...(s.level ? { level: s.level } : {}),
+      ...(s.options ? { options: s.options } : {}), ...(s.lives !== undefined ? { lives: s.lives } : {}), ...(s.damage !== undefined ? { damage: s.damage } : {}), ...(s.start ? { start: s.start } : {}),
+    }));
+    const placed = entrants(setup, course, plans, seed);
+    if (!placed.ok) return no(422, placed.error.field, `course "${course.name}": ${placed.error.message}`);
     const started = startRace(setup, placed.value, seed);
-    if (!started.ok) return no(422, started.error.field, started.error.message);
+    if (!started.ok) return no(422, started.error.field.replace(/^(?:robots|entrants)\[/, 'seats['), started.error.message);
     const { created, dealt: begun } = started.value;
     const id = token().slice(0, 12);
     const moderatorKey = token();
-    const tokens = seats.map((s) => (s.kind === 'human' ? token() : null));
+    // One link per person: seats of one player share it (000 L40).
+    const byPlayer = new Map<string, string>();
+    const tokens = seats.map((s) => {
+      if (s.kind !== 'human') return null;
+      if (!s.player) return token();
+      if (!byPlayer.has(s.player)) byPlayer.set(s.player, token());
+      return byPlayer.get(s.player)!;
+    });
     const now = this.clock.now();
+    const courseLabel = req.courseName ?? course.name;
     const entries: Omit<Entry, 'seq'>[] = [
-      { turn: 0, kind: 'race', event: { type: 'raceCreated', course: body.course, rules } },
+      { turn: 0, kind: 'race', event: { type: 'raceCreated', course: courseLabel, rules: req.rules } },
       ...begun.events.map((event) => ({ turn: 1, kind: 'game' as const, event: publicEvent(event, setup.settings) })),
     ];
-    const deadlineAt = nextDeadline(policy.value, now);
+    const deadlineAt = turnDeadline(req.policy, setup.settings, seats.filter((s) => s.kind === 'human'), now);
     entries.push({ turn: 1, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('races').values({
-        id, created_at: now, course: body.course as string, rules, settings: row0.settings, policy: JSON.stringify(policy.value),
+        id, created_at: now, course: courseLabel, rules: req.rules, settings: row0.settings, policy: JSON.stringify(req.policy),
         moderator_hash: hash(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
-        deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal.value), deal: JSON.stringify(deal.value),
+        deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal), deal: JSON.stringify(deal),
+        course_json: row0.course_json, unattended: req.unattended, series,
       }).execute();
-      await trx.insertInto('seats').values(seats.map((s, i) => ({ race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hash(tokens[i]!) : '' }))).execute();
+      await trx.insertInto('seats').values(seats.map((s, i) => ({
+        race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hash(tokens[i]!) : '',
+        first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0,
+      }))).execute();
       const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: mailSecret() }] : []));
       if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
       await trx.insertInto('events').values(entries.map((e, k) => ({ race_id: id, seq: k + 1, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
       await trx.insertInto('turns').values({ race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }).execute();
     });
-    return yes({ id, moderatorKey, seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email })) });
+    return yes({ id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) });
   }
 
   private async load(id: string) {
@@ -180,11 +214,36 @@ export class RaceService {
   });
 
   /** What anybody may see of a race. */
-  async view(id: string): Promise<Answer<ReturnType<typeof publicView>>> {
+  async view(id: string): Promise<Answer<ReturnType<typeof publicView> & { standings: Standing[]; series: string | null }>> {
     const got = await this.load(id);
     if (!got) return no(404, 'race', `no race "${id}"`);
     const st: GameState = JSON.parse(got.race.state);
-    return yes(publicView(this.summary(got.race), st, got.seats.map(this.seatInfo), await this.submittedSeats(id, st.turn)));
+    // The standings as they stand (teams listed as teams, 000 L21); final once the race is over.
+    const view = publicView(this.summary(got.race), st, got.seats.map(this.seatInfo), await this.submittedSeats(id, st.turn));
+    return yes({ ...view, standings: standings(this.setupOf(got.race), st), series: got.race.series });
+  }
+
+  /** A race's course, shipped or its own, with its composed board for drawing. */
+  async raceCourse(id: string): Promise<Answer<{ title: string; description: string; flags: number; starts: number; layout: Course['layout'] }>> {
+    const race = await this.db.selectFrom('races').select(['id', 'course', 'course_json']).where('id', '=', id).executeTakeFirst();
+    if (!race) return no(404, 'race', `no race "${id}"`);
+    const c = this.courseOf(race);
+    return yes({ title: c.name, description: c.description, flags: c.flags.length, starts: c.starts.length, layout: c.layout });
+  }
+
+  /**
+   * A series of races (each created `after` the one before): its races in order and the standings
+   * across those that are over (the engine's seriesStandings).
+   */
+  async series(id: string): Promise<Answer<{ races: string[]; standings: SeriesLine[] }>> {
+    const rows = await this.db.selectFrom('races').selectAll().where((eb) => eb.or([eb('id', '=', id), eb('series', '=', id)])).orderBy('created_at').orderBy('id').execute();
+    const first = rows.find((r) => r.id === id);
+    if (!first || first.series) return no(404, 'series', `no series "${id}" (a series is named by its first race)`);
+    const over = rows.filter((r) => r.status === 'over');
+    return yes({
+      races: rows.map((r) => r.id),
+      standings: seriesStandings(over.map((r) => ({ standings: standings(this.setupOf(r), JSON.parse(r.state), { byTeam: false }) }))),
+    });
   }
 
   private async authSeat(id: string, seat: number, secret: string | undefined, by: 'token' | 'mail' = 'token') {
@@ -210,7 +269,9 @@ export class RaceService {
     const { race, seats } = got.value;
     const st: GameState = JSON.parse(race.state);
     const mine = await this.db.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).executeTakeFirst();
-    return yes(seatView(this.summary(race), st, seats.map(this.seatInfo), await this.submittedSeats(id, st.turn), seat, mine ? JSON.parse(mine.body) : null, this.setupOf(race).rules.options.choiceKeys));
+    // The other seats of the same player, opened by the same link (000 L40).
+    const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
+    return yes({ ...seatView(this.summary(race), st, seats.map(this.seatInfo), await this.submittedSeats(id, st.turn), seat, mine ? JSON.parse(mine.body) : null, this.setupOf(race).rules.options.choiceKeys), playerSeats });
   }
 
   /**
@@ -294,6 +355,38 @@ export class RaceService {
   }
 
   /**
+   * The Three Minute Rule at its limit (004 L188): when first-timers are still programming, the
+   * other late seats are filled at random (their orders are stored as "random"), and the turn waits
+   * for the first-timers until the policy's own deadline. Returns whether that was committed, or
+   * null when the turn is to be played now.
+   */
+  private async hurry(race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, SeatOrders>, setup: Setup, policy: DeadlinePolicy): Promise<boolean | null> {
+    const until = firstTimersDeadline(policy, setup.settings, race.deadline_at!);
+    if (until === null) return null;
+    const late = seats.filter((x) => x.kind === 'human' && !sent.has(x.seat) && needsProgram(st, x.seat));
+    if (!late.some((x) => x.first_timer === 1)) return null;
+    const earlier = await this.db.selectFrom('events').select('body').where('race_id', '=', race.id).where('turn', '=', st.turn).execute();
+    if (earlier.some((e) => (JSON.parse(e.body) as { event: { type: string } }).event.type === 'hurried')) return null;
+    const hurried = late.filter((x) => x.first_timer !== 1);
+    const now = this.clock.now();
+    const committed = await this.db.transaction().execute(async (trx) => {
+      const bumped = await trx.updateTable('races').set({ version: race.version + 1, last_seq: race.last_seq + 1, deadline_at: until })
+        .where('id', '=', race.id).where('version', '=', race.version).executeTakeFirst();
+      if (Number(bumped.numUpdatedRows) !== 1) return false;
+      for (const x of hurried) {
+        const open = openRegisters(st.robots[x.seat]!.locked);
+        const random: SeatOrders = { program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null };
+        await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
+      }
+      const event: RaceEvent = { type: 'hurried', seats: hurried.map((x) => x.seat), at: until };
+      await trx.insertInto('events').values({ race_id: race.id, seq: race.last_seq + 1, turn: st.turn, body: JSON.stringify({ kind: 'race', event }) }).execute();
+      return true;
+    });
+    if (committed) await this.announce(race.id, race.last_seq);
+    return committed;
+  }
+
+  /**
    * Plays the current turn if it is due: its deadline has passed, or (`early`, live races) every
    * person has sent orders; with `onlyTurn`, only if that is still the current turn (a repeated
    * request plays nothing more). Returns true if this call played it. Safe to call from anywhere, at
@@ -317,11 +410,15 @@ export class RaceService {
 
     const setup = this.setupOf(race);
     const policy: DeadlinePolicy = JSON.parse(race.policy);
+    if (due && !force && race.deadline_at !== null) {
+      const hurried = await this.hurry(race, seats, st, sent, setup, policy);
+      if (hurried !== null) return hurried;
+    }
     const turn = st.turn;
     const people: Record<number, PersonTurn> = {};
     for (const [seat, o] of sent) {
       const eo = engineOrders(setup, st, seat, o);
-      people[seat] = { orders: { ...eo.orders, program: eo.partial, joined: eo.joined }, reserved: eo.reserved, reentry: eo.reentry };
+      people[seat] = { orders: { ...eo.orders, program: eo.partial, joined: eo.joined }, reserved: eo.reserved, reentry: eo.reentry, facing: eo.facing };
     }
     // The bots decide from the turn as dealt (nobody's orders in it) and the race's seed.
     const botSeats = seats.filter((x) => x.kind === 'bot').map((x) => ({ seat: x.seat, level: (x.level && isLevel(x.level) ? x.level : 'random') as Level }));
@@ -334,16 +431,21 @@ export class RaceService {
     }
     for (const e of played.value.played) entries.push({ turn, kind: 'game', event: publicEvent(e, setup.settings) });
     const before = played.value.ended;
-    const s = played.value.state;
+    let s = played.value.state;
     let deadlineAt: number | null = null;
     let status = 'running';
-    if (played.value.over) {
+    // People still racing: human seats whose robot is not out. With none left (and some there were),
+    // the race plays out at bot speed or ends, as its creator chose (whenNoPersonLeft).
+    const left = seats.filter((x) => x.kind === 'human' && before.robots[x.seat]!.status !== 'out').map((x) => ({ firstTimer: x.first_timer === 1 }));
+    const deserted = !left.length && seats.some((x) => x.kind === 'human') && race.unattended === 'end';
+    if (played.value.over || deserted) {
       status = 'over';
-      entries.push({ turn, kind: 'race', event: { type: 'raceOver' } });
+      s = before;
+      entries.push({ turn, kind: 'race', event: played.value.over ? { type: 'raceOver' } : { type: 'raceOver', reason: 'noPersonLeft' } });
     } else {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
-      // A race of bots alone plays on at once; people get the policy's time.
-      deadlineAt = seats.every((x) => x.kind === 'bot') ? now : nextDeadline(policy, now);
+      // A race with no person left plays on at once; people get the policy's time (or the Three Minute Rule's).
+      deadlineAt = turnDeadline(policy, setup.settings, left, now);
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
     }
     const first = race.last_seq + 1;

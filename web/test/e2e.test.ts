@@ -642,7 +642,7 @@ test('with reduced motion (the system\'s wish or the page\'s setting), the repla
 });
 
 test('the race page is light: its JavaScript under 100 KB as sent, and a reload takes the hashed assets from the cache', { skip }, async () => {
-  const r = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed: 3, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const r = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 3 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const { cold, warm } = await measureRacePage(browser, `${server.base}/race/${r.id}?seat=0&token=${r.seats[0].token}`);
   // What it costs, for the record (speed goals live in npm run bench:web).
   console.log(`race page: cold ${cold.bytes} bytes in ${cold.requests} requests (JS ${cold.jsBytes}), hand after ${cold.msToHand.toFixed(0)} ms; warm ${warm.bytes} bytes, ${warm.cached} from the cache`);
@@ -653,7 +653,7 @@ test('the race page is light: its JavaScript under 100 KB as sent, and a reload 
 
 test('what the rules show on the floor: the upgrade a pbem hammer site offers, and under the Dice Rule each flag\'s die with the damage it has left', { skip }, async () => {
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  const pb = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', seed: 2, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const pb = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 2 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const offers = (await call(server.base, 'GET', `/api/races/${pb.id}`)).body.offers as { x: number; y: number; option: string }[];
   assert.ok(offers.length >= 1, 'first-shift\'s hammer site offers an upgrade in pbem');
   const page = await open(ctx, `/race/${pb.id}?seat=0&token=${pb.seats[0].token}`);
@@ -662,7 +662,7 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
     assert.ok((await page.locator('#floor-notes li', { hasText: `${o.x},${o.y} offers ${o.option}` }).count()) === 1, `the offer at ${o.x},${o.y}`);
     assert.equal(await page.locator('#board svg text.offer', { hasText: o.option }).count(), 1, 'drawn at the site');
   }
-  const dice = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seed: 2, settings: { diceRule: [3, 2, 1] }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const dice = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1] }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const page2 = await open(ctx, `/race/${dice.id}`);
   await page2.waitForSelector('body[data-ready]');
   assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Flag 1\'s die absorbs 3 more damage.', 'Flag 2\'s die absorbs 2 more damage.', 'Flag 3\'s die absorbs 1 more damage.']);

@@ -1,0 +1,178 @@
+/** Race set-up through the API: seats' teams, handicaps and links, custom courses, timing, the end, series. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COURSES_DIR } from '../../boards/src/library.js';
+import { call, freshDb, startServer, type TestServer } from './testing.js';
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const FIRST_SHIFT = JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8'));
+
+async function withServer(f: (s: TestServer) => Promise<void>): Promise<void> {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    await f(s);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+}
+
+const create = (s: TestServer, body: Record<string, unknown>) =>
+  call(s.base, 'POST', '/api/races', { course: 'first-shift', deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 5 }, ...body });
+
+const events = async (s: TestServer, id: string) =>
+  ((await call(s.base, 'GET', `/api/races/${id}/events`)).body as { turn: number; kind: string; event: { type: string; [k: string]: unknown } }[]);
+
+test('unknown seat fields are refused like unknown top-level fields', async () => {
+  await withServer(async (s) => {
+    const r = await create(s, { seats: [{ name: 'Ava', colour: 'red' }] });
+    assert.equal(r.status, 422);
+    assert.equal(r.body.error.field, 'seats[0].colour');
+  });
+});
+
+test('teams, handicaps and one link for a player with two robots (000 L21, 000 L40, 004 L174)', async () => {
+  await withServer(async (s) => {
+    const r = await create(s, {
+      seats: [
+        { name: 'Ava', player: 'ava', team: 'Red', lives: 2, damage: 2, options: ['Brakes'] },
+        { name: 'Ava2', player: 'ava', team: 'Red' },
+        { name: 'Bob', team: 'Blue' },
+        { name: 'Bolt', bot: 'random', team: 'Blue' },
+      ],
+    });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const [a, a2, b] = r.body.seats;
+    assert.equal(a.token, a2.token, "one player's seats share one link");
+    assert.notEqual(a.token, b.token);
+    const view = (await call(s.base, 'GET', `/api/races/${r.body.id}`)).body;
+    assert.deepEqual(view.settings.teams, { Red: ['Ava', 'Ava2'], Blue: ['Bob', 'Bolt'] });
+    const ava = view.robots[0];
+    assert.equal(ava.lives, 2);
+    assert.equal(ava.damage, 2);
+    // The shared link opens both seats of the player.
+    for (const seat of [0, 1]) assert.equal((await call(s.base, 'GET', `/api/races/${r.body.id}/seats/${seat}`, undefined, auth(a.token))).status, 200);
+    assert.equal((await call(s.base, 'GET', `/api/races/${r.body.id}/seats/2`, undefined, auth(a.token))).status, 401);
+    const refused = await create(s, { seats: [{ name: 'Ava', damage: 10 }] });
+    assert.equal(refused.status, 422);
+    assert.match(refused.body.error.field, /^seats\[0\]\.damage$|damage/);
+  });
+});
+
+test('a course object of the race\'s own is raced on, and a bad one refused naming the field', async () => {
+  await withServer(async (s) => {
+    const own = { ...FIRST_SHIFT, name: 'My shift' };
+    const r = await create(s, { course: own, seats: [{ name: 'Bolt', bot: 'random' }] });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const view = (await call(s.base, 'GET', `/api/races/${r.body.id}`)).body;
+    assert.equal(view.course, 'My shift');
+    s.clock.advance(1000);
+    assert.equal(await s.service.tick(), 1, 'its turns are played');
+    const bad = await create(s, { course: { ...FIRST_SHIFT, boards: [{ board: 'no-such-board', x: 0, y: 0 }] }, seats: [{ name: 'Ava' }] });
+    assert.equal(bad.status, 422);
+    assert.match(bad.body.error.field, /^course\.boards\[0\]/);
+    const extra = await create(s, { course: { ...FIRST_SHIFT, colour: 'red' }, seats: [{ name: 'Ava' }] });
+    assert.equal(extra.body.error.field, 'course.colour');
+  });
+});
+
+test('threeMinuteRule sets a live race\'s programming time; first-timers keep the deadline\'s time while the late others are filled (004 L188)', async () => {
+  await withServer(async (s) => {
+    const t0 = s.clock.now();
+    const r = await create(s, { settings: { threeMinuteRule: 30 }, seats: [{ name: 'Ava' }, { name: 'Bob' }] });
+    assert.equal(r.status, 201);
+    let view = (await call(s.base, 'GET', `/api/races/${r.body.id}`)).body;
+    assert.equal(view.deadlineAt, t0 + 30_000, 'the rule\'s 30 s, not the deadline\'s 60 s');
+    const ft = await create(s, { settings: { threeMinuteRule: 30 }, seats: [{ name: 'Ava' }, { name: 'Cy', firstTimer: true }] });
+    view = (await call(s.base, 'GET', `/api/races/${ft.body.id}`)).body;
+    assert.equal(view.deadlineAt, t0 + 30_000);
+    s.clock.advance(30_000);
+    await s.service.tick();
+    view = (await call(s.base, 'GET', `/api/races/${ft.body.id}`)).body;
+    assert.equal(view.turn, 1, 'the first-timer is still programming');
+    assert.equal(view.deadlineAt, t0 + 60_000);
+    const hurried = (await events(s, ft.body.id)).find((e) => e.event.type === 'hurried');
+    assert.deepEqual(hurried?.event.seats, [0]);
+    // The first-timer's orders come in: the live race plays at once, Ava's registers filled at random.
+    const you = (await call(s.base, 'GET', `/api/races/${ft.body.id}/seats/1`, undefined, auth(ft.body.seats[1].token))).body.you;
+    const sent = await call(s.base, 'PUT', `/api/races/${ft.body.id}/seats/1/orders`, { program: you.hand.slice(0, you.openRegisters.length) }, auth(ft.body.seats[1].token));
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    view = (await call(s.base, 'GET', `/api/races/${ft.body.id}`)).body;
+    assert.equal(view.turn, 2);
+    const filled = (await events(s, ft.body.id)).filter((e) => e.event.type === 'filled').map((e) => e.event.seat);
+    assert.deepEqual(filled, [0]);
+  });
+});
+
+test('the starting facing is sent with the first turn\'s orders and refused later (002 L38-39)', async () => {
+  await withServer(async (s) => {
+    const r = await create(s, { seats: [{ name: 'Ava' }] });
+    const tok = r.body.seats[0].token;
+    const you = (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/0`, undefined, auth(tok))).body.you;
+    const sent = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { program: you.hand.slice(0, 5), facing: 'W' }, auth(tok));
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const faced = (await events(s, r.body.id)).find((e) => e.event.type === 'faced');
+    assert.deepEqual(faced?.event, { type: 'faced', robot: 0, dir: 3 });
+    const you2 = (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/0`, undefined, auth(tok))).body.you;
+    const later = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { program: you2.needsProgram ? you2.hand.slice(0, you2.openRegisters.length) : [], facing: 'N' }, auth(tok));
+    assert.equal(later.status, 422);
+    assert.equal(later.body.error.field, 'facing');
+  });
+});
+
+test('a race whose people are all out ends when its creator chose "end", and plays on at bot speed by default', async () => {
+  await withServer(async (s) => {
+    for (const [choice, over] of [['end', true], ['play', false]] as const) {
+      const r = await create(s, { whenNoPersonLeft: choice, settings: { lives: 1 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }] });
+      assert.equal(r.status, 201);
+      // Ava's robot goes out: mark it so in the stored state (as a pit would) and play the turn.
+      const row = await s.db.selectFrom('races').select(['state']).where('id', '=', r.body.id).executeTakeFirstOrThrow();
+      const st = JSON.parse(row.state);
+      st.robots[0].status = 'out';
+      st.robots[0].programmed = true;
+      await s.db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', r.body.id).execute();
+      const now = s.clock.now();
+      await call(s.base, 'POST', `/api/races/${r.body.id}/moderator/adjudicate`, {}, { 'x-moderator-key': r.body.moderatorKey });
+      const view = (await call(s.base, 'GET', `/api/races/${r.body.id}`)).body;
+      if (over) {
+        assert.equal(view.status, 'over');
+        const end = (await events(s, r.body.id)).find((e) => e.event.type === 'raceOver');
+        assert.equal(end?.event.reason, 'noPersonLeft');
+      } else {
+        assert.equal(view.status, 'running');
+        assert.equal(view.deadlineAt, now, 'the bots play on at once');
+      }
+    }
+  });
+});
+
+test('a series: the next race follows the last one, seated by 001\'s picks, and refuses a race not over (001 L333-351)', async () => {
+  await withServer(async (s) => {
+    const first = await create(s, { rules: 'pbem', settings: { turnLimit: 2 }, seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'greedy' }] });
+    assert.equal(first.status, 201);
+    const early = await create(s, { rules: 'pbem', after: { race: first.body.id, moderatorKey: first.body.moderatorKey }, seats: [{ name: 'Cog', bot: 'greedy' }] });
+    assert.equal(early.status, 409);
+    for (let k = 0; k < 5; k++) {
+      s.clock.advance(1000);
+      await s.service.tick();
+    }
+    assert.equal((await call(s.base, 'GET', `/api/races/${first.body.id}`)).body.status, 'over');
+    const wrongKey = await create(s, { rules: 'pbem', after: { race: first.body.id, moderatorKey: 'nope' }, seats: [{ name: 'Cog', bot: 'greedy' }] });
+    assert.equal(wrongKey.status, 401);
+    const next = await create(s, {
+      rules: 'pbem', after: { race: first.body.id, moderatorKey: first.body.moderatorKey },
+      seats: [{ name: 'Dee', bot: 'random' }, { name: 'Cog', bot: 'greedy' }, { name: 'Bolt', bot: 'random' }],
+    });
+    assert.equal(next.status, 201, JSON.stringify(next.body));
+    assert.equal(next.body.series, first.body.id);
+    // The newcomer picks last; the two who raced pick first in 001's order.
+    assert.equal(next.body.seats[2].name, 'Dee');
+    const series = await call(s.base, 'GET', `/api/series/${first.body.id}`);
+    assert.equal(series.status, 200, JSON.stringify(series.body));
+    assert.deepEqual(series.body.races, [first.body.id, next.body.id]);
+    assert.deepEqual(series.body.standings.map((l: { name: string }) => l.name).sort(), ['Bolt', 'Cog'], 'only races that are over count');
+  });
+});

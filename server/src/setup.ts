@@ -1,0 +1,162 @@
+/**
+ * A race's set-up as its creator asks for it (POST /api/races), read into typed values: the course
+ * (a shipped one by name, or a course object of its own), the rule set and settings, the deadline,
+ * the seats with their teams, handicaps and flags, and what happens when no person is left. Unknown
+ * fields are refused at every level, naming the field's path.
+ */
+import { DEFAULT_RULE_SET, RULE_SETS, parseSettings, type Course, type Dir, type Settings, type Square } from '../../engine/src/index.js';
+import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
+import { parsePolicy, type DeadlinePolicy } from './deadline.js';
+import { readDeal, type Deal } from './deal.js';
+import { no, yes, type Answer } from './errors.js';
+
+export const MAX_SEATS = 8;
+const NAME = /^[\p{L}\p{N} _.-]{1,24}$/u;
+const EMAIL = /^[^\s@<>()",;:]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,}$/;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A seat as asked for. */
+export interface SeatRequest {
+  readonly name: string;
+  readonly kind: 'human' | 'bot';
+  readonly level: Level | null;
+  readonly dir: Dir | undefined;
+  readonly email: string | null;
+  /** Seats of one player share one invite link (000 L40 "Each of the players controls one or more robots"). */
+  readonly player: string | null;
+  readonly team: string | null;
+  /** Handicaps (004 L174): options held from the start, lives, damage, a start square of its own. */
+  readonly options?: readonly string[];
+  readonly lives?: number;
+  readonly damage?: number;
+  readonly start?: Square;
+  /** The Three Minute Rule does not hurry a first-timer (004 L188 "Each player (except for first timers)"). */
+  readonly firstTimer: boolean;
+  /** Keeps receiving the turn mails once its robot is out. */
+  readonly followWhenOut: boolean;
+}
+
+/** What a race with no person left does: plays out at bot speed, or ends. */
+export type Unattended = 'play' | 'end';
+
+export interface RaceRequest {
+  /** A shipped course's name, or null for a course of the race's own (`courseJson`). */
+  readonly courseName: string | null;
+  readonly courseJson: unknown;
+  readonly course: Course;
+  readonly rules: string;
+  readonly settings: Settings;
+  readonly policy: DeadlinePolicy;
+  readonly seats: SeatRequest[];
+  /** The race's deal: secret, or a seed chosen openly (deal.ts). */
+  readonly deal: Deal;
+  readonly unattended: Unattended;
+  /** The race this one follows in a series, and its moderator key. */
+  readonly after: { readonly race: string; readonly moderatorKey: string } | null;
+}
+
+const TOP = ['course', 'rules', 'settings', 'seats', 'deadline', 'deal', 'whenNoPersonLeft', 'after'] as const;
+const SEAT = ['name', 'bot', 'dir', 'email', 'player', 'team', 'options', 'lives', 'damage', 'start', 'firstTimer', 'followWhenOut'] as const;
+
+function unknownKey(o: Record<string, unknown>, allowed: readonly string[], path: string): Answer<never> | null {
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) return no(422, path ? `${path}.${k}` : k, `unknown field (expected one of ${allowed.join(', ')})`);
+  return null;
+}
+
+/**
+ * Reads a race's set-up. `shipped` finds a shipped course by name; `custom` reads a course object
+ * (bounded and validated like a course file).
+ */
+export function readRaceRequest(
+  body: unknown,
+  shipped: (name: string) => Course | undefined,
+  custom: (json: unknown) => Answer<Course>,
+): Answer<RaceRequest> {
+  if (!isObject(body)) return no(422, 'body', 'expected {"course", "rules", "seats", "deadline", "settings"?}');
+  // A race's deal is secret: a seed comes only with a deal marked as no secret (deal.ts).
+  if (body.seed !== undefined) return no(422, 'seed', 'a race\'s deal is secret and no client chooses it; for a race whose deal is no secret (tests, replays), send "deal": {"secret": false, "seed": N}, which its public view shows');
+  const extra = unknownKey(body, TOP, '');
+  if (extra) return extra;
+  let course: Course;
+  let courseName: string | null = null;
+  if (typeof body.course === 'string') {
+    const c = shipped(body.course);
+    if (!c) return no(422, 'course', `no course "${body.course}"`);
+    course = c;
+    courseName = body.course;
+  } else if (isObject(body.course)) {
+    const c = custom(body.course);
+    if (!c.ok) return c;
+    course = c.value;
+  } else return no(422, 'course', 'expected a course name (GET /api/courses lists them) or a course object (docs/formats.md)');
+  const rules = body.rules ?? DEFAULT_RULE_SET;
+  if (typeof rules !== 'string' || !Object.hasOwn(RULE_SETS, rules)) return no(422, 'rules', `expected one of ${Object.keys(RULE_SETS).map((r) => `"${r}"`).join(', ')}`);
+  if (isObject(body.settings) && body.settings.teams !== undefined) return no(422, 'settings.teams', 'give each seat its "team" instead');
+  const policy = parsePolicy(body.deadline ?? { kind: 'live', seconds: 180 });
+  if (!policy.ok) return no(422, policy.error.field, policy.error.message);
+  if (!Array.isArray(body.seats) || body.seats.length < 1 || body.seats.length > MAX_SEATS)
+    return no(422, 'seats', `expected 1 to ${MAX_SEATS} seats: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot`);
+  const seats: SeatRequest[] = [];
+  const teams: Record<string, string[]> = {};
+  for (let i = 0; i < body.seats.length; i++) {
+    const s = body.seats[i];
+    const p = `seats[${i}]`;
+    if (!isObject(s)) return no(422, p, 'expected a seat: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot');
+    const bad = unknownKey(s, SEAT, p);
+    if (bad) return bad;
+    const seat = readSeat(s, p, seats);
+    if (!seat.ok) return seat;
+    seats.push(seat.value);
+    if (seat.value.team) (teams[seat.value.team] ??= []).push(seat.value.name);
+  }
+  const rawSettings = { ...(isObject(body.settings) ? body.settings : {}), ...(Object.keys(teams).length ? { teams } : {}) };
+  const settings = parseSettings(body.settings === undefined || isObject(body.settings) ? rawSettings : body.settings, course.flags.length);
+  if (!settings.ok) return no(422, settings.error.field, settings.error.message);
+  const deal = readDeal(body.deal);
+  if (!deal.ok) return deal;
+  const unattended = body.whenNoPersonLeft ?? 'play';
+  if (unattended !== 'play' && unattended !== 'end') return no(422, 'whenNoPersonLeft', 'expected "play" (the bots play the race out at once) or "end"');
+  let after: RaceRequest['after'] = null;
+  if (body.after !== undefined) {
+    const a = body.after;
+    if (!isObject(a) || typeof a.race !== 'string' || typeof a.moderatorKey !== 'string' || Object.keys(a).some((k) => k !== 'race' && k !== 'moderatorKey'))
+      return no(422, 'after', 'expected {"race": the id of the race this one follows in a series, "moderatorKey": its moderator key}');
+    after = { race: a.race, moderatorKey: a.moderatorKey };
+  }
+  return yes({
+    courseName, courseJson: courseName === null ? body.course : null, course, rules, settings: settings.value, policy: policy.value,
+    seats, deal: deal.value, unattended, after,
+  });
+}
+
+function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatRequest[]): Answer<SeatRequest> {
+  if (typeof s.name !== 'string' || !NAME.test(s.name)) return no(422, `${p}.name`, 'expected a name of 1 to 24 letters, digits, spaces, _ . -');
+  if (earlier.some((o) => o.name === s.name)) return no(422, `${p}.name`, `"${s.name}" is taken`);
+  if (s.bot !== undefined && (typeof s.bot !== 'string' || !isLevel(s.bot))) return no(422, `${p}.bot`, `expected a bot level: ${LEVELS.join(', ')}`);
+  const bot = s.bot !== undefined;
+  const dir = s.dir === undefined ? undefined : ['N', 'E', 'S', 'W'].indexOf(s.dir as string);
+  if (dir !== undefined && dir < 0) return no(422, `${p}.dir`, 'expected the starting facing: N, E, S or W (or leave it out and choose it once the first hand is dealt)');
+  // A person may race by e-mail (mail/): the race's mails go to this address.
+  if (s.email !== undefined && (bot || typeof s.email !== 'string' || !EMAIL.test(s.email))) return no(422, `${p}.email`, bot ? 'a bot has no e-mail address' : 'expected an e-mail address such as "ava@example.org"');
+  for (const k of ['player', 'team'] as const)
+    if (s[k] !== undefined && (typeof s[k] !== 'string' || !NAME.test(s[k] as string))) return no(422, `${p}.${k}`, `expected a ${k} name of 1 to 24 letters, digits, spaces, _ . -`);
+  if (s.player !== undefined && bot) return no(422, `${p}.player`, 'a bot plays its own seat');
+  if (s.options !== undefined && (!Array.isArray(s.options) || s.options.length > 8 || s.options.some((o) => typeof o !== 'string')))
+    return no(422, `${p}.options`, 'expected a list of up to 8 option names held from the start (a handicap)');
+  for (const k of ['lives', 'damage'] as const)
+    if (s[k] !== undefined && (!Number.isInteger(s[k]) || (s[k] as number) < (k === 'lives' ? 1 : 0) || (s[k] as number) > 99)) return no(422, `${p}.${k}`, `expected a whole number of ${k} (a handicap)`);
+  if (s.start !== undefined && (!Array.isArray(s.start) || s.start.length !== 2 || !s.start.every((v) => Number.isInteger(v) && v >= 0 && v < 1000)))
+    return no(422, `${p}.start`, 'expected a start square of its own, [x, y] (a handicap)');
+  for (const k of ['firstTimer', 'followWhenOut'] as const)
+    if (s[k] !== undefined && typeof s[k] !== 'boolean') return no(422, `${p}.${k}`, 'expected true or false');
+  if (s.firstTimer !== undefined && bot) return no(422, `${p}.firstTimer`, 'a bot is no first-timer');
+  return yes({
+    name: s.name, kind: bot ? 'bot' : 'human', level: bot ? (s.bot as Level) : null, dir: dir as Dir | undefined,
+    email: (s.email as string | undefined) ?? null, player: (s.player as string | undefined) ?? null, team: (s.team as string | undefined) ?? null,
+    ...(s.options !== undefined ? { options: s.options as string[] } : {}),
+    ...(s.lives !== undefined ? { lives: s.lives as number } : {}),
+    ...(s.damage !== undefined ? { damage: s.damage as number } : {}),
+    ...(s.start !== undefined ? { start: s.start as unknown as Square } : {}),
+    firstTimer: s.firstTimer === true, followWhenOut: s.followWhenOut === true,
+  });
+}
