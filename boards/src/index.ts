@@ -3,7 +3,7 @@
  * reader (json-file.ts), safe output files (out-file.ts), and Tiled import and export (tiled.ts,
  * tiled-files.ts).
  */
-export { FACTORY_DIR, COURSES_DIR, boardNames, courseNames, loadBoard, loadCourse } from './library.js';
+export { FACTORY_DIR, COURSES_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
 export { MAX_JSON_BYTES, MAX_JSON_DEPTH, fileProblem, jsonSyntaxError, lineColumn, parseJson, readJsonFile, readTextFile } from './json-file.js';
 export { writeOutputFile } from './out-file.js';
 export {

@@ -16,7 +16,7 @@ function rng(seed: number) {
 
 test('after kill -9 at random moments and a restart, no acknowledged orders are lost and the race goes on', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rr-crash-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = 20000 + Math.floor(Math.random() * 12000);
   const base = `http://127.0.0.1:${port}`;
   const rand = rng(42);
   let child = await start(dir, port);

@@ -12,7 +12,7 @@ async function freshUrl(): Promise<string> {
   return url!;
 }
 
-const freePort = () => 20000 + Math.floor(Math.random() * 20000);
+const freePort = () => 20000 + Math.floor(Math.random() * 12000);
 
 /** Ends every connection a process opened with this application name; returns how many. */
 async function terminate(appName: string): Promise<number> {
@@ -31,7 +31,7 @@ test('PostgreSQL connections terminated under load: the server stays up, answers
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const appName = `rr-test-${process.pid}-${port}`;
-  const child = await spawnServer({ PORT: String(port), DATABASE_URL: url, PG_APPLICATION_NAME: appName });
+  const child = await spawnServer({ PORT: String(port), DATABASE_URL: url, PG_APPLICATION_NAME: appName, REQUESTS_PER_10S: '1000000' });
   let died = false;
   child.once('exit', () => (died = true));
   const load = playRaces([base], 6);
@@ -66,13 +66,13 @@ test('a second server process started while the first is busy on the same Postgr
   const url = await freshUrl();
   const port = freePort();
   const A = `http://127.0.0.1:${port}`;
-  const first = await spawnServer({ PORT: String(port), DATABASE_URL: url });
+  const first = await spawnServer({ PORT: String(port), DATABASE_URL: url, REQUESTS_PER_10S: '1000000' });
   const load = playRaces([A], 6);
   try {
     await until('some turns played', () => load.turns() >= 6, 30_000);
     for (let k = 0; k < 10; k++) {
       // NOTIFYs arrive all the time; the new process must take them from its first moment.
-      const second = await spawnServer({ PORT: String(port + 1), DATABASE_URL: url });
+      const second = await spawnServer({ PORT: String(port + 1), DATABASE_URL: url, REQUESTS_PER_10S: '1000000' });
       let died = false;
       second.once('exit', () => (died = true));
       const B = `http://127.0.0.1:${port + 1}`;

@@ -34,10 +34,12 @@ async function main(): Promise<void> {
   const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => publish?.(id, seq) });
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');
+  const requests = envInt('REQUESTS_PER_10S');
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
     ...(perAddress ? { connections: { perAddress } } : {}),
     ...(streams ? { stream: { perAddress: streams } } : {}),
+    ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
   });
   // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
   // process, whose streams read the entries for their own clients.

@@ -82,24 +82,13 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   },
   /**
    * A race's set-up (setup.ts): its own course, what happens with no person left, its series; a
-   * seat's first-timer flag and whether it follows the race once out. A database whose tables
-   * gained these columns before migrations were kept keeps them.
+   * seat's first-timer flag and whether it follows the race once out.
    */
   '0003-setup': {
     async up(db: Kysely<any>): Promise<void> {
-      // A column is there if selecting it works (introspection would also see other schemas' tables).
-      const has = async (table: string, column: string) => {
-        try {
-          await db.selectFrom(table).select(column).limit(1).execute();
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      for (const column of ['course_json', 'unattended', 'series'])
-        if (!(await has('races', column))) await db.schema.alterTable('races').addColumn(column, 'text').execute();
+      for (const column of ['course_json', 'unattended', 'series']) await db.schema.alterTable('races').addColumn(column, 'text').execute();
       for (const column of ['first_timer', 'follow'])
-        if (!(await has('seats', column))) await db.schema.alterTable('seats').addColumn(column, 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable('seats').addColumn(column, 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
 };

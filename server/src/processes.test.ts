@@ -4,13 +4,13 @@ import { call, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, u
 
 const havePostgres = await postgresAnswers();
 // Many streams from the one address of the test.
-const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url, STREAMS_PER_ADDRESS: '1000', MAX_CONNECTIONS_PER_ADDRESS: '1000' });
+const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url, STREAMS_PER_ADDRESS: '1000', MAX_CONNECTIONS_PER_ADDRESS: '1000', REQUESTS_PER_10S: '1000000' });
 
 /** Two server processes on a fresh PostgreSQL schema. */
 async function twoProcesses() {
   const { db, url } = await freshDb('postgres');
   await db.destroy();
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = 20000 + Math.floor(Math.random() * 12000);
   const procs = [await start(url!, port), await start(url!, port + 1)];
   return { A: `http://127.0.0.1:${port}`, B: `http://127.0.0.1:${port + 1}`, stop: () => procs.forEach((p) => p.kill('SIGKILL')) };
 }

@@ -17,7 +17,7 @@ import { dealNumber, dealSeed, publicDeal, storedDeal } from './deal.js';
 import { nextDeadline, type Clock, type DeadlinePolicy } from './deadline.js';
 import { readRaceRequest } from './setup.js';
 import { firstTimersDeadline, turnDeadline } from './timing.js';
-import { courseFromJson } from '../../boards/src/library.js';
+import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
 import { engineOrders, readOrders, type SeatOrders } from './orders.js';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COURSES_DIR } from '../../boards/src/library.js';
+import { COURSES_DIR } from '../../boards/src/index.js';
 import { call, freshDb, startServer, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });

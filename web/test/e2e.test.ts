@@ -198,7 +198,7 @@ test('two people race through an invite link, and neither page nor its traffic s
   const handA = await hand(a), handB = await hand(b);
   // A card travels by name in a seat's view ("F2:670") and by number in the events ("card":670).
   const leaks = (page: Page, cards: readonly string[]) =>
-    cards.filter((card) => seen.get(page)!.some((t) => t.includes(JSON.stringify(card)) || t.includes(`"card":${parseCard(card, true)}`)));
+    cards.filter((card) => seen.get(page)!.some((t) => t.includes(JSON.stringify(card)) || new RegExp(`"card":${parseCard(card, true)}(?!\\d)`).test(t)));
   const shown = (page: Page, cards: readonly string[]) => page.locator('[data-card]').evaluateAll((els, cs) => els.map((e) => e.getAttribute('data-card')).filter((x) => cs.includes(x!)), cards);
 
   const progA = await program(a, 'tap');
