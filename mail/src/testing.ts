@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
+import { until } from '../../server/src/testing.js';
+export { until };
 
 export interface Caught {
   readonly to: string[];
@@ -40,17 +42,6 @@ export async function sendMail(port: number, m: { from: string; to: string; subj
     await t.sendMail(m);
   } finally {
     t.close();
-  }
-}
-
-/** Waits until `cond` holds, checking every 20 ms, for at most `ms`. */
-export async function until<T>(what: string, cond: () => T | Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await cond();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

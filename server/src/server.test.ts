@@ -114,7 +114,7 @@ for (const dialect of DIALECTS) {
       const ws = new WebSocket(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`);
       ws.on('message', (m) => wsText.push(String(m)));
       await new Promise((r) => ws.on('open', r));
-      await new Promise((r) => setTimeout(r, 100));
+      await until('the stream\'s backlog', () => wsText.length > 0);
       const seen = [
         JSON.stringify((await call(s.base, 'GET', `/api/races/${race.id}`)).body),
         JSON.stringify((await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(a!))).body),
