@@ -10,6 +10,7 @@ import { migrate, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
 import { postgresFanout } from './fanout.js';
+import { registerMetrics } from './metrics.js';
 import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
 
 /** A whole number from the environment, or the default. */
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
     ...(streams ? { stream: { perAddress: streams } } : {}),
     ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
   });
+  // For the operator and the load benchmark: the event loop's delay and the memory, from outside.
+  if (process.env.METRICS === '1') registerMetrics(app);
   // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
   // process, whose streams read the entries for their own clients.
   const fanout = url
