@@ -135,7 +135,8 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   const latencies: number[] = [];
   let turns = 0;
   let live = 0;
-  let errors = 0;
+  const errors = new Map<string, number>();
+  const fault = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
   const sockets = new Set<WebSocket>();
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, f: () => void) => {
@@ -154,7 +155,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     }).catch(() => null);
     if (!running) return;
     if (created?.status !== 201) {
-      errors++;
+      fault(`POST /api/races ${created?.status ?? 'failed'}`);
       return later(1000, () => void race(k));
     }
     live++;
@@ -170,7 +171,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
           if (!running || over || turn !== t) return;
           const you = await call(base(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, tokens[seat]).catch(() => null);
           if (!running || over || turn !== t) return;
-          if (you?.status !== 200) return void errors++;
+          if (you?.status !== 200) return void fault(`GET seat ${you?.status ?? 'failed'}`);
           if (you.body.status !== 'running') return;
           const y = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
           sent.set(seat, performance.now());
@@ -181,7 +182,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
             withTurn = false;
             r = await call(base(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, tokens[seat]).catch(() => null);
           }
-          if (r?.status !== 200 && r?.status !== 409) errors++;
+          if (r?.status !== 200 && r?.status !== 409) fault(`PUT orders ${r?.status ?? 'failed'} ${r?.body?.error?.field ?? ''}`);
         })());
       }
     };
@@ -213,7 +214,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
       const s = new WebSocket(`${base(seat).replace('http', 'ws')}/api/races/${id}/stream?after=0`);
       sockets.add(s);
       s.on('message', onFrame);
-      s.on('error', () => errors++);
+      s.on('error', (e) => fault(`stream ${e.message}`));
       s.on('close', () => sockets.delete(s));
       return s;
     });
@@ -246,7 +247,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   }
   rmSync(dir, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
-  if (errors) console.error(`  (${kind}${diskLoad ? ', disk load' : ''}: ${errors} requests or streams failed)`);
+  if (errors.size) console.error(`  (${kind}${diskLoad ? ', disk load' : ''}: failed: ${[...errors].map(([w, n]) => `${w} ×${n}`).join(', ')})`);
   return {
     setup: `${kind === 'sqlite' ? 'SQLite' : kind === 'postgres' ? 'PostgreSQL, 1 process' : 'PostgreSQL, 2 processes'}${diskLoad ? ', disk + core busy' : ''}`,
     races: live, turns, turnsPerSecond: turns / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99),

@@ -22,6 +22,8 @@ export interface BotJob {
   readonly state: GameState;
   readonly bots: readonly BotSeat[];
   readonly seed: Seed;
+  /** The decision's budget in ms, for the levels that search as long as they may (expert). */
+  readonly budgetMs: number;
 }
 
 export type BotAnswer = { readonly id: number; readonly ok: true; readonly turns: Record<number, BotTurn> } | { readonly id: number; readonly ok: false; readonly error: string };
@@ -142,7 +144,7 @@ export class BotPool {
     if (!bots.length || this.closed) return;
     const key = keyOf(race, dealt, bots);
     if (this.byKey.has(key)) return;
-    const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed };
+    const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed, budgetMs: this.budgetMs };
     let resolve!: (t: Record<number, BotTurn>) => void;
     const result = new Promise<Record<number, BotTurn>>((r) => (resolve = r));
     const p: Pending = {

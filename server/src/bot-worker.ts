@@ -2,6 +2,8 @@
  * A thread of the bot pool (`bot-pool.ts`): decides the bots' orders for a turn as dealt, through
  * the driver's `decideBots`, off the server's event loop. Each race's setup is made once from the
  * board, rule set and settings it is sent, and kept (the bots' own tables per board follow it).
+ * A bot that searches as long as it may (expert) is given half the pool's budget, so that its
+ * answer is back in time.
  */
 import { parentPort } from 'node:worker_threads';
 import { makeSetup, type Setup } from '../../engine/src/index.js';
@@ -25,7 +27,7 @@ function setupFor(job: BotJob): Setup {
 parentPort!.on('message', (job: BotJob) => {
   let answer: BotAnswer;
   try {
-    answer = { id: job.id, ok: true, turns: decideBots(setupFor(job), job.state, job.bots, job.seed) };
+    answer = { id: job.id, ok: true, turns: decideBots(setupFor(job), job.state, job.bots, job.seed, { ms: job.budgetMs / 2, now: () => performance.now() }) };
   } catch (e) {
     answer = { id: job.id, ok: false, error: (e as Error).message };
   }
