@@ -1,4 +1,6 @@
 /** The API described in OpenAPI 3.1, served at /api/openapi.json. */
+import { LEVELS } from '../../bots/src/index.js';
+
 const error = { $ref: '#/components/schemas/Error' };
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
@@ -86,7 +88,7 @@ export const OPENAPI = {
           settings: { type: 'object', description: 'the settings of docs/rules.md (teams come from the seats)' },
           whenNoPersonLeft: { enum: ['play', 'end'], description: 'once every person\'s robot is out: the bots play the race out at once (play, the default) or the race ends' },
           after: { type: 'object', required: ['race', 'moderatorKey'], properties: { race: { type: 'string' }, moderatorKey: { type: 'string' } }, description: 'the race this one follows in a series (it must be over): the seats are ordered by 001\'s picks from it' },
-          seats: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, bot: { enum: ['random', 'greedy', 'strong'] }, dir: { enum: ['N', 'E', 'S', 'W'] }, email: { type: 'string', format: 'email', description: 'the player races by e-mail (docs/mail.md)' },
+          seats: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, bot: { enum: [...LEVELS] }, dir: { enum: ['N', 'E', 'S', 'W'] }, email: { type: 'string', format: 'email', description: 'the player races by e-mail (docs/mail.md)' },
             player: { type: 'string', description: 'seats with the same player share one invite link' },
             team: { type: 'string', description: 'its team (000 L21): a team wins when the first of its robots finishes' },
             options: { type: 'array', items: { type: 'string' }, description: 'handicap: options held from the start' },
