@@ -41,6 +41,15 @@ export const OPENAPI = {
         responses: { '200': { description: 'the orders as understood', ...json({ type: 'object' }) }, '409': { description: 'the race is over or the turn is being played', ...json(error) }, ...refused },
       },
     },
+    '/api/races/{id}/seats/{seat}/robot': {
+      put: {
+        summary: 'Choose the seat\'s robot, one of the eight designs no other seat races, before the first turn is played',
+        parameters: [id, seat],
+        security: [{ seat: [] }],
+        requestBody: { required: true, ...json({ type: 'object', required: ['robot'], additionalProperties: false, properties: { robot: { type: 'integer', minimum: 0, maximum: 7 } } }) },
+        responses: { '200': { description: '{seat, robot}', ...json({ type: 'object' }) }, '409': { description: 'another seat races that robot, or the first turn has been played', ...json(error) }, ...refused },
+      },
+    },
     '/api/races/{id}/seats/{seat}/recompile': {
       post: {
         summary: 'Recompile: discard the hand for a new one, taking the damage the rule set says (the robot must hold Recompile); orders already sent this turn are withdrawn',
@@ -86,6 +95,7 @@ export const OPENAPI = {
             lives: { type: 'integer', minimum: 1 }, damage: { type: 'integer', minimum: 0 },
             start: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, description: 'handicap: a start square of its own' },
             firstTimer: { type: 'boolean', description: 'the Three Minute Rule does not hurry this seat' },
+            robot: { type: 'integer', minimum: 0, maximum: 7, description: 'the robot it races (one of eight designs, unique in the race); else the first one free' },
             followWhenOut: { type: 'boolean', description: 'keep receiving the turn mails once its robot is out' } }, additionalProperties: false } },
           deadline: {
             oneOf: [
