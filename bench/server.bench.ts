@@ -16,7 +16,7 @@
  * writing and fsyncing a file in a loop (a disk and a core busy).
  *
  *   npm run bench:server -- --races 1000 --minutes 5 [--db sqlite,postgres,postgres2] [--disk-load]
- *                           [--think-min 5 --think-max 30]
+ *                           [--think-min 5 --think-max 30] [--profile DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,6 +38,8 @@ const RACES = Number(option('races', '1000'));
 const MINUTES = Number(option('minutes', '5'));
 const DBS = option('db', 'sqlite,postgres,postgres2').split(',') as Kind[];
 const DISK_LOAD = process.argv.includes('--disk-load');
+/** A folder for the servers' CPU profiles (`node --cpu-prof`), one per process and row. */
+const PROFILE = option('profile', '');
 const THINK = [Number(option('think-min', '5')) * 1000, Number(option('think-max', '30')) * 1000] as const;
 let withTurn = true;
 
@@ -73,7 +75,7 @@ function call(base: string, method: string, path: string, body?: unknown, token?
 
 /** A server process (`npm start`), once it listens. */
 async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), MAIN], {
     env: {
       ...process.env, HOST: '127.0.0.1', METRICS: '1', REQUESTS_PER_10S: '100000000', MAX_CONNECTIONS_PER_ADDRESS: '100000', STREAMS_PER_ADDRESS: '100000', ...env,
     },

@@ -1,8 +1,9 @@
 /**
  * The bots decide in a pool of worker threads (`bot-worker.ts`), never on the server's event loop.
  *
- * A race asks for its bots' orders when a turn is dealt (`start`), so that they are ready, most
- * often, before the people's last orders arrive; playing the turn takes them (`take`). Each
+ * It is the race service's `BotPlanner` (planner.ts): told when a turn is dealt (`dealt`), it starts
+ * the bots' decision, so that it is ready, most often, before the people's last orders arrive;
+ * playing the turn takes it (`plan`). Each
  * decision has a time budget from the moment it was asked for: a decision not back by then, one
  * whose thread died, or one the pool has no room for, is replaced by the driver's decision at the
  * `random` level (its hand in a random order, made in microseconds), and the pool says so in its
@@ -140,7 +141,7 @@ export class BotPool {
    * Asks for the bots' orders for a turn as dealt (once per race, turn and bots: asking again
    * changes nothing). Returns at once; the decision is made on a thread.
    */
-  start(race: string, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void {
+  dealt(race: string, _turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void {
     if (!bots.length || this.closed) return;
     const key = keyOf(race, dealt, bots);
     if (this.byKey.has(key)) return;
@@ -179,11 +180,11 @@ export class BotPool {
    * The bots' orders for the turn as dealt: the decision started for it (waiting at most what is
    * left of its budget), else one started now.
    */
-  take(race: string, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<Record<number, BotTurn>> {
+  plan(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<Record<number, BotTurn>> {
     if (!bots.length) return Promise.resolve({});
     if (this.closed) return Promise.resolve(this.fallback(setup, dealt, bots, seed));
     const key = keyOf(race, dealt, bots);
-    if (!this.byKey.has(key)) this.start(race, setup, dealt, bots, seed);
+    if (!this.byKey.has(key)) this.dealt(race, turn, setup, dealt, bots, seed);
     const p = this.byKey.get(key)!;
     this.byKey.delete(key);
     return p.result;
