@@ -138,7 +138,8 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   let turns = 0;
   let live = 0;
   const errors = new Map<string, number>();
-  const fault = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
+  // What fails while the row is being torn down is not counted.
+  const fault = (what: string) => running && errors.set(what, (errors.get(what) ?? 0) + 1);
   const sockets = new Set<WebSocket>();
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, f: () => void) => {
@@ -176,8 +177,10 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
           if (you?.status !== 200) return void fault(`GET seat ${you?.status ?? 'failed'}`);
           if (you.body.status !== 'running') return;
           const y = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
+          // A robot out, or with every register locked, sends nothing; the turn goes on without it.
+          if (!y.needsProgram) return;
           sent.set(seat, performance.now());
-          const program = y.needsProgram ? y.hand.slice(0, y.openRegisters.length) : [];
+          const program = y.hand.slice(0, y.openRegisters.length);
           let r = await call(base(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { ...(withTurn ? { turn: t } : {}), program }, tokens[seat]).catch(() => null);
           // A server whose orders carry no turn yet.
           if (r?.status === 422 && r.body?.error?.field === 'turn') {
