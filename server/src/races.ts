@@ -17,7 +17,7 @@ import type { Selectable } from 'kysely';
 import type { Db, RaceRow, SeatRow } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
 import type { Clock, DeadlinePolicy } from './deadline.js';
-import { readRaceRequest } from './setup.js';
+import { DESIGNS, readRaceRequest } from './setup.js';
 import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
@@ -35,6 +35,8 @@ import { inProcessPlanner, type BotPlanner } from './planner.js';
 export type RaceEvent =
   | { type: 'raceCreated'; course: string; rules: string }
   | { type: 'submitted'; seat: number }
+  /** A seat chose its robot (render/src/robots.ts's designs) before the first turn was played. */
+  | { type: 'robotChosen'; seat: number; robot: number }
   /** The moderator replaced a seat's orders on a turn taken back (rewind): everybody, the seat first, is told. */
   | { type: 'corrected'; seat: number; by: 'moderator' }
   | { type: 'deadline'; at: number | null }
@@ -73,6 +75,8 @@ export interface RaceServiceOptions {
   /** Decides the bots' orders of a dealt turn (planner.ts); by default in this process. */
   readonly planner?: BotPlanner;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 type Loaded = { race: Selectable<RaceRow>; seats: Selectable<SeatRow>[] };
 
@@ -196,7 +200,7 @@ export class RaceService {
     };
     const seatRows = seats.map((s, i) => ({
       race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hashSecret(tokens[i]!) : '',
-      first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0,
+      first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0, robot: s.robot,
     }));
     const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: newMailSecret() }] : []));
     await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null });
@@ -224,6 +228,30 @@ export class RaceService {
     const got = await this.auth.seat(id, seat, { token: secret });
     if (!got.ok) return got;
     return this.reads.seat(got.value, seat);
+  }
+
+  /**
+   * A seat chooses its robot (one of the eight designs, none another seat races) while the first
+   * turn is programmed; everybody's page hears of it (`robotChosen`).
+   */
+  async chooseRobot(id: string, seat: number, secret: string | undefined, body: unknown): Promise<Answer<{ seat: number; robot: number }>> {
+    const robot = isObject(body) ? body.robot : undefined;
+    if (!isObject(body) || Object.keys(body).some((k) => k !== 'robot')) return no(422, 'body', 'expected {"robot": a design, 0 to 7}');
+    if (!Number.isInteger(robot) || (robot as number) < 0 || (robot as number) >= DESIGNS) return no(422, 'robot', `expected a robot design, 0 to ${DESIGNS - 1}`);
+    const got = await this.auth.seat(id, seat, { token: secret });
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    const st: GameState = JSON.parse(race.state);
+    if (race.status !== 'running' || st.turn !== 1 || st.phase !== 'programming') return no(409, 'robot', 'a robot is chosen before the first turn is played');
+    const holder = seats.find((x) => x.seat !== seat && (x.robot ?? x.seat) === robot);
+    if (holder) return no(409, 'robot', `${holder.name} races that robot`);
+    const committed = await this.commit(race, [{ turn: st.turn, kind: 'race', event: { type: 'robotChosen', seat, robot: robot as number } }], {
+      apply: async (trx) => {
+        await trx.updateTable('seats').set({ robot: robot as number }).where('race_id', '=', id).where('seat', '=', seat).execute();
+      },
+    });
+    if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
+    return yes({ seat, robot: robot as number });
   }
 
   /**

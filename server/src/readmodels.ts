@@ -18,6 +18,8 @@ export interface PlayedTurn {
   readonly events: GameEvent[];
   readonly after: GameState;
   readonly setup: Setup;
+  /** Each seat's robot design, for pictures. */
+  readonly designs: number[];
 }
 export type Replay = { turn: number; robots: ReturnType<typeof publicRobots>; events: GameEvent[] };
 export type Report = { turn: number; report: ReturnType<typeof turnReport>; text: string };
@@ -36,8 +38,8 @@ export const raceSummary = (r: RaceRow): RaceSummary => ({
   status: r.status, paused: r.paused_left !== null, deadlineAt: r.deadline_at, lastSeq: r.last_seq, deal: publicDeal(storedDeal(r)),
 });
 
-export const seatInfo = (s: Pick<SeatRow, 'seat' | 'name' | 'kind' | 'level'>): SeatInfo => ({
-  seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level,
+export const seatInfo = (s: Pick<SeatRow, 'seat' | 'name' | 'kind' | 'level' | 'robot'>): SeatInfo => ({
+  seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level, robot: s.robot ?? s.seat,
 });
 
 export class ReadModels {
@@ -145,6 +147,8 @@ export class ReadModels {
     if (!row || row.first_seq === null) return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
     const next = await this.repo.turn(id, turn + 1);
     const events = await this.repo.gameEvents(id, turn);
-    return yes({ played: { before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setups.setupOf(race) } });
+    // Robots are chosen before the first turn is played: a played turn's designs stay.
+    const designs = await this.repo.designs(id);
+    return yes({ played: { before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setups.setupOf(race), designs } });
   }
 }

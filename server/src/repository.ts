@@ -78,10 +78,16 @@ export class RaceRepository {
     });
   }
 
-  /** The seats whose orders for the turn are in. */
-  async submittedSeats(id: string, turn: number): Promise<Set<number>> {
-    const rows = await this.db.selectFrom('orders').select('seat').where('race_id', '=', id).where('turn', '=', turn).execute();
-    return new Set(rows.map((r) => r.seat));
+  /** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
+  async submittedSeats(id: string, turn: number): Promise<Map<number, number>> {
+    const sent = await this.orders(id, turn);
+    return new Map([...sent].map(([seat, o]) => [seat, o.program.filter((e) => e !== null).length]));
+  }
+
+  /** Each seat's robot design (render/src/robots.ts), by seat. */
+  async designs(id: string): Promise<number[]> {
+    const seats = await this.db.selectFrom('seats').select(['seat', 'robot']).where('race_id', '=', id).orderBy('seat').execute();
+    return seats.map((x) => x.robot ?? x.seat);
   }
 
   /** The orders sent for a turn, by seat. */
