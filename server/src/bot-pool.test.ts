@@ -4,6 +4,8 @@ import { makeSetup, type GameState, type Setup } from '../../engine/src/index.js
 import { decideBots, entrants, startRace, type BotSeat } from '../../driver/src/index.js';
 import { BotPool } from './bot-pool.js';
 import { shippedCourses } from './courses.js';
+import { RaceService } from './races.js';
+import { freshDb, TestClock, until } from './testing.js';
 
 /** A race on a shipped course with two people and two strong bots, its first turn dealt. */
 function race(seed: number): { setup: Setup; dealt: GameState; bots: BotSeat[] } {
@@ -83,5 +85,34 @@ test('a decision that fails on its thread (a setup the engine refuses) gets the 
     assert.deepEqual(await pool.plan('fine', 1, setup, dealt, bots, 7), decideBots(setup, dealt, bots, 7));
   } finally {
     await pool.close();
+  }
+});
+
+test("as the race service's planner, the pool starts deciding when a turn is dealt, and the turn is played with the bots' orders from the thread", async () => {
+  const courses = shippedCourses();
+  const { db } = await freshDb('sqlite');
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), planner: pool });
+    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }, { name: 'Zap', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 } });
+    assert.ok(created.ok);
+    const { id } = created.value;
+    // Dealt at creation: the thread decides before anybody's orders are in.
+    await until('the bots decided on the thread', () => pool.counts.decided === 1);
+    const you = await service.seat(id, 0, created.value.seats[0]!.token!);
+    assert.ok(you.ok);
+    const y = (you.value as unknown as { you: { hand: string[]; openRegisters: number[] } }).you;
+    const sent = await service.submit(id, 0, { token: created.value.seats[0]!.token! }, { program: y.hand.slice(0, y.openRegisters.length) });
+    assert.ok(sent.ok);
+    const view = await until('turn 1 played', async () => {
+      const v = await service.view(id);
+      return v.ok && (v.value as unknown as { turn: number }).turn === 2 ? v.value : null;
+    });
+    assert.ok(view);
+    // Turn 2 was dealt, and its decision made on the thread without anybody asking.
+    await until('the bots of turn 2 decided', () => pool.counts.decided === 2);
+  } finally {
+    await pool.close();
+    await db.destroy();
   }
 });

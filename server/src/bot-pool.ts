@@ -163,7 +163,7 @@ export class BotPool {
         if (why?.startsWith('late')) this.counts.late++;
         else if (why === 'the queue is full') this.counts.full++;
         else this.counts.failed++;
-        this.log(`bots of race ${race}, turn ${dealt.turn}: ${why}; they play the random fallback`);
+        if (!this.closed) this.log(`bots of race ${race}, turn ${dealt.turn}: ${why}; they play the random fallback`);
         resolve(this.fallback(setup, dealt, bots, seed));
       },
     };
