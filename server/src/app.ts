@@ -9,6 +9,7 @@ import type { Answer } from './errors.js';
 import { OPENAPI } from './openapi.js';
 import type { RaceService } from './races.js';
 import { StreamHub, type StreamLimits } from './stream.js';
+import { dressed } from './views.js';
 import { isStatic, registerWeb } from './web.js';
 
 export interface AppOptions {
@@ -136,6 +137,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     send(reply, await svc.recompile(req.params.id, seatNumber(req.params.seat), { token: bearer(req) })));
   app.get<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat', async (req, reply) =>
     send(reply, await svc.seat(req.params.id, seatNumber(req.params.seat), bearer(req))));
+  // A seat chooses its robot before the first turn is played (a design no other seat races).
+  app.put<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/robot', async (req, reply) =>
+    send(reply, await svc.chooseRobot(req.params.id, seatNumber(req.params.seat), bearer(req), req.body)));
   app.put<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/orders', async (req, reply) => {
     const key = req.headers['x-moderator-key'];
     const who = typeof key === 'string' ? { moderatorKey: key } : { token: bearer(req) };
@@ -156,8 +160,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.get<{ Params: { id: string; turn: string } }>('/api/races/:id/turns/:turn/picture.svg', async (req, reply) => {
     const played = await svc.playedTurn(req.params.id, Number(req.params.turn) || 0);
     if (!played.ok) return send(reply, played);
-    const { setup, after, events } = played.value;
-    return reply.type('image/svg+xml').send(renderSvg(setup.board, { state: after, events, title: `Turn ${req.params.turn}` }));
+    const { setup, after, events, designs } = played.value;
+    return reply.type('image/svg+xml').send(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Turn ${req.params.turn}` }));
   });
   app.post<{ Params: { id: string; action: string } }>('/api/races/:id/moderator/:action', async (req, reply) => {
     const key = req.headers['x-moderator-key'];

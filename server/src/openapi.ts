@@ -1,4 +1,6 @@
 /** The API described in OpenAPI 3.1, served at /api/openapi.json. */
+import { LEVELS } from '../../bots/src/index.js';
+
 const error = { $ref: '#/components/schemas/Error' };
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
@@ -39,6 +41,15 @@ export const OPENAPI = {
         responses: { '200': { description: 'the orders as understood', ...json({ type: 'object' }) }, '409': { description: 'the race is over or the turn is being played', ...json(error) }, ...refused },
       },
     },
+    '/api/races/{id}/seats/{seat}/robot': {
+      put: {
+        summary: 'Choose the seat\'s robot, one of the eight designs no other seat races, before the first turn is played',
+        parameters: [id, seat],
+        security: [{ seat: [] }],
+        requestBody: { required: true, ...json({ type: 'object', required: ['robot'], additionalProperties: false, properties: { robot: { type: 'integer', minimum: 0, maximum: 7 } } }) },
+        responses: { '200': { description: '{seat, robot}', ...json({ type: 'object' }) }, '409': { description: 'another seat races that robot, or the first turn has been played', ...json(error) }, ...refused },
+      },
+    },
     '/api/races/{id}/seats/{seat}/recompile': {
       post: {
         summary: 'Recompile: discard the hand for a new one, taking the damage the rule set says (the robot must hold Recompile); orders already sent this turn are withdrawn',
@@ -77,13 +88,14 @@ export const OPENAPI = {
           settings: { type: 'object', description: 'the settings of docs/rules.md (teams come from the seats)' },
           whenNoPersonLeft: { enum: ['play', 'end'], description: 'once every person\'s robot is out: the bots play the race out at once (play, the default) or the race ends' },
           after: { type: 'object', required: ['race', 'moderatorKey'], properties: { race: { type: 'string' }, moderatorKey: { type: 'string' } }, description: 'the race this one follows in a series (it must be over): the seats are ordered by 001\'s picks from it' },
-          seats: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, bot: { enum: ['random', 'greedy', 'strong'] }, dir: { enum: ['N', 'E', 'S', 'W'] }, email: { type: 'string', format: 'email', description: 'the player races by e-mail (docs/mail.md)' },
+          seats: { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, bot: { enum: [...LEVELS] }, dir: { enum: ['N', 'E', 'S', 'W'] }, email: { type: 'string', format: 'email', description: 'the player races by e-mail (docs/mail.md)' },
             player: { type: 'string', description: 'seats with the same player share one invite link' },
             team: { type: 'string', description: 'its team (000 L21): a team wins when the first of its robots finishes' },
             options: { type: 'array', items: { type: 'string' }, description: 'handicap: options held from the start' },
             lives: { type: 'integer', minimum: 1 }, damage: { type: 'integer', minimum: 0 },
             start: { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, description: 'handicap: a start square of its own' },
             firstTimer: { type: 'boolean', description: 'the Three Minute Rule does not hurry this seat' },
+            robot: { type: 'integer', minimum: 0, maximum: 7, description: 'the robot it races (one of eight designs, unique in the race); else the first one free' },
             followWhenOut: { type: 'boolean', description: 'keep receiving the turn mails once its robot is out' } }, additionalProperties: false } },
           deadline: {
             oneOf: [
