@@ -10,9 +10,10 @@ import type { Socket } from 'node:net';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { RaceService } from './races.js';
-import { AfterQuery, AnyObject, CourseParams, ErrorSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReportQuery, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, CourseParams, ErrorSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
+import { dressed } from './views.js';
 import { isStatic, registerWeb } from './web.js';
 
 export interface AppOptions {
@@ -174,6 +175,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   }, async (req, reply) => send(reply, await svc.recompile(req.params.id, req.params.seat, { token: bearer(req.headers.authorization, req.query.token) })));
   api.get('/api/races/:id/seats/:seat', { schema: { summary: 'A seat\'s view: the race, its hand and its orders', params: SeatParams, querystring: TokenQuery, security: asSeat, response: answer('seat view') } }, async (req, reply) =>
     send(reply, await svc.seat(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token))));
+  // A seat chooses its robot before the first turn is played (a design no other seat races).
+  api.put('/api/races/:id/seats/:seat/robot', {
+    schema: { summary: 'Choose the seat\'s robot, one of the eight designs no other seat races, before the first turn is played', params: SeatParams, querystring: TokenQuery, body: RobotSchema, security: asSeat, response: answer('{seat, robot}') },
+  }, async (req, reply) => send(reply, await svc.chooseRobot(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
   api.put('/api/races/:id/seats/:seat/orders', {
     schema: { summary: 'Send or replace a seat\'s orders for the current turn (the moderator key: only on a turn taken back by rewind)', params: SeatParams, querystring: TokenQuery, body: OrdersSchema, security: [{ seat: [] }, { moderator: [] }], response: answer('the orders as understood') },
   }, async (req, reply) => {
@@ -196,8 +201,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.get('/api/races/:id/turns/:turn/picture.svg', { schema: { summary: 'A played turn drawn as SVG', params: TurnParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 404: ErrorSchema, 422: ErrorSchema } } }, async (req, reply) => {
     const played = await svc.playedTurn(req.params.id, req.params.turn);
     if (!played.ok) return send(reply, played);
-    const { setup, after, events } = played.value;
-    return reply.type('image/svg+xml').send(renderSvg(setup.board, { state: after, events, title: `Turn ${req.params.turn}` }));
+    const { setup, after, events, designs } = played.value;
+    return reply.type('image/svg+xml').send(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Turn ${req.params.turn}` }));
   });
   for (const [action, { summary, body }] of Object.entries(MODERATOR_ACTIONS)) {
     api.post(`/api/races/:id/moderator/${action}`, { schema: { summary, params: IdParams, body, security: [{ moderator: [] }], response: answer('{done}') } }, async (req, reply) => {

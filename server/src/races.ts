@@ -15,7 +15,7 @@ import type { Selectable } from 'kysely';
 import type { Db, RaceRow, SeatRow } from './db.js';
 import { dealNumber, dealSeed, publicDeal, storedDeal } from './deal.js';
 import { nextDeadline, type Clock, type DeadlinePolicy } from './deadline.js';
-import { readRaceRequest } from './setup.js';
+import { DESIGNS, readRaceRequest } from './setup.js';
 import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
@@ -27,6 +27,8 @@ import { publicEvent, publicRobots, publicView, seatView, type RaceSummary, type
 export type RaceEvent =
   | { type: 'raceCreated'; course: string; rules: string }
   | { type: 'submitted'; seat: number }
+  /** A seat chose its robot (render/src/robots.ts's designs) before the first turn was played. */
+  | { type: 'robotChosen'; seat: number; robot: number }
   /** The moderator replaced a seat's orders on a turn taken back (rewind): everybody, the seat first, is told. */
   | { type: 'corrected'; seat: number; by: 'moderator' }
   | { type: 'deadline'; at: number | null }
@@ -180,7 +182,7 @@ export class RaceService {
       }).execute();
       await trx.insertInto('seats').values(seats.map((s, i) => ({
         race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hash(tokens[i]!) : '',
-        first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0,
+        first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0, robot: s.robot,
       }))).execute();
       const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: mailSecret() }] : []));
       if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
@@ -204,14 +206,44 @@ export class RaceService {
     };
   }
 
-  private async submittedSeats(id: string, turn: number): Promise<Set<number>> {
-    const rows = await this.db.selectFrom('orders').select('seat').where('race_id', '=', id).where('turn', '=', turn).execute();
-    return new Set(rows.map((r) => r.seat));
+  /** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
+  private async submittedSeats(id: string, turn: number): Promise<Map<number, number>> {
+    const rows = await this.db.selectFrom('orders').select(['seat', 'body']).where('race_id', '=', id).where('turn', '=', turn).execute();
+    return new Map(rows.map((r) => [r.seat, (JSON.parse(r.body) as SeatOrders).program.filter((e) => e !== null).length]));
   }
 
-  private seatInfo = (s: { seat: number; name: string; kind: string; level: string | null }): SeatInfo => ({
-    seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level,
+  private seatInfo = (s: { seat: number; name: string; kind: string; level: string | null; robot: number | null }): SeatInfo => ({
+    seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level, robot: s.robot ?? s.seat,
   });
+
+  /**
+   * A seat chooses its robot (one of the eight designs, none another seat races) while the first
+   * turn is programmed; everybody's page hears of it (`robotChosen`).
+   */
+  async chooseRobot(id: string, seat: number, secret: string | undefined, body: unknown): Promise<Answer<{ seat: number; robot: number }>> {
+    const robot = isObject(body) ? body.robot : undefined;
+    if (!isObject(body) || Object.keys(body).some((k) => k !== 'robot')) return no(422, 'body', 'expected {"robot": a design, 0 to 7}');
+    if (!Number.isInteger(robot) || (robot as number) < 0 || (robot as number) >= DESIGNS) return no(422, 'robot', `expected a robot design, 0 to ${DESIGNS - 1}`);
+    const got = await this.authSeat(id, seat, secret);
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    const st: GameState = JSON.parse(race.state);
+    if (race.status !== 'running' || st.turn !== 1 || st.phase !== 'programming') return no(409, 'robot', 'a robot is chosen before the first turn is played');
+    const holder = seats.find((x) => x.seat !== seat && (x.robot ?? x.seat) === robot);
+    if (holder) return no(409, 'robot', `${holder.name} races that robot`);
+    const event: RaceEvent = { type: 'robotChosen', seat, robot: robot as number };
+    const committed = await this.db.transaction().execute(async (trx) => {
+      const bumped = await trx.updateTable('races').set({ version: race.version + 1, last_seq: race.last_seq + 1 })
+        .where('id', '=', id).where('version', '=', race.version).executeTakeFirst();
+      if (Number(bumped.numUpdatedRows) !== 1) return false;
+      await trx.updateTable('seats').set({ robot: robot as number }).where('race_id', '=', id).where('seat', '=', seat).execute();
+      await trx.insertInto('events').values({ race_id: id, seq: race.last_seq + 1, turn: st.turn, body: JSON.stringify({ kind: 'race', event }) }).execute();
+      return true;
+    });
+    if (!committed) return no(409, 'race', 'the race changed meanwhile; try again');
+    this.announce(id, race.last_seq + 1);
+    return yes({ seat, robot: robot as number });
+  }
 
   /** What anybody may see of a race. */
   async view(id: string): Promise<Answer<ReturnType<typeof publicView> & { standings: Standing[]; series: string | null }>> {
@@ -579,14 +611,15 @@ export class RaceService {
    * A turn played, for its report and picture: the state it began from, its events (less any the
    * moderator rewound), and the state after it.
    */
-  async playedTurn(id: string, turn: number): Promise<Answer<{ before: GameState; events: GameEvent[]; after: GameState; setup: Setup }>> {
+  async playedTurn(id: string, turn: number): Promise<Answer<{ before: GameState; events: GameEvent[]; after: GameState; setup: Setup; designs: number[] }>> {
     const race = await this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
     if (!race) return no(404, 'race', `no race "${id}"`);
     const row = await this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
     if (!row || row.first_seq === null) return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
     const next = await this.db.selectFrom('turns').select('before').where('race_id', '=', id).where('turn', '=', turn + 1).executeTakeFirst();
     const events = await this.gameEvents(id, turn);
-    return yes({ before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setupOf(race) });
+    const seats = await this.db.selectFrom('seats').select(['seat', 'robot']).where('race_id', '=', id).orderBy('seat').execute();
+    return yes({ before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setupOf(race), designs: seats.map((x) => x.robot ?? x.seat) });
   }
 
   /**

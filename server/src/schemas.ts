@@ -10,7 +10,7 @@ import Type, { type Static, type TSchema } from 'typebox';
 import { OPTION_CARDS, RULE_SETS, SETTING_KINDS, SETTING_RANGES, type Settings } from '../../engine/src/index.js';
 import { LEVELS } from '../../bots/src/index.js';
 import { MAX_SEED } from './deal.js';
-import { MAX_SEATS } from './setup.js';
+import { DESIGNS, MAX_SEATS } from './setup.js';
 
 /** The largest turn, seq or other count in a path or query: what a 32-bit column holds. */
 export const MAX_INT32 = 2 ** 31 - 1;
@@ -79,7 +79,11 @@ export const SeatSchema = closed({
   start: Type.Optional(Type.Tuple([whole(0, 999), whole(0, 999)], { description: 'handicap: a start square of its own, [x, y]' })),
   firstTimer: Type.Optional(Type.Boolean({ description: 'the Three Minute Rule does not hurry this seat' })),
   followWhenOut: Type.Optional(Type.Boolean({ description: 'keep receiving the turn mails once its robot is out' })),
+  robot: Type.Optional(whole(0, DESIGNS - 1, 'the robot it races (one of the designs, unique in the race); else the first one free')),
 });
+
+/** PUT …/seats/{seat}/robot. */
+export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
 /** One of two kinds of deadline, told apart by `kind` (so a refusal speaks of the kind sent). */
 export const DeadlineSchema = Type.Unsafe<{ kind: 'live'; seconds: number } | { kind: 'scheduled'; time: string; zone?: string; minimumHours?: number }>({
