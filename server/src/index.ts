@@ -8,3 +8,4 @@ export { nextDeadline, parsePolicy, systemClock, type Clock, type DeadlinePolicy
 export { shippedCourses } from './courses.js';
 export { dressed, visibleOptions } from './views.js';
 export type { SeatOrders } from './orders.js';
+export { inProcessPlanner, type BotPlanner } from './planner.js';
