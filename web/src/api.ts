@@ -57,12 +57,16 @@ export interface RaceView {
 }
 
 export interface SentOrders {
+  /** The turn the orders are for (the seat view's turn). */
+  turn?: number;
   program: (string | null)[];
   powerDown: boolean;
   stayDown: boolean;
   takeOption: boolean;
   unlock: number[];
   reenter: { dir?: string; poweredDown?: boolean } | null;
+  /** The first turn only: the facing the robot starts with (002 L38-39). */
+  facing?: string | null;
   /** Option decisions (docs/options.md), only those the player gave. */
   choices?: Record<string, unknown> | null;
 }
