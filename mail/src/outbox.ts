@@ -12,7 +12,7 @@ import {
   facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
-import { type DeadlinePolicy, type Entry, type RaceService, type SeatOrders, visibleOptions } from '../../server/src/index.js';
+import { type DeadlinePolicy, type Entry, type RaceService, type SeatOrders, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
 import { clockMail, correctedMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
@@ -32,6 +32,8 @@ export interface OutboxOptions {
 /** What the outbox knows of a race while it writes its mails. */
 interface RaceMail {
   readonly id: string;
+  /** The robot each seat races (render/src/robots.ts's designs), by seat, for the pictures. */
+  readonly designs: readonly number[];
   readonly state: GameState;
   readonly status: string;
   readonly deadlineAt: number | null;
@@ -102,6 +104,7 @@ export class Outbox {
     const policy: DeadlinePolicy = JSON.parse(race.policy);
     const rules = race.rules;
     return {
+      designs: seats.map((x) => x.robot ?? x.seat),
       id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy, rules, course, setup: this.o.service.setupOf(race), seed: race.seed,
       seats: mail.map((m) => ({
         seat: m.seat, kind: seats[m.seat]!.kind, follow: seats[m.seat]!.follow === 1, email: m.email, secret: m.secret,
@@ -180,7 +183,7 @@ export class Outbox {
     if (e.kind === 'race' && e.event.type === 'raceCreated') {
       const turn1 = await this.o.service.playedTurn(race.id, 1);
       const start = turn1.ok ? turn1.value.before : st;
-      const picture = png(renderSvg(race.course.board, { state: start, title: race.course.name }), `course-${race.id}`);
+      const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
       return each((s) => startMail(s.ctx, {
         description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture,
@@ -197,11 +200,11 @@ export class Outbox {
       const played = await this.o.service.playedTurn(race.id, turn);
       const rep = await this.o.service.report(race.id, turn);
       if (!played.ok || !rep.ok) return [];
-      const { setup, before, after, events } = played.value;
+      const { setup, before, after, events, designs } = played.value;
       // A turn the moderator took back and that was played again: its report says it replaces the first.
       const all = await this.o.service.entries(race.id, 0);
       const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
-      const picture = png(renderSvg(setup.board, { state: after, events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
+      const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
       // The eliminated get the report of the turn they went out in, then no more unless they asked.
       return each((s) => (before.robots[s.seat]!.status === 'out' && !s.follow ? null : reportMail(s.ctx, rep.value.report, rep.value.text, robotsFor(after, s.seat), picture, {
         corrected, gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),

@@ -4,13 +4,14 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, type Board, awards, optionText, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
-import { designOf, robotBody } from '../../render/src/browser.js';
+import { Floor, RULE_SETS, type Board, awards, parseBoard, parseDir, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
+import { robotIcon as seatIcon, seatsTable, teamsOf } from './seats-view.js';
+import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const params = new URLSearchParams(location.search);
@@ -80,8 +81,13 @@ function drawMarks(): void {
   byId('floor-notes').replaceChildren(...notes.map((n) => h('li', {}, n)));
 }
 
+/** The starting facing chosen in the program form, not yet played: the board shows the robot turned so. */
+let facing = '';
+
 function drawNow(): void {
-  if (mode === 'now') board.draw({ robots: robotsFromView(view.robots, designs()), ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
+  const robots = robotsFromView(view.robots, designs());
+  if (seat !== null && facing && view.turn === 1 && robots[seat]) robots[seat]!.dir = parseDir(facing)!;
+  if (mode === 'now') board.draw({ robots, ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
   if (mode === 'now') drawMarks();
 }
 
@@ -108,26 +114,7 @@ function sideTab(which: string): void {
 
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  const rows = view.seats.map((s) => {
-    const now = view.robots[s.seat]!;
-    const at = shown?.[s.seat];
-    const r = at ? { ...now, flags: at.flags, damage: at.damage, lives: at.lives, status: at.status, poweredDown: at.poweredDown } : now;
-    const state = r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : '';
-    const sent = view.status !== 'running' ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
-    const byFire = r.locked.filter((l) => l.by === 'Fire Control').length;
-    const locked = !at && r.lockedCount ? `${r.lockedCount} locked${byFire ? ` (${byFire} by Fire Control)` : ''}` : '';
-    // Your own options, all of them; another robot's as it may be seen (under Secret Options, those used).
-    const options = s.seat === seat ? (view as SeatView).you.options : r.options;
-    const hidden = s.seat === seat ? 0 : r.hiddenOptions;
-    return h('tr', { 'data-seat': s.seat, class: s.seat === seat ? 'you' : '' },
-      h('td', {}, robotIcon(s.seat), s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
-      h('td', {}, [state, locked].filter(Boolean).join(', ')),
-      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('abbr', { title: optionText(o, RULE_SETS[view.rules]!) ?? '' }, o)]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
-      h('td', { class: s.submitted ? 'submitted sent' : 'submitted' }, sent));
-  });
-  byId('seats').replaceChildren(h('h2', {}, 'Robots'), h('table', {},
-    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Options'), h('th', {}, 'Orders'))),
-    h('tbody', {}, ...rows)));
+  byId('seats').replaceChildren(...seatsTable(view, seat, shown));
 }
 
 /** The race's events (less any turn the moderator rewound), for its statistics. */
@@ -137,12 +124,8 @@ async function raceEvents(): Promise<GameEvent[]> {
   return entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
 }
 
-/** A robot as drawn on the board, small, for a table. */
-const robotIcon = (k: number): SVGSVGElement => {
-  const span = document.createElement('span');
-  span.innerHTML = `<svg class="robot-icon" viewBox="-20 -20 40 40" aria-hidden="true">${robotBody(40, designOf(view.seats[k]?.robot, k), false)}</svg>`;
-  return span.firstElementChild as SVGSVGElement;
-};
+/** A seat's robot as drawn on the board, small, for a table. */
+const robotIcon = (k: number): SVGSVGElement => seatIcon(view.seats[k]?.robot, k);
 
 /**
  * The end: the standings (the finishers in order, then the others by flags and lives), the
@@ -163,14 +146,15 @@ async function drawResult(): Promise<void> {
     const [ra, rb] = [view.robots[a]!, view.robots[b]!];
     return rb.flags - ra.flags || rb.lives - ra.lives;
   });
+  const teams = teamsOf(view);
   const standings = h('table', { class: 'standings' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), h('th', {}, 'Flags'), h('th', {}, 'Lives'), h('th', {}, 'Damage dealt'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Lives'), h('th', {}, 'Damage dealt'))),
     h('tbody', {}, ...order.map((k) => {
       const r = view.robots[k]!;
       const p = placeOf(k);
       return h('tr', { 'data-seat': k, class: k === seat ? 'you' : '' },
         h('td', {}, p >= 0 ? `${p + 1}` : r.status === 'out' ? 'out' : '–'),
-        h('td', {}, robotIcon(k), r.name), h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
+        h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null, h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
     })));
   const again = h('p', { class: 'again' },
     h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(view.seats.map((s) => s.seat)) }, 'Rematch'), ' ',
@@ -179,7 +163,11 @@ async function drawResult(): Promise<void> {
       const picks = startingPicks(stats, [], view.lastSeq);
       void rematch(picks.map((name) => view.robots.findIndex((r) => r.name === name)));
     } }, 'Next race (start picks)'));
-  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), standings, again, h('div', { id: 'rematch' }));
+  // With teams (000 L21): the teams' standings first, each team ranked by its best robot.
+  const lines = (view as RaceView & { standings?: { place: number; name: string; team: boolean; robots: number[] }[] }).standings ?? [];
+  const byTeam = teams.size ? h('ol', { class: 'team-standings' }, ...lines.map((l) => h('li', { value: l.place, 'data-team': l.team ? l.name : null },
+    l.team ? `${l.name} (${l.robots.map((k) => view.robots[k]!.name).join(', ')})` : l.name))) : '';
+  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), byTeam, standings, again, h('div', { id: 'rematch' }));
   if (!RULE_SETS[view.rules]?.awards) return;
   const list = awards(stats);
   box.append(h('h3', {}, 'Awards'), h('table', { class: 'awards' }, h('tbody', {}, ...list.map((a) => h('tr', {}, h('th', {}, a.award), h('td', {}, a.robots.join(', ')), h('td', {}, a.for))))));
@@ -224,6 +212,7 @@ async function refresh(fresh = false): Promise<void> {
   if (!newTurn) drawNow();
   replay.setPlayed(played(view));
   byId<HTMLButtonElement>('tab-replay').disabled = played(view) === 0;
+  if (seat !== null) robotPicker(byId('choose'), view, seat, { choose: (robot) => ask('PUT', `/api/races/${id}/seats/${seat}/robot`, { robot }) });
   if (program) {
     if (view.status === 'running') program.update(view as SeatView);
     byId('program').hidden = view.status !== 'running';
@@ -315,7 +304,14 @@ async function main(): Promise<void> {
   });
   byId('share').addEventListener('click', (e) => void copy(new URL(`/race/${id}`, location.href).href, e.currentTarget as HTMLElement));
   const chopShop = parsed.value.floor.includes(Floor.ChopShop);
-  if (seat !== null) program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile });
+  if (seat !== null) {
+    // Joining: the robot to race, chosen before the first turn is played.
+    byId('program').before(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }));
+    program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile, facing: (dir) => {
+      facing = dir;
+      drawNow();
+    } });
+  }
   // Opened between turns: the board shows now; the last replay waits behind its tab.
   await refresh(true);
   setInterval(drawStatus, 1000);
