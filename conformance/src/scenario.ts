@@ -166,8 +166,8 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   if (bad) return bad;
   if (typeof raw.id !== 'string' || !raw.id) return err('id', 'expected a non-empty string');
   const rules = raw.rules;
-  const ruleSets = Object.keys(RULE_SETS).map((r) => `"${r}"`).join(" or ");
-  if (typeof rules !== 'string') return err("rules", `expected ${ruleSets}`);
+  const ruleSets = Object.keys(RULE_SETS).map((r) => `"${r}"`).join(' or ');
+  if (typeof rules !== 'string') return err('rules', `expected ${ruleSets}`);
   const priorities = ruleSetPriorities(rules);
   if (priorities === undefined) return err('rules', `unknown rule set "${rules}" (expected ${ruleSets})`);
   const seed = raw.seed ?? 0;
