@@ -98,7 +98,7 @@ test('threeMinuteRule sets a live race\'s programming time; first-timers keep th
     assert.deepEqual(hurried?.event.seats, [0]);
     // The first-timer's orders come in: the live race plays at once, Ava's registers filled at random.
     const you = (await call(s.base, 'GET', `/api/races/${ft.body.id}/seats/1`, undefined, auth(ft.body.seats[1].token))).body.you;
-    const sent = await call(s.base, 'PUT', `/api/races/${ft.body.id}/seats/1/orders`, { program: you.hand.slice(0, you.openRegisters.length) }, auth(ft.body.seats[1].token));
+    const sent = await call(s.base, 'PUT', `/api/races/${ft.body.id}/seats/1/orders`, { turn: 1, program: you.hand.slice(0, you.openRegisters.length) }, auth(ft.body.seats[1].token));
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     view = (await call(s.base, 'GET', `/api/races/${ft.body.id}`)).body;
     assert.equal(view.turn, 2);
@@ -112,12 +112,12 @@ test('the starting facing is sent with the first turn\'s orders and refused late
     const r = await create(s, { seats: [{ name: 'Ava' }] });
     const tok = r.body.seats[0].token;
     const you = (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/0`, undefined, auth(tok))).body.you;
-    const sent = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { program: you.hand.slice(0, 5), facing: 'W' }, auth(tok));
+    const sent = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5), facing: 'W' }, auth(tok));
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     const faced = (await events(s, r.body.id)).find((e) => e.event.type === 'faced');
     assert.deepEqual(faced?.event, { type: 'faced', robot: 0, dir: 3 });
     const you2 = (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/0`, undefined, auth(tok))).body.you;
-    const later = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { program: you2.needsProgram ? you2.hand.slice(0, you2.openRegisters.length) : [], facing: 'N' }, auth(tok));
+    const later = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { turn: 2, program: you2.needsProgram ? you2.hand.slice(0, you2.openRegisters.length) : [], facing: 'N' }, auth(tok));
     assert.equal(later.status, 422);
     assert.equal(later.body.error.field, 'facing');
   });

@@ -187,7 +187,7 @@ export function playRaces(bases: string[], races: number): { statuses: Map<numbe
         if (you.status !== 200 || !running) continue;
         if (you.body.status !== 'running') return;
         const y = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
-        const put = await call(base(seat), 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { program: y.needsProgram ? y.hand.slice(0, y.openRegisters.length) : [] }, auth).catch(() => ({ status: 0, body: null }));
+        const put = await call(base(seat), 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: you.body.turn, program: y.needsProgram ? y.hand.slice(0, y.openRegisters.length) : [] }, auth).catch(() => ({ status: 0, body: null }));
         count(put.status);
         if (put.status === 200 && seat === 1) turns++;
       }

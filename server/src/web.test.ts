@@ -60,7 +60,7 @@ test('a course comes with its composed board, and a played turn with the robots 
     assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/turns/1`)).status, 404, 'not played yet');
     const token = race.seats[0].token;
     const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, { authorization: `Bearer ${token}` })).body.you;
-    await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, { authorization: `Bearer ${token}` });
+    await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, { authorization: `Bearer ${token}` });
     const turn = await call(s.base, 'GET', `/api/races/${race.id}/turns/1`);
     assert.equal(turn.status, 200);
     assert.deepEqual(turn.body.robots.map((r: { name: string }) => r.name), ['Ava', 'Bolt']);
