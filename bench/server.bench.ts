@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       if (yous[0]!.body.status !== 'running') return;
       const send = (seat: number) => {
         const you = yous[seat]!.body.you;
-        return call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, { authorization: `Bearer ${race.tokens[seat]}` });
+        return call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: yous[seat]!.body.turn, program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, { authorization: `Bearer ${race.tokens[seat]}` });
       };
       // The report is out when the turn's end is published on the stream.
       let sent = 0;

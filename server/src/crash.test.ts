@@ -37,7 +37,7 @@ test('after kill -9 at random moments and a restart, no acknowledged orders are 
           const { hand, openRegisters, needsProgram } = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
           const start = k % Math.max(1, hand.length - openRegisters.length + 1);
           const program = needsProgram ? hand.slice(start, start + openRegisters.length) : [];
-          const r = await call(base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, auth(seat)).catch(() => null);
+          const r = await call(base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: you.body.turn, program }, auth(seat)).catch(() => null);
           if (r?.status === 200) acked.set(`${r.body.turn}/${seat}`, { program, open: openRegisters });
         }
       })();

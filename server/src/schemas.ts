@@ -124,6 +124,7 @@ export const NewRace = closed({
 const CHOICE_KEYS = [...new Set(Object.values(RULE_SETS).flatMap((rs) => rs.options.choiceKeys))];
 
 export const OrdersSchema = closed({
+  turn: whole(1, MAX_INT32, 'the turn the orders are for (the view\'s turn): another turn is refused with 409 turn, orders after the deadline with 409 deadline'),
   program: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 32 }), Type.Null()]), {
     maxItems: 5,
     description: 'one card per open register ("F2:670" classic, "F2" pbem, the pbem upgrade codes "F0", "F4", "B2"; two joined by + for Crab Legs or Dual Processor: "F1:500+R:80", "F+L"); null leaves a register to the random fill at the deadline',
