@@ -47,6 +47,7 @@ function settingSchema(kind: (typeof SETTING_KINDS)[keyof Settings]): TSchema | 
     case 'limit': return whole(...SETTING_RANGES.limit);
     case 'flag': return Type.Boolean();
     case 'variant': return Type.Enum(['race', 'arena']);
+    case 'cubed': return Type.Enum(['inside', 'outside'], { description: 'RoboRally Cubed, on a cube course (004 L179): inside, lasers reach the first row across a board edge; outside, they cross none' });
     case 'playOn': return Type.Union([Type.Literal(true), whole(...SETTING_RANGES.playOn)], { description: 'true: until every robot has finished or is out; N: that many turns after the first finish' });
     case 'dice': return Type.Array(whole(...SETTING_RANGES.dice), { maxItems: 16, description: 'one die value per flag' });
     case 'options': return Type.Array(Type.Enum(OPTION_CARDS), { uniqueItems: true, maxItems: OPTION_CARDS.length });

@@ -176,3 +176,32 @@ test('a series: the next race follows the last one, seated by 001\'s picks, and 
     assert.deepEqual(series.body.standings.map((l: { name: string }) => l.name).sort(), ['Bolt', 'Cog'], 'only races that are over count');
   });
 });
+
+test('names are NFKC-normalized and trimmed; blank, invisible, over-long names and names that look like another seat\'s are refused', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  const race = (seats: { name: string }[]) => call(s.base, 'POST', '/api/races', { course: 'first-shift', seats });
+  try {
+    const ok = await race([{ name: '  Ava ' }, { name: 'Ｂｏｂ' }]);
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    assert.deepEqual(ok.body.seats.map((x: { name: string }) => x.name), ['Ava', 'Bob']);
+    for (const [seats, field] of [
+      [[{ name: '   ' }], 'seats[0].name'],
+      [[{ name: 'Ava\u200b' }], 'seats[0].name'],
+      [[{ name: 'A\u202eva' }], 'seats[0].name'],
+      [[{ name: 'A\u0000' }], 'seats[0].name'],
+      [[{ name: 'x'.repeat(25) }], 'seats[0].name'],
+      [[{ name: 'Ava' }, { name: 'AVA' }], 'seats[1].name'],
+      [[{ name: 'Ava' }, { name: 'A.va' }], 'seats[1].name'],
+      [[{ name: 'Ava' }, { name: 'Ａｖａ' }], 'seats[1].name'],
+      [[{ name: 'Ava' }, { name: 'Avá' }], 'seats[1].name'],
+    ] as const) {
+      const r = await race([...seats]);
+      assert.deepEqual([r.status, r.body.error?.field], [422, field], JSON.stringify(seats));
+    }
+    assert.match((await race([{ name: 'Ava' }, { name: 'ava' }])).body.error.message, /looks like "Ava"/);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
