@@ -23,6 +23,19 @@ function envInt(name: string): number | undefined {
   return n;
 }
 
+/**
+ * TRUST_PROXY: behind a reverse proxy, which of them to believe about the client's address:
+ * `true`, a number of hops, or addresses and CIDR ranges separated by commas (fastify's trustProxy).
+ */
+function envTrustProxy(): boolean | string | ((address: string, hop: number) => boolean) | undefined {
+  const v = process.env.TRUST_PROXY?.trim();
+  if (!v || v === 'false') return undefined;
+  if (v === 'true') return true;
+  if (!/^\d+$/.test(v)) return v;
+  const hops = Number(v);
+  return (_address, hop) => hop < hops;
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? '127.0.0.1';
@@ -41,11 +54,13 @@ async function main(): Promise<void> {
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');
   const requests = envInt('REQUESTS_PER_10S');
+  const trustProxy = envTrustProxy();
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
     ...(perAddress ? { connections: { perAddress } } : {}),
     ...(streams ? { stream: { perAddress: streams } } : {}),
     ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
   });
   // For the operator and the load benchmark: the event loop's delay and the memory, from outside.
   if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts } }));
