@@ -102,7 +102,7 @@ test("as the race service's planner, the pool starts deciding when a turn is dea
     const you = await service.seat(id, 0, created.value.seats[0]!.token!);
     assert.ok(you.ok);
     const y = (you.value as unknown as { you: { hand: string[]; openRegisters: number[] } }).you;
-    const sent = await service.submit(id, 0, { token: created.value.seats[0]!.token! }, { program: y.hand.slice(0, y.openRegisters.length) });
+    const sent = await service.submit(id, 0, { token: created.value.seats[0]!.token! }, { turn: 1, program: y.hand.slice(0, y.openRegisters.length) });
     assert.ok(sent.ok);
     const view = await until('turn 1 played', async () => {
       const v = await service.view(id);
