@@ -134,6 +134,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.get<{ Params: { id: string } }>('/api/series/:id', async (req, reply) => send(reply, await svc.series(req.params.id)));
   app.post<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/recompile', async (req, reply) =>
     send(reply, await svc.recompile(req.params.id, seatNumber(req.params.seat), { token: bearer(req) })));
+  // The seat's person has watched or skipped the replay: a live race's clock starts once every person has (ready.ts).
+  app.post<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/ready', async (req, reply) =>
+    send(reply, await svc.ready(req.params.id, seatNumber(req.params.seat), bearer(req), req.body)));
   app.get<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat', async (req, reply) =>
     send(reply, await svc.seat(req.params.id, seatNumber(req.params.seat), bearer(req))));
   app.put<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/orders', async (req, reply) => {

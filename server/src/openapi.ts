@@ -47,6 +47,15 @@ export const OPENAPI = {
         responses: { '200': { description: '{turn, hand}', ...json({ type: 'object' }) }, '409': { description: 'the race is over or the turn is being played', ...json(error) }, ...refused },
       },
     },
+    '/api/races/{id}/seats/{seat}/ready': {
+      post: {
+        summary: 'The seat\'s person has watched or skipped the replay of the turn just played: a live race\'s programming clock starts once every person still racing has, or at the latest at the view\'s clock.startsBy (the replay\'s length and a margin)',
+        parameters: [id, seat],
+        security: [{ seat: [] }],
+        requestBody: { required: true, ...json({ type: 'object', required: ['turn'], additionalProperties: false, properties: { turn: { type: 'integer', description: 'the turn now being programmed' } } }) },
+        responses: { '200': { description: '{turn, clockStarted, deadlineAt}', ...json({ type: 'object' }) }, '409': { description: 'the race is over or at another turn', ...json(error) }, ...refused },
+      },
+    },
     '/api/races/{id}/events': { get: { summary: 'The race\'s events after a sequence number', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'entries {seq, turn, kind, event}', ...json({ type: 'array', items: { type: 'object' } }) }, ...refused } } },
     '/api/races/{id}/stream': { get: { summary: 'WebSocket: the entries after ?after=, a page at a time, then each commit\'s entries as they are committed. A frame is a JSON array of entries, {"played": {turn, replay, report}} after a turn played, or {"error"} (docs/server.md)', parameters: [id, { name: 'after', in: 'query', schema: { type: 'integer' } }], responses: { '101': { description: 'switching to WebSocket' } } } },
     '/api/races/{id}/turns/{turn}': { get: { summary: 'A played turn for its replay: the robots as it began (public view) and its events', parameters: [id, { name: 'turn', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: '{turn, robots, events}', ...json({ type: 'object' }) }, ...refused } } },

@@ -14,7 +14,8 @@ import { adjudicate as adjudicateTurn, decideBots, entrants, startRace, type Per
 import type { Selectable } from 'kysely';
 import type { Db, RaceRow, SeatRow } from './db.js';
 import { dealNumber, dealSeed, publicDeal, storedDeal } from './deal.js';
-import { nextDeadline, type Clock, type DeadlinePolicy } from './deadline.js';
+import { nextDeadline, replayWaitMs, type Clock, type DeadlinePolicy } from './deadline.js';
+import { clockView, waitingClock } from './ready.js';
 import { readRaceRequest } from './setup.js';
 import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
@@ -29,7 +30,12 @@ export type RaceEvent =
   | { type: 'submitted'; seat: number }
   /** The moderator replaced a seat's orders on a turn taken back (rewind): everybody, the seat first, is told. */
   | { type: 'corrected'; seat: number; by: 'moderator' }
-  | { type: 'deadline'; at: number | null }
+  /** `clockStartsBy`: the clock waits for the replay until every person is ready, at the latest until then (ready.ts). */
+  | { type: 'deadline'; at: number | null; clockStartsBy?: number }
+  /** These seats' person has watched or skipped the replay (ready.ts). */
+  | { type: 'ready'; seats: number[] }
+  /** Every person is ready: the programming clock runs, to `at`. */
+  | { type: 'clockStarted'; at: number }
   | { type: 'paused' }
   | { type: 'resumed' }
   | { type: 'seatReplaced'; seat: number; level: string }
@@ -220,7 +226,55 @@ export class RaceService {
     const st: GameState = JSON.parse(got.race.state);
     // The standings as they stand (teams listed as teams, 000 L21); final once the race is over.
     const view = publicView(this.summary(got.race), st, got.seats.map(this.seatInfo), await this.submittedSeats(id, st.turn));
-    return yes({ ...view, standings: standings(this.setupOf(got.race), st), series: got.race.series });
+    return yes({ ...view, standings: standings(this.setupOf(got.race), st), series: got.race.series, clock: await this.replayClock(got.race, got.seats, st) });
+  }
+
+  /** The current turn's clock while it waits for the people to watch the replay (ready.ts); null when it runs. */
+  private async replayClock(race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState) {
+    if (race.status !== 'running' || JSON.parse(race.policy).kind !== 'live') return null;
+    const rows = await this.db.selectFrom('events').select('body').where('race_id', '=', race.id).where('turn', '=', st.turn).orderBy('seq').execute();
+    const people = seats.filter((x) => x.kind === 'human' && st.robots[x.seat]?.status !== 'out').map((x) => x.seat);
+    return clockView(waitingClock(rows.map((r) => JSON.parse(r.body)), this.clock.now()), people);
+  }
+
+  /**
+   * A seat's person has watched (or skipped) the replay of the turn just played (`turn` is the turn
+   * now being programmed). In a live race the programming clock starts once every person still
+   * racing has, or at the latest when the wait runs out (ready.ts). The seats of the same player are
+   * ready together. Saying it again, or when the clock runs already, changes nothing.
+   */
+  async ready(id: string, seat: number, token: string | undefined, body: unknown, attempt = 1): Promise<Answer<{ turn: number; clockStarted: boolean; deadlineAt: number | null }>> {
+    const got = await this.authSeat(id, seat, token);
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    if (!isObject(body) || !Number.isInteger(body.turn)) return no(422, 'turn', 'expected {"turn": N}: the turn the seat is ready to program');
+    const extra = Object.keys(body).find((k) => k !== 'turn');
+    if (extra) return no(422, extra, 'unknown field (expected turn)');
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    const st: GameState = JSON.parse(race.state);
+    if (body.turn !== st.turn) return no(409, 'turn', `the race is at turn ${st.turn}`);
+    const clock = await this.replayClock(race, seats, st);
+    if (!clock) return yes({ turn: st.turn, clockStarted: true, deadlineAt: race.deadline_at });
+    const mine = seats.filter((x) => x.token_hash === seats[seat]!.token_hash).map((x) => x.seat).filter((x) => clock.waitingFor.includes(x));
+    if (!mine.length) return yes({ turn: st.turn, clockStarted: false, deadlineAt: race.deadline_at });
+    const now = this.clock.now();
+    const all = clock.waitingFor.every((x) => mine.includes(x));
+    const left = seats.filter((x) => x.kind === 'human' && st.robots[x.seat]!.status !== 'out').map((x) => ({ firstTimer: x.first_timer === 1 }));
+    const deadlineAt = all ? turnDeadline(JSON.parse(race.policy), this.setupOf(race).settings, left, now) : race.deadline_at;
+    const events: RaceEvent[] = [{ type: 'ready', seats: mine }, ...(all ? [{ type: 'clockStarted' as const, at: deadlineAt! }] : [])];
+    const committed = await this.db.transaction().execute(async (trx) => {
+      const bumped = await trx.updateTable('races').set({ version: race.version + 1, last_seq: race.last_seq + events.length, deadline_at: deadlineAt })
+        .where('id', '=', id).where('version', '=', race.version).executeTakeFirst();
+      if (Number(bumped.numUpdatedRows) !== 1) return false;
+      await trx.insertInto('events').values(events.map((event, k) => ({ race_id: id, seq: race.last_seq + 1 + k, turn: st.turn, body: JSON.stringify({ kind: 'race', event }) }))).execute();
+      return true;
+    });
+    if (!committed) {
+      if (attempt < 5) return this.ready(id, seat, token, body, attempt + 1);
+      return no(409, 'race', 'the race is changing too fast; try again');
+    }
+    this.announce(id, race.last_seq + events.length);
+    return yes({ turn: st.turn, clockStarted: all, deadlineAt });
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */
@@ -271,7 +325,7 @@ export class RaceService {
     const mine = await this.db.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).executeTakeFirst();
     // The other seats of the same player, opened by the same link (000 L40).
     const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
-    return yes({ ...seatView(this.summary(race), st, seats.map(this.seatInfo), await this.submittedSeats(id, st.turn), seat, mine ? JSON.parse(mine.body) : null, this.setupOf(race).rules.options.choiceKeys), playerSeats });
+    return yes({ ...seatView(this.summary(race), st, seats.map(this.seatInfo), await this.submittedSeats(id, st.turn), seat, mine ? JSON.parse(mine.body) : null, this.setupOf(race).rules.options.choiceKeys), playerSeats, clock: await this.replayClock(race, seats, st) });
   }
 
   /**
@@ -444,9 +498,11 @@ export class RaceService {
       entries.push({ turn, kind: 'race', event: played.value.over ? { type: 'raceOver' } : { type: 'raceOver', reason: 'noPersonLeft' } });
     } else {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
-      // A race with no person left plays on at once; people get the policy's time (or the Three Minute Rule's).
-      deadlineAt = turnDeadline(policy, setup.settings, left, now);
-      entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
+      // A race with no person left plays on at once; people get the policy's time (or the Three Minute
+      // Rule's), in a live race once they have watched the replay (ready.ts), at the latest after its length.
+      const wait = policy.kind === 'live' && left.length ? replayWaitMs(played.value.played.length) : 0;
+      deadlineAt = turnDeadline(policy, setup.settings, left, now + wait);
+      entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }
     const first = race.last_seq + 1;
     const committed = await this.db.transaction().execute(async (trx) => {

@@ -85,13 +85,23 @@ function drawNow(): void {
   if (mode === 'now') drawMarks();
 }
 
+const clock = (ms: number): string => {
+  const left = Math.max(0, Math.round(ms / 1000));
+  return left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+};
+
 function countdown(): string {
   if (view.status === 'over') return 'The race is over.';
   if (view.paused) return 'Paused by the moderator.';
+  // A live race's clock waits for the replay (docs/server.md): it starts once every person has watched it.
+  const wait = view.clock && view.clock.startsBy > Date.now() ? view.clock : null;
+  if (wait) {
+    if (seat !== null && wait.waitingFor.includes(seat)) return 'the clock starts after the replay';
+    const names = wait.waitingFor.map((k) => view.seats[k]?.name ?? '').join(', ');
+    return `clock waits for ${names} (≤ ${clock(wait.startsBy - Date.now())})`;
+  }
   if (view.deadlineAt === null) return '';
-  const left = Math.max(0, Math.round((view.deadlineAt - Date.now()) / 1000));
-  const hms = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-  return `${hms} left`;
+  return `${clock(view.deadlineAt - Date.now())} left`;
 }
 
 function drawStatus(): void {
@@ -282,6 +292,19 @@ async function ask(method: string, path: string, body?: unknown): Promise<Refusa
   }
 }
 
+/**
+ * Tells the server this seat has watched (or skipped, or left) the replay of the turn just played,
+ * once a turn: a live race's clock starts when every person has (docs/server.md).
+ */
+let readySent = 0;
+function ready(): void {
+  if (seat === null || !view.clock?.waitingFor.includes(seat) || readySent === view.turn) return;
+  readySent = view.turn;
+  void ask('POST', `/api/races/${id}/seats/${seat}/ready`, { turn: view.turn }).then((refused) => {
+    if (refused) readySent = 0;
+  });
+}
+
 const send = (orders: SentOrders) => ask('PUT', `/api/races/${id}/seats/${seat}/orders`, orders);
 const recompile = () => ask('POST', `/api/races/${id}/seats/${seat}/recompile`);
 
@@ -307,6 +330,9 @@ async function main(): Promise<void> {
     shown: (robots) => {
       if (mode === 'replay') drawSeats(robots);
     },
+    seen: (turn) => {
+      if (turn === played(view)) ready();
+    },
   });
   byId('tab-now').addEventListener('click', () => showMode('now'));
   byId('tab-replay').addEventListener('click', async () => {
@@ -318,6 +344,8 @@ async function main(): Promise<void> {
   if (seat !== null) program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile });
   // Opened between turns: the board shows now; the last replay waits behind its tab.
   await refresh(true);
+  // Opened between turns, the replay is not played: the clock need not wait for this seat.
+  ready();
   setInterval(drawStatus, 1000);
   document.body.dataset.ready = 'true';
   follow();
