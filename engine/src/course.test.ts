@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BoardJson } from './board.js';
-import { composeBoards, parseCourse, rotateBoard, type Course } from './course.js';
+import { composeBoards, courseFile, parseCourse, rotateBoard, type Course } from './course.js';
 import { validateCourse } from './validate.js';
 
 const TILE: BoardJson = {
@@ -177,4 +177,12 @@ test('a course\'s boards are laid out before any flag or start is placed (for an
   assert.deepEqual(c.value.layout.grid.slice(0, 2), ['. . . . . . . .', '. W > . T2 . W .'], 'the second board turned, its portals relabelled');
   const bad = composeBoards([{ board: 'tile', x: 0, y: 0 }, { board: 'tile', x: 2, y: 0 }], boards({ tile: TILE }));
   assert.equal(!bad.ok && bad.error.field, 'boards[1]');
+});
+
+test('a course written back as its file reads back into the same course', () => {
+  const c = course({ boards: [{ board: 'tile', x: 0, y: 0, rotation: 0 }, { board: 'tile', x: 4, y: 0, rotation: 90 }], starts: [[0, 1]] });
+  const again = parseCourse(JSON.parse(JSON.stringify(courseFile(c))), boards());
+  assert.ok(again.ok);
+  assert.deepEqual(courseFile(again.value), courseFile(c));
+  assert.deepEqual(again.value.layout, c.layout);
 });

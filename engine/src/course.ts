@@ -264,3 +264,14 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
     boardAt,
   });
 }
+
+/** A course as its file has it (docs/formats.md): what parseCourse reads back into the same course. */
+export function courseFile(c: Course): Record<string, unknown> {
+  return {
+    name: c.name, ...(c.author ? { author: c.author } : {}), ...(c.description ? { description: c.description } : {}),
+    players: [...c.players], complexity: c.complexity, time: c.time,
+    boards: c.boards.map((p) => ({ board: p.board, x: p.x, y: p.y, rotation: p.rotation })),
+    flags: c.flags.map(([x, y]) => [x, y]), ...(c.start ? { start: [c.start[0], c.start[1]] } : {}),
+    ...(c.starts.length ? { starts: c.starts.map(([x, y]) => [x, y]) } : {}),
+  };
+}

@@ -1,7 +1,8 @@
 /** The HTTP JSON API and the WebSocket stream of a race's events. */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
-import { courseRuleSets, type Course } from '../../engine/src/index.js';
+import { courseFile, courseRuleSets, type Course } from '../../engine/src/index.js';
+import { boardNames, loadBoard } from '../../boards/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
 import type { Socket } from 'node:net';
 import { databaseUnavailable } from './db.js';
@@ -112,7 +113,19 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.get<{ Params: { name: string } }>('/api/courses/:name', async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
     if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
-    return { ...about(c.name, c.course), layout: c.course.layout };
+    return { ...about(c.name, c.course), layout: c.course.layout, file: courseFile(c.course) };
+  });
+  // The shipped boards, for composing a course of one's own (the course editor): each board's
+  // grammar as its file has it, read once.
+  let boards: { name: string; title: string; description: string; board: object }[] | null = null;
+  app.get('/api/boards', async () => {
+    boards ??= boardNames().flatMap((name) => {
+      const b = loadBoard(name);
+      if (!b.ok) return [];
+      const { name: title, author: _author, description, ...board } = b.value.file;
+      return [{ name, title, description, board }];
+    });
+    return boards;
   });
   app.get<{ Params: { name: string } }>('/api/courses/:name/picture.svg', async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);

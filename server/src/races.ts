@@ -8,7 +8,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, seriesStandings, standings, type SeriesLine, type Standing, recompile, makeSetup, needsProgram, raceStats, startingPicks, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type Setup,
+  cardName, courseFile, openRegisters, seriesStandings, standings, type SeriesLine, type Standing, recompile, makeSetup, needsProgram, raceStats, startingPicks, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, decideBots, entrants, startRace, type PersonTurn } from '../../driver/src/index.js';
 import type { Selectable } from 'kysely';
@@ -278,11 +278,12 @@ export class RaceService {
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */
-  async raceCourse(id: string): Promise<Answer<{ title: string; description: string; flags: number; starts: number; layout: Course['layout'] }>> {
+  async raceCourse(id: string): Promise<Answer<{ name: string | null; title: string; description: string; flags: number; starts: number; layout: Course['layout']; file: Record<string, unknown> }>> {
     const race = await this.db.selectFrom('races').select(['id', 'course', 'course_json']).where('id', '=', id).executeTakeFirst();
     if (!race) return no(404, 'race', `no race "${id}"`);
     const c = this.courseOf(race);
-    return yes({ title: c.name, description: c.description, flags: c.flags.length, starts: c.starts.length, layout: c.layout });
+    // `name`: the shipped course's, or null for a course of the race's own; `file`: the course as a file has it (for a rematch).
+    return yes({ name: race.course_json ? null : race.course, title: c.name, description: c.description, flags: c.flags.length, starts: c.starts.length, layout: c.layout, file: courseFile(c) });
   }
 
   /**

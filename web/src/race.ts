@@ -26,6 +26,15 @@ let mode: 'now' | 'replay' = 'now';
 let lastSeq = 0;
 let ended = false;
 
+/** The race's course: a shipped one's name (null for a course of the race's own) and the course file, for a rematch. */
+interface RaceCourse {
+  name: string | null;
+  title: string;
+  layout: unknown;
+  file: unknown;
+}
+let course: RaceCourse;
+
 /** The robot each seat chose (render/src/robots.ts), by seat. */
 const designs = () => view.seats.map((s) => s.robot);
 const played = (v: RaceView) => (v.status === 'over' ? v.turn : v.turn - 1);
@@ -200,14 +209,14 @@ interface Created {
   seats: { seat: number; name: string; token: string | null; link: string | null }[];
 }
 
-/** A new race on this course with these seats, in this order: alone with bots, straight to your seat; else everyone's link. */
+/** A new race on this course (a shipped one by name, else the course itself) with these seats, in this order: alone with bots, straight to your seat; else everyone's link. */
 async function rematch(order: number[]): Promise<void> {
   const v = view as RaceView & { settings?: unknown; deadline?: unknown };
   const seats = order.map((k) => {
     const s = view.seats[k]!;
     return { name: s.name, ...(s.kind === 'bot' ? { bot: s.level ?? 'greedy' } : {}), ...(s.robot !== undefined ? { robot: s.robot } : {}) };
   });
-  const body = { course: view.course, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}) };
+  const body = { course: course.name ?? course.file, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}) };
   const out = byId('rematch');
   try {
     const r = await api<Created>('POST', '/api/races', body);
@@ -316,7 +325,8 @@ async function main(): Promise<void> {
   }
   lastSeq = view.lastSeq;
   document.body.dataset.seq = String(lastSeq);
-  const course = await api<{ title: string; layout: unknown }>('GET', `/api/courses/${encodeURIComponent(view.course)}`);
+  // The race's course, shipped or its own (composed in the editor or uploaded).
+  course = await api<RaceCourse>('GET', `/api/races/${encodeURIComponent(id)}/course`);
   const parsed = parseBoard(course.layout);
   if (!parsed.ok) return fail(`The course could not be read: ${parsed.error.message}`);
   document.title = `roborally: ${course.title}`;

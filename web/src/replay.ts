@@ -54,6 +54,8 @@ export class ReplayPlayer {
 
   /** The turns played so far (the turn picker offers them all). */
   setPlayed(n: number): void {
+    // Unchanged, the controls stay as they are: a refresh never swaps a button under a click.
+    if (n === this.played) return;
     this.played = n;
     if (this.steps.length) this.controls();
   }
