@@ -19,8 +19,9 @@ export const OPENAPI = {
   },
   paths: {
     '/api/courses': { get: { summary: 'The courses to race on', responses: { '200': { description: 'courses', ...json({ type: 'array', items: { type: 'object' } }) } } } },
-    '/api/courses/{name}': { get: { summary: 'A course and its composed board (`layout`, the board grammar of docs/formats.md)', parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'course', ...json({ type: 'object' }) }, '404': { description: 'no such course', ...json(error) } } } },
+    '/api/courses/{name}': { get: { summary: 'A course, its composed board (`layout`, the board grammar of docs/formats.md) and the course `file` as docs/formats.md gives it', parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'course', ...json({ type: 'object' }) }, '404': { description: 'no such course', ...json(error) } } } },
     '/api/courses/{name}/picture.svg': { get: { summary: 'A course drawn as SVG', parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'SVG', content: { 'image/svg+xml': {} } }, '404': { description: 'no such course', ...json(error) } } } },
+    '/api/boards': { get: { summary: 'The shipped boards, to compose a course of one\'s own (the course editor): each {name, title, description, board} with the board\'s grammar as its file has it (docs/formats.md)', responses: { '200': { description: 'boards', ...json({ type: 'array', items: { type: 'object' } }) } } } },
     '/api/races': {
       post: {
         summary: 'Create a race and begin its first turn',
