@@ -1,68 +1,121 @@
 /**
- * How well and how fast the bots race, on every shipped course (boards/courses):
+ * How well and how fast the bots race, through the shared race driver (`runBotRace`: the bots
+ * decide with their option decisions, as on the server), on every shipped course and every rule
+ * set the engine has (`RULE_SETS`), a row per course and rule set:
  *
- * - a lone strong bot over SOLO_SEEDS seeds: the share of races finished within MAX_TURNS turns,
- *   the median turn of the finish, deaths per race;
- * - the strong bot against three greedy bots, and against three random bots, in four-robot races
- *   (FOUR_SEEDS seeds each; the strong bot's seat turns with the seed): the share of races it wins
- *   (first to touch the last flag; a shared first place counts apart);
- * - the strong bot's time per decision (a turn's orders), median and 99th percentile: over all its
- *   decisions, and over those with a full hand (the rule set's hand at no damage: nine cards in classic, ten in pbem).
+ * - `greedy`: the strong bot against three greedy bots in four-robot races (its seat turns with
+ *   the seed): the share of races it wins (first alone to touch the last flag), with a 95% Wilson
+ *   interval; goal ≥ 90%;
+ * - `expert`: the expert bot against the strong bot, head to head (seats alternate with the seed):
+ *   the share the expert wins; goal ≥ 65%;
+ * - `solo`: a lone strong bot's turns to finish, beside a bot that knows the coming deals on the
+ *   same seed (bots' clairvoyant.ts: the engine's own deals, a beam search), over the seeds both finish;
+ * - decision times: the strong bot's in the four-robot races (p99 goal ≤ 15 ms), the expert's in
+ *   its races (p99 goal ≤ 100 ms, within its budget of evaluations).
  *
- *   npm run bench:bots                               # tsc, then node dist/bench/bots.bench.js
- *   BENCH_SOLO_SEEDS=20 BENCH_FOUR_SEEDS=20 BENCH_RULES=classic npm run bench:bots
- *   BENCH_WORKERS=1 npm run bench:bots               # one thread (default: one per core, at most 4)
+ *   npm run bench:bots                                       # everything, 100 seeds a row
+ *   npm run bench:bots -- --seeds 10 --courses first-shift --rules classic --rows greedy,solo
+ *   npm run bench:bots -- --workers 1 --budget 20000 --out results.ndjson
  *
- * Races are shared out among worker threads, a few seeds at a time; every race is deterministic
- * (its seed), so the numbers do not depend on the number of workers, only the times do.
- * Goals: every solo race on the easy courses finished; the strong bot wins at least 80% of the
- * four-robot races against greedy bots; median decision with a full hand at most 50 ms.
+ * Races are shared out among worker processes, a few seeds at a time; every race is deterministic
+ * (its seed, and the expert's budget counted in evaluations), so the numbers do not depend on the
+ * number of workers or the machine's load. Decisions are timed on the worker's CPU time
+ * (`process.cpuUsage`: what the decision costs, not how long it waited for a core on a shared
+ * machine; `--clock wall` for wall time). The load average is printed at the start and the end,
+ * and with each job done (on stderr).
  */
-import { availableParallelism } from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
-import { makeSetup, type Setup } from '../engine/src/index.js';
+import { fork, type ChildProcess } from 'node:child_process';
+import { RULE_SETS, makeSetup, type Setup, type Square } from '../engine/src/index.js';
 import { courseNames, loadCourse } from '../boards/src/index.js';
-import { courseMaps, type Level } from '../bots/src/index.js';
-import { entrants, runBotRace } from '../driver/src/index.js';
+import { DEFAULT_BUDGET, clairvoyantRace, courseMaps, type Level } from '../bots/src/index.js';
+import { entrants, runBotRace, startRace } from '../driver/src/index.js';
 
-const SOLO_SEEDS = Number(process.env.BENCH_SOLO_SEEDS ?? 100);
-const FOUR_SEEDS = Number(process.env.BENCH_FOUR_SEEDS ?? 100);
-const RULES = (process.env.BENCH_RULES ?? 'classic,pbem').split(',') as ('classic' | 'pbem')[];
-const WORKERS = Number(process.env.BENCH_WORKERS ?? Math.min(4, availableParallelism()));
+const ROWS = ['greedy', 'expert', 'solo'] as const;
+type Kind = (typeof ROWS)[number];
+
+interface Args {
+  readonly seeds: number;
+  readonly courses: readonly string[];
+  readonly rules: readonly string[];
+  readonly rows: readonly Kind[];
+  readonly workers: number;
+  readonly budget: number;
+  readonly out: string | null;
+  readonly clock: 'cpu' | 'wall';
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const get = (name: string): string | undefined => {
+    const k = argv.indexOf(`--${name}`);
+    return k >= 0 ? argv[k + 1] : undefined;
+  };
+  for (let k = 0; k < argv.length; k += 2)
+    if (!['--seeds', '--courses', '--rules', '--rows', '--workers', '--budget', '--out', '--clock'].includes(argv[k]!)) throw new Error(`unknown option ${argv[k]} (expected --seeds N --courses a,b --rules a,b --rows ${ROWS.join(',')} --workers N --budget N --out file --clock cpu|wall)`);
+  const list = (name: string, all: readonly string[]): string[] => {
+    const v = get(name);
+    if (v === undefined) return all.slice();
+    const out = v.split(',').filter(Boolean);
+    for (const x of out) if (!all.includes(x)) throw new Error(`--${name}: unknown "${x}" (expected ${all.join(', ')})`);
+    return out;
+  };
+  const whole = (name: string, dflt: number): number => {
+    const v = get(name);
+    if (v === undefined) return dflt;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a whole number ≥ 1, found "${v}"`);
+    return n;
+  };
+  return {
+    seeds: whole('seeds', 100),
+    courses: list('courses', courseNames()),
+    rules: list('rules', Object.keys(RULE_SETS)),
+    rows: list('rows', ROWS) as Kind[],
+    workers: whole('workers', Math.min(4, availableParallelism())),
+    budget: whole('budget', DEFAULT_BUDGET.evaluations!),
+    out: get('out') ?? null,
+    clock: get('clock') === undefined ? 'cpu' : (list('clock', ['cpu', 'wall'])[0] as 'cpu' | 'wall'),
+  };
+}
+
 const MAX_TURNS = 60;
-const CHUNK = 10;
-const GOAL_WIN = 0.8;
-const GOAL_MS = 50;
-
-type Kind = 'solo' | 'greedy' | 'random';
+const CHUNK = 5;
+const GOAL_GREEDY = 0.9;
+const GOAL_EXPERT = 0.65;
+const GOAL_STRONG_P99 = 15;
+const GOAL_EXPERT_P99 = 100;
 
 interface Job {
   readonly kind: Kind;
   readonly course: string;
-  readonly rules: 'classic' | 'pbem';
+  readonly rules: string;
   readonly seeds: readonly number[];
+  readonly budget: number;
+  readonly clock: 'cpu' | 'wall';
 }
 
 interface RaceOutcome {
-  readonly finishTurn: number | null;
-  readonly deaths: number;
-  /** Four-robot races: 'win', 'shared' (first place with another), 'lost' or 'none' (nobody finished). */
+  readonly seed: number;
+  /** Races of several: 'win', 'shared' (first place with another), 'lost' or 'none' (nobody finished). */
   readonly result: 'win' | 'shared' | 'lost' | 'none' | null;
-  readonly turns: number;
+  /** Solo: the strong bot's finishing turn, and the clairvoyant's. */
+  readonly finishTurn: number | null;
+  readonly clairvoyant: number | null;
   readonly refused: number;
 }
 
 interface JobResult {
   readonly job: Job;
   readonly races: RaceOutcome[];
-  /** The strong bot's decisions: milliseconds, and the cards in hand. */
-  readonly ms: number[];
-  readonly cards: number[];
+  /** Decision milliseconds of the strong bot and of the expert. */
+  readonly strongMs: number[];
+  readonly expertMs: number[];
 }
 
-const setups = new Map<string, { setup: Setup; starts: readonly (readonly [number, number])[] }>();
-function setupFor(course: string, rules: 'classic' | 'pbem') {
+const setups = new Map<string, { setup: Setup; starts: readonly Square[] }>();
+function setupFor(course: string, rules: string) {
   const key = `${course}/${rules}`;
   let s = setups.get(key);
   if (!s) {
@@ -81,157 +134,182 @@ function setupFor(course: string, rules: 'classic' | 'pbem') {
 function runJob(job: Job): JobResult {
   const { setup, starts } = setupFor(job.course, job.rules);
   const races: RaceOutcome[] = [];
-  const ms: number[] = [];
-  const cards: number[] = [];
+  const strongMs: number[] = [];
+  const expertMs: number[] = [];
+  const budgets = { expert: { evaluations: job.budget } };
+  const clock = job.clock === 'wall' ? () => performance.now() : () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   for (const seed of job.seeds) {
-    const n = job.kind === 'solo' ? 1 : 4;
-    const seat = job.kind === 'solo' ? 0 : seed % 4;
-    const levels: Level[] = Array.from({ length: n }, (_, k) => (k === seat ? 'strong' : (job.kind as Level)));
-    const r = runBotRace(setup, {
-      levels, seed, maxTurns: MAX_TURNS, timing: true, untilOver: job.kind !== 'solo',
-      starts,
-    });
-    const me = r.robots[seat]!;
+    if (job.kind === 'solo') {
+      const r = runBotRace(setup, { levels: ['strong'], seed, maxTurns: MAX_TURNS, starts, budgets });
+      // The same start and deal for the bot that knows the deals.
+      const playOn: Setup = { ...setup, settings: { ...setup.settings, playOn: true } };
+      const placed = entrants(playOn, { start: setup.board.start, starts }, [{ name: 'Bolt', level: 'strong' }], seed);
+      if (!placed.ok) throw new Error(`${job.course}: ${placed.error.message}`);
+      const started = startRace(playOn, placed.value, seed, { events: false });
+      if (!started.ok) throw new Error(`${job.course}: ${started.error.message}`);
+      const c = clairvoyantRace(playOn, started.value.dealt.state, { maxTurns: MAX_TURNS });
+      races.push({ seed, result: null, finishTurn: r.robots[0]!.finishTurn, clairvoyant: c.finishTurn, refused: r.robots[0]!.refused });
+      continue;
+    }
+    const n = job.kind === 'greedy' ? 4 : 2;
+    const seat = seed % n;
+    const other: Level = job.kind === 'greedy' ? 'greedy' : 'strong';
+    const mine: Level = job.kind === 'greedy' ? 'strong' : 'expert';
+    const levels: Level[] = Array.from({ length: n }, (_, k) => (k === seat ? mine : other));
+    const r = runBotRace(setup, { levels, seed, maxTurns: MAX_TURNS, timing: true, clock, untilOver: true, starts, budgets });
     const first = r.finished[0] ?? [];
-    const result = job.kind === 'solo' ? null : !first.length ? 'none' : !first.includes(seat) ? 'lost' : first.length > 1 ? 'shared' : 'win';
-    races.push({ finishTurn: me.finishTurn, deaths: me.deaths, result, turns: r.turns, refused: r.robots.reduce((a, x) => a + x.refused, 0) });
-    ms.push(...r.decisionMs.strong);
-    cards.push(...r.decisionCards.strong);
+    const result = !first.length ? 'none' : !first.includes(seat) ? 'lost' : first.length > 1 ? 'shared' : 'win';
+    races.push({ seed, result, finishTurn: r.robots[seat]!.finishTurn, clairvoyant: null, refused: r.robots.reduce((a, x) => a + x.refused, 0) });
+    strongMs.push(...r.decisionMs.strong);
+    expertMs.push(...r.decisionMs.expert);
   }
-  return { job, races, ms, cards };
+  return { job, races, strongMs, expertMs };
 }
 
 async function main(): Promise<void> {
-  const courses = courseNames();
-  if (!courses.length) {
+  const a = parseArgs(process.argv.slice(2));
+  if (!a.courses.length) {
     console.log('No shipped courses in boards/courses: nothing to race on.');
     return;
   }
-  const complexity = new Map(courses.map((c) => {
-    const l = loadCourse(c);
-    return [c, l.ok ? l.value.course.complexity : '?'] as const;
-  }));
-  // A course fits a rule set when it has the starts the rule set places four robots on.
-  const usable = (course: string, rules: 'classic' | 'pbem') => {
+  // A course fits a rule set when it has the starts the rule set places the race's robots on.
+  const usable = (course: string, rules: string, n: number) => {
     const l = loadCourse(course);
     if (!l.ok) return false;
-    const four = Array.from({ length: 4 }, (_, k) => ({ name: `Bot${k + 1}`, dir: 0 as const }));
-    return entrants(setupFor(course, rules).setup, l.value.course, four, 0).ok;
+    const seats = Array.from({ length: n }, (_, k) => ({ name: `Bot${k + 1}`, dir: 0 as const }));
+    return entrants(setupFor(course, rules).setup, l.value.course, seats, 0).ok;
   };
   const jobs: Job[] = [];
-  const seeds = (n: number) => Array.from({ length: n }, (_, k) => k + 1);
-  const chunks = (s: number[]) => Array.from({ length: Math.ceil(s.length / CHUNK) }, (_, k) => s.slice(k * CHUNK, (k + 1) * CHUNK));
-  for (const rules of RULES) {
-    for (const course of courses) {
-      if (!usable(course, rules)) continue;
-      // The slowest jobs first, so that the workers finish together.
-      for (const kind of ['greedy', 'random', 'solo'] as const)
-        for (const s of chunks(seeds(kind === 'solo' ? SOLO_SEEDS : FOUR_SEEDS))) jobs.push({ kind, course, rules, seeds: s });
-    }
-  }
-  console.log(`Bot benchmark: ${courses.length} courses (${RULES.join(', ')}); solo ${SOLO_SEEDS} seeds, four-robot races ${FOUR_SEEDS} seeds per opponent; at most ${MAX_TURNS} turns; ${WORKERS} worker thread${WORKERS === 1 ? '' : 's'}; node ${process.version}`);
+  const seeds = Array.from({ length: a.seeds }, (_, k) => k + 1);
+  const chunks = Array.from({ length: Math.ceil(seeds.length / CHUNK) }, (_, k) => seeds.slice(k * CHUNK, (k + 1) * CHUNK));
+  // Row by row, the rows asked first first, so that a run stopped early has whole rows.
+  for (const kind of a.rows)
+    for (const rules of a.rules)
+      for (const course of a.courses) {
+        if (!usable(course, rules, kind === 'greedy' ? 4 : kind === 'expert' ? 2 : 1)) continue;
+        for (const s of chunks) jobs.push({ kind, course, rules, seeds: s, budget: a.budget, clock: a.clock });
+      }
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+  const started = new Date().toISOString();
+  console.log(`Bot benchmark, ${started}: ${a.courses.length} course(s) (${a.rules.join(', ')}); rows ${a.rows.join(', ')}; ${a.seeds} seeds a row; at most ${MAX_TURNS} turns; expert budget ${a.budget} evaluations; decisions timed on ${a.clock === 'cpu' ? 'CPU time' : 'wall time'}; ${a.workers} worker process(es) on ${availableParallelism()} core(s); node ${process.version}; load average ${load()}`);
+  if (a.out) writeFileSync(a.out, '');
   const t0 = performance.now();
   const results: JobResult[] = [];
   let next = 0;
   let done = 0;
-  const progress = (): void => {
-    if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${done}/${jobs.length} jobs, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  };
   await Promise.all(
-    Array.from({ length: Math.max(1, WORKERS) }, () => new Promise<void>((resolve, reject) => {
-      const w = new Worker(fileURLToPath(import.meta.url));
+    Array.from({ length: Math.max(1, Math.min(a.workers, jobs.length)) }, () => new Promise<void>((resolve, reject) => {
+      const w: ChildProcess = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BOTS_BENCH_WORKER: '1' } });
       w.on('error', reject);
-      w.on('exit', () => resolve());
-      w.on('message', (r: JobResult | null) => {
+      w.on('exit', (code) => (code ? reject(new Error(`a worker stopped with ${code}`)) : resolve()));
+      w.on('message', (m) => {
+        const r = m as JobResult | null;
         if (r) {
           results.push(r);
           done++;
-          progress();
+          if (a.out) appendFileSync(a.out, JSON.stringify(r) + '\n');
+          const j = r.job;
+          process.stderr.write(`[${done}/${jobs.length}] ${j.kind} ${j.rules} ${j.course} seeds ${j.seeds[0]}-${j.seeds.at(-1)}: ${((performance.now() - t0) / 1000).toFixed(0)} s, load ${load()}\n`);
         }
-        w.postMessage(next < jobs.length ? jobs[next++]! : null);
+        w.send(next < jobs.length ? jobs[next++]! : 'done');
       });
     })),
   );
-  if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
-  const seconds = (performance.now() - t0) / 1000;
-  report(results, courses, complexity, seconds);
+  report(results, a, (performance.now() - t0) / 1000, started, load());
 }
 
 const pct = (x: number): string => `${(100 * x).toFixed(0)}%`;
-const pct1 = (x: number): string => `${(100 * x).toFixed(1)}%`;
-const quantile = (xs: number[], q: number): number => {
+const quantile = (xs: readonly number[], q: number): number => {
   if (!xs.length) return NaN;
-  const s = xs.slice().sort((a, b) => a - b);
+  const s = xs.slice().sort((x, y) => x - y);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 };
+const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 
-function report(results: JobResult[], courses: string[], complexity: Map<string, string>, seconds: number): void {
-  const head = ['course', 'rules', 'complexity', 'solo done', 'median turns', 'deaths/race', 'vs greedy: won', 'shared', 'vs random: won', 'ms median', 'ms p99', 'full hand median', 'full hand p99'];
+/** The 95% Wilson score interval of k successes in n. */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (!n) return [0, 1];
+  const p = k / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+const share = (k: number, n: number): string => {
+  if (!n) return '-';
+  const [lo, hi] = wilson(k, n);
+  return `${k}/${n} ${pct(k / n)} [${pct(lo)}, ${pct(hi)}]`;
+};
+
+function report(results: JobResult[], a: Args, seconds: number, started: string, loadEnd: string): void {
+  const head = ['course', 'rules', 'strong vs 3 greedy: won [95%]', 'expert vs strong: won [95%]', 'shared/none', 'solo strong: done, mean turns', 'knows deals: mean turns', 'both done'];
   const rows: string[][] = [];
-  const allMs: number[] = [], fullMs: number[] = [];
-  let greedyWins = 0, greedyRaces = 0, refused = 0;
-  const byRules = new Map<string, { won: number; races: number }>();
-  const easyUnfinished: string[] = [];
-  for (const rules of RULES) {
-    for (const course of courses) {
+  const totals = new Map<string, { gw: number; gn: number; ew: number; en: number }>();
+  const strongMs: number[] = [];
+  const expertMs: number[] = [];
+  let refused = 0;
+  for (const rules of a.rules) {
+    const t = { gw: 0, gn: 0, ew: 0, en: 0 };
+    totals.set(rules, t);
+    for (const course of a.courses) {
       const mine = results.filter((r) => r.job.course === course && r.job.rules === rules);
       if (!mine.length) continue;
       const races = (k: Kind) => mine.filter((r) => r.job.kind === k).flatMap((r) => r.races);
-      const solo = races('solo'), vsG = races('greedy'), vsR = races('random');
-      const finished = solo.filter((r) => r.finishTurn !== null);
-      if (complexity.get(course) === 'easy' && finished.length < solo.length) easyUnfinished.push(`${course} (${rules}): ${solo.length - finished.length} of ${solo.length}`);
-      const full = setupFor(course, rules).setup.rules.handSize(0);
-      const ms = mine.flatMap((r) => r.ms);
-      const fms = mine.flatMap((r) => r.ms.filter((_, k) => r.cards[k] === full));
-      allMs.push(...ms);
-      fullMs.push(...fms);
+      const vsG = races('greedy'), duel = races('expert'), solo = races('solo');
       const won = (rs: RaceOutcome[]) => rs.filter((r) => r.result === 'win').length;
-      const shared = (rs: RaceOutcome[]) => rs.filter((r) => r.result === 'shared').length;
-      greedyWins += won(vsG);
-      greedyRaces += vsG.length;
-      const tally = byRules.get(rules) ?? { won: 0, races: 0 };
-      tally.won += won(vsG);
-      tally.races += vsG.length;
-      byRules.set(rules, tally);
-      refused += mine.reduce((a, r) => a + r.races.reduce((b, x) => b + x.refused, 0), 0);
+      t.gw += won(vsG);
+      t.gn += vsG.length;
+      t.ew += won(duel);
+      t.en += duel.length;
+      for (const r of mine) {
+        if (r.job.kind === 'greedy') strongMs.push(...r.strongMs);
+        expertMs.push(...r.expertMs);
+        refused += r.races.reduce((s, x) => s + x.refused, 0);
+      }
+      const both = solo.filter((r) => r.finishTurn !== null && r.clairvoyant !== null);
       rows.push([
-        course, rules, complexity.get(course) ?? '?',
-        `${finished.length}/${solo.length} ${pct(finished.length / Math.max(1, solo.length))}`,
-        finished.length ? String(quantile(finished.map((r) => r.finishTurn!), 0.5)) : '-',
-        (solo.reduce((a, r) => a + r.deaths, 0) / Math.max(1, solo.length)).toFixed(2),
-        `${won(vsG)}/${vsG.length} ${pct(won(vsG) / Math.max(1, vsG.length))}`,
-        String(shared(vsG)),
-        `${won(vsR)}/${vsR.length} ${pct(won(vsR) / Math.max(1, vsR.length))}`,
-        quantile(ms, 0.5).toFixed(1), quantile(ms, 0.99).toFixed(1),
-        quantile(fms, 0.5).toFixed(1), quantile(fms, 0.99).toFixed(1),
+        course, rules, share(won(vsG), vsG.length), share(won(duel), duel.length),
+        duel.length ? `${duel.filter((r) => r.result === 'shared').length}/${duel.filter((r) => r.result === 'none').length}` : '-',
+        solo.length ? `${solo.filter((r) => r.finishTurn !== null).length}/${solo.length}, ${both.length ? mean(both.map((r) => r.finishTurn!)).toFixed(1) : '-'}` : '-',
+        both.length ? `${mean(both.map((r) => r.clairvoyant!)).toFixed(1)} (${solo.filter((r) => r.clairvoyant !== null).length} done)` : '-',
+        solo.length ? String(both.length) : '-',
       ]);
     }
   }
   const width = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k]!.length)));
-  const line = (cells: readonly string[]) => cells.map((c, k) => (k < 3 ? c.padEnd(width[k]!) : c.padStart(width[k]!))).join('  ');
+  const line = (cells: readonly string[]) => `| ${cells.map((c, k) => c.padEnd(width[k]!)).join(' | ')} |`;
   console.log('');
   console.log(line(head));
-  console.log(width.map((w) => '-'.repeat(w)).join('  '));
+  console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(r));
   console.log('');
-  console.log(`strong decisions: ${allMs.length}, median ${quantile(allMs, 0.5).toFixed(1)} ms, p99 ${quantile(allMs, 0.99).toFixed(1)} ms; with a full hand: ${fullMs.length}, median ${quantile(fullMs, 0.5).toFixed(1)} ms, p99 ${quantile(fullMs, 0.99).toFixed(1)} ms`);
+  for (const [rules, t] of totals) console.log(`${rules}: strong vs 3 greedy ${share(t.gw, t.gn)}; expert vs strong ${share(t.ew, t.en)}`);
+  const all = [...totals.values()].reduce((s, t) => ({ gw: s.gw + t.gw, gn: s.gn + t.gn, ew: s.ew + t.ew, en: s.en + t.en }), { gw: 0, gn: 0, ew: 0, en: 0 });
+  const ms = (xs: number[]) => `${xs.length} decisions, median ${quantile(xs, 0.5).toFixed(1)} ms, p99 ${quantile(xs, 0.99).toFixed(1)} ms`;
+  if (strongMs.length) console.log(`strong in the four-robot races: ${ms(strongMs)}`);
+  if (expertMs.length) console.log(`expert (budget ${a.budget} evaluations): ${ms(expertMs)}`);
   console.log(`orders refused by the engine: ${refused}`);
-  console.log(`total time ${seconds.toFixed(0)} s`);
+  console.log(`started ${started}, ${seconds.toFixed(0)} s; load average at the end ${loadEnd} (${availableParallelism()} cores)`);
   console.log('');
-  const share = greedyWins / Math.max(1, greedyRaces);
-  const medFull = quantile(fullMs, 0.5);
-  console.log(`Goal: every solo race on the easy courses finished: ${easyUnfinished.length ? `NOT met (${easyUnfinished.join('; ')})` : 'met'}`);
-  const parts = [...byRules].map(([rules, t]) => `${rules} ${t.won}/${t.races} ${pct1(t.won / Math.max(1, t.races))}`).join(', ');
-  console.log(`Goal: strong wins ≥ ${pct(GOAL_WIN)} of four-robot races against greedy bots: ${share >= GOAL_WIN ? 'met' : 'NOT met'} (${greedyWins}/${greedyRaces}, ${pct1(share)}; ${parts})`);
-  console.log(`Goal: median decision with a full hand ≤ ${GOAL_MS} ms: ${medFull <= GOAL_MS ? 'met' : 'NOT met'} (${medFull.toFixed(1)} ms)`);
+  if (all.gn) console.log(`Goal: strong wins ≥ ${pct(GOAL_GREEDY)} against three greedy bots: ${all.gw / all.gn >= GOAL_GREEDY ? 'met' : 'NOT met'} (${share(all.gw, all.gn)})`);
+  if (all.en) console.log(`Goal: expert wins ≥ ${pct(GOAL_EXPERT)} head to head against strong: ${all.ew / all.en >= GOAL_EXPERT ? 'met' : 'NOT met'} (${share(all.ew, all.en)})`);
+  if (strongMs.length) console.log(`Goal: strong decision p99 ≤ ${GOAL_STRONG_P99} ms: ${quantile(strongMs, 0.99) <= GOAL_STRONG_P99 ? 'met' : 'NOT met'} (${quantile(strongMs, 0.99).toFixed(1)} ms, on a machine with load ${loadEnd})`);
+  if (expertMs.length) console.log(`Goal: expert decision p99 ≤ ${GOAL_EXPERT_P99} ms: ${quantile(expertMs, 0.99) <= GOAL_EXPERT_P99 ? 'met' : 'NOT met'} (${quantile(expertMs, 0.99).toFixed(1)} ms, on a machine with load ${loadEnd})`);
 }
 
-if (!isMainThread) {
-  parentPort!.on('message', (job: Job | null) => {
-    if (!job) process.exit(0);
-    parentPort!.postMessage(runJob(job));
+if (process.env.BOTS_BENCH_WORKER) {
+  process.on('message', (job: Job | 'done') => {
+    if (job === 'done') process.exit(0);
+    process.send!(runJob(job));
   });
-  parentPort!.postMessage(null); // ready
+  process.send!(null); // ready
 } else {
-  await main();
+  await main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exitCode = 2;
+  });
 }

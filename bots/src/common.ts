@@ -1,11 +1,15 @@
-/** What the three bots share: the interface, a generator per decision, and small helpers. */
+/** What the bots share: the interface, a generator per decision, and small helpers. */
 import { type Dir, type GameState, type Orders, type Reentry, type Setup, type Square } from '../../engine/src/index.js';
 import { seedRng, type RngState } from '../../engine/src/index.js';
+import type { Budget } from './budget.js';
 
-/** A bot's decision for one robot: pure, the same state and seed giving the same orders. */
-export type ChooseOrders = (setup: Setup, state: GameState, robotIndex: number, seed: number) => Orders;
+/**
+ * A bot's decision for one robot: pure, the same state and seed giving the same orders. `budget`
+ * bounds the work of a bot that searches as long as it may (expert); the others finish anyway.
+ */
+export type ChooseOrders = (setup: Setup, state: GameState, robotIndex: number, seed: number, budget?: Budget) => Orders;
 /** A bot's choices for its destroyed robot's re-entry (before `beginTurn`). */
-export type ChooseReentry = (setup: Setup, state: GameState, robotIndex: number, seed: number) => Reentry;
+export type ChooseReentry = (setup: Setup, state: GameState, robotIndex: number, seed: number, budget?: Budget) => Reentry;
 
 /** A bot's facing for its robot at the start of the race, on `square`. */
 export type ChooseFacing = (setup: Setup, square: Square, seed: number, robotIndex: number) => Dir;
@@ -17,7 +21,7 @@ export interface Bot {
   readonly chooseFacing: ChooseFacing;
 }
 
-export const LEVELS = ['random', 'greedy', 'strong'] as const;
+export const LEVELS = ['random', 'greedy', 'strong', 'expert'] as const;
 export type Level = (typeof LEVELS)[number];
 
 /**

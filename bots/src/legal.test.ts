@@ -16,18 +16,20 @@ import { must, plainBoard, randomGame, setupOf } from './testing.js';
 
 const RUNS = Number(process.env.BOT_PROPERTY_RUNS ?? 60);
 const TURNS = 4;
+/** The expert bot's budget here: enough for a few rounds of its look beyond the turn (the others spend none). */
+const BUDGET = { evaluations: 6000 };
 
 /** Every bot's orders for every robot, checked by the engine; the turn is then played. */
 function playTurnChecked(setup: Setup, state: GameState, levels: readonly Level[], seed: number): GameState {
   const reentry: Record<number, Reentry> = {};
   state.robots.forEach((r, i) => {
-    if (r.status === 'destroyed') reentry[i] = BOTS[levels[i]!].chooseReentry(setup, state, i, seed);
+    if (r.status === 'destroyed') reentry[i] = BOTS[levels[i]!].chooseReentry(setup, state, i, seed, BUDGET);
   });
   let st = must(beginTurn(setup, state, reentry, { events: false })).state;
   const dealt = st;
   for (let i = 0; i < st.robots.length; i++) {
     const r = dealt.robots[i]!;
-    const orders = BOTS[levels[i]!].chooseOrders(setup, dealt, i, seed);
+    const orders = BOTS[levels[i]!].chooseOrders(setup, dealt, i, seed, BUDGET);
     if (r.status !== 'active') {
       assert.equal(orders.program?.length ?? 0, 0, `${levels[i]} gave a program to a robot that is ${r.status}`);
       assert.ok(!orders.powerDown, `${levels[i]} powered down a robot that is ${r.status}`);

@@ -24,15 +24,15 @@
  * damage cleared costs more than that turn, and the turn does not destroy it.
  */
 import {
-  DECK, Floor, drawByOdds, type Card, type CardType, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
+  DECK, Floor, cardType, drawByOdds, type Card, type CardType, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
 } from '../../engine/src/index.js';
 import { shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
-import { Sim } from './sim.js';
+import { Sim, type Snapshot } from './sim.js';
 
-const FINISHED = 1e6;
+export const FINISHED = 1e6;
 const OUT = -1e6;
 
 /** What the strong bot weighs, in registers of delay; `DEFAULT_WEIGHTS` are the shipped ones. */
@@ -67,8 +67,8 @@ export const DEFAULT_WEIGHTS: StrongWeights = {
   turn: 1.5, turnDown: 1, mobility: 0.05, exposure: 0.3, life: 10, lifeLow: 20, risk: 12, damage: 0.6, candidates: 24, scenarios: 4,
 };
 
-/** The strong bot's judgement of positions on one course, with one set of weights. */
-class Judge {
+/** The strong bot's judgement of positions on one course, with one set of weights (the expert bot's too). */
+export class Judge {
   readonly m: CourseMaps;
 
   constructor(readonly setup: Setup, readonly w: StrongWeights) {
@@ -247,6 +247,7 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
       }
       for (const j of rivals) setProgram(sim, j, []);
       for (const c of candidates) c.score = c.total / (scenarios.length + 1);
+      if (setup.rules.priorities) candidates.push(...contestPriorities(sim, root, i, robot.hand, candidates, scenarios, evaluate));
     }
     let best = candidates[0]!;
     for (const c of candidates) if (c.score > best.score) best = c;
@@ -257,8 +258,65 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
   };
 }
 
+/** How many of the best programs are tried again with other cards of the same types. */
+const PRIORITY_CANDIDATES = 3;
+
+/**
+ * Where priority decides an interaction (who moves first into a shared square, who pushes whom),
+ * a lower card of the same type can be the better one: the best few programs are played again
+ * with each other choice of a same-type card per register (a card of the hand left out, or the
+ * cards of two registers swapped), against the same programs of the others, and a variant is kept
+ * when it scores better than its program. The search itself plays each type at its highest
+ * priority, which is right whenever no other robot moves (every variant then scores the same).
+ */
+function contestPriorities(
+  sim: Sim, root: Snapshot, i: number, hand: readonly Card[], candidates: readonly { program: Card[]; score: number }[],
+  scenarios: readonly Map<number, Card[]>[], evaluate: Evaluate,
+): { program: Card[]; total: number; score: number }[] {
+  const best = candidates.slice().sort((a, b) => b.score - a.score).slice(0, PRIORITY_CANDIDATES);
+  const out: { program: Card[]; total: number; score: number }[] = [];
+  const rivals = scenarios[0] ? [...scenarios[0].keys()] : [];
+  for (const c of best) {
+    for (const v of priorityVariants(c.program, hand)) {
+      sim.restore(root);
+      let total = playProgram(sim, i, v, evaluate);
+      for (const scenario of scenarios) {
+        for (const [j, p] of scenario) setProgram(sim, j, p);
+        sim.restore(root);
+        total += playProgram(sim, i, v, evaluate);
+      }
+      for (const j of rivals) setProgram(sim, j, []);
+      const score = total / (scenarios.length + 1);
+      if (score > c.score) out.push({ program: v, total, score });
+    }
+  }
+  sim.restore(root);
+  return out;
+}
+
+/** The program with one register's card changed for another of its type from the hand (swapped, if the program holds it). */
+export function priorityVariants(program: readonly Card[], hand: readonly Card[]): Card[][] {
+  const out: Card[][] = [];
+  const seen = new Set<string>([program.join()]);
+  program.forEach((card, k) => {
+    const t = cardType(card);
+    for (const c of hand) {
+      if (c === card || cardType(c) !== t) continue;
+      const v = program.slice();
+      const m = program.indexOf(c);
+      if (m >= 0) v[m] = card;
+      v[k] = c;
+      const key = v.join();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(v);
+    }
+  });
+  return out;
+}
+
 /** Robots whose programs can touch robot i this turn: real, on the floor, powered up, with open registers. */
-function movingRivals(state: GameState, i: number): number[] {
+export function movingRivals(state: GameState, i: number): number[] {
   const me = state.robots[i]!;
   if (me.virtual) return [];
   const out: number[] = [];
@@ -269,57 +327,73 @@ function movingRivals(state: GameState, i: number): number[] {
 }
 
 /** Fills robot j's open registers with `program` (empty: it stands still in them). */
-function setProgram(sim: Sim, j: number, program: readonly Card[]): void {
+export function setProgram(sim: Sim, j: number, program: readonly Card[]): void {
   const r = sim.robots[j]!;
   let k = 0;
   for (let reg = 1; reg <= 5; reg++) if (!(r.locked & (1 << (reg - 1)))) sim.setCard(j, reg, program[k++] ?? 0);
 }
 
 /**
- * What the others would likely play: a few deals of hands they might hold (classic: from the cards
+ * What the others would likely play: deals of hands they might hold (classic: from the cards
  * robot i cannot see, its own hand and the locked registers being known; pbem: drawn as the rule
  * set draws), and for each of them the best program for itself alone with that hand: by the real
- * paths to its next flag in one deal, by the straight line (as the greedy bot plays) in the next.
+ * paths to its next flag in even deals, by the straight line (as the greedy bot plays) in odd ones.
  */
-function likelyPrograms(judge: Judge, state: GameState, i: number, rivals: readonly number[], rng: RngState): Map<number, Card[]>[] {
-  const setup = judge.setup;
-  const out: Map<number, Card[]>[] = [];
-  let unseen: Card[] = [];
-  if (setup.rules.priorities) {
-    const seen = new Set<Card>(state.robots[i]!.hand);
-    for (const r of state.robots) for (let k = 0; k < 5; k++) if (r.locked & (1 << k) && r.registers[k]) seen.add(r.registers[k]!);
-    unseen = DECK.filter((c) => !seen.has(c));
+export class Rivals {
+  private readonly unseen: Card[] = [];
+  private readonly lone: Sim[];
+  private readonly byPaths: Evaluate;
+  private readonly byLine: Evaluate;
+  /** Leaves scored by the rivals' searches so far. */
+  leaves = 0;
+
+  constructor(private readonly judge: Judge, private readonly state: GameState, i: number, readonly rivals: readonly number[]) {
+    const setup = judge.setup;
+    if (setup.rules.priorities) {
+      const seen = new Set<Card>(state.robots[i]!.hand);
+      for (const r of state.robots) for (let k = 0; k < 5; k++) if (r.locked & (1 << k) && r.registers[k]) seen.add(r.registers[k]!);
+      this.unseen = DECK.filter((c) => !seen.has(c));
+    }
+    this.lone = rivals.map((j) => new Sim(setup, state, { alone: j }));
+    this.byPaths = (s, kind, _reg, finishedAt) => {
+      const o = s.robots[0]!;
+      if (finishedAt) return FINISHED - finishedAt;
+      if (kind === 'destroyed') return OUT;
+      return -(togo(judge.m, o.flags, o.x, o.y, o.dir, 1) + judge.damageCost(o.damage));
+    };
+    this.byLine = (s, kind, _reg, finishedAt) => {
+      const o = s.robots[0]!;
+      if (finishedAt) return FINISHED - finishedAt;
+      if (kind === 'destroyed') return OUT;
+      const f = setup.board.flags[o.flags];
+      return o.flags * 1000 - (f ? Math.abs(f[0] - o.x) + Math.abs(f[1] - o.y) : 0);
+    };
   }
-  const lone = rivals.map((j) => new Sim(setup, state, { alone: j }));
-  const byPaths: Evaluate = (s, kind, _reg, finishedAt) => {
-    const o = s.robots[0]!;
-    if (finishedAt) return FINISHED - finishedAt;
-    if (kind === 'destroyed') return OUT;
-    return -(togo(judge.m, o.flags, o.x, o.y, o.dir, 1) + judge.damageCost(o.damage));
-  };
-  const byLine: Evaluate = (s, kind, _reg, finishedAt) => {
-    const o = s.robots[0]!;
-    if (finishedAt) return FINISHED - finishedAt;
-    if (kind === 'destroyed') return OUT;
-    const f = setup.board.flags[o.flags];
-    return o.flags * 1000 - (f ? Math.abs(f[0] - o.x) + Math.abs(f[1] - o.y) : 0);
-  };
-  for (let k = 0; k < judge.w.scenarios; k++) {
-    const pool = setup.rules.priorities ? shuffle(rng, unseen.slice()) : [];
+
+  /** The others' programs in deal number k. */
+  sample(rng: RngState, k: number): Map<number, Card[]> {
+    const setup = this.judge.setup;
+    const pool = setup.rules.priorities ? shuffle(rng, this.unseen.slice()) : [];
     const scenario = new Map<number, Card[]>();
-    rivals.forEach((j, n) => {
-      const size = setup.rules.handSize(state.robots[j]!.damage);
+    this.rivals.forEach((j, n) => {
+      const size = setup.rules.handSize(this.state.robots[j]!.damage);
       const odds = setup.rules.drawOdds;
       const hand = odds ? drawInstructions(rng, odds, size) : pool.splice(0, size);
-      scenario.set(j, searchPrograms(lone[n]!, 0, hand, k % 2 ? byLine : byPaths).program);
+      const found = searchPrograms(this.lone[n]!, 0, hand, k % 2 ? this.byLine : this.byPaths);
+      this.leaves += found.leaves;
+      scenario.set(j, found.program);
     });
-    out.push(scenario);
+    return scenario;
   }
-  return out;
+}
+
+function likelyPrograms(judge: Judge, state: GameState, i: number, rivals: readonly number[], rng: RngState): Map<number, Card[]>[] {
+  const others = new Rivals(judge, state, i, rivals);
+  return Array.from({ length: judge.w.scenarios }, (_, k) => others.sample(rng, k));
 }
 
 /** Instructions drawn each on its own by the rule set's odds (pbem, 001 L61). */
-function drawInstructions(rng: RngState, odds: readonly (readonly [CardType, number])[], n: number): Card[] {
+export function drawInstructions(rng: RngState, odds: readonly (readonly [CardType, number])[], n: number): Card[] {
   return Array.from({ length: n }, () => drawByOdds(rng, odds));
 }
 

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { runCheck } from './check.js';
 import { exportTiled, importTiled, listBoards, showBoard, validateCourseFile } from './boards.js';
 import { loadCourse } from '../../boards/src/index.js';
+import { LEVELS, type Level } from '../../bots/src/index.js';
 import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
 import { RACE_DEFAULTS, RACE_MAX_BOTS, parseLevels, parseRules, runRace } from './race.js';
 
@@ -62,11 +63,11 @@ async function run(argv: readonly string[]): Promise<number> {
     .description('a whole race of bots on a course, nobody at the keyboard: a progress bar, then the finishing order, turns and deaths')
     .requiredOption('--course <name-or-file>', 'the course (see `roborally boards`)')
     .option('--bots <n>', `robots in the race, 1 to ${RACE_MAX_BOTS}`, wholeNumber(1, RACE_MAX_BOTS), RACE_DEFAULTS.bots)
-    .option('--level <level>', 'random, greedy or strong, or one per robot separated by commas', parseLevels, [RACE_DEFAULTS.level])
+    .option('--level <level>', `${LEVELS.join(', ')}, or one per robot separated by commas`, parseLevels, [RACE_DEFAULTS.level])
     .option('--seed <n>', 'seed for the deal and the bots', wholeNumber(0), RACE_DEFAULTS.seed)
     .option('--turns <n>', 'stop after this many turns at the latest', wholeNumber(1), RACE_DEFAULTS.turns)
     .option('--rules <rules>', 'classic or pbem (default: classic if the course has a start square)', parseRules)
-    .action((opts: { course: string; bots: number; level: ('random' | 'greedy' | 'strong')[]; seed: number; turns: number; rules?: string }) => {
+    .action((opts: { course: string; bots: number; level: Level[]; seed: number; turns: number; rules?: string }) => {
       const tty = process.stderr.isTTY;
       code = runRace(opts, {
         print: (line) => {

@@ -12,7 +12,7 @@ import {
   arenaStarts, beginTurn, chooseFacing, fillProgram, needsProgram, newRace, openRegisters, playTurn, raceOver, submitOrders,
   type Card, type Dir, type Entrant, type GameEvent, type GameState, type Orders, type Outcome, type Reentry, type Result, type Seed, type Setup, type Square,
 } from '../../engine/src/index.js';
-import { BOTS, chooseOrders, chooseReentry, type Level } from '../../bots/src/index.js';
+import { BOTS, chooseOrders, chooseReentry, type Budget, type Level } from '../../bots/src/index.js';
 
 /** A seat as a race is set up: a name, a facing (a bot left without one chooses its own), a bot's level. */
 export interface SeatPlan {
@@ -99,16 +99,20 @@ export interface BotTurn {
   readonly orders: Orders | null;
 }
 
-/** One bot's orders for the turn as dealt, with its option decisions (bots/src/options.ts). */
-export function decideBot(setup: Setup, dealt: GameState, seat: number, level: Level, seed: Seed): BotTurn {
+/**
+ * One bot's orders for the turn as dealt, with its option decisions (bots/src/options.ts), within
+ * `budget` (the bots' budget.ts: evaluations, or milliseconds on a clock the caller passes; the
+ * expert bot spends what it is given, the others finish anyway).
+ */
+export function decideBot(setup: Setup, dealt: GameState, seat: number, level: Level, seed: Seed, budget?: Budget): BotTurn {
   if (dealt.robots[seat]?.status !== 'active') return { level, orders: null };
-  return { level, orders: chooseOrders(setup, dealt, seat, botSeed(seed, dealt.turn, seat), level) };
+  return { level, orders: chooseOrders(setup, dealt, seat, botSeed(seed, dealt.turn, seat), level, budget) };
 }
 
-/** Every bot's orders for the turn as dealt: each decides on the same state, seeing nobody's program. */
-export function decideBots(setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Record<number, BotTurn> {
+/** Every bot's orders for the turn as dealt: each decides on the same state, seeing nobody's program, each within `budget`. */
+export function decideBots(setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed, budget?: Budget): Record<number, BotTurn> {
   const out: Record<number, BotTurn> = {};
-  for (const b of bots) out[b.seat] = decideBot(setup, dealt, b.seat, b.level, seed);
+  for (const b of bots) out[b.seat] = decideBot(setup, dealt, b.seat, b.level, seed, budget);
   return out;
 }
 
@@ -157,6 +161,8 @@ export interface Adjudication {
 export interface AdjudicateOptions {
   /** Record the engine's events (default true). */
   readonly events?: boolean;
+  /** The budget of each bot's re-entry choice (as `decideBot`'s). */
+  readonly budget?: Budget;
 }
 
 /**
@@ -226,7 +232,7 @@ export function adjudicate(
   if (raceOver(setup, ended)) return { ok: true, value: { fills, played: [...faced, ...played.value.events], ended, over: true, next: null, state: ended } };
   for (const [k, b] of Object.entries(bots)) {
     const i = Number(k);
-    if (b && ended.robots[i]?.status === 'destroyed') reentry[i] = chooseReentry(setup, ended, i, botSeed(seed, turn + 1, i), b.level);
+    if (b && ended.robots[i]?.status === 'destroyed') reentry[i] = chooseReentry(setup, ended, i, botSeed(seed, turn + 1, i), b.level, o.budget);
   }
   const next = beginTurn(setup, ended, reentry, ev);
   if (!next.ok) return next;

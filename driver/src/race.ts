@@ -5,7 +5,7 @@
  * and deals the next.
  */
 import { type GameState, type Result, type Seed, type Setup, type Square } from '../../engine/src/index.js';
-import type { Level } from '../../bots/src/index.js';
+import { LEVELS, type Budget, type Level } from '../../bots/src/index.js';
 import { adjudicate, decideBot, entrants, startRace, type BotTurn } from './driver.js';
 
 export interface BotRaceOptions {
@@ -23,6 +23,10 @@ export interface BotRaceOptions {
   readonly onTurn?: (state: GameState, turn: number) => void;
   /** Time each decision (for benchmarks). */
   readonly timing?: boolean;
+  /** The clock to time them on, in milliseconds (default `performance.now`; a benchmark on a busy machine may pass the process's CPU time). */
+  readonly clock?: () => number;
+  /** The budget of each level's decisions (bots' budget.ts; the expert bot's default without). */
+  readonly budgets?: Partial<Record<Level, Budget>>;
 }
 
 export interface RobotSummary {
@@ -73,21 +77,24 @@ export function runBotRace(race: Setup, o: BotRaceOptions): BotRaceResult {
   const powerDowns = new Array<number>(n).fill(0);
   const refused = new Array<number>(n).fill(0);
   const finishTurn = new Array<number | null>(n).fill(null);
-  const decisionMs: Record<Level, number[]> = { random: [], greedy: [], strong: [] };
-  const decisionCards: Record<Level, number[]> = { random: [], greedy: [], strong: [] };
+  const clock = o.clock ?? (() => performance.now());
+  const perLevel = () => Object.fromEntries(LEVELS.map((l) => [l, [] as number[]])) as Record<Level, number[]>;
+  const decisionMs = perLevel();
+  const decisionCards = perLevel();
   while (state.phase === 'programming' && state.turn <= o.maxTurns) {
     const bots: Record<number, BotTurn> = {};
     for (let i = 0; i < n; i++) {
-      const t0 = o.timing ? performance.now() : 0;
+      const t0 = o.timing ? clock() : 0;
       // Every bot decides on the same state: nobody sees another's program.
-      bots[i] = decideBot(setup, state, i, o.levels[i]!, o.seed);
+      bots[i] = decideBot(setup, state, i, o.levels[i]!, o.seed, o.budgets?.[o.levels[i]!]);
       if (o.timing && state.robots[i]!.status === 'active' && state.robots[i]!.hand.length) {
-        decisionMs[o.levels[i]!].push(performance.now() - t0);
+        decisionMs[o.levels[i]!].push(clock() - t0);
         decisionCards[o.levels[i]!].push(state.robots[i]!.hand.length);
       }
       if (bots[i]!.orders?.powerDown) powerDowns[i]!++;
     }
-    const played = must(adjudicate(setup, state, {}, bots, o.seed), 'adjudicate');
+    // Only the expert bot spends a budget: its re-entry choice gets the expert's.
+    const played = must(adjudicate(setup, state, {}, bots, o.seed, o.budgets?.expert ? { budget: o.budgets.expert } : {}), 'adjudicate');
     for (const f of played.fills) if (f.registers.length || f.refused) refused[f.seat]!++;
     for (const e of played.played) {
       if (e.type === 'destroyed') deaths[e.robot]!++;

@@ -184,7 +184,7 @@ export const programHelp = (rules: RuleSet): string =>
     ? `cards such as "${exampleProgram(rules)}", or card numbers from your hand such as "3 1 7 2 5" ("-" leaves a register to the random fill)`
     : `instructions such as "${exampleProgram(rules)}" (F F2 F3 B L R U), or card numbers from your hand such as "3 1 7 2 5" ("-" leaves a register to the random fill)`;
 const LINE_HELP =
-  `a program, "1: F2" (one register per line), "face E" (first turn), "power down", "stay down", "re-enter facing N", "take option", "repair", "unlock 5", an option choice (docs/mail.md) or "Turn N"; ${COMMENT_HINT}`;
+  `a program, "1: F2" (one register per line), "face E" (first turn), "power down", "stay down", "re-enter facing N", "take option", "repair", "unlock 5", an option choice (your instructions tell how to order each option you hold) or "Turn N"; ${COMMENT_HINT}`;
 
 /**
  * The lines of help on writing orders, with examples from the rule set: [what to write, what it
@@ -198,11 +198,16 @@ export function orderHelp(rules: RuleSet): [string, string][] {
     ['power down', `power down next turn (${rules.powerDownNeedsDamage ? 'a damaged robot only, 000 L93' : '001 L69'}); "stay down" to stay down`],
     ['re-enter facing N', 'if destroyed this turn'],
     ['face E', 'in the first turn: the facing your robot starts with (002 L38-39 "once the first hand is dealt")'],
+    ...(rules.priorities ? ([['F2 P670', 'a card by its type and priority (003 L6); "P670" alone names it too; "#3" is card 3 of your hand']] as [string, string][]) : []),
+    ['random', 'every register to the random fill'],
+    ['no power down', 'take back a power down sent before in this turn\'s orders'],
+    ...(rules.playerUnlock ? ([['unlock 5 4', 'the locked registers to free first when your robot is repaired']] as [string, string][]) : []),
+    ['Turn 4', 'the turn these orders are for (orders for another turn are refused)'],
     ...(rules.takeOptionChoice
       ? ([['take option', 'at a two-wrench site ("repair" is the default)'], ['if damage > 3 repair, else take option', "003's conditional order"]] as [string, string][])
       : []),
     ...(rules.gearCodes ? ([[`${GEARS.map((g) => g.code).join(' ')} F+L`, `with ${GEARS.map((g) => g.option).join(', ')}, Crab Legs`]] as [string, string][]) : []),
-    ['-- ', 'a line of its own: what follows is a comment or signature, not read'],
+    ['-- ', 'a line of its own: what follows is a comment or signature, not read; so are lines starting with "#" and quoted lines ("> ")'],
   ];
 }
 

@@ -57,10 +57,10 @@ export interface Settings {
   readonly programDeck?: readonly string[];
 }
 
-type Kind = 'count' | 'flag' | 'seconds' | 'dice' | 'variant' | 'options' | 'cards' | 'playOn' | 'limit' | 'teams';
+export type SettingKind = 'count' | 'flag' | 'seconds' | 'dice' | 'variant' | 'options' | 'cards' | 'playOn' | 'limit' | 'teams';
 
 /** Settings this engine plays, and what each must be. */
-export const SETTING_KINDS: Record<keyof Settings, Kind> = {
+export const SETTING_KINDS: Record<keyof Settings, SettingKind> = {
   lives: 'count',
   extraLives: 'flag',
   diceRule: 'dice',
@@ -85,7 +85,21 @@ export const SETTING_KINDS: Record<keyof Settings, Kind> = {
 
 const MAX_TEAMS = 8;
 const TEAM_NAME = /^[\p{L}\p{N} _.-]{1,24}$/u;
-const isPositiveInt = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1;
+
+/**
+ * The whole numbers each kind of setting takes, least and most: a race has no use for more, and a
+ * number read at the edge is always bounded (lives, turn limits and play-on turns up to 9,999; the
+ * Three Minute Rule up to a day; an option limit and a die up to 99).
+ */
+export const SETTING_RANGES = {
+  count: [1, 9999],
+  seconds: [1, 86_400],
+  limit: [0, 99],
+  dice: [1, 99],
+  playOn: [1, 9999],
+} as const satisfies Partial<Record<SettingKind, readonly [number, number]>>;
+
+const inRange = (v: unknown, [least, most]: readonly [number, number]): v is number => Number.isInteger(v) && (v as number) >= least && (v as number) <= most;
 
 /** Reads settings; `flags` is the number of flags of the course, for the Dice Rule. */
 export function parseSettings(json: unknown, flags: number, path = 'settings'): Result<Settings> {
@@ -98,10 +112,10 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
     if (!kind) return err(p, `unknown setting (expected one of ${Object.keys(SETTING_KINDS).join(', ')})`);
     switch (kind) {
       case 'count':
-        if (!isPositiveInt(v)) return err(p, 'expected a whole number, at least 1');
+        if (!inRange(v, SETTING_RANGES.count)) return err(p, `expected a whole number from 1 to ${SETTING_RANGES.count[1]}`);
         break;
       case 'seconds':
-        if (!isPositiveInt(v)) return err(p, 'expected a number of seconds, at least 1');
+        if (!inRange(v, SETTING_RANGES.seconds)) return err(p, `expected a number of seconds from 1 to ${SETTING_RANGES.seconds[1]}`);
         break;
       case 'flag':
         if (typeof v !== 'boolean') return err(p, 'expected true or false');
@@ -119,10 +133,10 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
           return err(p, 'expected a list of program cards written CODE:PRIORITY, such as F2:670');
         break;
       case 'playOn':
-        if (v !== true && !isPositiveInt(v)) return err(p, 'expected true (until every robot has finished or is out) or a number of turns after the first finish');
+        if (v !== true && !inRange(v, SETTING_RANGES.playOn)) return err(p, `expected true (until every robot has finished or is out) or a number of turns after the first finish, 1 to ${SETTING_RANGES.playOn[1]}`);
         break;
       case 'limit':
-        if (!Number.isInteger(v) || (v as number) < 0) return err(p, 'expected a whole number, at least 0');
+        if (!inRange(v, SETTING_RANGES.limit)) return err(p, `expected a whole number from 0 to ${SETTING_RANGES.limit[1]}`);
         break;
       case 'teams': {
         if (typeof v !== 'object' || v === null || Array.isArray(v)) return err(p, 'expected an object: team name → its robots\' names');
@@ -141,7 +155,7 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
         break;
       }
       case 'dice':
-        if (!Array.isArray(v) || !v.every(isPositiveInt)) return err(p, 'expected a list of die values, one whole number (at least 1) per flag');
+        if (!Array.isArray(v) || !v.every((d) => inRange(d, SETTING_RANGES.dice))) return err(p, `expected a list of die values, one whole number (1 to ${SETTING_RANGES.dice[1]}) per flag`);
         if (v.length !== flags) return err(p, `expected one die per flag: ${flags} value${flags === 1 ? '' : 's'}, found ${v.length}`);
         break;
     }

@@ -14,7 +14,7 @@ import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
 import { Outbox, notationContext, threadRoot, threaded } from './outbox.js';
 import { mailDb, migrateMail, type MailDb } from './store.js';
-import { handLines, lockedLines, replyMail, when } from './templates.js';
+import { followWord, handLines, lockedLines, replyMail, when } from './templates.js';
 
 export interface MailConfig {
   /** The From of every mail; seats reply to its plus-tagged forms. */
@@ -216,6 +216,18 @@ export class MailGateway {
     if (race.status !== 'running') {
       await answer([`Race ${race.id} is over; no orders are taken any more.`]);
       return 'refused';
+    }
+    const follow = followWord(mail.text ?? '');
+    if (follow !== null) {
+      // The mail's own word, not an order: whether the seat keeps receiving the turn reports once its robot is out.
+      await this.db.updateTable('seats').set({ follow: follow ? 1 : 0 }).where('race_id', '=', race.id).where('seat', '=', s.seat).execute();
+      const out = st.robots[s.seat]!.status === 'out';
+      await answer([
+        follow ? `You follow race ${race.id}: ${out ? 'the turn reports come to you again from the next turn on,' : 'once your robot is out of the race, the turn reports keep coming'} until the race is over.`
+          : `You stop following race ${race.id}: ${out ? 'no more turn reports come to you' : 'once your robot is out of the race, no more turn reports come to you'}; the standings come at the end.`,
+        `Write "${follow ? 'stop following' : 'follow'}" to change your mind. Nothing else in this mail was read as orders.`,
+      ]);
+      return 'accepted';
     }
     if (named !== st.turn) {
       await answer([`These orders are for turn ${named}, but race ${race.id} is at turn ${st.turn}; they were not used. The instructions of turn ${st.turn} came in a mail of their own: reply to that one.`]);

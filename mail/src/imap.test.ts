@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
 import { MailGateway } from './gateway.js';
+import { ImapPoller } from './imap.js';
 import { dovecotMissing, smtpSink, startDovecot, until } from './testing.js';
 
 const courses = shippedCourses();
@@ -54,5 +56,78 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
     await sink.close();
     await db.destroy();
     await dovecot.stop();
+  }
+});
+
+/**
+ * An IMAP server that greets, accepts any LOGIN, and then drops the connection: with `reset`, by an
+ * RST (the client sees ECONNRESET), else by closing it. It counts the logins.
+ */
+async function droppingImap(reset: boolean): Promise<{ port: number; logins: () => number; close(): Promise<void> }> {
+  let logins = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+    s.write('* OK [CAPABILITY IMAP4rev1] fake ready\r\n');
+    let buf = '';
+    s.on('data', (d) => {
+      buf += d.toString('latin1');
+      for (let i = buf.indexOf('\r\n'); i >= 0; i = buf.indexOf('\r\n')) {
+        const [tag, cmd] = buf.slice(0, i).split(' ');
+        buf = buf.slice(i + 2);
+        if (/^LOGIN$/i.test(cmd ?? '')) {
+          logins++;
+          s.write(`${tag} OK LOGIN completed\r\n`, () => (reset ? s.resetAndDestroy() : s.destroy()));
+        } else if (/^CAPABILITY$/i.test(cmd ?? '')) s.write(`* CAPABILITY IMAP4rev1\r\n${tag} OK done\r\n`);
+        else s.write(`${tag} BAD unknown\r\n`);
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  return {
+    port: typeof a === 'object' && a ? a.port : 0,
+    logins: () => logins,
+    close: () => new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
+
+for (const reset of [false, true]) {
+  test(`an IMAP server that drops the connection after login (${reset ? 'reset' : 'closed'}) is logged and tried again with backoff; the process stays up`, async () => {
+    const server = await droppingImap(reset);
+    const lines: string[] = [];
+    const poller = new ImapPoller(`imap://u:p@127.0.0.1:${server.port}/INBOX`, async () => undefined, { log: (l) => lines.push(l), firstRetryMs: 20, maxRetryMs: 80 });
+    try {
+      poller.start(10);
+      // An 'error' event without a listener would have ended this process at the first drop.
+      await until('five logins, each dropped', () => server.logins() >= 5 && poller.faults >= 5);
+      assert.match(lines[0]!, /^mail: IMAP: .+; trying again in 0\.02 s$/);
+      // The pause doubles with each fault in a row, up to its limit.
+      assert.deepEqual(lines.slice(0, 5).map((l) => /in ([\d.]+) s$/.exec(l)?.[1]), ['0.02', '0.04', '0.08', '0.08', '0.08']);
+    } finally {
+      await poller.stop();
+      await server.close();
+    }
+  });
+}
+
+test('a refused connection is a fault like a dropped one: the look rejects, is counted, and nothing is thrown at the process', async () => {
+  const server = await droppingImap(false);
+  const poller = new ImapPoller(`imap://u:p@127.0.0.1:${server.port}/INBOX`, async () => undefined, { log: () => undefined });
+  try {
+    await assert.rejects(poller.poll());
+    await assert.rejects(poller.poll());
+    assert.equal(poller.faultsInRow, 2);
+    await server.close();
+    // Nothing listens now.
+    await assert.rejects(poller.poll());
+    assert.equal(poller.faults, 3);
+  } finally {
+    await poller.stop();
   }
 });

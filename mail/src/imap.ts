@@ -2,26 +2,78 @@
  * Orders from an IMAP mailbox: every so often the gateway logs in, reads the unseen mails, hands
  * each to the gateway, and marks it seen once it has been handled (a mail whose handling fails
  * stays unseen and is read again at the next look).
+ *
+ * A fault of the mail server (refused connection, a connection dropped after login, a protocol
+ * error) is never fatal: the client's `'error'` events are caught, the fault is logged, and the
+ * next look comes after a pause that doubles with each fault in a row (from `firstRetryMs` up to
+ * `maxRetryMs`), back to the usual interval after a look that works.
  */
 import { ImapFlow } from 'imapflow';
+
+export interface ImapPollerOptions {
+  /** Where faults are written (console.error by default). */
+  readonly log?: (line: string) => void;
+  /** The pause after a first fault (1 s by default); it doubles with each fault in a row. */
+  readonly firstRetryMs?: number;
+  /** The longest pause between two tries after faults (5 minutes by default). */
+  readonly maxRetryMs?: number;
+}
 
 export class ImapPoller {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private stopped = false;
   private readonly url: URL;
+  private readonly log: (line: string) => void;
+  /** Faults in a row (0 after a look that worked). */
+  faultsInRow = 0;
+  /** Looks that ended in a fault, since the start. */
+  faults = 0;
 
-  constructor(url: string, private readonly handle: (raw: Buffer) => Promise<void>) {
+  constructor(url: string, private readonly handle: (raw: Buffer) => Promise<void>, private readonly options: ImapPollerOptions = {}) {
     this.url = new URL(url);
     if (this.url.protocol !== 'imap:' && this.url.protocol !== 'imaps:') throw new Error(`MAIL_IMAP_URL: expected imap://user:password@host:port/MAILBOX or imaps://…, found ${this.url.protocol}`);
+    this.log = options.log ?? ((line) => console.error(line));
   }
 
+  /** Looks now, then every `everyMs`, or sooner after a fault (with backoff). */
   start(everyMs: number): void {
-    this.timer = setInterval(() => void this.poll().catch((e: Error) => console.error('mail: IMAP:', e.message)), everyMs);
+    this.stopped = false;
+    const next = (ms: number) => {
+      if (!this.stopped) this.timer = setTimeout(run, ms);
+    };
+    const run = () => {
+      this.timer = null;
+      this.poll().then(
+        () => next(everyMs),
+        (e: Error) => {
+          const pause = this.retryPause();
+          this.log(`mail: IMAP: ${e.message}; trying again in ${pause / 1000} s`);
+          next(pause);
+        },
+      );
+    };
+    next(everyMs);
   }
 
-  /** One look into the mailbox; looks never overlap. */
+  private retryPause(): number {
+    const first = this.options.firstRetryMs ?? 1000;
+    const max = this.options.maxRetryMs ?? 300_000;
+    return Math.min(max, first * 2 ** Math.min(30, this.faultsInRow - 1));
+  }
+
+  /** One look into the mailbox; looks never overlap. Rejects on a fault of the mail server. */
   poll(): Promise<void> {
-    this.running ??= this.look().finally(() => (this.running = null));
+    this.running ??= this.look().then(
+      () => {
+        this.faultsInRow = 0;
+      },
+      (e: unknown) => {
+        this.faultsInRow++;
+        this.faults++;
+        throw e instanceof Error ? e : new Error(String(e));
+      },
+    ).finally(() => (this.running = null));
     return this.running;
   }
 
@@ -31,8 +83,14 @@ export class ImapPoller {
       host: u.hostname, port: Number(u.port || (u.protocol === 'imaps:' ? 993 : 143)), secure: u.protocol === 'imaps:',
       auth: { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) }, logger: false,
     });
-    await client.connect();
+    // Without a listener an 'error' event (a connection dropped mid-session) would end the process;
+    // the command in flight is rejected as well, so the look fails and is tried again.
+    let fault: Error | null = null;
+    client.on('error', (e: Error) => {
+      fault ??= e;
+    });
     try {
+      await client.connect();
       const lock = await client.getMailboxLock(decodeURIComponent(u.pathname.slice(1)) || 'INBOX');
       try {
         const found: { uid: number; source: Buffer }[] = [];
@@ -42,7 +100,7 @@ export class ImapPoller {
             await this.handle(m.source);
           } catch (e) {
             // Left unseen, to be read again at the next look; the others are read now.
-            console.error(`mail: IMAP message ${m.uid}:`, (e as Error).message);
+            this.log(`mail: IMAP message ${m.uid}: ${(e as Error).message}`);
             continue;
           }
           await client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true });
@@ -50,13 +108,19 @@ export class ImapPoller {
       } finally {
         lock.release();
       }
+    } catch (e) {
+      const f = fault as Error | null;
+      throw f && f !== e ? new Error(`${(e as Error).message} (${f.message})`) : e;
     } finally {
       await client.logout().catch(() => undefined);
+      client.close();
     }
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     await this.running?.catch(() => undefined);
   }
 }

@@ -9,13 +9,13 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, awards, cardName, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
-import { type DeadlinePolicy, type Entry, type RaceService, visibleOptions } from '../../server/src/index.js';
+import { type DeadlinePolicy, type Entry, type RaceService, type SeatOrders, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
-import { clockMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -32,6 +32,8 @@ export interface OutboxOptions {
 /** What the outbox knows of a race while it writes its mails. */
 interface RaceMail {
   readonly id: string;
+  /** The robot each seat races (render/src/robots.ts's designs), by seat, for the pictures. */
+  readonly designs: readonly number[];
   readonly state: GameState;
   readonly status: string;
   readonly deadlineAt: number | null;
@@ -102,6 +104,7 @@ export class Outbox {
     const policy: DeadlinePolicy = JSON.parse(race.policy);
     const rules = race.rules;
     return {
+      designs: seats.map((x) => x.robot ?? x.seat),
       id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy, rules, course, setup: this.o.service.setupOf(race), seed: race.seed,
       seats: mail.map((m) => ({
         seat: m.seat, kind: seats[m.seat]!.kind, follow: seats[m.seat]!.follow === 1, email: m.email, secret: m.secret,
@@ -180,7 +183,7 @@ export class Outbox {
     if (e.kind === 'race' && e.event.type === 'raceCreated') {
       const turn1 = await this.o.service.playedTurn(race.id, 1);
       const start = turn1.ok ? turn1.value.before : st;
-      const picture = png(renderSvg(race.course.board, { state: start, title: race.course.name }), `course-${race.id}`);
+      const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
       return each((s) => startMail(s.ctx, {
         description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture,
@@ -197,15 +200,23 @@ export class Outbox {
       const played = await this.o.service.playedTurn(race.id, turn);
       const rep = await this.o.service.report(race.id, turn);
       if (!played.ok || !rep.ok) return [];
-      const { setup, before, after, events } = played.value;
+      const { setup, before, after, events, designs } = played.value;
       // A turn the moderator took back and that was played again: its report says it replaces the first.
       const all = await this.o.service.entries(race.id, 0);
       const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
-      const picture = png(renderSvg(setup.board, { state: after, events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
+      const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
       // The eliminated get the report of the turn they went out in, then no more unless they asked.
       return each((s) => (before.robots[s.seat]!.status === 'out' && !s.follow ? null : reportMail(s.ctx, rep.value.report, rep.value.text, robotsFor(after, s.seat), picture, {
         corrected, gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
+        ...(after.robots[s.seat]!.status === 'out' && race.status === 'running' ? { out: s.follow ? 'following' as const : 'last' as const } : {}),
       })));
+    }
+    if (e.kind === 'race' && e.event.type === 'corrected') {
+      // The seat whose orders the moderator replaced is told what they are now.
+      const seat = e.event.seat;
+      const row = await this.o.db.selectFrom('orders').select('body').where('race_id', '=', race.id).where('turn', '=', e.turn).where('seat', '=', seat).executeTakeFirst();
+      const program: (string | null)[] | null = row ? (JSON.parse(row.body) as SeatOrders).program : null;
+      return each((s) => (s.seat === seat ? correctedMail(s.ctx, e.turn, program && program.some((x) => x !== null) ? writeProgram(program) : null) : null), true);
     }
     // The moderator's changes of the clock. A turn's own deadline follows the events that begin the
     // turn, in the same commit; any other is the moderator's (extend, resume).
@@ -219,11 +230,9 @@ export class Outbox {
     if (e.kind === 'race' && e.event.type === 'raceOver') {
       const names = st.robots.map((r) => r.name);
       const stats = raceStats(names, await this.o.service.gameEvents(race.id));
-      const placed = st.finished.flatMap((g, k) => g.map((i) => `${k + 1}. ${names[i]}`));
-      const rest = st.robots.map((r, i) => ({ r, i })).filter(({ i }) => !st.finished.some((g) => g.includes(i)))
-        .sort((a, b) => b.r.flags - a.r.flags).map(({ r }) => `-  ${r.name}: ${r.flags} flag${r.flags === 1 ? '' : 's'}${r.status === 'out' ? ', out' : ''}`);
       const picks = startingPicks(stats, [], race.seed);
-      return each((s) => endMail(s.ctx, [...placed, ...rest], awards(stats), picks));
+      // The engine's standings: a line per team and per robot racing alone, best first.
+      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), awards(stats), picks));
     }
     return [];
   }

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
-import type { GameState } from '../../engine/src/index.js';
+import { cardName, formatStandings, writeProgram, type GameState } from '../../engine/src/index.js';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { gainedLines } from './outbox.js';
+import { followWord, reportMail } from './templates.js';
 import { mailDb } from './store.js';
 import { sendMail, smtpSink, type Caught } from './testing.js';
 
@@ -174,6 +175,132 @@ test('a turn the moderator took back and that was played again comes as a correc
   } finally {
     await t.close();
   }
+});
+
+test('a rewound race\'s mails: the taking back to everybody, the corrected orders to their seat with the program as it now stands, then the corrected report', async () => {
+  const t = await setup();
+  try {
+    const emails = ['ava@a.test', 'bob@b.test'];
+    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    const { id, moderatorKey } = created.value;
+    await t.gateway.pump();
+    await everyoneRandom(t, emails, 1);
+    const back = await t.service.moderate(id, moderatorKey, 'rewind', {});
+    assert.ok(back.ok, JSON.stringify(back));
+    await t.gateway.pump();
+    const row = await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+    const hand = (JSON.parse(row.state) as GameState).robots[1]!.hand.map(cardName);
+    const fixed = await t.service.submit(id, 1, { moderatorKey }, { program: hand.slice(0, 5) });
+    assert.ok(fixed.ok, JSON.stringify(fixed));
+    await t.gateway.pump();
+    await everyoneRandom(t, emails, 1);
+    const of = (email: string) => t.sink.mails.filter((c) => c.to.includes(email)).map((c) => subject(c).replace(/^\[RR [^\]]+\] /, ''));
+    const after = (email: string) => of(email).slice(of(email).indexOf('Turn 1: report'));
+    assert.deepEqual(after('bob@b.test').filter((x) => !/^Re: /.test(x)), [
+      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: the deadline has changed', 'Turn 1: your orders were corrected by the moderator', 'Turn 1: corrected report', 'Turn 2: your instructions',
+    ]);
+    assert.ok(!after('ava@a.test').some((x) => /corrected by the moderator/.test(x)), 'only the corrected seat is told of its orders');
+    assert.ok(after('ava@a.test').includes('Turn 1: corrected report'));
+    const told = t.sink.mails.find((c) => /corrected by the moderator/.test(subject(c)))!;
+    assert.ok(text(told).includes(`Your program is now: ${writeProgram(hand.slice(0, 5))}`), text(told));
+    assert.equal(refs(told)[0], `<${id}.s1.race@rr.test>`, 'in the seat\'s thread');
+  } finally {
+    await t.close();
+  }
+});
+
+test('a player whose robot is out gets the report of the turn it went out in, then none until it writes "follow", and none again after "stop following"', async () => {
+  const t = await setup();
+  try {
+    const emails = ['ava@a.test', 'bob@b.test'];
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    // Bob's robot is out of the race before the first turn.
+    const row = await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+    const st: GameState = JSON.parse(row.state);
+    Object.assign(st.robots[1]!, { status: 'out', lives: 0, hand: [], programmed: true });
+    await t.db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', id).execute();
+    await t.gateway.pump();
+    const start = t.sink.mails.find((c) => c.to.includes('bob@b.test') && /starts on/.test(subject(c)))!;
+    assert.match(text(start), /^ {2}follow +keep receiving the turn reports once your robot is out of the race$/m);
+    assert.match(text(start), /^ {2}stop following +receive no more turn reports/m);
+    const reports = () => t.sink.mails.filter((c) => c.to.includes('bob@b.test') && /: report$/.test(subject(c))).map((c) => subject(c).replace(/^.*(Turn \d+).*$/, '$1'));
+    // The report of the turn it went out in (it was in when the turn began) is its last.
+    await everyoneRandom(t, emails, 1);
+    assert.deepEqual(reports(), ['Turn 1']);
+    assert.match(text(t.sink.mails.find((c) => c.to.includes('bob@b.test') && /Turn 1: report$/.test(subject(c)))!), /This is your last turn report: reply "follow"/);
+    const word = async (w: string) => {
+      await sendMail(t.gateway.smtpPort, { from: 'bob@b.test', to: replyTo(start), subject: `Re: ${subject(start)}`, text: `${w}\n\nThanks,\nBob` });
+      await t.gateway.pump();
+      return text(t.sink.mails.filter((c) => c.to.includes('bob@b.test')).at(-1)!);
+    };
+    assert.match(await word('Follow.'), /^You follow race .*: the turn reports come to you again from the next turn on, until the race is over\./);
+    await everyoneRandom(t, emails, 2);
+    assert.deepEqual(reports(), ['Turn 1', 'Turn 2']);
+    const second = t.sink.mails.filter((c) => c.to.includes('bob@b.test') && /Turn 2: report$/.test(subject(c)))[0]!;
+    assert.match(text(second), /Your robot is out of the race; you follow it\. Reply "stop following"/);
+    assert.match(await word('stop following'), /^You stop following race .*: no more turn reports come to you; the standings come at the end\./);
+    await everyoneRandom(t, emails, 3);
+    assert.deepEqual(reports(), ['Turn 1', 'Turn 2']);
+    assert.ok(t.sink.mails.some((c) => c.to.includes('ava@a.test') && /Turn 3: report$/.test(subject(c))), 'the race went on');
+  } finally {
+    await t.close();
+  }
+});
+
+test('the mails of a whole race with a team, read back: each parses with its seat code, threading and Auto-Submitted; the notation help needs no other page; the end mail lists the engine\'s standings with the team', async () => {
+  const t = await setup();
+  try {
+    const emails = ['ava@a.test', 'bob@b.test', 'cy@c.test'];
+    const names = ['Ava', 'Bob', 'Cy'];
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { turnLimit: 2 },
+      seats: emails.map((email, i) => ({ name: names[i], email, ...(i < 2 ? { team: 'Red' } : {}) })), deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    await t.gateway.pump();
+    for (let turn = 1; turn <= 2; turn++) await everyoneRandom(t, emails, turn);
+    const v = await t.service.view(id);
+    assert.ok(v.ok && v.value.status !== 'running', 'the race is over at its turn limit');
+    const row = await t.db.selectFrom('races').select(['state', 'course', 'rules', 'settings']).where('id', '=', id).executeTakeFirstOrThrow();
+    const standings = formatStandings(t.service.setupOf(row), JSON.parse(row.state));
+    assert.ok(standings.some((l) => /^\d\. Red \(Ava, Bob\)/.test(l)), standings.join('\n'));
+    for (const [seat, email] of emails.entries()) {
+      const mine = t.sink.mails.filter((c) => c.to.includes(email));
+      const kinds = mine.map((c) => subject(c).replace(/^\[RR [^\]]+\] /, '').replace(/^Re: .*/, 'answer'));
+      assert.deepEqual(kinds, [
+        'Race ' + id + ' starts on first-shift', 'Turn 1: your instructions', 'answer', 'Turn 1: report', 'Turn 2: your instructions', 'answer', 'Turn 2: report', 'Race over: standings and awards',
+      ]);
+      for (const c of mine) {
+        assert.ok(subject(c).includes(`[RR ${id} s${seat} `), subject(c));
+        assert.match(replyTo(c), new RegExp(`^race\\+${id}\\.${seat}\\.`));
+        assert.match(header(c, 'auto-submitted'), /^auto-(generated|replied)$/);
+        assert.doesNotMatch(text(c), /docs\//, `"${subject(c)}" sends the player to a page it does not have`);
+      }
+      const deal = mine[1]!;
+      for (const row of ['F2 P670', 'random', 'no power down', 'unlock 5 4', 'Turn 4', 'follow', 'stop following', '-- '])
+        assert.ok(text(deal).split('\n').some((l) => l.startsWith(`  ${row} `)), `the instructions explain "${row}":\n${text(deal)}`);
+      const end = mine.at(-1)!;
+      assert.ok(text(end).includes(['Standings:', ...standings.map((l) => `  ${l}`)].join('\n')), text(end));
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+test('the report of the turn a robot goes out in says it is the last unless the player writes "follow"', () => {
+  const ctx = { race: 'r1', course: 'c', rules: 'pbem', policy: { kind: 'live', seconds: 60 } as const, seat: 0, name: 'Ava', code: '[RR r1 s0 x]', replyTo: 'race+r1.0.x@rr.test' };
+  const rep = { turn: 3, start: [], registers: [], end: [] } as unknown as Parameters<typeof reportMail>[1];
+  const pic = { filename: 'p.png', contentType: 'image/png', cid: 'p@rr', content: '' };
+  assert.match(reportMail(ctx, rep, '', [], pic, { out: 'last' }).text, /Your robot is out of the race\. This is your last turn report: reply "follow" to keep receiving them/);
+  assert.doesNotMatch(reportMail(ctx, rep, '', [], pic).text, /out of the race/);
+  assert.equal(followWord('> follow\nF F F F F'), null, 'a quoted word is not read');
+  assert.equal(followWord('keep following the race'), true);
+  assert.equal(followWord('Unfollow!'), false);
+  assert.equal(followWord('F F F\n-- \nfollow'), null, 'nor one in the signature');
 });
 
 test('a reminder never comes sooner than an hour after the instructions', async () => {

@@ -4,7 +4,7 @@
  * per register and its picture inline (blue arrows: programmed moves; green: pushes and belts,
  * 001 L119-121), and the end with standings and awards (001 L353-383).
  */
-import { RULE_SETS, cardName, dirName, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type TurnReport } from '../../engine/src/index.js';
+import { RULE_SETS, cardName, dirName, optionOrders, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type TurnReport } from '../../engine/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/index.js';
 
 export interface Attachment {
@@ -60,16 +60,52 @@ const policyText = (p: DeadlinePolicy) =>
     ? `${p.seconds} seconds a turn`
     : `one turn a day: orders are due at ${p.time} (${p.zone}) on the day of the deadline, which leaves at least ${p.minimumHours} hours after the instructions are sent (001 L389-391)`;
 
-/** How to write orders, with examples from the seat's rule set. */
+/**
+ * The mail's own words, beside the orders: whether a seat keeps receiving the turn reports once
+ * its robot is out of the race. A mail with one of them on a line of its own does only that.
+ */
+export const FOLLOW_WORDS: readonly (readonly [string, string])[] = [
+  ['follow', 'keep receiving the turn reports once your robot is out of the race'],
+  ['stop following', 'receive no more turn reports once your robot is out (the default)'],
+];
+
+/**
+ * A follow word on a line of its own, before any signature and outside quotes (`follow`,
+ * `follow the race`, `keep following`; `stop following`, `unfollow`): true, false, or null for none.
+ */
+export function followWord(text: string): boolean | null {
+  for (const raw of text.split(/\r?\n/)) {
+    if (/^\s*>/.test(raw)) continue;
+    if (/^--\s*$/.test(raw)) break;
+    const l = raw.trim().toLowerCase().replace(/[.!]+$/, '');
+    if (/^(stop following|unfollow|do not follow|don't follow)( the race)?$/.test(l)) return false;
+    if (/^(follow|keep following)( the race)?$/.test(l)) return true;
+  }
+  return null;
+}
+
+/**
+ * How to write your orders, with examples from the seat's rule set: the whole notation a player
+ * needs, with no page to look up (how to order each option is told where the robot holds it).
+ */
 function notationHelp(rules: RuleSet): string[] {
-  const rows = orderHelp(rules);
+  const rows = [...orderHelp(rules), ...FOLLOW_WORDS];
   const w = Math.max(...rows.map(([e]) => e.length));
   return [
     'How to write your orders (reply to this mail; each reply replaces your orders until the deadline):',
     ...rows.map(([e, m]) => `  ${e.padEnd(w)}  ${m}`),
+    'One thing a line; upper or lower case, commas or spaces are all the same. If a line cannot be read, nothing is changed and the answer says what was expected.',
     'Missing or illegal moves are replaced with random moves, so check the acknowledgement (001 L393).',
-    'The whole notation: docs/mail.md.',
   ];
+}
+
+/** How to order each option the robot holds (003 L12), for the instructions: none held, no lines. */
+export function heldOptionLines(ctx: NotationContext): string[] {
+  if (!ctx.options.length) return [];
+  return ['How to order your options:', ...ctx.options.map((o) => {
+    const h = optionOrders(o, ctx.rules);
+    return `  ${h.option}: ${h.how}${h.examples.length ? ` For example: ${h.examples.map((x) => `"${x}"`).join(', ')}.` : ''}`;
+  })];
 }
 
 /** The seat's rule set, by the name the race stores. */
@@ -138,6 +174,7 @@ export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: N
       ? [`Your instructions this turn (choose ${ctx.openRegisters.length}, for register${ctx.openRegisters.length > 1 ? 's' : ''} ${ctx.openRegisters.join(', ')}):`, ...handLines(ctx)]
       : [`Your robot plays no instructions this turn (${r.poweredDown ? 'powered down' : r.status !== 'active' ? 'not on the board' : 'every register locked'}).${r.poweredDown ? ' Write "stay down" to stay down next turn.' : ''}`]),
     ...lockedLines(st, c.seat),
+    ...(ctx.needsProgram && ctx.options.length ? ['', ...heldOptionLines(ctx)] : []),
     '',
     deadlineAt !== null ? `Orders are due ${when(deadlineAt, c.policy)}.` : 'The race is paused; the deadline will be set when it resumes.',
     '',
@@ -165,11 +202,13 @@ function reportHtml(rep: TurnReport): string {
  * was played again after the moderator took it back; `gained`, the seat's own new options with
  * how to order them.
  */
-export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, robots: readonly string[], picture: Attachment, o: { corrected?: boolean; gained?: readonly string[] } = {}): Mail {
+export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, robots: readonly string[], picture: Attachment, o: { corrected?: boolean; gained?: readonly string[]; out?: 'last' | 'following' } = {}): Mail {
   const corrected = o.corrected
     ? [`CORRECTED: the moderator took turn ${rep.turn} back and it has been played again. This report replaces the earlier report of turn ${rep.turn}.`, '']
     : [];
-  const gained = o.gained?.length ? ['', ...o.gained] : [];
+  const out = o.out === 'last' ? ['', 'Your robot is out of the race. This is your last turn report: reply "follow" to keep receiving them until the race is over (the standings come at the end either way).']
+    : o.out === 'following' ? ['', 'Your robot is out of the race; you follow it. Reply "stop following" to receive no more turn reports (the standings come at the end either way).'] : [];
+  const gained = [...(o.gained?.length ? ['', ...o.gained] : []), ...out];
   const body = [...corrected, `Race ${c.race} on ${c.course}: the report of turn ${rep.turn}.`, '', text, '', 'After the turn:', ...robots.map((x) => `  ${x}`), ...gained, '',
     'The picture: programmed moves in blue, pushes and conveyor belts in green (001 L121); the robots are named in its legend.'].join('\n');
   const html = `${corrected.length ? `<p><b>${esc(corrected[0]!)}</b></p>` : ''}<p>Race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>: the report of turn ${rep.turn}.</p>${reportHtml(rep)}<h3>After the turn</h3><ul>${robots.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>${gained.length ? `<pre>${esc(gained.join('\n').trim())}</pre>` : ''}<p><img src="cid:${picture.cid}" alt="turn ${rep.turn}: programmed moves in blue, pushes and belts in green"></p>`;
@@ -183,6 +222,20 @@ export function endMail(c: SeatMailContext, standings: string[], awards: readonl
     `Starting picks for the next race (001 L333-351): ${picks.join(', ')}.`, '', 'Thank you for racing!',
   ].join('\n');
   return { subject: `${c.code} Race over: standings and awards`, text, replyTo: c.replyTo };
+}
+
+/**
+ * The moderator corrected the seat's orders on a turn taken back (rewind): what they are now,
+ * `program` as the notation writes it (null: no program kept, the random fill's).
+ */
+export function correctedMail(c: SeatMailContext, turn: number, program: string | null): Mail {
+  const text = [
+    `The moderator has corrected your orders for turn ${turn} of race ${c.race}, the turn taken back to be played again.`,
+    program !== null ? `Your program is now: ${program}` : 'Your program is now left to the random fill.',
+    '',
+    'The turn is played again with these orders; its corrected report follows. Orders you send for this turn before its deadline replace them.',
+  ].join('\n');
+  return { subject: `${c.code} Turn ${turn}: your orders were corrected by the moderator`, text, replyTo: c.replyTo };
 }
 
 /** The answer to a mail of orders: what was understood, or what was expected. */

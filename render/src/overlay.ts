@@ -17,6 +17,8 @@ const DY = [-1, 0, 1, 0] as const;
 export type RobotOnFloor = Pick<RobotState, 'name' | 'x' | 'y' | 'dir' | 'damage' | 'status' | 'virtual' | 'poweredDown'> & {
   /** The robot its player chose (an index of ROBOT_DESIGNS); else the robot's index picks one. */
   readonly robot?: number;
+  /** It announced a power down, public once the registers are revealed: it powers down next turn (000 L193). */
+  readonly announced?: boolean;
 };
 /** What a picture needs of a game state: its robots (a `GameState` is one), and whose view it is. */
 export interface FloorState {
@@ -40,7 +42,7 @@ export function robotsLayer(st: FloorState, f: Frame): string {
     const p = places[i];
     if (!p) return;
     const [cx, cy] = centre(f, r.x, r.y);
-    const look: RobotLook = { design: designOf(r.robot, i), dir: r.dir, damage: r.damage, virtual: r.virtual, poweredDown: r.poweredDown, mine: st.you === i };
+    const look: RobotLook = { design: designOf(r.robot, i), dir: r.dir, damage: r.damage, virtual: r.virtual, poweredDown: r.poweredDown, announced: r.announced === true, mine: st.you === i };
     out.push(
       el(
         'g',
@@ -54,6 +56,7 @@ export function robotsLayer(st: FloorState, f: Frame): string {
           'data-y': r.y,
           'data-dir': SIDE[r.dir],
           'data-damage': r.damage,
+          'data-announced': r.announced && !r.poweredDown ? 'true' : undefined,
           transform: transforms(translate(cx + p.dx * c, cy + p.dy * c), p.scale === 1 ? undefined : `scale(${p.scale})`),
         },
         robotGlyph(c, look),

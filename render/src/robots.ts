@@ -57,6 +57,8 @@ export interface RobotLook {
   readonly damage: number;
   readonly virtual: boolean;
   readonly poweredDown: boolean;
+  /** A power down announced for next turn: an amber PD, dashed. */
+  readonly announced?: boolean;
   /** The player's own robot: a gold ring around it. */
   readonly mine?: boolean;
 }
@@ -77,8 +79,8 @@ export function robotBody(c: number, d: RobotDesign, virtual: boolean): string {
 
 /**
  * A robot about (0, 0) for a cell of size c: its body turned where it faces (in a group of class
- * `body`, the part a replay rotates), its damage in a red badge, PD when powered down, a gold ring
- * when it is the player's own.
+ * `body`, the part a replay rotates), its damage in a red badge, PD when powered down (amber and
+ * dashed when a power down is announced for next turn), a gold ring when it is the player's own.
  */
 export function robotGlyph(c: number, r: RobotLook): string {
   const parts = [
@@ -95,6 +97,11 @@ export function robotGlyph(c: number, r: RobotLook): string {
     parts.push(
       el('rect', { x: -c * 0.44, y: c * 0.17, width: c * 0.3, height: c * 0.2, rx: c * 0.04, fill: '#424242', stroke: '#ffffff', 'stroke-width': 1 }),
       label('PD', -c * 0.29, c * 0.27, c * 0.13, '#ffffff'),
+    );
+  } else if (r.announced) {
+    parts.push(
+      el('rect', { class: 'announced', x: -c * 0.44, y: c * 0.17, width: c * 0.3, height: c * 0.2, rx: c * 0.04, fill: '#ffb300', stroke: K.ink, 'stroke-width': 1, 'stroke-dasharray': '3 2' }),
+      label('PD', -c * 0.29, c * 0.27, c * 0.13, K.ink),
     );
   }
   return parts.join('');

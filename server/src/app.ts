@@ -1,15 +1,20 @@
 /** The HTTP JSON API and the WebSocket stream of a race's events. */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import websocket from '@fastify/websocket';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
 import { courseFile, courseRuleSets, type Course } from '../../engine/src/index.js';
 import { boardNames, loadBoard } from '../../boards/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
 import type { Socket } from 'node:net';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
-import { OPENAPI } from './openapi.js';
 import type { RaceService } from './races.js';
+import { AfterQuery, AnyObject, CourseParams, ErrorSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
+import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
+import { dressed } from './views.js';
 import { isStatic, registerWeb } from './web.js';
 
 export interface AppOptions {
@@ -44,14 +49,9 @@ function send<T>(reply: FastifyReply, a: Answer<T>, status = 200): FastifyReply 
   return reply.code(a.refusal.status).send({ error: { field: a.refusal.field, message: a.refusal.message } });
 }
 
-const bearer = (req: FastifyRequest): string | undefined => {
-  const h = req.headers.authorization;
-  if (h?.startsWith('Bearer ')) return h.slice(7);
-  const q = (req.query as Record<string, unknown>).token;
-  return typeof q === 'string' ? q : undefined;
-};
-
-const seatNumber = (v: string): number => (/^\d{1,2}$/.test(v) ? Number(v) : -1);
+/** A seat's token: the Bearer token, or the invite link's ?token=. */
+const bearer = (authorization: string | undefined, query: string | undefined): string | undefined =>
+  authorization?.startsWith('Bearer ') ? authorization.slice(7) : query;
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const limits = { ...CONNECTION_DEFAULTS, ...o.connections };
@@ -77,6 +77,28 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       else open.delete(from);
     });
   });
+  boundJsonDepth(app);
+  app.setValidatorCompiler(validatorCompiler);
+  // The answers' schemas are for the document only: answers are sent as they are.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'roborally race server',
+        version: '0.1.0',
+        description: 'An unofficial RoboRally referee. A seat acts with its secret token (the invite link\'s token) as a Bearer token or ?token=; the race\'s creator moderates with the X-Moderator-Key header. Nobody sees another seat\'s hand or orders before the turn is played. Every field of a request is checked against its schema here; a refusal is {"error": {"field", "message"}} naming the field\'s path.',
+      },
+      components: {
+        securitySchemes: {
+          seat: { type: 'http', scheme: 'bearer', description: 'the seat\'s token' },
+          moderator: { type: 'apiKey', in: 'header', name: 'X-Moderator-Key' },
+        },
+      },
+    },
+    // The pages and assets of the web client are no part of the API.
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/api/') && !url.endsWith('/stream') ? schema : { ...schema, hide: true }, url }),
+  });
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const svc = o.service;
   const now = o.now ?? (() => Date.now());
@@ -93,32 +115,48 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (hits.size > 10_000) hits.clear();
     return undefined;
   });
-  app.setErrorHandler((error: { statusCode?: number; message: string }, _req, reply) => {
+  app.setErrorHandler((error: FastifyError & { field?: string }, req, reply) => {
+    // A request that does not meet its route's schema: the field's path and what was expected.
+    if (error.validation) return reply.code(422).send({ error: describeSchemaError(error.validation, error.validationContext ?? 'body') });
     // The database is away (restarting, a lost connection): the request may be sent again later.
     if (databaseUnavailable(error)) return reply.code(503).header('retry-after', '2').send({ error: { field: 'database', message: 'the database cannot be reached just now; try again shortly' } });
-    if (!error.statusCode || error.statusCode >= 500) console.error(`${_req.method} ${_req.url.split('?')[0]}: ${(error as Error).stack ?? error.message}`);
+    if (!error.statusCode || error.statusCode >= 500) console.error(`${req.method} ${req.url.split('?')[0]}: ${error.stack ?? error.message}`);
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    const field = status === 413 ? 'body' : status === 400 ? 'body' : 'server';
-    reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
+    const field = error.field ?? (status === 415 ? 'content-type' : status === 408 ? 'request' : status === 400 || status === 413 ? 'body' : status === 404 ? 'path' : 'server');
+    return reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
   });
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: { field: 'path', message: `no ${req.method} ${req.url.split('?')[0]}` } }));
 
-  app.get('/api/openapi.json', async () => OPENAPI);
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const refused = { 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema };
+  const answer = (description: string) => ({ 200: AnyObject(description), ...refused });
+  const asSeat = [{ seat: [] }];
+
+  api.get('/api/openapi.json', { schema: { summary: 'This document', response: { 200: AnyObject('OpenAPI 3.1') } } }, async () => app.swagger());
+  // A query that reads the races table: the database answers, or the server says it cannot serve.
+  api.get('/api/health', { schema: { summary: 'Whether the server can serve: 200 when its database answers, else 503', response: { 200: Type.Object({ ok: Type.Literal(true) }), 503: ErrorSchema } } }, async (_req, reply) => {
+    try {
+      await svc.lastSeq('');
+      return { ok: true as const };
+    } catch (e) {
+      return reply.code(503).header('retry-after', '2').send({ error: { field: 'database', message: `the database does not answer: ${(e as Error).message}` } });
+    }
+  });
   const about = (name: string, c: Course) => ({
     name, title: c.name, description: c.description, players: c.players, complexity: c.complexity, time: c.time,
     boards: c.boards.length, flags: c.flags.length, starts: c.starts.length, rules: courseRuleSets(c),
   });
-  app.get('/api/courses', async () => o.courses().map(({ name, course }) => about(name, course)));
+  api.get('/api/courses', { schema: { summary: 'The courses to race on', response: { 200: Type.Array(AnyObject('a course')) } } }, async () => o.courses().map(({ name, course }) => about(name, course)));
   // One course with its composed board (the board grammar of docs/formats.md), for the web client to draw.
-  app.get<{ Params: { name: string } }>('/api/courses/:name', async (req, reply) => {
+  api.get('/api/courses/:name', { schema: { summary: 'A course, its composed board (`layout`, the board grammar of docs/formats.md) and the course `file` as docs/formats.md gives it', params: CourseParams, response: answer('the course') } }, async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
     if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
     return { ...about(c.name, c.course), layout: c.course.layout, file: courseFile(c.course) };
   });
-  // The shipped boards, for composing a course of one's own (the course editor): each board's
-  // grammar as its file has it, read once.
+  // The shipped boards, for composing a course of one's own (the course editor, docs/web.md): each
+  // board's grammar as its file has it, read once.
   let boards: { name: string; title: string; description: string; board: object }[] | null = null;
-  app.get('/api/boards', async () => {
+  api.get('/api/boards', { schema: { summary: 'The shipped boards, to compose a course of one\'s own: each {name, title, description, board} with the board\'s grammar as its file has it (docs/formats.md)', response: { 200: Type.Array(AnyObject('a board')) } } }, async () => {
     boards ??= boardNames().flatMap((name) => {
       const b = loadBoard(name);
       if (!b.ok) return [];
@@ -127,13 +165,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     });
     return boards;
   });
-  app.get<{ Params: { name: string } }>('/api/courses/:name/picture.svg', async (req, reply) => {
+  api.get('/api/courses/:name/picture.svg', { schema: { summary: 'A course drawn as SVG', params: CourseParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 404: ErrorSchema } } }, async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
     if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
     return reply.type('image/svg+xml').send(renderSvg(c.course.board, { title: c.course.name }));
   });
 
-  app.post('/api/races', async (req, reply) => {
+  api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn', body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), ...refused } } }, async (req, reply) => {
     const created = await svc.create(req.body);
     if (!created.ok) return send(reply, created);
     const v = created.value;
@@ -142,43 +180,53 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       seats: v.seats.map((s) => ({ ...s, link: s.token ? `/race/${v.id}?seat=${s.seat}&token=${s.token}` : null })),
     });
   });
-  app.get<{ Params: { id: string } }>('/api/races/:id', async (req, reply) => send(reply, await svc.view(req.params.id)));
-  app.get<{ Params: { id: string } }>('/api/races/:id/course', async (req, reply) => send(reply, await svc.raceCourse(req.params.id)));
-  app.get<{ Params: { id: string } }>('/api/series/:id', async (req, reply) => send(reply, await svc.series(req.params.id)));
-  app.post<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/recompile', async (req, reply) =>
-    send(reply, await svc.recompile(req.params.id, seatNumber(req.params.seat), { token: bearer(req) })));
+  api.get('/api/races/:id', { schema: { summary: 'What anybody may see of a race', params: IdParams, response: answer('public view') } }, async (req, reply) => send(reply, await svc.view(req.params.id)));
+  api.get('/api/races/:id/course', { schema: { summary: 'The race\'s course, shipped or its own, with its composed board', params: IdParams, response: answer('the course') } }, async (req, reply) => send(reply, await svc.raceCourse(req.params.id)));
+  api.get('/api/series/:id', { schema: { summary: 'A series: its races and the standings across those that are over', params: SeriesParams, response: answer('{races, standings}') } }, async (req, reply) => send(reply, await svc.series(req.params.id)));
+  api.post('/api/races/:id/seats/:seat/recompile', {
+    schema: { summary: 'Recompile: discard the hand for a new one, taking the damage the rule set says (the robot must hold Recompile); orders already sent this turn are withdrawn', params: SeatParams, querystring: TokenQuery, security: asSeat, response: answer('{turn, hand}') },
+  }, async (req, reply) => send(reply, await svc.recompile(req.params.id, req.params.seat, { token: bearer(req.headers.authorization, req.query.token) })));
   // The seat's person has watched or skipped the replay: a live race's clock starts once every person has (ready.ts).
-  app.post<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/ready', async (req, reply) =>
-    send(reply, await svc.ready(req.params.id, seatNumber(req.params.seat), bearer(req), req.body)));
-  app.get<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat', async (req, reply) =>
-    send(reply, await svc.seat(req.params.id, seatNumber(req.params.seat), bearer(req))));
-  app.put<{ Params: { id: string; seat: string } }>('/api/races/:id/seats/:seat/orders', async (req, reply) => {
+  api.post('/api/races/:id/seats/:seat/ready', {
+    schema: { summary: 'The seat\'s person has watched or skipped the replay of the turn just played: a live race\'s programming clock starts once every person still racing has, or at the latest at the view\'s clock.startsBy (the replay\'s length and a margin)', params: SeatParams, querystring: TokenQuery, body: ReadySchema, security: asSeat, response: answer('{turn, clockStarted, deadlineAt}') },
+  }, async (req, reply) => send(reply, await svc.ready(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
+  api.get('/api/races/:id/seats/:seat', { schema: { summary: 'A seat\'s view: the race, its hand and its orders', params: SeatParams, querystring: TokenQuery, security: asSeat, response: answer('seat view') } }, async (req, reply) =>
+    send(reply, await svc.seat(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token))));
+  // A seat chooses its robot before the first turn is played (a design no other seat races).
+  api.put('/api/races/:id/seats/:seat/robot', {
+    schema: { summary: 'Choose the seat\'s robot, one of the eight designs no other seat races, before the first turn is played', params: SeatParams, querystring: TokenQuery, body: RobotSchema, security: asSeat, response: answer('{seat, robot}') },
+  }, async (req, reply) => send(reply, await svc.chooseRobot(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
+  api.put('/api/races/:id/seats/:seat/orders', {
+    schema: { summary: 'Send or replace a seat\'s orders for the current turn (the moderator key: only on a turn taken back by rewind)', params: SeatParams, querystring: TokenQuery, body: OrdersSchema, security: [{ seat: [] }, { moderator: [] }], response: answer('the orders as understood') },
+  }, async (req, reply) => {
     const key = req.headers['x-moderator-key'];
-    const who = typeof key === 'string' ? { moderatorKey: key } : { token: bearer(req) };
-    return send(reply, await svc.submit(req.params.id, seatNumber(req.params.seat), who, req.body));
+    const who = typeof key === 'string' ? { moderatorKey: key } : { token: bearer(req.headers.authorization, req.query.token) };
+    return send(reply, await svc.submit(req.params.id, req.params.seat, who, req.body));
   });
-  app.get<{ Params: { id: string }; Querystring: { after?: string } }>('/api/races/:id/events', async (req, reply) =>
-    send(reply, await svc.entries(req.params.id, Number(req.query.after ?? 0) || 0)));
-  app.get<{ Params: { id: string; turn: string }; Querystring: { format?: string } }>('/api/races/:id/turns/:turn/report', async (req, reply) => {
-    const rep = await svc.report(req.params.id, Number(req.params.turn) || 0);
+  api.get('/api/races/:id/events', { schema: { summary: 'The race\'s entries after a seq', params: IdParams, querystring: AfterQuery, response: { 200: Type.Array(AnyObject('{seq, turn, kind, event}')), ...refused } } }, async (req, reply) =>
+    send(reply, await svc.entries(req.params.id, req.query.after ?? 0)));
+  api.get('/api/races/:id/turns/:turn/report', { schema: { summary: '001\'s table of a turn played', params: TurnParams, querystring: ReportQuery, response: { 200: Type.Union([AnyObject('{turn, report, text}'), Type.String({ description: 'format=text' })]), ...refused } } }, async (req, reply) => {
+    const rep = await svc.report(req.params.id, req.params.turn);
     if (rep.ok && req.query.format === 'text') return reply.type('text/plain; charset=utf-8').send(rep.value.text);
     return send(reply, rep);
   });
   // A played turn for a replay: the robots as it began and its events, all revealed by now.
-  app.get<{ Params: { id: string; turn: string } }>('/api/races/:id/turns/:turn', async (req, reply) =>
-    send(reply, await svc.replay(req.params.id, Number(req.params.turn) || 0)));
+  api.get('/api/races/:id/turns/:turn', { schema: { summary: 'A played turn for its replay: the robots as it began (public view) and its events', params: TurnParams, response: answer('{turn, robots, events}') } }, async (req, reply) =>
+    send(reply, await svc.replay(req.params.id, req.params.turn)));
   // The picture of a played turn: the floor after it, with programmed moves as blue arrows and
   // pushes and belt moves as green ones, as 001's moderator drew them.
-  app.get<{ Params: { id: string; turn: string } }>('/api/races/:id/turns/:turn/picture.svg', async (req, reply) => {
-    const played = await svc.playedTurn(req.params.id, Number(req.params.turn) || 0);
+  api.get('/api/races/:id/turns/:turn/picture.svg', { schema: { summary: 'A played turn drawn as SVG', params: TurnParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 404: ErrorSchema, 422: ErrorSchema } } }, async (req, reply) => {
+    const played = await svc.playedTurn(req.params.id, req.params.turn);
     if (!played.ok) return send(reply, played);
-    const { setup, after, events } = played.value;
-    return reply.type('image/svg+xml').send(renderSvg(setup.board, { state: after, events, title: `Turn ${req.params.turn}` }));
+    const { setup, after, events, designs } = played.value;
+    return reply.type('image/svg+xml').send(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Turn ${req.params.turn}` }));
   });
-  app.post<{ Params: { id: string; action: string } }>('/api/races/:id/moderator/:action', async (req, reply) => {
-    const key = req.headers['x-moderator-key'];
-    return send(reply, await svc.moderate(req.params.id, typeof key === 'string' ? key : undefined, req.params.action, req.body ?? {}));
-  });
+  for (const [action, { summary, body }] of Object.entries(MODERATOR_ACTIONS)) {
+    api.post(`/api/races/:id/moderator/${action}`, { schema: { summary, params: IdParams, body, security: [{ moderator: [] }], response: answer('{done}') } }, async (req, reply) => {
+      const key = req.headers['x-moderator-key'];
+      return send(reply, await svc.moderate(req.params.id, typeof key === 'string' ? key : undefined, action, req.body ?? {}));
+    });
+  }
 
   // The stream (server/src/stream.ts): what happened after `after`, a page at a time, then each
   // batch as it is committed. A client that reconnects with the last seq it saw misses nothing and
@@ -200,12 +248,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     svc.bus.off('resync', onResync);
     hub.close();
   });
-  app.get<{ Params: { id: string }; Querystring: { after?: string } }>('/api/races/:id/stream', { websocket: true }, (socket, req) => {
-    const after = Number(req.query.after ?? 0);
-    hub.attach(socket, req.params.id, Number.isSafeInteger(after) && after > 0 ? after : 0, req.ip);
+  api.get('/api/races/:id/stream', { websocket: true, schema: { params: IdParams, querystring: AfterQuery } }, (socket, req) => {
+    hub.attach(socket, req.params.id, req.query.after ?? 0, req.ip);
   });
 
-  app.get('/api', async () => ({
+  api.get('/api', { schema: { summary: 'The server\'s name and where its API is described', response: { 200: AnyObject('about') } } }, async () => ({
     name: 'roborally',
     about: 'An unofficial RoboRally race server. The API is described at /api/openapi.json; the web client is at /.',
     courses: '/api/courses',

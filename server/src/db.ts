@@ -50,6 +50,8 @@ export interface SeatRow {
   first_timer: Generated<number>;
   /** 1: keeps receiving the turn mails once its robot is out. */
   follow: Generated<number>;
+  /** The robot it races (render/src/robots.ts's designs); null in a race made before seats chose: its seat number's. */
+  robot: number | null;
 }
 
 export interface OrdersRow {

@@ -6,5 +6,6 @@ export { RaceService, type Created, type Entry, type RaceEvent, type RaceService
 export { migrate, openDb, type Db, type DbConfig, type EventRow, type OrdersRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 export { nextDeadline, parsePolicy, systemClock, type Clock, type DeadlinePolicy } from './deadline.js';
 export { shippedCourses } from './courses.js';
-export { visibleOptions } from './views.js';
+export { dressed, visibleOptions } from './views.js';
 export type { SeatOrders } from './orders.js';
+export { inProcessPlanner, type BotPlanner } from './planner.js';

@@ -91,6 +91,12 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         await db.schema.alterTable('seats').addColumn(column, 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  /** The robot a seat races (one of render/src/robots.ts's designs); null for a seat made before: its seat number's. */
+  '0004-seat-robot': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema.alterTable('seats').addColumn('robot', 'integer').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -6,6 +6,7 @@
  */
 import { DEFAULT_RULE_SET, RULE_SETS, parseSettings, type Course, type Dir, type Settings, type Square } from '../../engine/src/index.js';
 import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
+import { ROBOT_DESIGNS } from '../../render/src/index.js';
 import { parsePolicy, type DeadlinePolicy } from './deadline.js';
 import { readDeal, type Deal } from './deal.js';
 import { no, yes, type Answer } from './errors.js';
@@ -34,6 +35,8 @@ export interface SeatRequest {
   readonly firstTimer: boolean;
   /** Keeps receiving the turn mails once its robot is out. */
   readonly followWhenOut: boolean;
+  /** The robot it races (an index of render/src/robots.ts's eight designs), unique in the race; null: the first one free. */
+  readonly robot: number | null;
 }
 
 /** What a race with no person left does: plays out at bot speed, or ends. */
@@ -56,7 +59,9 @@ export interface RaceRequest {
 }
 
 const TOP = ['course', 'rules', 'settings', 'seats', 'deadline', 'deal', 'whenNoPersonLeft', 'after'] as const;
-const SEAT = ['name', 'bot', 'dir', 'email', 'player', 'team', 'options', 'lives', 'damage', 'start', 'firstTimer', 'followWhenOut'] as const;
+const SEAT = ['name', 'bot', 'dir', 'email', 'player', 'team', 'options', 'lives', 'damage', 'start', 'firstTimer', 'followWhenOut', 'robot'] as const;
+/** How many robot designs there are to choose from (render/src/robots.ts). */
+export const DESIGNS = ROBOT_DESIGNS.length;
 
 function unknownKey(o: Record<string, unknown>, allowed: readonly string[], path: string): Answer<never> | null {
   for (const k of Object.keys(o)) if (!allowed.includes(k)) return no(422, path ? `${path}.${k}` : k, `unknown field (expected one of ${allowed.join(', ')})`);
@@ -123,6 +128,9 @@ export function readRaceRequest(
       return no(422, 'after', 'expected {"race": the id of the race this one follows in a series, "moderatorKey": its moderator key}');
     after = { race: a.race, moderatorKey: a.moderatorKey };
   }
+  // Each seat races a robot of its own: those not chosen get the first designs free, in seat order.
+  const free = Array.from({ length: DESIGNS }, (_, k) => k).filter((k) => !seats.some((x) => x.robot === k));
+  for (let i = 0; i < seats.length; i++) if (seats[i]!.robot === null) seats[i] = { ...seats[i]!, robot: free.shift()! };
   return yes({
     courseName, courseJson: courseName === null ? body.course : null, course, rules, settings: settings.value, policy: policy.value,
     seats, deal: deal.value, unattended, after,
@@ -150,6 +158,9 @@ function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatR
   for (const k of ['firstTimer', 'followWhenOut'] as const)
     if (s[k] !== undefined && typeof s[k] !== 'boolean') return no(422, `${p}.${k}`, 'expected true or false');
   if (s.firstTimer !== undefined && bot) return no(422, `${p}.firstTimer`, 'a bot is no first-timer');
+  if (s.robot !== undefined && (!Number.isInteger(s.robot) || (s.robot as number) < 0 || (s.robot as number) >= DESIGNS))
+    return no(422, `${p}.robot`, `expected a robot design, 0 to ${DESIGNS - 1}`);
+  if (s.robot !== undefined && earlier.some((o) => o.robot === s.robot)) return no(422, `${p}.robot`, `robot ${s.robot as number} is taken by ${earlier.find((o) => o.robot === s.robot)!.name}`);
   return yes({
     name: s.name, kind: bot ? 'bot' : 'human', level: bot ? (s.bot as Level) : null, dir: dir as Dir | undefined,
     email: (s.email as string | undefined) ?? null, player: (s.player as string | undefined) ?? null, team: (s.team as string | undefined) ?? null,
@@ -157,6 +168,6 @@ function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatR
     ...(s.lives !== undefined ? { lives: s.lives as number } : {}),
     ...(s.damage !== undefined ? { damage: s.damage as number } : {}),
     ...(s.start !== undefined ? { start: s.start as unknown as Square } : {}),
-    firstTimer: s.firstTimer === true, followWhenOut: s.followWhenOut === true,
+    firstTimer: s.firstTimer === true, followWhenOut: s.followWhenOut === true, robot: (s.robot as number | undefined) ?? null,
   });
 }

@@ -12,6 +12,8 @@ export interface SeatInfo {
   readonly name: string;
   readonly kind: 'human' | 'bot';
   readonly level: string | null;
+  /** The robot it races: an index of render/src/robots.ts's designs. */
+  readonly robot: number;
 }
 
 export interface RaceSummary {
@@ -47,6 +49,9 @@ export function publicEvent(e: GameEvent, settings: Settings): GameEvent {
   return settings.secretOptions && (e.type === 'optionDrawn' || e.type === 'upgraded' || e.type === 'offered' || e.type === 'optionLost') ? { ...e, option: 'a secret option' } : e;
 }
 
+/** A state as a picture draws it: each robot in the design its seat races (render/src/robots.ts). */
+export const dressed = (st: GameState, designs: readonly number[]) => ({ ...st, robots: st.robots.map((r, i) => ({ ...r, robot: designs[i] ?? i })) });
+
 /** The robots as anybody may see them: where they stand, their damage, their locked (face-up) registers. */
 export function publicRobots(st: GameState, settings: Settings = {}) {
   return st.robots.map((r, i) => ({
@@ -75,12 +80,16 @@ export function publicRobots(st: GameState, settings: Settings = {}) {
   }));
 }
 
-export function publicView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlySet<number>) {
+/**
+ * `submitted`: the seats whose orders are in, each with how many registers its program fills (the
+ * others' registers lie face down on the table as they are programmed: a count, never a card).
+ */
+export function publicView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlyMap<number, number>) {
   return {
     ...race,
     turn: st.turn,
     phase: st.phase,
-    seats: seats.map((s) => ({ ...s, submitted: submitted.has(s.seat) })),
+    seats: seats.map((s) => ({ ...s, submitted: submitted.has(s.seat), programmed: submitted.get(s.seat) ?? 0 })),
     robots: publicRobots(st, race.settings as Settings),
     finished: st.finished.map((g) => g.map((i) => st.robots[i]!.name)),
     // What the floor shows besides robots: pbem's upgrade at each hammer site (001 L181; unnamed
@@ -90,7 +99,7 @@ export function publicView(race: RaceSummary, st: GameState, seats: readonly Sea
   };
 }
 
-export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlySet<number>, seat: number, orders: unknown, choiceKeys: readonly string[]) {
+export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlyMap<number, number>, seat: number, orders: unknown, choiceKeys: readonly string[]) {
   const r = st.robots[seat]!;
   return {
     ...publicView(race, st, seats, submitted),

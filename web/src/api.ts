@@ -46,7 +46,8 @@ export interface RaceView {
   lastSeq: number;
   turn: number;
   phase: string;
-  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number }[];
+  /** Per seat: its robot's design (render/src/robots.ts), whether its orders are in and how many registers they fill (never which cards). */
+  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number; programmed?: number }[];
   robots: PublicRobot[];
   finished: string[][];
   /** pbem: the upgrade each hammer site offers now. */

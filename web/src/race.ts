@@ -4,13 +4,13 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, type Board, awards, optionText, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
-import { designOf, robotBody } from '../../render/src/browser.js';
+import { Floor, RULE_SETS, type Board, awards, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
+import { robotIcon as seatIcon, seatsTable } from './seats-view.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const params = new URLSearchParams(location.search);
@@ -127,26 +127,7 @@ function sideTab(which: string): void {
 
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  const rows = view.seats.map((s) => {
-    const now = view.robots[s.seat]!;
-    const at = shown?.[s.seat];
-    const r = at ? { ...now, flags: at.flags, damage: at.damage, lives: at.lives, status: at.status, poweredDown: at.poweredDown } : now;
-    const state = r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : '';
-    const sent = view.status !== 'running' ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
-    const byFire = r.locked.filter((l) => l.by === 'Fire Control').length;
-    const locked = !at && r.lockedCount ? `${r.lockedCount} locked${byFire ? ` (${byFire} by Fire Control)` : ''}` : '';
-    // Your own options, all of them; another robot's as it may be seen (under Secret Options, those used).
-    const options = s.seat === seat ? (view as SeatView).you.options : r.options;
-    const hidden = s.seat === seat ? 0 : r.hiddenOptions;
-    return h('tr', { 'data-seat': s.seat, class: s.seat === seat ? 'you' : '' },
-      h('td', {}, robotIcon(s.seat), s.name), h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
-      h('td', {}, [state, locked].filter(Boolean).join(', ')),
-      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('abbr', { title: optionText(o, RULE_SETS[view.rules]!) ?? '' }, o)]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
-      h('td', { class: s.submitted ? 'submitted sent' : 'submitted' }, sent));
-  });
-  byId('seats').replaceChildren(h('h2', {}, 'Robots'), h('table', {},
-    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Options'), h('th', {}, 'Orders'))),
-    h('tbody', {}, ...rows)));
+  byId('seats').replaceChildren(...seatsTable(view, seat, shown));
 }
 
 /** The race's events (less any turn the moderator rewound), for its statistics. */
@@ -156,12 +137,8 @@ async function raceEvents(): Promise<GameEvent[]> {
   return entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
 }
 
-/** A robot as drawn on the board, small, for a table. */
-const robotIcon = (k: number): SVGSVGElement => {
-  const span = document.createElement('span');
-  span.innerHTML = `<svg class="robot-icon" viewBox="-20 -20 40 40" aria-hidden="true">${robotBody(40, designOf(view.seats[k]?.robot, k), false)}</svg>`;
-  return span.firstElementChild as SVGSVGElement;
-};
+/** A seat's robot as drawn on the board, small, for a table. */
+const robotIcon = (k: number): SVGSVGElement => seatIcon(view.seats[k]?.robot, k);
 
 /**
  * The end: the standings (the finishers in order, then the others by flags and lives), the

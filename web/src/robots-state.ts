@@ -5,6 +5,8 @@ import type { RobotOnFloor } from '../../render/src/browser.js';
 export interface Robot extends RobotOnFloor {
   lives: number;
   flags: number;
+  /** It announced a power down for next turn (public once the registers are revealed, 000 L193). */
+  announced?: boolean;
 }
 
 /** What the public view says of a robot (web/src/api.ts's PublicRobot has more). */
@@ -32,7 +34,11 @@ export function apply(robots: Robot[], e: GameEvent): void {
       robots[e.robot]!.damage = e.damage;
       break;
     case 'destroyed':
-      Object.assign(robots[e.robot]!, { status: 'destroyed', lives: e.lives });
+      // A power down announced is cancelled by destruction (001 L75).
+      Object.assign(robots[e.robot]!, { status: 'destroyed', lives: e.lives, announced: false });
+      break;
+    case 'powerDownAnnounced':
+      robots[e.robot]!.announced = true;
       break;
     case 'out':
       robots[e.robot]!.status = 'out';
@@ -41,7 +47,7 @@ export function apply(robots: Robot[], e: GameEvent): void {
       Object.assign(robots[e.robot]!, { status: 'active', x: e.x, y: e.y, dir: e.dir, damage: e.damage, virtual: e.virtual, poweredDown: e.poweredDown });
       break;
     case 'poweredDown':
-      robots[e.robot]!.poweredDown = true;
+      Object.assign(robots[e.robot]!, { poweredDown: true, announced: false });
       break;
     case 'poweredUp':
       robots[e.robot]!.poweredDown = false;

@@ -1,0 +1,91 @@
+/**
+ * The expert bot: deterministic for a seed and a budget of evaluations, within the budget it is
+ * given (evaluations, or a time on the caller's clock), its orders legal, its re-entry facing and
+ * two-wrench choice taken by its own evaluation.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DECK, beginTurn, cardType, cloneState, createState, playTurn, submitOrders, type GameState } from '../../engine/src/index.js';
+import { expertDecision, expertOptionThreshold, expertReentry } from './expert.js';
+import { chooseOrders } from './index.js';
+import { must, plainBoard, randomGame, setupOf } from './testing.js';
+
+/** Dealt states of random games with a robot to decide for (both rule sets). */
+function positions(): { setup: ReturnType<typeof setupOf>; st: GameState; i: number; seed: number }[] {
+  const out = [];
+  for (let seed = 1; seed <= 12; seed++) {
+    const g = randomGame(seed, seed % 2 ? 'classic' : 'pbem');
+    const st = must(beginTurn(g.setup, g.state, {}, { events: false })).state;
+    const i = st.robots.findIndex((r) => r.status === 'active' && !r.poweredDown && r.hand.length >= 5);
+    if (i >= 0) out.push({ setup: g.setup, st, i, seed });
+  }
+  return out;
+}
+
+describe('the expert bot', () => {
+  test('the same state, seed and budget of evaluations give the same orders, and the state is left untouched', () => {
+    for (const { setup, st, i, seed } of positions()) {
+      const before = JSON.stringify(st);
+      const a = expertDecision(setup, st, i, seed, { evaluations: 8000 });
+      const b = expertDecision(setup, cloneState(st), i, seed, { evaluations: 8000 });
+      assert.deepEqual(a, b);
+      assert.equal(JSON.stringify(st), before);
+    }
+  });
+
+  test('it stops within its budget of evaluations: the first search, then no piece of work begun past the budget', () => {
+    for (const { setup, st, i, seed } of positions()) {
+      const none = expertDecision(setup, st, i, seed, { evaluations: 1 });
+      const some = expertDecision(setup, st, i, seed, { evaluations: 10_000 });
+      const more = expertDecision(setup, st, i, seed, { evaluations: 60_000 });
+      assert.ok(none.evaluations >= 1);
+      // A piece of work (a search of a next hand, or of the others' hands) begins only while the budget lasts.
+      assert.ok(some.evaluations <= Math.max(10_000, none.evaluations) + 3 * 5_100, `${some.evaluations}`);
+      assert.ok(more.evaluations >= some.evaluations);
+      for (const d of [none, some, more]) assert.ok(submitOrders(setup, st, i, d.orders).ok);
+    }
+  });
+
+  test('a time budget is read on the clock the caller gives: a deadline already passed leaves only the first search', () => {
+    let t = 0;
+    const now = () => (t += 1); // a clock that moves one millisecond each time it is read
+    for (const { setup, st, i, seed } of positions()) {
+      const passed = expertDecision(setup, st, i, seed, { ms: 0, now });
+      const first = expertDecision(setup, st, i, seed, { evaluations: 1 });
+      assert.equal(passed.evaluations, first.evaluations);
+      assert.deepEqual(passed.orders, first.orders);
+      const reads = t;
+      expertDecision(setup, st, i, seed, { ms: 5, now });
+      assert.ok(t - reads <= 8, `read the clock ${t - reads} times for a 5 ms budget on a clock moving 1 ms a read`);
+    }
+  });
+
+  test('it takes a flag two squares ahead', () => {
+    const setup = setupOf(plainBoard(6, 6, {}, [[3, 1]]));
+    const st0 = must(createState(setup, [{ name: 'A', x: 3, y: 3, dir: 0 }]));
+    const st = must(beginTurn(setup, st0)).state;
+    const used = new Set<number>();
+    st.robots[0]!.hand = (['R', 'L', 'U', 'B', 'R', 'F2', 'L', 'R', 'B'] as const).map((t) => {
+      const c = DECK.find((d) => cardType(d) === t && !used.has(d))!;
+      used.add(c);
+      return c;
+    });
+    const orders = chooseOrders(setup, st, 0, 1, 'expert', { evaluations: 20_000 });
+    const ended = must(playTurn(setup, must(submitOrders(setup, st, 0, orders)), { events: false })).state;
+    assert.equal(ended.robots[0]!.flags, 1);
+  });
+
+  test('re-entry: it faces a way its next turn can use, never into the wall beside its archive', () => {
+    // Archive in the corner (0, 0) with the flag to the south-east: facing north or west wastes the turn.
+    const setup = setupOf(plainBoard(6, 6, {}, [[0, 5]]));
+    const st0 = must(createState(setup, [{ name: 'A', x: 0, y: 0, dir: 0, destroyed: true }]));
+    const choice = expertReentry(setup, st0, 0, 3, { evaluations: 50_000 });
+    assert.ok(choice.dir === 2 || choice.dir === 1, `faced ${choice.dir}`);
+  });
+
+  test('two-wrench choice: an option while whole, the repair when badly damaged', () => {
+    const setup = setupOf(plainBoard(6, 6, {}, [[0, 5]]));
+    const most = expertOptionThreshold(setup);
+    assert.ok(most >= 0 && most < setup.rules.destroyAt - 2, `takes an option up to ${most} damage`);
+  });
+});

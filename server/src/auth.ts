@@ -1,0 +1,50 @@
+/**
+ * Who may do what to a race: a seat's secret token (its invite link), a mail seat's secret (its
+ * reply address), the race's moderator key. Secrets are made here; only hashes of tokens and keys
+ * are stored (a mail secret travels in every mail to the seat, so it is kept as it is).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { no, yes, type Answer } from './errors.js';
+import type { LoadedRace, RaceRepository } from './repository.js';
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+/** A new token or key: 144 random bits, URL-safe. */
+export const newToken = (): string => randomBytes(18).toString('base64url');
+/** A seat's mail secret: lower case letters and digits, which survive mail systems that fold case. */
+export const newMailSecret = (): string => [...randomBytes(12)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
+
+const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** How a seat proves itself: its token, or (the mail gateway) its mail secret. */
+export interface SeatCredentials {
+  readonly token?: string | undefined;
+  readonly mailSecret?: string | undefined;
+}
+
+export class Auth {
+  constructor(private readonly repo: RaceRepository) {}
+
+  /** The race, once `who` is shown to hold seat `seat` (a person's seat). */
+  async seat(id: string, seat: number, who: SeatCredentials): Promise<Answer<LoadedRace>> {
+    const got = await this.repo.load(id);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    const s = got.seats[seat];
+    if (!s) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
+    if (s.kind !== 'human') return no(403, 'seat', `seat ${seat} is played by a bot`);
+    if (who.mailSecret !== undefined) {
+      const secret = await this.repo.mailSecret(id, seat);
+      if (!secret || !who.mailSecret || !same(who.mailSecret, secret)) return no(401, 'mailSecret', 'this seat\'s mail secret is needed (its reply address or subject code)');
+      return yes(got);
+    }
+    if (!who.token || !same(hashSecret(who.token), s.token_hash)) return no(401, 'token', 'this seat\'s secret link is needed (the token of its invite link)');
+    return yes(got);
+  }
+
+  /** The race, once `key` is shown to be its moderator key. */
+  async moderator(id: string, key: string | undefined): Promise<Answer<LoadedRace>> {
+    const got = await this.repo.load(id);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    if (!key || !same(hashSecret(key), got.race.moderator_hash)) return no(401, 'moderatorKey', 'the race\'s moderator key is needed');
+    return yes(got);
+  }
+}

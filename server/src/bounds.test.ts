@@ -1,0 +1,163 @@
+/**
+ * Every number a client can send, in a path, a query or a body, is bounded: out-of-range, fractional,
+ * huge and non-numbers are answered 4xx naming the field, never 500, on SQLite and on PostgreSQL;
+ * so is a body nested thousands deep. Nothing is changed by a refused request.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { call, freshDb, PG_URL, postgresAnswers, startServer } from './testing.js';
+
+const havePostgres = await postgresAnswers();
+const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Numbers no field takes, as they would be written in a path or query, and in JSON. */
+const TEXT = ['2147483648', '9007199254740992', '1e308', '1.5', '-1', 'NaN', 'Infinity', 'abc', '0x10000000000'];
+const JSON_NUMBERS = [2 ** 31, 2 ** 53, 1e308, 1.5, -1, -(2 ** 31) - 1];
+
+/** Drops the schema a PostgreSQL test database lives in. */
+async function dropSchema(url: string | undefined): Promise<void> {
+  const schema = url && /search_path=(\w+)/.exec(decodeURIComponent(url))?.[1];
+  if (!schema) return;
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`drop schema if exists ${schema} cascade`);
+  await c.end();
+}
+
+/** The status of a WebSocket upgrade the server refused (0 if it was accepted). */
+const upgradeStatus = (url: string) =>
+  new Promise<number>((resolve) => {
+    const ws = new WebSocket(url);
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('open', () => (ws.close(), resolve(0)));
+    ws.on('error', () => undefined);
+  });
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  test(`[${dialect}] every number in a path or query at 2^31, 2^53, 1e308, 1.5, below zero or not a number is answered 4xx naming it`, { skip: skipFor(dialect), timeout: 120_000 }, async () => {
+    const { db, url } = await freshDb(dialect);
+    const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000 });
+    try {
+      const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deal: { secret: false, seed: 1 } })).body;
+      const before = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      const a = auth(race.seats[0].token);
+      const routes: [string, (n: string) => string, string, unknown?][] = [
+        ['GET', (n) => `/api/races/${race.id}/turns/${n}`, 'turn'],
+        ['GET', (n) => `/api/races/${race.id}/turns/${n}/report`, 'turn'],
+        ['GET', (n) => `/api/races/${race.id}/turns/${n}/picture.svg`, 'turn'],
+        ['GET', (n) => `/api/races/${race.id}/events?after=${n}`, 'after'],
+        ['GET', (n) => `/api/races/${race.id}/seats/${n}`, 'seat'],
+        ['PUT', (n) => `/api/races/${race.id}/seats/${n}/orders`, 'seat', { program: [] }],
+        ['POST', (n) => `/api/races/${race.id}/seats/${n}/recompile`, 'seat'],
+      ];
+      for (const [method, path, field, body] of routes)
+        for (const n of TEXT) {
+          const r = await call(s.base, method, path(encodeURIComponent(n)), body, a);
+          assert.equal(r.status, 422, `${method} ${path(n)}: ${JSON.stringify(r.body)}`);
+          assert.equal(r.body.error.field, field, `${method} ${path(n)}`);
+        }
+      const ws = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
+      for (const n of TEXT) assert.equal(await upgradeStatus(`${ws}?after=${encodeURIComponent(n)}`), 422, `stream?after=${n}`);
+      // The largest that is taken is answered as usual.
+      assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/turns/2147483647`)).status, 404);
+      assert.deepEqual((await call(s.base, 'GET', `/api/races/${race.id}/events?after=2147483647`)).body, []);
+      assert.deepEqual((await call(s.base, 'GET', `/api/races/${race.id}`)).body, before);
+    } finally {
+      await s.close();
+      await db.destroy();
+      await dropSchema(url);
+    }
+  });
+
+  test(`[${dialect}] every number in a body at 2^31, 2^53, 1e308, 1.5 or below its least is refused naming its field, and nothing is made`, { skip: skipFor(dialect), timeout: 120_000 }, async () => {
+    const { db, url } = await freshDb(dialect);
+    const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000 });
+    try {
+      const base = { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] };
+      const races: [string, (n: number) => Record<string, unknown>][] = [
+        ['deal.seed', (n) => ({ ...base, deal: { secret: false, seed: n } })],
+        ['deadline.seconds', (n) => ({ ...base, deadline: { kind: 'live', seconds: n } })],
+        ['deadline.minimumHours', (n) => ({ ...base, deadline: { kind: 'scheduled', time: '22:00', minimumHours: n === 1.5 ? -1.5 : n } })],
+        ['seats[0].lives', (n) => ({ ...base, seats: [{ name: 'Ava', lives: n }] })],
+        ['seats[0].damage', (n) => ({ ...base, seats: [{ name: 'Ava', damage: n }] })],
+        ['seats[0].start[0]', (n) => ({ ...base, seats: [{ name: 'Ava', start: [n, 0] }] })],
+        ...['lives', 'turnLimit', 'threeMinuteRule', 'maxOptions', 'playOn'].map((k) => [`settings.${k}`, (n: number) => ({ ...base, settings: { [k]: n } })] as [string, (n: number) => Record<string, unknown>]),
+        ['settings.diceRule[0]', (n) => ({ ...base, settings: { diceRule: [n, 1, 1] } })],
+      ];
+      for (const [field, make] of races)
+        for (const n of JSON_NUMBERS) {
+          const r = await call(s.base, 'POST', '/api/races', make(n));
+          assert.equal(r.status, 422, `${field} = ${n}: ${JSON.stringify(r.body)}`);
+          assert.equal(r.body.error.field, field, `${field} = ${n}`);
+        }
+      assert.equal((await db.selectFrom('races').select('id').execute()).length, 0, 'nothing was made');
+
+      const race = (await call(s.base, 'POST', '/api/races', { ...base, deal: { secret: false, seed: 2 ** 31 - 1 } })).body;
+      assert.ok(race.id, 'the largest seed is taken');
+      const mod = { 'x-moderator-key': race.moderatorKey };
+      const before = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+      const moderated: [string, string, (n: number) => unknown][] = [
+        ['extend', 'seconds', (n) => ({ seconds: n })],
+        ['replace', 'seat', (n) => ({ seat: n })],
+        ['adjudicate', 'turn', (n) => ({ turn: n })],
+      ];
+      for (const [action, field, make] of moderated)
+        for (const n of JSON_NUMBERS) {
+          const r = await call(s.base, 'POST', `/api/races/${race.id}/moderator/${action}`, make(n), mod);
+          assert.deepEqual([r.status, r.body.error?.field], [422, field], `${action} ${n}: ${JSON.stringify(r.body)}`);
+        }
+      for (const n of JSON_NUMBERS) {
+        const r = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { unlock: [n] }, auth(race.seats[0].token));
+        assert.deepEqual([r.status, r.body.error?.field], [422, 'unlock[0]'], `unlock ${n}`);
+      }
+      assert.deepEqual((await call(s.base, 'GET', `/api/races/${race.id}`)).body, before, 'nothing changed');
+    } finally {
+      await s.close();
+      await db.destroy();
+      await dropSchema(url);
+    }
+  });
+
+  test(`[${dialect}] a body nested 5,000 deep is refused before it is read, and the server goes on`, { skip: skipFor(dialect) }, async () => {
+    const { db, url } = await freshDb(dialect);
+    const s = await startServer(db);
+    try {
+      const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
+      const deep = (open: string, close: string) => `${open.repeat(5000)}${close.repeat(5000)}`;
+      for (const [path, text] of [
+        [`/api/races/${race.id}/seats/0/orders`, `{"program": ${deep('[', ']')}}`],
+        [`/api/races/${race.id}/seats/0/orders`, `{"choices": {"shield": ${deep('{"a":', '}').replace(/\{"a":\}/, '{}')}}}`],
+        ['/api/races', `{"course": ${deep('{"boards":', '}').replace(/\{"boards":\}/, '{}')}, "seats": [{"name": "A"}]}`],
+      ] as const) {
+        const r = await call(s.base, path.endsWith('orders') ? 'PUT' : 'POST', path, text, auth(race.seats[0].token));
+        assert.deepEqual([r.status, r.body.error?.field], [422, 'body'], `${path}: ${JSON.stringify(r.body).slice(0, 200)}`);
+      }
+      // Strings may hold brackets: only the structure counts.
+      const brackets = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, `{"program": ["${'['.repeat(40)}"]}`, auth(race.seats[0].token));
+      assert.notEqual(brackets.body.error?.message, 'the body nests deeper than 32 levels');
+      assert.equal((await call(s.base, 'GET', '/api/health')).status, 200);
+    } finally {
+      await s.close();
+      await db.destroy();
+      await dropSchema(url);
+    }
+  });
+
+  test(`[${dialect}] /api/health answers 200 while the database answers, and 503 naming the database once it does not`, { skip: skipFor(dialect) }, async () => {
+    const { db, url } = await freshDb(dialect);
+    const s = await startServer(db);
+    try {
+      assert.deepEqual(await call(s.base, 'GET', '/api/health'), { status: 200, body: { ok: true } });
+      await db.destroy();
+      const down = await call(s.base, 'GET', '/api/health');
+      assert.equal(down.status, 503, JSON.stringify(down.body));
+      assert.equal(down.body.error.field, 'database');
+    } finally {
+      await s.close();
+      await dropSchema(url);
+    }
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * The moderator's tools: pause and resume the clock, extend the deadline, hand a seat to a bot,
+ * play the turn now, and rewind the last turn played so that it is played again (after a
+ * correction of someone's orders, sent with the moderator key on that turn only).
+ */
+import type { GameState } from '../../engine/src/index.js';
+import { LEVELS, isLevel } from '../../bots/src/index.js';
+import type { RaceRow } from './db.js';
+import { nextDeadline, type Clock } from './deadline.js';
+import { no, yes, type Answer } from './errors.js';
+import type { Auth } from './auth.js';
+import type { Change, RaceRepository } from './repository.js';
+import type { Entry, RaceEvent } from './races.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface ModerationDeps {
+  readonly repo: RaceRepository;
+  readonly auth: Auth;
+  readonly clock: Clock;
+  /** The repository's commitChange, followed by the announcement of what was committed. */
+  readonly commit: (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change) => Promise<number | null>;
+  /** Plays the race's turn now (`onlyTurn`: only if that is still the current turn). */
+  readonly playNow: (id: string, onlyTurn?: number) => Promise<boolean>;
+}
+
+export class Moderation {
+  constructor(private readonly d: ModerationDeps) {}
+
+  async moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<{ done: string }>> {
+    const got = await this.d.auth.moderator(id, key);
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    const b = isObject(body) ? body : {};
+    const now = this.d.clock.now();
+    const st: GameState = JSON.parse(race.state);
+    let set: Partial<RaceRow> = {};
+    let event: RaceEvent;
+    let turn = st.turn;
+    let apply: Change['apply'];
+    switch (action) {
+      case 'pause':
+        if (race.paused_left !== null) return no(409, 'race', 'already paused');
+        if (race.status !== 'running') return no(409, 'race', 'the race is over');
+        set = { paused_left: Math.max(0, (race.deadline_at ?? now) - now), deadline_at: null };
+        event = { type: 'paused' };
+        break;
+      case 'resume':
+        if (race.paused_left === null) return no(409, 'race', 'not paused');
+        set = { paused_left: null, deadline_at: now + race.paused_left };
+        event = { type: 'resumed' };
+        break;
+      case 'extend': {
+        const sec = b.seconds;
+        if (!Number.isInteger(sec) || (sec as number) < 1 || (sec as number) > 30 * 86400) return no(422, 'seconds', 'expected whole seconds, 1 to 2592000');
+        if (race.status !== 'running') return no(409, 'race', 'the race is over');
+        if (race.paused_left !== null) set = { paused_left: race.paused_left + (sec as number) * 1000 };
+        else set = { deadline_at: (race.deadline_at ?? now) + (sec as number) * 1000 };
+        event = { type: 'deadline', at: set.deadline_at ?? null };
+        break;
+      }
+      case 'replace': {
+        const seat = b.seat;
+        if (!Number.isInteger(seat) || !seats[seat as number]) return no(422, 'seat', `expected a seat number 0 to ${seats.length - 1}`);
+        const level = b.level ?? 'random';
+        if (typeof level !== 'string' || !isLevel(level)) return no(422, 'level', `expected a bot level: ${LEVELS.join(', ')}`);
+        event = { type: 'seatReplaced', seat: seat as number, level };
+        apply = async (trx) => {
+          await trx.updateTable('seats').set({ kind: 'bot', level, token_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number).execute();
+        };
+        break;
+      }
+      case 'adjudicate':
+        if (b.turn !== undefined && !Number.isSafeInteger(b.turn)) return no(422, 'turn', 'expected the number of the turn to play (optional: without it, the current turn)');
+        return (await this.d.playNow(id, b.turn as number | undefined)) ? yes({ done: 'the turn was played' }) : no(409, 'turn', 'the turn could not be played now (paused, over, or played meanwhile)');
+      case 'rewind': {
+        const last = race.status === 'over' ? st.turn : st.turn - 1;
+        const row = await this.d.repo.turn(id, last);
+        if (!row || row.first_seq === null) return no(409, 'turn', 'no turn has been played yet');
+        set = { state: row.dealt, status: 'running', paused_left: null, deadline_at: nextDeadline(JSON.parse(race.policy), now) };
+        event = { type: 'rewound', turn: last, from: row.first_seq, to: race.last_seq };
+        turn = last;
+        apply = async (trx) => {
+          await trx.deleteFrom('turns').where('race_id', '=', id).where('turn', '>', last).execute();
+        };
+        break;
+      }
+      default:
+        return no(404, 'action', 'expected pause, resume, extend, replace, adjudicate or rewind');
+    }
+    const committed = await this.d.commit(race, [{ turn, kind: 'race', event }], { set, ...(apply ? { apply } : {}) });
+    if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
+    return yes({ done: event.type });
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * What readers see of races: the public view, a seat's view, a race's course, a series, and the
+ * turns played (replay, report). A played turn never changes once played (a rewound turn played
+ * again is another play, with another first seq), so its replay and report are made once and kept.
+ */
+import {
+  courseFile,
+  seriesStandings, standings, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type SeriesLine, type Setup, type Standing,
+} from '../../engine/src/index.js';
+import type { RaceRow, SeatRow } from './db.js';
+import { publicDeal, storedDeal } from './deal.js';
+import { no, yes, type Answer } from './errors.js';
+import type { LoadedRace, RaceRepository } from './repository.js';
+import type { RaceSetups } from './setups.js';
+import { publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
+
+export interface PlayedTurn {
+  readonly before: GameState;
+  readonly events: GameEvent[];
+  readonly after: GameState;
+  readonly setup: Setup;
+  /** Each seat's robot design, for pictures. */
+  readonly designs: number[];
+}
+export type Replay = { turn: number; robots: ReturnType<typeof publicRobots>; events: GameEvent[] };
+export type Report = { turn: number; report: ReturnType<typeof turnReport>; text: string };
+
+/** Played turns kept, with their replay and report once asked for. */
+const PLAYED_KEPT = 2000;
+
+interface Kept {
+  readonly played: PlayedTurn;
+  replay?: Replay;
+  report?: Report;
+}
+
+export const raceSummary = (r: RaceRow): RaceSummary => ({
+  id: r.id, course: r.course, rules: r.rules, settings: JSON.parse(r.settings), deadline: JSON.parse(r.policy),
+  status: r.status, paused: r.paused_left !== null, deadlineAt: r.deadline_at, lastSeq: r.last_seq, deal: publicDeal(storedDeal(r)),
+});
+
+export const seatInfo = (s: Pick<SeatRow, 'seat' | 'name' | 'kind' | 'level' | 'robot'>): SeatInfo => ({
+  seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level, robot: s.robot ?? s.seat,
+});
+
+export class ReadModels {
+  /** By `race:turn:firstSeq`: the play of a turn, which never changes. */
+  private readonly kept = new Map<string, Promise<Answer<Kept>>>();
+
+  constructor(private readonly repo: RaceRepository, private readonly setups: RaceSetups) {}
+
+  /** What anybody may see of a race. */
+  async view(id: string): Promise<Answer<ReturnType<typeof publicView> & { standings: Standing[]; series: string | null }>> {
+    const got = await this.repo.load(id);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    const st: GameState = JSON.parse(got.race.state);
+    // The standings as they stand (teams listed as teams, 000 L21); final once the race is over.
+    const view = publicView(raceSummary(got.race), st, got.seats.map(seatInfo), await this.repo.submittedSeats(id, st.turn));
+    return yes({ ...view, standings: standings(this.setups.setupOf(got.race), st), series: got.race.series });
+  }
+
+  /** What a seat may see, once it has shown it holds the seat: the race, its own hand and its own orders. */
+  async seat(got: LoadedRace, seat: number) {
+    const { race, seats } = got;
+    const st: GameState = JSON.parse(race.state);
+    const mine = await this.repo.seatOrders(race.id, st.turn, seat);
+    // The other seats of the same player, opened by the same link (000 L40).
+    const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
+    const view = seatView(raceSummary(race), st, seats.map(seatInfo), await this.repo.submittedSeats(race.id, st.turn), seat, mine, this.setups.setupOf(race).rules.options.choiceKeys);
+    return yes({ ...view, playerSeats });
+  }
+
+  /** A race's course, shipped or its own, with its composed board for drawing. */
+  async raceCourse(id: string): Promise<Answer<{ name: string | null; title: string; description: string; flags: number; starts: number; layout: Course['layout']; file: Record<string, unknown> }>> {
+    const race = await this.repo.race(id);
+    if (!race) return no(404, 'race', `no race "${id}"`);
+    const c = this.setups.courseOf(race);
+    // `name`: the shipped course's, or null for a course of the race's own; `file`: the course as a file has it (for a rematch).
+    return yes({ name: race.course_json ? null : race.course, title: c.name, description: c.description, flags: c.flags.length, starts: c.starts.length, layout: c.layout, file: courseFile(c) });
+  }
+
+  /**
+   * A series of races (each created `after` the one before): its races in order and the standings
+   * across those that are over (the engine's seriesStandings).
+   */
+  async series(id: string): Promise<Answer<{ races: string[]; standings: SeriesLine[] }>> {
+    const rows = await this.repo.seriesRaces(id);
+    const first = rows.find((r) => r.id === id);
+    if (!first || first.series) return no(404, 'series', `no series "${id}" (a series is named by its first race)`);
+    const over = rows.filter((r) => r.status === 'over');
+    return yes({
+      races: rows.map((r) => r.id),
+      standings: seriesStandings(over.map((r) => ({ standings: standings(this.setups.setupOf(r), JSON.parse(r.state), { byTeam: false }) }))),
+    });
+  }
+
+  /**
+   * A turn played, for its report and picture: the state it began from, its events (less any the
+   * moderator rewound), and the state after it.
+   */
+  async playedTurn(id: string, turn: number): Promise<Answer<PlayedTurn>> {
+    const k = await this.keep(id, turn);
+    return k.ok ? yes(k.value.played) : k;
+  }
+
+  /** A turn played, as anybody may replay it: the robots as the turn began (public view) and its events, all revealed by now. */
+  async replay(id: string, turn: number): Promise<Answer<Replay>> {
+    const k = await this.keep(id, turn);
+    if (!k.ok) return k;
+    const p = k.value.played;
+    k.value.replay ??= { turn, robots: publicRobots(p.before, p.setup.settings), events: p.events };
+    return yes(k.value.replay);
+  }
+
+  /** The report of a turn played: 001's table per register, from its events. */
+  async report(id: string, turn: number): Promise<Answer<Report>> {
+    const k = await this.keep(id, turn);
+    if (!k.ok) return k;
+    if (!k.value.report) {
+      const rep = turnReport(k.value.played.before, k.value.played.events);
+      k.value.report = { turn, report: rep, text: formatTurnReport(rep) };
+    }
+    return yes(k.value.report);
+  }
+
+  /** The play of a turn, read once per play. */
+  private async keep(id: string, turn: number): Promise<Answer<Kept>> {
+    const at = Number.isSafeInteger(turn) ? await this.repo.turnPlayedAt(id, turn) : undefined;
+    if (at === undefined || at === null) {
+      if (!(await this.repo.exists(id))) return no(404, 'race', `no race "${id}"`);
+      return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
+    }
+    const key = `${id}:${turn}:${at}`;
+    let got = this.kept.get(key);
+    if (!got) {
+      got = this.read(id, turn);
+      if (this.kept.size >= PLAYED_KEPT) this.kept.delete(this.kept.keys().next().value!);
+      this.kept.set(key, got);
+      // A read that failed (a database fault, a race gone) is not kept.
+      got.then((a) => (a.ok ? undefined : this.kept.delete(key)), () => this.kept.delete(key));
+    }
+    return got;
+  }
+
+  private async read(id: string, turn: number): Promise<Answer<Kept>> {
+    const race = await this.repo.race(id);
+    if (!race) return no(404, 'race', `no race "${id}"`);
+    const row = await this.repo.turn(id, turn);
+    if (!row || row.first_seq === null) return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
+    const next = await this.repo.turn(id, turn + 1);
+    const events = await this.repo.gameEvents(id, turn);
+    // Robots are chosen before the first turn is played: a played turn's designs stay.
+    const designs = await this.repo.designs(id);
+    return yes({ played: { before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setups.setupOf(race), designs } });
+  }
+}

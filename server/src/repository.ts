@@ -1,0 +1,168 @@
+/**
+ * A race's rows: reading them, and changing them the one way a race changes. Every change is one
+ * transaction through `commitChange`: it bumps the race's version (a change computed from an older
+ * version commits nothing), appends the change's entries after the race's last seq, and applies
+ * whatever else the change writes, all or nothing.
+ */
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { GameEvent } from '../../engine/src/index.js';
+import type { Db, RaceRow, SeatRow, Tables, TurnRow } from './db.js';
+import type { SeatOrders } from './orders.js';
+import type { Entry } from './races.js';
+
+/** A race and its seats, as read. */
+export interface LoadedRace {
+  readonly race: Selectable<RaceRow>;
+  readonly seats: Selectable<SeatRow>[];
+}
+
+export type Trx = Transaction<Tables>;
+
+/** What a change writes besides its entries. */
+export interface Change {
+  /** Columns of the race row to set (version and last_seq are the helper's). */
+  readonly set?: Partial<RaceRow>;
+  /** Commit only while the race's deadline is after this instant (or there is none: paused). */
+  readonly beforeDeadline?: number;
+  /** The change's other writes, in the same transaction; `first` is the seq of its first entry. */
+  readonly apply?: (trx: Trx, first: number) => Promise<void>;
+}
+
+/** Entries are inserted this many rows a statement. */
+const ROWS_PER_INSERT = 200;
+
+export class RaceRepository {
+  constructor(readonly db: Db) {}
+
+  async load(id: string): Promise<LoadedRace | null> {
+    const race = await this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!race) return null;
+    const seats = await this.db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
+    return { race, seats };
+  }
+
+  race(id: string): Promise<Selectable<RaceRow> | undefined> {
+    return this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A race's creation: its row, seats, mail seats, first entries and first turn, in one transaction. */
+  async insertRace(race: RaceRow, seats: Insertable<SeatRow>[], mail: { race_id: string; seat: number; email: string; secret: string }[], entries: readonly Omit<Entry, 'seq'>[], turn: TurnRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('races').values(race).execute();
+      await trx.insertInto('seats').values(seats).execute();
+      if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
+      await insertEntries(trx, race.id, 1, entries);
+      await trx.insertInto('turns').values(turn).execute();
+    });
+  }
+
+  /**
+   * The one way a race changes: in one transaction, bump the race's version from `race.version`
+   * (nothing is written if another change came first, or if `beforeDeadline` is given and the
+   * deadline has passed), append `entries` after `race.last_seq`, and apply the change's other
+   * writes. Returns the seq the race's entries now end at, or null when nothing was committed.
+   */
+  async commitChange(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}): Promise<number | null> {
+    const first = race.last_seq + 1;
+    const last = race.last_seq + entries.length;
+    return this.db.transaction().execute(async (trx) => {
+      let q = trx.updateTable('races').set({ ...change.set, version: race.version + 1, last_seq: last })
+        .where('id', '=', race.id).where('version', '=', race.version);
+      const before = change.beforeDeadline;
+      if (before !== undefined) q = q.where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', before)]));
+      const bumped = await q.executeTakeFirst();
+      if (Number(bumped.numUpdatedRows) !== 1) return null;
+      await insertEntries(trx, race.id, first, entries);
+      await change.apply?.(trx, first);
+      return last;
+    });
+  }
+
+  /** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
+  async submittedSeats(id: string, turn: number): Promise<Map<number, number>> {
+    const sent = await this.orders(id, turn);
+    return new Map([...sent].map(([seat, o]) => [seat, o.program.filter((e) => e !== null).length]));
+  }
+
+  /** Each seat's robot design (render/src/robots.ts), by seat. */
+  async designs(id: string): Promise<number[]> {
+    const seats = await this.db.selectFrom('seats').select(['seat', 'robot']).where('race_id', '=', id).orderBy('seat').execute();
+    return seats.map((x) => x.robot ?? x.seat);
+  }
+
+  /** The orders sent for a turn, by seat. */
+  async orders(id: string, turn: number): Promise<Map<number, SeatOrders>> {
+    const rows = await this.db.selectFrom('orders').select(['seat', 'body']).where('race_id', '=', id).where('turn', '=', turn).execute();
+    return new Map(rows.map((r) => [r.seat, JSON.parse(r.body) as SeatOrders]));
+  }
+
+  /** One seat's orders for a turn, as stored. */
+  async seatOrders(id: string, turn: number, seat: number): Promise<unknown> {
+    const row = await this.db.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', turn).where('seat', '=', seat).executeTakeFirst();
+    return row ? JSON.parse(row.body) : null;
+  }
+
+  async mailSecret(id: string, seat: number): Promise<string | null> {
+    const m = await this.db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirst();
+    return m?.secret ?? null;
+  }
+
+  turn(id: string, turn: number): Promise<Selectable<TurnRow> | undefined> {
+    return this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
+  }
+
+  /** The seq that began the turn's latest adjudication (null: not played), undefined for no such turn. */
+  async turnPlayedAt(id: string, turn: number): Promise<number | null | undefined> {
+    const row = await this.db.selectFrom('turns').select('first_seq').where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
+    return row ? row.first_seq : undefined;
+  }
+
+  /** The races due to be played: running, deadline passed. */
+  async due(now: number): Promise<string[]> {
+    return (await this.db.selectFrom('races').select('id').where('status', '=', 'running').where('deadline_at', '<=', now).execute()).map((r) => r.id);
+  }
+
+  /** A series' races: its first and those created after it, in order. */
+  seriesRaces(id: string): Promise<Selectable<RaceRow>[]> {
+    return this.db.selectFrom('races').selectAll().where((eb) => eb.or([eb('id', '=', id), eb('series', '=', id)])).orderBy('created_at').orderBy('id').execute();
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return !!(await this.db.selectFrom('races').select('id').where('id', '=', id).executeTakeFirst());
+  }
+
+  /** Entries after `after`, in order (at most `limit`), or null for no race. */
+  async entries(id: string, after: number, limit?: number): Promise<Entry[] | null> {
+    if (!(await this.exists(id))) return null;
+    let q = this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('seq', '>', after).orderBy('seq');
+    if (limit !== undefined) q = q.limit(limit);
+    const rows = await q.execute();
+    return rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }));
+  }
+
+  /** The seq of a race's last committed entry (0 for no race). */
+  async lastSeq(id: string): Promise<number> {
+    const race = await this.db.selectFrom('races').select('last_seq').where('id', '=', id).executeTakeFirst();
+    return race?.last_seq ?? 0;
+  }
+
+  /** The entries of a turn (all of them, rewound ones too). */
+  async turnEntries(id: string, turn: number): Promise<Entry[]> {
+    const rows = await this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('turn', '=', turn).orderBy('seq').execute();
+    return rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }));
+  }
+
+  /** The engine's events of a race (or of one turn), less any the moderator rewound. */
+  async gameEvents(id: string, turn?: number): Promise<GameEvent[]> {
+    let q = this.db.selectFrom('events').selectAll().where('race_id', '=', id);
+    if (turn !== undefined) q = q.where('turn', '=', turn);
+    const entries = (await q.orderBy('seq').execute()).map((r) => ({ seq: r.seq, ...JSON.parse(r.body) }) as Entry);
+    const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
+    return entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
+  }
+}
+
+async function insertEntries(trx: Kysely<Tables>, id: string, first: number, entries: readonly Omit<Entry, 'seq'>[]): Promise<void> {
+  for (let k = 0; k < entries.length; k += ROWS_PER_INSERT)
+    await trx.insertInto('events').values(entries.slice(k, k + ROWS_PER_INSERT).map((e, m) => ({ race_id: id, seq: first + k + m, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
+}

@@ -1,0 +1,104 @@
+/**
+ * How the route schemas (schemas.ts) check requests: two Ajv instances, one that reads the path and
+ * query (text, so numbers are read from it) and one that takes a body exactly as sent (no type is
+ * coerced, no unknown key removed, no default filled in); a refusal names the field's path
+ * (`seats[0].name`, `seat`, `after`) as the readers do. JSON bodies are parsed only up to a depth.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+
+/** How deep a JSON body may nest: a course file is the deepest thing sent, at 6 levels. */
+export const MAX_JSON_DEPTH = 32;
+
+const base = { allErrors: false, removeAdditional: false, useDefaults: false, verbose: true, strict: false, discriminator: true } as const;
+const bodies = new Ajv({ ...base, coerceTypes: false });
+const text = new Ajv({ ...base, coerceTypes: true });
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodies : text).compile(schema) as ValidateFunction;
+
+/** `/seats/0/name` → `seats[0].name`. */
+function fieldPath(pointer: string, last?: string): string {
+  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (last !== undefined) parts.push(last);
+  return parts.reduce((path, p) => (/^\d+$/.test(p) ? `${path}[${p}]` : path ? `${path}.${p}` : p), '');
+}
+
+const depth = (e: ErrorObject) => (e.instancePath.match(/\//g)?.length ?? 0) + (e.keyword === 'required' || e.keyword === 'additionalProperties' || e.keyword === 'propertyNames' ? 1 : 0);
+/** Errors of a union's branches say less than one that went deeper: the deepest wins, a const or enum last. */
+const weak = (e: ErrorObject) => (e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 2 : e.keyword === 'const' || e.keyword === 'enum' || e.keyword === 'type' ? 1 : 0);
+
+function allowed(e: ErrorObject): string | null {
+  const s = e.parentSchema as { anyOf?: { const?: unknown }[]; enum?: unknown[] } | undefined;
+  const values = s?.enum ?? (s?.anyOf?.every((b) => 'const' in b) ? s.anyOf.map((b) => b.const) : null);
+  return values ? values.map((v) => JSON.stringify(v)).join(', ') : null;
+}
+
+/** What a schema's refusal says: the field's path and what was expected there. */
+export function describeSchemaError(errors: readonly ErrorObject[], part: string): { field: string; message: string } {
+  const e = [...errors].sort((a, b) => depth(b) - depth(a) || weak(a) - weak(b))[0]!;
+  const p = e.params as Record<string, unknown>;
+  const s = e.parentSchema as { minimum?: number; maximum?: number; properties?: object; description?: string; type?: string } | undefined;
+  const root = part === 'body' ? 'body' : part === 'querystring' ? 'query' : 'path';
+  const at = (last?: string) => fieldPath(e.instancePath, last) || root;
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return { field: at(String(p.additionalProperty)), message: `unknown field (expected one of ${Object.keys(s?.properties ?? {}).join(', ') || 'none'})` };
+    case 'propertyNames':
+      return { field: at(String(p.propertyName)), message: `unknown key (expected one of ${((e.schema as { enum?: string[] }).enum ?? []).join(', ')})` };
+    case 'required':
+      return { field: at(String(p.missingProperty)), message: 'missing' };
+    case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum': case 'type':
+      if (s?.type === 'integer' || s?.type === 'number') {
+        const what = s.type === 'integer' ? 'a whole number' : 'a number';
+        return { field: at(), message: `expected ${what} from ${s.minimum} to ${s.maximum}${s.description ? ` (${s.description})` : ''}` };
+      }
+      break;
+    case 'pattern': case 'minLength': case 'maxLength': case 'format':
+      if (s?.description) return { field: at(), message: `expected ${s.description}${e.keyword === 'maxLength' ? ` (at most ${(s as { maxLength?: number }).maxLength} characters)` : ''}` };
+      break;
+    case 'discriminator':
+      return { field: at(String(p.tag)), message: `expected one of ${((s as { oneOf?: { properties: Record<string, { const: string }> }[] }).oneOf ?? []).map((b) => JSON.stringify(b.properties[String(p.tag)]?.const)).join(', ')}` };
+    case 'minItems': case 'maxItems': {
+      const a = s as { minItems?: number; maxItems?: number };
+      return { field: at(), message: `expected ${a.minItems ?? 0} to ${a.maxItems ?? 'any number of'} entries${s?.description ? ` (${s.description})` : ''}` };
+    }
+    case 'anyOf': case 'enum': case 'const': {
+      const values = allowed(e);
+      if (values) return { field: at(), message: `expected one of ${values}` };
+      break;
+    }
+  }
+  return { field: at(), message: `${e.message ?? 'not as expected'}${s?.description ? ` (${s.description})` : ''}` };
+}
+
+/** The nesting depth of a JSON text ([ and { outside strings), stopping once past `most`. */
+export function jsonDepth(text: string, most: number): number {
+  let d = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // a backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++d > deepest && (deepest = d) > most) return deepest;
+    } else if (c === 93 || c === 125) d--;
+  }
+  return deepest;
+}
+
+/** JSON bodies: fastify's own parser (which refuses __proto__ and constructor keys), after a depth check. */
+export function boundJsonDepth(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonDepth(body as string, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      const e = Object.assign(new Error(`the body nests deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 422, field: 'body' });
+      return done(e, undefined);
+    }
+    return parse(req, body as string, done);
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * The Robots table: each seat's robot drawn as on the board, its team, flags, damage, lives and
+ * state (powered down, a power down announced, locked registers), its options, and its five
+ * registers as they lie on the table: locked ones face up, the registers its sent program fills
+ * face down (a count from the public view, never a card), the rest empty.
+ */
+import { RULE_SETS, optionText } from '../../engine/src/index.js';
+import { designOf, robotBody } from '../../render/src/browser.js';
+import { h, type RaceView, type SeatView } from './api.js';
+import type { Robot } from './robots-state.js';
+
+/** A robot as drawn on the board, small, for a table or a button. */
+export function robotIcon(design: number | undefined, k: number): SVGSVGElement {
+  const span = document.createElement('span');
+  span.innerHTML = `<svg class="robot-icon" viewBox="-20 -20 40 40" aria-hidden="true">${robotBody(40, designOf(design, k), false)}</svg>`;
+  return span.firstElementChild as SVGSVGElement;
+}
+
+/** The race's teams (000 L21), from its settings: robot name → team name. */
+export function teamsOf(view: RaceView): Map<string, string> {
+  const teams = (view as RaceView & { settings?: { teams?: Record<string, string[]> } }).settings?.teams ?? {};
+  return new Map(Object.entries(teams).flatMap(([team, names]) => names.map((n) => [n, team] as const)));
+}
+
+/** The five registers of a seat as the others see them. */
+function registersOnTable(view: RaceView, k: number, programmed: number): HTMLElement {
+  const r = view.robots[k]!;
+  let facedown = programmed;
+  const cells = [1, 2, 3, 4, 5].map((reg) => {
+    const lock = r.locked.find((l) => l.register === reg);
+    if (lock) return h('span', { class: 'reg-mini locked', title: `register ${reg}: locked${lock.card ? `, ${lock.card}` : ''}` }, lock.card?.split(':')[0] ?? '—');
+    if (facedown > 0) {
+      facedown--;
+      return h('span', { class: 'reg-mini facedown', title: `register ${reg}: programmed, face down` });
+    }
+    return h('span', { class: 'reg-mini', title: `register ${reg}: empty` });
+  });
+  return h('span', { class: 'regs-mini', 'aria-label': `${programmed} register${programmed === 1 ? '' : 's'} programmed` }, ...cells);
+}
+
+/**
+ * The table's rows; `shown`: the robots as a replay stands (flags, damage, lives and state follow
+ * it, never ahead of it), else the race as it is.
+ */
+export function seatsTable(view: RaceView, you: number | null, shown?: readonly Robot[]): HTMLElement[] {
+  const teams = teamsOf(view);
+  const running = view.status === 'running';
+  const rows = view.seats.map((s) => {
+    const now = view.robots[s.seat]!;
+    const at = shown?.[s.seat];
+    const r = at ? { ...now, flags: at.flags, damage: at.damage, lives: at.lives, status: at.status, poweredDown: at.poweredDown } : now;
+    const state = r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : at?.announced ? 'announced a power down' : '';
+    const byFire = r.locked.filter((l) => l.by === 'Fire Control').length;
+    const locked = !at && r.lockedCount ? `${r.lockedCount} locked${byFire ? ` (${byFire} by Fire Control)` : ''}` : '';
+    // Your own options, all of them; another robot's as it may be seen (under Secret Options, those used).
+    const options = s.seat === you ? (view as SeatView).you.options : r.options;
+    const hidden = s.seat === you ? 0 : r.hiddenOptions;
+    const programmed = s.programmed ?? 0;
+    const sent = !running ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
+    const needs = running && !at && now.status === 'active' && !now.poweredDown && now.lockedCount < 5;
+    return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },
+      h('td', {}, robotIcon(s.robot, s.seat), s.name),
+      teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? '') : null,
+      h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
+      h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ')),
+      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('abbr', { title: optionText(o, RULE_SETS[view.rules]!) ?? '' }, o)]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
+      h('td', { class: s.submitted ? 'submitted sent' : 'submitted', 'data-programmed': programmed },
+        needs && s.kind === 'human' ? registersOnTable(view, s.seat, programmed) : null, sent));
+  });
+  return [h('h2', {}, 'Robots'), h('table', {},
+    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Options'), h('th', {}, 'Orders'))),
+    h('tbody', {}, ...rows))];
+}
