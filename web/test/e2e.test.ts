@@ -12,7 +12,7 @@ import { classic, optionText, parseCard } from '../../engine/src/index.js';
 import { call, freshDb, startServer, TestClock, until, type TestServer } from '../../server/src/testing.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { bundle } from '../build/bundle.js';
-import { measureRacePage } from '../build/measure.js';
+import { measurePage, measureRacePage } from '../build/measure.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
@@ -28,7 +28,9 @@ before(async () => {
   await bundle();
   // The server's clock stands at the browser's time, so the countdown reads true; it never moves
   // on its own, so no deadline passes during a test: turns are played when everyone has sent.
-  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()));
+  // With a clock that stands still the rate limit's window would never close: no limit here
+  // (server/src/limits.test.ts tests it).
+  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()), { max: 1e9, windowMs: 1000 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 });
 
@@ -649,6 +651,10 @@ test('the race page is light: its JavaScript under 100 KB as sent, and a reload 
   assert.ok(cold.jsBytes > 0 && cold.jsBytes <= 100 * 1024, `race page JS ${cold.jsBytes} bytes as sent`);
   assert.ok(cold.requests <= 12, `${cold.requests} requests`);
   assert.ok(warm.cached >= 3, 'the scripts and the style sheet come from the cache');
+  // The course editor carries the engine's readers and validation: measured, for the record.
+  const editor = await measurePage(browser, `${server.base}/editor`, 'body[data-ready] #board svg');
+  console.log(`editor page: cold ${editor.cold.bytes} bytes in ${editor.cold.requests} requests (JS ${editor.cold.jsBytes}), floor drawn after ${editor.cold.msToHand.toFixed(0)} ms`);
+  assert.ok(editor.cold.jsBytes > 0 && editor.warm.cached >= 3, 'the editor\'s hashed assets are cached too');
 });
 
 test('what the rules show on the floor: the upgrade a pbem hammer site offers, and under the Dice Rule each flag\'s die with the damage it has left', { skip }, async () => {
