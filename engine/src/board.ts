@@ -87,6 +87,12 @@ export interface Board {
   readonly crusherAt: Uint8Array;
   /** Per cell: the registers (bit r-1) in which a pusher there is active, or 0. */
   readonly pusherAt: Uint8Array;
+  /**
+   * Per cell: bit d set if a step from it in direction d meets nothing but floor (no wall, ledge,
+   * edge, pit, hole, repulsor field, oil or portal on the way or on arrival): moving robots check
+   * this one entry before the element rules (movement.ts).
+   */
+  readonly plainStep: Uint8Array;
   readonly start: Square | null;
 }
 
@@ -377,11 +383,32 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   for (const p of pushers.value) pusherAt[p.y * width + p.x]! |= p.registers;
   const board: Board = {
     width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach, ...beams, flags,
-    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, pusherAt, start,
+    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, pusherAt,
+    plainStep: plainSteps(width, height, floor, walls, climb, drop), start,
   };
   const unstandable = start && cannotStand(board, start[0], start[1]);
   if (unstandable) return err(`${path}.start`, `${unstandable}; expected a square a robot can stand on`);
   return ok(board);
+}
+
+/** Floors a step may arrive on with nothing happening on arrival (`Board.plainStep`). */
+const PLAIN_ARRIVAL = new Set<Floor>([Floor.Plain, Floor.Belt, Floor.Express, Floor.GearRight, Floor.GearLeft, Floor.Wrench, Floor.DoubleWrench, Floor.ChopShop]);
+
+/** The table of `Board.plainStep`. */
+function plainSteps(w: number, h: number, floor: Uint8Array, walls: Uint8Array, climb: Uint8Array, drop: Uint8Array): Uint8Array {
+  const plain = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const c = y * w + x;
+      for (let d = 0; d < 4; d++) {
+        const nx = x + DX[d]!, ny = y + DY[d]!;
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        if ((walls[c]! | climb[c]! | drop[c]!) & (1 << d)) continue;
+        if (PLAIN_ARRIVAL.has(floor[ny * w + nx]! as Floor)) plain[c]! |= 1 << d;
+      }
+    }
+  }
+  return plain;
 }
 
 /**

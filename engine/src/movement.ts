@@ -50,6 +50,23 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
   const r = ctx.state.robots[i]!;
   const x = r.x, y = r.y;
   const c = y * b.width + x;
+  // Most steps meet nothing but floor and no robot: one look at the board's table says so (the
+  // Dice Rule's walls are not in it).
+  if (b.plainStep[c]! & (1 << d) && ctx.walls === b.walls) {
+    const nx = x + DX[d]!, ny = y + DY[d]!;
+    const nc = ny * b.width + nx;
+    if (r.virtual || !ctx.occ[nc]) {
+      ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
+      ctx.events?.push({ type: 'moved', robot: i, from: [x, y], to: [nx, ny] });
+      if (!r.virtual) {
+        if (ctx.occ[c] === i + 1) ctx.occ[c] = 0;
+        ctx.occ[nc] = i + 1;
+      }
+      r.x = nx;
+      r.y = ny;
+      return 1;
+    }
+  }
   let cost = 1;
   if (blocked(ctx, x, y, d) || (climbs(ctx, c, d) && !ramped(ctx, c, d))) {
     ctx.events?.push({ type: 'blocked', robot: i, x, y, dir: d });

@@ -326,10 +326,17 @@ function registerRefusal(state: GameState): Result<never> | null {
   return null;
 }
 
-const NO_CARDS: readonly Card[] = [];
 /** Card numbers marked in the workspace's `inProgram` (classic 10-840, pbem codes from 1000); others,
  *  never dealt by the engine, are looked up the slow way. */
-const markable = (c: Card): boolean => Number.isInteger(c) && c >= 0 && c < MARKABLE_CARDS;
+const markable = (c: Card): boolean => (c | 0) === c && c >= 0 && c < MARKABLE_CARDS;
+
+/** Sets `v` in `inProgram` for each markable card of `cards` (a plain loop: no closure per robot). */
+function mark(inProgram: Uint8Array, cards: readonly Card[], v: number): void {
+  for (let k = 0; k < cards.length; k++) {
+    const c = cards[k]!;
+    if (markable(c)) inProgram[c] = v;
+  }
+}
 
 /**
  * The reveal: the cards of robot r's hand that are not in its program (registers, joined cards) go
@@ -337,20 +344,19 @@ const markable = (c: Card): boolean => Number.isInteger(c) && c >= 0 && c < MARK
  * program entries, for every robot, was 3% of a turn.
  */
 function discardUnplayed(ctx: Ctx, r: RobotState): void {
-  const st = ctx.state;
+  const discard = ctx.state.discard;
   const inProgram = ctx.work.inProgram;
-  const joined: readonly Card[] = r.opt?.joined ?? NO_CARDS;
-  const mark = (cards: readonly Card[], v: number): void => {
-    for (let k = 0; k < cards.length; k++) if (markable(cards[k]!)) inProgram[cards[k]!] = v;
-  };
-  mark(r.registers, 1);
-  mark(joined, 1);
-  for (const c of r.hand) {
-    const played = markable(c) ? inProgram[c] === 1 : r.registers.includes(c) || joined.includes(c);
-    if (!played) st.discard.push(c);
+  const joined = r.opt?.joined;
+  const hand = r.hand;
+  mark(inProgram, r.registers, 1);
+  if (joined) mark(inProgram, joined, 1);
+  for (let k = 0; k < hand.length; k++) {
+    const c = hand[k]!;
+    const played = markable(c) ? inProgram[c] === 1 : r.registers.includes(c) || (!!joined && joined.includes(c));
+    if (!played) discard.push(c);
   }
-  mark(r.registers, 0);
-  mark(joined, 0);
+  mark(inProgram, r.registers, 0);
+  if (joined) mark(inProgram, joined, 0);
 }
 
 function registerOn(ctx: Ctx): void {
@@ -392,29 +398,40 @@ function endOn(ctx: Ctx): void {
   const st = ctx.state;
   const b = ctx.board;
   const rep = ctx.rules.repair;
-  st.robots.forEach((r, i) => {
-    if (r.status !== 'active' || r.poweredDown) return; // B-20: powered-down robots repair nothing
+  const robots = st.robots;
+  // Plain loops: a closure per forEach was a measurable part of a turn's end.
+  let virtuals = false;
+  for (let i = 0; i < robots.length; i++) {
+    const r = robots[i]!;
+    if (r.status !== 'active' || r.poweredDown) continue; // B-20: powered-down robots repair nothing
     const c = r.y * b.width + r.x;
     const f = b.floor[c];
     if (f === Floor.DoubleWrench) ctx.rules.doubleWrench(ctx, i);
     else if (f === Floor.Wrench) repair(ctx, i, rep.wrench, 'wrench');
     else if (b.flagAt[c]) repair(ctx, i, rep.flag, 'flag'); // 000 L275 a flag is a one-wrench site
-  });
-  st.robots.forEach((r, i) => {
-    if (!r.opt && !r.options.length) return;
+  }
+  for (let i = 0; i < robots.length; i++) {
+    const r = robots[i]!;
+    if (!r.opt && !r.options.length) continue;
     chopShop(ctx, i, 'end');
     circuitBreaker(ctx, i);
-  });
+  }
   ctx.rules.endOfTurn?.(ctx);
-  st.robots.forEach((r, i) => {
-    if (r.status !== 'active' || !r.virtual) return;
-    const alone = !st.robots.some((o, j) => j !== i && o.status === 'active' && o.x === r.x && o.y === r.y);
+  for (let i = 0; i < robots.length; i++) if (robots[i]!.status === 'active' && robots[i]!.virtual) virtuals = true;
+  for (let i = 0; virtuals && i < robots.length; i++) {
+    const r = robots[i]!;
+    if (r.status !== 'active' || !r.virtual) continue;
+    let alone = true;
+    for (let j = 0; j < robots.length && alone; j++) {
+      const o = robots[j]!;
+      if (j !== i && o.status === 'active' && o.x === r.x && o.y === r.y) alone = false;
+    }
     if (alone) {
       r.virtual = false;
       ctx.occ[r.y * b.width + r.x] = i + 1;
       ctx.events?.push({ type: 'becameReal', robot: i });
     }
-  });
+  }
   clearRegisters(ctx);
   ctx.events?.push({ type: 'turnEnded', turn: st.turn });
 }

@@ -53,7 +53,8 @@ test('a seat chooses its robot with its own link while the first turn is program
       assert.equal(out.body.error.field, 'robot');
     }
     const extra = await call(s.base, 'PUT', `/api/races/${id}/seats/1/robot`, { robot: 3, colour: 'red' }, auth(bob));
-    assert.equal(extra.body.error.field, 'body');
+    assert.equal(extra.status, 422);
+    assert.equal(extra.body.error.field, 'colour');
     assert.equal((await call(s.base, 'PUT', `/api/races/${id}/seats/1/robot`, { robot: 3 }, auth(ava))).status, 401);
     // Ava's old robot is free again.
     assert.equal((await call(s.base, 'PUT', `/api/races/${id}/seats/1/robot`, { robot: 0 }, auth(bob))).status, 200);

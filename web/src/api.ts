@@ -65,6 +65,8 @@ export interface SentOrders {
   takeOption: boolean;
   unlock: number[];
   reenter: { dir?: string; poweredDown?: boolean } | null;
+  /** The first turn only: the facing the robot starts with (002 L38-39). */
+  facing?: string | null;
   /** Option decisions (docs/options.md), only those the player gave. */
   choices?: Record<string, unknown> | null;
 }

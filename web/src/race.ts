@@ -4,13 +4,14 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, type Board, awards, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
+import { Floor, RULE_SETS, type Board, awards, parseBoard, parseDir, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { robotIcon as seatIcon, seatsTable } from './seats-view.js';
+import { robotIcon as seatIcon, seatsTable, teamsOf } from './seats-view.js';
+import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const params = new URLSearchParams(location.search);
@@ -89,8 +90,13 @@ function drawMarks(): void {
   byId('floor-notes').replaceChildren(...notes.map((n) => h('li', {}, n)));
 }
 
+/** The starting facing chosen in the program form, not yet played: the board shows the robot turned so. */
+let facing = '';
+
 function drawNow(): void {
-  if (mode === 'now') board.draw({ robots: robotsFromView(view.robots, designs()), ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
+  const robots = robotsFromView(view.robots, designs());
+  if (seat !== null && facing && view.turn === 1 && robots[seat]) robots[seat]!.dir = parseDir(facing)!;
+  if (mode === 'now') board.draw({ robots, ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
   if (mode === 'now') drawMarks();
 }
 
@@ -159,14 +165,15 @@ async function drawResult(): Promise<void> {
     const [ra, rb] = [view.robots[a]!, view.robots[b]!];
     return rb.flags - ra.flags || rb.lives - ra.lives;
   });
+  const teams = teamsOf(view);
   const standings = h('table', { class: 'standings' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), h('th', {}, 'Flags'), h('th', {}, 'Lives'), h('th', {}, 'Damage dealt'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Lives'), h('th', {}, 'Damage dealt'))),
     h('tbody', {}, ...order.map((k) => {
       const r = view.robots[k]!;
       const p = placeOf(k);
       return h('tr', { 'data-seat': k, class: k === seat ? 'you' : '' },
         h('td', {}, p >= 0 ? `${p + 1}` : r.status === 'out' ? 'out' : '–'),
-        h('td', {}, robotIcon(k), r.name), h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
+        h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null, h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
     })));
   const again = h('p', { class: 'again' },
     h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(view.seats.map((s) => s.seat)) }, 'Rematch'), ' ',
@@ -175,7 +182,11 @@ async function drawResult(): Promise<void> {
       const picks = startingPicks(stats, [], view.lastSeq);
       void rematch(picks.map((name) => view.robots.findIndex((r) => r.name === name)));
     } }, 'Next race (start picks)'));
-  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), standings, again, h('div', { id: 'rematch' }));
+  // With teams (000 L21): the teams' standings first, each team ranked by its best robot.
+  const lines = (view as RaceView & { standings?: { place: number; name: string; team: boolean; robots: number[] }[] }).standings ?? [];
+  const byTeam = teams.size ? h('ol', { class: 'team-standings' }, ...lines.map((l) => h('li', { value: l.place, 'data-team': l.team ? l.name : null },
+    l.team ? `${l.name} (${l.robots.map((k) => view.robots[k]!.name).join(', ')})` : l.name))) : '';
+  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), byTeam, standings, again, h('div', { id: 'rematch' }));
   if (!RULE_SETS[view.rules]?.awards) return;
   const list = awards(stats);
   box.append(h('h3', {}, 'Awards'), h('table', { class: 'awards' }, h('tbody', {}, ...list.map((a) => h('tr', {}, h('th', {}, a.award), h('td', {}, a.robots.join(', ')), h('td', {}, a.for))))));
@@ -220,6 +231,7 @@ async function refresh(fresh = false): Promise<void> {
   if (!newTurn) drawNow();
   replay.setPlayed(played(view));
   byId<HTMLButtonElement>('tab-replay').disabled = played(view) === 0;
+  if (seat !== null) robotPicker(byId('choose'), view, seat, { choose: (robot) => ask('PUT', `/api/races/${id}/seats/${seat}/robot`, { robot }) });
   if (program) {
     if (view.status === 'running') program.update(view as SeatView);
     byId('program').hidden = view.status !== 'running';
@@ -328,7 +340,14 @@ async function main(): Promise<void> {
   });
   byId('share').addEventListener('click', (e) => void copy(new URL(`/race/${id}`, location.href).href, e.currentTarget as HTMLElement));
   const chopShop = parsed.value.floor.includes(Floor.ChopShop);
-  if (seat !== null) program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile });
+  if (seat !== null) {
+    // Joining: the robot to race, chosen before the first turn is played.
+    byId('program').before(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }));
+    program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile, facing: (dir) => {
+      facing = dir;
+      drawNow();
+    } });
+  }
   // Opened between turns: the board shows now; the last replay waits behind its tab.
   await refresh(true);
   // Opened between turns, the replay is not played: the clock need not wait for this seat.

@@ -21,10 +21,12 @@ export function checkpoints(ctx: Ctx): void {
     const r = st.robots[i]!;
     if (r.status !== 'active' || r.poweredDown) continue;
     const c = r.y * b.width + r.x;
+    const f = b.floor[c];
+    // Most robots stand on no flag or repair site and hold no options: nothing to touch.
+    if (!b.flagAt[c] && f !== Floor.Wrench && f !== Floor.DoubleWrench && r.opt === null && !r.options.length) continue;
     // RoboArena plays without flags (004 L192); a flag under a die cannot be touched (RULES.md
     // Settings, `diceRule`: "cannot be entered or touched by any means").
     const flag = arena || dieAt(ctx, r.x, r.y) >= 0 ? 0 : b.flagAt[c]!;
-    const f = b.floor[c];
     const site = flag || f === Floor.Wrench || f === Floor.DoubleWrench;
     const arm = !arena && flag !== r.flags + 1 && r.options.length ? armTouch(ctx, i) : 0;
     const touched = flag === r.flags + 1 ? flag : arm;
