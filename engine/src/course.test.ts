@@ -124,7 +124,7 @@ test('a course refuses more than eight starts, a start or starts where no robot 
 });
 
 test('a course refuses unknown keys, naming their path, at its top and in a placement', () => {
-  assert.deepEqual(refusal({ flgs: [[0, 0]] }), { field: 'flgs', message: 'unknown key (expected one of name, author, description, players, complexity, time, boards, flags, start, starts)' });
+  assert.deepEqual(refusal({ flgs: [[0, 0]] }), { field: 'flgs', message: 'unknown key (expected one of name, author, description, players, complexity, time, boards, flags, start, starts, cube)' });
   assert.deepEqual(refusal({ boards: [{ board: 'tile', x: 0, y: 0, rotaton: 90 }] }), { field: 'boards[0].rotaton', message: 'unknown key (expected one of board, x, y, rotation)' });
 });
 

@@ -4,6 +4,7 @@
  * SCENARIOS.md; cells of its bounding box that no board covers are `x` (no floor).
  */
 import { cannotStand, MAX_BOARD_SIDE, MAX_FLAGS, parseBoard, type Board, type BoardJson } from './board.js';
+import { foldNet, foldedFloor } from './cube.js';
 import { DIR_NAMES, parseDir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
 
@@ -43,7 +44,7 @@ export interface Course {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => Number.isInteger(v);
 
-const COURSE_KEYS = new Set(['name', 'author', 'description', 'players', 'complexity', 'time', 'boards', 'flags', 'start', 'starts']);
+const COURSE_KEYS = new Set(['name', 'author', 'description', 'players', 'complexity', 'time', 'boards', 'flags', 'start', 'starts', 'cube']);
 const PLACEMENT_KEYS = new Set(['board', 'x', 'y', 'rotation']);
 /** The most boards a course lays out: sixteen 12x12 boards fill the largest course. */
 export const MAX_PLACEMENTS = 16;
@@ -109,6 +110,8 @@ export interface ComposedBoards {
   readonly layout: BoardJson;
   /** Per course square (y * width + x): the index of the board there, or -1. */
   readonly boardAt: Int16Array;
+  /** Each board's width and height as placed. */
+  readonly sizes: readonly (readonly [number, number])[];
 }
 
 /**
@@ -183,7 +186,7 @@ export function composeBoards(list: unknown, boards: (name: string) => BoardJson
 
   return ok({
     placements, width, height, layout: { grid: cells.map((r) => r.join(' ')), ...layout },
-    boardAt: Int16Array.from(owner.flat()),
+    boardAt: Int16Array.from(owner.flat()), sizes: size,
   });
 }
 
@@ -215,7 +218,7 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   if (!['short', 'moderate', 'long'].includes(json.time as string)) return err('time', 'expected "short", "moderate" or "long"');
   const composed0 = composeBoards(json.boards, boards);
   if (!composed0.ok) return composed0;
-  const { placements, width, height, boardAt } = composed0.value;
+  const { placements, width, height, boardAt, sizes: size } = composed0.value;
   const { grid, ...layout } = composed0.value.layout;
   const cells = grid.map((r) => r.split(' '));
   const square = (v: unknown, path: string): Result<Square> => {
@@ -251,16 +254,24 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   if (!start && !starts.length) return err('start', 'expected a start square (classic) or starts (pbem), or both');
   const composed: BoardJson = { grid, ...layout, flags: flags.map(([x, y]) => [x, y]) };
   if (start) composed.start = [start[0], start[1]];
-  const board = parseBoard(composed, 'course');
-  if (!board.ok) return board;
+  const parsed = parseBoard(composed, 'course');
+  if (!parsed.ok) return parsed;
+  let board: Board = parsed.value;
+  if (json.cube !== undefined && json.cube !== false) {
+    // RoboRally Cubed (004 L179): the six boards are a net, folded into a cube.
+    if (json.cube !== true) return err('cube', 'expected true (the six boards are the net of a cube) or false');
+    const fold = foldNet(placements.map((p, k) => ({ x: p.x, y: p.y, w: size[k]![0], h: size[k]![1] })), width, height);
+    if (!fold.ok) return fold;
+    board = foldedFloor(parsed.value, fold.value);
+  }
   for (const [k, s] of starts.entries()) {
-    const why = cannotStand(board.value, s[0], s[1]);
+    const why = cannotStand(board, s[0], s[1]);
     if (why) return err(`starts[${k}]`, `${why}; expected a square a robot can stand on`);
   }
   return ok({
     name: name.value, author: author.value, description: description.value,
     players: [fewest, most], complexity: json.complexity as Course['complexity'], time: json.time as Course['time'],
-    boards: placements, flags, start, starts, layout: composed, board: board.value,
+    boards: placements, flags, start, starts, layout: composed, board,
     boardAt,
   });
 }

@@ -15,7 +15,7 @@ async function afterTurnOne(s: TestServer, deadline: unknown = { kind: 'live', s
   const tokens = [race.seats[0]!.token!, race.seats[1]!.token!];
   for (const seat of [0, 1]) {
     const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth(tokens[seat]!))).body.you;
-    const put = await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { program: you.hand.slice(0, you.openRegisters.length) }, auth(tokens[seat]!));
+    const put = await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: 1, program: you.hand.slice(0, you.openRegisters.length) }, auth(tokens[seat]!));
     assert.equal(put.status, 200, JSON.stringify(put.body));
   }
   // A daily race plays its turn at the deadline: the moderator plays it now.

@@ -81,7 +81,7 @@ test('the public view counts the registers each seat has sent, never their cards
     const hand: string[] = (await call(s.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth(ava))).body.you.hand;
     const before = (await call(s.base, 'GET', `/api/races/${id}`)).body;
     assert.deepEqual(before.seats.map((x: { programmed: number }) => x.programmed), [0, 0]);
-    const sent = await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, { program: [hand[0], null, hand[1], hand[2], null] }, auth(ava));
+    const sent = await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: 1, program: [hand[0], null, hand[1], hand[2], null] }, auth(ava));
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     const view = (await call(s.base, 'GET', `/api/races/${id}`)).body;
     assert.deepEqual(view.seats.map((x: { programmed: number; submitted: boolean }) => [x.submitted, x.programmed]), [[true, 3], [false, 0]]);

@@ -48,9 +48,6 @@ function send(req: FastifyRequest, reply: FastifyReply, f: Prepared, cache: stri
   return reply.type(f.type).send(body);
 }
 
-/** True for the paths of static files, which the rate limit leaves alone. */
-export const isStatic = (url: string): boolean => url.startsWith('/assets/') || url.startsWith('/favicon.');
-
 export function registerWeb(app: FastifyInstance): void {
   // Read and compressed once per server: they change only with a new build, which restarts it.
   const cache = new Map<string, Promise<Prepared | null>>();

@@ -59,6 +59,8 @@ export interface RaceView {
 }
 
 export interface SentOrders {
+  /** The turn the orders are for (the seat view's turn). */
+  turn?: number;
   program: (string | null)[];
   powerDown: boolean;
   stayDown: boolean;

@@ -298,6 +298,8 @@ export class ProgramPanel {
     };
     const sent = compact(choices);
     return {
+      // The turn the hand was dealt for: orders that arrive once it has been played are refused, never played on the next.
+      turn: this.turn,
       program: y.needsProgram ? y.openRegisters.map(entry) : [],
       powerDown: this.form.powerDown,
       stayDown: this.form.stayDown,

@@ -238,7 +238,7 @@ test('a page whose connection drops reconnects and catches up with the turn play
   await page.waitForSelector('body:not([data-live])');
   const token = created.seats[0].token;
   const you = (await call(server.base, 'GET', `/api/races/${created.id}/seats/0`, undefined, { authorization: `Bearer ${token}` })).body.you;
-  assert.equal((await call(server.base, 'PUT', `/api/races/${created.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, { authorization: `Bearer ${token}` })).status, 200);
+  assert.equal((await call(server.base, 'PUT', `/api/races/${created.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, { authorization: `Bearer ${token}` })).status, 200);
   await page.waitForSelector('body[data-live]');
   await page.waitForSelector('#replay[data-turn="1"]');
   assert.match(await page.textContent('#status') ?? '', /turn 2/);
