@@ -1,69 +1,279 @@
 /**
- * `npm run bench:server`: many races at once on one server process (SQLite in a temporary folder),
- * two people per race sending their orders over real HTTP each turn. Prints the throughput in
- * turns per second, the latency from the last submission of a turn to its report being published
- * on the race's stream (p50, p99), and the memory per race.
+ * `npm run bench:server`: the race server under the load of live races, driven from outside its
+ * process over real HTTP and WebSocket. The server is `node dist/server/src/main.js`, spawned with
+ * its environment (`METRICS=1` for `GET /api/metrics`); nothing of this process runs in it.
  *
- *   RACES=100 TURNS=10 npm run bench:server
+ * Each race has two people and two strong bots on first-shift. Each person follows the race on a
+ * WebSocket stream of their own; when a turn is dealt, each thinks a random 5 to 30 s, reads the
+ * hand (`GET …/seats/{n}`) and sends orders (`PUT …/orders`); the turn is played once both are in.
+ * A race that ends is followed by a new one, so that the number of live races holds.
+ *
+ * For each database set-up (SQLite; PostgreSQL with one process; with two processes, each person
+ * on one of them) it prints: races held, turns played per second, from the last orders of a turn to
+ * its report on the stream (p50, p99), the server's event-loop delay (p99, the worst process),
+ * memory per race (the processes' RSS over the races), and the machine's load average (1 and 5
+ * minutes) at the end of the row. `--disk-load` adds, for each set-up, a row with a second process
+ * writing and fsyncing a file in a loop (a disk and a core busy).
+ *
+ *   npm run bench:server -- --races 1000 --minutes 5 [--db sqlite,postgres,postgres2] [--disk-load]
+ *                           [--think-min 5 --think-max 30] [--profile DIR]
  */
-import { freshDb, startServer, call } from '../server/src/testing.js';
-import type { Entry } from '../server/src/index.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import WebSocket from 'ws';
 
-const RACES = Number(process.env.RACES ?? 60);
-const TURNS = Number(process.env.TURNS ?? 8);
+const MAIN = fileURLToPath(new URL('../server/src/main.js', import.meta.url));
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : fallback;
+}
+const RACES = Number(option('races', '1000'));
+const MINUTES = Number(option('minutes', '5'));
+const DBS = option('db', 'sqlite,postgres,postgres2').split(',') as Kind[];
+const DISK_LOAD = process.argv.includes('--disk-load');
+/** A folder for the servers' CPU profiles (`node --cpu-prof`), one per process and row. */
+const PROFILE = option('profile', '');
+const THINK = [Number(option('think-min', '5')) * 1000, Number(option('think-max', '30')) * 1000] as const;
+let withTurn = true;
+
+type Kind = 'sqlite' | 'postgres' | 'postgres2';
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/** JSON over HTTP, with the bench's own keep-alive agent. */
+function call(base: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(base + path, {
+      method, agent,
+      headers: { ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        let json: unknown = text;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          // Not JSON: kept as text.
+        }
+        resolve({ status: res.statusCode ?? 0, body: json });
+      });
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** A server process (`npm start`), once it listens. */
+async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), MAIN], {
+    env: {
+      ...process.env, HOST: '127.0.0.1', METRICS: '1', REQUESTS_PER_10S: '100000000', MAX_CONNECTIONS_PER_ADDRESS: '100000', STREAMS_PER_ADDRESS: '100000', ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => ((out += String(d)), out.includes('roborally server on') && resolve()));
+    child.stderr!.on('data', (d) => (out = (out + String(d)).slice(-20_000)));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+  return child;
+}
+
+/** A process that keeps a disk and a core busy: 1 MiB writes, an fsync every 8 MiB, a 64 MiB file. */
+function diskHog(dir: string): ChildProcess {
+  const code = `const fs=require('fs');const f=fs.openSync(${JSON.stringify(join(dir, 'hog'))},'w');const b=Buffer.alloc(1<<20,7);let n=0;for(;;){fs.writeSync(f,b,0,b.length,(n%64)*b.length);if(++n%8===0)fs.fsyncSync(f);}`;
+  return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+}
+
+const quantile = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]! : NaN);
+
+interface Row {
+  readonly setup: string;
+  readonly races: number;
+  readonly turnsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly turns: number;
+  readonly loopP99: number;
+  readonly rssPerRace: number;
+  readonly load: string;
+  readonly fallbacks: number;
+}
+
+async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), 'rr-bench-'));
+  const port = 21000 + Math.floor(Math.random() * 10000);
+  let schema: string | null = null;
+  let url = '';
+  if (kind !== 'sqlite') {
+    schema = `rr_bench_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  }
+  const servers: ChildProcess[] = [];
+  const bases: string[] = [];
+  for (let k = 0; k < (kind === 'postgres2' ? 2 : 1); k++) {
+    servers.push(await spawnServer({ PORT: String(port + k), DATA_DIR: dir, DATABASE_URL: url }));
+    bases.push(`http://127.0.0.1:${port + k}`);
+  }
+  const hog = diskLoad ? diskHog(dir) : null;
+
+  let running = true;
+  let measuring = false;
+  const latencies: number[] = [];
+  let turns = 0;
+  let live = 0;
+  const errors = new Map<string, number>();
+  // What fails while the row is being torn down is not counted.
+  const fault = (what: string) => running && errors.set(what, (errors.get(what) ?? 0) + 1);
+  const sockets = new Set<WebSocket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, f: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      f();
+    }, ms);
+    timers.add(t);
+  };
+
+  /** One race, and a new one in its place when it ends. */
+  const race = async (k: number): Promise<void> => {
+    const base = (seat: number) => bases[(k + seat) % bases.length]!;
+    const created = await call(base(0), 'POST', '/api/races', {
+      course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }, { name: 'Zap', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 },
+    }).catch(() => null);
+    if (!running) return;
+    if (created?.status !== 201) {
+      fault(`POST /api/races ${created?.status ?? 'failed'}`);
+      return later(1000, () => void race(k));
+    }
+    live++;
+    const id: string = created.body.id;
+    const tokens: string[] = created.body.seats.map((s: { token?: string }) => s.token);
+    let turn = 1;
+    let over = false;
+    const sent = new Map<number, number>();
+    const played = new Set<number>();
+    const think = (t: number) => {
+      for (const seat of [0, 1]) {
+        later(THINK[0] + Math.random() * (THINK[1] - THINK[0]), () => void (async () => {
+          if (!running || over || turn !== t) return;
+          const you = await call(base(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, tokens[seat]).catch(() => null);
+          if (!running || over || turn !== t) return;
+          if (you?.status !== 200) return void fault(`GET seat ${you?.status ?? 'failed'}`);
+          if (you.body.status !== 'running') return;
+          const y = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
+          // A robot out, or with every register locked, sends nothing; the turn goes on without it.
+          if (!y.needsProgram) return;
+          sent.set(seat, performance.now());
+          const program = y.hand.slice(0, y.openRegisters.length);
+          let r = await call(base(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { ...(withTurn ? { turn: t } : {}), program }, tokens[seat]).catch(() => null);
+          // A server whose orders carry no turn yet.
+          if (r?.status === 422 && r.body?.error?.field === 'turn') {
+            withTurn = false;
+            r = await call(base(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, tokens[seat]).catch(() => null);
+          }
+          if (r?.status !== 200 && r?.status !== 409) fault(`PUT orders ${r?.status ?? 'failed'} ${r?.body?.error?.field ?? ''}`);
+        })());
+      }
+    };
+    const onFrame = (data: WebSocket.RawData) => {
+      const frame = JSON.parse(String(data));
+      if (Array.isArray(frame)) {
+        for (const e of frame as { turn: number; kind: string; event: { type: string } }[]) {
+          if (e.kind === 'game' && e.event.type === 'turnEnded' && e.turn === turn) {
+            turn = e.turn + 1;
+            think(turn);
+          } else if (e.kind === 'race' && e.event.type === 'raceOver' && !over) {
+            over = true;
+            live--;
+            for (const s of ws) s.close();
+            if (running) void race(k);
+          }
+        }
+      } else if (frame.played && !played.has(frame.played.turn)) {
+        played.add(frame.played.turn);
+        const last = Math.max(...sent.values());
+        sent.clear();
+        if (measuring && Number.isFinite(last)) {
+          latencies.push(performance.now() - last);
+          turns++;
+        }
+      }
+    };
+    const ws = [0, 1].map((seat) => {
+      const s = new WebSocket(`${base(seat).replace('http', 'ws')}/api/races/${id}/stream?after=0`);
+      sockets.add(s);
+      s.on('message', onFrame);
+      s.on('error', (e) => fault(`stream ${e.message}`));
+      s.on('close', () => sockets.delete(s));
+      return s;
+    });
+    think(1);
+  };
+
+  // The races start over a minute at most (20 a second), then the measured minutes.
+  const rampMs = Math.min(60_000, RACES * 50);
+  for (let k = 0; k < RACES; k++) later((k * rampMs) / RACES, () => void race(k));
+  await new Promise((r) => setTimeout(r, rampMs + THINK[1]));
+  await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics?reset=1')));
+  measuring = true;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, MINUTES * 60_000));
+  measuring = false;
+  const seconds = (performance.now() - t0) / 1000;
+  const metrics = (await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics')))).map((m) => m.body as { eventLoopDelayMs: { p99: number }; rssBytes: number; bots?: { late: number; failed: number; full: number } });
+  const load = loadavg().map((x) => x.toFixed(1)).slice(0, 2).join(' / ');
+  running = false;
+  for (const t of timers) clearTimeout(t);
+  for (const s of sockets) s.terminate();
+  hog?.kill('SIGKILL');
+  for (const s of servers) s.kill('SIGTERM');
+  await Promise.all(servers.map((s) => new Promise((r) => (s.exitCode !== null ? r(null) : s.once('exit', r)))));
+  if (schema) {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  }
+  rmSync(dir, { recursive: true, force: true });
+  latencies.sort((a, b) => a - b);
+  if (errors.size) console.error(`  (${kind}${diskLoad ? ', disk load' : ''}: failed: ${[...errors].map(([w, n]) => `${w} ×${n}`).join(', ')})`);
+  return {
+    setup: `${kind === 'sqlite' ? 'SQLite' : kind === 'postgres' ? 'PostgreSQL, 1 process' : 'PostgreSQL, 2 processes'}${diskLoad ? ', disk + core busy' : ''}`,
+    races: live, turns, turnsPerSecond: turns / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99),
+    loopP99: Math.max(...metrics.map((m) => m.eventLoopDelayMs.p99)),
+    rssPerRace: metrics.reduce((a, m) => a + m.rssBytes, 0) / Math.max(1, live),
+    fallbacks: metrics.reduce((a, m) => a + (m.bots ? m.bots.late + m.bots.failed + m.bots.full : 0), 0),
+    load,
+  };
+}
 
 async function main(): Promise<void> {
-  const { db } = await freshDb('sqlite');
-  const s = await startServer(db, undefined, { max: 1e9, windowMs: 1000 });
-  global.gc?.();
-  const heap0 = process.memoryUsage().heapUsed;
-  const races: { id: string; tokens: string[] }[] = [];
-  for (let k = 0; k < RACES; k++) {
-    const r = await call(s.base, 'POST', '/api/races', { course: 'grand-tour', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: k } });
-    races.push({ id: r.body.id, tokens: r.body.seats.map((x: { token: string }) => x.token) });
+  console.log(`Server benchmark: ${RACES} live races (2 people thinking ${THINK[0] / 1000}-${THINK[1] / 1000} s, 2 strong bots each), ${MINUTES} min measured per row; ${cpus().length} cores, node ${process.version}\n`);
+  console.log('| set-up | races held | turns/s | last orders → report p50 / p99 | event-loop delay p99 | memory per race | bots on fallback | load average 1 / 5 min |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const kind of DBS) {
+    for (const disk of DISK_LOAD ? [false, true] : [false]) {
+      const r = await runRow(kind, disk);
+      console.log(`| ${r.setup} | ${r.races} | ${r.turnsPerSecond.toFixed(1)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} ms (${r.turns} turns) | ${r.loopP99.toFixed(0)} ms | ${(r.rssPerRace / 1024).toFixed(0)} KiB | ${r.fallbacks} | ${r.load} |`);
+    }
   }
-  global.gc?.();
-  const perRace = (process.memoryUsage().heapUsed - heap0) / RACES;
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  let turns = 0;
-  for (let t = 0; t < TURNS; t++) {
-    await Promise.all(races.map(async (race) => {
-      const yous = await Promise.all([0, 1].map((seat) => call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, { authorization: `Bearer ${race.tokens[seat]}` })));
-      if (yous[0]!.body.status !== 'running') return;
-      const send = (seat: number) => {
-        const you = yous[seat]!.body.you;
-        return call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, { authorization: `Bearer ${race.tokens[seat]}` });
-      };
-      // The report is out when the turn's end is published on the stream.
-      let sent = 0;
-      const published = new Promise<number>((resolve) => {
-        const listener = (entries: Entry[]) => {
-          if (entries.some((e) => e.event.type === 'turnEnded')) {
-            s.service.bus.off(`race:${race.id}`, listener);
-            resolve(performance.now() - sent);
-          }
-        };
-        s.service.bus.on(`race:${race.id}`, listener);
-      });
-      for (const seat of [0, 1]) {
-        sent = performance.now();
-        await send(seat);
-      }
-      latencies.push(await published);
-      turns++;
-    }));
-  }
-  const seconds = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1);
-  console.log(`Server benchmark: ${RACES} races at once on one process (SQLite), two people each, ${TURNS} turns, over HTTP; node ${process.version}\n`);
-  console.log(`turns played           ${turns}`);
-  console.log(`throughput             ${(turns / seconds).toFixed(1)} turns/s (with the 4 requests of each turn)`);
-  console.log(`last orders → report   p50 ${q(0.5)} ms, p99 ${q(0.99)} ms`);
-  console.log(`memory per race        ${(perRace / 1024).toFixed(1)} KiB of heap`);
-  await s.close();
-  await db.destroy();
+  agent.destroy();
 }
 
 main().catch((e) => {

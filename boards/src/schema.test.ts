@@ -91,6 +91,7 @@ const BEYOND_SCHEMA = [
   /no ledge on side/, /expected a square a robot can stand on/, // a board's own size and floor
   /overlaps/, /is not on any board of the course/, /no board named/, /^expected \[fewest, most\] players/, /nine portal pairs/,
   /the course is \d+x\d+ squares/, // a course's boards
+  /a cube is six boards/, /a cube's boards are squares/, /a cube's boards meet edge to edge/, /does not fold into a cube/, // a cube's net (004 L179)
 ];
 
 function agree(kind: string, files: [string, Json][], schema: (v: unknown) => boolean, reader: (v: Json) => { ok: boolean; why: string }): number {

@@ -29,7 +29,7 @@ import { togo } from './distance.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
 import { Sim } from './sim.js';
 import {
-  DEFAULT_WEIGHTS, FINISHED, Judge, Rivals, bestFacing, drawInstructions, movingRivals, priorityVariants, setProgram, type StrongWeights,
+  DEFAULT_WEIGHTS, FINISHED, Judge, Rivals, bestFacing, drawInstructions, movingRivals, near, priorityVariants, setProgram, type StrongWeights,
 } from './strong.js';
 
 export interface ExpertWeights extends StrongWeights {
@@ -178,7 +178,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
     if (found.score >= FINISHED / 2) return { program: cands[0]!.program };
     const root = sim.newSnapshot();
     sim.save(root);
-    if (setup.rules.priorities) {
+    if (setup.rules.priorities && near(state, i, movingRivals(state, i))) {
       // Other cards of the same types: they differ only when the others move (priority decides who goes first).
       for (const c of cands.slice(0, 3)) for (const v of priorityVariants(c.program, robot.hand)) cands.push({ program: v, turn: c.turn, samples: 1, next: 0, hands: 0, ended: undefined, parent: c });
     }
@@ -210,8 +210,9 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
           c.ended = endOf(setup, sim, i, c.program);
         }
         if (!c.ended) continue;
-        // The gain of the next turn over standing where the turn ends: the look beyond the turn.
-        const stay = -judge.endCost(c.ended.robots, i);
+        // The gain of the next turn over standing where the turn ends: the look beyond the turn
+        // (both alone: the others' lasers at the end of this turn stay in its score).
+        const stay = -judge.endCost([c.ended.robots[i]!], 0);
         c.next += ex.nextTurn(c.ended, i, draw(c.ended, i), order) - stay;
         c.hands++;
       }

@@ -11,6 +11,7 @@ import {
 } from '../../engine/src/index.js';
 import { courseMaps, stateIndex, FAR } from './distance.js';
 import { BOTS, LEVELS, chooseOrders } from './index.js';
+import { priorityVariants } from './strong.js';
 import { runBotRace } from '../../driver/src/index.js';
 import { must, plainBoard, randomGame, setupOf } from './testing.js';
 
@@ -172,5 +173,26 @@ describe('distance maps', () => {
     const setup = setupOf(plainBoard(5, 5, {}, [[2, 2]]));
     assert.equal(courseMaps(setup), courseMaps({ ...setup }));
     assert.notEqual(courseMaps(setup), courseMaps(must(makeSetup(setup.board, 'pbem'))));
+  });
+});
+
+describe('the strong bot weighs priorities', () => {
+  test('a program varied in its priorities: each register tries the other cards of its type, from the hand or swapped', () => {
+    const [m1a, m1b, m1c] = DECK.filter((c) => cardType(c) === 'F1').slice(0, 3) as [Card, Card, Card];
+    const [r1, r2] = DECK.filter((c) => cardType(c) === 'R').slice(0, 2) as [Card, Card];
+    const u = DECK.find((c) => cardType(c) === 'U')!;
+    const program = [m1a, r1, m1b, u, r2];
+    const variants = priorityVariants(program, [m1a, m1b, m1c, r1, r2, u]);
+    const keys = variants.map((v) => v.join());
+    // Every variant keeps the types register by register, and uses each card once.
+    for (const v of variants) {
+      assert.deepEqual(v.map(cardType), program.map(cardType));
+      assert.equal(new Set(v).size, v.length);
+    }
+    assert.equal(new Set(keys).size, keys.length, 'no variant twice');
+    assert.ok(!keys.includes(program.join()), 'not the program itself');
+    for (const expected of [[m1b, r1, m1a, u, r2], [m1c, r1, m1b, u, r2], [m1a, r1, m1c, u, r2], [m1a, r2, m1b, u, r1]])
+      assert.ok(keys.includes(expected.join()), `missing ${expected.join()}`);
+    assert.equal(variants.length, 4);
   });
 });

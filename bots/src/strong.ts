@@ -247,7 +247,7 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
       }
       for (const j of rivals) setProgram(sim, j, []);
       for (const c of candidates) c.score = c.total / (scenarios.length + 1);
-      if (setup.rules.priorities) candidates.push(...contestPriorities(sim, root, i, robot.hand, candidates, scenarios, evaluate));
+      if (setup.rules.priorities && near(state, i, rivals)) candidates.push(...contestPriorities(sim, root, i, robot.hand, candidates, scenarios, evaluate));
     }
     let best = candidates[0]!;
     for (const c of candidates) if (c.score > best.score) best = c;
@@ -292,6 +292,18 @@ function contestPriorities(
   }
   sim.restore(root);
   return out;
+}
+
+/** Squares apart within which two robots' programs may meet in a turn (a robot seldom goes further than this). */
+const REACH = 8;
+
+/** Some other moving robot stands within reach of robot i: priority may decide something between them. */
+export function near(state: GameState, i: number, rivals: readonly number[]): boolean {
+  const me = state.robots[i]!;
+  return rivals.some((j) => {
+    const o = state.robots[j]!;
+    return Math.abs(o.x - me.x) + Math.abs(o.y - me.y) <= REACH;
+  });
 }
 
 /** The program with one register's card changed for another of its type from the hand (swapped, if the program holds it). */

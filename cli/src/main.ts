@@ -4,6 +4,7 @@ import { runCheck } from './check.js';
 import { exportTiled, importTiled, listBoards, showBoard, validateCourseFile } from './boards.js';
 import { loadCourse } from '../../boards/src/index.js';
 import { LEVELS, type Level } from '../../bots/src/index.js';
+import { RULE_SETS } from '../../engine/src/index.js';
 import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
 import { RACE_DEFAULTS, RACE_MAX_BOTS, parseLevels, parseRules, runRace } from './race.js';
 
@@ -66,7 +67,7 @@ async function run(argv: readonly string[]): Promise<number> {
     .option('--level <level>', `${LEVELS.join(', ')}, or one per robot separated by commas`, parseLevels, [RACE_DEFAULTS.level])
     .option('--seed <n>', 'seed for the deal and the bots', wholeNumber(0), RACE_DEFAULTS.seed)
     .option('--turns <n>', 'stop after this many turns at the latest', wholeNumber(1), RACE_DEFAULTS.turns)
-    .option('--rules <rules>', 'classic or pbem (default: classic if the course has a start square)', parseRules)
+    .option('--rules <rules>', `${Object.keys(RULE_SETS).join(' or ')} (default: the first the course has starts for)`, parseRules)
     .action((opts: { course: string; bots: number; level: Level[]; seed: number; turns: number; rules?: string }) => {
       const tty = process.stderr.isTTY;
       code = runRace(opts, {

@@ -11,6 +11,7 @@ import {
   dirName,
   fillProgram,
   makeSetup,
+  DEFAULT_RULE_SET,
   newRace,
   openRegisters,
   parseBoard,
@@ -213,7 +214,7 @@ export async function playRace(
     return 1;
   }
   const board = parsed.value;
-  const setupRes = makeSetup(board, 'classic', {});
+  const setupRes = makeSetup(board, DEFAULT_RULE_SET, {});
   if (!setupRes.ok) {
     print(`error: ${setupRes.error.message}`);
     return 1;

@@ -3,7 +3,7 @@
  * (`turns[1].programs.A[2]`) and what was expected.
  */
 import {
-  err, parseSettings, ok, parseBoard, parseCard, parseDir, UPGRADES, type Board, type Offer,
+  err, parseSettings, ok, RULE_SETS, parseBoard, parseCard, parseDir, UPGRADES, type Board, type Offer,
   type Card, type Dir, type Reentry, type Result, type RobotInit, type Settings, type Square,
 } from '../../engine/src/index.js';
 
@@ -166,9 +166,10 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   if (bad) return bad;
   if (typeof raw.id !== 'string' || !raw.id) return err('id', 'expected a non-empty string');
   const rules = raw.rules;
-  if (typeof rules !== 'string') return err('rules', 'expected "classic" or "pbem"');
+  const ruleSets = Object.keys(RULE_SETS).map((r) => `"${r}"`).join(' or ');
+  if (typeof rules !== 'string') return err('rules', `expected ${ruleSets}`);
   const priorities = ruleSetPriorities(rules);
-  if (priorities === undefined) return err('rules', `unknown rule set "${rules}" (expected "classic" or "pbem")`);
+  if (priorities === undefined) return err('rules', `unknown rule set "${rules}" (expected ${ruleSets})`);
   const seed = raw.seed ?? 0;
   if (!isInt(seed)) return err('seed', 'expected a whole number');
   const { upgrades, ...boardJson } = isObject(raw.board) ? raw.board : { upgrades: undefined };

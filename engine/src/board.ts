@@ -4,6 +4,7 @@
  */
 import { type Dir, DX, DY, parseDir, reverse, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
+import type { Fold } from './cube.js';
 
 export const enum Floor {
   Plain = 0,
@@ -94,6 +95,13 @@ export interface Board {
    */
   readonly plainStep: Uint8Array;
   readonly start: Square | null;
+  /** A cube course (004 L179): how its boards are folded (cube.ts `foldNet`). */
+  readonly fold?: Fold;
+  /**
+   * A cube course played inside the cube: per cell * 4 + d, the cell over a board edge where a
+   * beam fired from the cell in direction d ends, in the first row across (004 L179), else -1.
+   */
+  readonly beyond?: Int32Array;
 }
 
 /** True where there is floor to stand on: on the board and not a hole in the course. */
@@ -433,13 +441,19 @@ function beamReach(w: number, h: number, floor: Uint8Array, walls: Uint8Array, c
   return reach;
 }
 
-/** The cover table of `Board.beamFrom`: which lasers' beams cross each cell, and how far out. */
-function beamCover(w: number, h: number, reach: Uint16Array, lasers: readonly BoardLaser[]) {
+/**
+ * The cover table of `Board.beamFrom`: which lasers' beams cross each cell, and how far out; with
+ * `beyond` (a cube played inside), a beam goes on into the cell over the board edge it meets.
+ */
+export function beamCover(w: number, h: number, reach: Uint16Array, lasers: readonly BoardLaser[], beyond?: Int32Array) {
   const per: [number, number][][] = Array.from({ length: w * h }, () => []);
   lasers.forEach((l, k) => {
     const step = DY[l.dir]! * w + DX[l.dir]!;
     let c = l.y * w + l.x;
-    for (let s = 0, n = reach[c * 4 + l.dir]!; s <= n; s++, c += step) per[c]!.push([k, s]);
+    const over = beyond ? beyond[c * 4 + l.dir]! : -1;
+    const n = reach[c * 4 + l.dir]!;
+    for (let s = 0; s <= n; s++, c += step) per[c]!.push([k, s]);
+    if (over >= 0) per[over]!.push([k, n + 1]);
   });
   const beamFrom = new Int32Array(w * h + 1);
   for (let c = 0; c < w * h; c++) beamFrom[c + 1] = beamFrom[c]! + per[c]!.length;

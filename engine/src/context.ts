@@ -46,6 +46,8 @@ export interface Workspace {
   readonly pushedBy: (PushSource | null)[];
   /** A chain of pushed robots, nearest first (movement.ts `collectChain`), and whether it ends against a repulsor field. */
   readonly chain: number[];
+  /** On a cube course: the way each robot of `chain` is pushed (a fold turns it). */
+  readonly chainDir: number[];
   chainMeetsRepulsor: boolean;
   /** The robots that run a card this register (phases/program.ts). */
   readonly moving: number[];
@@ -99,7 +101,7 @@ export const MARKABLE_CARDS = 2048;
 
 function newWorkspace(cells: number): Workspace {
   return {
-    occ: new Int16Array(cells), pushedBy: [], chain: [], chainMeetsRepulsor: false, moving: [],
+    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [],
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
     special: [], weaponShots: [],
     riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8),

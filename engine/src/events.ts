@@ -11,7 +11,8 @@ export type PushSource = { robot: number } | { pusher: number } | { repulsor: [n
 export type ShotSource = { robot: number } | { laser: number };
 /** Which weapon of a robot fired: its main laser, its rear laser, or an optional weapon by name. */
 export type WeaponName = 'main' | 'rear' | 'Pressor Beam' | 'Tractor Beam' | 'Mini Howitzer' | 'Scrambler' | 'Radio Control';
-export type TurnCause = 'card' | 'gear' | 'belt';
+/** `fold`: the robot crossed a fold of a cube course (004 L179) and faces on as the floor turns. */
+export type TurnCause = 'card' | 'gear' | 'belt' | 'fold';
 export type DestroyCause = 'pit' | 'edge' | 'damage' | 'crusher';
 export type RepairCause = 'wrench' | 'flag' | 'powerDown';
 

@@ -2,6 +2,7 @@
 import { cannotStand, Floor, type Board } from './board.js';
 import type { Outcome } from './turn.js';
 import type { Card } from './cards.js';
+import { cubeBeams } from './cube.js';
 import { makeCtx, type Setup } from './context.js';
 import { type Dir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
@@ -28,7 +29,10 @@ export function courseRuleSets(course: { readonly start?: unknown; readonly star
 export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
   const rs = RULE_SETS[rules];
   if (!rs) return err('rules', `unknown rule set "${rules}" (expected one of ${Object.keys(RULE_SETS).join(', ')})`);
-  return ok({ board, rules: rs, settings, boards, spare: { workspace: null } });
+  if (settings.cubed !== undefined && !board.fold) return err('settings.cubed', 'RoboRally Cubed needs a cube course (a course with "cube": true)');
+  // A cube's lasers reach over board edges as the side of the cube played on says (004 L179).
+  const floor = board.fold ? cubeBeams(board, settings.cubed ?? 'inside') : board;
+  return ok({ board: floor, rules: rs, settings, boards, spare: { workspace: null } });
 }
 
 /** A robot as a race or a scenario places it; what is left out takes the rule set's default. */

@@ -11,6 +11,7 @@ import { onOil, slide } from './elements/oil.js';
 import { throughPortal } from './elements/portals.js';
 import { isRepulsor, repulse } from './elements/repulsors.js';
 import { ram } from './options/movement.js';
+import { turnWithFold } from './cube.js';
 
 /** A robot cannot be pushed or carried across side d of (x, y): a wall, or a ledge from below. */
 export const shut = (ctx: Ctx, x: number, y: number, d: Dir): boolean =>
@@ -22,7 +23,7 @@ export const shut = (ctx: Ctx, x: number, y: number, d: Dir): boolean =>
  */
 export function moveRobot(ctx: Ctx, i: number, squares: number, sideways?: Dir): void {
   const r = ctx.state.robots[i]!;
-  const d = sideways ?? (squares < 0 ? reverse(r.dir) : r.dir);
+  let d = sideways ?? (squares < 0 ? reverse(r.dir) : r.dir);
   const value = Math.abs(squares);
   let left = value;
   if (onOil(ctx, r.x, r.y)) {
@@ -30,12 +31,15 @@ export function moveRobot(ctx: Ctx, i: number, squares: number, sideways?: Dir):
     ctx.events?.push({ type: 'slipped', robot: i });
   }
   let moved = false;
+  // The way it moves, relative to its facing: over a cube's fold the facing turns, and the way with it.
+  const way = (d - r.dir) & 3;
   while (left > 0 && r.status === 'active') {
-    const used = stepRobot(ctx, i, d, left, value);
+    const used = stepRobot(ctx, i, ((r.dir + way) & 3) as Dir, left, value);
     if (!used) break;
     moved = true;
     left -= used;
   }
+  if (ctx.board.fold) d = ((r.dir + way) & 3) as Dir;
   if (moved && r.status === 'active') slide(ctx, i, d); // 003 L77
 }
 
@@ -79,7 +83,10 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
       return 0;
     }
   }
-  const nx = x + DX[d]!, ny = y + DY[d]!;
+  let nx = x + DX[d]!, ny = y + DY[d]!;
+  // Over a fold of a cube course (004 L179): onto the board attached there, turning with it.
+  const over = b.fold ? b.fold.across[c * 4 + d]! : -1;
+  if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
   const inside = nx >= 0 && ny >= 0 && nx < b.width && ny < b.height;
   if (isRepulsor(ctx, nx, ny)) {
     repulse(ctx, i, reverse(d), value, [nx, ny]);
@@ -103,7 +110,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
     landedOn = pushed[0]!;
     // The far end moves first; each pushed robot keeps its facing. Pushing does no damage.
     const by: PushSource = { robot: i };
-    for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, by, k + 1 < pushed.length ? pushed[k + 1]! : -1);
+    for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, b.fold ? ctx.work.chainDir[k]! as Dir : d, by, k + 1 < pushed.length ? pushed[k + 1]! : -1);
     if (r.options.length) ram(ctx, i, landedOn);
   }
   ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
@@ -113,6 +120,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
     return 0;
   }
   relocate(ctx, i, nx, ny);
+  if (over >= 0) turnWithFold(ctx, i, b.fold!.turn[c * 4 + d]!);
   afterCrossing(ctx, i, c, d, landedOn);
   if (r.status === 'active') throughPortal(ctx, i);
   return cost;
@@ -131,11 +139,20 @@ export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnd
   let n = 0;
   work.chainMeetsRepulsor = false;
   let j = ctx.occ[y * b.width + x]!;
+  const fold = b.fold;
   while (j) {
     if (shut(ctx, x, y, d)) return null;
+    if (fold) work.chainDir[n] = d; // the way each robot of the chain is pushed, turning over a cube's folds
     chain[n++] = j - 1;
-    x += DX[d]!;
-    y += DY[d]!;
+    const over = fold ? fold.across[(y * b.width + x) * 4 + d]! : -1;
+    if (over >= 0) {
+      d = ((d + fold!.turn[(y * b.width + x) * 4 + d]!) & 3) as Dir;
+      x = over % b.width;
+      y = (over - x) / b.width;
+    } else {
+      x += DX[d]!;
+      y += DY[d]!;
+    }
     if (x < 0 || y < 0 || x >= b.width || y >= b.height) break;
     if (isRepulsor(ctx, x, y)) {
       if (!repulsorEnds) return null;
@@ -159,12 +176,15 @@ export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource, landedOn = 
   const b = ctx.board;
   const r = ctx.state.robots[j]!;
   const c = r.y * b.width + r.x;
-  const nx = r.x + DX[d]!, ny = r.y + DY[d]!;
+  let nx = r.x + DX[d]!, ny = r.y + DY[d]!;
+  const over = b.fold ? b.fold.across[c * 4 + d]! : -1;
+  if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
   ctx.events?.push({ type: 'pushed', robot: j, from: [r.x, r.y], to: [nx, ny], by });
   ctx.pushedBy[j] = by;
   if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isHole(ctx, nx, ny)) fall(ctx, j, nx, ny);
   else {
     relocate(ctx, j, nx, ny);
+    if (over >= 0) turnWithFold(ctx, j, b.fold!.turn[c * 4 + d]!);
     afterCrossing(ctx, j, c, d, landedOn);
   }
 }

@@ -51,13 +51,18 @@ export interface Settings {
    * wins when the first of its robots finishes; the standings list teams.
    */
   readonly teams?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * RoboRally Cubed (004 L179), on a cube course: `inside` (the default), lasers cross a board
+   * edge only into the first row across it; `outside`, lasers do not cross board edges.
+   */
+  readonly cubed?: 'inside' | 'outside';
   /** The option deck's order, top first (OPTIONS.md 1.4); the rest follows shuffled. */
   readonly optionDeck?: readonly string[];
   /** classic: cards drawn first by Scrambler, Abort Switch and Recompile, while undealt (OPTIONS.md 1.4). */
   readonly programDeck?: readonly string[];
 }
 
-export type SettingKind = 'count' | 'flag' | 'seconds' | 'dice' | 'variant' | 'options' | 'cards' | 'playOn' | 'limit' | 'teams';
+export type SettingKind = 'count' | 'flag' | 'seconds' | 'dice' | 'variant' | 'options' | 'cards' | 'playOn' | 'limit' | 'teams' | 'cubed';
 
 /** Settings this engine plays, and what each must be. */
 export const SETTING_KINDS: Record<keyof Settings, SettingKind> = {
@@ -79,6 +84,7 @@ export const SETTING_KINDS: Record<keyof Settings, SettingKind> = {
   noShutdowns: 'flag',
   maxOptions: 'limit',
   teams: 'teams',
+  cubed: 'cubed',
   optionDeck: 'options',
   programDeck: 'cards',
 };
@@ -122,6 +128,9 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
         break;
       case 'variant':
         if (v !== 'race' && v !== 'arena') return err(p, 'expected "race" or "arena"');
+        break;
+      case 'cubed':
+        if (v !== 'inside' && v !== 'outside') return err(p, 'expected "inside" or "outside" (of the cube)');
         break;
       case 'options':
         if (!Array.isArray(v) || v.some((o) => !(OPTION_CARDS as readonly string[]).includes(o)))

@@ -258,9 +258,14 @@ export class MailGateway {
       ]);
       return 'accepted';
     }
-    const done = await this.service.submit(race.id, s.seat, { mailSecret: seat.secret! }, apiOrders(parsed.orders));
+    // For the turn the mail is for: if that turn is played meanwhile, the race refuses them (409
+    // turn or deadline) and the answer says so; they never land on the next turn.
+    const done = await this.service.submit(race.id, s.seat, { mailSecret: seat.secret! }, { ...apiOrders(parsed.orders), turn: named });
     if (!done.ok) {
-      await answer([`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`, ...lockedLines(st, s.seat)]);
+      const late = done.refusal.field === 'turn' || done.refusal.field === 'deadline';
+      await answer(late
+        ? [`Your orders for turn ${st.turn} came too late: ${done.refusal.message}. They were not used. The instructions of the next turn come in a mail of their own: reply to that one.`]
+        : [`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`, ...lockedLines(st, s.seat)]);
       return 'refused';
     }
     // A live race plays the turn as soon as the last orders are in.

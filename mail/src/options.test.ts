@@ -26,7 +26,7 @@ test("orders read from a mail with option decisions, joined cards and 003's cond
     const text = [`${you.hand[rotate]} + ${you.hand[move]}`, ...rest, 'If I finish on 2 spanner repair & damage > 3 repair, else take option card.'].join('\n');
     const parsed = parseOrders(text.replace(/:(\d+)/g, ' P$1'), ctx);
     assert.ok(parsed.ok, JSON.stringify(parsed));
-    const put = await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, apiOrders(parsed.orders), auth(seats[0]!.token));
+    const put = await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: 1, ...apiOrders(parsed.orders) }, auth(seats[0]!.token));
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.deepEqual(put.body.orders.choices, { takeOption: { ifDamageAtMost: 3 } });
     // The turn is played with the joined cards: the move card's priority, then the rotation.

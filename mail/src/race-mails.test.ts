@@ -191,7 +191,7 @@ test('a rewound race\'s mails: the taking back to everybody, the corrected order
     await t.gateway.pump();
     const row = await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
     const hand = (JSON.parse(row.state) as GameState).robots[1]!.hand.map(cardName);
-    const fixed = await t.service.submit(id, 1, { moderatorKey }, { program: hand.slice(0, 5) });
+    const fixed = await t.service.submit(id, 1, { moderatorKey }, { turn: 1, program: hand.slice(0, 5) });
     assert.ok(fixed.ok, JSON.stringify(fixed));
     await t.gateway.pump();
     await everyoneRandom(t, emails, 1);

@@ -2,32 +2,41 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import websocket from '@fastify/websocket';
 import swagger from '@fastify/swagger';
+import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { courseRuleSets, type Course } from '../../engine/src/index.js';
+import { courseFile, courseRuleSets, type Course } from '../../engine/src/index.js';
+import { boardNames, loadBoard } from '../../boards/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
 import type { Socket } from 'node:net';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { RaceService } from './races.js';
-import { AfterQuery, AnyObject, CourseParams, ErrorSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, CourseParams, ErrorSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
 import { dressed } from './views.js';
-import { isStatic, registerWeb } from './web.js';
+import { registerWeb } from './web.js';
 
 export interface AppOptions {
   readonly service: RaceService;
   readonly courses: () => { name: string; course: Course }[];
   /** Requests per client per window (default 300 per 10 s). */
   readonly rateLimit?: { readonly max: number; readonly windowMs: number };
-  readonly now?: () => number;
+  /**
+   * Which proxies to believe about the client's address (X-Forwarded-For): fastify's `trustProxy`,
+   * true (any), addresses and CIDR ranges separated by commas, or a function of (address, hop).
+   * Off by default: the socket's address is the client's.
+   */
+  readonly trustProxy?: boolean | string | ((address: string, hop: number) => boolean);
   /** The stream's bounds (server/src/stream.ts). */
   readonly stream?: Partial<StreamLimits>;
   readonly connections?: Partial<ConnectionLimits>;
 }
 
 const BODY_LIMIT = 64 * 1024;
+/** Client addresses whose request counts are kept (least recently seen dropped first). */
+const RATE_LIMITED_ADDRESSES = 20_000;
 
 /** How long a client may take, and how many connections one address may hold (docs/server.md). */
 export interface ConnectionLimits {
@@ -55,7 +64,7 @@ const bearer = (authorization: string | undefined, query: string | undefined): s
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const limits = { ...CONNECTION_DEFAULTS, ...o.connections };
   const app = Fastify({
-    bodyLimit: BODY_LIMIT, logger: false,
+    bodyLimit: BODY_LIMIT, logger: false, trustProxy: o.trustProxy ?? false,
     requestTimeout: limits.requestMs, connectionTimeout: limits.idleMs, keepAliveTimeout: 5000,
     // Timed-out requests are looked for every second, not every 30 (Node's default).
     http: { headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 },
@@ -98,22 +107,17 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     // The pages and assets of the web client are no part of the API.
     transform: ({ schema, url }) => ({ schema: url.startsWith('/api/') && !url.endsWith('/stream') ? schema : { ...schema, hide: true }, url }),
   });
+  // A few requests per second per client are plenty for racing; more is refused, never queued.
+  // Every route counts, pages, assets, the API and the stream's upgrade alike, per client address
+  // (behind a trusted proxy, the address it forwards); the counts live in an LRU of addresses.
+  const limit = o.rateLimit ?? { max: 300, windowMs: 10_000 };
+  await app.register(rateLimit, {
+    global: true, max: limit.max, timeWindow: limit.windowMs, cache: RATE_LIMITED_ADDRESSES,
+    errorResponseBuilder: (_req, c) => Object.assign(new Error(`more than ${c.max} requests in ${limit.windowMs / 1000} s; slow down (try again in ${c.after})`), { statusCode: c.statusCode, field: 'request' }),
+  });
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const svc = o.service;
-  const now = o.now ?? (() => Date.now());
 
-  // A few requests per second per client are plenty for racing; more is refused, never queued.
-  const limit = o.rateLimit ?? { max: 300, windowMs: 10_000 };
-  const hits = new Map<string, { start: number; n: number }>();
-  app.addHook('onRequest', async (req, reply) => {
-    if (isStatic(req.url)) return undefined;
-    const t = now();
-    const h = hits.get(req.ip);
-    if (!h || t - h.start >= limit.windowMs) hits.set(req.ip, { start: t, n: 1 });
-    else if (++h.n > limit.max) return reply.code(429).send({ error: { field: 'request', message: `more than ${limit.max} requests in ${limit.windowMs / 1000} s; slow down` } });
-    if (hits.size > 10_000) hits.clear();
-    return undefined;
-  });
   app.setErrorHandler((error: FastifyError & { field?: string }, req, reply) => {
     // A request that does not meet its route's schema: the field's path and what was expected.
     if (error.validation) return reply.code(422).send({ error: describeSchemaError(error.validation, error.validationContext ?? 'body') });
@@ -124,7 +128,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     const field = error.field ?? (status === 415 ? 'content-type' : status === 408 ? 'request' : status === 400 || status === 413 ? 'body' : status === 404 ? 'path' : 'server');
     return reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
   });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: { field: 'path', message: `no ${req.method} ${req.url.split('?')[0]}` } }));
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (req, reply) => reply.code(404).send({ error: { field: 'path', message: `no ${req.method} ${req.url.split('?')[0]}` } }));
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const refused = { 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema };
@@ -147,10 +151,22 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   api.get('/api/courses', { schema: { summary: 'The courses to race on', response: { 200: Type.Array(AnyObject('a course')) } } }, async () => o.courses().map(({ name, course }) => about(name, course)));
   // One course with its composed board (the board grammar of docs/formats.md), for the web client to draw.
-  api.get('/api/courses/:name', { schema: { summary: 'A course and its composed board (`layout`, the board grammar of docs/formats.md)', params: CourseParams, response: answer('the course') } }, async (req, reply) => {
+  api.get('/api/courses/:name', { schema: { summary: 'A course, its composed board (`layout`, the board grammar of docs/formats.md) and the course `file` as docs/formats.md gives it', params: CourseParams, response: answer('the course') } }, async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
     if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
-    return { ...about(c.name, c.course), layout: c.course.layout };
+    return { ...about(c.name, c.course), layout: c.course.layout, file: courseFile(c.course) };
+  });
+  // The shipped boards, for composing a course of one's own (the course editor, docs/web.md): each
+  // board's grammar as its file has it, read once.
+  let boards: { name: string; title: string; description: string; board: object }[] | null = null;
+  api.get('/api/boards', { schema: { summary: 'The shipped boards, to compose a course of one\'s own: each {name, title, description, board} with the board\'s grammar as its file has it (docs/formats.md)', response: { 200: Type.Array(AnyObject('a board')) } } }, async () => {
+    boards ??= boardNames().flatMap((name) => {
+      const b = loadBoard(name);
+      if (!b.ok) return [];
+      const { name: title, author: _author, description, ...board } = b.value.file;
+      return [{ name, title, description, board }];
+    });
+    return boards;
   });
   api.get('/api/courses/:name/picture.svg', { schema: { summary: 'A course drawn as SVG', params: CourseParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 404: ErrorSchema } } }, async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
@@ -173,6 +189,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.post('/api/races/:id/seats/:seat/recompile', {
     schema: { summary: 'Recompile: discard the hand for a new one, taking the damage the rule set says (the robot must hold Recompile); orders already sent this turn are withdrawn', params: SeatParams, querystring: TokenQuery, security: asSeat, response: answer('{turn, hand}') },
   }, async (req, reply) => send(reply, await svc.recompile(req.params.id, req.params.seat, { token: bearer(req.headers.authorization, req.query.token) })));
+  // The seat's person has watched or skipped the replay: a live race's clock starts once every person has (ready.ts).
+  api.post('/api/races/:id/seats/:seat/ready', {
+    schema: { summary: 'The seat\'s person has watched or skipped the replay of the turn just played: a live race\'s programming clock starts once every person still racing has, or at the latest at the view\'s clock.startsBy (the replay\'s length and a margin)', params: SeatParams, querystring: TokenQuery, body: ReadySchema, security: asSeat, response: answer('{turn, clockStarted, deadlineAt}') },
+  }, async (req, reply) => send(reply, await svc.ready(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
   api.get('/api/races/:id/seats/:seat', { schema: { summary: 'A seat\'s view: the race, its hand and its orders', params: SeatParams, querystring: TokenQuery, security: asSeat, response: answer('seat view') } }, async (req, reply) =>
     send(reply, await svc.seat(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token))));
   // A seat chooses its robot before the first turn is played (a design no other seat races).

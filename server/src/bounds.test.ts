@@ -50,7 +50,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         ['GET', (n) => `/api/races/${race.id}/turns/${n}/picture.svg`, 'turn'],
         ['GET', (n) => `/api/races/${race.id}/events?after=${n}`, 'after'],
         ['GET', (n) => `/api/races/${race.id}/seats/${n}`, 'seat'],
-        ['PUT', (n) => `/api/races/${race.id}/seats/${n}/orders`, 'seat', { program: [] }],
+        ['PUT', (n) => `/api/races/${race.id}/seats/${n}/orders`, 'seat', { turn: 1, program: [] }],
         ['POST', (n) => `/api/races/${race.id}/seats/${n}/recompile`, 'seat'],
       ];
       for (const [method, path, field, body] of routes)
@@ -110,7 +110,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
           assert.deepEqual([r.status, r.body.error?.field], [422, field], `${action} ${n}: ${JSON.stringify(r.body)}`);
         }
       for (const n of JSON_NUMBERS) {
-        const r = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { unlock: [n] }, auth(race.seats[0].token));
+        const r = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, unlock: [n] }, auth(race.seats[0].token));
         assert.deepEqual([r.status, r.body.error?.field], [422, 'unlock[0]'], `unlock ${n}`);
       }
       assert.deepEqual((await call(s.base, 'GET', `/api/races/${race.id}`)).body, before, 'nothing changed');

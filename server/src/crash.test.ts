@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cardName } from '../../engine/src/index.js';
-import { call, exited, spawnServer } from './testing.js';
+import { call, exited, spawnServer, until } from './testing.js';
 
 const start = (dataDir: string, port: number) => spawnServer({ PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '' });
 
@@ -28,20 +28,29 @@ test('after kill -9 at random moments and a restart, no acknowledged orders are 
     /** The last orders acknowledged per turn and seat. */
     const acked = new Map<string, { program: string[]; open: number[] }>();
     for (let round = 0; round < 6; round++) {
-      // Orders flow in; the server is killed at a random moment in the middle of it.
+      // Orders flow in; the server is killed at a random moment in the middle of it (after the
+      // round's first acknowledged order, so a slow machine still sees orders between kills).
+      let answered = 0;
+      let done = false;
       const sending = (async () => {
         for (let k = 0; k < 40; k++) {
-          const seat = k % 2;
+          // Each round begins with the other seat, so both seats' orders get through even when
+          // the kill comes early (a busy machine answers only a request or two before it).
+          const seat = (k + round) % 2;
           const you = await call(base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(seat)).catch(() => null);
           if (!you || you.status !== 200 || you.body.status !== 'running') return;
           const { hand, openRegisters, needsProgram } = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
           const start = k % Math.max(1, hand.length - openRegisters.length + 1);
           const program = needsProgram ? hand.slice(start, start + openRegisters.length) : [];
-          const r = await call(base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, auth(seat)).catch(() => null);
-          if (r?.status === 200) acked.set(`${r.body.turn}/${seat}`, { program, open: openRegisters });
+          const r = await call(base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: you.body.turn, program }, auth(seat)).catch(() => null);
+          if (r?.status === 200) {
+            acked.set(`${r.body.turn}/${seat}`, { program, open: openRegisters });
+            answered++;
+          }
         }
-      })();
-      await new Promise((r) => setTimeout(r, 20 + rand() * 150));
+      })().finally(() => (done = true));
+      await until('an order acknowledged in this round', () => answered > 0 || done, 30_000);
+      await new Promise((r) => setTimeout(r, rand() * 150));
       child.kill('SIGKILL');
       await exited(child);
       await sending;

@@ -4,10 +4,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
+import { openSqlite } from './sqlite.js';
 
 export interface RaceRow {
   id: string;
@@ -122,11 +122,8 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } 
   }
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const database = new Database(file);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+  // WAL without an fsync per commit, checkpoints off the event loop, statements prepared once (sqlite.ts).
+  return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: openSqlite(file) }) }), dialect: 'sqlite' };
 }
 
 /**

@@ -88,19 +88,19 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const before = (await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq;
       // Neither Bob's own cards nor anything else: the key is refused before the orders are read.
       for (const program of [bob.hand.slice(0, 5), ['F1:490', 'F1:500', 'F1:510', 'F1:520', 'F1:530']]) {
-        const r = await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { program }, mod);
+        const r = await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { turn: 1, program }, mod);
         assert.equal(r.status, 403);
         assert.equal(r.body.error.field, 'moderatorKey');
       }
       assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq, before, 'nothing was stored');
       // Both play the turn; the moderator takes it back and corrects Bob's orders.
-      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: (await you(0)).hand.slice(0, 5) }, auth(race.seats[0].token))).status, 200);
-      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { program: bob.hand.slice(0, 5) }, auth(race.seats[1].token))).status, 200);
+      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: (await you(0)).hand.slice(0, 5) }, auth(race.seats[0].token))).status, 200);
+      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { turn: 1, program: bob.hand.slice(0, 5) }, auth(race.seats[1].token))).status, 200);
       assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.turn, 2);
-      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { program: bob.hand.slice(0, 5) }, mod)).status, 403, 'turn 2 is not taken back');
+      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { turn: 2, program: bob.hand.slice(0, 5) }, mod)).status, 403, 'turn 2 is not taken back');
       assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/rewind`, {}, mod)).status, 200);
       const corrected = bob.hand.slice(1, 6);
-      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { program: corrected }, mod)).status, 200);
+      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { turn: 1, program: corrected }, mod)).status, 200);
       const entries = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { event: { type: string; seat?: number; by?: string } }[];
       const told = entries.filter((e) => e.event.type === 'corrected');
       assert.deepEqual(told.map((e) => e.event), [{ type: 'corrected', seat: 1, by: 'moderator' }]);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
+import WebSocket from 'ws';
 import { call, freshDb, startServer, until } from './testing.js';
 
 const port = (base: string) => Number(new URL(base).port);
@@ -81,6 +82,67 @@ test('one address may hold only so many connections; the next is closed at once,
     await until('an answer on a connection it holds', () => held[0]!.got().startsWith('HTTP/1.1 200'));
   } finally {
     held.forEach((c) => c.socket.destroy());
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('the rate limit counts every route per client address: pages, assets, the API, unknown paths and the stream\'s upgrade', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, { max: 4, windowMs: 60_000 });
+  try {
+    const race = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }] });
+    assert.equal(race.status, 201);
+    assert.notEqual((await call(s.base, 'GET', '/')).status, 429);
+    assert.equal((await call(s.base, 'GET', '/no/such/page')).status, 404);
+    assert.equal((await call(s.base, 'GET', '/api/health')).status, 200);
+    const refused = await call(s.base, 'GET', '/api/courses');
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.field, 'request');
+    assert.equal((await call(s.base, 'GET', '/no/such/page')).status, 429);
+    const status = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${s.base.replace('http', 'ws')}/api/races/${race.body.id}/stream`);
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => (ws.close(), resolve(101)));
+      ws.on('error', () => undefined);
+    });
+    assert.equal(status, 429, 'the stream\'s upgrade is a request like any');
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('X-Forwarded-For names the client only when the proxy is trusted (TRUST_PROXY): then each player behind it has a budget of their own', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const direct = await startServer(db, undefined, { max: 2, windowMs: 60_000 });
+  const proxied = await startServer(db, undefined, { max: 2, windowMs: 60_000, trustProxy: '127.0.0.1' });
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+  try {
+    // Not trusted: the header is anybody's to write, so every request counts against the socket's address.
+    const codes = [];
+    for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3']) codes.push((await call(direct.base, 'GET', '/api/health', undefined, from(ip))).status);
+    assert.deepEqual(codes, [200, 200, 429]);
+    // Trusted: the proxy's word for the client's address.
+    const byPlayer = [];
+    for (const ip of ['10.0.0.1', '10.0.0.1', '10.0.0.1', '10.0.0.2', '10.0.0.2', '10.0.0.3']) byPlayer.push((await call(proxied.base, 'GET', '/api/health', undefined, from(ip))).status);
+    assert.deepEqual(byPlayer, [200, 200, 429, 200, 200, 200]);
+  } finally {
+    await direct.close();
+    await proxied.close();
+    await db.destroy();
+  }
+});
+
+test('a client over its budget stays refused however many other addresses come meanwhile (no reset after N addresses)', { timeout: 120_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, { max: 2, windowMs: 600_000, trustProxy: true });
+  const get = (ip: string) => s.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-for': ip } }).then((r) => r.statusCode);
+  try {
+    assert.deepEqual([await get('192.0.2.1'), await get('192.0.2.1'), await get('192.0.2.1')], [200, 200, 429]);
+    for (let k = 0; k < 12_000; k++) await get(`10.${(k >> 16) & 255}.${(k >> 8) & 255}.${k & 255}`);
+    assert.equal(await get('192.0.2.1'), 429);
+  } finally {
     await s.close();
     await db.destroy();
   }

@@ -10,6 +10,8 @@ import { migrate, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
 import { postgresFanout } from './fanout.js';
+import { registerMetrics } from './metrics.js';
+import { BotPool } from './bot-pool.js';
 import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
 
 /** A whole number from the environment, or the default. */
@@ -19,6 +21,19 @@ function envInt(name: string): number | undefined {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name}: expected a whole number above 0, got "${v}"`);
   return n;
+}
+
+/**
+ * TRUST_PROXY: behind a reverse proxy, which of them to believe about the client's address:
+ * `true`, a number of hops, or addresses and CIDR ranges separated by commas (fastify's trustProxy).
+ */
+function envTrustProxy(): boolean | string | ((address: string, hop: number) => boolean) | undefined {
+  const v = process.env.TRUST_PROXY?.trim();
+  if (!v || v === 'false') return undefined;
+  if (v === 'true') return true;
+  if (!/^\d+$/.test(v)) return v;
+  const hops = Number(v);
+  return (_address, hop) => hop < hops;
 }
 
 async function main(): Promise<void> {
@@ -31,16 +46,24 @@ async function main(): Promise<void> {
   // Everything is wired before anything can arrive: the service, its streams, then the NOTIFY
   // listener (a notification may come the moment it listens), then the HTTP listener.
   let publish: ((raceId: string, lastSeq: number) => void) | null = null;
-  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => publish?.(id, seq) });
+  // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
+  const workers = envInt('BOT_WORKERS');
+  const budgetMs = envInt('BOT_BUDGET_MS');
+  const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}) });
+  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => publish?.(id, seq), planner: bots });
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');
   const requests = envInt('REQUESTS_PER_10S');
+  const trustProxy = envTrustProxy();
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
     ...(perAddress ? { connections: { perAddress } } : {}),
     ...(streams ? { stream: { perAddress: streams } } : {}),
     ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
   });
+  // For the operator and the load benchmark: the event loop's delay and the memory, from outside.
+  if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts } }));
   // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
   // process, whose streams read the entries for their own clients.
   const fanout = url
@@ -74,6 +97,7 @@ async function main(): Promise<void> {
     clearInterval(timer);
     await mail?.stop();
     await app.close();
+    await bots.close();
     await fanout?.close();
     await db.destroy();
     process.exit(0);

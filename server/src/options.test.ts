@@ -29,7 +29,7 @@ test('option decisions travel with the orders: one about an option the robot lac
     assert.deepEqual(ava.options, ['Recompile']);
     assert.ok(ava.choiceKeys.includes('shield'));
     const program = ava.hand.slice(0, 5);
-    const put = (body: unknown) => call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, body, auth(race.seats[0]!.token));
+    const put = (body: object) => call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, ...body }, auth(race.seats[0]!.token));
     const refused = await put({ program, choices: { shield: 'left' } });
     assert.equal(refused.status, 422);
     assert.deepEqual(refused.body.error, { field: 'choices.shield', message: 'Ava does not hold Shield' });
@@ -39,7 +39,7 @@ test('option decisions travel with the orders: one about an option the robot lac
     const joined = await put({ program: [`${program[0]}+${program[1]}`, ...program.slice(2, 6)] });
     assert.equal(joined.status, 422, 'two cards in one register need Crab Legs or Dual Processor');
     const bob = (await seat(1)).you;
-    const ok = await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { program: bob.hand.slice(0, 5), choices: { shield: 'back' } }, auth(race.seats[1]!.token));
+    const ok = await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { turn: 1, program: bob.hand.slice(0, 5), choices: { shield: 'back' } }, auth(race.seats[1]!.token));
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.deepEqual(ok.body.orders.choices, { shield: 'back' });
   } finally {
@@ -51,7 +51,7 @@ test('Recompile by the seat: a new hand of the same size and a point of damage, 
   const { s, race, seat, close } = await optionRace();
   try {
     const before = (await seat(0)).you;
-    await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: before.hand.slice(0, 5) }, auth(race.seats[0]!.token));
+    await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: before.hand.slice(0, 5) }, auth(race.seats[0]!.token));
     const re = await call(s.base, 'POST', `/api/races/${race.id}/seats/0/recompile`, undefined, auth(race.seats[0]!.token));
     assert.equal(re.status, 200, JSON.stringify(re.body));
     assert.equal(re.body.hand.length, before.hand.length);
@@ -103,7 +103,7 @@ test('pbem upgrade codes are orders only for a robot holding the upgrade', async
     assert.ok(f >= 0, 'seed 5 deals an F1');
     const program = [...you.hand.slice(0, f), ...you.hand.slice(f + 1)].slice(0, 4);
     program.unshift('F0');
-    const put = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { program }, auth(token));
+    const put = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { turn: 1, program }, auth(token));
     assert.equal(put.status, 422);
     assert.match(put.body.error.message, /F0 needs Brakes/);
   } finally {

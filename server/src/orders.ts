@@ -8,6 +8,8 @@ import { facingChoosable, openRegisters, submitOrders } from '../../engine/src/i
 import { no, yes, type Answer } from './errors.js';
 
 export interface SeatOrders {
+  /** The turn the orders are for. */
+  readonly turn?: number;
   /** Cards by name, two joined by + where an option plays two in one register (`F1:500+R:80`). */
   readonly program: (string | null)[];
   readonly powerDown: boolean;
@@ -21,7 +23,7 @@ export interface SeatOrders {
   readonly choices: Record<string, unknown> | null;
 }
 
-const KEYS = new Set(['program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'reenter', 'facing', 'choices']);
+const KEYS = new Set(['turn', 'program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'reenter', 'facing', 'choices']);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -100,6 +102,7 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   const tried = submitOrders(setup, st, seat, needs ? trial : { ...trial, program: [], joined: [] });
   if (!tried.ok) return no(422, tried.error.field, tried.error.message);
   return yes({
+    ...(typeof body.turn === 'number' ? { turn: body.turn } : {}),
     program: raw as (string | null)[], powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter,
     ...(body.facing !== undefined && body.facing !== null ? { facing: body.facing as string } : {}),
     choices: isObject(body.choices) ? body.choices : null,

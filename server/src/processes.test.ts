@@ -30,9 +30,10 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
       for (const seat of [0, 1]) {
         const server = seat === 0 ? A : B; // each seat talks to its own process
         const auth = { authorization: `Bearer ${seats[seat]!.token}` };
-        const you = (await call(server, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth)).body.you;
+        const view = (await call(server, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth)).body;
+        const you = view.you;
         if (!you) continue;
-        await call(server, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, auth);
+        await call(server, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: view.turn, program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, auth);
       }
     }
     const last = (await call(B, 'GET', `/api/races/${id}`)).body.lastSeq as number;

@@ -16,7 +16,8 @@ import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type P
 import type { Selectable } from 'kysely';
 import type { Db, RaceRow, SeatRow } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
-import type { Clock, DeadlinePolicy } from './deadline.js';
+import { replayWaitMs, type Clock, type DeadlinePolicy } from './deadline.js';
+import { clockView, waitingClock } from './ready.js';
 import { DESIGNS, readRaceRequest } from './setup.js';
 import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
@@ -25,7 +26,7 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { engineOrders, readOrders, type SeatOrders } from './orders.js';
 import { publicEvent } from './views.js';
 import { Auth, hashSecret, newMailSecret, newToken } from './auth.js';
-import { RaceRepository, type Change } from './repository.js';
+import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
@@ -39,7 +40,12 @@ export type RaceEvent =
   | { type: 'robotChosen'; seat: number; robot: number }
   /** The moderator replaced a seat's orders on a turn taken back (rewind): everybody, the seat first, is told. */
   | { type: 'corrected'; seat: number; by: 'moderator' }
-  | { type: 'deadline'; at: number | null }
+  /** `clockStartsBy`: the clock waits for the replay until every person is ready, at the latest until then (ready.ts). */
+  | { type: 'deadline'; at: number | null; clockStartsBy?: number }
+  /** These seats' person has watched or skipped the replay (ready.ts). */
+  | { type: 'ready'; seats: number[] }
+  /** Every person is ready: the programming clock runs, to `at`. */
+  | { type: 'clockStarted'; at: number }
   | { type: 'paused' }
   | { type: 'resumed' }
   | { type: 'seatReplaced'; seat: number; level: string }
@@ -77,6 +83,24 @@ export interface RaceServiceOptions {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A turn played, not yet committed: its entries, the change that stores it, the next turn dealt (null: the race is over). */
+interface Play {
+  readonly entries: Omit<Entry, 'seq'>[];
+  readonly change: Required<Pick<Change, 'set' | 'apply'>>;
+  readonly next: GameState | null;
+}
+
+/** Whether every person whose robot plays cards this turn has sent orders. */
+const allIn = (seats: readonly Pick<SeatRow, 'seat' | 'kind'>[], st: GameState, sent: ReadonlyMap<number, unknown>): boolean =>
+  seats.every((s) => s.kind === 'bot' || sent.has(s.seat) || !needsProgram(st, s.seat));
+
+/** The turn the orders are for: `turn`, a whole number. */
+function readTurn(body: unknown): Answer<number> {
+  const turn = isObject(body) ? body.turn : undefined;
+  if (!Number.isSafeInteger(turn) || (turn as number) < 1) return no(422, 'turn', 'expected the number of the turn the orders are for (the seat view\'s "turn")');
+  return yes(turn as number);
+}
 
 type Loaded = { race: Selectable<RaceRow>; seats: Selectable<SeatRow>[] };
 
@@ -208,9 +232,52 @@ export class RaceService {
     return yes({ id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) });
   }
 
-  /** What anybody may see of a race. */
-  view(id: string) {
-    return this.reads.view(id);
+  /** What anybody may see of a race, with its clock while it waits for the replay (ready.ts). */
+  async view(id: string) {
+    const v = await this.reads.view(id);
+    if (!v.ok) return v;
+    const got = await this.repo.load(id);
+    return yes({ ...v.value, clock: got ? await this.replayClock(got) : null });
+  }
+
+  /** The current turn's clock while it waits for the people to watch the replay (ready.ts); null when it runs. */
+  private async replayClock({ race, seats }: Loaded) {
+    if (race.status !== 'running' || JSON.parse(race.policy).kind !== 'live') return null;
+    const st: GameState = JSON.parse(race.state);
+    const people = seats.filter((x) => x.kind === 'human' && st.robots[x.seat]?.status !== 'out').map((x) => x.seat);
+    return clockView(waitingClock(await this.repo.turnEntries(race.id, st.turn), this.clock.now()), people);
+  }
+
+  /**
+   * A seat's person has watched (or skipped) the replay of the turn just played (`turn` is the turn
+   * now being programmed). In a live race the programming clock starts once every person still
+   * racing has, or at the latest when the wait runs out (ready.ts). The seats of the same player are
+   * ready together. Saying it again, or when the clock runs already, changes nothing.
+   */
+  async ready(id: string, seat: number, token: string | undefined, body: unknown, attempt = 1): Promise<Answer<{ turn: number; clockStarted: boolean; deadlineAt: number | null }>> {
+    const got = await this.auth.seat(id, seat, { token });
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    if (!isObject(body) || !Number.isInteger(body.turn)) return no(422, 'turn', 'expected {"turn": N}: the turn the seat is ready to program');
+    const extra = Object.keys(body).find((k) => k !== 'turn');
+    if (extra) return no(422, extra, 'unknown field (expected turn)');
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    const st: GameState = JSON.parse(race.state);
+    if (body.turn !== st.turn) return no(409, 'turn', `the race is at turn ${st.turn}`);
+    const clock = await this.replayClock(got.value);
+    if (!clock) return yes({ turn: st.turn, clockStarted: true, deadlineAt: race.deadline_at });
+    const mine = seats.filter((x) => x.token_hash === seats[seat]!.token_hash).map((x) => x.seat).filter((x) => clock.waitingFor.includes(x));
+    if (!mine.length) return yes({ turn: st.turn, clockStarted: false, deadlineAt: race.deadline_at });
+    const all = clock.waitingFor.every((x) => mine.includes(x));
+    const left = seats.filter((x) => x.kind === 'human' && st.robots[x.seat]!.status !== 'out').map((x) => ({ firstTimer: x.first_timer === 1 }));
+    const deadlineAt = all ? turnDeadline(JSON.parse(race.policy), this.setupOf(race).settings, left, this.clock.now()) : race.deadline_at;
+    const events: RaceEvent[] = [{ type: 'ready', seats: mine }, ...(all ? [{ type: 'clockStarted' as const, at: deadlineAt! }] : [])];
+    const committed = await this.commit(race, events.map((event) => ({ turn: st.turn, kind: 'race' as const, event })), { set: { deadline_at: deadlineAt } });
+    if (committed === null) {
+      if (attempt < 5) return this.ready(id, seat, token, body, attempt + 1);
+      return no(409, 'race', 'the race is changing too fast; try again');
+    }
+    return yes({ turn: st.turn, clockStarted: all, deadlineAt });
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */
@@ -227,7 +294,8 @@ export class RaceService {
   async seat(id: string, seat: number, secret: string | undefined) {
     const got = await this.auth.seat(id, seat, { token: secret });
     if (!got.ok) return got;
-    return this.reads.seat(got.value, seat);
+    const v = await this.reads.seat(got.value, seat);
+    return v.ok ? yes({ ...v.value, clock: await this.replayClock(got.value) }) : v;
   }
 
   /**
@@ -255,42 +323,63 @@ export class RaceService {
   }
 
   /**
-   * A seat's orders for the current turn (or the moderator's correction): checked, stored, and
-   * answered with what was understood. They can be replaced until the turn is played. In a live
-   * race the turn is played as soon as every person's orders are in.
+   * A seat's orders for the turn they name (`turn`), or the moderator's correction: checked, stored
+   * and answered with what was understood. Orders for another turn than the current one, or that
+   * arrive once the deadline has passed (decided when they commit), are refused and change nothing.
+   * They can be replaced until the turn is played. In a live race the last person's orders play the
+   * turn in the same transaction that stores them.
    */
   async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
     const got = who.moderatorKey ? await this.auth.moderator(id, who.moderatorKey) : await this.auth.seat(id, seat, who);
     if (!got.ok) return got;
     const { race, seats } = got.value;
     if (!seats[seat]) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
+    const turn = readTurn(body);
+    if (!turn.ok) return turn;
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
     const st: GameState = JSON.parse(race.state);
-    if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
     if (who.moderatorKey !== undefined) {
       // The moderator key opens no seat: it corrects a seat's orders only on a turn taken back
       // (a rewound turn has been played before), and the correction is logged for everybody.
       const at = await this.repo.turnPlayedAt(id, st.turn);
       if (at === undefined || at === null) return no(403, 'moderatorKey', `the moderator key opens no seat; a seat's orders may be corrected only on a turn taken back with rewind, and turn ${st.turn} has not been played yet`);
     }
+    if (turn.value !== st.turn) return no(409, 'turn', `these orders are for turn ${turn.value}, but the race is at turn ${st.turn}`);
+    if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
+    const now = this.clock.now();
+    if (race.deadline_at !== null && race.deadline_at <= now) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
     const setup = this.setups.setupOf(race);
     const orders = readOrders(setup, st, seat, body);
     if (!orders.ok) return orders;
-    const now = this.clock.now();
+    const mine = orders.value;
     const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
-    const committed = await this.commit(race, [{ turn: st.turn, kind: 'race', event }], {
-      apply: async (trx) => {
-        await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
-        await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: JSON.stringify(orders.value), submitted_at: now }).execute();
-      },
-    });
+    const store = async (trx: Trx) => {
+      const stored = JSON.stringify(mine);
+      await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
+        .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now })).execute();
+    };
+    const entries: Omit<Entry, 'seq'>[] = [{ turn: st.turn, kind: 'race', event }];
+    let change: Change = { beforeDeadline: now, apply: store };
+    let play: Play | null = null;
+    if (JSON.parse(race.policy).kind === 'live' && race.paused_left === null) {
+      // The last person's orders in: the turn is played and stored with them, in one transaction.
+      const sent = await this.repo.orders(id, st.turn);
+      sent.set(seat, mine);
+      if (allIn(seats, st, sent)) {
+        play = await this.play(got.value, st, setup, sent, now);
+        const { set, apply } = play.change;
+        entries.push(...play.entries);
+        change = { beforeDeadline: now, set, apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
+      }
+    }
+    const committed = await this.commit(race, entries, change);
     if (committed === null) {
-      // Something else changed the race meanwhile: check the orders again against what it is now.
+      // Something else changed the race meanwhile (or its deadline passed): check the orders again against what it is now.
       if (attempt < 5) return this.submit(id, seat, who, body, attempt + 1);
       return no(409, 'race', 'the race is changing too fast; send the orders again');
     }
-    if (JSON.parse(race.policy).kind === 'live') await this.adjudicate(id, false);
-    return yes({ turn: st.turn, orders: orders.value });
+    if (play?.next) this.dealt(id, setup, play.next, seats, race);
+    return yes({ turn: st.turn, orders: mine });
   }
 
   /**
@@ -340,7 +429,7 @@ export class RaceService {
       apply: async (trx) => {
         for (const x of hurried) {
           const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders = { program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null };
+          const random: SeatOrders = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },
@@ -349,10 +438,10 @@ export class RaceService {
   }
 
   /**
-   * Plays the current turn if it is due: its deadline has passed, or (`early`, live races) every
-   * person has sent orders; with `onlyTurn`, only if that is still the current turn (a repeated
-   * request plays nothing more). Returns true if this call played it. Safe to call from anywhere, at
-   * any time, from any number of processes: only one of them commits.
+   * Plays the current turn if it is due: its deadline has passed, or (live races) every person has
+   * sent orders; with `force`, now; with `onlyTurn`, only if that is still the current turn (a
+   * repeated request plays nothing more). Returns true if this call played it. Safe to call from
+   * anywhere, at any time, from any number of processes: only one of them commits.
    */
   async adjudicate(id: string, force: boolean, onlyTurn?: number): Promise<boolean> {
     const got = await this.repo.load(id);
@@ -366,20 +455,24 @@ export class RaceService {
     const now = this.clock.now();
     const sent = await this.repo.orders(id, st.turn);
     const due = force || (race.deadline_at !== null && race.deadline_at <= now);
-    const allIn = seats.every((s) => s.kind === 'bot' || sent.has(s.seat) || !needsProgram(st, s.seat));
-    if (!due && !(allIn && JSON.parse(race.policy).kind === 'live')) return false;
+    if (!due && !(allIn(seats, st, sent) && JSON.parse(race.policy).kind === 'live')) return false;
 
     const setup = this.setups.setupOf(race);
-    const policy: DeadlinePolicy = JSON.parse(race.policy);
     if (due && !force && race.deadline_at !== null) {
-      const hurried = await this.hurry(race, seats, st, sent, setup, policy);
+      const hurried = await this.hurry(race, seats, st, sent, setup, JSON.parse(race.policy));
       if (hurried !== null) return hurried;
     }
-    return this.play({ race, seats }, st, setup, sent, now);
+    const play = await this.play(got, st, setup, sent, now);
+    if ((await this.commit(race, play.entries, play.change)) === null) return false;
+    if (play.next) this.dealt(id, setup, play.next, seats, race);
+    return true;
   }
 
-  /** Plays the dealt turn `st` with the orders `sent` and the bots' orders, and commits it. */
-  private async play({ race, seats }: Loaded, st: GameState, setup: Setup, sent: ReadonlyMap<number, SeatOrders>, now: number): Promise<boolean> {
+  /**
+   * The dealt turn `st` played with the orders `sent` and the bots' orders: its entries and the
+   * change that stores it (the new state, the turn's first seq, the next turn), to be committed.
+   */
+  private async play({ race, seats }: Loaded, st: GameState, setup: Setup, sent: ReadonlyMap<number, SeatOrders>, now: number): Promise<Play> {
     const id = race.id;
     const turn = st.turn;
     const policy: DeadlinePolicy = JSON.parse(race.policy);
@@ -413,23 +506,28 @@ export class RaceService {
       entries.push({ turn, kind: 'race', event: played.value.over ? { type: 'raceOver' } : { type: 'raceOver', reason: 'noPersonLeft' } });
     } else {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
-      // A race with no person left plays on at once; people get the policy's time (or the Three Minute Rule's).
-      deadlineAt = turnDeadline(policy, setup.settings, left, now);
-      entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
+      // A race with no person left plays on at once; people get the policy's time (or the Three Minute
+      // Rule's), in a live race once they have watched the replay (ready.ts), at the latest after its length.
+      const wait = policy.kind === 'live' && left.length ? replayWaitMs(played.value.played.length) : 0;
+      deadlineAt = turnDeadline(policy, setup.settings, left, now + wait);
+      entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }
-    const committed = await this.commit(race, entries, {
-      set: { state: JSON.stringify(s), deadline_at: deadlineAt, status },
-      apply: async (trx, first) => {
-        await trx.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn).execute();
-        if (status === 'running') {
-          await trx.deleteFrom('turns').where('race_id', '=', id).where('turn', '=', s.turn).execute();
-          await trx.insertInto('turns').values({ race_id: id, turn: s.turn, before: JSON.stringify(before), dealt: JSON.stringify(s), first_seq: null }).execute();
-        }
+    const next = s;
+    return {
+      entries,
+      next: status === 'running' ? next : null,
+      change: {
+        set: { state: JSON.stringify(next), deadline_at: deadlineAt, status },
+        apply: async (trx, first) => {
+          await trx.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn).execute();
+          if (status !== 'running') return;
+          // A turn taken back and played again deals its next turn again.
+          const row = { before: JSON.stringify(before), dealt: JSON.stringify(next), first_seq: null };
+          await trx.insertInto('turns').values({ race_id: id, turn: next.turn, ...row })
+            .onConflict((oc) => oc.columns(['race_id', 'turn']).doUpdateSet(row)).execute();
+        },
       },
-    });
-    if (committed === null) return false;
-    if (status === 'running') this.dealt(id, setup, s, seats, race);
-    return true;
+    };
   }
 
   /**

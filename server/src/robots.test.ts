@@ -53,7 +53,8 @@ test('a seat chooses its robot with its own link while the first turn is program
       assert.equal(out.body.error.field, 'robot');
     }
     const extra = await call(s.base, 'PUT', `/api/races/${id}/seats/1/robot`, { robot: 3, colour: 'red' }, auth(bob));
-    assert.equal(extra.body.error.field, 'body');
+    assert.equal(extra.status, 422);
+    assert.equal(extra.body.error.field, 'colour');
     assert.equal((await call(s.base, 'PUT', `/api/races/${id}/seats/1/robot`, { robot: 3 }, auth(ava))).status, 401);
     // Ava's old robot is free again.
     assert.equal((await call(s.base, 'PUT', `/api/races/${id}/seats/1/robot`, { robot: 0 }, auth(bob))).status, 200);
@@ -80,7 +81,7 @@ test('the public view counts the registers each seat has sent, never their cards
     const hand: string[] = (await call(s.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth(ava))).body.you.hand;
     const before = (await call(s.base, 'GET', `/api/races/${id}`)).body;
     assert.deepEqual(before.seats.map((x: { programmed: number }) => x.programmed), [0, 0]);
-    const sent = await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, { program: [hand[0], null, hand[1], hand[2], null] }, auth(ava));
+    const sent = await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: 1, program: [hand[0], null, hand[1], hand[2], null] }, auth(ava));
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     const view = (await call(s.base, 'GET', `/api/races/${id}`)).body;
     assert.deepEqual(view.seats.map((x: { programmed: number; submitted: boolean }) => [x.submitted, x.programmed]), [[true, 3], [false, 0]]);

@@ -47,6 +47,7 @@ function settingSchema(kind: (typeof SETTING_KINDS)[keyof Settings]): TSchema | 
     case 'limit': return whole(...SETTING_RANGES.limit);
     case 'flag': return Type.Boolean();
     case 'variant': return Type.Enum(['race', 'arena']);
+    case 'cubed': return Type.Enum(['inside', 'outside'], { description: 'RoboRally Cubed, on a cube course (004 L179): inside, lasers reach the first row across a board edge; outside, they cross none' });
     case 'playOn': return Type.Union([Type.Literal(true), whole(...SETTING_RANGES.playOn)], { description: 'true: until every robot has finished or is out; N: that many turns after the first finish' });
     case 'dice': return Type.Array(whole(...SETTING_RANGES.dice), { maxItems: 16, description: 'one die value per flag' });
     case 'options': return Type.Array(Type.Enum(OPTION_CARDS), { uniqueItems: true, maxItems: OPTION_CARDS.length });
@@ -83,6 +84,9 @@ export const SeatSchema = closed({
 });
 
 /** PUT …/seats/{seat}/robot. */
+/** A seat's person has watched or skipped the replay (POST …/ready): the turn now being programmed. */
+export const ReadySchema = closed({ turn: whole(1, MAX_INT32, 'the turn now being programmed') });
+
 export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
 /** One of two kinds of deadline, told apart by `kind` (so a refusal speaks of the kind sent). */
@@ -123,6 +127,7 @@ export const NewRace = closed({
 const CHOICE_KEYS = [...new Set(Object.values(RULE_SETS).flatMap((rs) => rs.options.choiceKeys))];
 
 export const OrdersSchema = closed({
+  turn: whole(1, MAX_INT32, 'the turn the orders are for (the view\'s turn): another turn is refused with 409 turn, orders after the deadline with 409 deadline'),
   program: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 32 }), Type.Null()]), {
     maxItems: 5,
     description: 'one card per open register ("F2:670" classic, "F2" pbem, the pbem upgrade codes "F0", "F4", "B2"; two joined by + for Crab Legs or Dual Processor: "F1:500+R:80", "F+L"); null leaves a register to the random fill at the deadline',

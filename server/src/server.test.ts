@@ -22,16 +22,16 @@ async function newRace(base: string, body: Record<string, unknown> = {}) {
   return r.body as { id: string; moderatorKey: string; seats: { seat: number; token: string | null; link: string | null }[] };
 }
 
-async function hand(base: string, id: string, seat: number, token: string): Promise<{ hand: string[]; openRegisters: number[]; needsProgram: boolean }> {
+async function hand(base: string, id: string, seat: number, token: string): Promise<{ turn: number; hand: string[]; openRegisters: number[]; needsProgram: boolean }> {
   const r = await call(base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(token));
   assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body.you;
+  return { ...r.body.you, turn: r.body.turn };
 }
 
 async function programFirstCards(base: string, id: string, seat: number, token: string) {
   const you = await hand(base, id, seat, token);
   const program = you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [];
-  return call(base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, auth(token));
+  return call(base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: you.turn, program }, auth(token));
 }
 
 /** The cards a robot revealed in turn 1, by name. */
@@ -79,14 +79,14 @@ for (const dialect of DIALECTS) {
     try {
       const race = await newRace(s.base);
       const [a, b] = race.seats.map((x) => x.token!);
-      const bad = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: ['F1:500'] }, auth(a!));
+      const bad = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: ['F1:500'] }, auth(a!));
       assert.equal(bad.status, 422);
       assert.equal(bad.body.error.field, 'program');
       const you = await hand(s.base, race.id, 0, a!);
-      const first = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, auth(a!));
+      const first = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, auth(a!));
       assert.equal(first.status, 200);
       assert.deepEqual(first.body.orders.program, you.hand.slice(0, 5));
-      const changed = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(4, 9) }, auth(a!));
+      const changed = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(4, 9) }, auth(a!));
       assert.deepEqual(changed.body.orders.program, you.hand.slice(4, 9));
       let v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
       assert.equal(v.turn, 1);
@@ -141,15 +141,15 @@ for (const dialect of DIALECTS) {
       const hb = (await hand(s.base, race.id, 1, b!)).hand;
       const p1 = ha.slice(0, 5), p2 = ha.slice(4, 9);
       const results = await Promise.all([
-        call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: p1 }, auth(a!)),
-        call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: p2 }, auth(a!)),
+        call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: p1 }, auth(a!)),
+        call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: p2 }, auth(a!)),
       ]);
       for (const r of results) assert.equal(r.status, 200, JSON.stringify(r.body));
       const stored = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(a!))).body.you.orders.program;
       assert.ok([JSON.stringify(p1), JSON.stringify(p2)].includes(JSON.stringify(stored)));
       // The last orders and two more attempts to play the turn, all at once.
       const done = await Promise.all([
-        call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { program: hb.slice(0, 5) }, auth(b!)),
+        call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { turn: 1, program: hb.slice(0, 5) }, auth(b!)),
         s.service.adjudicate(race.id, true, 1),
         s.service.adjudicate(race.id, true, 1),
       ]);
@@ -198,7 +198,7 @@ for (const dialect of DIALECTS) {
     const race = await newRace(s.base);
     const a = race.seats[0]!.token!;
     const ha = (await hand(s.base, race.id, 0, a)).hand;
-    await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: ha.slice(2, 7) }, auth(a));
+    await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: ha.slice(2, 7) }, auth(a));
     await s.close();
     await fresh.db.destroy();
     clock.advance(5 * 60_000);
@@ -239,7 +239,7 @@ for (const dialect of DIALECTS) {
       assert.equal(rewound.turn, 1);
       // A correction of Ava's orders by the moderator, then the turn is played again.
       const you = await hand(s.base, race.id, 0, race.seats[0]!.token!);
-      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, mod)).status, 200);
+      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, mod)).status, 200);
       assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.turn, 2);
       const rep = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report`);
       assert.equal(rep.body.report.registers.length, 5);
@@ -258,9 +258,9 @@ test('bad input never changes a race: malformed JSON, unknown fields, oversized 
     const a = race.seats[0]!.token!;
     const before = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
     assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, '{"program": [', auth(a))).status, 400);
-    const unknown = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { colour: 'red' }, auth(a));
+    const unknown = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, colour: 'red' }, auth(a));
     assert.deepEqual([unknown.status, unknown.body.error.field], [422, 'colour']);
-    assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: ['x'.repeat(70_000)] }, auth(a))).status, 413);
+    assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: ['x'.repeat(70_000)] }, auth(a))).status, 413);
     assert.equal((await call(s.base, 'GET', '/api/races/nope')).status, 404);
     const badRace = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [], deadline: { kind: 'live', seconds: 60 } });
     assert.deepEqual([badRace.status, badRace.body.error.field], [422, 'seats']);
@@ -337,9 +337,9 @@ test('a pbem race: instructions without priorities, a start per robot, five more
     const you = await hand(s.base, race.id, 0, a);
     assert.equal(you.hand.length, 10, 'ten instructions at 0 damage (001 L57)');
     assert.ok(you.hand.every((c) => /^(F[123]|B|L|R|U)$/.test(c)));
-    const wrong = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: ['F2:670', null, null, null, null] }, auth(a));
+    const wrong = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: ['F2:670', null, null, null, null] }, auth(a));
     assert.deepEqual([wrong.status, wrong.body.error.field], [422, 'program[0]']);
-    const ok = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { program: you.hand.slice(0, 5) }, auth(a));
+    const ok = await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, auth(a));
     assert.equal(ok.status, 200);
     assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.turn, 2);
     // The rest of the race with Ava's registers filled at each deadline.

@@ -98,7 +98,7 @@ test('threeMinuteRule sets a live race\'s programming time; first-timers keep th
     assert.deepEqual(hurried?.event.seats, [0]);
     // The first-timer's orders come in: the live race plays at once, Ava's registers filled at random.
     const you = (await call(s.base, 'GET', `/api/races/${ft.body.id}/seats/1`, undefined, auth(ft.body.seats[1].token))).body.you;
-    const sent = await call(s.base, 'PUT', `/api/races/${ft.body.id}/seats/1/orders`, { program: you.hand.slice(0, you.openRegisters.length) }, auth(ft.body.seats[1].token));
+    const sent = await call(s.base, 'PUT', `/api/races/${ft.body.id}/seats/1/orders`, { turn: 1, program: you.hand.slice(0, you.openRegisters.length) }, auth(ft.body.seats[1].token));
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     view = (await call(s.base, 'GET', `/api/races/${ft.body.id}`)).body;
     assert.equal(view.turn, 2);
@@ -112,12 +112,12 @@ test('the starting facing is sent with the first turn\'s orders and refused late
     const r = await create(s, { seats: [{ name: 'Ava' }] });
     const tok = r.body.seats[0].token;
     const you = (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/0`, undefined, auth(tok))).body.you;
-    const sent = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { program: you.hand.slice(0, 5), facing: 'W' }, auth(tok));
+    const sent = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5), facing: 'W' }, auth(tok));
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     const faced = (await events(s, r.body.id)).find((e) => e.event.type === 'faced');
     assert.deepEqual(faced?.event, { type: 'faced', robot: 0, dir: 3 });
     const you2 = (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/0`, undefined, auth(tok))).body.you;
-    const later = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { program: you2.needsProgram ? you2.hand.slice(0, you2.openRegisters.length) : [], facing: 'N' }, auth(tok));
+    const later = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { turn: 2, program: you2.needsProgram ? you2.hand.slice(0, you2.openRegisters.length) : [], facing: 'N' }, auth(tok));
     assert.equal(later.status, 422);
     assert.equal(later.body.error.field, 'facing');
   });
@@ -175,4 +175,33 @@ test('a series: the next race follows the last one, seated by 001\'s picks, and 
     assert.deepEqual(series.body.races, [first.body.id, next.body.id]);
     assert.deepEqual(series.body.standings.map((l: { name: string }) => l.name).sort(), ['Bolt', 'Cog'], 'only races that are over count');
   });
+});
+
+test('names are NFKC-normalized and trimmed; blank, invisible, over-long names and names that look like another seat\'s are refused', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  const race = (seats: { name: string }[]) => call(s.base, 'POST', '/api/races', { course: 'first-shift', seats });
+  try {
+    const ok = await race([{ name: '  Ava ' }, { name: 'Ｂｏｂ' }]);
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    assert.deepEqual(ok.body.seats.map((x: { name: string }) => x.name), ['Ava', 'Bob']);
+    for (const [seats, field] of [
+      [[{ name: '   ' }], 'seats[0].name'],
+      [[{ name: 'Ava\u200b' }], 'seats[0].name'],
+      [[{ name: 'A\u202eva' }], 'seats[0].name'],
+      [[{ name: 'A\u0000' }], 'seats[0].name'],
+      [[{ name: 'x'.repeat(25) }], 'seats[0].name'],
+      [[{ name: 'Ava' }, { name: 'AVA' }], 'seats[1].name'],
+      [[{ name: 'Ava' }, { name: 'A.va' }], 'seats[1].name'],
+      [[{ name: 'Ava' }, { name: 'Ａｖａ' }], 'seats[1].name'],
+      [[{ name: 'Ava' }, { name: 'Avá' }], 'seats[1].name'],
+    ] as const) {
+      const r = await race([...seats]);
+      assert.deepEqual([r.status, r.body.error?.field], [422, field], JSON.stringify(seats));
+    }
+    assert.match((await race([{ name: 'Ava' }, { name: 'ava' }])).body.error.message, /looks like "Ava"/);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
 });

@@ -12,7 +12,14 @@ import { readDeal, type Deal } from './deal.js';
 import { no, yes, type Answer } from './errors.js';
 
 export const MAX_SEATS = 8;
-const NAME = /^[\p{L}\p{N} _.-]{1,24}$/u;
+/** A name as stored, once NFKC-normalized and trimmed: letters, digits, spaces, _ . - and no two spaces running. */
+const NAME = /^(?!.* {2})[\p{L}\p{N} _.-]{1,24}$/u;
+/**
+ * What a name looks like to a reader: its NFKC form case-folded, with the separators and any
+ * combining marks taken out ("Ava", "AVA", "A.va", "Ａｖａ" and "Avá" look alike).
+ */
+export const lookalike = (name: string): string =>
+  name.normalize('NFKD').replace(/[\p{M} _.-]/gu, '').normalize('NFKC').toLowerCase();
 const EMAIL = /^[^\s@<>()",;:]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -138,8 +145,10 @@ export function readRaceRequest(
 }
 
 function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatRequest[]): Answer<SeatRequest> {
-  if (typeof s.name !== 'string' || !NAME.test(s.name)) return no(422, `${p}.name`, 'expected a name of 1 to 24 letters, digits, spaces, _ . -');
-  if (earlier.some((o) => o.name === s.name)) return no(422, `${p}.name`, `"${s.name}" is taken`);
+  const name = typeof s.name === 'string' ? s.name.normalize('NFKC').trim() : '';
+  if (!NAME.test(name)) return no(422, `${p}.name`, 'expected a name of 1 to 24 letters, digits, spaces, _ . - (no control or invisible characters)');
+  const like = earlier.find((o) => lookalike(o.name) === lookalike(name));
+  if (like) return no(422, `${p}.name`, like.name === name ? `"${name}" is taken` : `"${name}" looks like "${like.name}", the name of another seat: choose one nobody can mistake for it`);
   if (s.bot !== undefined && (typeof s.bot !== 'string' || !isLevel(s.bot))) return no(422, `${p}.bot`, `expected a bot level: ${LEVELS.join(', ')}`);
   const bot = s.bot !== undefined;
   const dir = s.dir === undefined ? undefined : ['N', 'E', 'S', 'W'].indexOf(s.dir as string);
@@ -162,7 +171,7 @@ function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatR
     return no(422, `${p}.robot`, `expected a robot design, 0 to ${DESIGNS - 1}`);
   if (s.robot !== undefined && earlier.some((o) => o.robot === s.robot)) return no(422, `${p}.robot`, `robot ${s.robot as number} is taken by ${earlier.find((o) => o.robot === s.robot)!.name}`);
   return yes({
-    name: s.name, kind: bot ? 'bot' : 'human', level: bot ? (s.bot as Level) : null, dir: dir as Dir | undefined,
+    name, kind: bot ? 'bot' : 'human', level: bot ? (s.bot as Level) : null, dir: dir as Dir | undefined,
     email: (s.email as string | undefined) ?? null, player: (s.player as string | undefined) ?? null, team: (s.team as string | undefined) ?? null,
     ...(s.options !== undefined ? { options: s.options as string[] } : {}),
     ...(s.lives !== undefined ? { lives: s.lives as number } : {}),

@@ -109,7 +109,7 @@ test('a turn played comes on the stream as a batch of entries, then its replay a
     for (const seat of [0, 1]) {
       const auth = { authorization: `Bearer ${race.seats[seat]!.token}` };
       const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth)).body.you;
-      await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { program: you.hand.slice(0, 5) }, auth);
+      await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: 1, program: you.hand.slice(0, 5) }, auth);
     }
     await until('the played turn on the stream', () => c.played.includes(1));
     const last = (await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq as number;

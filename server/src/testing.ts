@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type ConnectionLimits } from './app.js';
+import { buildApp, type AppOptions, type ConnectionLimits } from './app.js';
 import type { StreamLimits } from './stream.js';
 import { shippedCourses } from './courses.js';
 import { migrate, openDb, type Db } from './db.js';
@@ -70,11 +70,13 @@ export interface TestServer {
 
 const courses = shippedCourses();
 
-export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number; staticMax?: number }, stream?: Partial<StreamLimits>, connections?: Partial<ConnectionLimits>): Promise<TestServer> {
+/** `rateLimit` may name the proxies to trust (`trustProxy`, as AppOptions has it). */
+export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number; trustProxy?: AppOptions['trustProxy'] }, stream?: Partial<StreamLimits>, connections?: Partial<ConnectionLimits>): Promise<TestServer> {
   const service = new RaceService({ db, clock, course: (n) => courses.get(n) });
   const app = await buildApp({
-    service, courses: () => [...courses].map(([name, course]) => ({ name, course })), now: clock.now,
-    ...(rateLimit ? { rateLimit } : {}), ...(stream ? { stream } : {}), ...(connections ? { connections } : {}),
+    service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
+    ...(rateLimit ? { rateLimit: { max: rateLimit.max, windowMs: rateLimit.windowMs } } : {}),
+    ...(rateLimit?.trustProxy !== undefined ? { trustProxy: rateLimit.trustProxy } : {}), ...(stream ? { stream } : {}), ...(connections ? { connections } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
@@ -185,7 +187,7 @@ export function playRaces(bases: string[], races: number): { statuses: Map<numbe
         if (you.status !== 200 || !running) continue;
         if (you.body.status !== 'running') return;
         const y = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
-        const put = await call(base(seat), 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { program: y.needsProgram ? y.hand.slice(0, y.openRegisters.length) : [] }, auth).catch(() => ({ status: 0, body: null }));
+        const put = await call(base(seat), 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: you.body.turn, program: y.needsProgram ? y.hand.slice(0, y.openRegisters.length) : [] }, auth).catch(() => ({ status: 0, body: null }));
         count(put.status);
         if (put.status === 200 && seat === 1) turns++;
       }

@@ -54,15 +54,21 @@ export interface RaceView {
   offers: { x: number; y: number; option: string }[];
   /** Dice Rule: the damage each flag's die can still absorb (0: gone), by flag; empty without it. */
   dice: number[];
+  /** A live race's clock waiting for the people to watch the replay: when it starts at the latest, and the seats still watching; null when it runs. */
+  clock?: { startsBy: number; waitingFor: number[] } | null;
 }
 
 export interface SentOrders {
+  /** The turn the orders are for (the seat view's turn). */
+  turn?: number;
   program: (string | null)[];
   powerDown: boolean;
   stayDown: boolean;
   takeOption: boolean;
   unlock: number[];
   reenter: { dir?: string; poweredDown?: boolean } | null;
+  /** The first turn only: the facing the robot starts with (002 L38-39). */
+  facing?: string | null;
   /** Option decisions (docs/options.md), only those the player gave. */
   choices?: Record<string, unknown> | null;
 }

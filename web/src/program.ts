@@ -14,6 +14,7 @@ import { RULE_SETS, optionName, optionText, type RuleSet } from '../../engine/sr
 import { h, type PublicRobot, type SeatView, type SentOrders } from './api.js';
 import { canJoin, compact, entryName, fieldOf, gearFor, heldNames, offered, readEntry, type Choices, type Gear } from './choices.js';
 import { decisions } from './decisions.js';
+import { facingControl } from './facing.js';
 import { cardParts } from './steps.js';
 import { cardWords } from './words.js';
 
@@ -33,6 +34,8 @@ export interface ProgramOptions {
   readonly send: (orders: SentOrders) => Promise<Refusal | null>;
   /** Recompile: a new hand (POST …/recompile, then the view again); resolves with a refusal, or null. */
   readonly recompile: () => Promise<Refusal | null>;
+  /** The starting facing chosen in the form ('' for none yet), for the board to show it. */
+  readonly facing?: (dir: string) => void;
 }
 
 export class ProgramPanel {
@@ -94,6 +97,7 @@ export class ProgramPanel {
         this.sentAt = 'earlier';
       }
       this.form = sent ?? { program: [], powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null };
+      this.o.facing?.(this.form.facing ?? '');
       this.choices = { ...(sent?.choices ?? {}) };
       // classic's movement cards are decisions by register: shown on the registers.
       for (const key of ['brakes', 'fourthGear', 'reverseGear']) {
@@ -294,12 +298,15 @@ export class ProgramPanel {
     };
     const sent = compact(choices);
     return {
+      // The turn the hand was dealt for: orders that arrive once it has been played are refused, never played on the next.
+      turn: this.turn,
       program: y.needsProgram ? y.openRegisters.map(entry) : [],
       powerDown: this.form.powerDown,
       stayDown: this.form.stayDown,
       takeOption: this.form.takeOption,
       unlock: this.form.unlock,
       reenter: this.form.reenter,
+      ...(this.form.facing ? { facing: this.form.facing } : {}),
       ...(sent ? { choices: sent } : {}),
     };
   }
@@ -395,6 +402,7 @@ export class ProgramPanel {
           this.form = { ...this.form, unlock: on ? [...this.form.unlock, l.register] : this.form.unlock.filter((u) => u !== l.register) };
           this.changed();
         } }), ` ${l.register}`))) : null,
+      this.startFacing(),
       this.reentry(),
       this.optionsPart());
     const send = h('button', { type: 'button', class: 'primary send', onclick: (e: Event) => void this.submit(e.currentTarget as HTMLButtonElement) }, this.sentAt ? 'Send again' : 'Send');
@@ -433,6 +441,23 @@ export class ProgramPanel {
       } }) : null);
   }
 
+  /**
+   * The first turn, once the hand is dealt: the facing the robot starts with (002 L38-39), sent
+   * with the orders; the board turns the robot to show it.
+   */
+  private startFacing(): HTMLElement | null {
+    if (this.view.turn !== 1 || this.robot.status !== 'active') return null;
+    return facingControl({
+      name: 'start-facing', field: 'facing', legend: 'Your robot starts facing', current: this.form.facing ?? '', none: `as placed (${this.robot.dir})`,
+      set: (dir) => {
+        this.form = { ...this.form, facing: dir || null };
+        this.o.facing?.(dir);
+        this.changed();
+      },
+    });
+  }
+
+  /** How to come back if destroyed this turn (000 L216): the facing, and powered down or not. */
   private reentry(): HTMLElement {
     const re = this.form.reenter ?? {};
     const set = (next: { dir?: string; poweredDown?: boolean }) => {
@@ -441,9 +466,8 @@ export class ProgramPanel {
       this.form = { ...this.form, reenter: merged.dir || merged.poweredDown ? merged : null };
       this.changed();
     };
-    return h('fieldset', { class: 'reentry' }, h('legend', {}, 'If destroyed this turn, re-enter'),
-      h('label', {}, 'facing ', h('select', { name: 'reenter-dir', onchange: (e: Event) => set({ dir: (e.target as HTMLSelectElement).value }) },
-        ...['', 'N', 'E', 'S', 'W'].map((d) => h('option', { value: d, selected: (re.dir ?? '') === d }, d ? { N: 'north', E: 'east', S: 'south', W: 'west' }[d]! : 'as the rules choose')))),
-      h('label', {}, h('input', { type: 'checkbox', name: 'reenter-down', checked: !!re.poweredDown, onchange: (e: Event) => set({ poweredDown: (e.target as HTMLInputElement).checked }) }), ' powered down'));
+    return h('fieldset', { class: 'reentry', 'data-field': 'reenter' }, h('legend', {}, 'If destroyed this turn, re-enter'),
+      facingControl({ name: 'reenter-facing', legend: 'facing', current: re.dir ?? '', none: 'as the rules choose', set: (dir) => set({ dir }) }),
+      h('label', {}, h('input', { type: 'checkbox', name: 'reenter-down', checked: !!re.poweredDown, onchange: (e: Event) => set({ poweredDown: (e.target as HTMLInputElement).checked }) }), ' powered down (repairs its damage)'));
   }
 }

@@ -4,13 +4,14 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, type Board, awards, parseBoard, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
+import { Floor, RULE_SETS, type Board, awards, parseBoard, parseDir, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { robotIcon as seatIcon, seatsTable } from './seats-view.js';
+import { robotIcon as seatIcon, seatsTable, teamsOf } from './seats-view.js';
+import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const params = new URLSearchParams(location.search);
@@ -25,6 +26,15 @@ let replay: ReplayPlayer;
 let mode: 'now' | 'replay' = 'now';
 let lastSeq = 0;
 let ended = false;
+
+/** The race's course: a shipped one's name (null for a course of the race's own) and the course file, for a rematch. */
+interface RaceCourse {
+  name: string | null;
+  title: string;
+  layout: unknown;
+  file: unknown;
+}
+let course: RaceCourse;
 
 /** The robot each seat chose (render/src/robots.ts), by seat. */
 const designs = () => view.seats.map((s) => s.robot);
@@ -80,18 +90,33 @@ function drawMarks(): void {
   byId('floor-notes').replaceChildren(...notes.map((n) => h('li', {}, n)));
 }
 
+/** The starting facing chosen in the program form, not yet played: the board shows the robot turned so. */
+let facing = '';
+
 function drawNow(): void {
-  if (mode === 'now') board.draw({ robots: robotsFromView(view.robots, designs()), ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
+  const robots = robotsFromView(view.robots, designs());
+  if (seat !== null && facing && view.turn === 1 && robots[seat]) robots[seat]!.dir = parseDir(facing)!;
+  if (mode === 'now') board.draw({ robots, ...(seat !== null ? { you: seat } : {}) }, undefined, `Turn ${view.turn}${view.status === 'over' ? ': the race is over' : ''}`);
   if (mode === 'now') drawMarks();
 }
+
+const clock = (ms: number): string => {
+  const left = Math.max(0, Math.round(ms / 1000));
+  return left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+};
 
 function countdown(): string {
   if (view.status === 'over') return 'The race is over.';
   if (view.paused) return 'Paused by the moderator.';
+  // A live race's clock waits for the replay (docs/server.md): it starts once every person has watched it.
+  const wait = view.clock && view.clock.startsBy > Date.now() ? view.clock : null;
+  if (wait) {
+    if (seat !== null && wait.waitingFor.includes(seat)) return 'the clock starts after the replay';
+    const names = wait.waitingFor.map((k) => view.seats[k]?.name ?? '').join(', ');
+    return `clock waits for ${names} (≤ ${clock(wait.startsBy - Date.now())})`;
+  }
   if (view.deadlineAt === null) return '';
-  const left = Math.max(0, Math.round((view.deadlineAt - Date.now()) / 1000));
-  const hms = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-  return `${hms} left`;
+  return `${clock(view.deadlineAt - Date.now())} left`;
 }
 
 function drawStatus(): void {
@@ -140,14 +165,15 @@ async function drawResult(): Promise<void> {
     const [ra, rb] = [view.robots[a]!, view.robots[b]!];
     return rb.flags - ra.flags || rb.lives - ra.lives;
   });
+  const teams = teamsOf(view);
   const standings = h('table', { class: 'standings' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), h('th', {}, 'Flags'), h('th', {}, 'Lives'), h('th', {}, 'Damage dealt'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Lives'), h('th', {}, 'Damage dealt'))),
     h('tbody', {}, ...order.map((k) => {
       const r = view.robots[k]!;
       const p = placeOf(k);
       return h('tr', { 'data-seat': k, class: k === seat ? 'you' : '' },
         h('td', {}, p >= 0 ? `${p + 1}` : r.status === 'out' ? 'out' : '–'),
-        h('td', {}, robotIcon(k), r.name), h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
+        h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null, h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
     })));
   const again = h('p', { class: 'again' },
     h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(view.seats.map((s) => s.seat)) }, 'Rematch'), ' ',
@@ -156,7 +182,11 @@ async function drawResult(): Promise<void> {
       const picks = startingPicks(stats, [], view.lastSeq);
       void rematch(picks.map((name) => view.robots.findIndex((r) => r.name === name)));
     } }, 'Next race (start picks)'));
-  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), standings, again, h('div', { id: 'rematch' }));
+  // With teams (000 L21): the teams' standings first, each team ranked by its best robot.
+  const lines = (view as RaceView & { standings?: { place: number; name: string; team: boolean; robots: number[] }[] }).standings ?? [];
+  const byTeam = teams.size ? h('ol', { class: 'team-standings' }, ...lines.map((l) => h('li', { value: l.place, 'data-team': l.team ? l.name : null },
+    l.team ? `${l.name} (${l.robots.map((k) => view.robots[k]!.name).join(', ')})` : l.name))) : '';
+  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), byTeam, standings, again, h('div', { id: 'rematch' }));
   if (!RULE_SETS[view.rules]?.awards) return;
   const list = awards(stats);
   box.append(h('h3', {}, 'Awards'), h('table', { class: 'awards' }, h('tbody', {}, ...list.map((a) => h('tr', {}, h('th', {}, a.award), h('td', {}, a.robots.join(', ')), h('td', {}, a.for))))));
@@ -167,14 +197,14 @@ interface Created {
   seats: { seat: number; name: string; token: string | null; link: string | null }[];
 }
 
-/** A new race on this course with these seats, in this order: alone with bots, straight to your seat; else everyone's link. */
+/** A new race on this course (a shipped one by name, else the course itself) with these seats, in this order: alone with bots, straight to your seat; else everyone's link. */
 async function rematch(order: number[]): Promise<void> {
   const v = view as RaceView & { settings?: unknown; deadline?: unknown };
   const seats = order.map((k) => {
     const s = view.seats[k]!;
     return { name: s.name, ...(s.kind === 'bot' ? { bot: s.level ?? 'greedy' } : {}), ...(s.robot !== undefined ? { robot: s.robot } : {}) };
   });
-  const body = { course: view.course, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}) };
+  const body = { course: course.name ?? course.file, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}) };
   const out = byId('rematch');
   try {
     const r = await api<Created>('POST', '/api/races', body);
@@ -201,6 +231,7 @@ async function refresh(fresh = false): Promise<void> {
   if (!newTurn) drawNow();
   replay.setPlayed(played(view));
   byId<HTMLButtonElement>('tab-replay').disabled = played(view) === 0;
+  if (seat !== null) robotPicker(byId('choose'), view, seat, { choose: (robot) => ask('PUT', `/api/races/${id}/seats/${seat}/robot`, { robot }) });
   if (program) {
     if (view.status === 'running') program.update(view as SeatView);
     byId('program').hidden = view.status !== 'running';
@@ -259,6 +290,19 @@ async function ask(method: string, path: string, body?: unknown): Promise<Refusa
   }
 }
 
+/**
+ * Tells the server this seat has watched (or skipped, or left) the replay of the turn just played,
+ * once a turn: a live race's clock starts when every person has (docs/server.md).
+ */
+let readySent = 0;
+function ready(): void {
+  if (seat === null || !view.clock?.waitingFor.includes(seat) || readySent === view.turn) return;
+  readySent = view.turn;
+  void ask('POST', `/api/races/${id}/seats/${seat}/ready`, { turn: view.turn }).then((refused) => {
+    if (refused) readySent = 0;
+  });
+}
+
 const send = (orders: SentOrders) => ask('PUT', `/api/races/${id}/seats/${seat}/orders`, orders);
 const recompile = () => ask('POST', `/api/races/${id}/seats/${seat}/recompile`);
 
@@ -270,7 +314,8 @@ async function main(): Promise<void> {
   }
   lastSeq = view.lastSeq;
   document.body.dataset.seq = String(lastSeq);
-  const course = await api<{ title: string; layout: unknown }>('GET', `/api/courses/${encodeURIComponent(view.course)}`);
+  // The race's course, shipped or its own (composed in the editor or uploaded).
+  course = await api<RaceCourse>('GET', `/api/races/${encodeURIComponent(id)}/course`);
   const parsed = parseBoard(course.layout);
   if (!parsed.ok) return fail(`The course could not be read: ${parsed.error.message}`);
   document.title = `roborally: ${course.title}`;
@@ -284,6 +329,9 @@ async function main(): Promise<void> {
     shown: (robots) => {
       if (mode === 'replay') drawSeats(robots);
     },
+    seen: (turn) => {
+      if (turn === played(view)) ready();
+    },
   });
   byId('tab-now').addEventListener('click', () => showMode('now'));
   byId('tab-replay').addEventListener('click', async () => {
@@ -292,9 +340,18 @@ async function main(): Promise<void> {
   });
   byId('share').addEventListener('click', (e) => void copy(new URL(`/race/${id}`, location.href).href, e.currentTarget as HTMLElement));
   const chopShop = parsed.value.floor.includes(Floor.ChopShop);
-  if (seat !== null) program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile });
+  if (seat !== null) {
+    // Joining: the robot to race, chosen before the first turn is played.
+    byId('program').before(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }));
+    program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile, facing: (dir) => {
+      facing = dir;
+      drawNow();
+    } });
+  }
   // Opened between turns: the board shows now; the last replay waits behind its tab.
   await refresh(true);
+  // Opened between turns, the replay is not played: the clock need not wait for this seat.
+  ready();
   setInterval(drawStatus, 1000);
   document.body.dataset.ready = 'true';
   follow();

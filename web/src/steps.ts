@@ -43,7 +43,7 @@ function actor(e: GameEvent, names: readonly string[], card: Map<number, Reveale
       return MOVE_OPTIONS.includes(e.option) ? robotMove(e.robot) : CARD_OPTIONS.includes(e.option) ? CHANGES : LASER_OPTIONS.includes(e.option) ? 'Lasers fire' : null;
     case 'moved': case 'blocked': case 'slipped': case 'slid': case 'teleported': case 'rampSlide': case 'ledgeDrop':
       return robotMove(e.robot);
-    case 'turned': return e.by === 'card' ? robotMove(e.robot) : e.by === 'gear' ? 'Gears turn' : 'Belts move';
+    case 'turned': return e.by === 'card' ? robotMove(e.robot) : e.by === 'gear' ? 'Gears turn' : e.by === 'fold' ? null : 'Belts move';
     case 'pushed': return 'robot' in e.by ? robotMove(e.by.robot) : 'pusher' in e.by ? 'Pushers push' : 'Repulsor fields push';
     case 'carried': return e.express ? 'Express belts move' : 'Belts move';
     case 'destroyed': return e.cause === 'crusher' ? 'Crushers crush' : null;

@@ -16,7 +16,7 @@ export type Action =
   /** A robot glides one square (or a belt's run, or a teleport): by its program, pushed, or carried. */
   | { kind: 'move'; robot: number; from: Cell; to: Cell; how: 'programmed' | 'pushed' | 'carried' | 'teleported' }
   /** A robot turns, by its card, a gear or a turning belt; `quarter` is +1 right, −1 left, 2 a U-turn. */
-  | { kind: 'turn'; robot: number; from: Dir; to: Dir; quarter: number; by: 'card' | 'gear' | 'belt' }
+  | { kind: 'turn'; robot: number; from: Dir; to: Dir; quarter: number; by: 'card' | 'gear' | 'belt' | 'fold' }
   /** A robot falls into a pit or off the board's edge where it stands. */
   | { kind: 'fall'; robot: number; at: Cell; cause: 'pit' | 'edge' }
   /** A robot is destroyed where it stands: by damage or a crusher. */

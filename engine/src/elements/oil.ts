@@ -11,6 +11,7 @@ import { DX, DY, type Dir } from '../geometry.js';
 import { collectChain, pushOne, shut } from '../movement.js';
 import { fall, isHole, relocate } from '../robots.js';
 import { afterCrossing } from './ledges.js';
+import { turnWithFold } from '../cube.js';
 
 export const onOil = (ctx: Ctx, x: number, y: number): boolean => ctx.board.floor[y * ctx.board.width + x] === Floor.Oil;
 
@@ -21,7 +22,9 @@ export function slide(ctx: Ctx, i: number, d: Dir): void {
   while (r.status === 'active' && onOil(ctx, r.x, r.y)) {
     const x = r.x, y = r.y;
     if (shut(ctx, x, y, d)) return; // a wall stops the slide
-    const nx = x + DX[d]!, ny = y + DY[d]!;
+    let nx = x + DX[d]!, ny = y + DY[d]!;
+    const over = b.fold ? b.fold.across[(y * b.width + x) * 4 + d]! : -1;
+    if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
     const inside = nx >= 0 && ny >= 0 && nx < b.width && ny < b.height;
     if (inside && b.floor[ny * b.width + nx] === Floor.Repulsor) return;
     let landedOn = -1;
@@ -31,7 +34,7 @@ export function slide(ctx: Ctx, i: number, d: Dir): void {
       const pushed = collectChain(ctx, nx, ny, d, false);
       if (!pushed) return;
       landedOn = pushed[0]!;
-      for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, d, { robot: i }, k + 1 < pushed.length ? pushed[k + 1]! : -1);
+      for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, b.fold ? ctx.work.chainDir[k]! as Dir : d, { robot: i }, k + 1 < pushed.length ? pushed[k + 1]! : -1);
     }
     ctx.events?.push({ type: 'slid', robot: i, from: [x, y], to: [nx, ny] });
     if (!inside || isHole(ctx, nx, ny)) {
@@ -40,5 +43,11 @@ export function slide(ctx: Ctx, i: number, d: Dir): void {
     }
     relocate(ctx, i, nx, ny);
     afterCrossing(ctx, i, y * b.width + x, d, landedOn);
+    if (over >= 0) {
+      // Over a cube's fold the slide goes on the way the floor turns (004 L179).
+      const turn = b.fold!.turn[(y * b.width + x) * 4 + d]!;
+      turnWithFold(ctx, i, turn);
+      d = ((d + turn) & 3) as Dir;
+    }
   }
 }

@@ -21,17 +21,22 @@ export function repulse(ctx: Ctx, j: number, d: Dir, squares: number, field: [nu
   const r = ctx.state.robots[j]!;
   for (let k = 0; k < squares && r.status === 'active'; k++) {
     if (shut(ctx, r.x, r.y, d)) return;
-    const nx = r.x + DX[d]!, ny = r.y + DY[d]!;
+    let nx = r.x + DX[d]!, ny = r.y + DY[d]!;
+    // Over a fold of a cube course the throw goes on as the floor turns (004 L179).
+    const c = r.y * b.width + r.x;
+    const over = b.fold ? b.fold.across[c * 4 + d]! : -1;
+    if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
     if (isRepulsor(ctx, nx, ny)) return;
     const inside = nx >= 0 && ny >= 0 && nx < b.width && ny < b.height;
     let landedOn = -1;
     if (inside && !r.virtual && ctx.occ[ny * b.width + nx]) {
-      const ahead = collectChain(ctx, nx, ny, d, false);
+      const ahead = collectChain(ctx, nx, ny, over >= 0 ? (((d + b.fold!.turn[c * 4 + d]!) & 3) as Dir) : d, false);
       if (!ahead) return;
       landedOn = ahead[0]!;
-      for (let m = ahead.length - 1; m >= 0; m--) pushOne(ctx, ahead[m]!, d, { repulsor: field }, m + 1 < ahead.length ? ahead[m + 1]! : -1);
+      for (let m = ahead.length - 1; m >= 0; m--) pushOne(ctx, ahead[m]!, b.fold ? ctx.work.chainDir[m]! as Dir : d, { repulsor: field }, m + 1 < ahead.length ? ahead[m + 1]! : -1);
     }
     // A throw down a ledge onto a robot hurts both (RULES.md "Expansion elements (003)").
     pushOne(ctx, j, d, { repulsor: field }, landedOn);
+    if (over >= 0) d = ((d + b.fold!.turn[c * 4 + d]!) & 3) as Dir;
   }
 }

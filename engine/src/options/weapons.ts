@@ -7,7 +7,7 @@ import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
 import { DX, DY, reverse, type Dir } from '../geometry.js';
 import { collectChain, pushOne, shut } from '../movement.js';
-import { isRepulsor } from '../elements/repulsors.js';
+import { stepOver } from '../cube.js';
 import { holds, memory, replaceCard, spend, used } from './held.js';
 import { WEAPONS, type Weapon } from './catalog.js';
 
@@ -64,9 +64,9 @@ function dropsTarget(ctx: Ctx, weapon: Weapon, target: number, d: Dir): boolean 
   const way = weapon === 'Tractor Beam' ? reverse(d) : d;
   if (weapon !== 'Tractor Beam' && weapon !== 'Pressor Beam' && weapon !== 'Mini Howitzer') return false;
   if (shut(ctx, t.x, t.y, way)) return false;
-  const x = t.x + DX[way]!, y = t.y + DY[way]!;
   const b = ctx.board;
-  return x < 0 || y < 0 || x >= b.width || y >= b.height || b.floor[y * b.width + x] === Floor.Pit || b.floor[y * b.width + x] === Floor.Void;
+  const to = stepOver(b, t.y * b.width + t.x, way);
+  return to < 0 || b.floor[to] === Floor.Pit || b.floor[to] === Floor.Void;
 }
 
 /**
@@ -86,6 +86,12 @@ export function piercingTargets(ctx: Ctx, i: number, d: Dir): number[] {
     if ((b.walls[y * w + x]! | b.climb[y * w + x]!) & (1 << d)) {
       // a ledge met from below is a wall for beams (RULES.md "Expansion elements (003)")
       if (!pierce--) break;
+    }
+    if (b.fold && b.fold.edge[(y * w + x) * 4 + d]) {
+      // A cube's board edge (004 L179): inside, the beam reaches the first row across; outside, no further.
+      const over = b.beyond ? stepOver(b, y * w + x, d) : -1;
+      if (over >= 0 && ctx.occ[over]) out.push(ctx.occ[over]! - 1);
+      break;
     }
     x += DX[d]!;
     y += DY[d]!;
@@ -156,14 +162,17 @@ export function weaponMoves(ctx: Ctx, shots: readonly WeaponShot[]): void {
     const by = { robot: s.shooter };
     if (s.weapon === 'Tractor Beam') {
       const d = reverse(s.dir);
-      const nx = t.x + DX[d]!, ny = t.y + DY[d]!;
-      if (shut(ctx, t.x, t.y, d) || ctx.occ[ny * ctx.board.width + nx] || isRepulsor(ctx, nx, ny)) continue;
+      const b = ctx.board;
+      const to = stepOver(b, t.y * b.width + t.x, d);
+      if (shut(ctx, t.x, t.y, d) || (to >= 0 && (ctx.occ[to] || b.floor[to] === Floor.Repulsor))) continue;
       pushOne(ctx, s.target, d, by);
     } else {
       const chain = collectChain(ctx, t.x, t.y, s.dir, false);
       if (!chain) continue;
       const row = chain.slice();
-      for (let k = row.length - 1; k >= 0; k--) pushOne(ctx, row[k]!, s.dir, by, k + 1 < row.length ? row[k + 1]! : -1);
+      // On a cube course each robot of the row is pushed the way the floor runs under it.
+      const ways = ctx.board.fold ? ctx.work.chainDir.slice(0, row.length) : null;
+      for (let k = row.length - 1; k >= 0; k--) pushOne(ctx, row[k]!, ways ? ways[k]! as Dir : s.dir, by, k + 1 < row.length ? row[k + 1]! : -1);
     }
   }
 }

@@ -7,6 +7,7 @@ import { isRepulsor } from '../elements/repulsors.js';
 import { afterCrossing } from '../elements/ledges.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { fall, isHole } from '../robots.js';
+import { foldTurn, turnWithFold } from '../cube.js';
 
 /**
  * Moves every robot standing on a belt of the given kinds one square, all at once.
@@ -38,8 +39,11 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
       riders[n] = i;
       tx[n] = r.x + DX[d]!;
       ty[n] = r.y + DY[d]!;
+      // Over a fold of a cube course, onto the board attached there (004 L179).
+      const over = b.fold ? b.fold.across[(r.y * w + r.x) * 4 + d]! : -1;
+      if (over >= 0) (tx[n] = over % w), (ty[n] = (over - tx[n]!) / w);
       // A belt cannot carry a robot through a wall, up a ledge or into a repulsor field.
-      stuck[n] = shut(ctx, r.x, r.y, d) || isRepulsor(ctx, r.x + DX[d]!, r.y + DY[d]!) ? 1 : 0;
+      stuck[n] = shut(ctx, r.x, r.y, d) || isRepulsor(ctx, tx[n]!, ty[n]!) ? 1 : 0;
       n++;
     }
   }
@@ -84,7 +88,7 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     const i = riders[a]!;
     const r = robots[i]!;
     const from = r.y * w + r.x;
-    const carry = b.beltDir[from]! as Dir;
+    let carry = b.beltDir[from]! as Dir;
     const x = tx[a]!, y = ty[a]!;
     ctx.events?.push({ type: 'carried', robot: i, from: [r.x, r.y], to: [x, y], express: b.floor[from] === Floor.Express });
     if (x < 0 || y < 0 || x >= w || y >= b.height || isHole(ctx, x, y)) {
@@ -97,6 +101,12 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     // A drop down a ledge first: a robot its damage destroys is removed where it lands, and the
     // belt there does not turn it (RULES.md "Expansion elements (003)").
     afterCrossing(ctx, i, from, carry, -1);
+    const turn = b.fold ? foldTurn(b, from, carry) : 0;
+    if (turn && r.status === 'active') {
+      // Carried over a fold: it turns with the floor, and arrives going the way the floor turned.
+      turnWithFold(ctx, i, turn);
+      carry = ((carry + turn) & 3) as Dir;
+    }
     if (r.status === 'active') turnOnArrival(ctx, i, carry);
   }
 }

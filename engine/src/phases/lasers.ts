@@ -160,7 +160,8 @@ function firstInLine(ctx: Ctx, i: number, d: Dir): number {
   const step = DY[d]! * w + DX[d]!;
   const occ = ctx.occ;
   const anyDice = dice.length > 0;
-  let c = r.y * w + r.x;
+  const from = r.y * w + r.x;
+  let c = from;
   for (let s = b.reach[c * 4 + d]!; s > 0; s--) {
     c += step;
     const j = occ[c]!;
@@ -169,6 +170,13 @@ function firstInLine(ctx: Ctx, i: number, d: Dir): number {
       const f = b.flagAt[c]! - 1;
       if (f >= 0 && dice[f]! > 0) return -1 - f;
     }
+  }
+  // Inside a cube, the beam goes on over the board edge into the first row across (004 L179).
+  const over = b.beyond ? b.beyond[from * 4 + d]! : -1;
+  if (over >= 0) {
+    if (occ[over]) return occ[over]! - 1;
+    const f = anyDice ? b.flagAt[over]! - 1 : -1;
+    if (f >= 0 && dice[f]! > 0) return -1 - f;
   }
   return NONE;
 }

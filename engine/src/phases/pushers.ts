@@ -5,11 +5,21 @@ import { afterCrossing } from '../elements/ledges.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { collectChain, shut } from '../movement.js';
 import { fall, isHole } from '../robots.js';
+import { foldTurn, turnWithFold } from '../cube.js';
 
 interface Shove {
   readonly pusher: number;
   readonly dir: Dir;
   readonly robots: number[];
+  /** On a cube course: the way each robot is pushed, turning over folds (004 L179). */
+  readonly dirs?: number[];
+}
+
+/** The square robot r is pushed onto going `d`: the grid's neighbour, or over a cube's fold. */
+function pushedTo(ctx: Ctx, x: number, y: number, d: Dir): [number, number] {
+  const b = ctx.board;
+  const over = b.fold ? b.fold.across[(y * b.width + x) * 4 + d]! : -1;
+  return over >= 0 ? [over % b.width, Math.floor(over / b.width)] : [x + DX[d]!, y + DY[d]!];
 }
 
 /**
@@ -37,7 +47,7 @@ export function pushers(ctx: Ctx, register: number): void {
     if (!(p.registers & bit)) continue;
     if (ctx.occ[p.y * b.width + p.x]) {
       const chain = collectChain(ctx, p.x, p.y, p.dir, false);
-      if (chain) shoves.push({ pusher: k, dir: p.dir, robots: chain.slice() });
+      if (chain) shoves.push({ pusher: k, dir: p.dir, robots: chain.slice(), ...(b.fold ? { dirs: ctx.work.chainDir.slice(0, chain.length) } : {}) });
     }
     if (!virtuals) continue;
     // A virtual robot is pushed alone: it touches no other robot (000 L107).
@@ -64,7 +74,8 @@ export function pushers(ctx: Ctx, register: number): void {
     for (let k = s.robots.length - 1; k >= 0; k--) {
       const i = s.robots[k]!;
       const r = robots[i]!;
-      const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
+      const d = (s.dirs ? s.dirs[k]! : s.dir) as Dir;
+      const [x, y] = b.fold ? pushedTo(ctx, r.x, r.y, d) : [r.x + DX[d]!, r.y + DY[d]!];
       const by = { pusher: s.pusher };
       ctx.events?.push({ type: 'pushed', robot: i, from: [r.x, r.y], to: [x, y], by });
       ctx.pushedBy[i] = by;
@@ -76,7 +87,8 @@ export function pushers(ctx: Ctx, register: number): void {
       r.x = x;
       r.y = y;
       if (!r.virtual) ctx.occ[y * b.width + x] = i + 1;
-      afterCrossing(ctx, i, from, s.dir, k + 1 < s.robots.length ? s.robots[k + 1]! : -1);
+      if (b.fold) turnWithFold(ctx, i, foldTurn(b, from, d));
+      afterCrossing(ctx, i, from, d, k + 1 < s.robots.length ? s.robots[k + 1]! : -1);
     }
   }
 }
@@ -96,11 +108,11 @@ function withoutConflicts(ctx: Ctx, shoves: readonly Shove[]): readonly Shove[] 
     } else map.set(key, k);
   };
   shoves.forEach((s, k) => {
-    for (const i of s.robots) {
+    for (const [m, i] of s.robots.entries()) {
       clash(seen, i, k);
       const r = robots[i]!;
       if (r.virtual) continue;
-      const x = r.x + DX[s.dir]!, y = r.y + DY[s.dir]!;
+      const [x, y] = pushedTo(ctx, r.x, r.y, (s.dirs ? s.dirs[m]! : s.dir) as Dir);
       // Squares past the edge never clash: each robot falls on its own.
       clash(into, x < 0 || y < 0 || x >= b.width || y >= b.height ? -1 - i : y * b.width + x, k);
     }

@@ -90,6 +90,7 @@ export function narrate(e: GameEvent, n: Narration): string {
     case 'turned':
       return e.by === 'card'
         ? `${name(e.robot)} turns ${turnWord(e.from, e.to)}, now facing ${dirName(e.to)}`
+        : e.by === 'fold' ? `${name(e.robot)} goes over the fold of the cube, now facing ${dirName(e.to)}`
         : `${name(e.robot)} is turned ${turnWord(e.from, e.to)} by the ${e.by}, now facing ${dirName(e.to)}`;
     case 'shot': return `${name(e.robot)} is shot by ${shotSource(e.by, e, name)}${e.points > 1 ? ` (${e.points} points)` : ''}`;
     case 'blockedShot': return `${name(e.robot)}'s ${e.by} stops ${plural(e.points, 'point')} of damage`;

@@ -143,6 +143,7 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
         break;
       case 'turned':
         if (e.by === 'card') played(e.robot);
+        else if (e.by === 'fold') note(e.robot, `over the cube's fold, facing ${'NESW'[e.to]}`, e);
         else note(e.robot, `turned ${((e.to - e.from + 4) & 3) === 1 ? 'right' : 'left'} by a ${e.by}`, e);
         break;
       case 'blocked':

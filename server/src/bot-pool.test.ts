@@ -1,0 +1,118 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeSetup, type GameState, type Setup } from '../../engine/src/index.js';
+import { decideBots, entrants, startRace, type BotSeat } from '../../driver/src/index.js';
+import { BotPool } from './bot-pool.js';
+import { shippedCourses } from './courses.js';
+import { RaceService } from './races.js';
+import { freshDb, TestClock, until } from './testing.js';
+
+/** A race on a shipped course with two people and two strong bots, its first turn dealt. */
+function race(seed: number): { setup: Setup; dealt: GameState; bots: BotSeat[] } {
+  const course = shippedCourses().get('first-shift')!;
+  const made = makeSetup(course.board, 'classic', {}, course.boards.length);
+  assert.ok(made.ok);
+  const setup = made.value;
+  const bots: BotSeat[] = [{ seat: 2, level: 'strong' }, { seat: 3, level: 'strong' }];
+  const robots = entrants(setup, course, [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', level: 'strong' }, { name: 'Zap', level: 'strong' }], seed);
+  assert.ok(robots.ok);
+  const started = startRace(setup, robots.value, seed);
+  assert.ok(started.ok);
+  return { setup, dealt: started.value.dealt.state, bots };
+}
+
+test('the pool decides the bots of a turn on a thread exactly as the driver does in the process', async () => {
+  const pool = new BotPool({ size: 2, log: (l) => assert.fail(l) });
+  try {
+    for (const seed of [1, 2, 3]) {
+      const { setup, dealt, bots } = race(seed);
+      pool.dealt(`r${seed}`, 1, setup, dealt, bots, seed);
+      assert.deepEqual(await pool.plan(`r${seed}`, 1, setup, dealt, bots, seed), decideBots(setup, dealt, bots, seed));
+    }
+    // Taken without being started first: started then.
+    const { setup, dealt, bots } = race(4);
+    assert.deepEqual(await pool.plan('r4', 1, setup, dealt, bots, 4), decideBots(setup, dealt, bots, 4));
+    assert.equal(pool.counts.decided, 4);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a decision not back within its budget is replaced by the random level, and the pool says so', async () => {
+  const lines: string[] = [];
+  const pool = new BotPool({ size: 1, budgetMs: 1, log: (l) => lines.push(l) });
+  try {
+    const { setup, dealt, bots } = race(5);
+    pool.dealt('late', 1, setup, dealt, bots, 5);
+    const got = await pool.plan('late', 1, setup, dealt, bots, 5);
+    assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 5));
+    assert.equal(pool.counts.late, 1);
+    assert.match(lines[0]!, /^bots of race late, turn 1: late \(budget 1 ms\); they play the random fallback$/);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a thread that dies is replaced: its decision gets the fallback and the next decisions are made by the new thread', async () => {
+  const lines: string[] = [];
+  const pool = new BotPool({ size: 1, log: (l) => lines.push(l) });
+  try {
+    const { setup, dealt, bots } = race(6);
+    pool.dealt('dies', 1, setup, dealt, bots, 6);
+    // The thread is ended under the pool while it decides.
+    const threads = (pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] }).threads;
+    await threads[0]!.worker.terminate();
+    const got = await pool.plan('dies', 1, setup, dealt, bots, 6);
+    assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 6));
+    assert.equal(pool.counts.failed, 1);
+    assert.match(lines[0]!, /its thread exited/);
+    assert.deepEqual(await pool.plan('after', 1, setup, dealt, bots, 6), decideBots(setup, dealt, bots, 6));
+    assert.equal(pool.size, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a decision that fails on its thread (a setup the engine refuses) gets the fallback; the thread goes on', async () => {
+  const lines: string[] = [];
+  const pool = new BotPool({ size: 1, log: (l) => lines.push(l) });
+  try {
+    const { setup, dealt, bots } = race(7);
+    const broken = { ...setup, rules: { ...setup.rules, name: 'no-such-rules' } } as Setup;
+    const got = await pool.plan('broken', 1, broken, dealt, bots, 7);
+    assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 7));
+    assert.match(lines[0]!, /failed: rules: unknown rule set/);
+    assert.deepEqual(await pool.plan('fine', 1, setup, dealt, bots, 7), decideBots(setup, dealt, bots, 7));
+  } finally {
+    await pool.close();
+  }
+});
+
+test("as the race service's planner, the pool starts deciding when a turn is dealt, and the turn is played with the bots' orders from the thread", async () => {
+  const courses = shippedCourses();
+  const { db } = await freshDb('sqlite');
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), planner: pool });
+    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }, { name: 'Zap', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 } });
+    assert.ok(created.ok);
+    const { id } = created.value;
+    // Dealt at creation: the thread decides before anybody's orders are in.
+    await until('the bots decided on the thread', () => pool.counts.decided === 1);
+    const you = await service.seat(id, 0, created.value.seats[0]!.token!);
+    assert.ok(you.ok);
+    const y = (you.value as unknown as { you: { hand: string[]; openRegisters: number[] } }).you;
+    const sent = await service.submit(id, 0, { token: created.value.seats[0]!.token! }, { turn: 1, program: y.hand.slice(0, y.openRegisters.length) });
+    assert.ok(sent.ok);
+    const view = await until('turn 1 played', async () => {
+      const v = await service.view(id);
+      return v.ok && (v.value as unknown as { turn: number }).turn === 2 ? v.value : null;
+    });
+    assert.ok(view);
+    // Turn 2 was dealt, and its decision made on the thread without anybody asking.
+    await until('the bots of turn 2 decided', () => pool.counts.decided === 2);
+  } finally {
+    await pool.close();
+    await db.destroy();
+  }
+});

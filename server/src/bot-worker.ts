@@ -1,0 +1,35 @@
+/**
+ * A thread of the bot pool (`bot-pool.ts`): decides the bots' orders for a turn as dealt, through
+ * the driver's `decideBots`, off the server's event loop. Each race's setup is made once from the
+ * board, rule set and settings it is sent, and kept (the bots' own tables per board follow it).
+ * A bot that searches as long as it may (expert) is given half the pool's budget, so that its
+ * answer is back in time.
+ */
+import { parentPort } from 'node:worker_threads';
+import { makeSetup, type Setup } from '../../engine/src/index.js';
+import { decideBots } from '../../driver/src/index.js';
+import type { BotJob, BotAnswer } from './bot-pool.js';
+
+const setups = new Map<string, Setup>();
+const MAX_SETUPS = 2000;
+
+function setupFor(job: BotJob): Setup {
+  let s = setups.get(job.race);
+  if (s) return s;
+  const made = makeSetup(job.setup.board, job.setup.rules, job.setup.settings, job.setup.boards);
+  if (!made.ok) throw new Error(`${made.error.field}: ${made.error.message}`);
+  s = made.value;
+  if (setups.size >= MAX_SETUPS) setups.delete(setups.keys().next().value!);
+  setups.set(job.race, s);
+  return s;
+}
+
+parentPort!.on('message', (job: BotJob) => {
+  let answer: BotAnswer;
+  try {
+    answer = { id: job.id, ok: true, turns: decideBots(setupFor(job), job.state, job.bots, job.seed, { ms: job.budgetMs / 2, now: () => performance.now() }) };
+  } catch (e) {
+    answer = { id: job.id, ok: false, error: (e as Error).message };
+  }
+  parentPort!.postMessage(answer);
+});

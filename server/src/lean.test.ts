@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import pg from 'pg';
+import type { Tables } from './db.js';
+import { RaceService } from './races.js';
+import { shippedCourses } from './courses.js';
+import { freshDb, PG_URL, postgresAnswers, TestClock } from './testing.js';
+
+const havePostgres = await postgresAnswers();
+const courses = shippedCourses();
+
+/** A race service over `kind`'s database whose every statement and transaction is counted. */
+async function countedService(kind: 'sqlite' | 'postgres') {
+  const fresh = await freshDb(kind);
+  await fresh.db.destroy();
+  const counts = { statements: 0, transactions: 0 };
+  const log = (e: LogEvent) => {
+    const sql = e.query.sql.trim().toLowerCase();
+    if (sql === 'begin' || sql.startsWith('start transaction')) counts.transactions++;
+    else if (sql !== 'commit' && sql !== 'rollback') counts.statements++;
+  };
+  const pool = fresh.url ? new pg.Pool({ connectionString: fresh.url, max: 4 }) : null;
+  const db = new Kysely<Tables>({ dialect: pool ? new PostgresDialect({ pool }) : new SqliteDialect({ database: new Database(fresh.file!) }), log });
+  const clock = new TestClock();
+  const service = new RaceService({ db, clock, course: (n) => courses.get(n) });
+  const close = async () => {
+    await db.destroy();
+    if (fresh.url) {
+      const schema = /search_path%3D(\w+)/.exec(fresh.url)?.[1];
+      const admin = new pg.Client({ connectionString: PG_URL });
+      await admin.connect();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    }
+  };
+  return { service, counts, clock, close };
+}
+
+const firstCards = async (service: RaceService, id: string, seat: number, token: string) => {
+  const you = await service.seat(id, seat, token);
+  assert.ok(you.ok);
+  return { turn: you.value.turn, program: you.value.you.hand.slice(0, you.value.you.openRegisters.length) };
+};
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  test(`[${kind}] orders cost a few statements in one transaction: a PUT that stores them at most 6, the last one of a turn, which plays it, at most 9`, { skip: kind === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false }, async () => {
+    const { service, counts, close } = await countedService(kind);
+    try {
+      const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 } });
+      assert.ok(created.ok);
+      const { id, seats } = created.value;
+      for (let turn = 1; turn <= 3; turn++) {
+        const a = await firstCards(service, id, 0, seats[0]!.token!);
+        const b = await firstCards(service, id, 1, seats[1]!.token!);
+        assert.equal(a.turn, turn);
+        Object.assign(counts, { statements: 0, transactions: 0 });
+        const stored = await service.submit(id, 0, { token: seats[0]!.token! }, a);
+        assert.ok(stored.ok, JSON.stringify(stored));
+        assert.ok(counts.transactions === 1 && counts.statements <= 6, `a PUT that stores orders: ${JSON.stringify(counts)}`);
+        Object.assign(counts, { statements: 0, transactions: 0 });
+        const last = await service.submit(id, 1, { token: seats[1]!.token! }, b);
+        assert.ok(last.ok, JSON.stringify(last));
+        assert.ok(counts.transactions === 1 && counts.statements <= 9, `the last PUT, which plays the turn: ${JSON.stringify(counts)}`);
+        const view = await service.view(id);
+        assert.ok(view.ok && view.value.turn === turn + 1, 'the last orders played the turn');
+      }
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('orders name their turn: another turn is refused with 409 turn, and nothing is stored', async () => {
+  const { service, close } = await countedService('sqlite');
+  try {
+    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(created.ok);
+    const { id, seats } = created.value;
+    const ava = { token: seats[0]!.token! };
+    const a = await firstCards(service, id, 0, ava.token);
+    const before = await service.lastSeq(id);
+    for (const turn of [2, 99]) {
+      const r = await service.submit(id, 0, ava, { ...a, turn });
+      assert.ok(!r.ok && r.refusal.status === 409 && r.refusal.field === 'turn', JSON.stringify(r));
+    }
+    for (const turn of [undefined, 0, 1.5, '1', 2 ** 53]) {
+      const r = await service.submit(id, 0, ava, { ...a, turn });
+      assert.ok(!r.ok && r.refusal.status === 422 && r.refusal.field === 'turn', JSON.stringify(r));
+    }
+    assert.equal(await service.lastSeq(id), before, 'nothing was stored');
+    // Turn 1 is played; a retry of turn 1's orders does not land on turn 2.
+    assert.ok((await service.submit(id, 0, ava, a)).ok);
+    assert.ok((await service.submit(id, 1, { token: seats[1]!.token! }, await firstCards(service, id, 1, seats[1]!.token!))).ok);
+    const at2 = await service.lastSeq(id);
+    const retried = await service.submit(id, 0, ava, a);
+    assert.ok(!retried.ok && retried.refusal.status === 409 && retried.refusal.field === 'turn', JSON.stringify(retried));
+    assert.equal(await service.lastSeq(id), at2);
+    const you = await service.seat(id, 0, ava.token);
+    assert.ok(you.ok && you.value.you.orders === null, 'no orders for turn 2');
+  } finally {
+    await close();
+  }
+});
+
+test('orders that arrive after the deadline are refused with 409 deadline and never played, even before the turn is played', async () => {
+  const { service, clock, close } = await countedService('sqlite');
+  try {
+    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 3 } });
+    assert.ok(created.ok);
+    const { id, seats } = created.value;
+    const a = await firstCards(service, id, 0, seats[0]!.token!);
+    clock.advance(60_000);
+    const before = await service.lastSeq(id);
+    const late = await service.submit(id, 0, { token: seats[0]!.token! }, a);
+    assert.ok(!late.ok && late.refusal.status === 409 && late.refusal.field === 'deadline', JSON.stringify(late));
+    assert.equal(await service.lastSeq(id), before, 'nothing was stored');
+    // The deadline plays the turn without them: both seats are filled at random.
+    assert.equal(await service.tick(), 1);
+    const filled = (await service.entries(id, before)).ok ? (await service.entries(id, before)) : null;
+    assert.ok(filled?.ok);
+    assert.deepEqual(filled.value.filter((e) => e.event.type === 'filled').map((e) => (e.event as { seat: number }).seat), [0, 1]);
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,185 @@
+/**
+ * What players choose and what they see of each other, in Debian's chromium (playwright-core) at a
+ * desktop size and on a touch phone: the robot chosen on joining, the starting facing, the others'
+ * registers filling face down, who is powered down and who announced it, the teams, and how to
+ * re-enter. Screenshots go to test-output/web/ (look at them).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
+import { bundle } from '../build/bundle.js';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
+const SHOTS = fileURLToPath(new URL('../../../test-output/web/', import.meta.url));
+const DESKTOP = { viewport: { width: 1366, height: 900 } };
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+let server: TestServer;
+let browser: Browser;
+
+before(async () => {
+  if (skip) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await bundle();
+  // The clock never moves on its own: turns are played when every person has sent.
+  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A seat's page (or the spectators'), ready; it fails the test on any script error. */
+async function open(ctx: BrowserContext, path: string): Promise<Page> {
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('close', () => assert.deepEqual(errors, [], `script errors on ${path}`));
+  await page.goto(server.base + path);
+  await page.waitForSelector('body[data-ready]');
+  return page;
+}
+
+/** Puts the first `n` cards of the hand in the registers by tapping them (a finger with `touch`). */
+async function place(page: Page, n: number, touch = false): Promise<string[]> {
+  const placed: string[] = [];
+  for (let k = 0; k < n; k++) {
+    const card = page.locator('.hand .card').first();
+    const name = (await card.getAttribute('data-card'))!;
+    if (touch) await card.tap();
+    else await card.click();
+    await page.waitForSelector(`.register .card[data-card="${name}"]`);
+    placed.push(name);
+  }
+  return placed;
+}
+
+const tap = (page: Page, selector: string, touch: boolean) => (touch ? page.tap(selector) : page.click(selector));
+
+async function race(seats: Record<string, unknown>[]): Promise<{ id: string; links: string[] }> {
+  const r = await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 11 }, seats });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return { id: r.body.id, links: r.body.seats.map((s: { link: string | null }) => s.link) };
+}
+
+for (const [size, opts, touch] of [['desktop', DESKTOP, false], ['phone', PHONE, true]] as const) {
+  test(`[${size}] on joining each person chooses a robot no other seat races and the facing it starts with; the others see it live`, { skip }, async () => {
+    const { id, links } = await race([{ name: 'Ava', team: 'Red' }, { name: 'Bob', team: 'Blue' }, { name: 'Bolt', bot: 'random', team: 'Red' }]);
+    const [ctxA, ctxB] = [await browser.newContext(opts), await browser.newContext(opts)];
+    try {
+      const a = await open(ctxA, links[0]!), b = await open(ctxB, links[1]!);
+      // Eight designs; Bob's (design 1) and the bot's (design 2) are taken; Ava's own (0) is pressed.
+      assert.equal(await a.locator('#choose .pick').count(), 8);
+      assert.deepEqual(await a.locator('#choose .pick:disabled').evaluateAll((els) => els.map((e) => e.getAttribute('data-robot'))), ['1', '2']);
+      assert.equal(await a.getAttribute('#choose .pick[aria-pressed=true]', 'data-robot'), '0');
+      await a.screenshot({ path: `${SHOTS}join-${size}.png` });
+      await tap(a, '#choose .pick[data-robot="5"]', touch);
+      await a.waitForSelector('#choose .pick[data-robot="5"][aria-pressed=true]');
+      // Ava's robot is a Widget now: on her board, in her table, and on Bob's page without a reload.
+      await a.waitForSelector('#board g.robot[data-robot="0"][data-design="Widget"]');
+      await b.waitForSelector('#board g.robot[data-robot="0"][data-design="Widget"]');
+      await b.waitForSelector('#choose .pick[data-robot="5"]:disabled');
+      assert.equal(await b.locator('#choose .pick[data-robot="0"]:disabled').count(), 0, 'Ava\'s old robot is free again');
+      // The starting facing (002 L38-39): the board turns the robot at once; it travels with the orders.
+      await tap(a, '.start-facing button[data-dir="E"]', touch);
+      await a.waitForSelector('#board g.robot[data-robot="0"][data-dir="E"]');
+      await place(a, 5, touch);
+      await a.screenshot({ path: `${SHOTS}facing-${size}.png`, fullPage: true });
+      await tap(a, '.send', touch);
+      await a.waitForSelector('.sent:text("Sent")');
+      const orders = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, { authorization: `Bearer ${new URL(links[0]!, server.base).searchParams.get('token')}` })).body.you.orders;
+      assert.equal(orders.facing, 'E');
+      // The teams (000 L21) in the table.
+      if (size === 'phone') await tap(b, '.side-tabs button[data-show="seats"]', touch);
+      await b.waitForSelector('#seats table');
+      assert.deepEqual(await b.locator('#seats tbody td.team').allTextContents(), ['Red', 'Blue', 'Red']);
+      await b.screenshot({ path: `${SHOTS}teams-${size}.png`, fullPage: true });
+      // Bob sends: the turn is played and the choice of robot is closed.
+      if (size === 'phone') await tap(b, '.side-tabs button[data-show="program"]', touch);
+      await place(b, 5, touch);
+      await tap(b, '.send', touch);
+      await a.waitForSelector('#replay[data-turn="1"]');
+      await a.waitForSelector('#choose:empty', { state: 'attached' });
+      const log = (await call(server.base, 'GET', `/api/races/${id}/events`)).body as { event: { type: string; robot?: number; dir?: number } }[];
+      assert.deepEqual(log.find((e) => e.event.type === 'faced')?.event, { type: 'faced', robot: 0, dir: 1 });
+    } finally {
+      await Promise.all([ctxA.close(), ctxB.close()]);
+    }
+  });
+
+  test(`[${size}] the others' registers fill face down as they are sent, never showing a card; who announced a power down and who is powered down are shown`, { skip }, async () => {
+    // Ava starts damaged, so she may power down (000 L93).
+    const { id, links } = await race([{ name: 'Ava', damage: 3 }, { name: 'Bob' }]);
+    const [ctxA, ctxB] = [await browser.newContext(opts), await browser.newContext(opts)];
+    try {
+      const a = await open(ctxA, links[0]!), b = await open(ctxB, links[1]!);
+      if (size === 'phone') await tap(b, '.side-tabs button[data-show="seats"]', touch);
+      assert.equal(await b.locator('#seats tr[data-seat="0"] .reg-mini.facedown').count(), 0);
+      const hand = await a.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
+      const sent = await place(a, 3, touch);
+      await tap(a, 'input[name="powerDown"]', touch);
+      await tap(a, '.send', touch);
+      // Bob sees three of Ava's registers face down, and nothing of her hand.
+      await b.waitForSelector('#seats tr[data-seat="0"] td.submitted[data-programmed="3"]');
+      assert.equal(await b.locator('#seats tr[data-seat="0"] .reg-mini.facedown').count(), 3);
+      const text = await b.content();
+      for (const card of hand) assert.ok(!text.includes(card), `Bob's page shows Ava's ${card}`);
+      await b.screenshot({ path: `${SHOTS}facedown-${size}.png`, fullPage: true });
+      assert.ok(sent.length === 3);
+      // The turn is played; in its replay, once the registers are revealed, Ava's announcement shows.
+      if (size === 'phone') await tap(b, '.side-tabs button[data-show="program"]', touch);
+      await place(b, 5, touch);
+      await tap(b, '.send', touch);
+      await b.waitForSelector('#replay[data-turn="1"]');
+      await b.click('#replay .pause').catch(() => undefined);
+      await b.click('#replay .first');
+      await b.waitForSelector('#board g.robot[data-robot="0"][data-announced="true"]');
+      if (size === 'phone') await tap(b, '.side-tabs button[data-show="seats"]', touch);
+      await b.waitForSelector('#seats tr[data-seat="0"][data-state="announced a power down"]');
+      await b.screenshot({ path: `${SHOTS}announced-${size}.png`, fullPage: true });
+      // Turn 2: Ava is powered down, on the board (PD) and in the table; her program says so.
+      await tap(b, '#tab-now', touch);
+      await b.waitForSelector('#seats tr[data-seat="0"][data-state="powered down"]');
+      await a.waitForSelector('#program h2:text("turn 2")');
+      await a.waitForSelector('#program .note:text("powered down this turn")');
+      await a.screenshot({ path: `${SHOTS}powered-down-${size}.png`, fullPage: true });
+      // How to re-enter if destroyed (000 L216): a facing and powered down, sent with the orders.
+      await tap(a, '.reenter-facing button[data-dir="W"]', touch);
+      await tap(a, 'input[name="reenter-down"]', touch);
+      await tap(a, '.send', touch);
+      await a.waitForSelector('.sent:text("Sent")');
+      const you = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, { authorization: `Bearer ${new URL(links[0]!, server.base).searchParams.get('token')}` })).body.you;
+      assert.deepEqual(you.orders.reenter, { dir: 'W', poweredDown: true });
+    } finally {
+      await Promise.all([ctxA.close(), ctxB.close()]);
+    }
+  });
+}
+
+test('[desktop] a race of teams ends with the teams\' standings, each robot with its team (000 L21)', { skip }, async () => {
+  const created = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 3 }, settings: { turnLimit: 2 },
+    seats: [{ name: 'Ava', bot: 'random', team: 'Red' }, { name: 'Bolt', bot: 'random', team: 'Blue' }, { name: 'Cog', bot: 'random', team: 'Red' }],
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, moderatorKey } = created.body;
+  for (let k = 0; k < 10 && (await call(server.base, 'GET', `/api/races/${id}`)).body.status !== 'over'; k++)
+    await call(server.base, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': moderatorKey });
+  const ctx = await browser.newContext(DESKTOP);
+  try {
+    const page = await open(ctx, `/race/${id}`);
+    await page.waitForSelector('#result:not([hidden]) .team-standings');
+    const teams = await page.locator('#result .team-standings li').allTextContents();
+    assert.deepEqual([...teams].sort(), ['Blue (Bolt)', 'Red (Ava, Cog)']);
+    assert.deepEqual(await page.locator('#result .standings td.team').allTextContents().then((t) => t.sort()), ['Blue', 'Red', 'Red']);
+    await page.screenshot({ path: `${SHOTS}teams-over.png`, fullPage: true });
+  } finally {
+    await ctx.close();
+  }
+});
