@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BoardJson } from './board.js';
-import { parseCourse, rotateBoard, type Course } from './course.js';
+import { composeBoards, courseFile, parseCourse, rotateBoard, type Course } from './course.js';
 import { validateCourse } from './validate.js';
 
 const TILE: BoardJson = {
@@ -158,4 +158,31 @@ test('a flag reachable only through a portal counts as reachable', () => {
   const c = parseCourse({ name: 'T', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'b', x: 0, y: 0 }], flags: [[3, 3]], start: [0, 0] }, boards({ b }));
   assert.ok(c.ok);
   assert.deepEqual(validateCourse(c.value), []);
+});
+
+test('each validation problem names the course file\'s field it is about, as the readers do', () => {
+  const fields = (over: Record<string, unknown>) => validateCourse(course(over)).map((p) => p.field);
+  assert.deepEqual(fields({ boards: [{ board: 'tile', x: 0, y: 0 }, { board: 'tile', x: 4, y: 4 }] }), ['boards[1]']);
+  assert.deepEqual(fields({ flags: [[1, 1], [2, 2]] }), ['flags[1]']);
+  assert.deepEqual(fields({ start: [0, 0] }), ['start']);
+  assert.deepEqual(fields({ start: undefined, starts: [[0, 1], [2, 1]] }), ['starts[1]']);
+});
+
+test('a course\'s boards are laid out before any flag or start is placed (for an editor to draw)', () => {
+  const c = composeBoards([{ board: 'tile', x: 0, y: 0 }, { board: 'tile', x: 4, y: 0, rotation: 90 }], boards({ tile: TILE }));
+  assert.ok(c.ok);
+  assert.deepEqual([c.value.width, c.value.height], [8, 4]);
+  assert.equal(c.value.layout.flags, undefined);
+  assert.equal(c.value.boardAt[5], 1);
+  assert.deepEqual(c.value.layout.grid.slice(0, 2), ['. . . . . . . .', '. W > . T2 . W .'], 'the second board turned, its portals relabelled');
+  const bad = composeBoards([{ board: 'tile', x: 0, y: 0 }, { board: 'tile', x: 2, y: 0 }], boards({ tile: TILE }));
+  assert.equal(!bad.ok && bad.error.field, 'boards[1]');
+});
+
+test('a course written back as its file reads back into the same course', () => {
+  const c = course({ boards: [{ board: 'tile', x: 0, y: 0, rotation: 0 }, { board: 'tile', x: 4, y: 0, rotation: 90 }], starts: [[0, 1]] });
+  const again = parseCourse(JSON.parse(JSON.stringify(courseFile(c))), boards());
+  assert.ok(again.ok);
+  assert.deepEqual(courseFile(again.value), courseFile(c));
+  assert.deepEqual(again.value.layout, c.layout);
 });

@@ -101,39 +101,32 @@ function quarterTurn(b: BoardJson): BoardJson {
 
 const xy = ([x, y]: [number, number]) => ({ x, y });
 
+/** The boards of a course laid out (parseCourse's first half): the placements, the composed cells and devices, and which board owns each square. */
+export interface ComposedBoards {
+  readonly placements: readonly Placement[];
+  readonly width: number;
+  readonly height: number;
+  /** The composed board without flags or start: the grid (`x` where no board lies) and the devices. */
+  readonly layout: BoardJson;
+  /** Per course square (y * width + x): the index of the board there, or -1. */
+  readonly boardAt: Int16Array;
+  /** Each board's width and height as placed. */
+  readonly sizes: readonly (readonly [number, number])[];
+}
+
 /**
- * Reads a course file and lays out its boards. `boards` finds a board file's `board` object by
- * name. Refuses, naming the field: unknown boards, overlapping boards, more than nine portal pairs,
- * flags or starts off the floor, starts on squares no robot stands on, unknown keys, and sizes past
- * the bounds (48 squares a side, 16 boards, 16 flags, 8 starts). Whether the course is a good one is `validateCourse`'s job.
+ * Lays out a course's `boards` (each `{board, x, y, rotation}`): refused, naming the field, for
+ * unknown boards, overlaps, more than nine portal pairs or a course past 48 squares a side. A course
+ * editor draws this before any flag or start is placed.
  */
-export function parseCourse(json: unknown, boards: (name: string) => BoardJson | undefined): Result<Course> {
-  if (!isObject(json)) return err('course', 'expected an object');
-  const unknown = unknownKey(json, COURSE_KEYS, '');
-  if (unknown) return unknown;
-  const str = (k: string, required: boolean): Result<string> => {
-    const v = json[k];
-    if (v === undefined && !required) return ok('');
-    return typeof v === 'string' && v.trim() ? ok(v) : err(k, 'expected a non-empty string');
-  };
-  const name = str('name', true);
-  if (!name.ok) return name;
-  const author = str('author', false);
-  if (!author.ok) return author;
-  const description = str('description', false);
-  if (!description.ok) return description;
-  const players = json.players;
-  const [fewest, most] = Array.isArray(players) && players.length === 2 && players.every(isInt) ? players as [number, number] : [0, 0];
-  if (fewest < 1 || most < fewest || most > 8) return err('players', 'expected [fewest, most] players, from 1 to 8');
-  if (!['easy', 'moderate', 'hard'].includes(json.complexity as string)) return err('complexity', 'expected "easy", "moderate" or "hard"');
-  if (!['short', 'moderate', 'long'].includes(json.time as string)) return err('time', 'expected "short", "moderate" or "long"');
-  if (!Array.isArray(json.boards) || !json.boards.length) return err('boards', 'expected a list of placed boards');
-  if (json.boards.length > MAX_PLACEMENTS) return err('boards', `${json.boards.length} boards; expected at most ${MAX_PLACEMENTS}`);
+export function composeBoards(list: unknown, boards: (name: string) => BoardJson | undefined): Result<ComposedBoards> {
+  if (!Array.isArray(list) || !list.length) return err('boards', 'expected a list of placed boards');
+  if (list.length > MAX_PLACEMENTS) return err('boards', `${list.length} boards; expected at most ${MAX_PLACEMENTS}`);
 
   const placements: Placement[] = [];
   const turned: BoardJson[] = [];
-  for (let k = 0; k < json.boards.length; k++) {
-    const p = json.boards[k];
+  for (let k = 0; k < list.length; k++) {
+    const p = list[k];
     const path = `boards[${k}]`;
     if (!isObject(p)) return err(path, 'expected {"board", "x", "y", "rotation"}');
     const unknownP = unknownKey(p, PLACEMENT_KEYS, path);
@@ -191,6 +184,43 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
     layout.crushers.push(...(b.crushers ?? []).map((l) => ({ ...l, x: l.x + ox, y: l.y + oy })));
   }
 
+  return ok({
+    placements, width, height, layout: { grid: cells.map((r) => r.join(' ')), ...layout },
+    boardAt: Int16Array.from(owner.flat()), sizes: size,
+  });
+}
+
+/**
+ * Reads a course file and lays out its boards. `boards` finds a board file's `board` object by
+ * name. Refuses, naming the field: unknown boards, overlapping boards, more than nine portal pairs,
+ * flags or starts off the floor, starts on squares no robot stands on, unknown keys, and sizes past
+ * the bounds (48 squares a side, 16 boards, 16 flags, 8 starts). Whether the course is a good one is `validateCourse`'s job.
+ */
+export function parseCourse(json: unknown, boards: (name: string) => BoardJson | undefined): Result<Course> {
+  if (!isObject(json)) return err('course', 'expected an object');
+  const unknown = unknownKey(json, COURSE_KEYS, '');
+  if (unknown) return unknown;
+  const str = (k: string, required: boolean): Result<string> => {
+    const v = json[k];
+    if (v === undefined && !required) return ok('');
+    return typeof v === 'string' && v.trim() ? ok(v) : err(k, 'expected a non-empty string');
+  };
+  const name = str('name', true);
+  if (!name.ok) return name;
+  const author = str('author', false);
+  if (!author.ok) return author;
+  const description = str('description', false);
+  if (!description.ok) return description;
+  const players = json.players;
+  const [fewest, most] = Array.isArray(players) && players.length === 2 && players.every(isInt) ? players as [number, number] : [0, 0];
+  if (fewest < 1 || most < fewest || most > 8) return err('players', 'expected [fewest, most] players, from 1 to 8');
+  if (!['easy', 'moderate', 'hard'].includes(json.complexity as string)) return err('complexity', 'expected "easy", "moderate" or "hard"');
+  if (!['short', 'moderate', 'long'].includes(json.time as string)) return err('time', 'expected "short", "moderate" or "long"');
+  const composed0 = composeBoards(json.boards, boards);
+  if (!composed0.ok) return composed0;
+  const { placements, width, height, boardAt, sizes: size } = composed0.value;
+  const { grid, ...layout } = composed0.value.layout;
+  const cells = grid.map((r) => r.split(' '));
   const square = (v: unknown, path: string): Result<Square> => {
     if (!Array.isArray(v) || v.length !== 2 || !isInt(v[0]) || !isInt(v[1]) || v[0] < 0 || v[1] < 0) return err(path, 'expected [x, y], each from 0');
     const [x, y] = v as [number, number];
@@ -222,7 +252,7 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
     }
   }
   if (!start && !starts.length) return err('start', 'expected a start square (classic) or starts (pbem), or both');
-  const composed: BoardJson = { grid: cells.map((r) => r.join(' ')), ...layout, flags: flags.map(([x, y]) => [x, y]) };
+  const composed: BoardJson = { grid, ...layout, flags: flags.map(([x, y]) => [x, y]) };
   if (start) composed.start = [start[0], start[1]];
   const parsed = parseBoard(composed, 'course');
   if (!parsed.ok) return parsed;
@@ -242,6 +272,17 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
     name: name.value, author: author.value, description: description.value,
     players: [fewest, most], complexity: json.complexity as Course['complexity'], time: json.time as Course['time'],
     boards: placements, flags, start, starts, layout: composed, board,
-    boardAt: Int16Array.from(owner.flat()),
+    boardAt,
   });
+}
+
+/** A course as its file has it (docs/formats.md): what parseCourse reads back into the same course. */
+export function courseFile(c: Course): Record<string, unknown> {
+  return {
+    name: c.name, ...(c.author ? { author: c.author } : {}), ...(c.description ? { description: c.description } : {}),
+    players: [...c.players], complexity: c.complexity, time: c.time,
+    boards: c.boards.map((p) => ({ board: p.board, x: p.x, y: p.y, rotation: p.rotation })),
+    flags: c.flags.map(([x, y]) => [x, y]), ...(c.start ? { start: [c.start[0], c.start[1]] } : {}),
+    ...(c.starts.length ? { starts: c.starts.map(([x, y]) => [x, y]) } : {}),
+  };
 }

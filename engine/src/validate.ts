@@ -17,6 +17,8 @@ const FLOOR_NAMES: Record<number, string> = {
 export interface Problem {
   /** The square concerned, in course squares, if any. */
   readonly at: Square | null;
+  /** The course file's field concerned, as the readers name fields: `boards[1]`, `flags[0]`, `start`, `starts[2]`. */
+  readonly field: string;
   readonly message: string;
 }
 
@@ -47,23 +49,24 @@ export function validateCourse(course: Course): Problem[] {
   const reached = new Set<number>([0]);
   for (const todo = [0]; todo.length; ) for (const n of links[todo.pop()!]!) if (!reached.has(n)) (reached.add(n), todo.push(n));
   course.boards.forEach((p, k) => {
-    if (!reached.has(k)) problems.push({ at: [p.x, p.y], message: `board "${p.board}" at (${p.x},${p.y}) does not meet the other boards along an edge` });
+    if (!reached.has(k)) problems.push({ at: [p.x, p.y], field: `boards[${k}]`, message: `board "${p.board}" at (${p.x},${p.y}) does not meet the other boards along an edge` });
   });
 
   // Flags: not on a pit, belt, pusher square or crusher (004 L116), nor in a corner of two walls (000 L54).
   course.flags.forEach(([x, y], k) => {
     const f = at(x, y);
     const where = `flag ${k + 1} at (${x},${y})`;
-    if (f === Floor.Pit) problems.push({ at: [x, y], message: `${where} is on a pit` });
-    if (f === Floor.Belt || f === Floor.Express) problems.push({ at: [x, y], message: `${where} is on a conveyor belt` });
-    if (f === Floor.Repulsor) problems.push({ at: [x, y], message: `${where} is on a repulsor field, which no robot can enter` });
-    if (b.pushers.some((p) => p.x === x && p.y === y)) problems.push({ at: [x, y], message: `${where} is on a pusher's square` });
-    if (b.crushers.some((c) => c.x === x && c.y === y)) problems.push({ at: [x, y], message: `${where} is under a crusher` });
+    const field = `flags[${k}]`;
+    if (f === Floor.Pit) problems.push({ at: [x, y], field, message: `${where} is on a pit` });
+    if (f === Floor.Belt || f === Floor.Express) problems.push({ at: [x, y], field, message: `${where} is on a conveyor belt` });
+    if (f === Floor.Repulsor) problems.push({ at: [x, y], field, message: `${where} is on a repulsor field, which no robot can enter` });
+    if (b.pushers.some((p) => p.x === x && p.y === y)) problems.push({ at: [x, y], field, message: `${where} is on a pusher's square` });
+    if (b.crushers.some((c) => c.x === x && c.y === y)) problems.push({ at: [x, y], field, message: `${where} is under a crusher` });
     const walls = b.walls[y * w + x]!;
     for (let d = 0; d < 4; d++) {
       const e = (d + 1) & 3;
       if (walls & (1 << d) && walls & (1 << e)) {
-        problems.push({ at: [x, y], message: `${where} is in a corner of two walls (${'NESW'[d]} and ${'NESW'[e]})` });
+        problems.push({ at: [x, y], field, message: `${where} is in a corner of two walls (${'NESW'[d]} and ${'NESW'[e]})` });
         break;
       }
     }
@@ -74,18 +77,19 @@ export function validateCourse(course: Course): Problem[] {
     const [x, y] = course.start;
     const f = at(x, y);
     if (f !== Floor.Wrench && f !== Floor.DoubleWrench && !b.flagAt[y * w + x])
-      problems.push({ at: [x, y], message: `the start (${x},${y}) is not an archive location (a repair site)` });
+      problems.push({ at: [x, y], field: 'start', message: `the start (${x},${y}) is not an archive location (a repair site)` });
     // 000 L54 "choose one of the repair sites on the first board as the starting position"
-    if (course.boardAt[y * w + x] !== 0) problems.push({ at: [x, y], message: `the start (${x},${y}) is not on the first board, "${course.boards[0]!.board}"` });
+    if (course.boardAt[y * w + x] !== 0) problems.push({ at: [x, y], field: 'start', message: `the start (${x},${y}) is not on the first board, "${course.boards[0]!.board}"` });
   }
   // pbem: a start per robot (001 L333), each on plain floor of its own (at most eight: parseCourse).
   const seen = new Set<string>();
   course.starts.forEach(([x, y], k) => {
     const f = at(x, y);
     const where = `start ${k + 1} at (${x},${y})`;
-    if (f !== Floor.Plain) problems.push({ at: [x, y], message: `${where} is not on plain floor (${FLOOR_NAMES[f] ?? 'an element'})` });
-    if (b.flagAt[y * w + x]) problems.push({ at: [x, y], message: `${where} is on flag ${b.flagAt[y * w + x]}` });
-    if (seen.has(`${x},${y}`)) problems.push({ at: [x, y], message: `${where} is another start's square too` });
+    const field = `starts[${k}]`;
+    if (f !== Floor.Plain) problems.push({ at: [x, y], field, message: `${where} is not on plain floor (${FLOOR_NAMES[f] ?? 'an element'})` });
+    if (b.flagAt[y * w + x]) problems.push({ at: [x, y], field, message: `${where} is on flag ${b.flagAt[y * w + x]}` });
+    if (seen.has(`${x},${y}`)) problems.push({ at: [x, y], field, message: `${where} is another start's square too` });
     seen.add(`${x},${y}`);
   });
 
@@ -97,7 +101,7 @@ export function validateCourse(course: Course): Problem[] {
     let from: Square[] = course.start ? [course.start] : course.starts.slice();
     course.flags.forEach((flag, k) => {
       if (registersTo(setup.value, from, flag, lone) === null)
-        problems.push({ at: flag, message: `flag ${k + 1} at (${flag[0]},${flag[1]}) cannot be reached from ${k ? `flag ${k}` : 'the start'}` });
+        problems.push({ at: flag, field: `flags[${k}]`, message: `flag ${k + 1} at (${flag[0]},${flag[1]}) cannot be reached from ${k ? `flag ${k}` : 'the start'}` });
       from = [flag];
     });
   }

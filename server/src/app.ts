@@ -5,13 +5,14 @@ import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { courseRuleSets, type Course } from '../../engine/src/index.js';
+import { courseFile, courseRuleSets, type Course } from '../../engine/src/index.js';
+import { boardNames, loadBoard } from '../../boards/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
 import type { Socket } from 'node:net';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { RaceService } from './races.js';
-import { AfterQuery, AnyObject, CourseParams, ErrorSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, CourseParams, ErrorSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
 import { dressed } from './views.js';
@@ -150,10 +151,22 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   api.get('/api/courses', { schema: { summary: 'The courses to race on', response: { 200: Type.Array(AnyObject('a course')) } } }, async () => o.courses().map(({ name, course }) => about(name, course)));
   // One course with its composed board (the board grammar of docs/formats.md), for the web client to draw.
-  api.get('/api/courses/:name', { schema: { summary: 'A course and its composed board (`layout`, the board grammar of docs/formats.md)', params: CourseParams, response: answer('the course') } }, async (req, reply) => {
+  api.get('/api/courses/:name', { schema: { summary: 'A course, its composed board (`layout`, the board grammar of docs/formats.md) and the course `file` as docs/formats.md gives it', params: CourseParams, response: answer('the course') } }, async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
     if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
-    return { ...about(c.name, c.course), layout: c.course.layout };
+    return { ...about(c.name, c.course), layout: c.course.layout, file: courseFile(c.course) };
+  });
+  // The shipped boards, for composing a course of one's own (the course editor, docs/web.md): each
+  // board's grammar as its file has it, read once.
+  let boards: { name: string; title: string; description: string; board: object }[] | null = null;
+  api.get('/api/boards', { schema: { summary: 'The shipped boards, to compose a course of one\'s own: each {name, title, description, board} with the board\'s grammar as its file has it (docs/formats.md)', response: { 200: Type.Array(AnyObject('a board')) } } }, async () => {
+    boards ??= boardNames().flatMap((name) => {
+      const b = loadBoard(name);
+      if (!b.ok) return [];
+      const { name: title, author: _author, description, ...board } = b.value.file;
+      return [{ name, title, description, board }];
+    });
+    return boards;
   });
   api.get('/api/courses/:name/picture.svg', { schema: { summary: 'A course drawn as SVG', params: CourseParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 404: ErrorSchema } } }, async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
@@ -176,6 +189,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.post('/api/races/:id/seats/:seat/recompile', {
     schema: { summary: 'Recompile: discard the hand for a new one, taking the damage the rule set says (the robot must hold Recompile); orders already sent this turn are withdrawn', params: SeatParams, querystring: TokenQuery, security: asSeat, response: answer('{turn, hand}') },
   }, async (req, reply) => send(reply, await svc.recompile(req.params.id, req.params.seat, { token: bearer(req.headers.authorization, req.query.token) })));
+  // The seat's person has watched or skipped the replay: a live race's clock starts once every person has (ready.ts).
+  api.post('/api/races/:id/seats/:seat/ready', {
+    schema: { summary: 'The seat\'s person has watched or skipped the replay of the turn just played: a live race\'s programming clock starts once every person still racing has, or at the latest at the view\'s clock.startsBy (the replay\'s length and a margin)', params: SeatParams, querystring: TokenQuery, body: ReadySchema, security: asSeat, response: answer('{turn, clockStarted, deadlineAt}') },
+  }, async (req, reply) => send(reply, await svc.ready(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
   api.get('/api/races/:id/seats/:seat', { schema: { summary: 'A seat\'s view: the race, its hand and its orders', params: SeatParams, querystring: TokenQuery, security: asSeat, response: answer('seat view') } }, async (req, reply) =>
     send(reply, await svc.seat(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token))));
   // A seat chooses its robot before the first turn is played (a design no other seat races).

@@ -16,7 +16,8 @@ import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type P
 import type { Selectable } from 'kysely';
 import type { Db, RaceRow, SeatRow } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
-import type { Clock, DeadlinePolicy } from './deadline.js';
+import { replayWaitMs, type Clock, type DeadlinePolicy } from './deadline.js';
+import { clockView, waitingClock } from './ready.js';
 import { DESIGNS, readRaceRequest } from './setup.js';
 import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
@@ -39,7 +40,12 @@ export type RaceEvent =
   | { type: 'robotChosen'; seat: number; robot: number }
   /** The moderator replaced a seat's orders on a turn taken back (rewind): everybody, the seat first, is told. */
   | { type: 'corrected'; seat: number; by: 'moderator' }
-  | { type: 'deadline'; at: number | null }
+  /** `clockStartsBy`: the clock waits for the replay until every person is ready, at the latest until then (ready.ts). */
+  | { type: 'deadline'; at: number | null; clockStartsBy?: number }
+  /** These seats' person has watched or skipped the replay (ready.ts). */
+  | { type: 'ready'; seats: number[] }
+  /** Every person is ready: the programming clock runs, to `at`. */
+  | { type: 'clockStarted'; at: number }
   | { type: 'paused' }
   | { type: 'resumed' }
   | { type: 'seatReplaced'; seat: number; level: string }
@@ -226,9 +232,52 @@ export class RaceService {
     return yes({ id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) });
   }
 
-  /** What anybody may see of a race. */
-  view(id: string) {
-    return this.reads.view(id);
+  /** What anybody may see of a race, with its clock while it waits for the replay (ready.ts). */
+  async view(id: string) {
+    const v = await this.reads.view(id);
+    if (!v.ok) return v;
+    const got = await this.repo.load(id);
+    return yes({ ...v.value, clock: got ? await this.replayClock(got) : null });
+  }
+
+  /** The current turn's clock while it waits for the people to watch the replay (ready.ts); null when it runs. */
+  private async replayClock({ race, seats }: Loaded) {
+    if (race.status !== 'running' || JSON.parse(race.policy).kind !== 'live') return null;
+    const st: GameState = JSON.parse(race.state);
+    const people = seats.filter((x) => x.kind === 'human' && st.robots[x.seat]?.status !== 'out').map((x) => x.seat);
+    return clockView(waitingClock(await this.repo.turnEntries(race.id, st.turn), this.clock.now()), people);
+  }
+
+  /**
+   * A seat's person has watched (or skipped) the replay of the turn just played (`turn` is the turn
+   * now being programmed). In a live race the programming clock starts once every person still
+   * racing has, or at the latest when the wait runs out (ready.ts). The seats of the same player are
+   * ready together. Saying it again, or when the clock runs already, changes nothing.
+   */
+  async ready(id: string, seat: number, token: string | undefined, body: unknown, attempt = 1): Promise<Answer<{ turn: number; clockStarted: boolean; deadlineAt: number | null }>> {
+    const got = await this.auth.seat(id, seat, { token });
+    if (!got.ok) return got;
+    const { race, seats } = got.value;
+    if (!isObject(body) || !Number.isInteger(body.turn)) return no(422, 'turn', 'expected {"turn": N}: the turn the seat is ready to program');
+    const extra = Object.keys(body).find((k) => k !== 'turn');
+    if (extra) return no(422, extra, 'unknown field (expected turn)');
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    const st: GameState = JSON.parse(race.state);
+    if (body.turn !== st.turn) return no(409, 'turn', `the race is at turn ${st.turn}`);
+    const clock = await this.replayClock(got.value);
+    if (!clock) return yes({ turn: st.turn, clockStarted: true, deadlineAt: race.deadline_at });
+    const mine = seats.filter((x) => x.token_hash === seats[seat]!.token_hash).map((x) => x.seat).filter((x) => clock.waitingFor.includes(x));
+    if (!mine.length) return yes({ turn: st.turn, clockStarted: false, deadlineAt: race.deadline_at });
+    const all = clock.waitingFor.every((x) => mine.includes(x));
+    const left = seats.filter((x) => x.kind === 'human' && st.robots[x.seat]!.status !== 'out').map((x) => ({ firstTimer: x.first_timer === 1 }));
+    const deadlineAt = all ? turnDeadline(JSON.parse(race.policy), this.setupOf(race).settings, left, this.clock.now()) : race.deadline_at;
+    const events: RaceEvent[] = [{ type: 'ready', seats: mine }, ...(all ? [{ type: 'clockStarted' as const, at: deadlineAt! }] : [])];
+    const committed = await this.commit(race, events.map((event) => ({ turn: st.turn, kind: 'race' as const, event })), { set: { deadline_at: deadlineAt } });
+    if (committed === null) {
+      if (attempt < 5) return this.ready(id, seat, token, body, attempt + 1);
+      return no(409, 'race', 'the race is changing too fast; try again');
+    }
+    return yes({ turn: st.turn, clockStarted: all, deadlineAt });
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */
@@ -245,7 +294,8 @@ export class RaceService {
   async seat(id: string, seat: number, secret: string | undefined) {
     const got = await this.auth.seat(id, seat, { token: secret });
     if (!got.ok) return got;
-    return this.reads.seat(got.value, seat);
+    const v = await this.reads.seat(got.value, seat);
+    return v.ok ? yes({ ...v.value, clock: await this.replayClock(got.value) }) : v;
   }
 
   /**
@@ -456,9 +506,11 @@ export class RaceService {
       entries.push({ turn, kind: 'race', event: played.value.over ? { type: 'raceOver' } : { type: 'raceOver', reason: 'noPersonLeft' } });
     } else {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
-      // A race with no person left plays on at once; people get the policy's time (or the Three Minute Rule's).
-      deadlineAt = turnDeadline(policy, setup.settings, left, now);
-      entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
+      // A race with no person left plays on at once; people get the policy's time (or the Three Minute
+      // Rule's), in a live race once they have watched the replay (ready.ts), at the latest after its length.
+      const wait = policy.kind === 'live' && left.length ? replayWaitMs(played.value.played.length) : 0;
+      deadlineAt = turnDeadline(policy, setup.settings, left, now + wait);
+      entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }
     const next = s;
     return {

@@ -4,6 +4,7 @@
  * again is another play, with another first seq), so its replay and report are made once and kept.
  */
 import {
+  courseFile,
   seriesStandings, standings, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type SeriesLine, type Setup, type Standing,
 } from '../../engine/src/index.js';
 import type { RaceRow, SeatRow } from './db.js';
@@ -70,11 +71,12 @@ export class ReadModels {
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */
-  async raceCourse(id: string): Promise<Answer<{ title: string; description: string; flags: number; starts: number; layout: Course['layout'] }>> {
+  async raceCourse(id: string): Promise<Answer<{ name: string | null; title: string; description: string; flags: number; starts: number; layout: Course['layout']; file: Record<string, unknown> }>> {
     const race = await this.repo.race(id);
     if (!race) return no(404, 'race', `no race "${id}"`);
     const c = this.setups.courseOf(race);
-    return yes({ title: c.name, description: c.description, flags: c.flags.length, starts: c.starts.length, layout: c.layout });
+    // `name`: the shipped course's, or null for a course of the race's own; `file`: the course as a file has it (for a rematch).
+    return yes({ name: race.course_json ? null : race.course, title: c.name, description: c.description, flags: c.flags.length, starts: c.starts.length, layout: c.layout, file: courseFile(c) });
   }
 
   /**

@@ -84,6 +84,9 @@ export const SeatSchema = closed({
 });
 
 /** PUT …/seats/{seat}/robot. */
+/** A seat's person has watched or skipped the replay (POST …/ready): the turn now being programmed. */
+export const ReadySchema = closed({ turn: whole(1, MAX_INT32, 'the turn now being programmed') });
+
 export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
 /** One of two kinds of deadline, told apart by `kind` (so a refusal speaks of the kind sent). */

@@ -78,6 +78,8 @@ export function registerWeb(app: FastifyInstance): void {
   app.get('/', page('index.html', 'home.js'));
   // The invite link of a seat (?seat=N&token=T) and the public link of a race (no token).
   app.get('/race/:id', page('race.html', 'race.js'));
+  // The course editor: a course of one's own, raced at once (docs/web.md).
+  app.get('/editor', page('editor.html', 'editor.js'));
   const favicon = async (req: FastifyRequest, reply: FastifyReply) => {
     const f = await once('favicon', async () => prepare(await readFile(`${PUBLIC}favicon.svg`), TYPES.svg!));
     return f ? send(req, reply, f, 'public, max-age=86400') : missing(reply, 'favicon');

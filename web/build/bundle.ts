@@ -1,5 +1,5 @@
 /**
- * The web client's assets: the two pages' modules (compiled by tsc into dist/web/src) bundled and
+ * The web client's assets: the pages' modules (compiled by tsc into dist/web/src) bundled and
  * minified by esbuild, with the shared code in a chunk of its own, and the style sheet, each named
  * by its content's hash, into dist/web/assets, with a manifest of the names. `npm run build` runs
  * it; the server serves the files with long cache lives (server/src/web.ts).
@@ -21,7 +21,7 @@ export async function bundle(): Promise<Manifest> {
   rmSync(ASSETS, { recursive: true, force: true });
   mkdirSync(ASSETS, { recursive: true });
   const result = await build({
-    entryPoints: [`${DIST}web/src/home.js`, `${DIST}web/src/race.js`, `${PUBLIC}app.css`],
+    entryPoints: [`${DIST}web/src/home.js`, `${DIST}web/src/race.js`, `${DIST}web/src/editor.js`, `${PUBLIC}app.css`],
     bundle: true,
     splitting: true,
     format: 'esm',

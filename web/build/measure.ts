@@ -1,7 +1,8 @@
 /**
- * What a race page costs a player, measured in a real browser: bytes sent (compressed, as sent),
- * requests, the JavaScript, and the time to the first programmable hand, cold and warm. Used by
- * `npm run bench:web` (bench/web.bench.ts) and the e2e tests.
+ * What a page costs a player, measured in a real browser: bytes sent (compressed, as sent),
+ * requests, the JavaScript, and the time until it can be used (the race page: the first
+ * programmable hand), cold and warm. Used by `npm run bench:web` (bench/web.bench.ts) and the e2e
+ * tests.
  */
 import type { Browser, Response } from 'playwright-core';
 
@@ -13,12 +14,17 @@ export interface PageCost {
   readonly cached: number;
   /** Bytes of the JavaScript as sent. */
   readonly jsBytes: number;
-  /** Milliseconds from asking for the page to the first card of the hand on screen. */
+  /** Milliseconds from asking for the page to its first useful element on screen (the race page: the first card of the hand). */
   readonly msToHand: number;
 }
 
-/** Opens a seat's page in a fresh context (cold) and again in it (warm), and says what each cost. */
-export async function measureRacePage(browser: Browser, url: string): Promise<{ cold: PageCost; warm: PageCost }> {
+/** Opens a seat's page in a fresh context (cold) and again in it (warm), and says what each cost, to the first card of the hand. */
+export function measureRacePage(browser: Browser, url: string): Promise<{ cold: PageCost; warm: PageCost }> {
+  return measurePage(browser, url, '.hand .card');
+}
+
+/** Opens a page in a fresh context (cold) and again in it (warm), and says what each cost, to the first element matching `ready`. */
+export async function measurePage(browser: Browser, url: string, ready: string): Promise<{ cold: PageCost; warm: PageCost }> {
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   try {
     const page = await ctx.newPage();
@@ -31,7 +37,7 @@ export async function measureRacePage(browser: Browser, url: string): Promise<{ 
       page.on('response', onResponse);
       const t0 = performance.now();
       await page.goto(url);
-      await page.waitForSelector('.hand .card');
+      await page.waitForSelector(ready);
       const msToHand = performance.now() - t0;
       await page.waitForLoadState('networkidle');
       page.off('response', onResponse);

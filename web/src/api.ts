@@ -54,6 +54,8 @@ export interface RaceView {
   offers: { x: number; y: number; option: string }[];
   /** Dice Rule: the damage each flag's die can still absorb (0: gone), by flag; empty without it. */
   dice: number[];
+  /** A live race's clock waiting for the people to watch the replay: when it starts at the latest, and the seats still watching; null when it runs. */
+  clock?: { startsBy: number; waitingFor: number[] } | null;
 }
 
 export interface SentOrders {

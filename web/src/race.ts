@@ -27,6 +27,15 @@ let mode: 'now' | 'replay' = 'now';
 let lastSeq = 0;
 let ended = false;
 
+/** The race's course: a shipped one's name (null for a course of the race's own) and the course file, for a rematch. */
+interface RaceCourse {
+  name: string | null;
+  title: string;
+  layout: unknown;
+  file: unknown;
+}
+let course: RaceCourse;
+
 /** The robot each seat chose (render/src/robots.ts), by seat. */
 const designs = () => view.seats.map((s) => s.robot);
 const played = (v: RaceView) => (v.status === 'over' ? v.turn : v.turn - 1);
@@ -91,13 +100,23 @@ function drawNow(): void {
   if (mode === 'now') drawMarks();
 }
 
+const clock = (ms: number): string => {
+  const left = Math.max(0, Math.round(ms / 1000));
+  return left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+};
+
 function countdown(): string {
   if (view.status === 'over') return 'The race is over.';
   if (view.paused) return 'Paused by the moderator.';
+  // A live race's clock waits for the replay (docs/server.md): it starts once every person has watched it.
+  const wait = view.clock && view.clock.startsBy > Date.now() ? view.clock : null;
+  if (wait) {
+    if (seat !== null && wait.waitingFor.includes(seat)) return 'the clock starts after the replay';
+    const names = wait.waitingFor.map((k) => view.seats[k]?.name ?? '').join(', ');
+    return `clock waits for ${names} (≤ ${clock(wait.startsBy - Date.now())})`;
+  }
   if (view.deadlineAt === null) return '';
-  const left = Math.max(0, Math.round((view.deadlineAt - Date.now()) / 1000));
-  const hms = left >= 3600 ? `${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-  return `${hms} left`;
+  return `${clock(view.deadlineAt - Date.now())} left`;
 }
 
 function drawStatus(): void {
@@ -178,14 +197,14 @@ interface Created {
   seats: { seat: number; name: string; token: string | null; link: string | null }[];
 }
 
-/** A new race on this course with these seats, in this order: alone with bots, straight to your seat; else everyone's link. */
+/** A new race on this course (a shipped one by name, else the course itself) with these seats, in this order: alone with bots, straight to your seat; else everyone's link. */
 async function rematch(order: number[]): Promise<void> {
   const v = view as RaceView & { settings?: unknown; deadline?: unknown };
   const seats = order.map((k) => {
     const s = view.seats[k]!;
     return { name: s.name, ...(s.kind === 'bot' ? { bot: s.level ?? 'greedy' } : {}), ...(s.robot !== undefined ? { robot: s.robot } : {}) };
   });
-  const body = { course: view.course, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}) };
+  const body = { course: course.name ?? course.file, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}) };
   const out = byId('rematch');
   try {
     const r = await api<Created>('POST', '/api/races', body);
@@ -271,6 +290,19 @@ async function ask(method: string, path: string, body?: unknown): Promise<Refusa
   }
 }
 
+/**
+ * Tells the server this seat has watched (or skipped, or left) the replay of the turn just played,
+ * once a turn: a live race's clock starts when every person has (docs/server.md).
+ */
+let readySent = 0;
+function ready(): void {
+  if (seat === null || !view.clock?.waitingFor.includes(seat) || readySent === view.turn) return;
+  readySent = view.turn;
+  void ask('POST', `/api/races/${id}/seats/${seat}/ready`, { turn: view.turn }).then((refused) => {
+    if (refused) readySent = 0;
+  });
+}
+
 const send = (orders: SentOrders) => ask('PUT', `/api/races/${id}/seats/${seat}/orders`, orders);
 const recompile = () => ask('POST', `/api/races/${id}/seats/${seat}/recompile`);
 
@@ -282,7 +314,8 @@ async function main(): Promise<void> {
   }
   lastSeq = view.lastSeq;
   document.body.dataset.seq = String(lastSeq);
-  const course = await api<{ title: string; layout: unknown }>('GET', `/api/courses/${encodeURIComponent(view.course)}`);
+  // The race's course, shipped or its own (composed in the editor or uploaded).
+  course = await api<RaceCourse>('GET', `/api/races/${encodeURIComponent(id)}/course`);
   const parsed = parseBoard(course.layout);
   if (!parsed.ok) return fail(`The course could not be read: ${parsed.error.message}`);
   document.title = `roborally: ${course.title}`;
@@ -295,6 +328,9 @@ async function main(): Promise<void> {
   replay = new ReplayPlayer(byId('replay'), byId('report'), board, parsed.value, id, seat ?? undefined, designs, {
     shown: (robots) => {
       if (mode === 'replay') drawSeats(robots);
+    },
+    seen: (turn) => {
+      if (turn === played(view)) ready();
     },
   });
   byId('tab-now').addEventListener('click', () => showMode('now'));
@@ -314,6 +350,8 @@ async function main(): Promise<void> {
   }
   // Opened between turns: the board shows now; the last replay waits behind its tab.
   await refresh(true);
+  // Opened between turns, the replay is not played: the clock need not wait for this seat.
+  ready();
   setInterval(drawStatus, 1000);
   document.body.dataset.ready = 'true';
   follow();

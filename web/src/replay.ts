@@ -18,6 +18,8 @@ const SPEEDS = [0.5, 1, 2, 4];
 export interface ReplayHooks {
   /** The robots as the replay shows them now (the table follows them). */
   shown(robots: readonly Robot[]): void;
+  /** The replay of `turn` has been seen to its end (played, stepped or skipped) or left. */
+  seen(turn: number): void;
 }
 
 export class ReplayPlayer {
@@ -52,6 +54,8 @@ export class ReplayPlayer {
 
   /** The turns played so far (the turn picker offers them all). */
   setPlayed(n: number): void {
+    // Unchanged, the controls stay as they are: a refresh never swaps a button under a click.
+    if (n === this.played) return;
     this.played = n;
     if (this.steps.length) this.controls();
   }
@@ -173,6 +177,7 @@ export class ReplayPlayer {
   /** Leaves the replay (the board shows now). */
   leave(): void {
     this.stop();
+    if (this.turn) this.hooks.seen(this.turn);
   }
 
   /** To the turn's end at once. */
@@ -255,6 +260,7 @@ export class ReplayPlayer {
     this.root.dataset.step = String(this.at);
     delete this.root.dataset.beat;
     this.root.toggleAttribute('data-ended', this.at === this.steps.length - 1);
+    if (this.at === this.steps.length - 1) this.hooks.seen(this.turn);
     const bar = this.root.querySelector<HTMLInputElement>('.scrub');
     if (bar) bar.value = String(this.at);
     for (const b of this.root.querySelectorAll<HTMLButtonElement>('.back, .forward')) b.disabled = b.classList.contains('back') ? this.at <= 0 : this.at >= this.steps.length - 1;

@@ -9,10 +9,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { classic, optionText, parseCard } from '../../engine/src/index.js';
-import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
+import { call, freshDb, startServer, TestClock, until, type TestServer } from '../../server/src/testing.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { bundle } from '../build/bundle.js';
-import { measureRacePage } from '../build/measure.js';
+import { measurePage, measureRacePage } from '../build/measure.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
@@ -28,7 +28,9 @@ before(async () => {
   await bundle();
   // The server's clock stands at the browser's time, so the countdown reads true; it never moves
   // on its own, so no deadline passes during a test: turns are played when everyone has sent.
-  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()));
+  // With a clock that stands still the rate limit's window would never close: no limit here
+  // (server/src/limits.test.ts tests it).
+  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()), { max: 1e9, windowMs: 1000 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 });
 
@@ -649,6 +651,10 @@ test('the race page is light: its JavaScript under 100 KB as sent, and a reload 
   assert.ok(cold.jsBytes > 0 && cold.jsBytes <= 100 * 1024, `race page JS ${cold.jsBytes} bytes as sent`);
   assert.ok(cold.requests <= 12, `${cold.requests} requests`);
   assert.ok(warm.cached >= 3, 'the scripts and the style sheet come from the cache');
+  // The course editor carries the engine's readers and validation: measured, for the record.
+  const editor = await measurePage(browser, `${server.base}/editor`, 'body[data-ready] #board svg');
+  console.log(`editor page: cold ${editor.cold.bytes} bytes in ${editor.cold.requests} requests (JS ${editor.cold.jsBytes}), floor drawn after ${editor.cold.msToHand.toFixed(0)} ms`);
+  assert.ok(editor.cold.jsBytes > 0 && editor.warm.cached >= 3, 'the editor\'s hashed assets are cached too');
 });
 
 test('what the rules show on the floor: the upgrade a pbem hammer site offers, and under the Dice Rule each flag\'s die with the damage it has left', { skip }, async () => {
@@ -668,5 +674,138 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
   assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Flag 1\'s die absorbs 3 more damage.', 'Flag 2\'s die absorbs 2 more damage.', 'Flag 3\'s die absorbs 1 more damage.']);
   assert.equal(await page2.locator('#board svg text.die').count(), 3);
   await page2.screenshot({ path: `${SHOTS}dice.png` });
+  await ctx.close();
+});
+
+/** Clicks square (x, y) of the course drawn in #board (the editor's floor, titled like the race's). */
+async function clickSquare(page: Page, x: number, y: number): Promise<void> {
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  const at = await page.evaluate(`(() => {
+    const svg = document.querySelector('#board svg');
+    const c = Number(svg.getAttribute('data-cell'));
+    const ox = Math.round(c * 0.6), oy = Math.round(c * 0.75) + Math.round(c * 0.6);
+    const p = new DOMPoint(ox + (${x} + 0.5) * c, oy + (${y} + 0.5) * c).matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  })()`) as [number, number];
+  const before = await page.locator('#json').inputValue();
+  await page.mouse.click(at[0], at[1]);
+  await page.waitForFunction(`document.querySelector('#json').value !== ${JSON.stringify(before)}`);
+}
+
+test('a course composed in the editor from the shipped boards, checked as it is edited, is raced for a few turns; the replay starts the clock when seen; reduced motion by the page\'s setting shows each step as a picture, the table following it', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const page = await open(ctx, '/');
+  await page.click('#compose');
+  await page.waitForURL(/\/editor$/);
+  await page.waitForSelector('body[data-ready]');
+  // A blank course: one board, no flag yet, which the editor says, beside the flags.
+  assert.deepEqual(await page.locator('#problems li code').allTextContents(), ['flags']);
+  assert.equal(await page.isDisabled('#race'), true, 'not raceable yet');
+  await page.fill('input[name="name"]', 'Two Islands');
+  await page.selectOption('.add-board', 'flyover');
+  await page.click('button.add');
+  await page.waitForSelector('ol.placed li:nth-child(2)');
+  await page.selectOption('ol.placed li:nth-child(2) select.rotation', '90');
+  // The start on the first board's repair site; a flag on a pit is refused, beside the flag and
+  // framed on the floor; clicked again it goes.
+  await page.check('input[name="tool"][value="start"]');
+  await clickSquare(page, 10, 10);
+  await page.check('input[name="tool"][value="flag"]');
+  await clickSquare(page, 3, 3);
+  await page.waitForSelector('ol.flags li[data-field="flags[0]"].invalid');
+  assert.match(await page.textContent('ol.flags li[data-field="flags[0]"] .field-error') ?? '', /pit/);
+  assert.equal(await page.locator('#board svg rect.problem').count(), 1);
+  await page.screenshot({ path: `${SHOTS}editor-problem.png`, fullPage: true });
+  await clickSquare(page, 3, 3);
+  // Flags in race order, on both boards, then the start on the first board's repair site.
+  for (const [x, y] of [[9, 3], [14, 4], [5, 6]] as const) await clickSquare(page, x, y);
+  await page.waitForSelector('#race:not([disabled])');
+  assert.equal(await page.locator('#problems li').count(), 0);
+  const file = JSON.parse(await page.locator('#json').inputValue());
+  assert.deepEqual(file.boards, [{ board: 'atoll', x: 0, y: 0, rotation: 0 }, { board: 'flyover', x: 12, y: 0, rotation: 90 }]);
+  assert.deepEqual([file.flags, file.start], [[[9, 3], [14, 4], [5, 6]], [10, 10]]);
+  await page.screenshot({ path: `${SHOTS}editor.png`, fullPage: true });
+  await page.fill('#bots', '2');
+  await page.click('#race');
+  await page.waitForURL(/\/race\/[\w-]+\?seat=0&token=/);
+  await page.waitForSelector('body[data-ready]');
+  const id = new URL(page.url()).pathname.split('/')[2]!;
+  assert.equal(await page.textContent('#title'), 'Two Islands');
+  assert.equal((await call(server.base, 'GET', `/api/races/${id}/course`)).body.name, null, 'a course of its own');
+  assert.equal(await page.locator('#seats tbody tr').count(), 3);
+
+  for (const turn of [1, 2, 3]) {
+    await page.waitForSelector(`#program h2:text("turn ${turn}")`);
+    await program(page, 'tap');
+    // The server's clock at the browser's time (it never moves on its own), so the page's clock reads true.
+    server.clock.t = Date.now();
+    await send(page);
+    await page.waitForSelector(`#replay[data-turn="${turn}"]`);
+    const waiting = (await call(server.base, 'GET', `/api/races/${id}`)).body;
+    // A robot out of lives (the deal is secret, the programs the first cards) leaves the bots to play on at once.
+    const out = waiting.robots[0].status === 'out';
+    if (out) assert.equal(waiting.clock, null, 'with no person left nothing waits');
+    else {
+      assert.match(await page.textContent('#status') ?? '', /clock starts after the replay/);
+      assert.deepEqual(waiting.clock.waitingFor, [0], 'the clock waits for the one person');
+    }
+    if (turn === 1) {
+      await page.screenshot({ path: `${SHOTS}editor-race.png` });
+      // Skipped: the page says so, and the clock starts.
+      await page.click('#replay .skip');
+    } else if (turn === 2) {
+      // The page's own setting (the system wants motion): each step a picture, nothing animated,
+      // and the table as the step shows the robots.
+      await page.click('#replay .pause');
+      await page.check('#replay .reduce-motion');
+      await page.click('#replay .first');
+      const replay = (await call(server.base, 'GET', `/api/races/${id}/turns/2`)).body;
+      const all = steps(robotsFromView(replay.robots), replay.events);
+      await page.selectOption('#replay .speed', '4');
+      await page.click('#replay .play');
+      let seen = 0;
+      for (let k = 0; k < 400 && !(await page.locator('#replay[data-ended]').count()); k++) {
+        assert.equal(await page.evaluate('document.getAnimations().length'), 0, 'no animation runs');
+        const at = Number(await page.getAttribute('#replay', 'data-step'));
+        const dmg = (await page.locator('#seats tbody tr td:nth-child(3)').allTextContents()).map(Number);
+        const step = Number(await page.getAttribute('#replay', 'data-step'));
+        if (at >= 0 && step === at) assert.deepEqual(dmg, all[at]!.robots.map((r) => r.damage), `the table at step ${at}`);
+        seen = Math.max(seen, at);
+        await page.waitForSelector(`#replay:not([data-step="${at}"]), #replay[data-ended]`);
+      }
+      assert.ok(seen > 3, `the steps were shown one after another (${seen})`);
+    } else await page.waitForSelector('#replay[data-ended]', { timeout: 120_000 });
+    if (out) break;
+    // Seen to its end (or skipped): the seat is ready, and the clock runs.
+    await until(`the clock of turn ${turn + 1} starts`, async () => (await call(server.base, 'GET', `/api/races/${id}`)).body.clock === null);
+    await page.waitForFunction('!/clock starts after/.test(document.querySelector("#status").textContent)');
+  }
+  await page.uncheck('#replay .reduce-motion');
+  await ctx.close();
+});
+
+test('a race on a course of its own, once over, is raced again by Rematch on the same course', { skip }, async () => {
+  const course = { name: 'Short Hop', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [[9, 3]], start: [10, 10] };
+  const created = await call(server.base, 'POST', '/api/races', { course, deal: { secret: false, seed: 2 }, seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, moderatorKey } = created.body;
+  for (let k = 0; k < 400; k++) {
+    if ((await call(server.base, 'GET', `/api/races/${id}`)).body.status === 'over') break;
+    await call(server.base, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': moderatorKey });
+  }
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await open(ctx, `/race/${id}`);
+  await page.waitForSelector('#result:not([hidden]) .rematch');
+  assert.equal(await page.textContent('#title'), 'Short Hop');
+  await page.click('#result .rematch');
+  await page.waitForURL((u) => u.pathname.startsWith('/race/') && !u.pathname.endsWith(id));
+  const again = new URL(page.url()).pathname.split('/')[2]!;
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.textContent('#title'), 'Short Hop');
+  const c = (await call(server.base, 'GET', `/api/races/${again}/course`)).body;
+  assert.equal(c.name, null);
+  assert.deepEqual(c.file, (await call(server.base, 'GET', `/api/races/${id}/course`)).body.file);
+  assert.deepEqual((await call(server.base, 'GET', `/api/races/${again}`)).body.seats.map((s: { name: string }) => s.name), ['Ava', 'Bolt']);
+  await page.screenshot({ path: `${SHOTS}rematch-own-course.png` });
   await ctx.close();
 });

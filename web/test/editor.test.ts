@@ -1,0 +1,69 @@
+/** The course editor's model without a browser: the same refusals as the server's, each naming its field. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { boardNames, courseFromJson, loadBoard } from '../../boards/src/index.js';
+import type { BoardJson } from '../../engine/src/index.js';
+import { addBoard, check, fromJson, place, ruleSetsOf, toJson, type Draft } from '../src/editor-model.js';
+
+const shipped = new Map(boardNames().map((n) => {
+  const b = loadBoard(n);
+  if (!b.ok) throw new Error(b.error.message);
+  return [n, b.value.file as BoardJson] as const;
+}));
+const lookup = (n: string) => shipped.get(n);
+
+const blank: Draft = { name: 'Mine', description: '', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [], start: null, starts: [] };
+
+test('a blank course is drawn before any flag is placed, and says what it lacks', () => {
+  const c = check(blank, lookup);
+  assert.ok(c.board, 'the floor is drawn');
+  assert.deepEqual(c.problems.map((p) => p.field), ['flags']);
+  assert.equal(c.course, null);
+});
+
+test('flags and a start placed by clicks make a course fit to race on, which the server takes as it is', () => {
+  let d = place(blank, 'flag', [9, 3]);
+  d = place(d, 'flag', [5, 6]);
+  d = place(d, 'start', [10, 10]);
+  const c = check(d, lookup);
+  assert.deepEqual(c.problems, []);
+  assert.ok(c.course);
+  assert.deepEqual(ruleSetsOf(d).length, 1);
+  const server = courseFromJson(JSON.parse(JSON.stringify(toJson(d))));
+  assert.ok(server.ok, server.ok ? '' : server.error.message);
+  // A second click on a flag takes it off.
+  assert.deepEqual(place(d, 'flag', [9, 3]).flags, [[5, 6]]);
+});
+
+test('each problem names its field: a board that does not meet the others, a flag on a pit, a start off a repair site', () => {
+  let d = place(place(blank, 'flag', [3, 3]), 'start', [0, 0]);
+  d = { ...d, boards: [...d.boards, { board: 'flyover', x: 20, y: 20, rotation: 90 }] };
+  const fields = check(d, lookup).problems.map((p) => p.field);
+  assert.ok(fields.includes('boards[1]'), fields.join());
+  assert.ok(fields.includes('flags[0]'), fields.join());
+  assert.ok(fields.includes('start'), fields.join());
+  assert.ok(check(d, lookup).problems.every((p) => p.at !== null), 'each drawn at its square');
+});
+
+test('a board added goes east of the others and meets them; boards that overlap are refused naming the board', () => {
+  const two = addBoard(blank, 'flyover', lookup);
+  assert.deepEqual(two.boards[1], { board: 'flyover', x: 12, y: 0, rotation: 0 });
+  assert.ok(!check(two, lookup).problems.some((p) => p.field.startsWith('boards')));
+  const over = check({ ...two, boards: [two.boards[0]!, { ...two.boards[1]!, x: 6 }] }, lookup);
+  assert.equal(over.board, null);
+  assert.equal(over.problems[0]!.field, 'boards[1]');
+});
+
+test('an uploaded course file is read into the editor, or refused naming the field', () => {
+  const read = fromJson({ name: 'Up', players: [2, 4], complexity: 'hard', time: 'long', boards: [{ board: 'atoll', x: 0, y: 0 }], flags: [[9, 3]], start: [10, 10] });
+  assert.ok(read.ok);
+  assert.deepEqual(read.ok && read.draft.boards[0], { board: 'atoll', x: 0, y: 0, rotation: 0 });
+  const bad = (json: unknown) => {
+    const r = fromJson(json);
+    return r.ok ? null : r.field;
+  };
+  assert.equal(bad([]), 'course');
+  assert.equal(bad({ name: 'U', players: [1, 2], complexity: 'easy', time: 'short', boards: [], colour: 'red' }), 'colour');
+  assert.equal(bad({ name: 'U', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 45 }] }), 'boards[0].rotation');
+  assert.equal(bad({ name: 'U', players: [1, 2], complexity: 'easy', time: 'short', boards: [], flags: [[1, 1], [1]] }), 'flags[1]');
+});
