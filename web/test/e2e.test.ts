@@ -282,7 +282,12 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
   assert.equal(await page.locator('#seats').isVisible(), false);
   await page.tap('.side-tabs button[data-show="seats"]');
   await page.waitForSelector('#seats table', { state: 'visible' });
-  const table = (await page.locator('#seats table').boundingBox())!;
+  // Measured inside the page in one go: the table is drawn anew as entries arrive, and a box asked
+  // for from outside can miss the element between two drawings.
+  const table = await page.evaluate<{ x: number; width: number }>(`(() => {
+    const r = document.querySelector('#seats table').getBoundingClientRect();
+    return { x: r.x, width: r.width };
+  })()`);
   assert.ok(table.x + table.width <= 390, `the robots' table fits the width (${table.x + table.width})`);
   await page.tap('.side-tabs button[data-show="report"]');
   await page.waitForSelector('#report .register-report', { state: 'visible' });
