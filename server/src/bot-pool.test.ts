@@ -21,17 +21,26 @@ function race(seed: number): { setup: Setup; dealt: GameState; bots: BotSeat[] }
   return { setup, dealt: started.value.dealt.state, bots };
 }
 
+/** The pool's decision once it is made (or given up for the fallback). */
+async function plan(pool: BotPool, ...a: Parameters<BotPool['decided']>) {
+  await pool.ready(...a);
+  const got = pool.decided(...a);
+  assert.ok(got, 'decided once ready');
+  return got;
+}
+
 test('the pool decides the bots of a turn on a thread exactly as the driver does in the process', async () => {
   const pool = new BotPool({ size: 2, log: (l) => assert.fail(l) });
   try {
     for (const seed of [1, 2, 3]) {
       const { setup, dealt, bots } = race(seed);
       pool.dealt(`r${seed}`, 1, setup, dealt, bots, seed);
-      assert.deepEqual(await pool.plan(`r${seed}`, 1, setup, dealt, bots, seed), decideBots(setup, dealt, bots, seed));
+      assert.deepEqual(await plan(pool, `r${seed}`, 1, setup, dealt, bots, seed), decideBots(setup, dealt, bots, seed));
     }
-    // Taken without being started first: started then.
+    // Asked for without being started first: null (it never waits), and started then.
     const { setup, dealt, bots } = race(4);
-    assert.deepEqual(await pool.plan('r4', 1, setup, dealt, bots, 4), decideBots(setup, dealt, bots, 4));
+    assert.equal(pool.decided('r4', 1, setup, dealt, bots, 4), null);
+    assert.deepEqual(await plan(pool, 'r4', 1, setup, dealt, bots, 4), decideBots(setup, dealt, bots, 4));
     assert.equal(pool.counts.decided, 4);
   } finally {
     await pool.close();
@@ -44,7 +53,7 @@ test('a decision not back within its budget is replaced by the random level, and
   try {
     const { setup, dealt, bots } = race(5);
     pool.dealt('late', 1, setup, dealt, bots, 5);
-    const got = await pool.plan('late', 1, setup, dealt, bots, 5);
+    const got = await plan(pool, 'late', 1, setup, dealt, bots, 5);
     assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 5));
     assert.equal(pool.counts.late, 1);
     assert.match(lines[0]!, /^bots of race late, turn 1: late \(budget 1 ms\); they play the random fallback$/);
@@ -62,11 +71,11 @@ test('a thread that dies is replaced: its decision gets the fallback and the nex
     // The thread is ended under the pool while it decides.
     const threads = (pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] }).threads;
     await threads[0]!.worker.terminate();
-    const got = await pool.plan('dies', 1, setup, dealt, bots, 6);
+    const got = await plan(pool, 'dies', 1, setup, dealt, bots, 6);
     assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 6));
     assert.equal(pool.counts.failed, 1);
     assert.match(lines[0]!, /its thread exited/);
-    assert.deepEqual(await pool.plan('after', 1, setup, dealt, bots, 6), decideBots(setup, dealt, bots, 6));
+    assert.deepEqual(await plan(pool, 'after', 1, setup, dealt, bots, 6), decideBots(setup, dealt, bots, 6));
     assert.equal(pool.size, 1);
   } finally {
     await pool.close();
@@ -79,10 +88,10 @@ test('a decision that fails on its thread (a setup the engine refuses) gets the 
   try {
     const { setup, dealt, bots } = race(7);
     const broken = { ...setup, rules: { ...setup.rules, name: 'no-such-rules' } } as Setup;
-    const got = await pool.plan('broken', 1, broken, dealt, bots, 7);
+    const got = await plan(pool, 'broken', 1, broken, dealt, bots, 7);
     assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 7));
     assert.match(lines[0]!, /failed: rules: unknown rule set/);
-    assert.deepEqual(await pool.plan('fine', 1, setup, dealt, bots, 7), decideBots(setup, dealt, bots, 7));
+    assert.deepEqual(await plan(pool, 'fine', 1, setup, dealt, bots, 7), decideBots(setup, dealt, bots, 7));
   } finally {
     await pool.close();
   }

@@ -3,7 +3,8 @@
  *
  * It is the race service's `BotPlanner` (planner.ts): told when a turn is dealt (`dealt`), it starts
  * the bots' decision, so that it is ready, most often, before the people's last orders arrive;
- * playing the turn takes it (`plan`). Each
+ * playing the turn takes it if it is made (`decided`, which never waits), else when it is
+ * (`ready`). Each
  * decision has a time budget from the moment it was asked for: a decision not back by then, one
  * whose thread died, or one the pool has no room for, is replaced by the driver's decision at the
  * `random` level (its hand in a random order, made in microseconds), and the pool says so in its
@@ -43,8 +44,7 @@ export interface BotPoolOptions {
 
 interface Pending {
   readonly job: BotJob;
-  readonly setup: Setup;
-  readonly result: Promise<Record<number, BotTurn>>;
+  readonly result: Promise<void>;
   settle(turns: Record<number, BotTurn> | null, why?: string): void;
   timer: NodeJS.Timeout;
   settled: boolean;
@@ -62,7 +62,12 @@ const keyOf = (race: string, state: GameState, bots: readonly BotSeat[]) => `${r
 export class BotPool {
   private readonly threads: Thread[] = [];
   private readonly waiting: Pending[] = [];
+  /** Decisions being made, by key. */
   private readonly byKey = new Map<string, Pending>();
+  /** Decisions made (or given up for the fallback), by key. */
+  private readonly decisions = new Map<string, Record<number, BotTurn>>();
+  /** Each race's latest decision's key, the races seen least recently first. */
+  private readonly latest = new Map<string, string>();
   private readonly budgetMs: number;
   private readonly hungMs: number;
   private readonly queue: number;
@@ -138,56 +143,73 @@ export class BotPool {
   }
 
   /**
-   * Asks for the bots' orders for a turn as dealt (once per race, turn and bots: asking again
-   * changes nothing). Returns at once; the decision is made on a thread.
+   * Starts the bots' decision for a turn as dealt (once per race, turn and bots: asking again
+   * changes nothing). Returns at once; the decision is made on a thread. A race keeps one decision,
+   * its latest turn's.
    */
   dealt(race: string, _turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void {
     if (!bots.length || this.closed) return;
     const key = keyOf(race, dealt, bots);
-    if (this.byKey.has(key)) return;
+    if (this.byKey.has(key) || this.decisions.has(key)) return;
+    const before = this.latest.get(race);
+    if (before !== undefined) this.decisions.delete(before);
+    this.latest.delete(race);
+    this.latest.set(race, key);
+    // Decisions nobody takes (a race over or deleted meanwhile) do not pile up: the races seen least recently go first.
+    if (this.latest.size > this.queue * 2) {
+      const [oldRace, oldKey] = this.latest.entries().next().value!;
+      this.latest.delete(oldRace);
+      this.decisions.delete(oldKey);
+    }
     const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed, budgetMs: this.budgetMs };
-    let resolve!: (t: Record<number, BotTurn>) => void;
-    const result = new Promise<Record<number, BotTurn>>((r) => (resolve = r));
+    let resolve!: () => void;
+    const result = new Promise<void>((r) => (resolve = r));
     const p: Pending = {
-      job, setup, result, settled: false,
+      job, result, settled: false,
       timer: setTimeout(() => p.settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs),
       settle: (turns, why) => {
         if (p.settled) return;
         p.settled = true;
         clearTimeout(p.timer);
-        if (turns) {
-          this.counts.decided++;
-          resolve(turns);
-          return;
+        if (turns) this.counts.decided++;
+        else {
+          if (why?.startsWith('late')) this.counts.late++;
+          else if (why === 'the queue is full') this.counts.full++;
+          else this.counts.failed++;
+          if (!this.closed) this.log(`bots of race ${race}, turn ${dealt.turn}: ${why}; they play the random fallback`);
         }
-        if (why?.startsWith('late')) this.counts.late++;
-        else if (why === 'the queue is full') this.counts.full++;
-        else this.counts.failed++;
-        if (!this.closed) this.log(`bots of race ${race}, turn ${dealt.turn}: ${why}; they play the random fallback`);
-        resolve(this.fallback(setup, dealt, bots, seed));
+        // Kept only while it is the race's latest: a decision for a turn taken back meanwhile is dropped.
+        if (this.latest.get(race) === key) this.decisions.set(key, turns ?? this.fallback(setup, dealt, bots, seed));
+        this.byKey.delete(key);
+        resolve();
       },
     };
     p.timer.unref();
     this.byKey.set(key, p);
-    // Decisions nobody takes (a race deleted meanwhile) do not pile up.
-    if (this.byKey.size > this.queue * 2) this.byKey.delete(this.byKey.keys().next().value!);
     if (this.waiting.length >= this.queue) return p.settle(null, 'the queue is full');
     this.waiting.push(p);
     this.pump();
   }
 
   /**
-   * The bots' orders for the turn as dealt: the decision started for it (waiting at most what is
-   * left of its budget), else one started now.
+   * The bots' orders for the turn as dealt if they are decided (or given up for the fallback), else
+   * null, the decision started if it was not. Never waits: `ready` says when.
    */
-  plan(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<Record<number, BotTurn>> {
-    if (!bots.length) return Promise.resolve({});
-    if (this.closed) return Promise.resolve(this.fallback(setup, dealt, bots, seed));
+  decided(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Record<number, BotTurn> | null {
+    if (!bots.length) return {};
+    if (this.closed) return this.fallback(setup, dealt, bots, seed);
     const key = keyOf(race, dealt, bots);
+    if (!this.decisions.has(key) && !this.byKey.has(key)) this.dealt(race, turn, setup, dealt, bots, seed);
+    return this.decisions.get(key) ?? null;
+  }
+
+  /** Resolves once `decided` has the turn's decision (at the latest at its budget); starts it if need be. */
+  ready(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<void> {
+    if (!bots.length || this.closed) return Promise.resolve();
+    const key = keyOf(race, dealt, bots);
+    if (this.decisions.has(key)) return Promise.resolve();
     if (!this.byKey.has(key)) this.dealt(race, turn, setup, dealt, bots, seed);
-    const p = this.byKey.get(key)!;
-    this.byKey.delete(key);
-    return p.result;
+    return this.byKey.get(key)?.result ?? Promise.resolve();
   }
 
   /** The driver's decision at the random level: the bots' hands in a random order (from their seeds). */
@@ -199,7 +221,7 @@ export class BotPool {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watchdog);
-    for (const p of this.byKey.values()) p.settle(null, 'the pool closed');
+    for (const p of [...this.byKey.values()]) p.settle(null, 'the pool closed');
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
   }
 }

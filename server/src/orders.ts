@@ -21,6 +21,8 @@ export interface SeatOrders {
   readonly facing?: string;
   /** Option decisions as sent (OPTIONS.md part 4), checked against the robot's options. */
   readonly choices: Record<string, unknown> | null;
+  /** Filled at random by the Three Minute Rule (004 L188): they stand, the seat cannot replace them. */
+  readonly hurried?: true;
 }
 
 const KEYS = new Set(['turn', 'program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'reenter', 'facing', 'choices']);
@@ -42,8 +44,8 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   if (!stayDown.ok) return stayDown;
   const takeOption = flag('takeOption');
   if (!takeOption.ok) return takeOption;
-  const unlock = body.unlock ?? [];
-  if (!Array.isArray(unlock) || unlock.some((u) => !Number.isInteger(u) || u < 1 || u > 5)) return no(422, 'unlock', 'expected register numbers 1 to 5');
+  const unlock = body.unlock === undefined ? [] : body.unlock;
+  if (!Array.isArray(unlock) || unlock.length > 5 || unlock.some((u) => !Number.isInteger(u) || u < 1 || u > 5)) return no(422, 'unlock', 'expected at most 5 register numbers 1 to 5');
   let reenter: SeatOrders['reenter'] = null;
   if (body.reenter !== undefined && body.reenter !== null) {
     const re = body.reenter;
@@ -58,7 +60,7 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   }
   const open = openRegisters(r.locked);
   const needs = r.status === 'active' && !r.poweredDown && open.length > 0;
-  const raw = body.program ?? (needs ? open.map(() => null) : []);
+  const raw = body.program === undefined ? (needs ? open.map(() => null) : []) : body.program;
   if (!Array.isArray(raw)) return no(422, 'program', 'expected a list of cards, one per open register (null: leave it to the random fill)');
   if (!needs && raw.some((c) => c !== null)) return no(422, 'program', `${r.name} ${r.poweredDown ? 'is powered down' : r.status !== 'active' ? 'is not on the board' : 'has every register locked'} and plays no cards this turn`);
   if (needs && raw.length !== open.length) return no(422, 'program', `expected ${open.length} entries, one per open register (${open.join(', ')}), found ${raw.length}`);

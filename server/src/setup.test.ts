@@ -107,6 +107,32 @@ test('threeMinuteRule sets a live race\'s programming time; first-timers keep th
   });
 });
 
+test('a seat the Three Minute Rule hurried cannot replace the random fill afterwards (409 deadline); its registers are played at random (004 L188)', async () => {
+  await withServer(async (s) => {
+    const r = await create(s, { settings: { threeMinuteRule: 30 }, seats: [{ name: 'Ava', options: ['Recompile'] }, { name: 'Cy', firstTimer: true }] });
+    const [ava, cy] = r.body.seats;
+    const hand = async (seat: number, token: string) => (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/${seat}`, undefined, auth(token))).body.you;
+    const mine = await hand(0, ava.token);
+    s.clock.advance(30_000);
+    await s.service.tick();
+    assert.deepEqual((await events(s, r.body.id)).find((e) => e.event.type === 'hurried')?.event.seats, [0]);
+    const before = (await events(s, r.body.id)).length;
+    // The first-timer's time runs on, but Ava's program was filled at random and stands.
+    const late = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { turn: 1, program: mine.hand.slice(0, mine.openRegisters.length) }, auth(ava.token));
+    assert.deepEqual([late.status, late.body.error?.field], [409, 'deadline'], JSON.stringify(late.body));
+    assert.match(late.body.error.message, /Three Minute Rule/);
+    // Nor does a new hand withdraw it (Recompile withdraws the orders sent).
+    const again = await call(s.base, 'POST', `/api/races/${r.body.id}/seats/0/recompile`, undefined, auth(ava.token));
+    assert.deepEqual([again.status, again.body.error?.field], [409, 'deadline'], JSON.stringify(again.body));
+    assert.equal((await events(s, r.body.id)).length, before, 'nothing was stored');
+    assert.deepEqual((await hand(0, ava.token)).orders.program, mine.openRegisters.map(() => null), 'the random fill stands');
+    const cyHand = await hand(1, cy.token);
+    assert.equal((await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/1/orders`, { turn: 1, program: cyHand.hand.slice(0, cyHand.openRegisters.length) }, auth(cy.token))).status, 200);
+    const filled = (await events(s, r.body.id)).filter((e) => e.event.type === 'filled').map((e) => e.event);
+    assert.deepEqual(filled, [{ type: 'filled', seat: 0, registers: mine.openRegisters }]);
+  });
+});
+
 test('the starting facing is sent with the first turn\'s orders and refused later (002 L38-39)', async () => {
   await withServer(async (s) => {
     const r = await create(s, { seats: [{ name: 'Ava' }] });
@@ -195,6 +221,8 @@ test('names are NFKC-normalized and trimmed; blank, invisible, over-long names a
       [[{ name: 'Ava' }, { name: 'A.va' }], 'seats[1].name'],
       [[{ name: 'Ava' }, { name: 'Ａｖａ' }], 'seats[1].name'],
       [[{ name: 'Ava' }, { name: 'Avá' }], 'seats[1].name'],
+      [[{ name: 'Alice' }, { name: '\u0410lice' }], 'seats[1].name'],
+      [[{ name: '\u0397ans' }, { name: 'Hans' }], 'seats[1].name'],
     ] as const) {
       const r = await race([...seats]);
       assert.deepEqual([r.status, r.body.error?.field], [422, field], JSON.stringify(seats));
