@@ -27,7 +27,7 @@ export * from './report/stats.js';
 export type { OptionRules } from './rules/ruleset.js';
 export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName } from './options/catalog.js';
 export { optionText } from './options/texts.js';
-export { CHOICE_OPTION, parseChoices } from './options/choices.js';
+export { CHOICE_NAME_LENGTH, CHOICE_OPTION, parseChoices } from './options/choices.js';
 export { optionOrders, type OptionOrders } from './options/orders.js';
 export * from './notation.js';
 export { describeFold, type CubeSide, type Fold, type Seam } from './cube.js';
