@@ -136,7 +136,7 @@ export function narrate(e: GameEvent, n: Narration): string {
   }
 }
 
-interface MoveLine { kind: 'move'; robot: number; from?: [number, number]; to?: [number, number]; blocked?: string }
+interface MoveLine { kind: 'move'; robot: number; from?: Square; to?: Square; blocked?: string }
 interface PushLine { kind: 'push'; robot: number; by: string; from: Square; to: Square }
 interface ShotLine { kind: 'shot'; robot: number; by: string; points: number; total?: number }
 /** The cards revealed in a register, in the order they run. */
