@@ -35,13 +35,40 @@ export function moveRobot(ctx: Ctx, i: number, squares: number, sideways?: Dir):
   // The way it moves, relative to its facing: over a cube's fold the facing turns, and the way with it.
   const way = (d - r.dir) & 3;
   while (left > 0 && r.status === 'active') {
-    const used = stepRobot(ctx, i, ((r.dir + way) & 3) as Dir, left, value);
+    const step = ((r.dir + way) & 3) as Dir;
+    // The plain step is a small function the optimizer inlines here; the rest is a call.
+    const used = plainStep(ctx, i, step) ? 1 : stepRobot(ctx, i, step, left, value);
     if (!used) break;
     moved = true;
     left -= used;
   }
   if (ctx.board.fold) d = ((r.dir + way) & 3) as Dir;
-  if (moved && r.status === 'active') slide(ctx, i, d); // 003 L77
+  if (moved && r.status === 'active' && onOil(ctx, r.x, r.y)) slide(ctx, i, d); // 003 L77
+}
+
+/**
+ * Most steps meet nothing but floor and no robot: one look at the board's table says so (the Dice
+ * Rule's walls are not in it), and robot i steps at once in direction d. False if the step needs
+ * the element rules (`stepRobot`); nothing has changed then.
+ */
+function plainStep(ctx: Ctx, i: number, d: Dir): boolean {
+  const b = ctx.board;
+  const r = ctx.state.robots[i]!;
+  const x = r.x, y = r.y;
+  const c = y * b.width + x;
+  if (!(b.plainStep[c]! & (1 << d)) || ctx.walls !== b.walls) return false;
+  const nx = x + DX[d]!, ny = y + DY[d]!;
+  const nc = ny * b.width + nx;
+  if (!r.virtual && ctx.occ[nc]) return false;
+  ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
+  ctx.events?.push({ type: 'moved', robot: i, from: square(x, y), to: square(nx, ny) });
+  if (!r.virtual) {
+    if (ctx.occ[c] === i + 1) ctx.occ[c] = 0;
+    ctx.occ[nc] = i + 1;
+  }
+  r.x = nx;
+  r.y = ny;
+  return true;
 }
 
 /**
@@ -55,23 +82,6 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
   const r = ctx.state.robots[i]!;
   const x = r.x, y = r.y;
   const c = y * b.width + x;
-  // Most steps meet nothing but floor and no robot: one look at the board's table says so (the
-  // Dice Rule's walls are not in it).
-  if (b.plainStep[c]! & (1 << d) && ctx.walls === b.walls) {
-    const nx = x + DX[d]!, ny = y + DY[d]!;
-    const nc = ny * b.width + nx;
-    if (r.virtual || !ctx.occ[nc]) {
-      ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
-      ctx.events?.push({ type: 'moved', robot: i, from: square(x, y), to: square(nx, ny) });
-      if (!r.virtual) {
-        if (ctx.occ[c] === i + 1) ctx.occ[c] = 0;
-        ctx.occ[nc] = i + 1;
-      }
-      r.x = nx;
-      r.y = ny;
-      return 1;
-    }
-  }
   let cost = 1;
   if (blocked(ctx, x, y, d) || (climbs(ctx, c, d) && !ramped(ctx, c, d))) {
     ctx.events?.push({ type: 'blocked', robot: i, x, y, dir: d });
