@@ -236,6 +236,9 @@ export function cubeBeams(b: Board, side: CubeSide): Board {
       if (side === 'inside' && fold.edge[e * 4 + d] && !shut(e, d)) beyond[c * 4 + d] = stepOver(b, e, d as Dir);
     }
   }
+  // Outside the cube no beam crosses a board edge: the board has no `beyond`, which every beam
+  // (board, main, High-Power, the weapons') asks before crossing.
+  if (side === 'outside') return { ...b, reach, ...beamCover(w, h, reach, b.lasers) };
   return { ...b, reach, ...beamCover(w, h, reach, b.lasers, beyond), beyond };
 }
 

@@ -241,7 +241,7 @@ test('handicap options in pbem: the robot holds its upgrades from the start (004
 
 test('pbem without playOn plays five more rounds after the first finish, then ends (001 L331 "the race will continue for five more rounds"; RULES.md L101)', () => {
   let g = race(FLAGS, [{ name: 'A', x: 1, y: 0, dir: 'E' }, { name: 'B', x: 0, y: 1, dir: 'N', archive: [0, 1] }], { rules: 'pbem' });
-  g = turn(g, { programs: { A: ['F1'] } });
+  g = turn(g, { programs: { A: ['F1', 'L', 'R', 'L', 'R'] } });
   assert.deepEqual(ofType(g.events, 'finished').map((e) => e.place), [1]);
   for (let k = 1; k <= 5; k++) {
     assert.equal(raceOver(g.setup, g.state), false, `round ${k} after the finish is still to play`);
