@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { makeSetup, type GameState, type Setup } from '../../engine/src/index.js';
 import { decideBots, entrants, startRace, type BotSeat } from '../../driver/src/index.js';
 import { BotPool } from './bot-pool.js';
@@ -80,6 +82,28 @@ test('a decision a turn waits for goes ahead of decisions only dealt', async () 
     await pool.plan('second', 1, setup, dealt, bots, 9);
     await pool.plan('first', 1, setup, dealt, bots, 9);
     assert.equal(pool.counts.decided, 3);
+  } finally {
+    await pool.close();
+  }
+});
+
+/** The nice value of each thread of this process (Linux: the 19th field of /proc/self/task/{tid}/stat). */
+function threadNices(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+test("the pool's threads run below the event loop's priority, so requests are served first", { skip: !existsSync('/proc/thread-self') && 'no /proc/thread-self (not Linux)' }, async () => {
+  const before = threadNices().filter((n) => n === 7).length;
+  const pool = new BotPool({ size: 2, nice: 7, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(10);
+    // Each thread has begun once it has answered.
+    await Promise.all([pool.plan('a', 1, setup, dealt, bots, 10), pool.plan('b', 1, setup, dealt, bots, 10)]);
+    assert.equal(threadNices().filter((n) => n === 7).length - before, 2);
+    assert.equal(threadNices()[0], getPriority(), 'the event loop keeps its priority');
   } finally {
     await pool.close();
   }

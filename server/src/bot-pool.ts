@@ -10,6 +10,10 @@
  * from `plan`, not from the deal: a pool behind by more than the budget still decides every turn
  * whose people take longer than that to answer.) A thread that has not answered long after its
  * budget is ended and replaced.
+ *
+ * The threads yield the cores to the server's event loop: each raises its own nice value (10 by
+ * default, on Linux), so that requests and the stream are served first and the bots take what is
+ * left (a decision has the people's seconds of thought to be made in; a request has milliseconds).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -38,6 +42,8 @@ export interface BotPoolOptions {
   readonly budgetMs?: number;
   /** After how long past its budget a thread that has not answered is replaced (30 s by default). */
   readonly hungMs?: number;
+  /** The threads' nice value, 0-19 (10 by default; 0 leaves them at the server's priority; `BOT_NICE`). */
+  readonly nice?: number;
   /** Decisions waiting for a thread at most; one more is decided at the fallback at once (10,000 by default). */
   readonly queue?: number;
   readonly log?: (line: string) => void;
@@ -68,6 +74,7 @@ export class BotPool {
   private readonly budgetMs: number;
   private readonly hungMs: number;
   private readonly queue: number;
+  private readonly nice: number;
   private readonly log: (line: string) => void;
   private nextId = 1;
   private closed = false;
@@ -79,6 +86,7 @@ export class BotPool {
     this.budgetMs = o.budgetMs ?? 10_000;
     this.hungMs = o.hungMs ?? 30_000;
     this.queue = o.queue ?? 10_000;
+    this.nice = o.nice ?? 10;
     this.log = o.log ?? ((line) => console.error(line));
     const size = o.size ?? Math.max(1, availableParallelism() - 1);
     for (let i = 0; i < size; i++) this.threads.push(this.spawn());
@@ -92,7 +100,7 @@ export class BotPool {
   }
 
   private spawn(): Thread {
-    const t: Thread = { worker: new Worker(new URL('./bot-worker.js', import.meta.url)), busy: null, since: 0 };
+    const t: Thread = { worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: this.nice } }), busy: null, since: 0 };
     t.worker.unref();
     t.worker.on('message', (a: BotAnswer) => {
       const p = t.busy;
