@@ -53,6 +53,38 @@ test('a decision not back within its budget is replaced by the random level, and
   }
 });
 
+test('a decision made while nobody waits for it is not late: the budget runs from when the turn takes it', async () => {
+  const pool = new BotPool({ size: 1, budgetMs: 1, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(8);
+    pool.dealt('early', 1, setup, dealt, bots, 8);
+    // Far past the 1 ms budget by the time the thread answers, but nobody had asked for it yet.
+    await until('the thread decided', () => pool.counts.decided === 1);
+    assert.deepEqual(await pool.plan('early', 1, setup, dealt, bots, 8), decideBots(setup, dealt, bots, 8));
+    assert.equal(pool.counts.late, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a decision a turn waits for goes ahead of decisions only dealt', async () => {
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(9);
+    // The one thread takes the first; the second and third wait, in the order dealt.
+    for (const r of ['first', 'second', 'third']) pool.dealt(r, 1, setup, dealt, bots, 9);
+    const third = await pool.plan('third', 1, setup, dealt, bots, 9);
+    assert.deepEqual(third, decideBots(setup, dealt, bots, 9));
+    // Answers come one at a time: when the third's is in, the second has not been made.
+    assert.equal(pool.counts.decided, 2);
+    await pool.plan('second', 1, setup, dealt, bots, 9);
+    await pool.plan('first', 1, setup, dealt, bots, 9);
+    assert.equal(pool.counts.decided, 3);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a thread that dies is replaced: its decision gets the fallback and the next decisions are made by the new thread', async () => {
   const lines: string[] = [];
   const pool = new BotPool({ size: 1, log: (l) => lines.push(l) });

@@ -3,11 +3,13 @@
  *
  * It is the race service's `BotPlanner` (planner.ts): told when a turn is dealt (`dealt`), it starts
  * the bots' decision, so that it is ready, most often, before the people's last orders arrive;
- * playing the turn takes it (`plan`). Each
- * decision has a time budget from the moment it was asked for: a decision not back by then, one
- * whose thread died, or one the pool has no room for, is replaced by the driver's decision at the
- * `random` level (its hand in a random order, made in microseconds), and the pool says so in its
- * log. A thread that has not answered long after its budget is ended and replaced.
+ * playing the turn takes it (`plan`). A decision taken before it is made goes to the head of the
+ * queue, and from then on has a time budget: a decision not back by then, one whose thread died,
+ * or one the pool has no room for, is replaced by the driver's decision at the `random` level (its
+ * hand in a random order, made in microseconds), and the pool says so in its log. (The budget runs
+ * from `plan`, not from the deal: a pool behind by more than the budget still decides every turn
+ * whose people take longer than that to answer.) A thread that has not answered long after its
+ * budget is ended and replaced.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -32,7 +34,7 @@ export type BotAnswer = { readonly id: number; readonly ok: true; readonly turns
 export interface BotPoolOptions {
   /** Threads (by default one less than the cores, at least one; `BOT_WORKERS` in main.ts). */
   readonly size?: number;
-  /** How long a decision may take from the moment it is asked for (10 s by default). */
+  /** How long the turn may wait for a decision from the moment it is taken by `plan` (10 s by default). */
   readonly budgetMs?: number;
   /** After how long past its budget a thread that has not answered is replaced (30 s by default). */
   readonly hungMs?: number;
@@ -46,7 +48,7 @@ interface Pending {
   readonly setup: Setup;
   readonly result: Promise<Record<number, BotTurn>>;
   settle(turns: Record<number, BotTurn> | null, why?: string): void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
   settled: boolean;
 }
 
@@ -149,8 +151,7 @@ export class BotPool {
     let resolve!: (t: Record<number, BotTurn>) => void;
     const result = new Promise<Record<number, BotTurn>>((r) => (resolve = r));
     const p: Pending = {
-      job, setup, result, settled: false,
-      timer: setTimeout(() => p.settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs),
+      job, setup, result, settled: false, timer: undefined,
       settle: (turns, why) => {
         if (p.settled) return;
         p.settled = true;
@@ -167,18 +168,21 @@ export class BotPool {
         resolve(this.fallback(setup, dealt, bots, seed));
       },
     };
-    p.timer.unref();
     this.byKey.set(key, p);
-    // Decisions nobody takes (a race deleted meanwhile) do not pile up.
-    if (this.byKey.size > this.queue * 2) this.byKey.delete(this.byKey.keys().next().value!);
+    // Decisions nobody takes (a race deleted meanwhile) do not pile up, and are not made.
+    if (this.byKey.size > this.queue * 2) {
+      const oldest = this.byKey.keys().next().value!;
+      this.byKey.get(oldest)!.settled = true;
+      this.byKey.delete(oldest);
+    }
     if (this.waiting.length >= this.queue) return p.settle(null, 'the queue is full');
     this.waiting.push(p);
     this.pump();
   }
 
   /**
-   * The bots' orders for the turn as dealt: the decision started for it (waiting at most what is
-   * left of its budget), else one started now.
+   * The bots' orders for the turn as dealt: the decision started for it, else one started now; a
+   * decision still waiting for a thread goes first, and the turn waits for it at most the budget.
    */
   plan(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<Record<number, BotTurn>> {
     if (!bots.length) return Promise.resolve({});
@@ -187,6 +191,15 @@ export class BotPool {
     if (!this.byKey.has(key)) this.dealt(race, turn, setup, dealt, bots, seed);
     const p = this.byKey.get(key)!;
     this.byKey.delete(key);
+    if (!p.settled) {
+      p.timer = setTimeout(() => p.settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
+      p.timer.unref();
+      const i = this.waiting.indexOf(p);
+      if (i > 0) {
+        this.waiting.splice(i, 1);
+        this.waiting.unshift(p);
+      }
+    }
     return p.result;
   }
 
