@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
-import { type DeadlinePolicy, type Entry, type RaceService, type SeatOrders, dressed, visibleOptions } from '../../server/src/index.js';
+import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
 import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';

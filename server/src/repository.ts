@@ -7,7 +7,7 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
 import type { Db, RaceRow, SeatRow, Tables, TurnRow } from './db.js';
-import type { SeatOrders } from './orders.js';
+import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 
 /** A race and its seats, as read. */
