@@ -47,8 +47,12 @@ type Kind = 'sqlite' | 'postgres' | 'postgres2';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-/** JSON over HTTP, with the bench's own keep-alive agent. */
-function call(base: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+/**
+ * JSON over HTTP, with the bench's own keep-alive agent. A request sent on a kept-alive socket the
+ * server closed at that moment (its keep-alive timeout) is sent again on a new one, as browsers do:
+ * the server never read it.
+ */
+function call(base: string, method: string, path: string, body?: unknown, token?: string, again = true): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(base + path, {
@@ -68,7 +72,10 @@ function call(base: string, method: string, path: string, body?: unknown, token?
         resolve({ status: res.statusCode ?? 0, body: json });
       });
     });
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      if (again && req.reusedSocket && e.code === 'ECONNRESET') call(base, method, path, body, token, false).then(resolve, reject);
+      else reject(e);
+    });
     req.end(data);
   });
 }

@@ -3,11 +3,17 @@
  *
  * It is the race service's `BotPlanner` (planner.ts): told when a turn is dealt (`dealt`), it starts
  * the bots' decision, so that it is ready, most often, before the people's last orders arrive;
- * playing the turn takes it (`plan`). Each
- * decision has a time budget from the moment it was asked for: a decision not back by then, one
- * whose thread died, or one the pool has no room for, is replaced by the driver's decision at the
- * `random` level (its hand in a random order, made in microseconds), and the pool says so in its
- * log. A thread that has not answered long after its budget is ended and replaced.
+ * playing the turn takes it (`plan`). A decision taken before it is made goes to the head of the
+ * queue, and from then on has a time budget: a decision not back by then, one whose thread died,
+ * or one the pool has no room for, is replaced by the driver's decision at the `random` level (its
+ * hand in a random order, made in microseconds), and the pool says so in its log. (The budget runs
+ * from `plan`, not from the deal: a pool behind by more than the budget still decides every turn
+ * whose people take longer than that to answer.) A thread that has not answered long after its
+ * budget is ended and replaced.
+ *
+ * The threads yield the cores to the server's event loop: each raises its own nice value (10 by
+ * default, on Linux), so that requests and the stream are served first and the bots take what is
+ * left (a decision has the people's seconds of thought to be made in; a request has milliseconds).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -32,10 +38,12 @@ export type BotAnswer = { readonly id: number; readonly ok: true; readonly turns
 export interface BotPoolOptions {
   /** Threads (by default one less than the cores, at least one; `BOT_WORKERS` in main.ts). */
   readonly size?: number;
-  /** How long a decision may take from the moment it is asked for (10 s by default). */
+  /** How long the turn may wait for a decision from the moment it is taken by `plan` (10 s by default). */
   readonly budgetMs?: number;
   /** After how long past its budget a thread that has not answered is replaced (30 s by default). */
   readonly hungMs?: number;
+  /** The threads' nice value, 0-19 (10 by default; 0 leaves them at the server's priority; `BOT_NICE`). */
+  readonly nice?: number;
   /** Decisions waiting for a thread at most; one more is decided at the fallback at once (10,000 by default). */
   readonly queue?: number;
   readonly log?: (line: string) => void;
@@ -46,7 +54,7 @@ interface Pending {
   readonly setup: Setup;
   readonly result: Promise<Record<number, BotTurn>>;
   settle(turns: Record<number, BotTurn> | null, why?: string): void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
   settled: boolean;
 }
 
@@ -66,6 +74,7 @@ export class BotPool {
   private readonly budgetMs: number;
   private readonly hungMs: number;
   private readonly queue: number;
+  private readonly nice: number;
   private readonly log: (line: string) => void;
   private nextId = 1;
   private closed = false;
@@ -77,6 +86,7 @@ export class BotPool {
     this.budgetMs = o.budgetMs ?? 10_000;
     this.hungMs = o.hungMs ?? 30_000;
     this.queue = o.queue ?? 10_000;
+    this.nice = o.nice ?? 10;
     this.log = o.log ?? ((line) => console.error(line));
     const size = o.size ?? Math.max(1, availableParallelism() - 1);
     for (let i = 0; i < size; i++) this.threads.push(this.spawn());
@@ -90,7 +100,7 @@ export class BotPool {
   }
 
   private spawn(): Thread {
-    const t: Thread = { worker: new Worker(new URL('./bot-worker.js', import.meta.url)), busy: null, since: 0 };
+    const t: Thread = { worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: this.nice } }), busy: null, since: 0 };
     t.worker.unref();
     t.worker.on('message', (a: BotAnswer) => {
       const p = t.busy;
@@ -149,8 +159,7 @@ export class BotPool {
     let resolve!: (t: Record<number, BotTurn>) => void;
     const result = new Promise<Record<number, BotTurn>>((r) => (resolve = r));
     const p: Pending = {
-      job, setup, result, settled: false,
-      timer: setTimeout(() => p.settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs),
+      job, setup, result, settled: false, timer: undefined,
       settle: (turns, why) => {
         if (p.settled) return;
         p.settled = true;
@@ -167,18 +176,21 @@ export class BotPool {
         resolve(this.fallback(setup, dealt, bots, seed));
       },
     };
-    p.timer.unref();
     this.byKey.set(key, p);
-    // Decisions nobody takes (a race deleted meanwhile) do not pile up.
-    if (this.byKey.size > this.queue * 2) this.byKey.delete(this.byKey.keys().next().value!);
+    // Decisions nobody takes (a race deleted meanwhile) do not pile up, and are not made.
+    if (this.byKey.size > this.queue * 2) {
+      const oldest = this.byKey.keys().next().value!;
+      this.byKey.get(oldest)!.settled = true;
+      this.byKey.delete(oldest);
+    }
     if (this.waiting.length >= this.queue) return p.settle(null, 'the queue is full');
     this.waiting.push(p);
     this.pump();
   }
 
   /**
-   * The bots' orders for the turn as dealt: the decision started for it (waiting at most what is
-   * left of its budget), else one started now.
+   * The bots' orders for the turn as dealt: the decision started for it, else one started now; a
+   * decision still waiting for a thread goes first, and the turn waits for it at most the budget.
    */
   plan(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<Record<number, BotTurn>> {
     if (!bots.length) return Promise.resolve({});
@@ -187,6 +199,15 @@ export class BotPool {
     if (!this.byKey.has(key)) this.dealt(race, turn, setup, dealt, bots, seed);
     const p = this.byKey.get(key)!;
     this.byKey.delete(key);
+    if (!p.settled) {
+      p.timer = setTimeout(() => p.settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
+      p.timer.unref();
+      const i = this.waiting.indexOf(p);
+      if (i > 0) {
+        this.waiting.splice(i, 1);
+        this.waiting.unshift(p);
+      }
+    }
     return p.result;
   }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
+import { pbem, type RuleSet } from '../../engine/src/index.js';
 import type { Tables } from './db.js';
 import { RaceService } from './races.js';
 import { shippedCourses } from './courses.js';
@@ -71,6 +72,31 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     }
   });
 }
+
+test('a seat\'s orders are checked by the engine once a turn: when they are sent, not again when the turn is played', async () => {
+  // Every check of orders that power down asks the rule set's power-down rule: a spy on it counts the checks.
+  const rules = pbem as { powerDownRefusal: RuleSet['powerDownRefusal'] };
+  const rule = rules.powerDownRefusal;
+  let checks = 0;
+  rules.powerDownRefusal = (r) => (checks++, rule(r));
+  const { service, close } = await countedService('sqlite');
+  try {
+    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(created.ok);
+    const { id, seats } = created.value;
+    const a = await firstCards(service, id, 0, seats[0]!.token!);
+    const b = await firstCards(service, id, 1, seats[1]!.token!);
+    assert.ok((await service.submit(id, 0, { token: seats[0]!.token! }, { ...a, powerDown: true })).ok);
+    assert.equal(checks, 1, 'checked when sent');
+    assert.ok((await service.submit(id, 1, { token: seats[1]!.token! }, b)).ok);
+    const view = await service.view(id);
+    assert.ok(view.ok && view.value.turn === 2, 'the last orders played the turn');
+    assert.equal(checks, 1, 'not checked again when the turn was played');
+  } finally {
+    rules.powerDownRefusal = rule;
+    await close();
+  }
+});
 
 test('orders name their turn: another turn is refused with 409 turn, and nothing is stored', async () => {
   const { service, close } = await countedService('sqlite');

@@ -10,9 +10,10 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, recompile, needsProgram, raceStats, startingPicks, type Course, type GameEvent, type GameState, type Setup,
+  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
-import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type PersonTurn } from '../../driver/src/index.js';
+import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat } from '../../driver/src/index.js';
 import type { Selectable } from 'kysely';
 import type { Db, RaceRow, SeatRow } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
@@ -23,9 +24,8 @@ import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
-import { engineOrders, readOrders, type SeatOrders } from './orders.js';
 import { publicEvent } from './views.js';
-import { Auth, hashSecret, newMailSecret, newToken } from './auth.js';
+import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
@@ -323,6 +323,21 @@ export class RaceService {
   }
 
   /**
+   * A seat says whether it keeps receiving the turn reports once its robot is out of the race
+   * (the mail word `follow` / `stop following`; a seat created with `followWhenOut` starts
+   * following). Only while the race runs; nothing of the game changes, so no entry is logged.
+   */
+  async follow(id: string, seat: number, who: SeatCredentials, follow: boolean): Promise<Answer<{ seat: number; follow: boolean; out: boolean }>> {
+    const got = await this.auth.seat(id, seat, who);
+    if (!got.ok) return got;
+    const { race } = got.value;
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    await this.repo.setFollow(id, seat, follow);
+    const st: GameState = JSON.parse(race.state);
+    return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
+  }
+
+  /**
    * A seat's orders for the turn they name (`turn`), or the moderator's correction: checked, stored
    * and answered with what was understood. Orders for another turn than the current one, or that
    * arrive once the deadline has passed (decided when they commit), are refused and change nothing.
@@ -350,8 +365,8 @@ export class RaceService {
     if (race.deadline_at !== null && race.deadline_at <= now) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
     const setup = this.setups.setupOf(race);
     const orders = readOrders(setup, st, seat, body);
-    if (!orders.ok) return orders;
-    const mine = orders.value;
+    if (!orders.ok) return no(422, orders.error.field, orders.error.message);
+    const mine = orders.value.written;
     const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
     const store = async (trx: Trx) => {
       const stored = JSON.stringify(mine);
@@ -476,11 +491,9 @@ export class RaceService {
     const id = race.id;
     const turn = st.turn;
     const policy: DeadlinePolicy = JSON.parse(race.policy);
-    const people: Record<number, PersonTurn> = {};
-    for (const [seat, o] of sent) {
-      const eo = engineOrders(setup, st, seat, o);
-      people[seat] = { orders: { ...eo.orders, program: eo.partial, joined: eo.joined }, reserved: eo.reserved, reentry: eo.reentry, facing: eo.facing };
-    }
+    // Checked by the engine when they were sent (readOrders): entered as they are.
+    const people: Record<number, CheckedTurn> = {};
+    for (const [seat, o] of sent) people[seat] = storedTurn(setup, st, seat, o);
     // The bots decide from the turn as dealt (nobody's orders in it) and the race's seed.
     const seed = dealSeed(storedDeal(race));
     const bots = await this.planner.plan(id, turn, setup, st, RaceService.bots(seats), seed);
