@@ -25,7 +25,7 @@ import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent } from './views.js';
-import { Auth, hashSecret, newMailSecret, newToken } from './auth.js';
+import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
@@ -320,6 +320,21 @@ export class RaceService {
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ seat, robot: robot as number });
+  }
+
+  /**
+   * A seat says whether it keeps receiving the turn reports once its robot is out of the race
+   * (the mail word `follow` / `stop following`; a seat created with `followWhenOut` starts
+   * following). Only while the race runs; nothing of the game changes, so no entry is logged.
+   */
+  async follow(id: string, seat: number, who: SeatCredentials, follow: boolean): Promise<Answer<{ seat: number; follow: boolean; out: boolean }>> {
+    const got = await this.auth.seat(id, seat, who);
+    if (!got.ok) return got;
+    const { race } = got.value;
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    await this.repo.setFollow(id, seat, follow);
+    const st: GameState = JSON.parse(race.state);
+    return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
   }
 
   /**

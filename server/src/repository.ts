@@ -102,6 +102,11 @@ export class RaceRepository {
     return row ? JSON.parse(row.body) : null;
   }
 
+  /** Whether a seat keeps receiving the turn reports once its robot is out (`seats.follow`). */
+  async setFollow(id: string, seat: number, follow: boolean): Promise<void> {
+    await this.db.updateTable('seats').set({ follow: follow ? 1 : 0 }).where('race_id', '=', id).where('seat', '=', seat).execute();
+  }
+
   async mailSecret(id: string, seat: number): Promise<string | null> {
     const m = await this.db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirst();
     return m?.secret ?? null;
