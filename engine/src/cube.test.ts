@@ -242,3 +242,15 @@ test('seams a course gives are refused, naming the seam, when they are not twelv
   const extra = parseCourse({ name: 'X', players: [1, 4], complexity: 'easy', time: 'short', cube: { seams: s, fold: 1 }, boards: APART.map(([x, y]) => ({ board: 'plain', x, y })), flags: [[1, 1]], start: [1, 1] }, (n) => BOARDS[n]);
   assert.match(extra.ok ? '' : `${extra.error.field}: ${extra.error.message}`, /^cube\.fold: unknown key/);
 });
+
+test('004 L179 with pbem\'s re-entry (001 L313-319): a robot re-entering beside a taken archive on a board edge may come in over the fold, on the square across', () => {
+  // The archive (3,1) on A's west column is taken; its neighbours on A are too: the one left is (1,3), over the fold.
+  const setup = must(makeSetup(cube().board, 'pbem', {}, 6));
+  const robots = [
+    { name: 'Ava', x: 3, y: 1, dir: 1, destroyed: true, archive: [3, 1] as [number, number] },
+    { name: 'Bob', x: 3, y: 1, dir: 0 }, { name: 'Cy', x: 3, y: 0, dir: 0 }, { name: 'Dee', x: 4, y: 1, dir: 0 }, { name: 'Eve', x: 3, y: 2, dir: 0 },
+  ] as const;
+  const g = turn({ setup, state: must(createState(setup, robots.map((r) => ({ ...r })), 1)), events: [] }, { registers: 0 });
+  assert.deepEqual(ofType(g.events, 'reentered').map((e) => [e.x, e.y]), [[1, 3]]);
+  assert.deepEqual(at(g, 'Ava'), [1, 3, 'E']);
+});
