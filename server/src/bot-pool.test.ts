@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { makeSetup, type GameState, type Setup } from '../../engine/src/index.js';
 import { decideBots, entrants, startRace, type BotSeat } from '../../driver/src/index.js';
 import { BotPool } from './bot-pool.js';
@@ -57,6 +59,60 @@ test('a decision not back within its budget is replaced by the random level, and
     assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 5));
     assert.equal(pool.counts.late, 1);
     assert.match(lines[0]!, /^bots of race late, turn 1: late \(budget 1 ms\); they play the random fallback$/);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a decision made while nobody waits for it is not late: the budget runs from when the turn takes it', async () => {
+  const pool = new BotPool({ size: 1, budgetMs: 1, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(8);
+    pool.dealt('early', 1, setup, dealt, bots, 8);
+    // Far past the 1 ms budget by the time the thread answers, but nobody had asked for it yet.
+    await until('the thread decided', () => pool.counts.decided === 1);
+    assert.deepEqual(await plan(pool, 'early', 1, setup, dealt, bots, 8), decideBots(setup, dealt, bots, 8));
+    assert.equal(pool.counts.late, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a decision a turn waits for goes ahead of decisions only dealt', async () => {
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(9);
+    // The one thread takes the first; the second and third wait, in the order dealt.
+    for (const r of ['first', 'second', 'third']) pool.dealt(r, 1, setup, dealt, bots, 9);
+    const third = await plan(pool, 'third', 1, setup, dealt, bots, 9);
+    assert.deepEqual(third, decideBots(setup, dealt, bots, 9));
+    // Answers come one at a time: when the third's is in, the second has not been made.
+    assert.equal(pool.counts.decided, 2);
+    await plan(pool, 'second', 1, setup, dealt, bots, 9);
+    await plan(pool, 'first', 1, setup, dealt, bots, 9);
+    assert.equal(pool.counts.decided, 3);
+  } finally {
+    await pool.close();
+  }
+});
+
+/** The nice value of each thread of this process (Linux: the 19th field of /proc/self/task/{tid}/stat). */
+function threadNices(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+test("the pool's threads run below the event loop's priority, so requests are served first", { skip: !existsSync('/proc/thread-self') && 'no /proc/thread-self (not Linux)' }, async () => {
+  const before = threadNices().filter((n) => n === 7).length;
+  const pool = new BotPool({ size: 2, nice: 7, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(10);
+    // Each thread has begun once it has answered.
+    await Promise.all([plan(pool, 'a', 1, setup, dealt, bots, 10), plan(pool, 'b', 1, setup, dealt, bots, 10)]);
+    assert.equal(threadNices().filter((n) => n === 7).length - before, 2);
+    assert.equal(threadNices()[0], getPriority(), 'the event loop keeps its priority');
   } finally {
     await pool.close();
   }

@@ -69,7 +69,9 @@ async function main(): Promise<void> {
   // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
   const workers = envInt('BOT_WORKERS');
   const budgetMs = envInt('BOT_BUDGET_MS');
-  const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}) });
+  const nice = envInt('BOT_NICE');
+  if (nice !== undefined && nice > 19) throw new Error(`BOT_NICE: expected a whole number from 1 to 19, got "${nice}"`);
+  const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
   const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => publish?.(id, seq), planner: bots });
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');

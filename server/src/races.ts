@@ -10,9 +10,10 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, recompile, needsProgram, raceStats, startingPicks, type Course, type GameEvent, type GameState, type Setup,
+  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
-import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn, type PersonTurn } from '../../driver/src/index.js';
+import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
 import type { Selectable } from 'kysely';
 import type { Db, RaceRow, SeatRow } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
@@ -23,9 +24,8 @@ import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
-import { engineOrders, readOrders, type SeatOrders } from './orders.js';
 import { publicEvent } from './views.js';
-import { Auth, hashSecret, newMailSecret, newToken } from './auth.js';
+import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
@@ -90,6 +90,12 @@ interface Play {
   readonly change: Required<Pick<Change, 'set' | 'apply'>>;
   readonly next: GameState | null;
 }
+
+/** Stored orders the Three Minute Rule filled at random (004 L188): they stand, the seat cannot replace them. */
+interface HurriedFill {
+  readonly hurried: true;
+}
+const hurriedFill = (o: unknown): o is HurriedFill => isObject(o) && o.hurried === true;
 
 /** The versioned commit of one transaction (RaceService.inTransaction). */
 type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change) => Promise<number | null>;
@@ -346,6 +352,21 @@ export class RaceService {
   }
 
   /**
+   * A seat says whether it keeps receiving the turn reports once its robot is out of the race
+   * (the mail word `follow` / `stop following`; a seat created with `followWhenOut` starts
+   * following). Only while the race runs; nothing of the game changes, so no entry is logged.
+   */
+  async follow(id: string, seat: number, who: SeatCredentials, follow: boolean): Promise<Answer<{ seat: number; follow: boolean; out: boolean }>> {
+    const got = await this.auth.seat(id, seat, who);
+    if (!got.ok) return got;
+    const { race } = got.value;
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    await this.repo.setFollow(id, seat, follow);
+    const st: GameState = JSON.parse(race.state);
+    return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
+  }
+
+  /**
    * A seat's orders for the turn they name (`turn`), or the moderator's correction: checked, stored
    * and answered with what was understood. Orders for another turn than the current one, or that
    * arrive once the deadline has passed (decided when they commit), are refused and change nothing.
@@ -376,8 +397,8 @@ export class RaceService {
       if (race.deadline_at !== null && race.deadline_at <= now) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
       const setup = this.setups.setupOf(race);
       const orders = readOrders(setup, st, seat, body);
-      if (!orders.ok) return orders;
-      const mine = orders.value;
+      if (!orders.ok) return no(422, orders.error.field, orders.error.message);
+      const mine = orders.value.written;
       const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
       const store = async (trx: Trx) => {
         const stored = JSON.stringify(mine);
@@ -391,7 +412,7 @@ export class RaceService {
       if (JSON.parse(race.policy).kind === 'live') {
         const sent = await repo.orders(id, st.turn);
         // The Three Minute Rule filled this seat's program at random (004 L188): that stands.
-        if (sent.get(seat)?.hurried && who.moderatorKey === undefined) return no(409, 'deadline', `the Three Minute Rule's time for turn ${st.turn} is up: ${seats[seat]!.name}'s program was filled at random and stands`);
+        if (hurriedFill(sent.get(seat)) && who.moderatorKey === undefined) return no(409, 'deadline', `the Three Minute Rule's time for turn ${st.turn} is up: ${seats[seat]!.name}'s program was filled at random and stands`);
         sent.set(seat, mine);
         if (race.paused_left === null && allIn(seats, st, sent)) {
           // The last person's orders in: the turn is played and stored with them, in one
@@ -435,7 +456,7 @@ export class RaceService {
     if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
     if (race.deadline_at !== null && race.deadline_at <= this.clock.now()) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed`);
     // A program the Three Minute Rule filled at random stands: no new hand withdraws it.
-    if ((await this.repo.seatOrders(id, st.turn, seat) as SeatOrders | null)?.hurried) return no(409, 'deadline', `the Three Minute Rule's time for turn ${st.turn} is up: the program was filled at random and stands`);
+    if (hurriedFill(await this.repo.seatOrders(id, st.turn, seat))) return no(409, 'deadline', `the Three Minute Rule's time for turn ${st.turn} is up: the program was filled at random and stands`);
     const setup = this.setups.setupOf(race);
     const res = recompile(setup, st, seat);
     if (!res.ok) return no(422, res.error.field, res.error.message);
@@ -471,7 +492,7 @@ export class RaceService {
       apply: async (trx) => {
         for (const x of hurried) {
           const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
+          const random: SeatOrders & HurriedFill = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },
@@ -575,11 +596,9 @@ export class RaceService {
     const id = race.id;
     const turn = st.turn;
     const policy: DeadlinePolicy = JSON.parse(race.policy);
-    const people: Record<number, PersonTurn> = {};
-    for (const [seat, o] of sent) {
-      const eo = engineOrders(setup, st, seat, o);
-      people[seat] = { orders: { ...eo.orders, program: eo.partial, joined: eo.joined }, reserved: eo.reserved, reentry: eo.reentry, facing: eo.facing };
-    }
+    // Checked by the engine when they were sent (readOrders): entered as they are.
+    const people: Record<number, CheckedTurn> = {};
+    for (const [seat, o] of sent) people[seat] = storedTurn(setup, st, seat, o);
     // The bots decided from the turn as dealt (nobody's orders in it) and the race's seed.
     const seed = dealSeed(storedDeal(race));
     const played = adjudicateTurn(setup, st, people, bots, seed);

@@ -7,7 +7,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
 import type { Db, RaceRow, SeatRow, Tables, TurnRow } from './db.js';
-import type { SeatOrders } from './orders.js';
+import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 
 /** A race and its seats, as read. */
@@ -112,6 +112,11 @@ export class RaceRepository {
   async seatOrders(id: string, turn: number, seat: number): Promise<unknown> {
     const row = await this.db.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', turn).where('seat', '=', seat).executeTakeFirst();
     return row ? JSON.parse(row.body) : null;
+  }
+
+  /** Whether a seat keeps receiving the turn reports once its robot is out (`seats.follow`). */
+  async setFollow(id: string, seat: number, follow: boolean): Promise<void> {
+    await this.db.updateTable('seats').set({ follow: follow ? 1 : 0 }).where('race_id', '=', id).where('seat', '=', seat).execute();
   }
 
   async mailSecret(id: string, seat: number): Promise<string | null> {
