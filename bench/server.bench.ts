@@ -12,14 +12,15 @@
  * on one of them) it prints: races held, turns played per second, from the last orders of a turn to
  * its report on the stream (p50, p99), the server's event-loop delay (p99, the worst process),
  * memory per race (the processes' RSS over the races), and the machine's load average (1 and 5
- * minutes) at the end of the row. `--disk-load` adds, for each set-up, a row with a second process
+ * minutes) at the end of the row; under the table, the load generator's own CPU and, for SQLite,
+ * the write-ahead log's largest size. `--disk-load` adds, for each set-up, a row with a second process
  * writing and fsyncing a file in a loop (a disk and a core busy).
  *
  *   npm run bench:server -- --races 1000 --minutes 5 [--db sqlite,postgres,postgres2] [--disk-load]
  *                           [--think-min 5 --think-max 30] [--profile DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,8 +48,12 @@ type Kind = 'sqlite' | 'postgres' | 'postgres2';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-/** JSON over HTTP, with the bench's own keep-alive agent. */
-function call(base: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
+/**
+ * JSON over HTTP, with the bench's own keep-alive agent. A request sent on a kept-alive socket the
+ * server closed at that moment (its keep-alive timeout) is sent again on a new one, as browsers do:
+ * the server never read it.
+ */
+function call(base: string, method: string, path: string, body?: unknown, token?: string, again = true): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(base + path, {
@@ -68,7 +73,10 @@ function call(base: string, method: string, path: string, body?: unknown, token?
         resolve({ status: res.statusCode ?? 0, body: json });
       });
     });
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      if (again && req.reusedSocket && e.code === 'ECONNRESET') call(base, method, path, body, token, false).then(resolve, reject);
+      else reject(e);
+    });
     req.end(data);
   });
 }
@@ -109,6 +117,10 @@ interface Row {
   readonly rssPerRace: number;
   readonly load: string;
   readonly fallbacks: number;
+  /** SQLite's write-ahead log at its largest during the measured minutes (bytes), or null. */
+  readonly walMax: number | null;
+  /** The load generator's own CPU over the measured minutes, in cores. */
+  readonly benchCores: number;
 }
 
 async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
@@ -233,9 +245,21 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics?reset=1')));
   measuring = true;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  // How far SQLite's write-ahead log grows between the checkpoints.
+  let walMax: number | null = null;
+  const wal = kind === 'sqlite' ? setInterval(() => {
+    try {
+      walMax = Math.max(walMax ?? 0, statSync(join(dir, 'roborally.sqlite-wal')).size);
+    } catch {
+      // No log at this moment (just checkpointed and truncated).
+    }
+  }, 1000) : null;
   await new Promise((r) => setTimeout(r, MINUTES * 60_000));
   measuring = false;
+  if (wal) clearInterval(wal);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const metrics = (await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics')))).map((m) => m.body as { eventLoopDelayMs: { p99: number }; rssBytes: number; bots?: { late: number; failed: number; full: number } });
   const load = loadavg().map((x) => x.toFixed(1)).slice(0, 2).join(' / ');
   running = false;
@@ -259,7 +283,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     loopP99: Math.max(...metrics.map((m) => m.eventLoopDelayMs.p99)),
     rssPerRace: metrics.reduce((a, m) => a + m.rssBytes, 0) / Math.max(1, live),
     fallbacks: metrics.reduce((a, m) => a + (m.bots ? m.bots.late + m.bots.failed + m.bots.full : 0), 0),
-    load,
+    load, walMax, benchCores: (cpu.user + cpu.system) / 1e6 / seconds,
   };
 }
 
@@ -267,12 +291,15 @@ async function main(): Promise<void> {
   console.log(`Server benchmark: ${RACES} live races (2 people thinking ${THINK[0] / 1000}-${THINK[1] / 1000} s, 2 strong bots each), ${MINUTES} min measured per row; ${cpus().length} cores, node ${process.version}\n`);
   console.log('| set-up | races held | turns/s | last orders → report p50 / p99 | event-loop delay p99 | memory per race | bots on fallback | load average 1 / 5 min |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  const notes: string[] = [];
   for (const kind of DBS) {
     for (const disk of DISK_LOAD ? [false, true] : [false]) {
       const r = await runRow(kind, disk);
       console.log(`| ${r.setup} | ${r.races} | ${r.turnsPerSecond.toFixed(1)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} ms (${r.turns} turns) | ${r.loopP99.toFixed(0)} ms | ${(r.rssPerRace / 1024).toFixed(0)} KiB | ${r.fallbacks} | ${r.load} |`);
+      notes.push(`${r.setup}: the load generator used ${r.benchCores.toFixed(2)} of a core${r.walMax === null ? '' : `; the write-ahead log reached ${(r.walMax / 2 ** 20).toFixed(1)} MiB at most`}.`);
     }
   }
+  console.log(`\n${notes.join('\n')}`);
   agent.destroy();
 }
 

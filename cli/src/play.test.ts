@@ -83,17 +83,18 @@ test('instruction codes take the first unused card of their type in the hand, an
   const hand = ['R:80', 'F2:710', 'L:210', 'L:110', 'B:440', 'F3:830', 'F3:810', 'L:250', 'B:480'].map((c) => parseCard(c, true)!);
   const p = parseProgram('L, l F2 r 9', hand, classic);
   assert.ok(p.ok);
-  assert.deepEqual(p.value.cards, [210, 110, 710, 80, 480]);
-  assert.equal(p.value.powerDown, false);
+  assert.deepEqual(p.value.orders.program, ['L:210', 'L:110', 'F2:710', 'R:80', 'B:480']);
+  assert.equal(p.value.orders.powerDown, false);
   // A number or an exact card is set aside first; a code then takes the next card of its type.
   const q = parseProgram('L 3 F3:810 F3 pd B', hand, classic);
   assert.ok(q.ok);
-  assert.deepEqual(q.value.cards, [110, 210, 810, 830, 440]);
-  assert.equal(q.value.powerDown, true);
+  assert.deepEqual(q.value.orders.program, ['L:110', 'L:210', 'F3:810', 'F3:830', 'B:440']);
+  assert.equal(q.value.orders.powerDown, true);
   const r = parseProgram('power down', hand, classic);
   assert.ok(r.ok);
-  assert.deepEqual(r.value.cards, []);
-  assert.equal(r.value.powerDown, true);
+  assert.deepEqual(r.value.orders.program, []);
+  assert.equal(r.value.orders.powerDown, true);
+  assert.equal(r.value.body.program, undefined, 'no program typed: every register to the random fill');
 });
 
 test('a code with no card of its type left in the hand is refused, naming the token', () => {
@@ -146,7 +147,7 @@ test('the notation\'s and the engine\'s refusals reach the player: a card used t
   const t1 = turnLines(out, 1), t2 = turnLines(out, 2), t3 = turnLines(out, 3);
   assert.ok(t1.some((l) => l.includes('Ava: only a damaged robot may power down')), t1.join('\n'));
   assert.ok(t2.some((l) => /^ {2}"1": card 1 \([A-Z0-9]+:\d+\) is used twice$/.test(l)), t2.join('\n'));
-  assert.ok(t3.some((l) => l.includes('Ava needs 5 cards for five registers, found 3')), t3.join('\n'));
+  assert.ok(t3.some((l) => l.includes('expected 5 entries, one per open register (1, 2, 3, 4, 5), found 3')), t3.join('\n'));
 });
 
 test('an interactive player is asked again after a mistake, and the corrected program is the one run', async () => {
@@ -267,10 +268,10 @@ test('the terminal reads the same orders as a mail: the two-wrench choice and op
   const hand = ['R:80', 'F2:710', 'L:210', 'L:110', 'B:440', 'F3:830', 'F3:810', 'L:250', 'B:480'].map((c) => parseCard(c, true)!);
   const p = parseProgram('take option', hand, classic);
   assert.ok(p.ok);
-  assert.deepEqual([p.value.cards, p.value.takeOption, p.value.choices], [[], true, null]);
+  assert.deepEqual([p.value.orders.program, p.value.body.takeOption, p.value.body.choices], [[], true, undefined]);
   const q = parseProgram('shield back', hand, classic, { options: ['Shield'] });
   assert.ok(q.ok);
-  assert.deepEqual(q.value.choices, { shield: 'back' });
+  assert.deepEqual(q.value.body.choices, { shield: 'back' });
   const r = parseProgram('shield back', hand, classic);
   assert.ok(!r.ok);
   assert.match(r.error.message, /you hold none/);

@@ -9,7 +9,6 @@ import {
   cardName,
   cardType,
   dirName,
-  fillProgram,
   makeSetup,
   DEFAULT_RULE_SET,
   newRace,
@@ -18,9 +17,10 @@ import {
   CARD_TYPES,
   cardWords,
   apiOrders,
-  parseChoices,
+  enterCheckedOrders,
+  enterOrders,
   parseOrders,
-  readEntry,
+  readOrders,
   writeCard,
   playRegister,
   beginTurn,
@@ -33,13 +33,13 @@ import {
   type BoardJson,
   type Card,
   type NotationContext,
-  type Orders,
   type GameEvent,
   type GameState,
   type Result,
   type RobotState,
   type RuleSet,
   type Setup,
+  type WrittenOrders,
 } from '../../engine/src/index.js';
 import { PLAY_BOARD } from './play-board.js';
 
@@ -104,18 +104,12 @@ const isLineSource = (x: unknown): x is LineSource =>
 // Reading a program
 
 export interface ParsedProgram {
-  /** The cards of the program, register 1 first; 0 for a register left to the random fill; none when no program was typed. */
-  readonly cards: Card[];
-  /** Per card, a second card joined in its register (Crab Legs, Dual Processor), 0 for none. */
-  readonly joined: Card[];
+  /** The orders as read, cards by their names in the hand (`null`: a register left to the random fill). */
+  readonly orders: WrittenOrders;
+  /** The orders as the API takes them (`apiOrders`), for the engine's `readOrders`; no program when none was typed (every register to the random fill). */
+  readonly body: Record<string, unknown>;
   /** The card each register was read as, for error messages. */
   readonly tokens: string[];
-  readonly powerDown: boolean;
-  readonly stayDown: boolean;
-  /** The two-wrench choice, the registers to free first, and the option decisions, as the API takes them (`apiOrders`). */
-  readonly takeOption: boolean;
-  readonly unlock: number[];
-  readonly choices: Record<string, unknown> | null;
 }
 
 /**
@@ -123,7 +117,7 @@ export interface ParsedProgram {
  * (`F2 R F1 L U`, `F` for F1; each takes the first unused card of that type in the hand), exact
  * cards (`F2:670`, `F2 P670`), or 1-based positions in the hand (`3 1 5 2 4`), separated by spaces
  * or commas. `pd` or `power down` anywhere announces a power down, `stay down` keeps a powered
- * down robot down. Whether the count and the cards are legal is the engine's to say (submitOrders).
+ * down robot down. Whether the count and the cards are legal is the engine's to say (`readOrders`).
  */
 export function parseProgram(line: string, hand: readonly Card[], rules: RuleSet, robot: { poweredDown?: boolean; options?: readonly string[]; name?: string; open?: readonly number[] } = {}): Result<ParsedProgram> {
   const open = robot.open ?? [1, 2, 3, 4, 5];
@@ -136,18 +130,9 @@ export function parseProgram(line: string, hand: readonly Card[], rules: RuleSet
     const e = p.errors[0]!;
     return { ok: false, error: { field: 'program', message: e.expected.startsWith('"') ? e.expected : `expected ${e.expected}` } };
   }
-  const cards: Card[] = [], joined: Card[] = [];
-  for (const name of p.orders.program) {
-    const e = name === null ? null : readEntry(name, rules);
-    cards.push(e && typeof e !== 'string' ? e.card : 0);
-    joined.push(e && typeof e !== 'string' ? e.joined : 0);
-  }
+  const { program, ...rest } = apiOrders(p.orders);
   const tokens = p.orders.program.map((n) => (n === null ? '-' : writeCard(n)));
-  const api = apiOrders(p.orders) as { takeOption: boolean; choices?: Record<string, unknown> };
-  return {
-    ok: true,
-    value: { cards, joined, tokens, powerDown: p.orders.powerDown, stayDown: p.orders.stayDown, takeOption: api.takeOption, unlock: p.orders.unlock, choices: api.choices ?? null },
-  };
+  return { ok: true, value: { orders: p.orders, body: p.orders.program.length ? { ...rest, program } : rest, tokens } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,16 +255,12 @@ export async function playRace(
 
     // The bots' programs, at random; a badly damaged bot powers down next turn.
     for (let i = 1; i < state.robots.length; i++) {
-      const filled = fillProgram(setup, state, i);
-      if (!filled.ok) return engineFailure(print, filled.error);
-      state = filled.value.state;
       const bot = state.robots[i]!;
-      if (bot.status === 'active' && !bot.poweredDown && bot.damage >= BOT_POWER_DOWN_AT) {
-        const program = openRegisters(bot.locked).map((reg) => bot.registers[reg - 1]!);
-        const res = submitOrders(setup, state, i, { program, powerDown: true });
-        if (!res.ok) return engineFailure(print, res.error);
-        state = res.value;
-      }
+      const down = bot.status === 'active' && !bot.poweredDown && bot.damage >= BOT_POWER_DOWN_AT;
+      const entered = enterOrders(setup, state, i, down ? { orders: { powerDown: true } } : undefined);
+      if (!entered.ok) return engineFailure(print, entered.error);
+      if (entered.value.refused) return engineFailure(print, entered.value.refused);
+      state = entered.value.state;
     }
 
     for (let reg = 1; reg <= 5; reg++) {
@@ -347,7 +328,7 @@ async function askStayDown(setup: Setup, state: GameState, src: LineSource, prin
     if (a === 'y' || a === 'yes') return true;
     if (a === '' || a === 'n' || a === 'no') return false;
     const p = parseProgram(line, [], setup.rules, { poweredDown: true, options: me.options, name: me.name, open: openRegisters(me.locked) });
-    if (p.ok) return p.value.stayDown;
+    if (p.ok) return p.value.orders.stayDown;
     print(`  "${line.trim()}" is not an answer: type y or n, or "stay down" (${p.error.message})`);
     if (!src.interactive) return false;
   }
@@ -372,7 +353,7 @@ async function askProgram(setup: Setup, state: GameState, src: LineSource, print
         `add "pd" to power down next turn; an empty line plays random cards.`,
     );
   const fallback = (): GameState => {
-    const next = randomProgram(setup, state, {}, src, print) ?? state;
+    const next = randomProgram(setup, state, print);
     printProgram(next, print);
     return next;
   };
@@ -385,24 +366,14 @@ async function askProgram(setup: Setup, state: GameState, src: LineSource, print
     if (!src.interactive) print(`> ${line}`);
     const p = parseProgram(line, hand, setup.rules, { options: me.options, name: me.name, open });
     let next: GameState | null = null;
-    // The option decisions typed ("shield back", "take option") go with the program.
-    const choices = p.ok ? parseChoices(p.value.choices, setup, me) : null;
-    const rest = p.ok && choices?.ok ? { powerDown: p.value.powerDown, takeOption: p.value.takeOption, unlock: p.value.unlock, choices: choices.value } : null;
+    // The engine reads the orders as it reads the API's and a mail's: the program, "-" left to the
+    // random fill (an empty line: every register), the power down, the option decisions typed.
+    const read = p.ok ? readOrders(setup, state, 0, p.value.body) : null;
+    const entered = read?.ok ? enterCheckedOrders(setup, state, 0, read.value.turn) : null;
     if (!p.ok) print(`  ${p.error.message}`);
-    else if (!rest) print(`  ${choices && !choices.ok ? `${choices.error.field}: ${choices.error.message}` : ''}`);
-    else if (p.value.cards.every((c) => !c) && open.length > 0) {
-      next = randomProgram(setup, state, rest, src, print);
-    } else if (p.value.cards.some((c) => !c)) {
-      // "-" leaves a register to the random fill: the cards typed stay, the others are drawn.
-      const filled = fillProgram(setup, state, 0, p.value.cards, p.value.joined.filter((c) => c));
-      const res = filled.ok ? submitOrders(setup, filled.value.state, 0, { ...rest, program: open.map((reg) => filled.value.state.robots[0]!.registers[reg - 1]!), joined: p.value.joined }) : filled;
-      if (res.ok) next = res.value;
-      else print(`  ${orderError(res.error, p.value.tokens, open)}`);
-    } else {
-      const res = submitOrders(setup, state, 0, { ...rest, program: p.value.cards, joined: p.value.joined });
-      if (res.ok) next = res.value;
-      else print(`  ${orderError(res.error, p.value.tokens, open)}`);
-    }
+    else if (read && !read.ok) print(`  ${orderError(read.error, p.value.tokens, open)}`);
+    else if (entered && !entered.ok) print(`  ${entered.error.message}`);
+    else if (entered) next = entered.value.state;
     if (next) {
       printProgram(next, print);
       return next;
@@ -415,24 +386,12 @@ async function askProgram(setup: Setup, state: GameState, src: LineSource, print
   }
 }
 
-/** Random cards for the player (an empty line), with the other orders typed (a power down, option decisions). */
-function randomProgram(setup: Setup, state: GameState, rest: Omit<Orders, 'program' | 'joined'>, src: LineSource, print: (s: string) => void): GameState | null {
-  const filled = fillProgram(setup, state, 0);
-  if (!filled.ok) {
-    print(`  ${filled.error.message}`);
-    return null;
-  }
-  let next = filled.value.state;
-  if (rest.powerDown || rest.takeOption || rest.unlock?.length || Object.keys(rest.choices ?? {}).length) {
-    const me = next.robots[0]!;
-    const program = openRegisters(me.locked).map((reg) => me.registers[reg - 1]!);
-    const res = submitOrders(setup, next, 0, { ...rest, program });
-    if (!res.ok) {
-      print(`  ${res.error.message}`);
-      if (src.interactive) return null;
-    } else next = res.value;
-  }
-  return next;
+/** Random cards for the player: the engine's random fill, nothing else ordered. */
+function randomProgram(setup: Setup, state: GameState, print: (s: string) => void): GameState {
+  const filled = enterOrders(setup, state, 0);
+  if (filled.ok) return filled.value.state;
+  print(`  ${filled.error.message}`);
+  return state;
 }
 
 function printProgram(st: GameState, print: (s: string) => void): void {
@@ -441,14 +400,14 @@ function printProgram(st: GameState, print: (s: string) => void): void {
   print(`${me.name}'s program: ${regs.join('  ')}${me.announced ? '; powering down next turn' : ''}`);
 }
 
-/** The engine's message, with the token it is about. */
+/** The engine's message, with the token or the option decision it is about. */
 function orderError(e: { field: string; message: string }, tokens: readonly string[], open: readonly number[]): string {
   const m = /^program\[(\d+)\]$/.exec(e.field);
   if (m) {
     const k = Number(m[1]);
     return `"${tokens[k] ?? '?'}" (register ${open[k] ?? '?'}): ${e.message}`;
   }
-  return e.message;
+  return e.field.startsWith('choices.') ? `${e.field}: ${e.message}` : e.message;
 }
 
 /** A program in codes that the hand can play, for the prompt. */

@@ -1,7 +1,7 @@
 /** The race driver: placing the entrants, the deal, the bots' decisions, the fill, the turn, the end. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { beginTurn, createState, makeSetup, openRegisters, parseBoard, type GameState, type Setup } from '../../engine/src/index.js';
+import { beginTurn, cardName, createState, makeSetup, openRegisters, parseBoard, readOrders, storedTurn, type CheckedTurn, type GameState, type Setup } from '../../engine/src/index.js';
 import { plainBoard, setupOf } from '../../bots/src/testing.js';
 import { adjudicate, botSeed, decideBot, decideBots, entrants, startRace } from './index.js';
 
@@ -9,6 +9,11 @@ const must = <T>(r: { ok: true; value: T } | { ok: false; error: { field: string
   if (!r.ok) throw new Error(`${r.error.field}: ${r.error.message}`);
   return r.value;
 };
+
+/** A person's orders as the server takes them: read and checked by the engine when sent, kept as written, read back at the deadline. */
+function sent(setup: Setup, st: GameState, seat: number, body: Record<string, unknown>): CheckedTurn {
+  return storedTurn(setup, st, seat, must(readOrders(setup, st, seat, body)).written);
+}
 
 const board = plainBoard(8, 8, { '3,3': 'O', '4,4': 'O' }, [[6, 1], [1, 6]], { start: [0, 0] });
 const course = { start: [0, 0] as const, starts: [[0, 0], [1, 0], [2, 0]] as const };
@@ -92,8 +97,8 @@ describe('adjudicate', () => {
     const race = must(startRace(setup, must(entrants(setup, course, [{ name: 'Ava' }, { name: 'Bo' }], 2)), 2));
     const dealt = race.dealt.state;
     const hand = dealt.robots[0]!.hand;
-    const program = [hand[0]!, 0, hand[1]!, 0, 0];
-    const played = must(adjudicate(setup, dealt, { 0: { orders: { program } } }, {}, 2));
+    const program = [cardName(hand[0]!), null, cardName(hand[1]!), null, null];
+    const played = must(adjudicate(setup, dealt, { 0: sent(setup, dealt, 0, { program }) }, {}, 2));
     assert.deepEqual(played.fills.map((f) => [f.seat, f.registers, f.missing]), [[0, [2, 4, 5], false], [1, openRegisters(0), true]]);
     const revealed = played.played.find((e) => e.type === 'revealed');
     assert.ok(revealed, 'the programs are revealed');
@@ -109,13 +114,29 @@ describe('adjudicate', () => {
     assert.deepEqual(played.fills.map((f) => [f.seat, f.registers]), [[0, [1]]]);
   });
 
+  test('a person\'s orders are checked by the engine once, when sent, and a bot\'s once, when the turn is played', () => {
+    // The rule set's power-down rule is asked by every check of orders that power down: it counts them.
+    const base = setupOf(board, 'pbem');
+    let checks = 0;
+    const setup: Setup = { ...base, rules: { ...base.rules, powerDownRefusal: (r) => (checks++, base.rules.powerDownRefusal(r)) } };
+    const race = must(startRace(setup, must(entrants(setup, course, [{ name: 'Ava' }, { name: 'Bolt', level: 'random' }], 4)), 4));
+    const dealt = race.dealt.state;
+    const person = sent(setup, dealt, 0, { powerDown: true });
+    assert.equal(checks, 1, 'checked when sent');
+    const bot = { level: 'random' as const, orders: { program: dealt.robots[1]!.hand.slice(0, 5), powerDown: true } };
+    const played = must(adjudicate(setup, dealt, { 0: person }, { 1: bot }, 4));
+    assert.equal(checks, 2, 'the bot\'s orders checked when the turn is played, the person\'s not again');
+    assert.deepEqual(played.fills.map((f) => [f.seat, f.registers, f.refused]), [[0, [1, 2, 3, 4, 5], false]]);
+    assert.deepEqual(played.played.flatMap((e) => (e.type === 'powerDownAnnounced' ? [e.robot] : [])), [0, 1], 'both power downs were entered');
+  });
+
   test('says when the race is over and deals nothing more', () => {
     // One flag next to the start; the robot faces it and finishes in its first register.
     const setup = setupOf(plainBoard(4, 1, {}, [[1, 0]], { start: [0, 0] }), 'classic');
     const race = must(startRace(setup, must(entrants(setup, { start: [0, 0], starts: [] }, [{ name: 'Ava', dir: 1 }], 1)), 1));
     const dealt = structuredClone(race.dealt.state);
     dealt.robots[0]!.hand = [490, 10, 20, 30, 40, 50, 60, 70, 80]; // one F1, then turns on the spot
-    const played = must(adjudicate(setup, dealt, { 0: { orders: { program: [490, 10, 20, 30, 40] } } }, {}, 1));
+    const played = must(adjudicate(setup, dealt, { 0: sent(setup, dealt, 0, { program: [490, 10, 20, 30, 40].map(cardName) }) }, {}, 1));
     assert.deepEqual(played.ended.finished, [[0]]);
     assert.equal(played.over, true);
     assert.equal(played.next, null);

@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  arenaStarts, beginTurn, chooseFacing, fillProgram, needsProgram, newRace, openRegisters, playTurn, raceOver, submitOrders,
-  type Card, type Dir, type Entrant, type GameEvent, type GameState, type Orders, type Outcome, type Reentry, type Result, type Seed, type Setup, type Square,
+  arenaStarts, beginTurn, chooseFacing, enterCheckedOrders, enterOrders, needsProgram, newRace, playTurn, raceOver,
+  type CheckedTurn, type Dir, type Entrant, type GameEvent, type GameState, type Orders, type Outcome, type Reentry, type Result, type Seed, type Setup, type Square,
 } from '../../engine/src/index.js';
 import { BOTS, chooseOrders, chooseReentry, type Budget, type Level } from '../../bots/src/index.js';
 
@@ -116,20 +116,6 @@ export function decideBots(setup: Setup, dealt: GameState, bots: readonly BotSea
   return out;
 }
 
-/**
- * A person's orders as the engine takes them. `orders.program` holds a card per open register, 0
- * for one left to the random fill; `joined` the second card of a register (0 for none); `reserved`
- * the cards the orders use besides the program (joined, set aside, stored), which the fill must not
- * draw; `reentry` how to re-enter if destroyed this turn.
- */
-export interface PersonTurn {
-  readonly orders: Orders;
-  /** The first turn: the facing the robot starts with (`chooseFacing`, 002 L38-39). */
-  readonly facing?: Dir | null;
-  readonly reserved?: readonly Card[];
-  readonly reentry?: Reentry | null;
-}
-
 /** Registers filled at random for a seat, and the engine's events saying so. */
 export interface Fill {
   readonly seat: number;
@@ -173,7 +159,7 @@ export interface AdjudicateOptions {
  * turn is dealt. Pure: no I/O; the engine's generator in the state is the only randomness.
  */
 export function adjudicate(
-  setup: Setup, state: GameState, orders: Readonly<Record<number, PersonTurn | undefined>>, bots: Readonly<Record<number, BotTurn | undefined>>,
+  setup: Setup, state: GameState, orders: Readonly<Record<number, CheckedTurn | undefined>>, bots: Readonly<Record<number, BotTurn | undefined>>,
   seed: Seed, o: AdjudicateOptions = {},
 ): Result<Adjudication> {
   if (state.phase !== 'programming') return fail('phase', 'no turn is dealt');
@@ -193,33 +179,17 @@ export function adjudicate(
   for (let i = 0; i < s.robots.length; i++) {
     if (s.robots[i]!.status === 'out') continue;
     const bot = bots[i];
-    const sent: PersonTurn | undefined = bot ? (bot.orders ? { orders: bot.orders } : undefined) : orders[i];
-    if (sent?.reentry) reentry[i] = sent.reentry;
-    const partial = sent?.orders.program ?? [];
-    let events: GameEvent[] = [];
+    const person = bot ? undefined : orders[i];
+    const reenter = person?.reentry;
+    if (reenter) reentry[i] = reenter;
     const needed = needsProgram(s, i);
-    if (needed) {
-      const filled = fillProgram(setup, s, i, partial, sent?.reserved ?? []);
-      if (!filled.ok) return filled;
-      events = filled.value.events;
-      s = filled.value.state;
-    }
-    let refused = false;
-    if (sent) {
-      const r = s.robots[i]!;
-      const program = needsProgram(s, i) ? openRegisters(r.locked).map((reg) => r.registers[reg - 1]!) : [];
-      // A joined card stays only beside the card the player put in that register.
-      const joined = program.map((c, k) => (c === partial[k] ? sent.orders.joined?.[k] ?? 0 : 0));
-      const res = submitOrders(setup, s, i, { ...sent.orders, program, joined });
-      if (res.ok) s = res.value;
-      else {
-        // Checked when sent; what no longer fits (a card the fill took) is dropped, the program kept.
-        refused = true;
-        const { powerDown, stayDown, takeOption, unlock } = sent.orders;
-        const plain = submitOrders(setup, s, i, { powerDown, stayDown, takeOption, unlock, program });
-        if (plain.ok) s = plain.value;
-      }
-    }
+    // A person's orders were checked when sent; a bot's are checked now, once.
+    const entered = person ? enterCheckedOrders(setup, s, i, person) : enterOrders(setup, s, i, bot?.orders ? { orders: bot.orders } : undefined);
+    if (!entered.ok) return entered;
+    s = entered.value.state;
+    const { events } = entered.value;
+    const sent = person ?? bot?.orders;
+    const refused = entered.value.refused !== null;
     if ((needed && (events.length || !sent)) || refused) {
       const registers = events.flatMap((e) => (e.type === 'programmed' ? e.filled.map((f) => f.register) : []));
       fills.push({ seat: i, registers, events, missing: !sent, refused });

@@ -5,6 +5,6 @@
  */
 export {
   entrants, startRace, botSeed, decideBot, decideBots, adjudicate,
-  type SeatPlan, type Starts, type Started, type BotSeat, type BotTurn, type PersonTurn, type Fill, type Adjudication, type AdjudicateOptions,
+  type SeatPlan, type Starts, type Started, type BotSeat, type BotTurn, type Fill, type Adjudication, type AdjudicateOptions,
 } from './driver.js';
 export { runBotRace, type BotRaceOptions, type BotRaceResult, type RobotSummary } from './race.js';

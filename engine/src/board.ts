@@ -125,6 +125,18 @@ export function cannotStand(b: Board, x: number, y: number): string | null {
 
 /** The largest board or course: 48 squares a side (four 12x12 boards in a row). */
 export const MAX_BOARD_SIDE = 48;
+
+/**
+ * One frozen [x, y] for every square of the largest board, built once: the events that name a
+ * square share it, so a move, a push, a shot or a belt's carry allocates no pair for its squares.
+ */
+const SQUARES: readonly Square[] = Array.from({ length: MAX_BOARD_SIDE * MAX_BOARD_SIDE }, (_, c) =>
+  Object.freeze([c % MAX_BOARD_SIDE, (c - (c % MAX_BOARD_SIDE)) / MAX_BOARD_SIDE] as const),
+);
+
+/** The square (x, y) as events name it: the shared frozen pair, or a new one off the board (a fall past an edge). */
+export const square = (x: number, y: number): Square =>
+  x >= 0 && y >= 0 && x < MAX_BOARD_SIDE && y < MAX_BOARD_SIDE ? SQUARES[y * MAX_BOARD_SIDE + x]! : [x, y];
 /** The most flags a board or course holds. */
 export const MAX_FLAGS = 16;
 /** The longest list of edges or devices a board holds: four per square of the largest board. */

@@ -4,8 +4,8 @@
  * SCENARIOS.md; cells of its bounding box that no board covers are `x` (no floor).
  */
 import { cannotStand, MAX_BOARD_SIDE, MAX_FLAGS, parseBoard, type Board, type BoardJson } from './board.js';
-import { foldNet, foldedFloor } from './cube.js';
-import { DIR_NAMES, parseDir, type Square } from './geometry.js';
+import { foldNet, foldSeams, foldedFloor } from './cube.js';
+import { DIR_NAMES, parseDir, type Dir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
 
 export type Rotation = 0 | 90 | 180 | 270;
@@ -38,6 +38,8 @@ export interface Course {
   readonly layout: BoardJson;
   /** Per course square (y * width + x): the index in `boards` of the board there, or -1. */
   readonly boardAt: Int16Array;
+  /** A cube course laid out with the seams it gives (`"cube": {"seams": …}`); a folded net has none. */
+  readonly seams?: Seams;
   readonly board: Board;
 }
 
@@ -257,10 +259,17 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   const parsed = parseBoard(composed, 'course');
   if (!parsed.ok) return parsed;
   let board: Board = parsed.value;
+  let seams: Seams | null = null;
   if (json.cube !== undefined && json.cube !== false) {
-    // RoboRally Cubed (004 L179): the six boards are a net, folded into a cube.
-    if (json.cube !== true) return err('cube', 'expected true (the six boards are the net of a cube) or false');
-    const fold = foldNet(placements.map((p, k) => ({ x: p.x, y: p.y, w: size[k]![0], h: size[k]![1] })), width, height);
+    // RoboRally Cubed (004 L179): the six boards are a net, folded into a cube, or laid out as the
+    // course likes with the seams it gives.
+    const faces = placements.map((p, k) => ({ x: p.x, y: p.y, w: size[k]![0], h: size[k]![1] }));
+    if (json.cube !== true) {
+      const given = readSeams(json.cube);
+      if (!given.ok) return given;
+      seams = given.value;
+    }
+    const fold = seams ? foldSeams(faces, width, height, seams) : foldNet(faces, width, height);
     if (!fold.ok) return fold;
     board = foldedFloor(parsed.value, fold.value);
   }
@@ -272,8 +281,29 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
     name: name.value, author: author.value, description: description.value,
     players: [fewest, most], complexity: json.complexity as Course['complexity'], time: json.time as Course['time'],
     boards: placements, flags, start, starts, layout: composed, board,
-    boardAt,
+    boardAt, ...(seams ? { seams } : {}),
   });
+}
+
+/** A cube's seams as a course gives them: each `[board, side, board, side]`. */
+export type Seams = readonly (readonly [number, Dir, number, Dir])[];
+
+/** `"cube": {"seams": [[0, "W", 1, "N"], …]}`: twelve seams, each two board sides attached to each other. */
+function readSeams(v: unknown): Result<Seams> {
+  const expected = 'expected true (the six boards are the net of a cube), false, or {"seams": [[board, side, board, side], …]} with the twelve seams of the cube';
+  if (!isObject(v)) return err('cube', expected);
+  const unknown = unknownKey(v, new Set(['seams']), 'cube');
+  if (unknown) return unknown;
+  if (!Array.isArray(v.seams) || v.seams.length !== 12) return err('cube.seams', `expected the twelve seams of the cube, [[board, side, board, side], …]; found ${Array.isArray(v.seams) ? v.seams.length : 'no list'}`);
+  const out: [number, Dir, number, Dir][] = [];
+  for (const [i, s] of (v.seams as unknown[]).entries()) {
+    const side = (x: unknown) => (typeof x === 'string' && /^[NESW]$/.test(x) ? parseDir(x) : undefined);
+    const board = (x: unknown) => (isInt(x) && x >= 0 && x < 6 ? x : undefined);
+    const parts = Array.isArray(s) && s.length === 4 ? [board(s[0]), side(s[1]), board(s[2]), side(s[3])] : [];
+    if (parts.length !== 4 || parts.some((x) => x === undefined)) return err(`cube.seams[${i}]`, 'expected [board, side, board, side]: two boards (0 to 5, as listed in boards) and their sides ("N", "E", "S" or "W"), e.g. [0, "W", 1, "N"]');
+    out.push(parts as [number, Dir, number, Dir]);
+  }
+  return ok(out);
 }
 
 /** A course as its file has it (docs/formats.md): what parseCourse reads back into the same course. */
@@ -284,5 +314,6 @@ export function courseFile(c: Course): Record<string, unknown> {
     boards: c.boards.map((p) => ({ board: p.board, x: p.x, y: p.y, rotation: p.rotation })),
     flags: c.flags.map(([x, y]) => [x, y]), ...(c.start ? { start: [c.start[0], c.start[1]] } : {}),
     ...(c.starts.length ? { starts: c.starts.map(([x, y]) => [x, y]) } : {}),
+    ...(c.seams ? { cube: { seams: c.seams.map(([a, d, b, e]) => [a, DIR_NAMES[d], b, DIR_NAMES[e]]) } } : c.board.fold ? { cube: true } : {}),
   };
 }

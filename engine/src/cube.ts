@@ -100,30 +100,91 @@ export function foldNet(faces: readonly { x: number; y: number; w: number; h: nu
     const t = travel(f, d);
     const board = fr.findIndex((g) => same(g.n, t));
     const side = ([0, 1, 2, 3] as Dir[]).find((s) => same(travel(fr[board]!, s), f.n))!;
-    return { board, side, turn: (reverse(side) - d + 4) & 3 };
+    return seam(d, board, side);
   }));
+  return ok(foldTables(faces, map, width, height));
+}
+
+/** Side d of a board attached to side `side` of `board`: the turn crossing it follows from the two sides. */
+const seam = (d: Dir, board: number, side: Dir): Seam => ({ board, side, turn: (reverse(side) - d + 4) & 3 });
+
+/**
+ * The fold of a cube whose seams the course gives (`"cube": {"seams": [...]}`): six square boards
+ * of one size laid out anywhere, and twelve seams, each attaching a side of one board to a side of
+ * another. RULES.md has no ruling here; the reading is 004 L179's "every board edge is attached to
+ * another board edge somewhere on the configuration": each of the 24 board edges is in exactly one
+ * seam; two attached edges run opposite ways (the floor seen from one side, as a folded net is); the
+ * seams close the six boards into a cube (eight corners, three boards at each; no board attached to
+ * itself or twice to another); and boards that touch on the course are attached where they touch,
+ * as laid out, since the floor runs on between squares that touch. Refuses, naming the seam.
+ */
+export function foldSeams(faces: readonly { x: number; y: number; w: number; h: number }[], width: number, height: number, seams: readonly (readonly [number, Dir, number, Dir])[]): Result<Fold> {
+  if (faces.length !== 6) return err('boards', `a cube is six boards; found ${faces.length}`);
+  const n = faces[0]!.w;
+  for (const [k, f] of faces.entries()) if (f.w !== n || f.h !== n) return err(`boards[${k}]`, `a cube's boards are squares of one size; this one is ${f.w}x${f.h}, board 0 is ${n}x${n}`);
+  if (seams.length !== 12) return err('cube.seams', `a cube has twelve seams; found ${seams.length}`);
+  const map: (Seam | null)[][] = faces.map(() => [null, null, null, null]);
+  for (const [i, [a, d, b, e]] of seams.entries()) {
+    const p = `cube.seams[${i}]`;
+    if (a === b) return err(p, `attaches boards[${a}] to itself`);
+    for (const [k, side] of [[a, d], [b, e]] as const) if (map[k]![side]) return err(p, `boards[${k}] ${DIR_NAMES[side]} is in another seam already`);
+    if (map[a]!.some((s) => s?.board === b)) return err(p, `boards[${a}] is attached to boards[${b}] already`);
+    map[a]![d] = seam(d, b, e);
+    map[b]![e] = seam(e, a, d);
+  }
+  // The corners: side d runs clockwise from corner d to corner d + 1, and an attached side runs the other way.
+  const root = Array.from({ length: 24 }, (_, k) => k);
+  const find = (k: number): number => (root[k] === k ? k : (root[k] = find(root[k]!)));
+  for (const [a, d, b, e] of seams) {
+    root[find(a * 4 + d)] = find(b * 4 + ((e + 1) & 3));
+    root[find(a * 4 + ((d + 1) & 3))] = find(b * 4 + e);
+  }
+  const corners = new Map<number, number>();
+  for (let k = 0; k < 24; k++) corners.set(find(k), (corners.get(find(k)) ?? 0) + 1);
+  const odd = [...corners.entries()].find(([, m]) => m !== 3);
+  if (corners.size !== 8 || odd) return err('cube.seams', `the seams do not close the boards into a cube: ${odd ? `a corner of boards[${odd[0] >> 2}] is shared by ${odd[1]} boards, not 3` : `${corners.size} corners, not 8`}`);
+  // Boards that touch on the course are attached there, as laid out.
+  const owner = (x: number, y: number) => faces.findIndex((f) => x >= f.x && y >= f.y && x < f.x + n && y < f.y + n);
+  for (const [k, f] of faces.entries()) {
+    for (let d = 0; d < 4; d++) {
+      const s = map[k]![d]!;
+      const g = faces[s.board]!;
+      const laid = s.side === reverse(d as Dir) && g.x === f.x + DX[d]! * n && g.y === f.y + DY[d]! * n;
+      for (let o = 0; o < n; o++) {
+        const [x, y] = edgeCell(n, d as Dir, o);
+        const j = owner(f.x + x + DX[d]!, f.y + y + DY[d]!);
+        if (j >= 0 && !laid) return err('cube.seams', `boards[${k}] ${DIR_NAMES[d]} touches boards[${j}] on the course, so it must be attached to it there, as laid out${j === s.board ? '' : `, not to boards[${s.board}] ${DIR_NAMES[s.side]}`}`);
+      }
+    }
+  }
+  return ok(foldTables(faces, map as Seam[][], width, height));
+}
+
+/** The fold's per-cell tables from its map: what lies across each board edge the course does not join. */
+function foldTables(faces: readonly { x: number; y: number; w: number }[], map: readonly (readonly Seam[])[], width: number, height: number): Fold {
+  const n = faces[0]!.w;
   const cells = width * height;
   const across = new Int32Array(cells * 4).fill(-1);
   const turn = new Uint8Array(cells * 4);
   const edge = new Uint8Array(cells * 4);
   for (const [k, f] of faces.entries()) {
     for (let d = 0; d < 4; d++) {
-      const seam = map[k]![d]!;
-      const g = faces[seam.board]!;
+      const s = map[k]![d]!;
+      const g = faces[s.board]!;
       for (let o = 0; o < n; o++) {
         const [x, y] = edgeCell(n, d as Dir, o);
-        const [fx, fy] = edgeCell(n, seam.side, n - 1 - o);
+        const [fx, fy] = edgeCell(n, s.side, n - 1 - o);
         const c = (f.y + y) * width + f.x + x;
         const to = (g.y + fy) * width + g.x + fx;
         edge[c * 4 + d] = 1;
         const nx = f.x + x + DX[d]!, ny = f.y + y + DY[d]!;
         if (nx >= 0 && ny >= 0 && nx < width && ny < height && ny * width + nx === to) continue; // joined in the net
         across[c * 4 + d] = to;
-        turn[c * 4 + d] = seam.turn;
+        turn[c * 4 + d] = s.turn;
       }
     }
   }
-  return ok({ map, across, turn, edge });
+  return { map, across, turn, edge };
 }
 
 /** The fold map in words, for documentation and errors: `boards[0] N ↔ boards[4] S`. */
@@ -175,6 +236,9 @@ export function cubeBeams(b: Board, side: CubeSide): Board {
       if (side === 'inside' && fold.edge[e * 4 + d] && !shut(e, d)) beyond[c * 4 + d] = stepOver(b, e, d as Dir);
     }
   }
+  // Outside the cube no beam crosses a board edge: the board has no `beyond`, which every beam
+  // (board, main, High-Power, the weapons') asks before crossing.
+  if (side === 'outside') return { ...b, reach, ...beamCover(w, h, reach, b.lasers) };
   return { ...b, reach, ...beamCover(w, h, reach, b.lasers, beyond), beyond };
 }
 

@@ -7,20 +7,25 @@
  */
 import { type Board } from './board.js';
 import type { Ctx } from './context.js';
-import { DX, DY, reverse, type Dir } from './geometry.js';
+import { foldTurn, stepOver } from './cube.js';
+import { reverse, type Dir } from './geometry.js';
 import type { GameState } from './state.js';
 
-/** The walls robots meet: the board's, and four around every flag still blockaded. */
+/**
+ * The walls robots meet: the board's, and four around every flag still blockaded, on both sides of
+ * each: on a cube course (004 L179) the neighbour over a fold is the square across it.
+ */
 export function wallsWithDice(b: Board, st: GameState): Uint8Array {
   if (!st.dice.some((v) => v > 0)) return b.walls;
   const walls = b.walls.slice();
   st.dice.forEach((left, f) => {
     if (left <= 0) return;
     const [x, y] = b.flags[f]!;
-    walls[y * b.width + x] = 0b1111;
+    const c = y * b.width + x;
+    walls[c] = 0b1111;
     for (let d = 0; d < 4; d++) {
-      const nx = x + DX[d]!, ny = y + DY[d]!;
-      if (nx >= 0 && ny >= 0 && nx < b.width && ny < b.height) walls[ny * b.width + nx]! |= 1 << reverse(d as Dir);
+      const n = stepOver(b, c, d as Dir);
+      if (n >= 0) walls[n]! |= 1 << reverse(((d + foldTurn(b, c, d)) & 3) as Dir);
     }
   });
   return walls;

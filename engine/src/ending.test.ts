@@ -6,7 +6,7 @@ import { arenaStarts, chooseFacing, makeSetup, newRace } from './game.js';
 import { formatStandings, raceOver, seriesStandings, standings, type Standing } from './ending.js';
 import { parseSettings, type Settings } from './settings.js';
 import { beginTurn, submitOrders } from './turn.js';
-import { card, must, ofType, race, robot, turn } from './testing.js';
+import { at, card, must, ofType, race, robot, turn } from './testing.js';
 import type { GameState } from './state.js';
 
 const ROW = ['. . . . . .', '. . . . . .'];
@@ -176,4 +176,113 @@ test('a series keeps standings across races: points for the robots placed behind
 test('standings by robot even when the race has teams (for a series)', () => {
   const g = finishing({ teams: { Red: ['A', 'C'] } });
   assert.deepEqual(standings(g.setup, g.state, { byTeam: false }).map((x) => [x.place, x.name]), [[1, 'A'], [2, 'B'], [2, 'C']]);
+});
+
+// Per rule of set-up and ending, each citing its source. Teams: 000 L21 names them and gives no rule;
+// the project's reading is docs/rules.md (`teams`): a team wins when the first of its robots finishes.
+
+test('teams: each robot touches its own flags in its own order, a teammate\'s touch counts for it alone (RULES.md L92-93 "the flag is the next in its order")', () => {
+  // A touches flag 1; its teammate C stands on flag 2 with none touched: flag 2 is not next in C's order.
+  const g = turn(race({ grid: ROW, flags: [[2, 0], [4, 0]] }, [
+    { name: 'A', x: 1, y: 0, dir: 'E' },
+    { name: 'C', x: 4, y: 0, dir: 'N' },
+  ], { settings: { teams: { Red: ['A', 'C'] } } }), { programs: { A: ['F1:490'] } });
+  assert.deepEqual(ofType(g.events, 'flagTouched').map((e) => [g.state.robots[e.robot]!.name, e.flag]), [['A', 1]]);
+  assert.deepEqual([robot(g, 'A').flags, robot(g, 'C').flags], [1, 0]);
+  // The team's line shows its best robot's flags, not the sum.
+  assert.deepEqual(standings(g.setup, g.state).map((s) => [s.name, s.flags]), [['Red', 1]]);
+});
+
+test('teams: without playOn a classic race ends when a team\'s first robot finishes, its teammate still short of the flags (docs/rules.md `teams`; 000 L76)', () => {
+  const g = finishing({ teams: { Red: ['B', 'A'] } });
+  assert.deepEqual(ofType(g.events, 'finished').map((e) => [g.state.robots[e.robot]!.name, e.place]), [['A', 1]]);
+  assert.equal(raceOver(g.setup, g.state), true);
+  assert.deepEqual(formatStandings(g.setup, g.state), ['1. Red (A, B)', '2. C: 0 flags']);
+});
+
+test('several robots for one player (000 L40 "Each of the players controls one or more robots"): each robot has its own hand and its own program, played at its own priority', () => {
+  // The engine knows robots, not players: two robots of one player are programmed one by one.
+  const g0 = race(FLAGS, [{ name: 'Ava1', x: 0, y: 1, dir: 'E' }, { name: 'Ava2', x: 3, y: 1, dir: 'W' }]);
+  const dealt = must(beginTurn(g0.setup, g0.state)).state;
+  assert.equal(dealt.robots[0]!.hand.length, 9);
+  assert.equal(dealt.robots[1]!.hand.length, 9);
+  assert.equal(dealt.robots[0]!.hand.filter((c) => dealt.robots[1]!.hand.includes(c)).length, 0, 'no card dealt to both');
+  // Ava2's F2 (670) runs first, to (1,1); then Ava1's F1 (490) enters (1,1) and pushes Ava2 on east.
+  const g = turn(g0, { programs: { Ava1: ['F1:490'], Ava2: ['F2:670'] }, registers: 1 });
+  assert.deepEqual([at(g, 'Ava1'), at(g, 'Ava2')], [[1, 1, 'E'], [2, 1, 'W']]);
+  assert.deepEqual(ofType(g.events, 'pushed').map((e) => [g.state.robots[e.robot]!.name, e.to]), [['Ava2', [2, 1]]]);
+});
+
+test('handicap damage: the robot is dealt fewer cards from the first turn, 9 − damage in classic and 10 − ⌊damage / 2⌋ in pbem (004 L174; RULES.md L107)', () => {
+  const board = must(parseBoard({ grid: ROW, flags: [[2, 0]], start: [0, 0] }));
+  for (const [rules, damage, cards] of [['classic', 3, 6], ['pbem', 5, 8]] as const) {
+    const setup = must(makeSetup(board, rules, {}));
+    const st = must(newRace(setup, [{ name: 'A', damage, start: [0, 0] }, { name: 'B', start: [5, 1] }], 1));
+    const dealt = must(beginTurn(setup, st)).state;
+    assert.deepEqual(dealt.robots.map((r) => r.hand.length), [cards, rules === 'classic' ? 9 : 10], rules);
+  }
+});
+
+test('handicap lives: a robot given one life is out of the race at its first destruction, the others re-enter (004 L174; RULES.md L139-140 "Out of the game when the last life is lost")', () => {
+  const board = must(parseBoard({ grid: ROW, flags: [[2, 0]] }));
+  const setup = must(makeSetup(board, 'classic', {}));
+  const st = must(newRace(setup, [{ name: 'A', lives: 1, start: [0, 0], dir: 3 }, { name: 'B', start: [0, 1], dir: 3 }], 1));
+  const g = turn({ setup, state: st, events: [] }, { programs: { A: ['F1:490'], B: ['F1:500'] }, registers: 1 });
+  assert.deepEqual([at(g, 'A'), at(g, 'B')], ['out', 'destroyed']);
+  assert.deepEqual([robot(g, 'A').lives, robot(g, 'B').lives], [0, 2]);
+});
+
+test('handicap options in pbem: the robot holds its upgrades from the start (004 L174 "use the options to handicap players")', () => {
+  const board = must(parseBoard({ grid: ROW, flags: [[2, 0]] }));
+  const setup = must(makeSetup(board, 'pbem', {}));
+  const st = must(newRace(setup, [{ name: 'A', options: ['Brakes'], start: [0, 0] }, { name: 'B', start: [5, 1] }], 1));
+  assert.deepEqual(st.robots.map((r) => r.options), [['Brakes'], []]);
+});
+
+test('pbem without playOn plays five more rounds after the first finish, then ends (001 L331 "the race will continue for five more rounds"; RULES.md L101)', () => {
+  let g = race(FLAGS, [{ name: 'A', x: 1, y: 0, dir: 'E' }, { name: 'B', x: 0, y: 1, dir: 'N', archive: [0, 1] }], { rules: 'pbem' });
+  g = turn(g, { programs: { A: ['F1', 'L', 'R', 'L', 'R'] } });
+  assert.deepEqual(ofType(g.events, 'finished').map((e) => e.place), [1]);
+  for (let k = 1; k <= 5; k++) {
+    assert.equal(raceOver(g.setup, g.state), false, `round ${k} after the finish is still to play`);
+    g = turn(g);
+  }
+  assert.equal(raceOver(g.setup, g.state), true);
+});
+
+test('play on: robots finishing in the same register share the next place, and the standings list them so (000 L76 "play can continue to determine runners-up"; RULES.md L100-101 "robots that do so in the same register share the place")', () => {
+  // A finished in turn 1; B and C, virtual on one square, drive onto the flag in one register.
+  const g0 = race({ grid: ['. . . . . .', '. . . . . .', '. . . . . .'], flags: [[2, 1]] }, [
+    { name: 'A', x: 5, y: 0, dir: 'N', flags: 1 },
+    { name: 'B', x: 1, y: 1, dir: 'E', virtual: true },
+    { name: 'C', x: 1, y: 1, dir: 'E', virtual: true },
+    { name: 'D', x: 5, y: 2, dir: 'N' },
+  ], { settings: { playOn: true } });
+  const g = turn({ ...g0, state: { ...g0.state, finished: [[0]], winTurn: 1 } }, { programs: { B: ['F1:490'], C: ['F1:500'] }, registers: 1 });
+  assert.deepEqual(ofType(g.events, 'finished').map((e) => [g.state.robots[e.robot]!.name, e.place]), [['B', 2], ['C', 2]]);
+  assert.deepEqual(standings(g.setup, g.state).map((s) => [s.place, s.name]), [[1, 'A'], [2, 'B'], [2, 'C'], [4, 'D']]);
+  assert.equal(raceOver(g.setup, g.state), false, 'D races on');
+});
+
+test('RoboArena: a robot ending a register on a flag touches nothing (004 L192 "A variant played with no flags")', () => {
+  const g = turn(race(FLAGS, [{ name: 'A', x: 1, y: 0, dir: 'E' }, { name: 'B', x: 5, y: 1, dir: 'N' }], { settings: { variant: 'arena' } }), { programs: { A: ['F1:490'] } });
+  assert.deepEqual(at(g, 'A'), [2, 0, 'E']);
+  assert.deepEqual(ofType(g.events, 'flagTouched'), []);
+  assert.equal(robot(g, 'A').flags, 0);
+  assert.equal(raceOver(g.setup, g.state), false);
+});
+
+test('RoboArena ends when one robot is left standing, placed first; the others by when they went out, the last out first (004 L192 "the object is simply to eliminate all of the other robots")', () => {
+  let g = race({ grid: ['. . . . . .', '. . . . . .', '. . . . . .'] }, [
+    { name: 'A', x: 0, y: 0, dir: 'W', lives: 1 },
+    { name: 'B', x: 0, y: 2, dir: 'W', lives: 1 },
+    { name: 'C', x: 3, y: 1, dir: 'N' },
+  ], { settings: { variant: 'arena' } });
+  g = turn(g, { programs: { A: ['F1:490'] } }); // A drives off the floor: out
+  assert.deepEqual(at(g, 'A'), 'out');
+  assert.equal(raceOver(g.setup, g.state), false, 'two robots still stand');
+  g = turn(g, { programs: { B: ['F1:490'] } });
+  assert.deepEqual(ofType(g.events, 'finished').map((e) => [g.state.robots[e.robot]!.name, e.place]), [['C', 1]]);
+  assert.equal(raceOver(g.setup, g.state), true);
+  assert.deepEqual(formatStandings(g.setup, g.state), ['1. C: last standing', '2. B: out', '3. A: out']);
 });

@@ -3,7 +3,7 @@
  * statistics are built from these alone. Robots are named by their index in `state.robots`.
  */
 import type { Card } from './cards.js';
-import type { Dir } from './geometry.js';
+import type { Dir, Square } from './geometry.js';
 
 /** What pushed a robot: another robot's move, or a board pusher (its index in `board.pushers`). */
 export type PushSource = { robot: number } | { pusher: number } | { repulsor: [number, number] };
@@ -27,17 +27,17 @@ export type GameEvent =
   | { type: 'powerDownAnnounced'; robot: number }
   | { type: 'registerBegan'; register: number }
   | { type: 'revealed'; robot: number; register: number; card: Card; joined?: Card; copy?: boolean }
-  | { type: 'moved'; robot: number; from: [number, number]; to: [number, number] }
-  | { type: 'pushed'; robot: number; from: [number, number]; to: [number, number]; by: PushSource }
-  | { type: 'carried'; robot: number; from: [number, number]; to: [number, number]; express: boolean }
+  | { type: 'moved'; robot: number; from: Square; to: Square }
+  | { type: 'pushed'; robot: number; from: Square; to: Square; by: PushSource }
+  | { type: 'carried'; robot: number; from: Square; to: Square; express: boolean }
   | { type: 'blocked'; robot: number; x: number; y: number; dir: Dir }
   | { type: 'slipped'; robot: number }
-  | { type: 'slid'; robot: number; from: [number, number]; to: [number, number] }
-  | { type: 'teleported'; robot: number; from: [number, number]; to: [number, number] }
+  | { type: 'slid'; robot: number; from: Square; to: Square }
+  | { type: 'teleported'; robot: number; from: Square; to: Square }
   | { type: 'rampSlide'; robot: number; x: number; y: number }
   | { type: 'ledgeDrop'; robot: number; points: number }
   | { type: 'turned'; robot: number; from: Dir; to: Dir; by: TurnCause }
-  | { type: 'shot'; robot: number; by: ShotSource; points: number; from: [number, number]; to: [number, number]; weapon?: WeaponName }
+  | { type: 'shot'; robot: number; by: ShotSource; points: number; from: Square; to: Square; weapon?: WeaponName }
   | { type: 'blockedShot'; robot: number; by: 'Shield' | 'Power-Down Shield' | 'Ablative Coat'; points: number }
   | { type: 'exchanged'; robot: number; option: string }
   | { type: 'markerLocked'; robot: number; register: number; by: number }

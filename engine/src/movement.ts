@@ -2,6 +2,7 @@
  * Robots moving under their own power: a card runs whole, square by square, pushing the robots in
  * its way (RULES.md "Movement and pushing"), with the expansion elements of 003 on the way.
  */
+import { square } from './board.js';
 import { type Dir, DX, DY, reverse } from './geometry.js';
 import { blocked, type Ctx } from './context.js';
 import { fall, isHole, relocate } from './robots.js';
@@ -34,13 +35,40 @@ export function moveRobot(ctx: Ctx, i: number, squares: number, sideways?: Dir):
   // The way it moves, relative to its facing: over a cube's fold the facing turns, and the way with it.
   const way = (d - r.dir) & 3;
   while (left > 0 && r.status === 'active') {
-    const used = stepRobot(ctx, i, ((r.dir + way) & 3) as Dir, left, value);
+    const step = ((r.dir + way) & 3) as Dir;
+    // The plain step is a small function the optimizer inlines here; the rest is a call.
+    const used = plainStep(ctx, i, step) ? 1 : stepRobot(ctx, i, step, left, value);
     if (!used) break;
     moved = true;
     left -= used;
   }
   if (ctx.board.fold) d = ((r.dir + way) & 3) as Dir;
-  if (moved && r.status === 'active') slide(ctx, i, d); // 003 L77
+  if (moved && r.status === 'active' && onOil(ctx, r.x, r.y)) slide(ctx, i, d); // 003 L77
+}
+
+/**
+ * Most steps meet nothing but floor and no robot: one look at the board's table says so (the Dice
+ * Rule's walls are not in it), and robot i steps at once in direction d. False if the step needs
+ * the element rules (`stepRobot`); nothing has changed then.
+ */
+function plainStep(ctx: Ctx, i: number, d: Dir): boolean {
+  const b = ctx.board;
+  const r = ctx.state.robots[i]!;
+  const x = r.x, y = r.y;
+  const c = y * b.width + x;
+  if (!(b.plainStep[c]! & (1 << d)) || ctx.walls !== b.walls) return false;
+  const nx = x + DX[d]!, ny = y + DY[d]!;
+  const nc = ny * b.width + nx;
+  if (!r.virtual && ctx.occ[nc]) return false;
+  ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
+  ctx.events?.push({ type: 'moved', robot: i, from: square(x, y), to: square(nx, ny) });
+  if (!r.virtual) {
+    if (ctx.occ[c] === i + 1) ctx.occ[c] = 0;
+    ctx.occ[nc] = i + 1;
+  }
+  r.x = nx;
+  r.y = ny;
+  return true;
 }
 
 /**
@@ -54,23 +82,6 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
   const r = ctx.state.robots[i]!;
   const x = r.x, y = r.y;
   const c = y * b.width + x;
-  // Most steps meet nothing but floor and no robot: one look at the board's table says so (the
-  // Dice Rule's walls are not in it).
-  if (b.plainStep[c]! & (1 << d) && ctx.walls === b.walls) {
-    const nx = x + DX[d]!, ny = y + DY[d]!;
-    const nc = ny * b.width + nx;
-    if (r.virtual || !ctx.occ[nc]) {
-      ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
-      ctx.events?.push({ type: 'moved', robot: i, from: [x, y], to: [nx, ny] });
-      if (!r.virtual) {
-        if (ctx.occ[c] === i + 1) ctx.occ[c] = 0;
-        ctx.occ[nc] = i + 1;
-      }
-      r.x = nx;
-      r.y = ny;
-      return 1;
-    }
-  }
   let cost = 1;
   if (blocked(ctx, x, y, d) || (climbs(ctx, c, d) && !ramped(ctx, c, d))) {
     ctx.events?.push({ type: 'blocked', robot: i, x, y, dir: d });
@@ -114,7 +125,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
     if (r.options.length) ram(ctx, i, landedOn);
   }
   ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
-  ctx.events?.push({ type: 'moved', robot: i, from: [x, y], to: [nx, ny] });
+  ctx.events?.push({ type: 'moved', robot: i, from: square(x, y), to: square(nx, ny) });
   if (!inside || isHole(ctx, nx, ny)) {
     fall(ctx, i, nx, ny); // 000 L144 "a pit will destroy any robot that moves over it"
     return 0;
@@ -179,7 +190,7 @@ export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource, landedOn = 
   let nx = r.x + DX[d]!, ny = r.y + DY[d]!;
   const over = b.fold ? b.fold.across[c * 4 + d]! : -1;
   if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
-  ctx.events?.push({ type: 'pushed', robot: j, from: [r.x, r.y], to: [nx, ny], by });
+  ctx.events?.push({ type: 'pushed', robot: j, from: square(r.x, r.y), to: square(nx, ny), by });
   ctx.pushedBy[j] = by;
   if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isHole(ctx, nx, ny)) fall(ctx, j, nx, ny);
   else {

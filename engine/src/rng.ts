@@ -56,7 +56,9 @@ export function below(s: RngState, n: number): number {
   const limit = 0x100000000 - (0x100000000 % n);
   for (;;) {
     const v = nextU32(s);
-    if (v < limit) return v % n;
+    // `| 0` keeps the result a small integer: in unoptimized code `v % n` of a large v is a boxed
+    // number, and a robot's facing stored from one made V8 keep that field as a float in every copy.
+    if (v < limit) return n <= 0x80000000 ? (v % n) | 0 : v % n;
   }
 }
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseSettings } from './settings.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const documented = [...readFileSync(join(root, 'docs/rules.md'), 'utf8').matchAll(/^\| `([A-Za-z]+)` \|/gm)].map((m) => m[1]!);
@@ -31,4 +32,13 @@ test('every setting documented in docs/rules.md is read by some code (engine, dr
   const code = sources();
   const unread = documented.filter((name) => !new RegExp(`settings\\??\\.${name}\\b`).test(code));
   assert.deepEqual(unread, [], `settings that nothing reads: ${unread.join(', ')}`);
+});
+
+test('a setting is one of the settings\' own names: "toString", "constructor" and "__proto__" are unknown settings', () => {
+  for (const key of ['toString', 'constructor', 'hasOwnProperty', '__proto__']) {
+    const read = parseSettings(JSON.parse(`{"${key}": {"lives": 99}}`), 1);
+    assert.equal(read.ok, false, key);
+    assert.equal(!read.ok && read.error.field, `settings.${key}`);
+  }
+  assert.deepEqual(parseSettings({ lives: 5 }, 1), { ok: true, value: { lives: 5 } });
 });

@@ -113,7 +113,8 @@ export function parseSettings(json: unknown, flags: number, path = 'settings'): 
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return err(path, 'expected an object of settings');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(json)) {
-    const kind = SETTING_KINDS[k as keyof Settings];
+    // Only the settings' own names: "toString" or "__proto__" name nothing.
+    const kind = Object.hasOwn(SETTING_KINDS, k) ? SETTING_KINDS[k as keyof Settings] : undefined;
     const p = `${path}.${k}`;
     if (!kind) return err(p, `unknown setting (expected one of ${Object.keys(SETTING_KINDS).join(', ')})`);
     switch (kind) {

@@ -11,6 +11,7 @@ import { below } from './rng.js';
 import { destroyIfWrecked, discardAllDamage, repair } from './robots.js';
 import { memory } from './options/held.js';
 import type { Reentry } from './rules/ruleset.js';
+import type { Dir } from './geometry.js';
 import { cloneState, cloneStateSharingHands, type Choices, type GameState, type RobotState } from './state.js';
 import { handCard, upgradeOf, cardAction } from './cards.js';
 import { holds } from './options/held.js';
@@ -18,7 +19,7 @@ import { startRegister } from './phases/steps.js';
 import { recompileHand, setAside } from './options/programming.js';
 import { circuitBreaker } from './options/upkeep.js';
 import { chopShop } from './options/deck.js';
-import { err, ok, type Result } from './result.js';
+import { err, ok, type EngineError, type Result } from './result.js';
 
 export interface Outcome {
   readonly state: GameState;
@@ -132,16 +133,27 @@ const noPowerDown = (reentry: Readonly<Record<number, Reentry>>): Record<number,
  * L162). Orders may be replaced until the registers begin.
  */
 export function submitOrders(setup: Setup, state: GameState, i: number, orders: Orders): Result<GameState> {
+  return checkOrders(setup, state, i, orders) ?? ok(applyOrders(state, i, orders));
+}
+
+/** Two cards in one register are kept move card first, whichever way they were written. */
+function moveFirst(orders: Orders): { program: Card[]; joined: Card[] } {
+  const given = orders.program ?? [];
+  const joinedIn = orders.joined ?? [];
+  const swap = (k: number): boolean => !!joinedIn[k] && cardAction(given[k]!).move === 0 && cardAction(joinedIn[k]!).move !== 0;
+  return { program: given.map((c, k) => (swap(k) ? joinedIn[k]! : c)), joined: given.map((c, k) => (swap(k) ? c : joinedIn[k] ?? 0)) };
+}
+
+/**
+ * Why the engine refuses robot i's orders for this turn (the refusal names the field), or null
+ * when it takes them: `submitOrders`'s check, without the orders entered.
+ */
+export function checkOrders(setup: Setup, state: GameState, i: number, orders: Orders): Result<never> | null {
   if (state.phase !== 'programming') return err('phase', 'programs are taken only before the register phases begin');
   const r = state.robots[i];
   if (!r) return err('robot', `no robot number ${i}`);
   if (r.status !== 'active') return err('robot', `${r.name} is ${r.status === 'out' ? 'out of the game' : 'destroyed'} and gives no orders`);
-  // Two cards in one register are kept move card first, whichever way they were written.
-  const given = orders.program ?? [];
-  const joinedIn = orders.joined ?? [];
-  const moveFirst = (k: number): boolean => !!joinedIn[k] && cardAction(given[k]!).move === 0 && cardAction(joinedIn[k]!).move !== 0;
-  const program = given.map((c, k) => (moveFirst(k) ? joinedIn[k]! : c));
-  const joinedProgram = given.map((c, k) => (moveFirst(k) ? c : joinedIn[k] ?? 0));
+  const { program, joined } = moveFirst(orders);
   if (r.poweredDown) {
     if (program.length) return err('program', `${r.name} is powered down this turn and runs no cards`);
     if (orders.powerDown) return err('powerDown', `${r.name} is already powered down; use stayDown`);
@@ -164,7 +176,6 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
       const twice = r.hand.includes(handCard(c));
       return err(field, twice ? `${cardName(c)} is used twice` : `${cardName(c)} was not dealt to ${r.name}`);
     };
-    const joined = joinedProgram;
     for (let k = 0; k < program.length; k++) {
       const up = upgradeOf(program[k]!);
       if (up && !holds(r, up)) return err(`program[${k}]`, `${cardName(program[k]!)} needs ${up}, which ${r.name} does not hold`);
@@ -191,6 +202,12 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
     const reg = unlock[k]!;
     if (!Number.isInteger(reg) || reg < 1 || reg > 5) return err(`unlock[${k}]`, 'expected a register number 1 to 5');
   }
+  return null;
+}
+
+/** Robot i's orders entered, as `checkOrders` took them (they are not checked here). */
+function applyOrders(state: GameState, i: number, orders: Orders): GameState {
+  const { program, joined } = moveFirst(orders);
   const st = cloneState(state);
   const robot = st.robots[i]!;
   if (!robot.poweredDown) openRegisters(robot.locked).forEach((reg, k) => (robot.registers[reg - 1] = program[k]!));
@@ -198,16 +215,16 @@ export function submitOrders(setup: Setup, state: GameState, i: number, orders: 
     const m = memory(robot);
     m.choices = orders.choices;
   } else if (robot.opt) robot.opt.choices = {};
-  if (robot.opt || joinedProgram.some((j) => j)) {
+  if (robot.opt || joined.some((j) => j)) {
     const m = memory(robot);
-    openRegisters(robot.locked).forEach((reg, k) => (m.joined[reg - 1] = joinedProgram[k] ?? 0));
+    openRegisters(robot.locked).forEach((reg, k) => (m.joined[reg - 1] = joined[k] ?? 0));
   }
   robot.announced = !robot.poweredDown && !!orders.powerDown;
   robot.stayDown = robot.poweredDown && !!orders.stayDown;
   robot.takeOption = !!orders.takeOption;
-  robot.unlock = unlock.slice();
+  robot.unlock = (orders.unlock ?? []).slice();
   robot.programmed = true;
-  return ok(st);
+  return st;
 }
 
 /**
@@ -265,6 +282,7 @@ export type FillReason = 'missing' | 'illegal';
  * each filled register and why.
  */
 export function fillProgram(setup: Setup, state: GameState, i: number, sent: readonly Card[] = [], reserved: readonly Card[] = []): Result<Outcome> {
+  void setup; // every call of a turn takes the setup; the fill reads nothing of it
   const r = state.robots[i];
   if (!r) return err('robot', `no robot number ${i}`);
   if (!needsProgram(state, i)) return ok({ state, events: [] });
@@ -286,14 +304,82 @@ export function fillProgram(setup: Setup, state: GameState, i: number, sent: rea
     }
   });
   const filled: { register: number; reason: FillReason }[] = [];
-  open.forEach((reg, k) => {
-    if (reasons[k] === null) return;
+  for (let k = 0; k < open.length; k++) {
+    if (reasons[k] === null) continue;
+    if (!unplayed.length) return err(`program[${k}]`, `${r.name} has no card left for register ${open[k]} (the orders keep the others for another use)`);
     program[k] = unplayed.splice(below(st.rng, unplayed.length), 1)[0]!;
-    filled.push({ register: reg, reason: reasons[k]! });
-  });
-  const res = submitOrders(setup, st, i, { program: program as Card[] });
-  if (!res.ok) return res;
-  return ok({ state: res.value, events: filled.length ? [{ type: 'programmed', robot: i, filled }] : [] });
+    filled.push({ register: open[k]!, reason: reasons[k]! });
+  }
+  // Legal as built: each card one of the hand's, none twice, an upgrade code only with its upgrade.
+  return ok({ state: applyOrders(st, i, { program: program as Card[] }), events: filled.length ? [{ type: 'programmed', robot: i, filled }] : [] });
+}
+
+/** A seat's orders for a turn as the engine enters them at the deadline (`enterOrders`). */
+export interface SeatTurn {
+  /** The orders; `program` holds a card per open register, 0 for one left to the random fill. */
+  readonly orders: Orders;
+  /** The first turn: the facing the robot starts with (`chooseFacing`, 002 L38-39). */
+  readonly facing?: Dir | null;
+  /** Cards the orders use besides the program (joined, set aside, stored): the fill draws none of them. */
+  readonly reserved?: readonly Card[];
+  /** How to re-enter if destroyed this turn. */
+  readonly reentry?: Reentry | null;
+}
+
+/**
+ * A seat's orders the engine checked when they were sent, against the turn as dealt
+ * (`readOrders`, or `storedTurn` for orders it read then): entered at the deadline without being
+ * checked again (`enterCheckedOrders`).
+ */
+export type CheckedTurn = SeatTurn & { readonly checkedWhenSent: true };
+
+/** A seat's orders entered: the state with them, the random fill's events, and whether the engine refused some of them. */
+export interface Entered {
+  readonly state: GameState;
+  /** The `programmed` event naming the registers filled at random, if any. */
+  readonly events: GameEvent[];
+  /** The engine's refusal of the orders: the program was kept, the rest dropped; null when it took them. */
+  readonly refused: EngineError | null;
+}
+
+/**
+ * Robot i's orders entered at the deadline (001 L83, L393; RULES.md threeMinuteRule): the empty
+ * or illegal registers filled at random from the cards the orders leave, then the orders with the
+ * program as filled, a joined card kept only beside the card it was sent with. The engine checks
+ * them here, once; what it refuses is dropped, the program kept. Nothing sent: the fill alone.
+ */
+export function enterOrders(setup: Setup, state: GameState, i: number, sent?: SeatTurn): Result<Entered> {
+  return enter(setup, state, i, sent, true);
+}
+
+/** As `enterOrders`, for orders checked when they were sent (`CheckedTurn`): they are not checked again. */
+export function enterCheckedOrders(setup: Setup, state: GameState, i: number, sent: CheckedTurn): Result<Entered> {
+  return enter(setup, state, i, sent, false);
+}
+
+function enter(setup: Setup, state: GameState, i: number, sent: SeatTurn | undefined, check: boolean): Result<Entered> {
+  const partial = sent?.orders.program ?? [];
+  let s = state;
+  let events: GameEvent[] = [];
+  if (needsProgram(s, i)) {
+    const filled = fillProgram(setup, s, i, partial, sent?.reserved ?? []);
+    if (!filled.ok) return filled;
+    s = filled.value.state;
+    events = filled.value.events;
+  }
+  if (!sent) return ok({ state: s, events, refused: null });
+  const r = s.robots[i]!;
+  const program = needsProgram(s, i) ? openRegisters(r.locked).map((reg) => r.registers[reg - 1]!) : [];
+  const joined = program.map((c, k) => (c === partial[k] ? sent.orders.joined?.[k] ?? 0 : 0));
+  const orders: Orders = { ...sent.orders, program, joined };
+  // Checked when sent, but against a hand the robot no longer holds (a turn taken back after a
+  // Recompile), or for a robot no longer on the floor: checked again.
+  const stale = r.status !== 'active' || [...partial, ...(sent.reserved ?? [])].some((c) => c && !r.hand.includes(handCard(c)));
+  const refused = check || stale ? checkOrders(setup, s, i, orders) : null;
+  if (!refused || refused.ok) return ok({ state: applyOrders(s, i, orders), events, refused: null });
+  const { powerDown, stayDown, takeOption, unlock } = sent.orders;
+  const plain: Orders = { powerDown, stayDown, takeOption, unlock, program };
+  return ok({ state: checkOrders(setup, s, i, plain) ? s : applyOrders(s, i, plain), events, refused: refused.error });
 }
 
 /** Robots that still owe a program this turn. */

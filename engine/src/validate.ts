@@ -29,7 +29,7 @@ export function validateCourse(course: Course): Problem[] {
   const w = b.width;
   const at = (x: number, y: number) => b.floor[y * w + x]!;
 
-  // The boards must meet: every board touches the others along an edge.
+  // The boards must meet: every board touches the others along an edge (a cube's, at its seams).
   const owner = course.boardAt;
   const links = course.boards.map(() => new Set<number>());
   for (let y = 0; y < b.height; y++) {
@@ -48,7 +48,8 @@ export function validateCourse(course: Course): Problem[] {
   }
   const reached = new Set<number>([0]);
   for (const todo = [0]; todo.length; ) for (const n of links[todo.pop()!]!) if (!reached.has(n)) (reached.add(n), todo.push(n));
-  course.boards.forEach((p, k) => {
+  // A cube's boards meet at its seams, wherever the course lays them (004 L179).
+  if (!b.fold) course.boards.forEach((p, k) => {
     if (!reached.has(k)) problems.push({ at: [p.x, p.y], field: `boards[${k}]`, message: `board "${p.board}" at (${p.x},${p.y}) does not meet the other boards along an edge` });
   });
 

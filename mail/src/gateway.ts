@@ -220,8 +220,12 @@ export class MailGateway {
     const follow = followWord(mail.text ?? '');
     if (follow !== null) {
       // The mail's own word, not an order: whether the seat keeps receiving the turn reports once its robot is out.
-      await this.db.updateTable('seats').set({ follow: follow ? 1 : 0 }).where('race_id', '=', race.id).where('seat', '=', s.seat).execute();
-      const out = st.robots[s.seat]!.status === 'out';
+      const set = await this.service.follow(race.id, s.seat, { mailSecret: seat.secret! }, follow);
+      if (!set.ok) {
+        await answer([`Your "${follow ? 'follow' : 'stop following'}" for race ${race.id} was refused by the race, so nothing was changed: ${set.refusal.field}: ${set.refusal.message}.`]);
+        return 'refused';
+      }
+      const out = set.value.out;
       await answer([
         follow ? `You follow race ${race.id}: ${out ? 'the turn reports come to you again from the next turn on,' : 'once your robot is out of the race, the turn reports keep coming'} until the race is over.`
           : `You stop following race ${race.id}: ${out ? 'no more turn reports come to you' : 'once your robot is out of the race, no more turn reports come to you'}; the standings come at the end.`,

@@ -9,13 +9,13 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
-import { type DeadlinePolicy, type Entry, type RaceService, type SeatOrders, dressed, visibleOptions } from '../../server/src/index.js';
+import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
-import { clockMail, correctedMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -212,11 +212,12 @@ export class Outbox {
       })));
     }
     if (e.kind === 'race' && e.event.type === 'corrected') {
-      // The seat whose orders the moderator replaced is told what they are now.
+      // The seat whose orders the moderator replaced is told what they are now; the others, only that it happened.
       const seat = e.event.seat;
       const row = await this.o.db.selectFrom('orders').select('body').where('race_id', '=', race.id).where('turn', '=', e.turn).where('seat', '=', seat).executeTakeFirst();
       const program: (string | null)[] | null = row ? (JSON.parse(row.body) as SeatOrders).program : null;
-      return each((s) => (s.seat === seat ? correctedMail(s.ctx, e.turn, program && program.some((x) => x !== null) ? writeProgram(program) : null) : null), true);
+      const name = st.robots[seat]!.name;
+      return each((s) => (s.seat === seat ? correctedMail(s.ctx, e.turn, program && program.some((x) => x !== null) ? writeProgram(program) : null) : correctionNoticeMail(s.ctx, e.turn, name)), true);
     }
     // The moderator's changes of the clock. A turn's own deadline follows the events that begin the
     // turn, in the same commit; any other is the moderator's (extend, resume).

@@ -177,7 +177,7 @@ test('a turn the moderator took back and that was played again comes as a correc
   }
 });
 
-test('a rewound race\'s mails: the taking back to everybody, the corrected orders to their seat with the program as it now stands, then the corrected report', async () => {
+test('a rewound race\'s mails: the taking back to everybody, the corrected orders to their seat with the program as it now stands, the other seats told whose orders were corrected but not what they are, then the corrected report', async () => {
   const t = await setup();
   try {
     const emails = ['ava@a.test', 'bob@b.test'];
@@ -200,11 +200,21 @@ test('a rewound race\'s mails: the taking back to everybody, the corrected order
     assert.deepEqual(after('bob@b.test').filter((x) => !/^Re: /.test(x)), [
       'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: the deadline has changed', 'Turn 1: your orders were corrected by the moderator', 'Turn 1: corrected report', 'Turn 2: your instructions',
     ]);
-    assert.ok(!after('ava@a.test').some((x) => /corrected by the moderator/.test(x)), 'only the corrected seat is told of its orders');
-    assert.ok(after('ava@a.test').includes('Turn 1: corrected report'));
+    assert.deepEqual(after('ava@a.test').filter((x) => !/^Re: /.test(x)), [
+      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: the deadline has changed', 'Turn 1: the moderator corrected Bob\'s orders', 'Turn 1: corrected report', 'Turn 2: your instructions',
+    ]);
     const told = t.sink.mails.find((c) => /corrected by the moderator/.test(subject(c)))!;
+    assert.ok(told.to.includes('bob@b.test'));
     assert.ok(text(told).includes(`Your program is now: ${writeProgram(hand.slice(0, 5))}`), text(told));
     assert.equal(refs(told)[0], `<${id}.s1.race@rr.test>`, 'in the seat\'s thread');
+    const notice = t.sink.mails.find((c) => /the moderator corrected Bob's orders$/.test(subject(c)))!;
+    assert.ok(notice.to.includes('ava@a.test'));
+    assert.match(text(notice), /^The moderator has corrected Bob's orders for turn 1 of race .*, the turn taken back to be played again\./);
+    for (const c of hand.slice(0, 5)) assert.ok(!text(notice).includes(writeProgram([c])), `Bob's program is not told to Ava (${c})`);
+    assert.equal(refs(notice)[0], `<${id}.s0.race@rr.test>`, 'in Ava\'s thread');
+    // The stream's entry, public: every seat's page hears whose orders were corrected.
+    const entries = await t.service.entries(id, 0);
+    assert.deepEqual(entries.ok ? entries.value.filter((x) => x.kind === 'race' && x.event.type === 'corrected').map((x) => x.event) : null, [{ type: 'corrected', seat: 1, by: 'moderator' }]);
   } finally {
     await t.close();
   }

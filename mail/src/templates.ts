@@ -238,6 +238,20 @@ export function correctedMail(c: SeatMailContext, turn: number, program: string 
   return { subject: `${c.code} Turn ${turn}: your orders were corrected by the moderator`, text, replyTo: c.replyTo };
 }
 
+/**
+ * The moderator corrected another seat's orders (`name`'s) on a turn taken back: the other seats
+ * are told that it happened, never what the orders are (a program stays hidden until revealed).
+ */
+export function correctionNoticeMail(c: SeatMailContext, turn: number, name: string): Mail {
+  const text = [
+    `The moderator has corrected ${name}'s orders for turn ${turn} of race ${c.race}, the turn taken back to be played again.`,
+    'What they are stays hidden until the registers reveal them, as any program does.',
+    '',
+    'The turn is played again; its corrected report follows. Your own orders for this turn stand, and orders you send before its deadline replace them.',
+  ].join('\n');
+  return { subject: `${c.code} Turn ${turn}: the moderator corrected ${name}'s orders`, text, replyTo: c.replyTo };
+}
+
 /** The answer to a mail of orders: what was understood, or what was expected. */
 export function replyMail(c: SeatMailContext, to: { subject: string; messageId: string | null }, lines: string[]): Mail {
   const subject = /^re:/i.test(to.subject) ? to.subject : `Re: ${to.subject || `${c.code} orders`}`;

@@ -80,11 +80,18 @@ interface Segment {
   to: [number, number];
   /** Index of its first event in the list. */
   first: number;
+  /** One step to a square that is not its neighbour on the picture: a teleport, or over a cube's fold. */
+  jump: boolean;
 }
 
 const sign = (n: number): number => (n > 0 ? 1 : n < 0 ? -1 : 0);
+/** A move of one square to a neighbour on the picture (not a teleport, nor a step over a cube's fold). */
+const unit = (from: readonly number[], to: readonly number[]): boolean => Math.abs(to[0]! - from[0]!) + Math.abs(to[1]! - from[1]!) === 1;
 
-/** The moves of the turn, a straight run of one robot's moves of one kind in one register joined. */
+/**
+ * The moves of the turn, a straight run of one robot's moves of one kind in one register joined.
+ * A step that lands elsewhere on the picture (over a cube's fold) is a segment of its own.
+ */
 export function segments(events: readonly GameEvent[]): Segment[] {
   const out: Segment[] = [];
   const last = new Map<number, Segment>();
@@ -94,14 +101,14 @@ export function segments(events: readonly GameEvent[]): Segment[] {
     if (!isMove(e)) return;
     const prev = last.get(e.robot);
     if (
-      prev && prev.type === e.type && e.type !== 'teleported' && prev.register === register &&
+      prev && prev.type === e.type && e.type !== 'teleported' && prev.register === register && !prev.jump && unit(e.from, e.to) &&
       prev.to[0] === e.from[0] && prev.to[1] === e.from[1] &&
       sign(prev.to[0] - prev.from[0]) === sign(e.to[0] - e.from[0]) && sign(prev.to[1] - prev.from[1]) === sign(e.to[1] - e.from[1])
     ) {
       prev.to = [e.to[0], e.to[1]];
       return;
     }
-    const s: Segment = { robot: e.robot, type: e.type, register, from: [e.from[0], e.from[1]], to: [e.to[0], e.to[1]], first: k };
+    const s: Segment = { robot: e.robot, type: e.type, register, from: [e.from[0], e.from[1]], to: [e.to[0], e.to[1]], first: k, jump: !unit(e.from, e.to) };
     out.push(s);
     last.set(e.robot, s);
   });
@@ -136,6 +143,15 @@ function overlapping(p: Segment, q: Segment): boolean {
   return false;
 }
 
+/** A step over a cube's fold: the side it leaves its square by and the way it arrives (the fold turns it), else null. */
+function foldStep(b: Board, s: Segment): [number, number] | null {
+  const fold = b.fold;
+  if (!fold || !s.jump) return null;
+  const from = s.from[1] * b.width + s.from[0], to = s.to[1] * b.width + s.to[0];
+  for (let d = 0; d < 4; d++) if (fold.across[from * 4 + d] === to) return [d, (d + fold.turn[from * 4 + d]!) & 3];
+  return null;
+}
+
 /** An arrow with a white casing, so it reads on any floor. */
 export function arrow(x1: number, y1: number, x2: number, y2: number, color: string, c: number, dashed = false): string {
   const len = Math.hypot(x2 - x1, y2 - y1);
@@ -161,11 +177,34 @@ export function shotLine(x1: number, y1: number, x2: number, y2: number, c: numb
     const r = k % 2 ? c * 0.06 : c * 0.15;
     star.push([x2 + r * Math.cos(a), y2 + r * Math.sin(a)]);
   }
+  return beamLine(x1, y1, x2, y2) + el('polygon', { points: pts(star), fill: '#ffeb3b', stroke: K.shot, 'stroke-width': 1.2 });
+}
+
+/** The line of a laser shot, without its burst. */
+function beamLine(x1: number, y1: number, x2: number, y2: number): string {
   return (
     el('line', { x1, y1, x2, y2, stroke: '#ffffff', 'stroke-width': 3.5, 'stroke-opacity': 0.7 }) +
-    el('line', { x1, y1, x2, y2, stroke: K.shot, 'stroke-width': 1.6, 'stroke-dasharray': '5 3' }) +
-    el('polygon', { points: pts(star), fill: '#ffeb3b', stroke: K.shot, 'stroke-width': 1.2 })
+    el('line', { x1, y1, x2, y2, stroke: K.shot, 'stroke-width': 1.6, 'stroke-dasharray': '5 3' })
   );
+}
+
+/**
+ * A beam from `from` that reaches `to` only over a cube's fold (inside the cube, 004 L179): the last
+ * square before the fold, the side the beam leaves it by and the way it arrives; else null.
+ */
+function foldBeam(b: Board, from: readonly number[], to: readonly number[]): { last: [number, number]; leave: number; into: number } | null {
+  const fold = b.fold;
+  if (!fold) return null;
+  const t = to[1]! * b.width + to[0]!;
+  for (let d = 0; d < 4; d++) {
+    for (let x = from[0]!, y = from[1]!; x >= 0 && y >= 0 && x < b.width && y < b.height; x += DX[d]!, y += DY[d]!) {
+      const c = y * b.width + x;
+      if (!fold.edge[c * 4 + d]) continue;
+      if (fold.across[c * 4 + d] === t) return { last: [x, y], leave: d, into: (d + fold.turn[c * 4 + d]!) & 3 };
+      break;
+    }
+  }
+  return null;
 }
 
 /** A red cross where a robot was destroyed. */
@@ -203,6 +242,24 @@ export function overlayLayer(b: Board, events: readonly GameEvent[], st: FloorSt
     // of its pusher) would lie under that robot's arrow: it is drawn beside it.
     const beside = !blue && n === 0 && all.some((o) => o !== s && o.robot !== s.robot && o.register === s.register && overlapping(o, s));
     const off = beside ? c * 0.2 : (n % 2 ? 1 : -1) * Math.ceil(n / 2) * c * 0.14;
+    const color = blue ? K.programmed : K.pushed;
+    const attrs = {
+      class: blue ? 'move programmed' : 'move pushed', 'data-kind': 'move', 'data-event': s.type, 'data-robot': s.robot, 'data-register': s.register,
+      'data-from': s.from.join(','), 'data-to': s.to.join(','),
+    };
+    const over = s.type === 'teleported' ? null : foldStep(b, s);
+    if (over) {
+      // Over a cube's fold (004 L179) the square entered lies elsewhere on the flat picture: the
+      // arrow leaves by the edge crossed and comes in again by the edge across, with no line between.
+      const [leave, into] = over;
+      const [fx, fy] = centre(f, s.from[0], s.from[1]);
+      const [tx, ty] = centre(f, s.to[0], s.to[1]);
+      const stop = occupied.has(s.to.join(',')) ? c * 0.3 : c * 0.16;
+      out.push(el('g', { ...attrs, 'data-fold': `${SIDE[leave]}-${SIDE[into]}` },
+        arrow(fx, fy, fx + DX[leave]! * c * 0.5, fy + DY[leave]! * c * 0.5, color, c),
+        arrow(tx - DX[into]! * c * 0.5, ty - DY[into]! * c * 0.5, tx - DX[into]! * stop, ty - DY[into]! * stop, color, c)));
+      continue;
+    }
     let [x1, y1] = center(s.from[0], s.from[1]);
     let [x2, y2] = center(s.to[0], s.to[1]);
     const len = Math.hypot(x2 - x1, y2 - y1) || 1;
@@ -211,25 +268,24 @@ export function overlayLayer(b: Board, events: readonly GameEvent[], st: FloorSt
     const short = occupied.has(s.to.join(',')) ? c * 0.38 : c * 0.16;
     x1 -= uy * off; y1 += ux * off;
     x2 += -uy * off - ux * short; y2 += ux * off - uy * short;
-    out.push(
-      el(
-        'g',
-        {
-          class: blue ? 'move programmed' : 'move pushed',
-          'data-kind': 'move',
-          'data-event': s.type,
-          'data-robot': s.robot,
-          'data-register': s.register,
-          'data-from': s.from.join(','),
-          'data-to': s.to.join(','),
-        },
-        arrow(x1, y1, x2, y2, blue ? K.programmed : K.pushed, c, s.type === 'teleported'),
-      ),
-    );
+    out.push(el('g', attrs, arrow(x1, y1, x2, y2, color, c, s.type === 'teleported')));
   }
   events.forEach((e, k) => {
     if (e.type === 'shot') {
       const target = e.to;
+      const over = foldBeam(b, e.from, target);
+      if (over) {
+        // Over a cube's fold: to the edge crossed, then in again from the edge across.
+        const [sx, sy] = centre(f, e.from[0], e.from[1]);
+        const [lx, ly] = centre(f, over.last[0], over.last[1]);
+        const [tx, ty] = centre(f, target[0], target[1]);
+        const d = over.leave, a = over.into;
+        const start = 'laser' in e.by ? -0.3 : 0.3;
+        out.push(el('g', { class: 'shot', 'data-kind': 'shot', 'data-robot': e.robot, 'data-points': e.points, 'data-from': e.from.join(','), 'data-to': target.join(','), 'data-fold': `${SIDE[d]}-${SIDE[a]}` },
+          beamLine(sx + DX[d]! * c * start, sy + DY[d]! * c * start, lx + DX[d]! * c * 0.5, ly + DY[d]! * c * 0.5),
+          shotLine(tx - DX[a]! * c * 0.5, ty - DY[a]! * c * 0.5, tx - DX[a]! * c * 0.36, ty - DY[a]! * c * 0.36, c)));
+        return;
+      }
       let [x1, y1] = center(e.from[0], e.from[1]);
       let [x2, y2] = center(target[0], target[1]);
       if ('laser' in e.by) {

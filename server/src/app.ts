@@ -9,6 +9,7 @@ import { courseFile, courseRuleSets, type Course } from '../../engine/src/index.
 import { boardNames, loadBoard } from '../../boards/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
 import type { Socket } from 'node:net';
+import proxyAddr from '@fastify/proxy-addr';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { RaceService } from './races.js';
@@ -52,6 +53,18 @@ export interface ConnectionLimits {
 
 export const CONNECTION_DEFAULTS: ConnectionLimits = { requestMs: 20_000, headersMs: 10_000, idleMs: 60_000, perAddress: 64 };
 
+/**
+ * Whether to believe the peer at `hop` (0: the socket's) about the client's address, as fastify's
+ * `trustProxy` would (true: any; addresses and CIDR ranges separated by commas; a function); null:
+ * nobody. Fastify is given this very function, so the connection cap and `req.ip` agree.
+ */
+export function trustFunction(tp: AppOptions['trustProxy']): ((address: string, hop: number) => boolean) | null {
+  if (tp === undefined || tp === false) return null;
+  if (typeof tp === 'function') return tp;
+  if (tp === true) return () => true;
+  return proxyAddr.compile(tp.split(',').map((x) => x.trim()));
+}
+
 function send<T>(reply: FastifyReply, a: Answer<T>, status = 200): FastifyReply {
   if (a.ok) return reply.code(status).send(a.value);
   return reply.code(a.refusal.status).send({ error: { field: a.refusal.field, message: a.refusal.message } });
@@ -63,28 +76,57 @@ const bearer = (authorization: string | undefined, query: string | undefined): s
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const limits = { ...CONNECTION_DEFAULTS, ...o.connections };
+  // One notion of the client's address for the rate limit, the connections and the streams: fastify's `req.ip` with this trust.
+  const trust = trustFunction(o.trustProxy);
   const app = Fastify({
-    bodyLimit: BODY_LIMIT, logger: false, trustProxy: o.trustProxy ?? false,
+    bodyLimit: BODY_LIMIT, logger: false, trustProxy: trust ?? false,
     requestTimeout: limits.requestMs, connectionTimeout: limits.idleMs, keepAliveTimeout: 5000,
     // Timed-out requests are looked for every second, not every 30 (Node's default).
     http: { headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 },
   });
-  // Connections per address: one more is closed at once, before it costs anything.
+  // Connections per client address, the address the rate limiter counts by: a direct client's
+  // connection counts from the moment it is made, and one more is closed at once, before it costs
+  // anything. A trusted proxy's connections carry many clients: there each request in flight and
+  // each open stream counts for the client the proxy names, and one more is answered 429.
   const open = new Map<string, number>();
+  const hold = (from: string): boolean => {
+    const n = (open.get(from) ?? 0) + 1;
+    if (n > limits.perAddress) return false;
+    open.set(from, n);
+    return true;
+  };
+  const release = (from: string) => {
+    const left = (open.get(from) ?? 1) - 1;
+    if (left > 0) open.set(from, left);
+    else open.delete(from);
+  };
   app.server.on('connection', (socket: Socket) => {
     const from = socket.remoteAddress ?? '';
-    const n = (open.get(from) ?? 0) + 1;
-    if (n > limits.perAddress) {
+    if (trust?.(from, 0)) return;
+    if (!hold(from)) {
       socket.destroy();
       return;
     }
-    open.set(from, n);
-    socket.once('close', () => {
-      const left = (open.get(from) ?? 1) - 1;
-      if (left > 0) open.set(from, left);
-      else open.delete(from);
-    });
+    socket.once('close', () => release(from));
   });
+  if (trust) {
+    app.addHook('onRequest', async (req, reply) => {
+      const socket = req.raw.socket;
+      if (!trust(socket.remoteAddress ?? '', 0)) return;
+      const from = req.ip;
+      const upgrade = req.headers.upgrade !== undefined;
+      if (!hold(from)) {
+        // A refused upgrade's socket belongs to nobody once answered: it is ended with the answer.
+        if (upgrade) reply.raw.once('finish', () => socket.end());
+        return reply.code(429).send({ error: { field: 'connections', message: `more than ${limits.perAddress} connections at once from one address` } });
+      }
+      let held = true;
+      const done = () => (held ? ((held = false), release(from)) : undefined);
+      // A stream holds its place while its socket is open; a request until it is answered.
+      if (upgrade) socket.once('close', done);
+      else (reply.raw.once('finish', done), reply.raw.once('close', done));
+    });
+  }
   boundJsonDepth(app);
   app.setValidatorCompiler(validatorCompiler);
   // The answers' schemas are for the document only: answers are sent as they are.

@@ -24,15 +24,15 @@ export interface SeatCredentials {
 export class Auth {
   constructor(private readonly repo: RaceRepository) {}
 
-  /** The race, once `who` is shown to hold seat `seat` (a person's seat). */
-  async seat(id: string, seat: number, who: SeatCredentials): Promise<Answer<LoadedRace>> {
-    const got = await this.repo.load(id);
+  /** The race, once `who` is shown to hold seat `seat` (a person's seat); read through `repo` (a transaction's) if given. */
+  async seat(id: string, seat: number, who: SeatCredentials, repo = this.repo): Promise<Answer<LoadedRace>> {
+    const got = await repo.load(id);
     if (!got) return no(404, 'race', `no race "${id}"`);
     const s = got.seats[seat];
     if (!s) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
     if (s.kind !== 'human') return no(403, 'seat', `seat ${seat} is played by a bot`);
     if (who.mailSecret !== undefined) {
-      const secret = await this.repo.mailSecret(id, seat);
+      const secret = await repo.mailSecret(id, seat);
       if (!secret || !who.mailSecret || !same(who.mailSecret, secret)) return no(401, 'mailSecret', 'this seat\'s mail secret is needed (its reply address or subject code)');
       return yes(got);
     }
@@ -40,9 +40,9 @@ export class Auth {
     return yes(got);
   }
 
-  /** The race, once `key` is shown to be its moderator key. */
-  async moderator(id: string, key: string | undefined): Promise<Answer<LoadedRace>> {
-    const got = await this.repo.load(id);
+  /** The race, once `key` is shown to be its moderator key; read through `repo` (a transaction's) if given. */
+  async moderator(id: string, key: string | undefined, repo = this.repo): Promise<Answer<LoadedRace>> {
+    const got = await repo.load(id);
     if (!got) return no(404, 'race', `no race "${id}"`);
     if (!key || !same(hashSecret(key), got.race.moderator_hash)) return no(401, 'moderatorKey', 'the race\'s moderator key is needed');
     return yes(got);

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { makeSetup, type GameState, type Setup } from '../../engine/src/index.js';
 import { decideBots, entrants, startRace, type BotSeat } from '../../driver/src/index.js';
 import { BotPool } from './bot-pool.js';
@@ -21,17 +23,26 @@ function race(seed: number): { setup: Setup; dealt: GameState; bots: BotSeat[] }
   return { setup, dealt: started.value.dealt.state, bots };
 }
 
+/** The pool's decision once it is made (or given up for the fallback). */
+async function plan(pool: BotPool, ...a: Parameters<BotPool['decided']>) {
+  await pool.ready(...a);
+  const got = pool.decided(...a);
+  assert.ok(got, 'decided once ready');
+  return got;
+}
+
 test('the pool decides the bots of a turn on a thread exactly as the driver does in the process', async () => {
   const pool = new BotPool({ size: 2, log: (l) => assert.fail(l) });
   try {
     for (const seed of [1, 2, 3]) {
       const { setup, dealt, bots } = race(seed);
       pool.dealt(`r${seed}`, 1, setup, dealt, bots, seed);
-      assert.deepEqual(await pool.plan(`r${seed}`, 1, setup, dealt, bots, seed), decideBots(setup, dealt, bots, seed));
+      assert.deepEqual(await plan(pool, `r${seed}`, 1, setup, dealt, bots, seed), decideBots(setup, dealt, bots, seed));
     }
-    // Taken without being started first: started then.
+    // Asked for without being started first: null (it never waits), and started then.
     const { setup, dealt, bots } = race(4);
-    assert.deepEqual(await pool.plan('r4', 1, setup, dealt, bots, 4), decideBots(setup, dealt, bots, 4));
+    assert.equal(pool.decided('r4', 1, setup, dealt, bots, 4), null);
+    assert.deepEqual(await plan(pool, 'r4', 1, setup, dealt, bots, 4), decideBots(setup, dealt, bots, 4));
     assert.equal(pool.counts.decided, 4);
   } finally {
     await pool.close();
@@ -44,10 +55,64 @@ test('a decision not back within its budget is replaced by the random level, and
   try {
     const { setup, dealt, bots } = race(5);
     pool.dealt('late', 1, setup, dealt, bots, 5);
-    const got = await pool.plan('late', 1, setup, dealt, bots, 5);
+    const got = await plan(pool, 'late', 1, setup, dealt, bots, 5);
     assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 5));
     assert.equal(pool.counts.late, 1);
     assert.match(lines[0]!, /^bots of race late, turn 1: late \(budget 1 ms\); they play the random fallback$/);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a decision made while nobody waits for it is not late: the budget runs from when the turn takes it', async () => {
+  const pool = new BotPool({ size: 1, budgetMs: 1, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(8);
+    pool.dealt('early', 1, setup, dealt, bots, 8);
+    // Far past the 1 ms budget by the time the thread answers, but nobody had asked for it yet.
+    await until('the thread decided', () => pool.counts.decided === 1);
+    assert.deepEqual(await plan(pool, 'early', 1, setup, dealt, bots, 8), decideBots(setup, dealt, bots, 8));
+    assert.equal(pool.counts.late, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a decision a turn waits for goes ahead of decisions only dealt', async () => {
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(9);
+    // The one thread takes the first; the second and third wait, in the order dealt.
+    for (const r of ['first', 'second', 'third']) pool.dealt(r, 1, setup, dealt, bots, 9);
+    const third = await plan(pool, 'third', 1, setup, dealt, bots, 9);
+    assert.deepEqual(third, decideBots(setup, dealt, bots, 9));
+    // Answers come one at a time: when the third's is in, the second has not been made.
+    assert.equal(pool.counts.decided, 2);
+    await plan(pool, 'second', 1, setup, dealt, bots, 9);
+    await plan(pool, 'first', 1, setup, dealt, bots, 9);
+    assert.equal(pool.counts.decided, 3);
+  } finally {
+    await pool.close();
+  }
+});
+
+/** The nice value of each thread of this process (Linux: the 19th field of /proc/self/task/{tid}/stat). */
+function threadNices(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+test("the pool's threads run below the event loop's priority, so requests are served first", { skip: !existsSync('/proc/thread-self') && 'no /proc/thread-self (not Linux)' }, async () => {
+  const before = threadNices().filter((n) => n === 7).length;
+  const pool = new BotPool({ size: 2, nice: 7, log: (l) => assert.fail(l) });
+  try {
+    const { setup, dealt, bots } = race(10);
+    // Each thread has begun once it has answered.
+    await Promise.all([plan(pool, 'a', 1, setup, dealt, bots, 10), plan(pool, 'b', 1, setup, dealt, bots, 10)]);
+    assert.equal(threadNices().filter((n) => n === 7).length - before, 2);
+    assert.equal(threadNices()[0], getPriority(), 'the event loop keeps its priority');
   } finally {
     await pool.close();
   }
@@ -62,11 +127,11 @@ test('a thread that dies is replaced: its decision gets the fallback and the nex
     // The thread is ended under the pool while it decides.
     const threads = (pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] }).threads;
     await threads[0]!.worker.terminate();
-    const got = await pool.plan('dies', 1, setup, dealt, bots, 6);
+    const got = await plan(pool, 'dies', 1, setup, dealt, bots, 6);
     assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 6));
     assert.equal(pool.counts.failed, 1);
     assert.match(lines[0]!, /its thread exited/);
-    assert.deepEqual(await pool.plan('after', 1, setup, dealt, bots, 6), decideBots(setup, dealt, bots, 6));
+    assert.deepEqual(await plan(pool, 'after', 1, setup, dealt, bots, 6), decideBots(setup, dealt, bots, 6));
     assert.equal(pool.size, 1);
   } finally {
     await pool.close();
@@ -79,10 +144,10 @@ test('a decision that fails on its thread (a setup the engine refuses) gets the 
   try {
     const { setup, dealt, bots } = race(7);
     const broken = { ...setup, rules: { ...setup.rules, name: 'no-such-rules' } } as Setup;
-    const got = await pool.plan('broken', 1, broken, dealt, bots, 7);
+    const got = await plan(pool, 'broken', 1, broken, dealt, bots, 7);
     assert.deepEqual(got, decideBots(setup, dealt, bots.map((b) => ({ seat: b.seat, level: 'random' as const })), 7));
     assert.match(lines[0]!, /failed: rules: unknown rule set/);
-    assert.deepEqual(await pool.plan('fine', 1, setup, dealt, bots, 7), decideBots(setup, dealt, bots, 7));
+    assert.deepEqual(await plan(pool, 'fine', 1, setup, dealt, bots, 7), decideBots(setup, dealt, bots, 7));
   } finally {
     await pool.close();
   }

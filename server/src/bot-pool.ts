@@ -3,11 +3,18 @@
  *
  * It is the race service's `BotPlanner` (planner.ts): told when a turn is dealt (`dealt`), it starts
  * the bots' decision, so that it is ready, most often, before the people's last orders arrive;
- * playing the turn takes it (`plan`). Each
- * decision has a time budget from the moment it was asked for: a decision not back by then, one
- * whose thread died, or one the pool has no room for, is replaced by the driver's decision at the
- * `random` level (its hand in a random order, made in microseconds), and the pool says so in its
- * log. A thread that has not answered long after its budget is ended and replaced.
+ * playing the turn takes it if it is made (`decided`, which never waits), else the turn is played
+ * when it is (`ready`). A decision taken before it is made goes to the head of the queue, and from
+ * then on has a time budget: a decision not back by then, one whose thread died,
+ * or one the pool has no room for, is replaced by the driver's decision at the `random` level (its
+ * hand in a random order, made in microseconds), and the pool says so in its log. (The budget runs
+ * from when it is taken, not from the deal: a pool behind by more than the budget still decides every turn
+ * whose people take longer than that to answer.) A thread that has not answered long after its
+ * budget is ended and replaced.
+ *
+ * The threads yield the cores to the server's event loop: each raises its own nice value (10 by
+ * default, on Linux), so that requests and the stream are served first and the bots take what is
+ * left (a decision has the people's seconds of thought to be made in; a request has milliseconds).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -32,10 +39,12 @@ export type BotAnswer = { readonly id: number; readonly ok: true; readonly turns
 export interface BotPoolOptions {
   /** Threads (by default one less than the cores, at least one; `BOT_WORKERS` in main.ts). */
   readonly size?: number;
-  /** How long a decision may take from the moment it is asked for (10 s by default). */
+  /** How long the turn may wait for a decision from the moment it is taken (the turn is to be played) (10 s by default). */
   readonly budgetMs?: number;
   /** After how long past its budget a thread that has not answered is replaced (30 s by default). */
   readonly hungMs?: number;
+  /** The threads' nice value, 0-19 (10 by default; 0 leaves them at the server's priority; `BOT_NICE`). */
+  readonly nice?: number;
   /** Decisions waiting for a thread at most; one more is decided at the fallback at once (10,000 by default). */
   readonly queue?: number;
   readonly log?: (line: string) => void;
@@ -43,10 +52,11 @@ export interface BotPoolOptions {
 
 interface Pending {
   readonly job: BotJob;
-  readonly setup: Setup;
-  readonly result: Promise<Record<number, BotTurn>>;
+  readonly result: Promise<void>;
   settle(turns: Record<number, BotTurn> | null, why?: string): void;
-  timer: NodeJS.Timeout;
+  /** Forgets it unmade (a race not seen for long): nothing is kept, nothing is logged. */
+  drop(): void;
+  timer: NodeJS.Timeout | undefined;
   settled: boolean;
 }
 
@@ -62,10 +72,16 @@ const keyOf = (race: string, state: GameState, bots: readonly BotSeat[]) => `${r
 export class BotPool {
   private readonly threads: Thread[] = [];
   private readonly waiting: Pending[] = [];
+  /** Decisions being made, by key. */
   private readonly byKey = new Map<string, Pending>();
+  /** Decisions made (or given up for the fallback), by key. */
+  private readonly decisions = new Map<string, Record<number, BotTurn>>();
+  /** Each race's latest decision's key, the races seen least recently first. */
+  private readonly latest = new Map<string, string>();
   private readonly budgetMs: number;
   private readonly hungMs: number;
   private readonly queue: number;
+  private readonly nice: number;
   private readonly log: (line: string) => void;
   private nextId = 1;
   private closed = false;
@@ -77,6 +93,7 @@ export class BotPool {
     this.budgetMs = o.budgetMs ?? 10_000;
     this.hungMs = o.hungMs ?? 30_000;
     this.queue = o.queue ?? 10_000;
+    this.nice = o.nice ?? 10;
     this.log = o.log ?? ((line) => console.error(line));
     const size = o.size ?? Math.max(1, availableParallelism() - 1);
     for (let i = 0; i < size; i++) this.threads.push(this.spawn());
@@ -90,7 +107,7 @@ export class BotPool {
   }
 
   private spawn(): Thread {
-    const t: Thread = { worker: new Worker(new URL('./bot-worker.js', import.meta.url)), busy: null, since: 0 };
+    const t: Thread = { worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: this.nice } }), busy: null, since: 0 };
     t.worker.unref();
     t.worker.on('message', (a: BotAnswer) => {
       const p = t.busy;
@@ -138,56 +155,101 @@ export class BotPool {
   }
 
   /**
-   * Asks for the bots' orders for a turn as dealt (once per race, turn and bots: asking again
-   * changes nothing). Returns at once; the decision is made on a thread.
+   * Starts the bots' decision for a turn as dealt (once per race, turn and bots: asking again
+   * changes nothing). Returns at once; the decision is made on a thread. A race keeps one decision,
+   * its latest turn's.
    */
   dealt(race: string, _turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void {
     if (!bots.length || this.closed) return;
     const key = keyOf(race, dealt, bots);
-    if (this.byKey.has(key)) return;
+    if (this.byKey.has(key) || this.decisions.has(key)) return;
+    const before = this.latest.get(race);
+    if (before !== undefined) this.decisions.delete(before);
+    this.latest.delete(race);
+    this.latest.set(race, key);
+    // Decisions nobody takes (a race over or deleted meanwhile) do not pile up, and those not made
+    // yet are not made: the races seen least recently go first.
+    if (this.latest.size > this.queue * 2) {
+      const [oldRace, oldKey] = this.latest.entries().next().value!;
+      this.latest.delete(oldRace);
+      this.decisions.delete(oldKey);
+      this.byKey.get(oldKey)?.drop();
+    }
     const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed, budgetMs: this.budgetMs };
-    let resolve!: (t: Record<number, BotTurn>) => void;
-    const result = new Promise<Record<number, BotTurn>>((r) => (resolve = r));
+    let resolve!: () => void;
+    const result = new Promise<void>((r) => (resolve = r));
     const p: Pending = {
-      job, setup, result, settled: false,
-      timer: setTimeout(() => p.settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs),
+      job, result, settled: false, timer: undefined,
       settle: (turns, why) => {
         if (p.settled) return;
         p.settled = true;
         clearTimeout(p.timer);
-        if (turns) {
-          this.counts.decided++;
-          resolve(turns);
-          return;
+        if (turns) this.counts.decided++;
+        else {
+          if (why?.startsWith('late')) this.counts.late++;
+          else if (why === 'the queue is full') this.counts.full++;
+          else this.counts.failed++;
+          if (!this.closed) this.log(`bots of race ${race}, turn ${dealt.turn}: ${why}; they play the random fallback`);
         }
-        if (why?.startsWith('late')) this.counts.late++;
-        else if (why === 'the queue is full') this.counts.full++;
-        else this.counts.failed++;
-        if (!this.closed) this.log(`bots of race ${race}, turn ${dealt.turn}: ${why}; they play the random fallback`);
-        resolve(this.fallback(setup, dealt, bots, seed));
+        // Kept only while it is the race's latest: a decision for a turn taken back meanwhile is dropped.
+        if (this.latest.get(race) === key) this.decisions.set(key, turns ?? this.fallback(setup, dealt, bots, seed));
+        this.byKey.delete(key);
+        resolve();
+      },
+      drop: () => {
+        if (p.settled) return;
+        p.settled = true;
+        clearTimeout(p.timer);
+        this.byKey.delete(key);
+        resolve();
       },
     };
-    p.timer.unref();
     this.byKey.set(key, p);
-    // Decisions nobody takes (a race deleted meanwhile) do not pile up.
-    if (this.byKey.size > this.queue * 2) this.byKey.delete(this.byKey.keys().next().value!);
     if (this.waiting.length >= this.queue) return p.settle(null, 'the queue is full');
     this.waiting.push(p);
     this.pump();
   }
 
   /**
-   * The bots' orders for the turn as dealt: the decision started for it (waiting at most what is
-   * left of its budget), else one started now.
+   * The turn is to be played: its decision, if still out, goes first, and from now on has the
+   * budget (the turn waits for it at most that long).
    */
-  plan(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<Record<number, BotTurn>> {
-    if (!bots.length) return Promise.resolve({});
-    if (this.closed) return Promise.resolve(this.fallback(setup, dealt, bots, seed));
+  private taken(p: Pending): void {
+    if (p.settled || p.timer !== undefined) return;
+    p.timer = setTimeout(() => p.settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
+    p.timer.unref();
+    const i = this.waiting.indexOf(p);
+    if (i > 0) {
+      this.waiting.splice(i, 1);
+      this.waiting.unshift(p);
+    }
+  }
+
+  /**
+   * The bots' orders for the turn as dealt if they are decided (or given up for the fallback), else
+   * null: the decision is started if it was not, and taken (it goes first, its budget runs). Never
+   * waits: `ready` says when.
+   */
+  decided(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Record<number, BotTurn> | null {
+    if (!bots.length) return {};
+    if (this.closed) return this.fallback(setup, dealt, bots, seed);
     const key = keyOf(race, dealt, bots);
+    if (!this.decisions.has(key) && !this.byKey.has(key)) this.dealt(race, turn, setup, dealt, bots, seed);
+    const pending = this.byKey.get(key);
+    if (pending) this.taken(pending);
+    return this.decisions.get(key) ?? null;
+  }
+
+  /** Resolves once `decided` has the turn's decision (at the latest at its budget); starts and takes it if need be. */
+  ready(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<void> {
+    if (!bots.length || this.closed) return Promise.resolve();
+    const key = keyOf(race, dealt, bots);
+    if (this.decisions.has(key)) return Promise.resolve();
     if (!this.byKey.has(key)) this.dealt(race, turn, setup, dealt, bots, seed);
-    const p = this.byKey.get(key)!;
-    this.byKey.delete(key);
-    return p.result;
+    const pending = this.byKey.get(key);
+    if (!pending) return Promise.resolve();
+    this.taken(pending);
+    return pending.result;
   }
 
   /** The driver's decision at the random level: the bots' hands in a random order (from their seeds). */
@@ -199,7 +261,7 @@ export class BotPool {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watchdog);
-    for (const p of this.byKey.values()) p.settle(null, 'the pool closed');
+    for (const p of [...this.byKey.values()]) p.settle(null, 'the pool closed');
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
   }
 }

@@ -4,11 +4,26 @@
  * board, rule set and settings it is sent, and kept (the bots' own tables per board follow it).
  * A bot that searches as long as it may (expert) is given half the pool's budget, so that its
  * answer is back in time.
+ *
+ * The thread first lowers its own priority (the pool's `nice`): on Linux each thread has a nice
+ * value of its own, set through its thread id (`/proc/thread-self`). Elsewhere it runs at the
+ * server's priority.
  */
-import { parentPort } from 'node:worker_threads';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { makeSetup, type Setup } from '../../engine/src/index.js';
 import { decideBots } from '../../driver/src/index.js';
 import type { BotJob, BotAnswer } from './bot-pool.js';
+
+const nice = (workerData as { nice: number }).nice;
+if (nice > 0) {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), nice);
+  } catch {
+    // No /proc/thread-self (not Linux): the thread keeps the server's priority.
+  }
+}
 
 const setups = new Map<string, Setup>();
 const MAX_SETUPS = 2000;

@@ -20,6 +20,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 export function parsePolicy(v: unknown, path = 'deadline'): Result<DeadlinePolicy> {
   if (!isObject(v)) return err(path, 'expected {"kind": "live", "seconds": N} or {"kind": "scheduled", "time": "22:00", "zone": "Europe/London", "minimumHours": 20}');
+  const known = v.kind === 'live' ? ['kind', 'seconds'] : ['kind', 'time', 'zone', 'minimumHours'];
+  const extra = Object.keys(v).find((k) => !known.includes(k));
+  if (extra !== undefined && (v.kind === 'live' || v.kind === 'scheduled')) return err(`${path}.${extra}`, `unknown field (expected ${known.join(', ')})`);
   if (v.kind === 'live') {
     const s = v.seconds;
     if (!Number.isInteger(s) || (s as number) < 5 || (s as number) > 86400) return err(`${path}.seconds`, 'expected whole seconds from 5 to 86400');
@@ -27,9 +30,9 @@ export function parsePolicy(v: unknown, path = 'deadline'): Result<DeadlinePolic
   }
   if (v.kind === 'scheduled') {
     if (typeof v.time !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(v.time)) return err(`${path}.time`, 'expected a clock time HH:MM, 00:00 to 23:59');
-    const zone = v.zone ?? 'UTC';
+    const zone = v.zone === undefined ? 'UTC' : v.zone;
     if (typeof zone !== 'string' || !validZone(zone)) return err(`${path}.zone`, 'expected an IANA time zone such as "Europe/London" or "America/New_York"');
-    const h = v.minimumHours ?? 20;
+    const h = v.minimumHours === undefined ? 20 : v.minimumHours;
     if (typeof h !== 'number' || !(h >= 0) || h > 24 * 14) return err(`${path}.minimumHours`, 'expected hours from 0 to 336');
     return ok({ kind: 'scheduled', time: v.time, zone, minimumHours: h });
   }

@@ -7,5 +7,4 @@ export { migrate, openDb, type Db, type DbConfig, type EventRow, type OrdersRow,
 export { nextDeadline, parsePolicy, systemClock, type Clock, type DeadlinePolicy } from './deadline.js';
 export { shippedCourses } from './courses.js';
 export { dressed, visibleOptions } from './views.js';
-export type { SeatOrders } from './orders.js';
 export { inProcessPlanner, type BotPlanner } from './planner.js';

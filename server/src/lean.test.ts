@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
+import { pbem, type RuleSet } from '../../engine/src/index.js';
 import type { Tables } from './db.js';
 import { RaceService } from './races.js';
 import { shippedCourses } from './courses.js';
@@ -15,11 +16,15 @@ const courses = shippedCourses();
 async function countedService(kind: 'sqlite' | 'postgres') {
   const fresh = await freshDb(kind);
   await fresh.db.destroy();
-  const counts = { statements: 0, transactions: 0 };
+  // The statements themselves are kept too, so that a count other than the bound says which they were.
+  const counts = { statements: 0, transactions: 0, outside: 0, sql: [] as string[] };
+  let inside = false;
   const log = (e: LogEvent) => {
     const sql = e.query.sql.trim().toLowerCase();
-    if (sql === 'begin' || sql.startsWith('start transaction')) counts.transactions++;
-    else if (sql !== 'commit' && sql !== 'rollback') counts.statements++;
+    counts.sql.push(`${e.level}: ${sql.slice(0, 80)}`);
+    if (sql === 'begin' || sql.startsWith('start transaction')) (counts.transactions++, (inside = true));
+    else if (sql === 'commit' || sql === 'rollback') inside = false;
+    else (counts.statements++, inside || counts.outside++);
   };
   const pool = fresh.url ? new pg.Pool({ connectionString: fresh.url, max: 4 }) : null;
   const db = new Kysely<Tables>({ dialect: pool ? new PostgresDialect({ pool }) : new SqliteDialect({ database: new Database(fresh.file!) }), log });
@@ -38,6 +43,8 @@ async function countedService(kind: 'sqlite' | 'postgres') {
   return { service, counts, clock, close };
 }
 
+const tally = ({ statements, transactions, outside }: { statements: number; transactions: number; outside: number }) => ({ statements, transactions, outside });
+
 const firstCards = async (service: RaceService, id: string, seat: number, token: string) => {
   const you = await service.seat(id, seat, token);
   assert.ok(you.ok);
@@ -45,7 +52,7 @@ const firstCards = async (service: RaceService, id: string, seat: number, token:
 };
 
 for (const kind of ['sqlite', 'postgres'] as const) {
-  test(`[${kind}] orders cost a few statements in one transaction: a PUT that stores them at most 6, the last one of a turn, which plays it, at most 9`, { skip: kind === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false }, async () => {
+  test(`[${kind}] orders cost a few statements, all in one transaction: a PUT that stores them 6, the last one of a turn, which plays it, 8`, { skip: kind === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false }, async () => {
     const { service, counts, close } = await countedService(kind);
     try {
       const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 } });
@@ -55,14 +62,16 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         const a = await firstCards(service, id, 0, seats[0]!.token!);
         const b = await firstCards(service, id, 1, seats[1]!.token!);
         assert.equal(a.turn, turn);
-        Object.assign(counts, { statements: 0, transactions: 0 });
+        Object.assign(counts, { statements: 0, transactions: 0, outside: 0, sql: [] });
         const stored = await service.submit(id, 0, { token: seats[0]!.token! }, a);
         assert.ok(stored.ok, JSON.stringify(stored));
-        assert.ok(counts.transactions === 1 && counts.statements <= 6, `a PUT that stores orders: ${JSON.stringify(counts)}`);
-        Object.assign(counts, { statements: 0, transactions: 0 });
+        // Read the race, its seats and the turn's orders; bump the version, append the entry, upsert the orders.
+        assert.deepEqual(tally(counts), { statements: 6, transactions: 1, outside: 0 }, `a PUT that stores orders:\n${counts.sql.join('\n')}`);
+        Object.assign(counts, { statements: 0, transactions: 0, outside: 0, sql: [] });
         const last = await service.submit(id, 1, { token: seats[1]!.token! }, b);
         assert.ok(last.ok, JSON.stringify(last));
-        assert.ok(counts.transactions === 1 && counts.statements <= 9, `the last PUT, which plays the turn: ${JSON.stringify(counts)}`);
+        // The same, and the turn's first seq and the next turn.
+        assert.deepEqual(tally(counts), { statements: 8, transactions: 1, outside: 0 }, `the last PUT, which plays the turn:\n${counts.sql.join('\n')}`);
         const view = await service.view(id);
         assert.ok(view.ok && view.value.turn === turn + 1, 'the last orders played the turn');
       }
@@ -71,6 +80,31 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     }
   });
 }
+
+test('a seat\'s orders are checked by the engine once a turn: when they are sent, not again when the turn is played', async () => {
+  // Every check of orders that power down asks the rule set's power-down rule: a spy on it counts the checks.
+  const rules = pbem as { powerDownRefusal: RuleSet['powerDownRefusal'] };
+  const rule = rules.powerDownRefusal;
+  let checks = 0;
+  rules.powerDownRefusal = (r) => (checks++, rule(r));
+  const { service, close } = await countedService('sqlite');
+  try {
+    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(created.ok);
+    const { id, seats } = created.value;
+    const a = await firstCards(service, id, 0, seats[0]!.token!);
+    const b = await firstCards(service, id, 1, seats[1]!.token!);
+    assert.ok((await service.submit(id, 0, { token: seats[0]!.token! }, { ...a, powerDown: true })).ok);
+    assert.equal(checks, 1, 'checked when sent');
+    assert.ok((await service.submit(id, 1, { token: seats[1]!.token! }, b)).ok);
+    const view = await service.view(id);
+    assert.ok(view.ok && view.value.turn === 2, 'the last orders played the turn');
+    assert.equal(checks, 1, 'not checked again when the turn was played');
+  } finally {
+    rules.powerDownRefusal = rule;
+    await close();
+  }
+});
 
 test('orders name their turn: another turn is refused with 409 turn, and nothing is stored', async () => {
   const { service, close } = await countedService('sqlite');

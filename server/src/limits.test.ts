@@ -147,3 +147,62 @@ test('a client over its budget stays refused however many other addresses come m
     await db.destroy();
   }
 });
+
+test('behind a trusted proxy (TRUST_PROXY) the connection cap counts the client the proxy names: its streams and requests in flight, not the proxy\'s own connections', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000, trustProxy: '127.0.0.1' }, { perAddress: 100 }, { perAddress: 2 });
+  const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }] })).body;
+  const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
+  /** A stream opened through the "proxy" for `ip`: the socket if it opened, else the status it was refused with. */
+  const stream = (ip: string) =>
+    new Promise<WebSocket | number>((resolve) => {
+      const ws = new WebSocket(url, { headers: { 'x-forwarded-for': ip } });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => resolve(ws));
+      ws.on('error', () => undefined);
+    });
+  const held: WebSocket[] = [];
+  try {
+    for (const ip of ['10.0.0.1', '10.0.0.1', '10.0.0.2', '10.0.0.2']) {
+      const ws = await stream(ip);
+      assert.ok(ws instanceof WebSocket, `a stream for ${ip}: ${String(ws)}`);
+      held.push(ws);
+    }
+    // Four connections from the proxy's own address, over a cap of 2: the proxy is not capped.
+    assert.equal(await stream('10.0.0.1'), 429, 'a third stream of one client is refused');
+    const r = await call(s.base, 'GET', '/api/health', undefined, { 'x-forwarded-for': '10.0.0.2' });
+    assert.deepEqual([r.status, r.body.error?.field], [429, 'connections'], 'so is a request while its two streams are open');
+    assert.equal((await call(s.base, 'GET', '/api/health', undefined, { 'x-forwarded-for': '10.0.0.3' })).status, 200, 'another client is served');
+    held.shift()!.close();
+    const again = await until('a stream of 10.0.0.1 once one of its two is closed', async () => {
+      const ws = await stream('10.0.0.1');
+      return ws instanceof WebSocket ? ws : null;
+    });
+    held.push(again);
+  } finally {
+    held.forEach((ws) => ws.close());
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('without TRUST_PROXY a forwarded address changes nothing: the cap counts the socket\'s address', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, undefined, undefined, { perAddress: 2 });
+  const held: ReturnType<typeof raw>[] = [];
+  try {
+    for (let k = 0; k < 2; k++) {
+      const c = raw(s.base);
+      await c.ready;
+      c.socket.write(`GET /api/health HTTP/1.1\r\nhost: x\r\nx-forwarded-for: 10.0.0.${k}\r\n\r\n`);
+      held.push(c);
+    }
+    await until('both answered', () => held.every((c) => c.got().startsWith('HTTP/1.1 200')));
+    const extra = raw(s.base);
+    await until('a third connection to be closed, whatever it forwards', () => extra.closed());
+  } finally {
+    held.forEach((c) => c.socket.destroy());
+    await s.close();
+    await db.destroy();
+  }
+});

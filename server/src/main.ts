@@ -36,12 +36,32 @@ function envTrustProxy(): boolean | string | ((address: string, hop: number) => 
   return (_address, hop) => hop < hops;
 }
 
+/** A failure to start that says itself what to do: printed alone, without a stack. */
+class StartError extends Error {}
+
+/** A database URL as it may be printed: its password replaced by ***. */
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'not a URL';
+  }
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? '127.0.0.1';
   const url = process.env.DATABASE_URL;
   const { db, dialect } = openDb(url ? { url } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (e) {
+    if (!url) throw e;
+    await db.destroy().catch(() => undefined);
+    throw new StartError(`the PostgreSQL database of DATABASE_URL (${withoutPassword(url)}) cannot be used: ${(e as Error).message}${(e as { code?: string }).code ? ` (${(e as { code?: string }).code})` : ''}. Start it or correct DATABASE_URL, or leave DATABASE_URL unset to keep the races in SQLite under ${process.env.DATA_DIR ?? 'data'}/.`);
+  }
   const courses = shippedCourses();
   // Everything is wired before anything can arrive: the service, its streams, then the NOTIFY
   // listener (a notification may come the moment it listens), then the HTTP listener.
@@ -49,7 +69,9 @@ async function main(): Promise<void> {
   // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
   const workers = envInt('BOT_WORKERS');
   const budgetMs = envInt('BOT_BUDGET_MS');
-  const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}) });
+  const nice = envInt('BOT_NICE');
+  if (nice !== undefined && nice > 19) throw new Error(`BOT_NICE: expected a whole number from 1 to 19, got "${nice}"`);
+  const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
   const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => publish?.(id, seq), planner: bots });
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');
@@ -86,6 +108,12 @@ async function main(): Promise<void> {
     }
   };
   await tick();
+  // A turn whose people's orders were all in when the last process stopped (waiting for its bots) is played now.
+  try {
+    await service.resume();
+  } catch (e) {
+    console.error('resuming turns whose orders are in failed:', (e as Error).message);
+  }
   const timer = setInterval(tick, 500);
   await app.listen({ port, host });
   if (mail) console.log(`mail from ${mailConfig!.from}${mailConfig!.smtpListen ? `, SMTP listener on ${mailConfig!.smtpListen}` : ''}${mailConfig!.imapUrl ? ', IMAP mailbox polled' : ''}`);
@@ -112,6 +140,6 @@ process.on('uncaughtException', (e) => console.error('uncaught:', e));
 process.on('unhandledRejection', (e) => console.error('unhandled rejection:', e));
 
 main().catch((e) => {
-  console.error(e);
+  console.error(e instanceof StartError ? `roborally server: ${e.message}` : e);
   process.exit(1);
 });

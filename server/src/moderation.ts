@@ -20,8 +20,8 @@ export interface ModerationDeps {
   readonly clock: Clock;
   /** The repository's commitChange, followed by the announcement of what was committed. */
   readonly commit: (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change) => Promise<number | null>;
-  /** Plays the race's turn now (`onlyTurn`: only if that is still the current turn). */
-  readonly playNow: (id: string, onlyTurn?: number) => Promise<boolean>;
+  /** Plays the race's turn now (`onlyTurn`: only if that is still the current turn); 'soon': once its bots have decided. */
+  readonly playNow: (id: string, onlyTurn?: number) => Promise<boolean | 'soon'>;
 }
 
 export class Moderation {
@@ -72,7 +72,11 @@ export class Moderation {
       }
       case 'adjudicate':
         if (b.turn !== undefined && !Number.isSafeInteger(b.turn)) return no(422, 'turn', 'expected the number of the turn to play (optional: without it, the current turn)');
-        return (await this.d.playNow(id, b.turn as number | undefined)) ? yes({ done: 'the turn was played' }) : no(409, 'turn', 'the turn could not be played now (paused, over, or played meanwhile)');
+      {
+        const played = await this.d.playNow(id, b.turn as number | undefined);
+        if (played === 'soon') return yes({ done: 'the turn is played as soon as the bots have decided (at most their time budget)' });
+        return played ? yes({ done: 'the turn was played' }) : no(409, 'turn', 'the turn could not be played now (paused, over, or played meanwhile)');
+      }
       case 'rewind': {
         const last = race.status === 'over' ? st.turn : st.turn - 1;
         const row = await this.d.repo.turn(id, last);

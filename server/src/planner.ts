@@ -1,20 +1,29 @@
 /**
  * The bots' decisions for a dealt turn: the one seam between the referee and whatever decides for
- * the bots. The referee asks `plan` when it plays a turn and tells `dealt` as soon as a turn is
- * dealt, so a planner that works elsewhere (a worker pool) can start then and be ready when the
- * people's last orders arrive. The default decides in this process, when asked.
+ * the bots. The referee tells `dealt` as soon as a turn is dealt, so a planner that works elsewhere
+ * (a worker pool) can start then and be ready when the people's last orders arrive. When it plays
+ * a turn it asks `decided`, which never waits: a decision not made yet is `null`, and the referee
+ * stores the orders, answers, and plays the turn once `ready` resolves (no request waits on a bot).
+ * The default decides in this process, when asked.
  */
 import type { GameState, Setup, Seed } from '../../engine/src/index.js';
 import { decideBots, type BotSeat, type BotTurn } from '../../driver/src/index.js';
 
 export interface BotPlanner {
-  /** The bots' orders for turn `turn` of race `raceId` as dealt in `dealt` (the driver's `decideBots`). */
-  plan(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<Record<number, BotTurn>>;
+  /**
+   * The bots' orders for turn `turn` of race `raceId` as dealt in `dealt` (the driver's
+   * `decideBots`), if they are decided; else null, and the decision is started if it was not.
+   * Never waits.
+   */
+  decided(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Record<number, BotTurn> | null;
+  /** Resolves once `decided` has the decision (made, or given up at its budget for a fallback); starts it if need be. */
+  ready(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<void>;
   /** A turn was dealt (committed): a planner may start deciding now. Optional. */
   dealt?(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void;
 }
 
-/** Decides in this process, on the event loop, when the turn is played. */
+/** Decides in this process, on the event loop, when asked (tests, the CLI; the server uses the bot pool). */
 export const inProcessPlanner: BotPlanner = {
-  plan: async (_raceId, _turn, setup, dealt, bots, seed) => decideBots(setup, dealt, bots, seed),
+  decided: (_raceId, _turn, setup, dealt, bots, seed) => decideBots(setup, dealt, bots, seed),
+  ready: async () => undefined,
 };

@@ -10,9 +10,10 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, recompile, needsProgram, raceStats, startingPicks, type Course, type GameEvent, type GameState, type Setup,
+  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
-import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type PersonTurn } from '../../driver/src/index.js';
+import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
 import type { Selectable } from 'kysely';
 import type { Db, RaceRow, SeatRow } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
@@ -23,9 +24,8 @@ import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
-import { engineOrders, readOrders, type SeatOrders } from './orders.js';
 import { publicEvent } from './views.js';
-import { Auth, hashSecret, newMailSecret, newToken } from './auth.js';
+import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
@@ -91,6 +91,15 @@ interface Play {
   readonly next: GameState | null;
 }
 
+/** Stored orders the Three Minute Rule filled at random (004 L188): they stand, the seat cannot replace them. */
+interface HurriedFill {
+  readonly hurried: true;
+}
+const hurriedFill = (o: unknown): o is HurriedFill => isObject(o) && o.hurried === true;
+
+/** The versioned commit of one transaction (RaceService.inTransaction). */
+type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change) => Promise<number | null>;
+
 /** Whether every person whose robot plays cards this turn has sent orders. */
 const allIn = (seats: readonly Pick<SeatRow, 'seat' | 'kind'>[], st: GameState, sent: ReadonlyMap<number, unknown>): boolean =>
   seats.every((s) => s.kind === 'bot' || sent.has(s.seat) || !needsProgram(st, s.seat));
@@ -115,6 +124,10 @@ export class RaceService {
   private readonly setups: RaceSetups;
   private readonly reads: ReadModels;
   private readonly moderation: Moderation;
+  /** Races whose turn is to be played once its bots have decided (playWhenDecided). */
+  private readonly waitingForBots = new Map<string, { turn: number; force: boolean }>();
+  /** Races whose turn waited for its bots and then failed to be played (the database away): the next tick tries again. */
+  private readonly retry = new Map<string, { turn: number; force: boolean }>();
 
   constructor(o: RaceServiceOptions) {
     this.clock = o.clock;
@@ -147,6 +160,22 @@ export class RaceService {
     const last = await this.repo.commitChange(race, entries, change);
     if (last !== null && entries.length) this.announce(race.id, last);
     return last;
+  }
+
+  /**
+   * Runs `work` in one transaction: it reads through `repo` and commits through `commit` (the
+   * versioned commit), all part of that transaction; what it committed is announced once the
+   * transaction is, and nothing if it throws.
+   */
+  private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T> {
+    const done: [string, number][] = [];
+    const out = await this.repo.transaction((repo) => work(repo, async (race, entries, change) => {
+      const last = await repo.commitChange(race, entries, change);
+      if (last !== null && entries.length) done.push([race.id, last]);
+      return last;
+    }));
+    for (const [id, last] of done) this.announce(id, last);
+    return out;
   }
 
   /** The race's bots and their levels. */
@@ -323,6 +352,21 @@ export class RaceService {
   }
 
   /**
+   * A seat says whether it keeps receiving the turn reports once its robot is out of the race
+   * (the mail word `follow` / `stop following`; a seat created with `followWhenOut` starts
+   * following). Only while the race runs; nothing of the game changes, so no entry is logged.
+   */
+  async follow(id: string, seat: number, who: SeatCredentials, follow: boolean): Promise<Answer<{ seat: number; follow: boolean; out: boolean }>> {
+    const got = await this.auth.seat(id, seat, who);
+    if (!got.ok) return got;
+    const { race } = got.value;
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    await this.repo.setFollow(id, seat, follow);
+    const st: GameState = JSON.parse(race.state);
+    return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
+  }
+
+  /**
    * A seat's orders for the turn they name (`turn`), or the moderator's correction: checked, stored
    * and answered with what was understood. Orders for another turn than the current one, or that
    * arrive once the deadline has passed (decided when they commit), are refused and change nothing.
@@ -330,55 +374,71 @@ export class RaceService {
    * turn in the same transaction that stores them.
    */
   async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
-    const got = who.moderatorKey ? await this.auth.moderator(id, who.moderatorKey) : await this.auth.seat(id, seat, who);
-    if (!got.ok) return got;
-    const { race, seats } = got.value;
-    if (!seats[seat]) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
-    const turn = readTurn(body);
-    if (!turn.ok) return turn;
-    if (race.status !== 'running') return no(409, 'race', 'the race is over');
-    const st: GameState = JSON.parse(race.state);
-    if (who.moderatorKey !== undefined) {
-      // The moderator key opens no seat: it corrects a seat's orders only on a turn taken back
-      // (a rewound turn has been played before), and the correction is logged for everybody.
-      const at = await this.repo.turnPlayedAt(id, st.turn);
-      if (at === undefined || at === null) return no(403, 'moderatorKey', `the moderator key opens no seat; a seat's orders may be corrected only on a turn taken back with rewind, and turn ${st.turn} has not been played yet`);
-    }
-    if (turn.value !== st.turn) return no(409, 'turn', `these orders are for turn ${turn.value}, but the race is at turn ${st.turn}`);
-    if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
-    const now = this.clock.now();
-    if (race.deadline_at !== null && race.deadline_at <= now) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
-    const setup = this.setups.setupOf(race);
-    const orders = readOrders(setup, st, seat, body);
-    if (!orders.ok) return orders;
-    const mine = orders.value;
-    const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
-    const store = async (trx: Trx) => {
-      const stored = JSON.stringify(mine);
-      await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
-        .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now })).execute();
-    };
-    const entries: Omit<Entry, 'seq'>[] = [{ turn: st.turn, kind: 'race', event }];
-    let change: Change = { beforeDeadline: now, apply: store };
-    let play: Play | null = null;
-    if (JSON.parse(race.policy).kind === 'live' && race.paused_left === null) {
-      // The last person's orders in: the turn is played and stored with them, in one transaction.
-      const sent = await this.repo.orders(id, st.turn);
-      sent.set(seat, mine);
-      if (allIn(seats, st, sent)) {
-        play = await this.play(got.value, st, setup, sent, now);
-        const { set, apply } = play.change;
-        entries.push(...play.entries);
-        change = { beforeDeadline: now, set, apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
+    // Everything the PUT reads and writes is one transaction: it is checked against the race as it
+    // stands when it commits (server/src/lean.test.ts counts its statements).
+    const done = await this.inTransaction(async (repo, commit) => {
+      const got = who.moderatorKey ? await this.auth.moderator(id, who.moderatorKey, repo) : await this.auth.seat(id, seat, who, repo);
+      if (!got.ok) return got;
+      const { race, seats } = got.value;
+      if (!seats[seat]) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
+      const turn = readTurn(body);
+      if (!turn.ok) return turn;
+      if (race.status !== 'running') return no(409, 'race', 'the race is over');
+      const st: GameState = JSON.parse(race.state);
+      if (who.moderatorKey !== undefined) {
+        // The moderator key opens no seat: it corrects a seat's orders only on a turn taken back
+        // (a rewound turn has been played before), and the correction is logged for everybody.
+        const at = await repo.turnPlayedAt(id, st.turn);
+        if (at === undefined || at === null) return no(403, 'moderatorKey', `the moderator key opens no seat; a seat's orders may be corrected only on a turn taken back with rewind, and turn ${st.turn} has not been played yet`);
       }
-    }
-    const committed = await this.commit(race, entries, change);
-    if (committed === null) {
+      if (turn.value !== st.turn) return no(409, 'turn', `these orders are for turn ${turn.value}, but the race is at turn ${st.turn}`);
+      if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
+      const now = this.clock.now();
+      if (race.deadline_at !== null && race.deadline_at <= now) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
+      const setup = this.setups.setupOf(race);
+      const orders = readOrders(setup, st, seat, body);
+      if (!orders.ok) return no(422, orders.error.field, orders.error.message);
+      const mine = orders.value.written;
+      const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
+      const store = async (trx: Trx) => {
+        const stored = JSON.stringify(mine);
+        await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
+          .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now })).execute();
+      };
+      const entries: Omit<Entry, 'seq'>[] = [{ turn: st.turn, kind: 'race', event }];
+      let change: Change = { beforeDeadline: now, apply: store };
+      let play: Play | null = null;
+      let waitForBots = false;
+      if (JSON.parse(race.policy).kind === 'live') {
+        const sent = await repo.orders(id, st.turn);
+        // The Three Minute Rule filled this seat's program at random (004 L188): that stands.
+        if (hurriedFill(sent.get(seat)) && who.moderatorKey === undefined) return no(409, 'deadline', `the Three Minute Rule's time for turn ${st.turn} is up: ${seats[seat]!.name}'s program was filled at random and stands`);
+        sent.set(seat, mine);
+        if (race.paused_left === null && allIn(seats, st, sent)) {
+          // The last person's orders in: the turn is played and stored with them, in one
+          // transaction, if the bots have decided; else the orders are stored and the turn is
+          // played as soon as they have (no request waits on a bot).
+          const bots = this.decidedBots(race, seats, setup, st);
+          if (bots) {
+            play = this.play(got.value, st, setup, sent, now, bots);
+            const { set, apply } = play.change;
+            entries.push(...play.entries);
+            change = { beforeDeadline: now, set, apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
+          } else waitForBots = true;
+        }
+      }
+      const last = await commit(race, entries, change);
+      return yes({ last, play, waitForBots, loaded: got.value, setup, st, mine });
+    });
+    if (!done.ok) return done;
+    const { last, play, waitForBots, loaded, setup, st, mine } = done.value;
+    if (last === null) {
       // Something else changed the race meanwhile (or its deadline passed): check the orders again against what it is now.
       if (attempt < 5) return this.submit(id, seat, who, body, attempt + 1);
       return no(409, 'race', 'the race is changing too fast; send the orders again');
     }
-    if (play?.next) this.dealt(id, setup, play.next, seats, race);
+    if (play?.next) this.dealt(id, setup, play.next, loaded.seats, loaded.race);
+    if (waitForBots) this.playWhenDecided(loaded, setup, st, false);
     return yes({ turn: st.turn, orders: mine });
   }
 
@@ -394,6 +454,9 @@ export class RaceService {
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
     const st: GameState = JSON.parse(race.state);
     if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
+    if (race.deadline_at !== null && race.deadline_at <= this.clock.now()) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed`);
+    // A program the Three Minute Rule filled at random stands: no new hand withdraws it.
+    if (hurriedFill(await this.repo.seatOrders(id, st.turn, seat))) return no(409, 'deadline', `the Three Minute Rule's time for turn ${st.turn} is up: the program was filled at random and stands`);
     const setup = this.setups.setupOf(race);
     const res = recompile(setup, st, seat);
     if (!res.ok) return no(422, res.error.field, res.error.message);
@@ -410,26 +473,26 @@ export class RaceService {
 
   /**
    * The Three Minute Rule at its limit (004 L188): when first-timers are still programming, the
-   * other late seats are filled at random (their orders are stored as "random"), and the turn waits
-   * for the first-timers until the policy's own deadline. Returns whether that was committed, or
-   * null when the turn is to be played now.
+   * other late seats are filled at random (their orders are stored as "random", marked `hurried`:
+   * they stand), and the turn waits for the first-timers until the policy's own deadline. Returns
+   * whether that was committed, or null when the turn is to be played now.
    */
-  private async hurry(race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, SeatOrders>, setup: Setup, policy: DeadlinePolicy): Promise<boolean | null> {
+  private async hurry(repo: RaceRepository, commit: Committer, race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, SeatOrders>, setup: Setup, policy: DeadlinePolicy): Promise<boolean | null> {
     const until = firstTimersDeadline(policy, setup.settings, race.deadline_at!);
     if (until === null) return null;
     const late = seats.filter((x) => x.kind === 'human' && !sent.has(x.seat) && needsProgram(st, x.seat));
     if (!late.some((x) => x.first_timer === 1)) return null;
-    const earlier = await this.repo.turnEntries(race.id, st.turn);
+    const earlier = await repo.turnEntries(race.id, st.turn);
     if (earlier.some((e) => e.event.type === 'hurried')) return null;
     const hurried = late.filter((x) => x.first_timer !== 1);
     const now = this.clock.now();
     const event: RaceEvent = { type: 'hurried', seats: hurried.map((x) => x.seat), at: until };
-    const committed = await this.commit(race, [{ turn: st.turn, kind: 'race', event }], {
+    const committed = await commit(race, [{ turn: st.turn, kind: 'race', event }], {
       set: { deadline_at: until },
       apply: async (trx) => {
         for (const x of hurried) {
           const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null };
+          const random: SeatOrders & HurriedFill = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },
@@ -440,50 +503,104 @@ export class RaceService {
   /**
    * Plays the current turn if it is due: its deadline has passed, or (live races) every person has
    * sent orders; with `force`, now; with `onlyTurn`, only if that is still the current turn (a
-   * repeated request plays nothing more). Returns true if this call played it. Safe to call from
-   * anywhere, at any time, from any number of processes: only one of them commits.
+   * repeated request plays nothing more). Returns true if this call played it, `'soon'` when it is
+   * to be played once the bots have decided (it never waits for them), false otherwise. Safe to
+   * call from anywhere, at any time, from any number of processes: only one of them commits.
    */
-  async adjudicate(id: string, force: boolean, onlyTurn?: number): Promise<boolean> {
-    const got = await this.repo.load(id);
-    if (!got) return false;
-    const { race, seats } = got;
-    if (race.status !== 'running' || race.paused_left !== null) return false;
-    const st: GameState = JSON.parse(race.state);
-    if (st.phase !== 'programming') return false;
-    // A request to play a given turn does nothing once that turn has been played.
-    if (onlyTurn !== undefined && st.turn !== onlyTurn) return false;
-    const now = this.clock.now();
-    const sent = await this.repo.orders(id, st.turn);
-    const due = force || (race.deadline_at !== null && race.deadline_at <= now);
-    if (!due && !(allIn(seats, st, sent) && JSON.parse(race.policy).kind === 'live')) return false;
-
-    const setup = this.setups.setupOf(race);
-    if (due && !force && race.deadline_at !== null) {
-      const hurried = await this.hurry(race, seats, st, sent, setup, JSON.parse(race.policy));
-      if (hurried !== null) return hurried;
+  async adjudicate(id: string, force: boolean, onlyTurn?: number, attempt = 1): Promise<boolean | 'soon'> {
+    const done = await this.inTransaction(async (repo, commit) => {
+      const got = await repo.load(id);
+      if (!got) return null;
+      const { race, seats } = got;
+      if (race.status !== 'running' || race.paused_left !== null) return null;
+      const st: GameState = JSON.parse(race.state);
+      if (st.phase !== 'programming') return null;
+      // A request to play a given turn does nothing once that turn has been played.
+      if (onlyTurn !== undefined && st.turn !== onlyTurn) return null;
+      const now = this.clock.now();
+      const sent = await repo.orders(id, st.turn);
+      const due = force || (race.deadline_at !== null && race.deadline_at <= now);
+      if (!due && !(allIn(seats, st, sent) && JSON.parse(race.policy).kind === 'live')) return null;
+      const setup = this.setups.setupOf(race);
+      if (due && !force && race.deadline_at !== null) {
+        const hurried = await this.hurry(repo, commit, race, seats, st, sent, setup, JSON.parse(race.policy));
+        if (hurried !== null) return { kind: 'hurried' as const, hurried };
+      }
+      const bots = this.decidedBots(race, seats, setup, st);
+      if (!bots) return { kind: 'wait' as const, got, setup, st };
+      const play = this.play(got, st, setup, sent, now, bots);
+      return { kind: 'played' as const, play, got, setup, last: await commit(race, play.entries, play.change) };
+    });
+    if (!done) return false;
+    if (done.kind === 'hurried') return done.hurried;
+    if (done.kind === 'wait') {
+      this.playWhenDecided(done.got, done.setup, done.st, force);
+      return 'soon';
     }
-    const play = await this.play(got, st, setup, sent, now);
-    if ((await this.commit(race, play.entries, play.change)) === null) return false;
-    if (play.next) this.dealt(id, setup, play.next, seats, race);
+    if (done.last === null) {
+      // Another change came first (a ready, a moderator's, another process): look again.
+      return attempt < 5 ? this.adjudicate(id, force, onlyTurn, attempt + 1) : false;
+    }
+    if (done.play.next) this.dealt(id, done.setup, done.play.next, done.got.seats, done.got.race);
     return true;
+  }
+
+  /** The bots' orders for the dealt turn `st`, if the planner has them (it never waits). */
+  private decidedBots(race: Selectable<RaceRow>, seats: readonly Selectable<SeatRow>[], setup: Setup, st: GameState) {
+    return this.planner.decided(race.id, st.turn, setup, st, RaceService.bots(seats), dealSeed(storedDeal(race)));
+  }
+
+  /**
+   * The turn `st` is to be played (every person's orders are in, its deadline passed, or the
+   * moderator asked) but the bots have not decided: it is played once they have, or their budget
+   * is over (the planner then gives the fallback). Asked again for the same turn, nothing more.
+   */
+  private playWhenDecided({ race, seats }: Loaded, setup: Setup, st: GameState, force: boolean): void {
+    const waiting = this.waitingForBots.get(race.id);
+    if (waiting && waiting.turn === st.turn && (waiting.force || !force)) return;
+    this.waitingForBots.set(race.id, { turn: st.turn, force });
+    void this.planner.ready(race.id, st.turn, setup, st, RaceService.bots(seats), dealSeed(storedDeal(race))).then(async () => {
+      const w = this.waitingForBots.get(race.id);
+      if (w?.turn !== st.turn) return;
+      this.waitingForBots.delete(race.id);
+      await this.playLater(race.id, w.force, st.turn);
+    });
+  }
+
+  /** Plays a turn that waited for its bots; a failure (the database away) is tried again at the next tick. */
+  private async playLater(id: string, force: boolean, turn: number): Promise<void> {
+    try {
+      await this.adjudicate(id, force, turn);
+    } catch (e) {
+      console.error(`race ${id}, turn ${turn}: playing it once the bots decided failed (${(e as Error).message}); tried again at the next tick`);
+      this.retry.set(id, { turn, force });
+    }
+  }
+
+  /**
+   * After a start: plays (or, with bots, plays once they have decided) every live race's turn
+   * whose people's orders are all in, which a process stopped before it could. Returns how many
+   * were played at once.
+   */
+  async resume(): Promise<number> {
+    let played = 0;
+    for (const id of await this.repo.withOrdersIn()) if ((await this.adjudicate(id, false)) === true) played++;
+    return played;
   }
 
   /**
    * The dealt turn `st` played with the orders `sent` and the bots' orders: its entries and the
    * change that stores it (the new state, the turn's first seq, the next turn), to be committed.
    */
-  private async play({ race, seats }: Loaded, st: GameState, setup: Setup, sent: ReadonlyMap<number, SeatOrders>, now: number): Promise<Play> {
+  private play({ race, seats }: Loaded, st: GameState, setup: Setup, sent: ReadonlyMap<number, SeatOrders>, now: number, bots: Record<number, BotTurn>): Play {
     const id = race.id;
     const turn = st.turn;
     const policy: DeadlinePolicy = JSON.parse(race.policy);
-    const people: Record<number, PersonTurn> = {};
-    for (const [seat, o] of sent) {
-      const eo = engineOrders(setup, st, seat, o);
-      people[seat] = { orders: { ...eo.orders, program: eo.partial, joined: eo.joined }, reserved: eo.reserved, reentry: eo.reentry, facing: eo.facing };
-    }
-    // The bots decide from the turn as dealt (nobody's orders in it) and the race's seed.
+    // Checked by the engine when they were sent (readOrders): entered as they are.
+    const people: Record<number, CheckedTurn> = {};
+    for (const [seat, o] of sent) people[seat] = storedTurn(setup, st, seat, o);
+    // The bots decided from the turn as dealt (nobody's orders in it) and the race's seed.
     const seed = dealSeed(storedDeal(race));
-    const bots = await this.planner.plan(id, turn, setup, st, RaceService.bots(seats), seed);
     const played = adjudicateTurn(setup, st, people, bots, seed);
     if (!played.ok) throw new Error(`${played.error.field}: ${played.error.message}`);
     const entries: Omit<Entry, 'seq'>[] = [];
@@ -541,7 +658,11 @@ export class RaceService {
   /** Plays every race whose deadline has passed; returns how many turns were played. */
   async tick(): Promise<number> {
     let played = 0;
-    for (const id of await this.repo.due(this.clock.now())) if (await this.adjudicate(id, false)) played++;
+    for (const [id, { turn, force }] of [...this.retry]) {
+      this.retry.delete(id);
+      await this.playLater(id, force, turn);
+    }
+    for (const id of await this.repo.due(this.clock.now())) if ((await this.adjudicate(id, false)) === true) played++;
     return played;
   }
 

@@ -4,10 +4,10 @@
  * version commits nothing), appends the change's entries after the race's last seq, and applies
  * whatever else the change writes, all or nothing.
  */
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
 import type { Db, RaceRow, SeatRow, Tables, TurnRow } from './db.js';
-import type { SeatOrders } from './orders.js';
+import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 
 /** A race and its seats, as read. */
@@ -33,6 +33,16 @@ const ROWS_PER_INSERT = 200;
 
 export class RaceRepository {
   constructor(readonly db: Db) {}
+
+  /**
+   * Runs `work` in one transaction, with a repository whose every read and write is part of it:
+   * what it reads is what its writes are checked against (a change still commits only on the
+   * version it read), and nothing of it is kept if it throws.
+   */
+  transaction<T>(work: (repo: RaceRepository) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this);
+    return this.db.transaction().execute((trx) => work(new RaceRepository(trx)));
+  }
 
   async load(id: string): Promise<LoadedRace | null> {
     const race = await this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
@@ -61,11 +71,12 @@ export class RaceRepository {
    * (nothing is written if another change came first, or if `beforeDeadline` is given and the
    * deadline has passed), append `entries` after `race.last_seq`, and apply the change's other
    * writes. Returns the seq the race's entries now end at, or null when nothing was committed.
+   * Called on a repository of `transaction`, it is part of that transaction.
    */
   async commitChange(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}): Promise<number | null> {
     const first = race.last_seq + 1;
     const last = race.last_seq + entries.length;
-    return this.db.transaction().execute(async (trx) => {
+    return this.transaction(async ({ db: trx }) => {
       let q = trx.updateTable('races').set({ ...change.set, version: race.version + 1, last_seq: last })
         .where('id', '=', race.id).where('version', '=', race.version);
       const before = change.beforeDeadline;
@@ -73,7 +84,8 @@ export class RaceRepository {
       const bumped = await q.executeTakeFirst();
       if (Number(bumped.numUpdatedRows) !== 1) return null;
       await insertEntries(trx, race.id, first, entries);
-      await change.apply?.(trx, first);
+      // Inside `transaction` the handle is the transaction's.
+      await change.apply?.(trx as Trx, first);
       return last;
     });
   }
@@ -102,6 +114,11 @@ export class RaceRepository {
     return row ? JSON.parse(row.body) : null;
   }
 
+  /** Whether a seat keeps receiving the turn reports once its robot is out (`seats.follow`). */
+  async setFollow(id: string, seat: number, follow: boolean): Promise<void> {
+    await this.db.updateTable('seats').set({ follow: follow ? 1 : 0 }).where('race_id', '=', id).where('seat', '=', seat).execute();
+  }
+
   async mailSecret(id: string, seat: number): Promise<string | null> {
     const m = await this.db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirst();
     return m?.secret ?? null;
@@ -115,6 +132,17 @@ export class RaceRepository {
   async turnPlayedAt(id: string, turn: number): Promise<number | null | undefined> {
     const row = await this.db.selectFrom('turns').select('first_seq').where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
     return row ? row.first_seq : undefined;
+  }
+
+  /**
+   * Running live races whose current turn (the last dealt) has orders in, that are not paused: those
+   * in which every person's orders may be in while the turn is not played yet (after a restart).
+   */
+  async withOrdersIn(): Promise<string[]> {
+    const rows = await this.db.selectFrom('races').select(['id', 'policy']).where('status', '=', 'running').where('paused_left', 'is', null)
+      .where(sql<boolean>`exists (select 1 from orders o where o.race_id = races.id and o.turn = (select max(t.turn) from turns t where t.race_id = races.id))`)
+      .execute();
+    return rows.filter((r) => (JSON.parse(r.policy) as { kind: string }).kind === 'live').map((r) => r.id);
   }
 
   /** The races due to be played: running, deadline passed. */

@@ -7,7 +7,7 @@
  * course, the hand and the rule set; a test runs both over the same mutated requests.
  */
 import Type, { type Static, type TSchema } from 'typebox';
-import { OPTION_CARDS, RULE_SETS, SETTING_KINDS, SETTING_RANGES, type Settings } from '../../engine/src/index.js';
+import { CHOICE_NAME_LENGTH, OPTION_CARDS, RULE_SETS, SETTING_KINDS, SETTING_RANGES, TOGGLES, type Settings } from '../../engine/src/index.js';
 import { LEVELS } from '../../bots/src/index.js';
 import { MAX_SEED } from './deal.js';
 import { DESIGNS, MAX_SEATS } from './setup.js';
@@ -125,6 +125,47 @@ export const NewRace = closed({
 
 /** Every option decision key of any rule set; the engine checks them against the race's. */
 const CHOICE_KEYS = [...new Set(Object.values(RULE_SETS).flatMap((rs) => rs.options.choiceKeys))];
+/** The damage that destroys a robot in any rule set: no damage threshold goes beyond it (the engine checks the race's own). */
+const MOST_DAMAGE = Math.max(...Object.values(RULE_SETS).map((rs) => rs.destroyAt));
+const optionName = (description: string) => Type.String({ maxLength: CHOICE_NAME_LENGTH, description });
+const registerList = (description: string) => Type.Array(whole(1, 5), { maxItems: 5, description });
+const REGISTER_KEY = { propertyNames: { pattern: '^[1-5]$' }, maxProperties: 5 };
+
+/** Each decision's shape (docs/options.md); the engine's `parseChoices` checks the rest (the options held, the rule set's keys and damage). */
+const CHOICE_SCHEMAS: Record<string, TSchema> = {
+  unlock: registerList('registers freed first by repair'),
+  brakes: registerList('Brakes: registers whose Move 1 becomes Move 0'),
+  fourthGear: registerList('Fourth Gear: registers whose Move 3 becomes Move 4'),
+  reverseGear: registerList('Reverse Gear: registers whose Back Up becomes Back Up 2'),
+  shield: Type.Enum(['front', 'right', 'back', 'left'], { description: 'Shield: the side it guards' }),
+  gyro: Type.Boolean({ description: 'Gyroscopic Stabilizer on' }),
+  recompile: Type.Boolean({ description: 'a request of its own: POST …/recompile' }),
+  abort: whole(1, 5, 'Abort Switch: the register from which cards are replaced'),
+  circuitBreaker: whole(1, MOST_DAMAGE, 'Circuit Breaker: the damage at which it powers down (up to the damage that destroys)'),
+  takeOption: Type.Union([
+    Type.Boolean(),
+    closed({ ifDamageAtMost: whole(0, MOST_DAMAGE, 'an option only with this much damage or less, else repair (003 L75)') }),
+    closed({ ifDamageAtLeast: whole(0, MOST_DAMAGE, 'an option only with this much damage or more') }),
+  ], { description: 'at a two-wrench site: an option instead of repair' }),
+  lose: optionName('the option given up to a hit'),
+  flywheel: Type.String({ maxLength: CHOICE_NAME_LENGTH, description: 'Flywheel: the card kept' }),
+  conditional: closed({ card: Type.String({ maxLength: CHOICE_NAME_LENGTH, description: 'a card' }), register: Type.Optional(whole(1, 5, 'a register')) }, { description: 'Conditional Program' }),
+  weapon: Type.Record(Type.String(), Type.Union([
+    optionName('the weapon fired in that register'),
+    closed({ weapon: optionName('the weapon'), if: Type.Literal('falls') }),
+  ]), { ...REGISTER_KEY, description: 'by register: the weapon fired instead of the main laser' }),
+  fireControl: Type.Record(Type.String(), optionName('"damage", "lock:K" or "option:NAME"'), { ...REGISTER_KEY, description: 'Fire Control, by register' }),
+  exchange: Type.Array(Type.Union([optionName('an option'), closed({ option: optionName('an option'), register: Type.Optional(whole(1, 5, 'a register')) })]), { maxItems: OPTION_CARDS.length, description: 'options discarded instead of damage, one per point' }),
+  active: Type.Array(optionName('an upgrade switched on'), { maxItems: TOGGLES.length, description: 'pbem: upgrades switched on' }),
+  chopShop: closed({
+    register: Type.Union([whole(1, 5, 'a register'), Type.Literal('end')]),
+    scrap: Type.Optional(optionName('an option scrapped')),
+    recharge: Type.Optional(optionName('an option recharged')),
+    draw: Type.Optional(Type.Literal(true)),
+  }, { description: 'Chop Shop' }),
+};
+const missing = CHOICE_KEYS.filter((k) => !CHOICE_SCHEMAS[k]);
+if (missing.length) throw new Error(`schemas.ts: no schema for the option decisions ${missing.join(', ')}`);
 
 export const OrdersSchema = closed({
   turn: whole(1, MAX_INT32, 'the turn the orders are for (the view\'s turn): another turn is refused with 409 turn, orders after the deadline with 409 deadline'),
@@ -139,7 +180,7 @@ export const OrdersSchema = closed({
   reenter: Type.Optional(Type.Union([closed({ dir: Type.Optional(dir('the facing to re-enter with')), poweredDown: Type.Optional(Type.Boolean()) }), Type.Null()], { description: 'how to come back if destroyed this turn' })),
   facing: Type.Optional(Type.Union([dir('first turn only: the facing the robot starts with (002 L38-39)'), Type.Null()])),
   choices: Type.Optional(Type.Union([
-    Type.Object({}, { propertyNames: { enum: CHOICE_KEYS }, maxProperties: CHOICE_KEYS.length }),
+    closed(Object.fromEntries(CHOICE_KEYS.map((k) => [k, Type.Optional(CHOICE_SCHEMAS[k]!)]))),
     Type.Null(),
   ], { description: `option decisions, keys as docs/options.md lists them (${CHOICE_KEYS.join(', ')}); the seat view's you.choiceKeys names those of the race` })),
 });

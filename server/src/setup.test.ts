@@ -62,6 +62,23 @@ test('teams, handicaps and one link for a player with two robots (000 L21, 000 L
   });
 });
 
+test('one player with two robots (000 L40 "Each of the players controls one or more robots"): one link programs each robot with its own hand, and the turn waits for both', async () => {
+  await withServer(async (s) => {
+    const r = await create(s, { seats: [{ name: 'Ava', player: 'ava' }, { name: 'Ava2', player: 'ava' }, { name: 'Bolt', bot: 'random' }] });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const id = r.body.id as string;
+    const link = auth(r.body.seats[0].token);
+    const hand = async (seat: number) => ((await call(s.base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, link)).body.you.hand as string[]);
+    const [h0, h1] = [await hand(0), await hand(1)];
+    assert.equal(h0.filter((c) => h1.includes(c)).length, 0, 'each robot is dealt its own cards');
+    assert.equal((await call(s.base, 'PUT', `/api/races/${id}/seats/1/orders`, { turn: 1, program: h0.slice(0, 5) }, link)).status, 422, 'one robot\'s cards are not the other\'s');
+    assert.equal((await call(s.base, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: 1, program: h0.slice(0, 5) }, link)).status, 200);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}`)).body.turn, 1, 'the player\'s other robot is still to program');
+    assert.equal((await call(s.base, 'PUT', `/api/races/${id}/seats/1/orders`, { turn: 1, program: h1.slice(0, 5) }, link)).status, 200);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}`)).body.turn, 2);
+  });
+});
+
 test('a course object of the race\'s own is raced on, and a bad one refused naming the field', async () => {
   await withServer(async (s) => {
     const own = { ...FIRST_SHIFT, name: 'My shift' };
@@ -107,6 +124,32 @@ test('threeMinuteRule sets a live race\'s programming time; first-timers keep th
   });
 });
 
+test('a seat the Three Minute Rule hurried cannot replace the random fill afterwards (409 deadline); its registers are played at random (004 L188)', async () => {
+  await withServer(async (s) => {
+    const r = await create(s, { settings: { threeMinuteRule: 30 }, seats: [{ name: 'Ava', options: ['Recompile'] }, { name: 'Cy', firstTimer: true }] });
+    const [ava, cy] = r.body.seats;
+    const hand = async (seat: number, token: string) => (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/${seat}`, undefined, auth(token))).body.you;
+    const mine = await hand(0, ava.token);
+    s.clock.advance(30_000);
+    await s.service.tick();
+    assert.deepEqual((await events(s, r.body.id)).find((e) => e.event.type === 'hurried')?.event.seats, [0]);
+    const before = (await events(s, r.body.id)).length;
+    // The first-timer's time runs on, but Ava's program was filled at random and stands.
+    const late = await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/0/orders`, { turn: 1, program: mine.hand.slice(0, mine.openRegisters.length) }, auth(ava.token));
+    assert.deepEqual([late.status, late.body.error?.field], [409, 'deadline'], JSON.stringify(late.body));
+    assert.match(late.body.error.message, /Three Minute Rule/);
+    // Nor does a new hand withdraw it (Recompile withdraws the orders sent).
+    const again = await call(s.base, 'POST', `/api/races/${r.body.id}/seats/0/recompile`, undefined, auth(ava.token));
+    assert.deepEqual([again.status, again.body.error?.field], [409, 'deadline'], JSON.stringify(again.body));
+    assert.equal((await events(s, r.body.id)).length, before, 'nothing was stored');
+    assert.deepEqual((await hand(0, ava.token)).orders.program, mine.openRegisters.map(() => null), 'the random fill stands');
+    const cyHand = await hand(1, cy.token);
+    assert.equal((await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/1/orders`, { turn: 1, program: cyHand.hand.slice(0, cyHand.openRegisters.length) }, auth(cy.token))).status, 200);
+    const filled = (await events(s, r.body.id)).filter((e) => e.event.type === 'filled').map((e) => e.event);
+    assert.deepEqual(filled, [{ type: 'filled', seat: 0, registers: mine.openRegisters }]);
+  });
+});
+
 test('the starting facing is sent with the first turn\'s orders and refused later (002 L38-39)', async () => {
   await withServer(async (s) => {
     const r = await create(s, { seats: [{ name: 'Ava' }] });
@@ -146,6 +189,33 @@ test('a race whose people are all out ends when its creator chose "end", and pla
         assert.equal(view.deadlineAt, now, 'the bots play on at once');
       }
     }
+  });
+});
+
+test('a seat follows the race once out, or stops, through the service with its link or its mail secret; refused without them and once the race is over', async () => {
+  await withServer(async (s) => {
+    const r = await create(s, { seats: [{ name: 'Ava', email: 'ava@a.test', followWhenOut: true }, { name: 'Bob' }] });
+    assert.equal(r.status, 201);
+    const id = r.body.id as string;
+    const follows = async (seat: number) => (await s.db.selectFrom('seats').select('follow').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirstOrThrow()).follow;
+    assert.equal(await follows(0), 1, 'followWhenOut: following from the start');
+    const secret = (await s.db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', 0).executeTakeFirstOrThrow()).secret;
+    const byMail = await s.service.follow(id, 0, { mailSecret: secret }, false);
+    assert.deepEqual(byMail.ok ? byMail.value : byMail.refusal, { seat: 0, follow: false, out: false });
+    assert.equal(await follows(0), 0);
+    const byLink = await s.service.follow(id, 1, { token: r.body.seats[1].token }, true);
+    assert.ok(byLink.ok);
+    assert.equal(await follows(1), 1);
+    // Another seat's link, a wrong mail secret: refused, nothing changed.
+    for (const who of [{ token: r.body.seats[1].token }, { mailSecret: 'x'.repeat(secret.length) }]) {
+      const refused = await s.service.follow(id, 0, who, true);
+      assert.equal(refused.ok ? 200 : refused.refusal.status, 401);
+    }
+    assert.equal(await follows(0), 0);
+    await s.db.updateTable('races').set({ status: 'over' }).where('id', '=', id).execute();
+    const over = await s.service.follow(id, 0, { mailSecret: secret }, true);
+    assert.deepEqual(over.ok ? null : [over.refusal.status, over.refusal.field], [409, 'race']);
+    assert.equal(await follows(0), 0);
   });
 });
 
@@ -195,6 +265,8 @@ test('names are NFKC-normalized and trimmed; blank, invisible, over-long names a
       [[{ name: 'Ava' }, { name: 'A.va' }], 'seats[1].name'],
       [[{ name: 'Ava' }, { name: 'Ａｖａ' }], 'seats[1].name'],
       [[{ name: 'Ava' }, { name: 'Avá' }], 'seats[1].name'],
+      [[{ name: 'Alice' }, { name: '\u0410lice' }], 'seats[1].name'],
+      [[{ name: '\u0397ans' }, { name: 'Hans' }], 'seats[1].name'],
     ] as const) {
       const r = await race([...seats]);
       assert.deepEqual([r.status, r.body.error?.field], [422, field], JSON.stringify(seats));

@@ -9,17 +9,19 @@ import { LEVELS, isLevel, type Level } from '../../bots/src/index.js';
 import { ROBOT_DESIGNS } from '../../render/src/index.js';
 import { parsePolicy, type DeadlinePolicy } from './deadline.js';
 import { readDeal, type Deal } from './deal.js';
+import { skeleton } from './confusables.js';
 import { no, yes, type Answer } from './errors.js';
 
 export const MAX_SEATS = 8;
 /** A name as stored, once NFKC-normalized and trimmed: letters, digits, spaces, _ . - and no two spaces running. */
 const NAME = /^(?!.* {2})[\p{L}\p{N} _.-]{1,24}$/u;
 /**
- * What a name looks like to a reader: its NFKC form case-folded, with the separators and any
- * combining marks taken out ("Ava", "AVA", "A.va", "Ａｖａ" and "Avá" look alike).
+ * What a name looks like to a reader: its NFKC form with the separators and any combining marks
+ * taken out, each letter as the Latin one it is drawn like, case-folded (confusables.ts): "Ava",
+ * "AVA", "A.va", "Ａｖａ", "Avá" and "Аva" with a Cyrillic А look alike.
  */
 export const lookalike = (name: string): string =>
-  name.normalize('NFKD').replace(/[\p{M} _.-]/gu, '').normalize('NFKC').toLowerCase();
+  skeleton(name.normalize('NFKD').replace(/[\p{M} _.-]/gu, '').normalize('NFKC'));
 const EMAIL = /^[^\s@<>()",;:]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z0-9-]{2,}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -101,10 +103,10 @@ export function readRaceRequest(
     if (!c.ok) return c;
     course = c.value;
   } else return no(422, 'course', 'expected a course name (GET /api/courses lists them) or a course object (docs/formats.md)');
-  const rules = body.rules ?? DEFAULT_RULE_SET;
+  const rules = body.rules === undefined ? DEFAULT_RULE_SET : body.rules;
   if (typeof rules !== 'string' || !Object.hasOwn(RULE_SETS, rules)) return no(422, 'rules', `expected one of ${Object.keys(RULE_SETS).map((r) => `"${r}"`).join(', ')}`);
   if (isObject(body.settings) && body.settings.teams !== undefined) return no(422, 'settings.teams', 'give each seat its "team" instead');
-  const policy = parsePolicy(body.deadline ?? { kind: 'live', seconds: 180 });
+  const policy = parsePolicy(body.deadline === undefined ? { kind: 'live', seconds: 180 } : body.deadline);
   if (!policy.ok) return no(422, policy.error.field, policy.error.message);
   if (!Array.isArray(body.seats) || body.seats.length < 1 || body.seats.length > MAX_SEATS)
     return no(422, 'seats', `expected 1 to ${MAX_SEATS} seats: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot`);
@@ -126,7 +128,7 @@ export function readRaceRequest(
   if (!settings.ok) return no(422, settings.error.field, settings.error.message);
   const deal = readDeal(body.deal);
   if (!deal.ok) return deal;
-  const unattended = body.whenNoPersonLeft ?? 'play';
+  const unattended = body.whenNoPersonLeft === undefined ? 'play' : body.whenNoPersonLeft;
   if (unattended !== 'play' && unattended !== 'end') return no(422, 'whenNoPersonLeft', 'expected "play" (the bots play the race out at once) or "end"');
   let after: RaceRequest['after'] = null;
   if (body.after !== undefined) {
@@ -158,7 +160,7 @@ function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatR
   for (const k of ['player', 'team'] as const)
     if (s[k] !== undefined && (typeof s[k] !== 'string' || !NAME.test(s[k] as string))) return no(422, `${p}.${k}`, `expected a ${k} name of 1 to 24 letters, digits, spaces, _ . -`);
   if (s.player !== undefined && bot) return no(422, `${p}.player`, 'a bot plays its own seat');
-  if (s.options !== undefined && (!Array.isArray(s.options) || s.options.length > 8 || s.options.some((o) => typeof o !== 'string')))
+  if (s.options !== undefined && (!Array.isArray(s.options) || s.options.length > 8 || s.options.some((o) => typeof o !== 'string' || o.length > 32)))
     return no(422, `${p}.options`, 'expected a list of up to 8 option names held from the start (a handicap)');
   for (const k of ['lives', 'damage'] as const)
     if (s[k] !== undefined && (!Number.isInteger(s[k]) || (s[k] as number) < (k === 'lives' ? 1 : 0) || (s[k] as number) > 99)) return no(422, `${p}.${k}`, `expected a whole number of ${k} (a handicap)`);

@@ -44,8 +44,10 @@ export function describeSchemaError(errors: readonly ErrorObject[], part: string
   switch (e.keyword) {
     case 'additionalProperties':
       return { field: at(String(p.additionalProperty)), message: `unknown field (expected one of ${Object.keys(s?.properties ?? {}).join(', ') || 'none'})` };
-    case 'propertyNames':
-      return { field: at(String(p.propertyName)), message: `unknown key (expected one of ${((e.schema as { enum?: string[] }).enum ?? []).join(', ')})` };
+    case 'propertyNames': {
+      const names = e.schema as { enum?: string[]; pattern?: string };
+      return { field: at(String(p.propertyName)), message: names.enum ? `unknown key (expected one of ${names.enum.join(', ')})` : `unknown key (expected a key matching ${names.pattern})` };
+    }
     case 'required':
       return { field: at(String(p.missingProperty)), message: 'missing' };
     case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum': case 'type':
@@ -90,7 +92,32 @@ export function jsonDepth(text: string, most: number): number {
   return deepest;
 }
 
-/** JSON bodies: fastify's own parser (which refuses __proto__ and constructor keys), after a depth check. */
+/**
+ * Where a parsed JSON value holds a key that could reach an object's prototype (`__proto__`, or
+ * `constructor` holding `prototype`), as a field path (`choices.__proto__`); null if none does.
+ */
+export function prototypeKey(v: unknown, path = ''): string | null {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const deeper = prototypeKey(v[i], `${path}[${i}]`);
+      if (deeper) return deeper;
+    }
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  for (const [key, x] of Object.entries(v)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key === '__proto__' || (key === 'constructor' && typeof x === 'object' && x !== null && Object.hasOwn(x, 'prototype'))) return at;
+    const deeper = prototypeKey(x, at);
+    if (deeper) return deeper;
+  }
+  return null;
+}
+
+/**
+ * JSON bodies: fastify's own parser (which refuses __proto__ and constructor keys), after a depth
+ * check; a body refused for such a key is answered 422 naming it, not as JSON that does not parse.
+ */
 export function boundJsonDepth(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -99,6 +126,19 @@ export function boundJsonDepth(app: FastifyInstance): void {
       const e = Object.assign(new Error(`the body nests deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 422, field: 'body' });
       return done(e, undefined);
     }
-    return parse(req, body as string, done);
+    return parse(req, body as string, (error, value) => {
+      if (error) {
+        let plain: unknown;
+        try {
+          plain = JSON.parse(body as string);
+        } catch {
+          return done(error, undefined);
+        }
+        const at = prototypeKey(plain);
+        if (at) return done(Object.assign(new Error('a key "__proto__", or "constructor" holding "prototype", is refused: no field has that name, and it could reach an object\'s prototype'), { statusCode: 422, field: at }), undefined);
+        return done(error, undefined);
+      }
+      return done(null, value);
+    });
   });
 }

@@ -1,5 +1,5 @@
 /** The race server's JSON API as the browser uses it (docs/server.md), and a few DOM helpers. */
-import type { GameEvent } from '../../engine/src/index.js';
+import type { GameEvent, SeatOrders } from '../../engine/src/index.js';
 
 export interface CourseInfo {
   name: string;
@@ -58,20 +58,15 @@ export interface RaceView {
   clock?: { startsBy: number; waitingFor: number[] } | null;
 }
 
-export interface SentOrders {
-  /** The turn the orders are for (the seat view's turn). */
-  turn?: number;
-  program: (string | null)[];
-  powerDown: boolean;
-  stayDown: boolean;
-  takeOption: boolean;
-  unlock: number[];
-  reenter: { dir?: string; poweredDown?: boolean } | null;
-  /** The first turn only: the facing the robot starts with (002 L38-39). */
-  facing?: string | null;
-  /** Option decisions (docs/options.md), only those the player gave. */
-  choices?: Record<string, unknown> | null;
-}
+/**
+ * A seat's orders as the API takes them and gives them back: the engine's `SeatOrders`, which its
+ * `readOrders` reads on the server; the form leaves `facing` null until one is chosen and `choices`
+ * out when no decision is given.
+ */
+export type SentOrders = Omit<SeatOrders, 'facing' | 'choices'> & {
+  readonly facing?: string | null;
+  readonly choices?: Record<string, unknown> | null;
+};
 
 export interface SeatView extends RaceView {
   you: {

@@ -25,6 +25,8 @@ export interface Draft {
   flags: Square[];
   start: Square | null;
   starts: Square[];
+  /** RoboRally Cubed (004 L179): the file's `cube` (true, or the seams it gives), kept as it is; the engine's reader checks it. */
+  cube?: unknown;
 }
 
 export interface Problem {
@@ -49,13 +51,14 @@ export interface Checked {
   readonly course: Course | null;
 }
 
-const KEYS = ['name', 'author', 'description', 'players', 'complexity', 'time', 'boards', 'flags', 'start', 'starts'];
+const KEYS = ['name', 'author', 'description', 'players', 'complexity', 'time', 'boards', 'flags', 'start', 'starts', 'cube'];
 
 /** The course file of a draft. */
 export function toJson(d: Draft): Record<string, unknown> {
   return {
     name: d.name, ...(d.description.trim() ? { description: d.description } : {}), players: d.players, complexity: d.complexity, time: d.time,
     boards: d.boards, flags: d.flags, ...(d.start ? { start: d.start } : {}), ...(d.starts.length ? { starts: d.starts } : {}),
+    ...(d.cube !== undefined ? { cube: d.cube } : {}),
   };
 }
 
@@ -101,7 +104,7 @@ export function fromJson(json: unknown): { ok: true; draft: Draft } | { ok: fals
     draft: {
       name: json.name, description: typeof json.description === 'string' ? json.description : '', players: [p[0], p[1]],
       complexity: json.complexity as Draft['complexity'], time: json.time as Draft['time'],
-      boards, flags, start: (json.start as Square | undefined) ?? null, starts,
+      boards, flags, start: (json.start as Square | undefined) ?? null, starts, ...(json.cube !== undefined ? { cube: json.cube } : {}),
     },
   };
 }

@@ -1,8 +1,8 @@
 /** The course editor's model without a browser: the same refusals as the server's, each naming its field. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boardNames, courseFromJson, loadBoard } from '../../boards/src/index.js';
-import type { BoardJson } from '../../engine/src/index.js';
+import { boardNames, courseFromJson, loadBoard, loadCourse } from '../../boards/src/index.js';
+import { courseFile, describeFold, type BoardJson } from '../../engine/src/index.js';
 import { addBoard, check, fromJson, place, ruleSetsOf, toJson, type Draft } from '../src/editor-model.js';
 
 const shipped = new Map(boardNames().map((n) => {
@@ -66,4 +66,20 @@ test('an uploaded course file is read into the editor, or refused naming the fie
   assert.equal(bad({ name: 'U', players: [1, 2], complexity: 'easy', time: 'short', boards: [], colour: 'red' }), 'colour');
   assert.equal(bad({ name: 'U', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 45 }] }), 'boards[0].rotation');
   assert.equal(bad({ name: 'U', players: [1, 2], complexity: 'easy', time: 'short', boards: [], flags: [[1, 1], [1]] }), 'flags[1]');
+});
+
+test('a cube course read into the editor stays a cube (004 L179): its file keeps "cube", and the draft checks as the same folded course', () => {
+  const shippedCube = loadCourse('cube-works');
+  assert.ok(shippedCube.ok);
+  const file = courseFile(shippedCube.value.course);
+  assert.equal(file.cube, true);
+  const read = fromJson(file);
+  assert.ok(read.ok, JSON.stringify(read));
+  assert.equal(toJson(read.draft).cube, true);
+  const c = check(read.draft, lookup);
+  assert.deepEqual(c.problems, []);
+  assert.deepEqual(describeFold(c.course!.board.fold!), describeFold(shippedCube.value.course.board.fold!));
+  const bad = fromJson({ ...file, cube: 'yes' });
+  assert.ok(bad.ok, 'the shape is the engine\'s to judge');
+  assert.match(check(bad.draft, lookup).problems[0]!.field, /^cube$/);
 });

@@ -5,7 +5,7 @@
  * slides into another robot which is on an oil slick, both robots slide". "If a robot begins its
  * movement on an oil slick, the first square of movement is negated." Rotations are not affected.
  */
-import { Floor } from '../board.js';
+import { Floor, square } from '../board.js';
 import type { Ctx } from '../context.js';
 import { DX, DY, type Dir } from '../geometry.js';
 import { collectChain, pushOne, shut } from '../movement.js';
@@ -36,7 +36,7 @@ export function slide(ctx: Ctx, i: number, d: Dir): void {
       landedOn = pushed[0]!;
       for (let k = pushed.length - 1; k >= 0; k--) pushOne(ctx, pushed[k]!, b.fold ? ctx.work.chainDir[k]! as Dir : d, { robot: i }, k + 1 < pushed.length ? pushed[k + 1]! : -1);
     }
-    ctx.events?.push({ type: 'slid', robot: i, from: [x, y], to: [nx, ny] });
+    ctx.events?.push({ type: 'slid', robot: i, from: square(x, y), to: square(nx, ny) });
     if (!inside || isHole(ctx, nx, ny)) {
       fall(ctx, i, nx, ny);
       return;

@@ -5,7 +5,7 @@
  * activate and the robot continues to move as if the portal were open floor." Entering costs the
  * square; the jump is free; the facing is kept; pushed or carried robots are not sent (B-49).
  */
-import { Floor } from '../board.js';
+import { Floor, square } from '../board.js';
 import type { Ctx } from '../context.js';
 import { relocate } from '../robots.js';
 import { dieAt } from '../dice.js';
@@ -22,7 +22,7 @@ export function throughPortal(ctx: Ctx, i: number): void {
   // portal whose exit it is does not jump").
   if (!r.virtual && ctx.occ[exit]) return;
   if (dieAt(ctx, exit % b.width, (exit - (exit % b.width)) / b.width) >= 0) return;
-  const from: [number, number] = [r.x, r.y];
+  const from = square(r.x, r.y);
   relocate(ctx, i, exit % b.width, Math.floor(exit / b.width));
-  ctx.events?.push({ type: 'teleported', robot: i, from, to: [r.x, r.y] });
+  ctx.events?.push({ type: 'teleported', robot: i, from, to: square(r.x, r.y) });
 }

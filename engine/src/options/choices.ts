@@ -18,6 +18,9 @@ export const CHOICE_OPTION: Record<string, string> = {
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The longest name a decision may write (an option, a Fire Control mode): longer is no option's. */
+export const CHOICE_NAME_LENGTH = 64;
+const isName = (v: unknown): v is string => typeof v === 'string' && v.length <= CHOICE_NAME_LENGTH;
 const isRegister = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 5;
 /** A register as an object key: the digit alone ("3"; not "0x3", "3.0" nor " 3"). */
 const registerKey = (k: string): number | null => (/^[1-5]$/.test(k) ? Number(k) : null);
@@ -32,11 +35,14 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
   const needHeld = (name: string, p: string): Result<never> | null =>
     held.has(name) ? null : err(p, `${r.name} does not hold ${name}`);
   const card = (v: unknown, p: string): Result<Card> => {
-    const c = typeof v === 'string' ? parseCard(v, setup.rules.priorities) : undefined;
-    return c === undefined ? err(p, `${JSON.stringify(v)} is not a card (${setup.rules.priorities ? 'CODE:PRIORITY, such as F2:670' : 'F1, F2, F3, B, L, R or U'})`) : ok(c);
+    const c = isName(v) ? parseCard(v, setup.rules.priorities) : undefined;
+    return c === undefined ? err(p, `${isName(v) ? JSON.stringify(v) : 'that'} is not a card (${setup.rules.priorities ? 'CODE:PRIORITY, such as F2:670' : 'F1, F2, F3, B, L, R or U'})`) : ok(c);
   };
   const registers = (v: unknown, p: string): Result<number[]> =>
-    Array.isArray(v) && v.every(isRegister) ? ok(v as number[]) : err(p, 'expected a list of register numbers 1 to 5');
+    Array.isArray(v) && v.length <= 5 && v.every(isRegister) ? ok(v as number[]) : err(p, 'expected a list of register numbers 1 to 5, at most 5 of them');
+  // Damage is counted up to the point that destroys a robot: a threshold beyond it means nothing.
+  const most = setup.rules.destroyAt;
+  const isDamage = (v: unknown, least: number): v is number => Number.isInteger(v) && (v as number) >= least && (v as number) <= most;
   for (const [k, v] of Object.entries(raw)) {
     const p = `${path}.${k}`;
     if (!o.choiceKeys.includes(k)) return err(p, `unknown decision for ${setup.rules.name} (expected one of ${o.choiceKeys.join(', ')})`);
@@ -70,19 +76,19 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         out.abort = v;
         break;
       case 'circuitBreaker':
-        if (!Number.isInteger(v) || (v as number) < 1) return err(p, 'expected a damage threshold, a whole number from 1');
+        if (!isDamage(v, 1)) return err(p, `expected a damage threshold, a whole number from 1 to ${most}`);
         out.circuitBreaker = v;
         break;
       case 'takeOption':
         if (typeof v === 'boolean') out.takeOption = v;
-        else if (isObject(v) && Object.keys(v).length === 1 && Number.isInteger(v.ifDamageAtMost) && (v.ifDamageAtMost as number) >= 0)
-          out.takeOption = { ifDamageAtMost: v.ifDamageAtMost as number };
-        else if (isObject(v) && Object.keys(v).length === 1 && Number.isInteger(v.ifDamageAtLeast) && (v.ifDamageAtLeast as number) >= 0)
-          out.takeOption = { ifDamageAtLeast: v.ifDamageAtLeast as number };
-        else return err(p, 'expected true, false, {"ifDamageAtMost": N} (an option only with N damage or less, else repair; 003 L75) or {"ifDamageAtLeast": N}');
+        else if (isObject(v) && Object.keys(v).length === 1 && isDamage(v.ifDamageAtMost, 0))
+          out.takeOption = { ifDamageAtMost: v.ifDamageAtMost };
+        else if (isObject(v) && Object.keys(v).length === 1 && isDamage(v.ifDamageAtLeast, 0))
+          out.takeOption = { ifDamageAtLeast: v.ifDamageAtLeast };
+        else return err(p, `expected true, false, {"ifDamageAtMost": N} (an option only with N damage or less, else repair; 003 L75) or {"ifDamageAtLeast": N}, N from 0 to ${most}`);
         break;
       case 'lose': {
-        if (typeof v !== 'string') return err(p, 'expected the name of an option to give up');
+        if (!isName(v)) return err(p, `expected the name of an option to give up (at most ${CHOICE_NAME_LENGTH} characters)`);
         const bad = needHeld(optionName(v), p);
         if (bad) return bad;
         out.lose = optionName(v);
@@ -114,7 +120,7 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
           if (conditional && (order.if !== 'falls' || Object.keys(order).some((x) => x !== 'weapon' && x !== 'if')))
             return err(q, 'expected {"weapon": "Tractor Beam", "if": "falls"}: the weapon fires only if its pull or push drops the target into a pit or off the board');
           const w = conditional ? order.weapon : order;
-          if (typeof w !== 'string' || !isWeapon(w)) return err(conditional ? `${q}.weapon` : q, 'expected Pressor Beam, Tractor Beam, Mini Howitzer, Scrambler or Radio Control');
+          if (!isName(w) || !isWeapon(w)) return err(conditional ? `${q}.weapon` : q, 'expected Pressor Beam, Tractor Beam, Mini Howitzer, Scrambler or Radio Control');
           if (conditional && (w === 'Scrambler' || w === 'Radio Control')) return err(`${q}.if`, `${w} moves nobody: it has no "falls" condition`);
           const bad = needHeld(w, conditional ? `${q}.weapon` : q);
           if (bad) return bad;
@@ -132,7 +138,7 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
           const q = `${p}.${reg}`;
           const at = registerKey(reg);
           if (at === null) return err(q, 'expected a register number 1 to 5 as the key');
-          const modes = typeof m === 'string' ? fireControlModes(m) : null;
+          const modes = isName(m) ? fireControlModes(m) : null;
           if (!modes) return err(q, 'expected "damage", "lock:K" (K a register 1 to 5, or several: "lock:3,4") or "option:NAME"');
           map[at] = modes;
         }
@@ -140,12 +146,12 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         break;
       }
       case 'exchange': {
-        if (!Array.isArray(v)) return err(p, 'expected a list of options to discard, one per point: ["Brakes", {"option": "Flywheel", "register": 3}]');
+        if (!Array.isArray(v) || v.length > r.options.length) return err(p, `expected a list of options to discard, one per point, at most the ${r.options.length} ${r.name} holds: ["Brakes", {"option": "Flywheel", "register": 3}]`);
         const list: { option: string; register?: number }[] = [];
         for (let n = 0; n < v.length; n++) {
           const e = v[n];
           const q = `${p}[${n}]`;
-          const written = typeof e === 'string' ? e : isObject(e) && typeof e.option === 'string' ? e.option : undefined;
+          const written = isName(e) ? e : isObject(e) && isName(e.option) ? e.option : undefined;
           const name = written === undefined ? undefined : optionName(written); // "Mini Howitzer:3" names the card
           if (name === undefined) return err(q, 'expected an option name or {"option": NAME, "register": 1 to 5}');
           if (isObject(e) && (Object.keys(e).some((x) => x !== 'option' && x !== 'register') || (e.register !== undefined && !isRegister(e.register))))
@@ -158,7 +164,7 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         break;
       }
       case 'active': {
-        if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || !TOGGLES.includes(x)))
+        if (!Array.isArray(v) || v.length > TOGGLES.length || v.some((x) => typeof x !== 'string' || !TOGGLES.includes(x)))
           return err(p, `expected a list of upgrades to switch on (${TOGGLES.join(', ')})`);
         for (const x of v as string[]) {
           const bad = needHeld(x, p);
@@ -168,14 +174,14 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
         break;
       }
       case 'chopShop': {
-        if (!isObject(v)) return err(p, 'expected {"register": 1 to 5 or "end", "scrap": NAME, "recharge": NAME, "draw": true}');
+        if (!isObject(v) || Object.keys(v).some((x) => !['register', 'scrap', 'recharge', 'draw'].includes(x))) return err(p, 'expected {"register": 1 to 5 or "end", "scrap": NAME, "recharge": NAME, "draw": true}');
         if (!(isRegister(v.register) || v.register === 'end')) return err(`${p}.register`, 'expected a register 1 to 5 or "end"');
         const acts = ['scrap', 'recharge', 'draw'].filter((x) => v[x] !== undefined);
         if (acts.length !== 1) return err(p, 'expected exactly one of scrap, recharge or draw');
         if (v.draw !== undefined && (v.draw !== true || v.register !== 'end')) return err(`${p}.draw`, 'an extra option is drawn only at the end of a turn ("register": "end", "draw": true)');
         for (const x of ['scrap', 'recharge'] as const) {
           if (v[x] === undefined) continue;
-          if (typeof v[x] !== 'string') return err(`${p}.${x}`, 'expected an option name');
+          if (!isName(v[x])) return err(`${p}.${x}`, `expected an option name (at most ${CHOICE_NAME_LENGTH} characters)`);
           const bad = needHeld(optionName(v[x] as string), `${p}.${x}`);
           if (bad) return bad;
         }

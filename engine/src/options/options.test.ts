@@ -48,6 +48,34 @@ test('a register key is the digit alone, and a shield side a string: "0x3", "3.0
   assert.deepEqual(must(read({ shield: 'back' })), { shield: 2 });
 });
 
+test('decisions are bounded: damage thresholds up to the damage that destroys, at most 5 registers, names of at most 64 characters, no unknown key', () => {
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Brakes', 'Shield'] }]);
+  const read = (v: unknown) => parseChoices(v, g.setup, g.state.robots[0]!);
+  const field = (v: unknown) => {
+    const r = read(v);
+    return r.ok ? null : r.error.field;
+  };
+  // 000 L207: the tenth point of damage destroys a classic robot.
+  assert.deepEqual(must(read({ takeOption: { ifDamageAtMost: 10 } })), { takeOption: { ifDamageAtMost: 10 } });
+  for (const n of [11, 2 ** 31, 2 ** 53, 1e308, -1, 1.5]) {
+    assert.equal(field({ takeOption: { ifDamageAtMost: n } }), 'choices.takeOption', String(n));
+    assert.equal(field({ takeOption: { ifDamageAtLeast: n } }), 'choices.takeOption', String(n));
+  }
+  assert.equal(field({ brakes: [1, 2, 3, 4, 5, 1] }), 'choices.brakes');
+  assert.deepEqual(must(read({ brakes: [1, 2] })), { brakes: [1, 2] });
+  const long = read({ lose: 'B'.repeat(65) });
+  assert.ok(!long.ok && long.error.field === 'choices.lose' && long.error.message.length < 100, JSON.stringify(long));
+  assert.equal(field({ exchange: ['Brakes', 'Shield', 'Brakes'] }), 'choices.exchange', 'more than the robot holds');
+  assert.equal(field({ chopShop: { register: 'end', draw: true, extra: 1 } }), 'choices.chopShop');
+  const card = read({ flywheel: 'F'.repeat(10_000) });
+  assert.ok(!card.ok && card.error.message.length < 100, 'a long card is not echoed');
+  // 001 L297: 22 damage destroys a pbem robot.
+  const p = race(open5, [{ name: 'P', x: 1, y: 1, dir: 'N', options: ['Circuit Breaker'] }], { rules: 'pbem' });
+  const breaker = (n: unknown) => parseChoices({ circuitBreaker: n }, p.setup, p.state.robots[0]!);
+  assert.deepEqual(must(breaker(22)), { circuitBreaker: 22 });
+  for (const n of [0, 23, 2 ** 53, 1e308, 1.5]) assert.equal(breaker(n).ok, false, String(n));
+});
+
 test('a decision may name a card with uses as it is written in the robot\'s options ("Mini Howitzer:3")', () => {
   // OPTIONS.md 1.4 "Cards with uses are written NAME:LEFT in a robot's options"
   const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Mini Howitzer:3', 'Fire Control'] }]);

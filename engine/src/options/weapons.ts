@@ -88,9 +88,12 @@ export function piercingTargets(ctx: Ctx, i: number, d: Dir): number[] {
       if (!pierce--) break;
     }
     if (b.fold && b.fold.edge[(y * w + x) * 4 + d]) {
-      // A cube's board edge (004 L179): inside, the beam reaches the first row across; outside, no further.
+      // A cube's board edge (004 L179): inside, the beam reaches the first row across; outside, no
+      // further. What stands there, a robot or a die of the Dice Rule, is hit as on this side.
       const over = b.beyond ? stepOver(b, y * w + x, d) : -1;
+      const f = over >= 0 && !ctx.occ[over] ? b.flagAt[over]! - 1 : -1;
       if (over >= 0 && ctx.occ[over]) out.push(ctx.occ[over]! - 1);
+      else if (f >= 0 && dice[f]! > 0) out.push(-1 - f);
       break;
     }
     x += DX[d]!;

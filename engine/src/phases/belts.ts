@@ -1,5 +1,5 @@
 /** Conveyor belts: the express step and the all-belts step of a register (RULES.md "Conveyor belts"). */
-import { Floor } from '../board.js';
+import { Floor, square } from '../board.js';
 import type { Ctx } from '../context.js';
 import { stabilized } from '../options/movement.js';
 import { shut } from '../movement.js';
@@ -90,7 +90,7 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     const from = r.y * w + r.x;
     let carry = b.beltDir[from]! as Dir;
     const x = tx[a]!, y = ty[a]!;
-    ctx.events?.push({ type: 'carried', robot: i, from: [r.x, r.y], to: [x, y], express: b.floor[from] === Floor.Express });
+    ctx.events?.push({ type: 'carried', robot: i, from: square(r.x, r.y), to: square(x, y), express: b.floor[from] === Floor.Express });
     if (x < 0 || y < 0 || x >= w || y >= b.height || isHole(ctx, x, y)) {
       fall(ctx, i, x, y);
       continue;

@@ -1,4 +1,5 @@
 /** Board lasers and robot lasers fire together (RULES.md "Lasers"). */
+import { square } from '../board.js';
 import type { Ctx } from '../context.js';
 import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
@@ -106,7 +107,7 @@ export function lasers(ctx: Ctx, register: number): void {
       continue;
     }
     hits[target]! += 1;
-    ctx.events?.push({ type: 'shot', robot: target, by: { robot: i }, points: 1, from: [r.x, r.y], to: [t.x, t.y] });
+    ctx.events?.push({ type: 'shot', robot: target, by: { robot: i }, points: 1, from: square(r.x, r.y), to: square(t.x, t.y) });
   }
 
   // All damage together (B-28), then destruction, then the weapons that move robots (1.4).
@@ -115,7 +116,7 @@ export function lasers(ctx: Ctx, register: number): void {
     const r = robots[s.target]!;
     if (s.hit.shooter >= 0) {
       const from = robots[s.hit.shooter]!;
-      ctx.events?.push({ type: 'shot', robot: s.target, by: { robot: s.hit.shooter }, points: s.points, from: [from.x, from.y], to: [r.x, r.y], ...(s.hit.weapon !== 'main' ? { weapon: s.hit.weapon as WeaponName } : {}) });
+      ctx.events?.push({ type: 'shot', robot: s.target, by: { robot: s.hit.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y), ...(s.hit.weapon !== 'main' ? { weapon: s.hit.weapon as WeaponName } : {}) });
     }
     hurt(ctx, s.target, s.points, s.hit);
     hits[s.target] = 1;
@@ -141,7 +142,7 @@ const NONE = 0x7fffffff;
 function boardHit(ctx: Ctx, i: number, k: number, register: number): void {
   const l = ctx.board.lasers[k]!;
   const r = ctx.state.robots[i]!;
-  ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: [l.x, l.y], to: [r.x, r.y] });
+  ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: square(l.x, l.y), to: square(r.x, r.y) });
   if (r.options.length) ctx.work.special.push({ target: i, points: l.beams, hit: { dir: l.dir, shooter: -1, weapon: 'board', register } });
   else ctx.work.hits[i]! += l.beams;
 }
@@ -207,7 +208,7 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
       main = false;
       weaponShots.push({ shooter: i, target: aimed, weapon, dir: r.dir });
       if (weapon === 'Mini Howitzer') special.push({ target: aimed, points: 1, hit: { dir: r.dir, shooter: i, weapon, register } });
-      else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: [r.x, r.y], to: [t.x, t.y], weapon });
+      else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: square(r.x, r.y), to: square(t.x, t.y), weapon });
     }
   }
   if (main) {

@@ -1,4 +1,5 @@
 /** Pushers: each active in its listed registers pushes the robot in front of it one square. */
+import { square } from '../board.js';
 import type { Ctx } from '../context.js';
 import { isRepulsor } from '../elements/repulsors.js';
 import { afterCrossing } from '../elements/ledges.js';
@@ -77,7 +78,7 @@ export function pushers(ctx: Ctx, register: number): void {
       const d = (s.dirs ? s.dirs[k]! : s.dir) as Dir;
       const [x, y] = b.fold ? pushedTo(ctx, r.x, r.y, d) : [r.x + DX[d]!, r.y + DY[d]!];
       const by = { pusher: s.pusher };
-      ctx.events?.push({ type: 'pushed', robot: i, from: [r.x, r.y], to: [x, y], by });
+      ctx.events?.push({ type: 'pushed', robot: i, from: square(r.x, r.y), to: square(x, y), by });
       ctx.pushedBy[i] = by;
       if (x < 0 || y < 0 || x >= b.width || y >= b.height || isHole(ctx, x, y)) {
         fall(ctx, i, x, y);

@@ -8,7 +8,7 @@
 import { type Board, wallAt } from '../board.js';
 import { cardName, cardType, type Card } from '../cards.js';
 import type { GameEvent, PushSource, ShotSource } from '../events.js';
-import { dirName, type Dir } from '../geometry.js';
+import { dirName, type Dir, type Square } from '../geometry.js';
 import { cardWords } from '../notation.js';
 
 
@@ -136,8 +136,8 @@ export function narrate(e: GameEvent, n: Narration): string {
   }
 }
 
-interface MoveLine { kind: 'move'; robot: number; from?: [number, number]; to?: [number, number]; blocked?: string }
-interface PushLine { kind: 'push'; robot: number; by: string; from: [number, number]; to: [number, number] }
+interface MoveLine { kind: 'move'; robot: number; from?: Square; to?: Square; blocked?: string }
+interface PushLine { kind: 'push'; robot: number; by: string; from: Square; to: Square }
 interface ShotLine { kind: 'shot'; robot: number; by: string; points: number; total?: number }
 /** The cards revealed in a register, in the order they run. */
 interface CardsLine { kind: 'cards'; cards: string[] }

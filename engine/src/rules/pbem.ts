@@ -4,7 +4,8 @@
  */
 import { cardName, instruction, type Card, type CardType } from '../cards.js';
 import type { Ctx } from '../context.js';
-import { DX, DY } from '../geometry.js';
+import type { Dir } from '../geometry.js';
+import { stepOver } from '../cube.js';
 import { below, shuffle, type RngState } from '../rng.js';
 import { Floor } from '../board.js';
 import type { RuleSet } from './ruleset.js';
@@ -189,7 +190,7 @@ function drawInstructions(ctx: Ctx): void {
  * 001 L307-319: back at the last archive location (else the start position) with 4 damage,
  * facing as when destroyed, powered up (001 L75: a pending power down is cancelled). The first
  * destroyed takes the square; each later one, or one finding a robot already there, a random
- * empty orthogonal neighbour that is not a pit (nor a repulsor field, which no robot enters), other elements ignored. With no such square it
+ * empty orthogonal neighbour (on a cube, over a fold: the square across) that is not a pit (nor a repulsor field, which no robot enters), other elements ignored. With no such square it
  * waits for the next round.
  */
 function reenterBesideArchive(ctx: Ctx, destroyed: readonly number[]): void {
@@ -210,8 +211,9 @@ function reenterBesideArchive(ctx: Ctx, destroyed: readonly number[]): void {
     if (taken(x, y) || dieAt(ctx, x, y) >= 0) {
       const free: [number, number][] = [];
       for (let d = 0; d < 4; d++) {
-        const nx = x + DX[d]!, ny = y + DY[d]!;
-        if (nx >= 0 && ny >= 0 && nx < w && ny < b.height && usable(nx, ny)) free.push([nx, ny]);
+        // On a cube course (004 L179) the neighbour over a fold is the square across it.
+        const n = stepOver(b, y * w + x, d as Dir);
+        if (n >= 0 && usable(n % w, (n - (n % w)) / w)) free.push([n % w, (n - (n % w)) / w]);
       }
       if (!free.length) continue;
       [x, y] = free[below(st.rng, free.length)]!;

@@ -1,0 +1,110 @@
+/**
+ * A seat's orders as sent (`readOrders`, `storedTurn`) and as entered at the deadline
+ * (`enterOrders`, `enterCheckedOrders`): one reader for the API, the mail, the terminal and the web,
+ * errors naming the field's path, and the engine's check made once.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { beginTurn, cardName, enterCheckedOrders, enterOrders, fillProgram, readOrders, storedTurn, submitOrders, type GameState, type Setup } from './index.js';
+import { card, must, race } from './testing.js';
+
+const HAND = ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20', 'F1:500', 'F1:510', 'R:100', 'F3:800'];
+
+/** Ava alone on an empty floor, the first turn dealt, holding HAND (classic). */
+function dealt(more: { options?: string[]; damage?: number; rules?: 'classic' | 'pbem' } = {}): { setup: Setup; st: GameState } {
+  const { rules, ...bot } = more;
+  const g = race(['. . . . .', '. . . . .', '. . . . .'], [{ name: 'Ava', x: 2, y: 1, dir: 'N', ...bot }], rules ? { rules } : {});
+  const st = structuredClone(must(beginTurn(g.setup, g.state)).state);
+  if (!rules || rules === 'classic') st.robots[0]!.hand = HAND.slice(0, st.robots[0]!.hand.length).map(card);
+  return { setup: g.setup, st };
+}
+
+const refusal = (r: { ok: boolean; error?: { field: string; message: string } }): [string, string] => {
+  assert.equal(r.ok, false, 'expected a refusal');
+  return [r.error!.field, r.error!.message];
+};
+
+test('orders are read as written and as the engine enters them: a card per open register, 0 for the random fill, the cards kept for another use', () => {
+  const { setup, st } = dealt({ options: ['Crab Legs', 'Conditional Program'] });
+  const body = { turn: 1, program: ['F2:670', null, 'F1:500+R:80', 'L:90', null], powerDown: false, reenter: { dir: 'W' }, facing: 'E', choices: { conditional: { card: 'F3:800', register: 2 } } };
+  const read = must(readOrders(setup, st, 0, body));
+  assert.deepEqual(read.written, { turn: 1, program: body.program, powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: { dir: 'W' }, facing: 'E', choices: body.choices });
+  assert.deepEqual(read.turn.orders.program, [card('F2:670'), 0, card('F1:500'), card('L:90'), 0]);
+  assert.deepEqual(read.turn.orders.joined, [0, 0, card('R:80'), 0, 0]);
+  assert.deepEqual(read.turn.reserved, [card('R:80'), card('F3:800')]);
+  assert.deepEqual([read.turn.reentry, read.turn.facing], [{ dir: 3 }, 1]);
+  // What a server keeps (the written orders) reads back to the same turn.
+  assert.deepEqual(storedTurn(setup, st, 0, read.written), read.turn);
+});
+
+test('refusals name the field\'s path: unknown keys, values of the wrong kind, a program of the wrong length, entries that are no card', () => {
+  const { setup, st } = dealt();
+  const five = ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20'];
+  const cases: [unknown, string, RegExp][] = [
+    [[], 'body', /expected an object/],
+    [{ program: five, rotaton: 1 }, 'rotaton', /unknown field/],
+    [{ program: five, powerDown: 'yes' }, 'powerDown', /true or false/],
+    [{ program: five, turn: 1.5 }, 'turn', /number of the turn/],
+    [{ program: five, unlock: [1, 2, 3, 4, 5, 1] }, 'unlock', /register numbers 1 to 5/],
+    [{ program: five, reenter: { dir: 'up' } }, 'reenter.dir', /N, E, S, W/],
+    [{ program: five, reenter: { facing: 'N' } }, 'reenter', /expected \{"dir"/],
+    [{ program: five.slice(0, 4) }, 'program', /expected 5 entries, one per open register \(1, 2, 3, 4, 5\), found 4/],
+    [{ program: ['F2:670', 'R:80', 'Q:1', 'L:90', 'U:20'] }, 'program[2]', /is not a card/],
+    [{ program: ['F2:670', 'R:80', 'F'.repeat(100_000), 'L:90', 'U:20'] }, 'program[2]', /at most 32 characters/],
+    [{ program: Array(6).fill(null) }, 'program', /a list of cards/],
+    [{ program: five, choices: { shield: 'back' } }, 'choices.shield', /does not hold Shield/],
+  ];
+  for (const [body, field, message] of cases) {
+    const [f, m] = refusal(readOrders(setup, st, 0, body));
+    assert.equal(f, field, JSON.stringify(body));
+    assert.match(m, message, JSON.stringify(body));
+  }
+});
+
+test('the engine has the last word: a card not dealt, a card used twice, a power down the rule set refuses', () => {
+  const { setup, st } = dealt();
+  assert.deepEqual(refusal(readOrders(setup, st, 0, { program: ['F2:670', 'R:80', 'B:440', 'L:90', 'U:30'] })), ['program[4]', 'U:30 was not dealt to Ava']);
+  assert.deepEqual(refusal(readOrders(setup, st, 0, { program: ['F2:670', 'R:80', 'B:440', 'L:90', 'R:80'] })), ['program[4]', 'R:80 is used twice']);
+  assert.match(refusal(readOrders(setup, st, 0, { powerDown: true }))[1], /^Ava: .*damaged/);
+  assert.equal(refusal(readOrders(setup, st, 0, { facing: 'E', program: [null, null, null, null, null], reenter: null, stayDown: true }))[0], 'stayDown');
+});
+
+test('checked orders are entered at the deadline as the fill and submitOrders enter them, without a second check', () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const { setup, st } = dealt({ options: ['Crab Legs'] });
+    const hand = st.robots[0]!.hand.map(cardName);
+    // Registers left to the fill, the others from the hand, a joined pair where the seed says.
+    const program = [0, 1, 2, 3, 4].map((k) => ((seed >> k) & 1 ? null : hand[k]!));
+    if (seed % 3 === 0) program[0] = 'F1:500+R:100';
+    const read = must(readOrders(setup, st, 0, { program, powerDown: false, takeOption: seed % 2 === 0 }));
+    const entered = must(enterCheckedOrders(setup, st, 0, read.turn));
+    // The way the deadline entered them before: the fill, then the whole orders submitted.
+    const filled = must(fillProgram(setup, st, 0, read.turn.orders.program, read.turn.reserved));
+    const r = filled.state.robots[0]!;
+    const cards = [1, 2, 3, 4, 5].map((reg) => r.registers[reg - 1]!);
+    const joined = cards.map((c, k) => (c === read.turn.orders.program![k] ? read.turn.orders.joined![k]! : 0));
+    const before = must(submitOrders(setup, filled.state, 0, { ...read.turn.orders, program: cards, joined }));
+    assert.deepEqual(entered.state, before, `seed ${seed}`);
+    assert.deepEqual(entered.events, filled.events);
+    assert.equal(entered.refused, null);
+  }
+});
+
+test('unchecked orders (a bot\'s) are checked when entered: what the engine refuses is dropped, the program kept', () => {
+  const { setup, st } = dealt();
+  const program = HAND.slice(0, 5).map(card);
+  const entered = must(enterOrders(setup, st, 0, { orders: { program, powerDown: true } }));
+  assert.equal(entered.refused?.field, 'powerDown');
+  assert.deepEqual(entered.state.robots[0]!.registers, program);
+  assert.equal(entered.state.robots[0]!.announced, false);
+});
+
+test('checked orders whose cards the hand no longer holds (a turn taken back after a Recompile) are checked again', () => {
+  const { setup, st } = dealt();
+  const read = must(readOrders(setup, st, 0, { program: HAND.slice(0, 5) }));
+  const other = structuredClone(st);
+  other.robots[0]!.hand = HAND.map((c) => card(c === 'F2:670' ? 'U:30' : c));
+  const entered = must(enterCheckedOrders(setup, other, 0, read.turn));
+  assert.equal(entered.state.robots[0]!.registers.includes(card('F2:670')), false, 'a card not dealt is never played');
+  assert.deepEqual(entered.events.flatMap((e) => (e.type === 'programmed' ? e.filled.map((f) => f.register) : [])), [1]);
+});

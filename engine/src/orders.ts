@@ -1,0 +1,138 @@
+/**
+ * A seat's orders as sent: the one reader of them for every way of playing. The server's API takes
+ * them as JSON, the mail and the terminal write them from the notation (`parseOrders`, then
+ * `apiOrders`), the web's orders form sends them; all come here. `readOrders` reads them strictly
+ * (unknown keys and values refused, naming the field's path), checks them against the robot as
+ * dealt (the engine's `checkOrders`, once), and gives them back as written (`SeatOrders`, what a
+ * server keeps and shows) and as the engine enters them at the deadline (`CheckedTurn`).
+ */
+import { handCard, type Card } from './cards.js';
+import type { Setup } from './context.js';
+import { facingChoosable } from './game.js';
+import { parseDir } from './geometry.js';
+import { readEntry } from './notation.js';
+import { parseChoices } from './options/choices.js';
+import { err, ok, type Result } from './result.js';
+import type { Choices, GameState, RobotState } from './state.js';
+import { checkOrders, openRegisters, type CheckedTurn, type Orders } from './turn.js';
+
+/** A seat's orders as written (the API's JSON, docs/server.md): cards by name, `null` for a register left to the random fill. */
+export interface SeatOrders {
+  /** The turn the orders are for. */
+  readonly turn?: number;
+  /** Cards by name, two joined by + where an option plays two in one register (`F1:500+R:80`). */
+  readonly program: (string | null)[];
+  readonly powerDown: boolean;
+  readonly stayDown: boolean;
+  readonly takeOption: boolean;
+  /** Registers to free first when damage is repaired. */
+  readonly unlock: number[];
+  /** How to re-enter if destroyed this turn. */
+  readonly reenter: { dir?: string; poweredDown?: boolean } | null;
+  /** The first turn only: the facing the robot starts with, N, E, S or W (002 L38-39). */
+  readonly facing?: string;
+  /** Option decisions as sent (OPTIONS.md part 4), checked against the robot's options. */
+  readonly choices: Record<string, unknown> | null;
+}
+
+/** The longest program entry read (the API's schema says the same). */
+const MAX_ENTRY = 32;
+const KEYS = ['turn', 'program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'reenter', 'facing', 'choices'];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads robot `seat`'s orders for the turn dealt in `st`: each field as the API documents it, the
+ * program one entry per open register (`readEntry`'s notation, null for the random fill), the
+ * option decisions (`parseChoices`); then the engine's check (`checkOrders`) of the whole, with the
+ * empty registers filled from the cards nothing else uses. Errors name the field's path
+ * (`program[2]`, `choices.weapon.3`, `reenter.dir`).
+ */
+export function readOrders(setup: Setup, st: GameState, seat: number, body: unknown): Result<{ written: SeatOrders; turn: CheckedTurn }> {
+  if (!isObject(body)) return err('body', 'expected an object: {"program": [...], "powerDown": false, ...}');
+  for (const k of Object.keys(body)) if (!KEYS.includes(k)) return err(k, `unknown field (expected one of ${KEYS.join(', ')})`);
+  const r = st.robots[seat];
+  if (!r) return err('seat', `no robot number ${seat}`);
+  const flag = (k: string): Result<boolean> =>
+    body[k] === undefined ? ok(false) : typeof body[k] === 'boolean' ? ok(body[k] as boolean) : err(k, 'expected true or false');
+  const powerDown = flag('powerDown');
+  if (!powerDown.ok) return powerDown;
+  const stayDown = flag('stayDown');
+  if (!stayDown.ok) return stayDown;
+  const takeOption = flag('takeOption');
+  if (!takeOption.ok) return takeOption;
+  if (body.turn !== undefined && (!Number.isSafeInteger(body.turn) || (body.turn as number) < 1)) return err('turn', 'expected the number of the turn the orders are for');
+  const unlock = body.unlock === undefined ? [] : body.unlock;
+  if (!Array.isArray(unlock) || unlock.length > 5 || unlock.some((u) => !Number.isInteger(u) || u < 1 || u > 5)) return err('unlock', 'expected register numbers 1 to 5');
+  let reenter: SeatOrders['reenter'] = null;
+  if (body.reenter !== undefined && body.reenter !== null) {
+    const re = body.reenter;
+    if (!isObject(re) || Object.keys(re).some((k) => k !== 'dir' && k !== 'poweredDown')) return err('reenter', 'expected {"dir": "N"|"E"|"S"|"W", "poweredDown": bool}');
+    if (re.dir !== undefined && parseDir(re.dir) === undefined) return err('reenter.dir', 'expected one of N, E, S, W');
+    if (re.poweredDown !== undefined && typeof re.poweredDown !== 'boolean') return err('reenter.poweredDown', 'expected true or false');
+    reenter = { ...(re.dir !== undefined ? { dir: re.dir as string } : {}), ...(re.poweredDown !== undefined ? { poweredDown: re.poweredDown as boolean } : {}) };
+  }
+  if (body.facing !== undefined && body.facing !== null) {
+    if (parseDir(body.facing) === undefined) return err('facing', 'expected the starting facing: N, E, S or W');
+    if (!facingChoosable(st, seat)) return err('facing', 'the starting facing is chosen in the first turn only (002 L38-39); after that, reenter.dir if destroyed');
+  }
+  const open = openRegisters(r.locked);
+  const needs = r.status === 'active' && !r.poweredDown && open.length > 0;
+  const raw = body.program === undefined ? (needs ? open.map(() => null) : []) : body.program;
+  if (!Array.isArray(raw) || raw.length > 5) return err('program', 'expected a list of cards, one per open register (null: leave it to the random fill)');
+  if (!needs && raw.some((c) => c !== null)) return err('program', `${r.name} ${r.poweredDown ? 'is powered down' : r.status !== 'active' ? 'is not on the board' : 'has every register locked'} and plays no cards this turn`);
+  if (needs && raw.length !== open.length) return err('program', `expected ${open.length} entries, one per open register (${open.join(', ')}), found ${raw.length}`);
+  for (let k = 0; k < raw.length; k++) {
+    if (typeof raw[k] === 'string' && raw[k].length > MAX_ENTRY) return err(`program[${k}]`, `expected a card, at most ${MAX_ENTRY} characters ("F1:500+R:80")`);
+    const entry = raw[k] === null ? null : readEntry(raw[k], setup.rules);
+    if (typeof entry === 'string') return err(`program[${k}]`, entry);
+  }
+  if (body.choices !== undefined && body.choices !== null) {
+    const c = parseChoices(body.choices, setup, r);
+    if (!c.ok) return c;
+    // The new hand comes before the program that uses it: Recompile is a request of its own.
+    if (c.value.recompile) return err('choices.recompile', 'Recompile is a request of its own, made before programming: POST /api/races/{id}/seats/{seat}/recompile (by mail, a mail saying "recompile"), then send the program from the new hand');
+    if (unlock.length && isObject(body.choices) && body.choices.unlock) return err('unlock', 'give the registers to free once: in unlock or in choices.unlock');
+  }
+  const written: SeatOrders = {
+    ...(body.turn !== undefined ? { turn: body.turn as number } : {}),
+    program: raw as (string | null)[], powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter,
+    ...(body.facing !== undefined && body.facing !== null ? { facing: body.facing as string } : {}),
+    choices: isObject(body.choices) ? body.choices : null,
+  };
+  const turn = storedTurn(setup, st, seat, written);
+  // The engine has the last word on everything: the orders with the empty registers filled from
+  // the cards nothing else uses (the random fill draws from those at the deadline).
+  const left = r.hand.slice();
+  for (const c of [...turn.orders.program!, ...turn.reserved!].filter((x) => x).map(handCard)) if (left.includes(c)) left.splice(left.indexOf(c), 1);
+  const trial: Orders = { ...turn.orders, program: needs ? turn.orders.program!.map((c) => c || left.shift() || 0) : [], joined: needs ? turn.orders.joined! : [] };
+  return checkOrders(setup, st, seat, trial) ?? ok({ written, turn });
+}
+
+/**
+ * Orders `readOrders` took, as the engine enters them at the deadline (`enterCheckedOrders`), read
+ * against the turn as dealt: a card per open register, 0 for one left to the random fill; the
+ * cards the orders use besides the program (joined, set aside, stored), which the fill must not
+ * draw; the re-entry and the starting facing asked for. Nothing is checked here: it was when they
+ * were sent.
+ */
+export function storedTurn(setup: Setup, st: GameState, seat: number, o: SeatOrders): CheckedTurn {
+  const entries = o.program.map((s) => {
+    const e = s === null ? null : readEntry(s, setup.rules);
+    return e === null || typeof e === 'string' ? { card: 0, joined: 0 } : e;
+  });
+  const joined = entries.map((e) => e.joined);
+  const choices = readChoices(setup, st.robots[seat], o.choices);
+  const dir = o.reenter?.dir === undefined ? undefined : parseDir(o.reenter.dir);
+  return {
+    orders: { program: entries.map((e) => e.card), joined, powerDown: o.powerDown, stayDown: o.stayDown, takeOption: o.takeOption, unlock: choices.unlock ?? o.unlock, choices },
+    reserved: [...joined, choices.conditional?.card ?? 0, choices.flywheel ?? 0].filter((x): x is Card => !!x),
+    reentry: o.reenter ? { ...(dir !== undefined ? { dir } : {}), ...(o.reenter.poweredDown !== undefined ? { poweredDown: o.reenter.poweredDown } : {}) } : null,
+    facing: o.facing ? (parseDir(o.facing) ?? null) : null,
+    checkedWhenSent: true,
+  };
+}
+
+const readChoices = (setup: Setup, r: RobotState | undefined, raw: Record<string, unknown> | null): Choices => {
+  const c = r && raw ? parseChoices(raw, setup, r) : null;
+  return c?.ok ? c.value : {};
+};
