@@ -11,10 +11,12 @@
  *    - `hands` hands it may be dealt next turn, and for every program the best lone next turn with
  *      each (lone.ts: on the course maps' transitions, every ordering of the hand's types) from
  *      where the program ends, after the end of the turn (repairs, locked registers: the engine's
- *      `endTurn`), with the hand its damage leaves it (fewer cards, its locked registers holding
- *      this turn's cards). A program is worth where the next turn can take it, not only where it
- *      stands: the turn's registers to go count what a dealt hand really allows (no Move 3 in every
- *      register), which the distance maps' expectation does not.
+ *      `endTurn`), with a whole hand: the fewer cards and locked registers its damage leaves it are
+ *      the judge's cost of carrying damage, already in the turn's score (counted twice, they made
+ *      it shy of every laser: 56 of 140 head-to-head classic races won, against 68 with a whole
+ *      hand). A program is worth where the next turn can take it, not only where it stands: the
+ *      turn's registers to go count what a dealt hand really allows (no Move 3 in every register),
+ *      which the distance maps' expectation does not.
  * 3. The same two-turn evaluation decides the power down (the next turn powered down, damage
  *    cleared, the floor still moving it, against the next turn with the hands it would hold), the
  *    facing at re-entry (each facing's next turn with the hands it may be dealt) and the
@@ -70,8 +72,8 @@ interface Candidate {
   readonly parent?: Candidate;
 }
 
-/** One hand for each damage, drawn alike for every program (common random numbers). */
-type HandDraw = (ended: GameState, i: number) => Card[];
+/** One hand for each damage (or for `damage`), drawn alike for every program (common random numbers). */
+type HandDraw = (ended: GameState, i: number, damage?: number) => Card[];
 
 /** The expert's judgement of a race: the strong bot's, with the next turn looked at. */
 class Expert {
@@ -97,13 +99,13 @@ class Expert {
     const rules = this.setup.rules;
     if (rules.drawOdds) {
       const drawn = drawInstructions(rng, rules.drawOdds, rules.handSize(0));
-      return (ended, i) => drawn.slice(0, rules.handSize(ended.robots[i]!.damage));
+      return (ended, i, damage = ended.robots[i]!.damage) => drawn.slice(0, rules.handSize(damage));
     }
     const deck = shuffle(rng, DECK.slice());
-    return (ended, i) => {
+    return (ended, i, damage = ended.robots[i]!.damage) => {
       const held = new Set<Card>();
       for (const r of ended.robots) for (let k = 0; k < 5; k++) if (r.locked & (1 << k) && r.registers[k]) held.add(r.registers[k]!);
-      const n = rules.handSize(ended.robots[i]!.damage);
+      const n = rules.handSize(damage);
       const hand: Card[] = [];
       for (const c of deck) {
         if (hand.length >= n) break;
@@ -226,9 +228,9 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
       meter.spend(cands.length);
       for (const j of rivals.rivals) setProgram(sim, j, []);
     }
-    // Hands it may be dealt next turn, alike for every program (common random numbers), and the
-    // best lone turn with each from where each program ends: a program is worth where the next
-    // turn can take it, not only where it stands.
+    // Whole hands it may be dealt next turn, alike for every program (common random numbers), and
+    // the best lone turn with each from where each program ends: a program is worth where the next
+    // turn can take it, not only where it stands. Its damage is the judge's cost, counted once.
     const draws = Array.from({ length: w.hands }, () => ex.handDraw(rng));
     const gains = new Map<LoneStart, number>(); // programs that end alike share their look
     for (const c of cands) {
@@ -246,7 +248,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
         const stay = -togo(judge.m, start.flags, start.x, start.y, start.dir, 1);
         gain = 0;
         for (const draw of draws) {
-          const t = bestLoneTurn(judge.m, start, typeCounts(draw(c.ended, i)));
+          const t = bestLoneTurn(judge.m, start, typeCounts(draw(c.ended, i, 0)));
           meter.spend(Math.ceil(t.leaves / LONE_LEAVES));
           gain += t.score - stay;
         }
@@ -305,14 +307,17 @@ function movingSearches(
 /** Lone-turn leaves that cost as much as one evaluation on the simulator. */
 const LONE_LEAVES = 20;
 
-/** Where robot i's next turn begins, from a turn's end (shared by the programs that end alike); null if it cannot move. */
+/**
+ * Where robot i's next turn begins, from a turn's end (shared by the programs that end alike), its
+ * registers all open (locked ones are in the judge's cost of damage); null if it cannot move.
+ */
 function loneStart(judge: Judge, ended: GameState, i: number, memo: Map<string, LoneStart | null>): LoneStart | null {
   const r = ended.robots[i]!;
   const key = `${r.x},${r.y},${r.dir},${r.flags},${r.locked},${r.registers.join()},${r.damage},${r.lives},${r.archive}`;
   let s = memo.get(key);
   if (s === undefined) {
     s = r.status !== 'active' || r.poweredDown || r.locked === 0b11111 ? null : {
-      x: r.x, y: r.y, dir: r.dir, flags: r.flags, locked: r.locked, registers: r.registers.slice(),
+      x: r.x, y: r.y, dir: r.dir, flags: r.flags, locked: 0, registers: r.registers.slice(),
       destroyed: judge.destroyedCost({ ...r, lives: r.lives - 1 }),
     };
     memo.set(key, s);
