@@ -1,16 +1,20 @@
 /**
  * The expert bot: the strong bot's search and judgement (strong.ts), looking beyond the turn.
  *
- * 1. The search over its hand, the others standing still, keeps the best `candidates` programs.
+ * 1. The search over its hand, the others standing still, keeps the best `candidates` programs;
+ *    with another robot within reach, whole searches with the others playing the programs of the
+ *    first deals of their hands add theirs, and same-type cards of other priorities.
  * 2. Then, in rounds while the budget lasts (budget.ts: evaluations, or a time on the caller's
  *    clock), each round adds
  *    - one deal of the others' plausible hands and their best programs with them (a sample, not a
  *      prediction: the candidates are scored by the mean over the samples, standing still being one);
- *    - one hand it may be dealt next turn, and for each of the `lookahead` best programs the best
- *      next turn from where the program ends, after the end of the turn (repairs, locked registers:
- *      the engine's `endTurn`), with the hand its damage leaves it (fewer cards, its locked
- *      registers holding this turn's cards). A program is worth where the next turn can take it,
- *      not only where it stands.
+ *    - `hands` hands it may be dealt next turn, and for every program the best lone next turn with
+ *      each (lone.ts: on the course maps' transitions, every ordering of the hand's types) from
+ *      where the program ends, after the end of the turn (repairs, locked registers: the engine's
+ *      `endTurn`), with the hand its damage leaves it (fewer cards, its locked registers holding
+ *      this turn's cards). A program is worth where the next turn can take it, not only where it
+ *      stands: the turn's registers to go count what a dealt hand really allows (no Move 3 in every
+ *      register), which the distance maps' expectation does not.
  * 3. The same two-turn evaluation decides the power down (the next turn powered down, damage
  *    cleared, the floor still moving it, against the next turn with the hands it would hold), the
  *    facing at re-entry (each facing's next turn with the hands it may be dealt) and the
@@ -20,28 +24,34 @@
  * the decision's time. Without a budget it spends `DEFAULT_BUDGET`.
  */
 import {
-  DECK, beginTurn, cloneState, endTurn, type Card, type Dir, type GameState, type Orders, type Reentry, type Setup,
+  DECK, beginTurn, cloneState, endTurn, type Card, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
 } from '../../engine/src/index.js';
 import { shuffle, type RngState } from '../../engine/src/index.js';
 import { Meter, type Budget } from './budget.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { togo } from './distance.js';
+import { bestLoneTurn, typeCounts, type LoneStart } from './lone.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
-import { Sim } from './sim.js';
+import { Sim, type Snapshot } from './sim.js';
 import {
   DEFAULT_WEIGHTS, FINISHED, Judge, Rivals, bestFacing, drawInstructions, movingRivals, near, priorityVariants, setProgram, type StrongWeights,
 } from './strong.js';
 
 export interface ExpertWeights extends StrongWeights {
-  /** Programs given the look at the next turn. */
-  readonly lookahead: number;
-  /** Rounds at most (each: a sample of the others' programs and a next hand). */
+  /**
+   * With another robot within reach: whole searches of its hand with the others playing the
+   * programs of the first deals (rather than standing still), whose best programs join the candidates.
+   */
+  readonly moving: number;
+  /** Rounds at most (each: a deal of the others' programs, and `hands` next hands). */
   readonly rounds: number;
+  /** Next hands a round looks at. */
+  readonly hands: number;
   /** What an option card is worth against the repair it takes the place of, in registers of delay. */
   readonly optionValue: number;
 }
 
-export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 16, scenarios: 0, lookahead: 8, rounds: 8, optionValue: 2 };
+export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 1, rounds: 8, hands: 4, optionValue: 2 };
 
 /** The budget of a decision when the caller sets none: about 40 ms on a quiet core. */
 export const DEFAULT_BUDGET: Budget = { evaluations: 40_000 };
@@ -160,74 +170,154 @@ export function expertDecision(
 }
 
 function decide(setup: Setup, state: GameState, i: number, seed: number, meter: Meter, w: ExpertWeights): Orders {
-  {
-    const idle = idleOrders(state, i);
-    if (idle) return idle;
-    const robot = state.robots[i]!;
-    const ex = new Expert(setup, w, meter);
-    const judge = ex.judge;
-    const rng = decisionRng(seed, state, i);
-    const order = shuffle(rng, [0, 1, 2, 3, 4, 5, 6]);
-    const sim = new Sim(setup, state);
-    const evaluate = judge.scorer(i);
-    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates });
-    meter.spend(found.leaves);
-    const cards = byType(robot.hand);
-    const cands: Candidate[] = found.top.map((c) => ({ program: programOf(c.types, robot.locked, cards, order), turn: c.score, samples: 1, next: 0, hands: 0, ended: undefined }));
-    if (!cands.length) cands.push({ program: found.program, turn: found.score, samples: 1, next: 0, hands: 0, ended: undefined });
-    if (found.score >= FINISHED / 2) return { program: cands[0]!.program };
-    const root = sim.newSnapshot();
-    sim.save(root);
-    if (setup.rules.priorities && near(state, i, movingRivals(state, i))) {
+  const idle = idleOrders(state, i);
+  if (idle) return idle;
+  const robot = state.robots[i]!;
+  const ex = new Expert(setup, w, meter);
+  const judge = ex.judge;
+  const rng = decisionRng(seed, state, i);
+  const order = shuffle(rng, [0, 1, 2, 3, 4, 5, 6]);
+  const sim = new Sim(setup, state);
+  const evaluate = judge.scorer(i);
+  const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates });
+  meter.spend(found.leaves);
+  const cards = byType(robot.hand);
+  const cand = (program: Card[], score: number, parent?: Candidate): Candidate =>
+    ({ program, turn: score, samples: 1, next: 0, hands: 0, ended: undefined, parent });
+  const cands: Candidate[] = found.top.map((c) => cand(programOf(c.types, robot.locked, cards, order), c.score));
+  if (!cands.length) cands.push(cand(found.program, found.score));
+  if (found.score >= FINISHED / 2) return { program: cands[0]!.program };
+  const root = sim.newSnapshot();
+  sim.save(root);
+  const rivals = new Rivals(judge, state, i, movingRivals(state, i));
+  const close = rivals.rivals.length > 0 && near(state, i, rivals.rivals);
+  // The first deals of the others' hands, drawn now: searched whole when another robot is near
+  // (their best programs join the candidates), then played in the rounds like every deal.
+  const deals: Map<number, Card[]>[] = [];
+  const deal = (k: number): Map<number, Card[]> => {
+    const spent = rivals.leaves;
+    deals[k] ??= rivals.sample(rng, k);
+    meter.spend(rivals.leaves - spent);
+    return deals[k]!;
+  };
+  if (close) {
+    for (let k = 0; k < w.moving && meter.left(); k++) {
+      for (const c of movingSearches(sim, root, i, robot, [deal(k)], cands, evaluate, order, (n) => meter.spend(n))) cands.push(cand(c.program, c.score));
+    }
+    if (setup.rules.priorities) {
       // Other cards of the same types: they differ only when the others move (priority decides who goes first).
-      for (const c of cands.slice(0, 3)) for (const v of priorityVariants(c.program, robot.hand)) cands.push({ program: v, turn: c.turn, samples: 1, next: 0, hands: 0, ended: undefined, parent: c });
+      for (const c of cands.slice(0, 3)) for (const v of priorityVariants(c.program, robot.hand)) cands.push({ ...cand(v, 0), turn: c.turn, parent: c });
     }
-    const rivals = new Rivals(judge, state, i, movingRivals(state, i));
-    const look = cands.slice(0, w.lookahead);
-    const value = (c: Candidate, neutral: number) => {
-      const p = c.parent ?? c;
-      return c.turn / c.samples + (p.hands ? p.next / p.hands : neutral);
-    };
-    for (let round = 0; round < w.rounds && meter.left(); round++) {
-      if (rivals.rivals.length) {
-        const spent = rivals.leaves;
-        const scenario = rivals.sample(rng, round);
-        meter.spend(rivals.leaves - spent);
-        for (const [j, p] of scenario) setProgram(sim, j, p);
-        for (const c of cands) {
-          sim.restore(root);
-          c.turn += playProgram(sim, i, c.program, evaluate);
-          c.samples++;
-        }
-        meter.spend(cands.length);
-        for (const j of rivals.rivals) setProgram(sim, j, []);
-      }
-      const draw = ex.handDraw(rng);
-      for (const c of look) {
-        if (!meter.left()) break;
-        if (c.ended === undefined) {
-          sim.restore(root);
-          c.ended = endOf(setup, sim, i, c.program);
-        }
-        if (!c.ended) continue;
-        // The gain of the next turn over standing where the turn ends: the look beyond the turn
-        // (both alone: the others' lasers at the end of this turn stay in its score).
-        const stay = -judge.endCost([c.ended.robots[i]!], 0);
-        c.next += ex.nextTurn(c.ended, i, draw(c.ended, i), order) - stay;
-        c.hands++;
-      }
-    }
-    sim.restore(root);
-    const looked = look.filter((c) => c.hands);
-    const neutral = looked.length ? looked.reduce((a, c) => a + c.next / c.hands, 0) / looked.length : 0;
-    // Programs looked beyond compete among themselves (the others have no next turn to weigh).
-    const pool = looked.length ? cands.filter((c) => (c.parent ?? c).hands || (c.parent ?? c).ended === null) : cands;
-    let best = pool[0]!;
-    for (const c of pool) if (value(c, neutral) > value(best, neutral)) best = c;
-    const orders: { program: Card[]; powerDown?: boolean } = { program: best.program };
-    if (setup.rules.powerDownRefusal(robot) === null && meter.left() && shouldPowerDown(ex, sim, root, i, best, rng)) orders.powerDown = true;
-    return orders;
   }
+  const starts = new Map<string, LoneStart | null>();
+  const value = (c: Candidate, neutral: number) => {
+    const p = c.parent ?? c;
+    return c.turn / c.samples + (p.hands ? p.next / p.hands : neutral);
+  };
+  for (let round = 0; round < w.rounds && meter.left(); round++) {
+    if (rivals.rivals.length) {
+      const scenario = deal(round);
+      for (const [j, p] of scenario) setProgram(sim, j, p);
+      for (const c of cands) {
+        sim.restore(root);
+        c.turn += playProgram(sim, i, c.program, evaluate);
+        c.samples++;
+      }
+      meter.spend(cands.length);
+      for (const j of rivals.rivals) setProgram(sim, j, []);
+    }
+    // Hands it may be dealt next turn, alike for every program (common random numbers), and the
+    // best lone turn with each from where each program ends: a program is worth where the next
+    // turn can take it, not only where it stands.
+    const draws = Array.from({ length: w.hands }, () => ex.handDraw(rng));
+    const gains = new Map<LoneStart, number>(); // programs that end alike share their look
+    for (const c of cands) {
+      if (c.parent) continue;
+      if (!meter.left()) break;
+      if (c.ended === undefined) {
+        sim.restore(root);
+        c.ended = endOf(setup, sim, i, c.program);
+      }
+      if (!c.ended) continue;
+      const start = loneStart(judge, c.ended, i, starts);
+      if (!start) continue;
+      let gain = gains.get(start);
+      if (gain === undefined) {
+        const stay = -togo(judge.m, start.flags, start.x, start.y, start.dir, 1);
+        gain = 0;
+        for (const draw of draws) {
+          const t = bestLoneTurn(judge.m, start, typeCounts(draw(c.ended, i)));
+          meter.spend(Math.ceil(t.leaves / LONE_LEAVES));
+          gain += t.score - stay;
+        }
+        gains.set(start, gain);
+      }
+      c.next += gain;
+      c.hands += draws.length;
+    }
+  }
+  sim.restore(root);
+  const looked = cands.filter((c) => c.hands);
+  const neutral = looked.length ? looked.reduce((a, c) => a + c.next / c.hands, 0) / looked.length : 0;
+  let best = cands[0]!;
+  for (const c of cands) if (value(c, neutral) > value(best, neutral)) best = c;
+  const orders: { program: Card[]; powerDown?: boolean } = { program: best.program };
+  if (setup.rules.powerDownRefusal(robot) === null && meter.left() && shouldPowerDown(ex, sim, root, i, best.parent ?? best, rng)) orders.powerDown = true;
+  return orders;
+}
+
+/** Programs kept from each search with the others moving. */
+const MOVING_KEEP = 8;
+
+/**
+ * Whole searches with the others playing a deal's likely programs (the others standing still
+ * misjudge a crowded start: who moves away, who pushes whom): their best programs not among the
+ * candidates yet, each with its score with the others standing still, to be scored against the
+ * deals with the rest.
+ */
+function movingSearches(
+  sim: Sim, root: Snapshot, i: number, robot: RobotState, scenarios: readonly Map<number, Card[]>[],
+  candidates: readonly { program: Card[] }[], evaluate: Evaluate, order: readonly number[], spend: (leaves: number) => void = () => {},
+): { program: Card[]; total: number; score: number }[] {
+  const seen = new Set(candidates.map((c) => c.program.join()));
+  const cards = byType(robot.hand);
+  const out: { program: Card[]; total: number; score: number }[] = [];
+  for (const scenario of scenarios) {
+    for (const [j, p] of scenario) setProgram(sim, j, p);
+    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: MOVING_KEEP });
+    spend(found.leaves + found.top.length);
+    for (const j of scenario.keys()) setProgram(sim, j, []);
+    for (const c of found.top) {
+      const program = programOf(c.types, robot.locked, cards, order);
+      const key = program.join();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      sim.restore(root);
+      const score = playProgram(sim, i, program, evaluate);
+      out.push({ program, total: score, score });
+    }
+  }
+  sim.restore(root);
+  return out;
+}
+
+
+/** Lone-turn leaves that cost as much as one evaluation on the simulator. */
+const LONE_LEAVES = 20;
+
+/** Where robot i's next turn begins, from a turn's end (shared by the programs that end alike); null if it cannot move. */
+function loneStart(judge: Judge, ended: GameState, i: number, memo: Map<string, LoneStart | null>): LoneStart | null {
+  const r = ended.robots[i]!;
+  const key = `${r.x},${r.y},${r.dir},${r.flags},${r.locked},${r.registers.join()},${r.damage},${r.lives},${r.archive}`;
+  let s = memo.get(key);
+  if (s === undefined) {
+    s = r.status !== 'active' || r.poweredDown || r.locked === 0b11111 ? null : {
+      x: r.x, y: r.y, dir: r.dir, flags: r.flags, locked: r.locked, registers: r.registers.slice(),
+      destroyed: judge.destroyedCost({ ...r, lives: r.lives - 1 }),
+    };
+    memo.set(key, s);
+  }
+  return s;
 }
 
 /**

@@ -1,0 +1,69 @@
+/**
+ * The lone turn on the course maps (lone.ts) against the simulator: for a robot alone, with a
+ * dealt hand and its locked registers, the best turn found on the maps' transitions scores what
+ * the simulator's search of every ordering scores with the same judgement (on boards without
+ * lasers: the maps know no damage).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CARD_TYPES, DECK, Floor, createState, instruction, shuffle, seedRng, type Card, type Dir } from '../../engine/src/index.js';
+import { Rand } from '../../testkit/src/index.js';
+import { courseMaps, togo } from './distance.js';
+import { bestLoneTurn, typeCounts } from './lone.js';
+import { searchPrograms, type Evaluate } from './search.js';
+import { Sim } from './sim.js';
+import { must, randomGame } from './testing.js';
+
+const DESTROYED = 40;
+
+test('the best lone turn on the maps scores what the simulator finds for a robot alone, flags touched on the way, locked registers played', () => {
+  let compared = 0, finishing = 0, boards = 0;
+  for (let seed = 1; boards < 40; seed++) {
+    const rules = seed % 2 ? 'classic' : 'pbem';
+    const { setup } = randomGame(seed, rules);
+    const b = setup.board;
+    // The maps know no damage: boards whose lasers could destroy a robot in one turn are left out.
+    if (b.lasers.length) continue;
+    boards++;
+    const m = courseMaps(setup);
+    const rnd = new Rand(seed * 7919);
+    const cells = [...Array(b.width * b.height).keys()].filter((c) => b.floor[c] !== Floor.Pit && b.floor[c] !== Floor.Void && b.floor[c] !== Floor.Repulsor);
+    for (let k = 0; k < 6 && cells.length; k++) {
+      const c = rnd.pick(cells);
+      const x = c % b.width, y = (c - x) / b.width;
+      const dir = rnd.range(0, 3) as Dir;
+      const flags = rnd.range(0, b.flags.length - 1);
+      const st = must(createState(setup, [{ name: 'A', x, y, dir }]));
+      const deal: Card[] = setup.rules.priorities
+        ? shuffle(seedRng(rnd.u32()), DECK.slice()).slice(0, 11)
+        : Array.from({ length: 11 }, () => instruction(rnd.pick(CARD_TYPES)));
+      // On one position in three the last registers are locked, holding cards of the deal.
+      const locks = k % 3 === 2 ? rnd.range(1, 2) : 0;
+      const registers = [0, 0, 0, 0, 0];
+      let locked = 0;
+      for (let n = 0; n < locks; n++) {
+        registers[4 - n] = deal.pop()!;
+        locked |= 1 << (4 - n);
+      }
+      const hand = deal.slice(0, 9 - locks);
+      const r0 = st.robots[0]!;
+      r0.flags = flags;
+      r0.locked = locked;
+      r0.registers = registers.slice();
+      const evaluate: Evaluate = (s, kind, _reg, finishedAt) => {
+        const r = s.robots[0]!;
+        if (finishedAt) return 5 - finishedAt;
+        if (kind === 'destroyed') return -DESTROYED;
+        return -togo(m, r.flags, r.x, r.y, r.dir, 1);
+      };
+      const sim = new Sim(setup, st, { alone: 0 });
+      const expected = searchPrograms(sim, 0, hand, evaluate).score;
+      const lone = bestLoneTurn(m, { x, y, dir, flags, locked, registers, destroyed: DESTROYED }, typeCounts(hand));
+      assert.ok(Math.abs(lone.score - expected) < 1e-4, `seed ${seed} (${rules}) at ${x},${y} facing ${dir}, ${flags} flags: maps ${lone.score}, simulator ${expected}`);
+      assert.ok(lone.leaves > 0);
+      compared++;
+      if (expected > 0) finishing++;
+    }
+  }
+  assert.ok(compared >= 200 && finishing > 0, `${compared} positions, ${finishing} finishing`);
+});
