@@ -445,7 +445,8 @@ export class RaceService {
   /**
    * Recompile (OPTIONS.md 2.22; 001 L227): before programming, the seat's robot discards its hand
    * for a new one and takes the damage. Orders already sent for the turn named the old cards, so
-   * they are withdrawn. The deadline stays.
+   * they are withdrawn. The deadline stays. The turn's dealt state becomes the one with the new
+   * hand, so that a rewind of the turn plays it again from there.
    */
   async recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
     const got = await this.auth.seat(id, seat, who);
@@ -465,6 +466,8 @@ export class RaceService {
       set: { state: JSON.stringify(res.value.state) },
       apply: async (trx) => {
         await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+        // The programs of the turn are written against the new hand: a rewind comes back to it.
+        await trx.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn).execute();
       },
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
