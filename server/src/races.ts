@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
@@ -494,8 +494,10 @@ export class RaceService {
       set: { deadline_at: until },
       apply: async (trx) => {
         for (const x of hurried) {
-          const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders & HurriedFill = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
+          // Orders with no program: every open register left to the random fill, read as any orders are.
+          const read = readOrders(setup, st, x.seat, { turn: st.turn });
+          if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
+          const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },
