@@ -71,6 +71,32 @@ export interface Created {
   readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null; email: string | null; player?: string; team?: string }[];
 }
 
+/** A race's head as the mail gateway lists races (RaceService.mailRaces). */
+export interface MailRaceHead {
+  readonly id: string;
+  /** The seq of its last committed entry. */
+  readonly lastSeq: number;
+  readonly status: string;
+  readonly deadlineAt: number | null;
+}
+
+/** A race as the mail gateway reads it (RaceService.mailRace). */
+export interface MailRace extends MailRaceHead {
+  readonly state: GameState;
+  readonly policy: DeadlinePolicy;
+  /** The name of its rule set (engine RULE_SETS). */
+  readonly rules: string;
+  /** The course's name (a shipped course's, or the race's own course's). */
+  readonly course: string;
+  readonly courseData: Course;
+  readonly setup: Setup;
+  readonly seed: number;
+  /** `follow`: keeps receiving the turn mails once its robot is out; `robot`: the design it races (render/src/robots.ts). */
+  readonly seats: readonly { seat: number; name: string; kind: 'human' | 'bot'; follow: boolean; robot: number }[];
+  /** The seats raced by e-mail: the player's address, and the secret its orders must carry. */
+  readonly mail: readonly { seat: number; email: string; secret: string }[];
+}
+
 export interface RaceServiceOptions {
   readonly db: Db;
   readonly clock: Clock;
@@ -364,6 +390,45 @@ export class RaceService {
     await this.repo.setFollow(id, seat, follow);
     const st: GameState = JSON.parse(race.state);
     return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
+  }
+
+  /**
+   * A race as the mail gateway (mail/) writes its mails from it: as it stands, with its seats and
+   * its seats raced by e-mail (each one's address and secret); null for no race.
+   */
+  async mailRace(id: string): Promise<MailRace | null> {
+    const got = await this.repo.load(id);
+    if (!got) return null;
+    const { race, seats } = got;
+    return {
+      id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
+      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed,
+      seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
+      mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
+    };
+  }
+
+  /**
+   * The races with a seat raced by e-mail (with `running`, only those still running), each with
+   * the seq its entries end at and its deadline: the races the mail gateway writes mails for.
+   */
+  mailRaces(o: { running?: boolean } = {}): Promise<MailRaceHead[]> {
+    return this.repo.mailRaces(o.running === true);
+  }
+
+  /** The races whose seat `seat` is raced by e-mail and whose id is `id` regardless of case (a mail's address may change its case). */
+  mailSeatRaces(id: string, seat: number): Promise<string[]> {
+    return this.repo.mailSeatRaces(id, seat);
+  }
+
+  /** The seats whose orders for a turn are in, in order. */
+  async ordersIn(id: string, turn: number): Promise<number[]> {
+    return [...(await this.repo.orders(id, turn)).keys()].sort((a, b) => a - b);
+  }
+
+  /** A seat's orders for a turn as they stand (sent, corrected by the moderator, or filled), or null. */
+  async ordersOf(id: string, turn: number, seat: number): Promise<SeatOrders | null> {
+    return (await this.repo.seatOrders(id, turn, seat)) as SeatOrders | null;
   }
 
   /**
