@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
@@ -510,7 +510,8 @@ export class RaceService {
   /**
    * Recompile (OPTIONS.md 2.22; 001 L227): before programming, the seat's robot discards its hand
    * for a new one and takes the damage. Orders already sent for the turn named the old cards, so
-   * they are withdrawn. The deadline stays.
+   * they are withdrawn. The deadline stays. The turn's dealt state becomes the one with the new
+   * hand, so that a rewind of the turn plays it again from there.
    */
   async recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
     const got = await this.auth.seat(id, seat, who);
@@ -530,6 +531,8 @@ export class RaceService {
       set: { state: JSON.stringify(res.value.state) },
       apply: async (trx) => {
         await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+        // The programs of the turn are written against the new hand: a rewind comes back to it.
+        await trx.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn).execute();
       },
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
@@ -556,8 +559,10 @@ export class RaceService {
       set: { deadline_at: until },
       apply: async (trx) => {
         for (const x of hurried) {
-          const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders & HurriedFill = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
+          // Orders with no program: every open register left to the random fill, read as any orders are.
+          const read = readOrders(setup, st, x.seat, { turn: st.turn });
+          if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
+          const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },
