@@ -10,6 +10,7 @@ import type { Board, GameEvent } from '../../engine/src/index.js';
 import { Animator, reducedMotion } from './animate.js';
 import { api, h, type Replay, type TurnReport } from './api.js';
 import type { BoardView } from './board.js';
+import { STEP_GAP_MS, STILL_STEP_MS } from './pace.js';
 import { robotsFromView, steps, type Robot, type Step } from './steps.js';
 import { cardWords, describe } from './words.js';
 
@@ -112,7 +113,7 @@ export class ReplayPlayer {
       while (this.playing && this.at < this.steps.length - 1) {
         const done = await this.playStep(this.at + 1);
         if (!done) return;
-        if (this.playing && this.at < this.steps.length - 1) await new Promise((r) => setTimeout(r, 250 / this.speed));
+        if (this.playing && this.at < this.steps.length - 1) await new Promise((r) => setTimeout(r, STEP_GAP_MS / this.speed));
       }
       if (this.playing) {
         this.playing = false;
@@ -130,7 +131,7 @@ export class ReplayPlayer {
     if (reducedMotion() || !s.beats.some((b) => b.actions.length)) {
       this.at = k;
       this.show();
-      if (reducedMotion()) await new Promise((r) => setTimeout(r, 900 / this.speed));
+      if (reducedMotion()) await new Promise((r) => setTimeout(r, STILL_STEP_MS / this.speed));
       return true;
     }
     // The picture as the step begins: the robots before it, the register's moves before it.
