@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
@@ -70,6 +70,32 @@ export interface Created {
   /** The series the race belongs to (created `after` another race). */
   readonly series?: string;
   readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null; email: string | null; player?: string; team?: string }[];
+}
+
+/** A race's head as the mail gateway lists races (RaceService.mailRaces). */
+export interface MailRaceHead {
+  readonly id: string;
+  /** The seq of its last committed entry. */
+  readonly lastSeq: number;
+  readonly status: string;
+  readonly deadlineAt: number | null;
+}
+
+/** A race as the mail gateway reads it (RaceService.mailRace). */
+export interface MailRace extends MailRaceHead {
+  readonly state: GameState;
+  readonly policy: DeadlinePolicy;
+  /** The name of its rule set (engine RULE_SETS). */
+  readonly rules: string;
+  /** The course's name (a shipped course's, or the race's own course's). */
+  readonly course: string;
+  readonly courseData: Course;
+  readonly setup: Setup;
+  readonly seed: number;
+  /** `follow`: keeps receiving the turn mails once its robot is out; `robot`: the design it races (render/src/robots.ts). */
+  readonly seats: readonly { seat: number; name: string; kind: 'human' | 'bot'; follow: boolean; robot: number }[];
+  /** The seats raced by e-mail: the player's address, and the secret its orders must carry. */
+  readonly mail: readonly { seat: number; email: string; secret: string }[];
 }
 
 export interface RaceServiceOptions {
@@ -368,6 +394,45 @@ export class RaceService {
   }
 
   /**
+   * A race as the mail gateway (mail/) writes its mails from it: as it stands, with its seats and
+   * its seats raced by e-mail (each one's address and secret); null for no race.
+   */
+  async mailRace(id: string): Promise<MailRace | null> {
+    const got = await this.repo.load(id);
+    if (!got) return null;
+    const { race, seats } = got;
+    return {
+      id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
+      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed,
+      seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
+      mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
+    };
+  }
+
+  /**
+   * The races with a seat raced by e-mail (with `running`, only those still running), each with
+   * the seq its entries end at and its deadline: the races the mail gateway writes mails for.
+   */
+  mailRaces(o: { running?: boolean } = {}): Promise<MailRaceHead[]> {
+    return this.repo.mailRaces(o.running === true);
+  }
+
+  /** The races whose seat `seat` is raced by e-mail and whose id is `id` regardless of case (a mail's address may change its case). */
+  mailSeatRaces(id: string, seat: number): Promise<string[]> {
+    return this.repo.mailSeatRaces(id, seat);
+  }
+
+  /** The seats whose orders for a turn are in, in order. */
+  async ordersIn(id: string, turn: number): Promise<number[]> {
+    return [...(await this.repo.orders(id, turn)).keys()].sort((a, b) => a - b);
+  }
+
+  /** A seat's orders for a turn as they stand (sent, corrected by the moderator, or filled), or null. */
+  async ordersOf(id: string, turn: number, seat: number): Promise<SeatOrders | null> {
+    return (await this.repo.seatOrders(id, turn, seat)) as SeatOrders | null;
+  }
+
+  /**
    * A seat's orders for the turn they name (`turn`), or the moderator's correction: checked, stored
    * and answered with what was understood. Orders for another turn than the current one, or that
    * arrive once the deadline has passed (decided when they commit), are refused and change nothing.
@@ -446,7 +511,8 @@ export class RaceService {
   /**
    * Recompile (OPTIONS.md 2.22; 001 L227): before programming, the seat's robot discards its hand
    * for a new one and takes the damage. Orders already sent for the turn named the old cards, so
-   * they are withdrawn. The deadline stays.
+   * they are withdrawn. The deadline stays. The turn's dealt state becomes the one with the new
+   * hand, so that a rewind of the turn plays it again from there.
    */
   async recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
     const got = await this.auth.seat(id, seat, who);
@@ -466,6 +532,8 @@ export class RaceService {
       set: { state: JSON.stringify(res.value.state) },
       apply: async (trx) => {
         await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+        // The programs of the turn are written against the new hand: a rewind comes back to it.
+        await trx.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn).execute();
       },
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
@@ -492,8 +560,10 @@ export class RaceService {
       set: { deadline_at: until },
       apply: async (trx) => {
         for (const x of hurried) {
-          const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders & HurriedFill = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
+          // Orders with no program: every open register left to the random fill, read as any orders are.
+          const read = readOrders(setup, st, x.seat, { turn: st.turn });
+          if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
+          const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },

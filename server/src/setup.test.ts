@@ -59,6 +59,9 @@ test('teams, handicaps and one link for a player with two robots (000 L21, 000 L
     const refused = await create(s, { seats: [{ name: 'Ava', damage: 10 }] });
     assert.equal(refused.status, 422);
     assert.match(refused.body.error.field, /^seats\[0\]\.damage$|damage/);
+    const off = await create(s, { seats: [{ name: 'Ava' }, { name: 'Bob', start: [99, 0] }] });
+    assert.equal(off.status, 422);
+    assert.deepEqual(off.body.error, { field: 'seats[1].start', message: 'Bob at (99,0) is off the 12x12 board' });
   });
 });
 

@@ -38,6 +38,7 @@ export function lasers(ctx: Ctx, register: number): void {
   // Board lasers. A real robot blocks the beam for real robots (000 L128); each virtual robot is
   // hit as if alone on the board (000 L107; B-27); a die blocks it for all. Blockers are coded
   // robot i as i, the die of flag f as -1 - f.
+  let virtuals = false;
   if (nl) {
     for (let k = 0; k < nl; k++) nearestAt[k] = FAR;
     if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
@@ -48,7 +49,11 @@ export function lasers(ctx: Ctx, register: number): void {
       let who: number;
       if (q < n) {
         const r = robots[q]!;
-        if (r.status !== 'active' || r.virtual) continue;
+        if (r.status !== 'active') continue;
+        if (r.virtual) {
+          virtuals = true;
+          continue;
+        }
         c = r.y * w + r.x;
         who = q;
       } else {
@@ -70,7 +75,7 @@ export function lasers(ctx: Ctx, register: number): void {
       if (who < 0) dieHits![-1 - who]! += l.beams;
       else boardHit(ctx, who, k, register);
     }
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; virtuals && i < n; i++) {
       const r = robots[i]!;
       if (r.status !== 'active' || !r.virtual) continue;
       const c = r.y * w + r.x;
@@ -88,6 +93,10 @@ export function lasers(ctx: Ctx, register: number): void {
   // Robot lasers: every real, powered-up robot fires forward at the first real robot in line,
   // as far as the beam reaches; virtual robots neither fire nor are hit (000 L130, L303, L107).
   // Options change the weapon, the beam and the shots (options/weapons.ts).
+  // Without dice or a cube's edges, the beam's walk is written out here, on the grid and the
+  // reach table read once for the step (a call in the loop makes the optimizer read them again).
+  const plain = !dice.length && !b.beyond;
+  const occ = ctx.occ, reach = b.reach;
   for (let i = 0; i < n; i++) {
     const r = robots[i]!;
     if (r.status !== 'active' || r.virtual || r.poweredDown) continue;
@@ -95,7 +104,20 @@ export function lasers(ctx: Ctx, register: number): void {
       armedFire(ctx, i, register, dieHits);
       continue;
     }
-    const target = firstInLine(ctx, i, r.dir);
+    let target = NONE;
+    if (plain) {
+      const d = r.dir;
+      const step = d === 0 ? -w : d === 1 ? 1 : d === 2 ? w : -1;
+      let c = r.y * w + r.x;
+      for (let s = reach[c * 4 + d]!; s > 0; s--) {
+        c += step;
+        const j = occ[c]!;
+        if (j) {
+          target = j - 1;
+          break;
+        }
+      }
+    } else target = firstInLine(ctx, i, r.dir);
     if (target === NONE) continue;
     if (target < 0) {
       dieHits![-1 - target]! += 1;
@@ -111,7 +133,12 @@ export function lasers(ctx: Ctx, register: number): void {
   }
 
   // All damage together (B-28), then destruction, then the weapons that move robots (1.4).
-  for (let i = 0; i < n; i++) if (hits[i]) damage(ctx, i, hits[i]!);
+  let hit = special.length > 0;
+  for (let i = 0; i < n; i++) {
+    if (!hits[i]) continue;
+    hit = true;
+    damage(ctx, i, hits[i]!);
+  }
   for (const s of special) {
     const r = robots[s.target]!;
     if (s.hit.shooter >= 0) {
@@ -126,7 +153,7 @@ export function lasers(ctx: Ctx, register: number): void {
   if (weaponShots.length > 1) weaponShots.sort((a, b) => +(b.weapon === 'Radio Control') - +(a.weapon === 'Radio Control'));
   for (const w of weaponShots) weaponHits(ctx, w, register);
   dieHits?.forEach((points, f) => points && damageDie(ctx, f, points));
-  for (let i = 0; i < n; i++) if (hits[i]) destroyIfWrecked(ctx, i);
+  for (let i = 0; hit && i < n; i++) if (hits[i]) destroyIfWrecked(ctx, i);
   if (weaponShots.length) {
     const rank = (s: WeaponShot) => ctx.rules.shooterRank(ctx, s.shooter, register);
     weaponMoves(ctx, weaponShots.slice().sort((a, b) => rank(b) - rank(a)));
