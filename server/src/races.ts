@@ -24,7 +24,8 @@ import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
-import { publicEvent } from './views.js';
+import { publicEvent, publicRobots } from './views.js';
+import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
@@ -697,7 +698,10 @@ export class RaceService {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
       // A race with no person left plays on at once; people get the policy's time (or the Three Minute
       // Rule's), in a live race once they have watched the replay (ready.ts), at the latest after its length.
-      const wait = policy.kind === 'live' && left.length ? replayWaitMs(played.value.played.length) : 0;
+      // The replay's length as the web client plays it: the robots as the registers began, the turn's events since.
+      const wait = policy.kind === 'live' && left.length
+        ? replayWaitMs(replayMs(publicRobots(st, setup.settings), entries.flatMap((e) => (e.kind === 'game' ? [e.event as GameEvent] : []))))
+        : 0;
       deadlineAt = turnDeadline(policy, setup.settings, left, now + wait);
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }
