@@ -75,6 +75,14 @@ test('the mails of a whole race under Secret Options: none names another seat\'s
       const mine = t.sink.mails.filter((c) => c.to.includes(email));
       const others = held.filter((_, i) => i !== seat).flat();
       for (const c of mine) for (const o of others) assert.ok(!text(c).includes(o) && !String(c.mail.html ?? '').includes(o), `"${subject(c)}" to ${email} names ${o}:\n${text(c)}`);
+      // Each report mail tells its turn whole: the race's report of it (the engine's table and narration of every event, as the API gives it).
+      for (const c of mine) {
+        const turn = Number(/Turn (\d+): report$/.exec(subject(c))?.[1] ?? 0);
+        if (!turn) continue;
+        const rep = await t.service.report(id, turn);
+        assert.ok(rep.ok && rep.value.text.includes('Register 5'), 'a report of five registers');
+        assert.ok(text(c).includes(rep.value.text), `the report of turn ${turn} to ${email} is whole:\n${text(c)}`);
+      }
       // Its own option, by name, in its instructions; another's counted in the report while held.
       const deal = mine.find((c) => /Turn 1: your instructions$/.test(subject(c)))!;
       assert.match(text(deal), new RegExp(`options: ${held[seat]![0]}`));
