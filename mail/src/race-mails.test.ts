@@ -303,6 +303,8 @@ test('the mails of a whole race with a team, read back: each parses with its sea
     // The next race of the series is seated in the order the end mail announced (001 L333-351), the newcomer last.
     const picks = /^Starting picks for the next race \(001 L333-351\): (.*)\.$/m.exec(text(t.sink.mails.filter((c) => c.to.includes('ava@a.test')).at(-1)!))![1]!.split(', ');
     assert.deepEqual([...picks].sort(), [...names].sort());
+    // A series lists its races in the order they were made.
+    t.clock.advance(MINUTE);
     const next = await t.service.create({
       course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 }, deadline: { kind: 'live', seconds: 120 },
       after: { race: id, moderatorKey: created.value.moderatorKey }, seats: [...names, 'Dee'].reverse().map((name) => ({ name, email: `${name.toLowerCase()}@x.test` })),
