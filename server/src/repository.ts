@@ -145,9 +145,15 @@ export class RaceRepository {
     return rows.filter((r) => (JSON.parse(r.policy) as { kind: string }).kind === 'live').map((r) => r.id);
   }
 
-  /** The races due to be played: running, deadline passed. */
+  /**
+   * The races due to be played: running, and their deadline passed, or (not paused) the time by
+   * which a turn waiting for its bots was to be played (`play_by`).
+   */
   async due(now: number): Promise<string[]> {
-    return (await this.db.selectFrom('races').select('id').where('status', '=', 'running').where('deadline_at', '<=', now).execute()).map((r) => r.id);
+    const rows = await this.db.selectFrom('races').select('id').where('status', '=', 'running')
+      .where((eb) => eb.or([eb('deadline_at', '<=', now), eb.and([eb('play_by', '<=', now), eb('paused_left', 'is', null)])]))
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   /** A series' races: its first and those created after it, in order. */
