@@ -718,4 +718,9 @@ export class RaceService {
   report(id: string, turn: number) {
     return this.reads.report(id, turn);
   }
+
+  /** A turn played, its replay and its report together (the stream's `played` frame). */
+  played(id: string, turn: number) {
+    return this.reads.played(id, turn);
+  }
 }

@@ -92,8 +92,7 @@ export class RaceRepository {
 
   /** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
   async submittedSeats(id: string, turn: number): Promise<Map<number, number>> {
-    const sent = await this.orders(id, turn);
-    return new Map([...sent].map(([seat, o]) => [seat, o.program.filter((e) => e !== null).length]));
+    return submittedCounts(await this.orders(id, turn));
   }
 
   /** Each seat's robot design (render/src/robots.ts), by seat. */
@@ -126,6 +125,12 @@ export class RaceRepository {
 
   turn(id: string, turn: number): Promise<Selectable<TurnRow> | undefined> {
     return this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
+  }
+
+  /** A turn and the one after it (undefined: not dealt), in one read. */
+  async turnAndNext(id: string, turn: number): Promise<[Selectable<TurnRow> | undefined, Selectable<TurnRow> | undefined]> {
+    const rows = await this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', 'in', [turn, turn + 1]).execute();
+    return [rows.find((r) => r.turn === turn), rows.find((r) => r.turn === turn + 1)];
   }
 
   /** The seq that began the turn's latest adjudication (null: not played), undefined for no such turn. */
@@ -165,12 +170,12 @@ export class RaceRepository {
     return !!(await this.db.selectFrom('races').select('id').where('id', '=', id).executeTakeFirst());
   }
 
-  /** Entries after `after`, in order (at most `limit`), or null for no race. */
+  /** Entries after `after`, in order (at most `limit`), or null for no race (asked only when there are none). */
   async entries(id: string, after: number, limit?: number): Promise<Entry[] | null> {
-    if (!(await this.exists(id))) return null;
     let q = this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('seq', '>', after).orderBy('seq');
     if (limit !== undefined) q = q.limit(limit);
     const rows = await q.execute();
+    if (!rows.length && !(await this.exists(id))) return null;
     return rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }));
   }
 
@@ -195,6 +200,10 @@ export class RaceRepository {
     return entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
   }
 }
+
+/** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
+export const submittedCounts = (sent: ReadonlyMap<number, SeatOrders>): Map<number, number> =>
+  new Map([...sent].map(([seat, o]) => [seat, o.program.filter((e) => e !== null).length]));
 
 async function insertEntries(trx: Kysely<Tables>, id: string, first: number, entries: readonly Omit<Entry, 'seq'>[]): Promise<void> {
   for (let k = 0; k < entries.length; k += ROWS_PER_INSERT)
