@@ -54,18 +54,16 @@ export function loadCourse(nameOrPath: string): Result<{ course: Course; path: s
 
 /** Bounds of a course sent whole (by the API): boards, their placement, flags and starts. */
 export const COURSE_BOUNDS = { boards: 12, offset: 96, flags: 16, starts: 8, text: 2000 } as const;
-const COURSE_KEYS = ['name', 'author', 'description', 'players', 'complexity', 'time', 'boards', 'flags', 'start', 'starts'];
 
 /**
  * A course sent as an object (a race's own course): its fields as a course file has them, its
  * boards among the shipped ones. Refused, naming the field, beyond COURSE_BOUNDS, with unknown
- * fields, or when `validateCourse` finds a problem (boards that do not meet, a flag that cannot be
+ * fields (the engine's course reader names them: one list of a course's keys), or when `validateCourse` finds a problem (boards that do not meet, a flag that cannot be
  * reached, …).
  */
 export function courseFromJson(json: unknown): Result<Course> {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return err('course', 'expected a course object');
   const o = json as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!COURSE_KEYS.includes(k)) return err(`course.${k}`, `unknown field (expected one of ${COURSE_KEYS.join(', ')})`);
   for (const k of ['name', 'author', 'description'])
     if (typeof o[k] === 'string' && (o[k] as string).length > COURSE_BOUNDS.text) return err(`course.${k}`, `at most ${COURSE_BOUNDS.text} characters`);
   const list = (k: string, most: number) => Array.isArray(o[k]) && (o[k] as unknown[]).length > most ? err(`course.${k}`, `at most ${most}`) : null;
