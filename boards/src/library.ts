@@ -21,8 +21,10 @@ export const courseNames = (): string[] => names(COURSES_DIR);
 
 /** A board by name (boards/factory/NAME.json) or by the path of a board file. */
 export function loadBoard(nameOrPath: string): Result<{ file: BoardFile; board: Board; path: string }> {
-  const path = nameOrPath.endsWith('.json') ? resolve(nameOrPath) : join(FACTORY_DIR, `${nameOrPath}.json`);
-  if (!existsSync(path)) return err('board', `no board "${nameOrPath}" (known: ${boardNames().join(', ') || 'none'})`);
+  const byPath = nameOrPath.endsWith('.json');
+  const path = byPath ? resolve(nameOrPath) : join(FACTORY_DIR, `${nameOrPath}.json`);
+  // A file named by its path answers for itself (missing, a folder, a link to nothing); a name is looked up.
+  if (!byPath && !existsSync(path)) return err('board', `no board "${nameOrPath}" (known: ${boardNames().join(', ') || 'none'})`);
   const json = readJsonFile(path);
   if (!json.ok) return json;
   const parsed = parseBoardFile(json.value, basename(path));
@@ -34,8 +36,9 @@ export function loadBoard(nameOrPath: string): Result<{ file: BoardFile; board: 
  * file given by path first (./NAME.json, ../factory/NAME.json), then among the shipped boards.
  */
 export function loadCourse(nameOrPath: string): Result<{ course: Course; path: string }> {
-  const path = nameOrPath.endsWith('.json') ? resolve(nameOrPath) : join(COURSES_DIR, `${nameOrPath}.json`);
-  if (!existsSync(path)) return err('course', `no course "${nameOrPath}" (known: ${courseNames().join(', ') || 'none'})`);
+  const byPath = nameOrPath.endsWith('.json');
+  const path = byPath ? resolve(nameOrPath) : join(COURSES_DIR, `${nameOrPath}.json`);
+  if (!byPath && !existsSync(path)) return err('course', `no course "${nameOrPath}" (known: ${courseNames().join(', ') || 'none'})`);
   const json = readJsonFile(path);
   if (!json.ok) return json;
   const here = dirname(path);
