@@ -51,8 +51,6 @@ export interface Workspace {
   chainMeetsRepulsor: boolean;
   /** The robots that run a card this register (phases/program.ts). */
   readonly moving: number[];
-  /** Sort keys of the move order (classic's `moveOrder`). */
-  keys: Int32Array;
   /** Laser step: points per robot; per board laser its nearest blocker, that blocker's distance and the nearest die's. */
   hits: Int32Array;
   nearest: Int32Array;
@@ -103,7 +101,7 @@ export const MARKABLE_CARDS = 2048;
 
 function newWorkspace(cells: number): Workspace {
   return {
-    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [], keys: new Int32Array(8),
+    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [],
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
     special: [], weaponShots: [],
     riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8),
