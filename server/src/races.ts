@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
@@ -24,7 +24,8 @@ import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
-import { publicEvent } from './views.js';
+import { publicEvent, publicRobots } from './views.js';
+import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
@@ -239,8 +240,10 @@ export class RaceService {
       series = prev.value.race.series ?? prev.value.race.id;
       const names = (JSON.parse(prev.value.race.state) as GameState).robots.map((r) => r.name);
       const stats = raceStats(names, await this.repo.gameEvents(req.after.race));
-      const picks = startingPicks(stats.filter((x) => seats.some((s) => s.name === x.name)), seats.filter((s) => !names.includes(s.name)).map((s) => s.name), dealNumber(deal));
-      seats = picks.map((name) => seats.find((s) => s.name === name)!);
+      // The picks as the last race's end announced them (its own seed breaks the ties: the end mail
+      // lists them), less those not racing again; the newcomers after them.
+      const picks = startingPicks(stats, seats.filter((s) => !names.includes(s.name)).map((s) => s.name), prev.value.race.seed);
+      seats = picks.filter((name) => seats.some((s) => s.name === name)).map((name) => seats.find((s) => s.name === name)!);
     }
     const row0 = { id: '', course: req.courseName ?? '', course_json: req.courseJson === null ? null : JSON.stringify(req.courseJson), rules: req.rules, settings: JSON.stringify(req.settings) };
     const setup = this.setups.setupOf(row0);
@@ -510,7 +513,8 @@ export class RaceService {
   /**
    * Recompile (OPTIONS.md 2.22; 001 L227): before programming, the seat's robot discards its hand
    * for a new one and takes the damage. Orders already sent for the turn named the old cards, so
-   * they are withdrawn. The deadline stays.
+   * they are withdrawn. The deadline stays. The turn's dealt state becomes the one with the new
+   * hand, so that a rewind of the turn plays it again from there.
    */
   async recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
     const got = await this.auth.seat(id, seat, who);
@@ -530,6 +534,8 @@ export class RaceService {
       set: { state: JSON.stringify(res.value.state) },
       apply: async (trx) => {
         await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+        // The programs of the turn are written against the new hand: a rewind comes back to it.
+        await trx.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn).execute();
       },
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
@@ -556,8 +562,10 @@ export class RaceService {
       set: { deadline_at: until },
       apply: async (trx) => {
         for (const x of hurried) {
-          const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders & HurriedFill = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
+          // Orders with no program: every open register left to the random fill, read as any orders are.
+          const read = readOrders(setup, st, x.seat, { turn: st.turn });
+          if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
+          const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },
@@ -690,7 +698,10 @@ export class RaceService {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
       // A race with no person left plays on at once; people get the policy's time (or the Three Minute
       // Rule's), in a live race once they have watched the replay (ready.ts), at the latest after its length.
-      const wait = policy.kind === 'live' && left.length ? replayWaitMs(played.value.played.length) : 0;
+      // The replay's length as the web client plays it: the robots as the registers began, the turn's events since.
+      const wait = policy.kind === 'live' && left.length
+        ? replayWaitMs(replayMs(publicRobots(st, setup.settings), entries.flatMap((e) => (e.kind === 'game' ? [e.event as GameEvent] : []))))
+        : 0;
       deadlineAt = turnDeadline(policy, setup.settings, left, now + wait);
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }
