@@ -196,7 +196,7 @@ export function newRace(setup: Setup, entrants: readonly Entrant[], seed: Seed):
   }
   const shared = (i: number) => at.some((s, j) => j !== i && s[0] === at[i]![0] && s[1] === at[i]![1]);
   const own = (p: Entrant) => p.start !== undefined || arena;
-  return createState(
+  const made = createState(
     setup,
     entrants.map((p, i) => ({
       name: p.name, x: at[i]![0], y: at[i]![1], dir: p.dir ?? (arena ? towardCentre(setup.board, at[i]!) : 0),
@@ -205,6 +205,10 @@ export function newRace(setup: Setup, entrants: readonly Entrant[], seed: Seed):
     })),
     seed,
   );
+  // A start of the entrant's own that no robot may stand on is the entrant's start's fault.
+  const where = made.ok ? null : /^robots\[(\d+)\]\.x$/.exec(made.error.field);
+  if (!made.ok && where && entrants[Number(where[1])]?.start) return err(`entrants[${where[1]}].start`, made.error.message);
+  return made;
 }
 
 /**

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, goalLine, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
@@ -34,6 +34,8 @@ interface RaceMail {
   readonly id: string;
   /** The robot each seat races (render/src/robots.ts's designs), by seat, for the pictures. */
   readonly designs: readonly number[];
+  /** Each seat's kind (human or bot), by seat. */
+  readonly kinds: readonly string[];
   readonly state: GameState;
   readonly status: string;
   readonly deadlineAt: number | null;
@@ -99,7 +101,7 @@ export class Outbox {
     if (!race) return null;
     const { policy, setup } = race;
     return {
-      designs: race.seats.map((x) => x.robot),
+      designs: race.seats.map((x) => x.robot), kinds: race.seats.map((x) => x.kind),
       id, state: race.state, status: race.status, deadlineAt: race.deadlineAt, lastSeq: race.lastSeq, policy, rules: race.rules, course: race.courseData, setup, seed: race.seed,
       seats: race.mail.map((m) => ({
         seat: m.seat, kind: race.seats[m.seat]!.kind, follow: race.seats[m.seat]!.follow, email: m.email, secret: m.secret,
@@ -178,8 +180,22 @@ export class Outbox {
       const start = turn1.ok ? turn1.value.before : st;
       const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
+      const teams = Object.entries(race.setup.settings.teams ?? {});
+      /** The robots as seat `viewer` may know them at the start: team, bot, and handicaps (004 L174), options as Secret Options lets it see them. */
+      const roster = (viewer: number) => start.robots.map((r, i) => {
+        const seen = i === viewer ? { options: r.options, hiddenOptions: 0 } : visibleOptions(r, secret);
+        const notes = [
+          ...teams.filter(([, names]) => names.includes(r.name)).map(([team]) => `team ${team}`),
+          ...(race.kinds[i] === 'bot' ? ['a bot'] : []),
+          ...(r.lives !== lives && !race.setup.settings.infiniteLives ? [`${r.lives} ${r.lives === 1 ? 'life' : 'lives'}`] : []),
+          ...(r.damage ? [`starts with ${r.damage} damage`] : []),
+          ...(seen.options.length ? [`holds ${seen.options.join(', ')}`] : []),
+          ...(seen.hiddenOptions ? [`holds ${seen.hiddenOptions} secret option${seen.hiddenOptions === 1 ? '' : 's'}`] : []),
+        ];
+        return `${r.name}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+      });
       return each((s) => startMail(s.ctx, {
-        description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture,
+        description: race.course.description, goal: goalLine(race.setup.settings, race.course.flags.length, start.robots[s.seat]!), robots: roster(s.seat), picture,
         rules: rulesLines(race.setup.rules, race.setup.settings), holds: gainedLines([], start.robots[s.seat]?.options ?? [], race.setup, 'holds'),
       }));
     }

@@ -292,6 +292,12 @@ test('the mails of a whole race with a team, read back: each parses with its sea
       const end = mine.at(-1)!;
       assert.ok(text(end).includes(['Standings:', ...standings.map((l) => `  ${l}`)].join('\n')), text(end));
     }
+    // The next race of the series is seated in the order the end mail announced (001 L333-351), the newcomer last.
+    const picks = /^Starting picks for the next race \(001 L333-351\): (.*)\.$/m.exec(text(t.sink.mails.filter((c) => c.to.includes('ava@a.test')).at(-1)!))![1]!.split(', ');
+    assert.deepEqual([...picks].sort(), [...names].sort());
+    const next = await t.service.create({ course: 'first-shift', rules: 'classic', after: { race: id, moderatorKey: created.value.moderatorKey }, seats: [...names, 'Dee'].reverse().map((name) => ({ name, email: `${name.toLowerCase()}@x.test` })) });
+    assert.ok(next.ok, JSON.stringify(next));
+    assert.deepEqual(next.value.seats.map((s) => s.name), [...picks, 'Dee']);
   } finally {
     await t.close();
   }
@@ -391,6 +397,33 @@ test('a locked register is named in the instructions, and in the answer to a pro
     const answer = text(t.sink.mails.at(-1)!);
     assert.match(answer, /could not be read/);
     assert.ok(answer.includes(locked), answer);
+  } finally {
+    await t.close();
+  }
+});
+
+test('the start mail tells each player its goal and its own lives and damage, and every robot\'s team, bot and handicaps, options only as Secret Options lets it see them', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { secretOptions: true },
+      seats: [
+        { name: 'Ava', email: 'ava@a.test', team: 'Red' }, { name: 'Bob', email: 'bob@b.test', team: 'Red', lives: 2, damage: 2 },
+        { name: 'Cy', email: 'cy@c.test', options: ['Shield'] }, { name: 'Bolt', bot: 'random' },
+      ],
+    });
+    assert.ok(created.ok, JSON.stringify(created));
+    await t.gateway.pump();
+    const start = (email: string) => text(t.sink.mails.find((c) => c.to.includes(email) && /starts on/.test(subject(c)))!);
+    assert.match(start('ava@a.test'), /^Touch the 3 flags in order\. Your robot has 3 lives\.$/m);
+    assert.match(start('bob@b.test'), /^Touch the 3 flags in order\. Your robot has 2 lives and starts with 2 damage\.$/m);
+    assert.match(start('ava@a.test'), /^Robots: Ava \(team Red\), Bob \(team Red; 2 lives; starts with 2 damage\), Cy \(holds 1 secret option\), Bolt \(a bot\)\.$/m);
+    assert.match(start('cy@c.test'), /^Robots: .*, Cy \(holds Shield\), Bolt \(a bot\)\.$/m);
+    for (const email of ['ava@a.test', 'bob@b.test']) assert.ok(!start(email).includes('Shield'), `${email} is not told Cy's option`);
+    const arena = await t.service.create({ course: 'first-shift', settings: { variant: 'arena', turnLimit: 8 }, seats: [{ name: 'Dee', email: 'dee@d.test' }, { name: 'Bolt', bot: 'random' }] });
+    assert.ok(arena.ok);
+    await t.gateway.pump();
+    assert.match(start('dee@d.test'), /^RoboArena: no flag counts, the last robot not out of the race wins; the race ends after turn 8 at the latest\. Your robot has 3 lives\.$/m);
   } finally {
     await t.close();
   }

@@ -24,7 +24,8 @@ import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
-import { publicEvent } from './views.js';
+import { publicEvent, publicRobots } from './views.js';
+import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
@@ -239,8 +240,10 @@ export class RaceService {
       series = prev.value.race.series ?? prev.value.race.id;
       const names = (JSON.parse(prev.value.race.state) as GameState).robots.map((r) => r.name);
       const stats = raceStats(names, await this.repo.gameEvents(req.after.race));
-      const picks = startingPicks(stats.filter((x) => seats.some((s) => s.name === x.name)), seats.filter((s) => !names.includes(s.name)).map((s) => s.name), dealNumber(deal));
-      seats = picks.map((name) => seats.find((s) => s.name === name)!);
+      // The picks as the last race's end announced them (its own seed breaks the ties: the end mail
+      // lists them), less those not racing again; the newcomers after them.
+      const picks = startingPicks(stats, seats.filter((s) => !names.includes(s.name)).map((s) => s.name), prev.value.race.seed);
+      seats = picks.filter((name) => seats.some((s) => s.name === name)).map((name) => seats.find((s) => s.name === name)!);
     }
     const row0 = { id: '', course: req.courseName ?? '', course_json: req.courseJson === null ? null : JSON.stringify(req.courseJson), rules: req.rules, settings: JSON.stringify(req.settings) };
     const setup = this.setups.setupOf(row0);
@@ -695,7 +698,10 @@ export class RaceService {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
       // A race with no person left plays on at once; people get the policy's time (or the Three Minute
       // Rule's), in a live race once they have watched the replay (ready.ts), at the latest after its length.
-      const wait = policy.kind === 'live' && left.length ? replayWaitMs(played.value.played.length) : 0;
+      // The replay's length as the web client plays it: the robots as the registers began, the turn's events since.
+      const wait = policy.kind === 'live' && left.length
+        ? replayWaitMs(replayMs(publicRobots(st, setup.settings), entries.flatMap((e) => (e.kind === 'game' ? [e.event as GameEvent] : []))))
+        : 0;
       deadlineAt = turnDeadline(policy, setup.settings, left, now + wait);
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }
