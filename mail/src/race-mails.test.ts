@@ -292,6 +292,12 @@ test('the mails of a whole race with a team, read back: each parses with its sea
       const end = mine.at(-1)!;
       assert.ok(text(end).includes(['Standings:', ...standings.map((l) => `  ${l}`)].join('\n')), text(end));
     }
+    // The next race of the series is seated in the order the end mail announced (001 L333-351), the newcomer last.
+    const picks = /^Starting picks for the next race \(001 L333-351\): (.*)\.$/m.exec(text(t.sink.mails.filter((c) => c.to.includes('ava@a.test')).at(-1)!))![1]!.split(', ');
+    assert.deepEqual([...picks].sort(), [...names].sort());
+    const next = await t.service.create({ course: 'first-shift', rules: 'classic', after: { race: id, moderatorKey: created.value.moderatorKey }, seats: [...names, 'Dee'].reverse().map((name) => ({ name, email: `${name.toLowerCase()}@x.test` })) });
+    assert.ok(next.ok, JSON.stringify(next));
+    assert.deepEqual(next.value.seats.map((s) => s.name), [...picks, 'Dee']);
   } finally {
     await t.close();
   }

@@ -240,8 +240,10 @@ export class RaceService {
       series = prev.value.race.series ?? prev.value.race.id;
       const names = (JSON.parse(prev.value.race.state) as GameState).robots.map((r) => r.name);
       const stats = raceStats(names, await this.repo.gameEvents(req.after.race));
-      const picks = startingPicks(stats.filter((x) => seats.some((s) => s.name === x.name)), seats.filter((s) => !names.includes(s.name)).map((s) => s.name), dealNumber(deal));
-      seats = picks.map((name) => seats.find((s) => s.name === name)!);
+      // The picks as the last race's end announced them (its own seed breaks the ties: the end mail
+      // lists them), less those not racing again; the newcomers after them.
+      const picks = startingPicks(stats, seats.filter((s) => !names.includes(s.name)).map((s) => s.name), prev.value.race.seed);
+      seats = picks.filter((name) => seats.some((s) => s.name === name)).map((name) => seats.find((s) => s.name === name)!);
     }
     const row0 = { id: '', course: req.courseName ?? '', course_json: req.courseJson === null ? null : JSON.stringify(req.courseJson), rules: req.rules, settings: JSON.stringify(req.settings) };
     const setup = this.setups.setupOf(row0);
