@@ -36,7 +36,7 @@ import { bestLoneTurn, typeCounts, type LoneStart } from './lone.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
 import { Sim, type Snapshot } from './sim.js';
 import {
-  DEFAULT_WEIGHTS, FINISHED, Judge, Rivals, bestFacing, drawInstructions, movingRivals, near, priorityVariants, setProgram, type StrongWeights,
+  DEFAULT_WEIGHTS, FINISHED, Judge, LONE_LEAVES, Rivals, bestFacing, drawInstructions, movingRivals, near, priorityVariants, setProgram, type StrongWeights,
 } from './strong.js';
 
 export interface ExpertWeights extends StrongWeights {
@@ -302,10 +302,6 @@ function movingSearches(
   sim.restore(root);
   return out;
 }
-
-
-/** Lone-turn leaves that cost as much as one evaluation on the simulator. */
-const LONE_LEAVES = 20;
 
 /**
  * Where robot i's next turn begins, from a turn's end (shared by the programs that end alike), its

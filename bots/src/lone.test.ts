@@ -9,14 +9,14 @@ import assert from 'node:assert/strict';
 import { CARD_TYPES, DECK, Floor, createState, instruction, shuffle, seedRng, type Card, type Dir } from '../../engine/src/index.js';
 import { Rand } from '../../testkit/src/index.js';
 import { courseMaps, togo } from './distance.js';
-import { bestLoneTurn, typeCounts } from './lone.js';
-import { searchPrograms, type Evaluate } from './search.js';
+import { bestLoneTurn, searchLone, typeCounts } from './lone.js';
+import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
 import { Sim } from './sim.js';
 import { must, randomGame } from './testing.js';
 
 const DESTROYED = 40;
 
-test('the best lone turn on the maps scores what the simulator finds for a robot alone, flags touched on the way, locked registers played', () => {
+test('the best lone turn on the maps scores what the simulator finds for a robot alone, flags touched on the way, locked registers played, and the simulator playing the program it names scores the same', () => {
   let compared = 0, finishing = 0, boards = 0;
   for (let seed = 1; boards < 40; seed++) {
     const rules = seed % 2 ? 'classic' : 'pbem';
@@ -61,6 +61,12 @@ test('the best lone turn on the maps scores what the simulator finds for a robot
       const lone = bestLoneTurn(m, { x, y, dir, flags, locked, registers, destroyed: DESTROYED }, typeCounts(hand));
       assert.ok(Math.abs(lone.score - expected) < 1e-4, `seed ${seed} (${rules}) at ${x},${y} facing ${dir}, ${flags} flags: maps ${lone.score}, simulator ${expected}`);
       assert.ok(lone.leaves > 0);
+      // The program the maps' search names scores the same when the simulator plays it.
+      const m5 = (s: number, f: number) => -(m.toFlag[f]![s - (s % 5)]! + m.after[f]!);
+      const named = searchLone(m, { x, y, dir, flags, locked, registers, destroyed: DESTROYED }, typeCounts(hand), { end: m5, finished: (reg) => 5 - reg, destroyed: () => -DESTROYED });
+      const program = programOf(named.types, locked, byType(hand));
+      const played = playProgram(new Sim(setup, st, { alone: 0 }), 0, program, evaluate);
+      assert.ok(Math.abs(played - expected) < 1e-4, `seed ${seed}: the program ${program.join()} plays ${played}, the best ${expected}`);
       compared++;
       if (expected > 0) finishing++;
     }

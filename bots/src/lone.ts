@@ -30,6 +30,71 @@ export function typeCounts(hand: readonly Card[]): Int8Array {
   return n;
 }
 
+/** How a lone search scores a turn's end: where it ends (a maps state and the flags touched), touching the last flag in a register, destroyed in one. */
+export interface LoneScore {
+  end(s: number, flags: number): number;
+  finished(reg: number): number;
+  destroyed(reg: number): number;
+}
+
+/** The best lone turn found, with its card types per register (-1: locked, or not played). */
+export interface LoneBest {
+  readonly score: number;
+  readonly types: Int8Array;
+  readonly leaves: number;
+}
+
+/**
+ * Every ordering of a hand of `counts` card types from `start`, on the maps' transitions, scored
+ * by `judge`; ties keep the first found, the types tried in `order`.
+ */
+export function searchLone(m: CourseMaps, start: LoneStart, counts: Int8Array, judge: LoneScore, order: readonly number[] = DEFAULT_ORDER): LoneBest {
+  const b = m.board;
+  const nFlags = m.toFlag.length;
+  const flagCell = b.flags.map(([x, y]) => y * b.width + x);
+  const lockedType = start.registers.map((c, k) => (start.locked & (1 << k) && c ? TYPE_INDEX[cardType(c)]! : -1));
+  const left = Int8Array.from(counts);
+  const seq = new Int8Array(5).fill(-1);
+  let bestTypes = seq.slice();
+  let best = -Infinity;
+  let leaves = 0;
+  const leaf = (v: number): void => {
+    leaves++;
+    if (v > best) {
+      best = v;
+      bestTypes = seq.slice();
+    }
+  };
+  const dfs = (s: number, reg: number, flags: number): void => {
+    if (reg > 5) return leaf(judge.end(s, flags));
+    const fixed = lockedType[reg - 1]!;
+    let played = false;
+    for (const t of order) {
+      if (fixed >= 0 ? t !== fixed : left[t]! <= 0) continue;
+      played = true;
+      seq[reg - 1] = fixed >= 0 ? -1 : t;
+      const n = m.next[s * T + t]!;
+      let f = flags;
+      if (n >= 0 && f < nFlags && ((n / 20) | 0) === flagCell[f]) f++;
+      if (n < 0) leaf(judge.destroyed(reg));
+      else if (f >= nFlags) leaf(judge.finished(reg));
+      else {
+        if (fixed < 0) left[t]!--;
+        dfs(n, reg + 1, f);
+        if (fixed < 0) left[t]!++;
+      }
+      seq[reg - 1] = -1;
+    }
+    // No card for an open register (a short hand): the turn is scored where the robot stands.
+    if (!played) leaf(judge.end(s, flags));
+  };
+  if (start.flags >= nFlags) return { score: judge.finished(0), types: bestTypes, leaves: 0 };
+  dfs(stateIndex(b, start.x, start.y, start.dir, 1), 1, start.flags);
+  return { score: best, types: bestTypes, leaves };
+}
+
+const DEFAULT_ORDER = [0, 1, 2, 3, 4, 5, 6];
+
 /**
  * The best lone turn from `start` with a hand of `counts` card types: `5 − r` when it touches the
  * last flag in register r, else minus the registers still to go (board lasers on the way counted,
@@ -37,54 +102,12 @@ export function typeCounts(hand: readonly Card[]): Int8Array {
  * counts the programs scored.
  */
 export function bestLoneTurn(m: CourseMaps, start: LoneStart, counts: Int8Array): { score: number; leaves: number } {
-  const b = m.board;
   const nFlags = m.toFlag.length;
-  const flagCell = b.flags.map(([x, y]) => y * b.width + x);
-  const lockedType = start.registers.map((c, k) => (start.locked & (1 << k) && c ? TYPE_INDEX[cardType(c)]! : -1));
-  const left = Int8Array.from(counts);
-  let best = -Infinity;
-  let leaves = 0;
-  const score = (s: number, flags: number): number => {
-    if (flags >= nFlags) return 0;
-    return -(m.toFlag[flags]![s - (s % 5)]! + m.after[flags]!);
-  };
-  const dfs = (s: number, reg: number, flags: number): void => {
-    if (reg > 5) {
-      leaves++;
-      const v = score(s, flags);
-      if (v > best) best = v;
-      return;
-    }
-    const fixed = lockedType[reg - 1]!;
-    let played = false;
-    for (let t = 0; t < T; t++) {
-      if (fixed >= 0 ? t !== fixed : left[t]! <= 0) continue;
-      played = true;
-      const n = m.next[s * T + t]!;
-      if (n < 0) {
-        leaves++;
-        if (-start.destroyed > best) best = -start.destroyed;
-        continue;
-      }
-      let f = flags;
-      if (f < nFlags && ((n / 20) | 0) === flagCell[f]) f++;
-      if (f >= nFlags) {
-        leaves++;
-        if (5 - reg > best) best = 5 - reg;
-        continue;
-      }
-      if (fixed < 0) left[t]!--;
-      dfs(n, reg + 1, f);
-      if (fixed < 0) left[t]!++;
-    }
-    if (!played) {
-      // No card for an open register (a short hand): the turn is scored where the robot stands.
-      leaves++;
-      const v = score(s, flags);
-      if (v > best) best = v;
-    }
-  };
   if (start.flags >= nFlags) return { score: 0, leaves: 0 };
-  dfs(stateIndex(b, start.x, start.y, start.dir, 1), 1, start.flags);
-  return { score: best, leaves };
+  const { score, leaves } = searchLone(m, start, counts, {
+    end: (s, flags) => -(m.toFlag[flags]![s - (s % 5)]! + m.after[flags]!),
+    finished: (reg) => 5 - reg,
+    destroyed: () => -start.destroyed,
+  });
+  return { score, leaves };
 }

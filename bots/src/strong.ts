@@ -30,6 +30,7 @@ import { shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
+import { searchLone, typeCounts, type LoneScore, type LoneStart } from './lone.js';
 import { Sim, type Snapshot } from './sim.js';
 
 export const FINISHED = 1e6;
@@ -350,35 +351,39 @@ export function setProgram(sim: Sim, j: number, program: readonly Card[]): void 
  * robot i cannot see, its own hand and the locked registers being known; pbem: drawn as the rule
  * set draws), and for each of them the best program for itself alone with that hand: by the real
  * paths to its next flag in even deals, by the straight line (as the greedy bot plays) in odd ones.
+ * Each robot's programs are searched alone on the course maps' transitions (lone.ts: a table
+ * look-up a register, the lone robot's moves exactly, blind to damage), not on the simulator.
  */
 export class Rivals {
   private readonly unseen: Card[] = [];
-  private readonly lone: Sim[];
-  private readonly byPaths: Evaluate;
-  private readonly byLine: Evaluate;
-  /** Leaves scored by the rivals' searches so far. */
+  private readonly starts: LoneStart[];
+  private readonly byPaths: LoneScore;
+  private readonly byLine: LoneScore;
+  /** The rivals' searches so far, in simulator evaluations (`LONE_LEAVES` lone leaves each). */
   leaves = 0;
 
   constructor(private readonly judge: Judge, private readonly state: GameState, i: number, readonly rivals: readonly number[]) {
     const setup = judge.setup;
+    const m = judge.m;
     if (setup.rules.priorities) {
       const seen = new Set<Card>(state.robots[i]!.hand);
       for (const r of state.robots) for (let k = 0; k < 5; k++) if (r.locked & (1 << k) && r.registers[k]) seen.add(r.registers[k]!);
       this.unseen = DECK.filter((c) => !seen.has(c));
     }
-    this.lone = rivals.map((j) => new Sim(setup, state, { alone: j }));
-    this.byPaths = (s, kind, _reg, finishedAt) => {
-      const o = s.robots[0]!;
-      if (finishedAt) return FINISHED - finishedAt;
-      if (kind === 'destroyed') return OUT;
-      return -(togo(judge.m, o.flags, o.x, o.y, o.dir, 1) + judge.damageCost(o.damage));
-    };
-    this.byLine = (s, kind, _reg, finishedAt) => {
-      const o = s.robots[0]!;
-      if (finishedAt) return FINISHED - finishedAt;
-      if (kind === 'destroyed') return OUT;
-      const f = setup.board.flags[o.flags];
-      return o.flags * 1000 - (f ? Math.abs(f[0] - o.x) + Math.abs(f[1] - o.y) : 0);
+    this.starts = rivals.map((j) => {
+      const r = state.robots[j]!;
+      return { x: r.x, y: r.y, dir: r.dir, flags: r.flags, locked: r.locked, registers: r.registers, destroyed: -OUT };
+    });
+    const home = { finished: (reg: number) => FINISHED - reg, destroyed: () => OUT };
+    this.byPaths = { ...home, end: (s, flags) => -(m.toFlag[flags]![s - (s % 5)]! + m.after[flags]!) };
+    const w = m.board.width;
+    this.byLine = {
+      ...home,
+      end: (s, flags) => {
+        const f = setup.board.flags[flags];
+        const c = (s / 20) | 0;
+        return flags * 1000 - (f ? Math.abs(f[0] - (c % w)) + Math.abs(f[1] - ((c / w) | 0)) : 0);
+      },
     };
   }
 
@@ -388,16 +393,20 @@ export class Rivals {
     const pool = setup.rules.priorities ? shuffle(rng, this.unseen.slice()) : [];
     const scenario = new Map<number, Card[]>();
     this.rivals.forEach((j, n) => {
-      const size = setup.rules.handSize(this.state.robots[j]!.damage);
+      const r = this.state.robots[j]!;
+      const size = setup.rules.handSize(r.damage);
       const odds = setup.rules.drawOdds;
       const hand = odds ? drawInstructions(rng, odds, size) : pool.splice(0, size);
-      const found = searchPrograms(this.lone[n]!, 0, hand, k % 2 ? this.byLine : this.byPaths);
-      this.leaves += found.leaves;
-      scenario.set(j, found.program);
+      const found = searchLone(this.judge.m, this.starts[n]!, typeCounts(hand), k % 2 ? this.byLine : this.byPaths);
+      this.leaves += Math.ceil(found.leaves / LONE_LEAVES);
+      scenario.set(j, programOf(found.types, r.locked, byType(hand)));
     });
     return scenario;
   }
 }
+
+/** Lone-turn leaves (lone.ts) that cost about as much as one evaluation on the simulator. */
+export const LONE_LEAVES = 20;
 
 function likelyPrograms(judge: Judge, state: GameState, i: number, rivals: readonly number[], rng: RngState): Map<number, Card[]>[] {
   const others = new Rivals(judge, state, i, rivals);

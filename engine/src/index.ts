@@ -10,7 +10,7 @@ export type { Setup } from './context.js';
 export type { RuleSet, RegisterStep, Reentry } from './rules/ruleset.js';
 export { classic } from './rules/classic.js';
 export { pbem, drawByOdds } from './rules/pbem.js';
-export { rulesLines, rulesText, SETTING_TEXTS, type RulesText, type RuleLine } from './rules/texts.js';
+export { goalLine, rulesLines, rulesText, SETTING_TEXTS, type RulesText, type RuleLine } from './rules/texts.js';
 export * from './game.js';
 export type { Seed } from './rng.js';
 export { seedRng, rngFromWords, rngFrom, nextU32, below, shuffle, type RngState } from './rng.js';

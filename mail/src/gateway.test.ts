@@ -77,7 +77,7 @@ test('a whole race of three seats played only by mail, one a day: instructions, 
       const race = (await service.view(id));
       assert.ok(race.ok);
       if (race.value.status === 'over') break;
-      const st: GameState = JSON.parse((await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state);
+      const st: GameState = (await service.mailRace(id))!.state;
       const deadline = race.value.deadlineAt!;
       // 001 L389-391: due at 10PM on the day of the deadline, at least 20 hours away.
       assert.equal(new Date(deadline).getUTCHours(), 22);
@@ -206,8 +206,7 @@ test('seat addresses are checked at creation; mails without the seat\'s secret a
     await gateway.pump();
     assert.match(text(sink.mails.at(-1)!), /Your orders for turn 1 are in[^]*Register 5: \S+\n {2}Power down next turn: no/);
     assert.match(text(sink.mails.at(-1)!), /Not read as orders \(taken for a signature or a comment\): "Thanks,", "Bob"\. Next time, to add a comment or a signature, put it after a line "-- "/);
-    const stored = await t.db.selectFrom('orders').select('body').where('race_id', '=', id).where('seat', '=', 1).executeTakeFirstOrThrow();
-    assert.equal(JSON.parse(stored.body).powerDown, false);
+    assert.equal((await service.ordersOf(id, 1, 1))?.powerDown, false);
   } finally {
     await t.close();
   }

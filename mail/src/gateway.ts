@@ -109,7 +109,7 @@ export class MailGateway {
 
   /** Creates its tables, opens the listener and the mailbox, and starts writing and sending mail. */
   async start(): Promise<void> {
-    await migrateMail(this.db as unknown as Db);
+    await migrateMail(this.db);
     if (this.config.smtpListen) {
       const [host, port] = splitHostPort(this.config.smtpListen);
       this.smtp = new SMTPServer({
@@ -320,10 +320,9 @@ export class MailGateway {
   /** The first claim naming a seat of a race that races by mail (race ids are matched regardless of case). */
   private async seatOf(cs: Claim[]): Promise<Claim | null> {
     for (const c of cs) {
-      const rows = await this.db.selectFrom('seat_mail').select(['race_id']).where('seat', '=', c.seat)
-        .where((eb) => eb(eb.fn('lower', ['race_id']), '=', c.race.toLowerCase())).execute();
-      const exact = rows.find((r) => r.race_id === c.race) ?? (rows.length === 1 ? rows[0] : undefined);
-      if (exact) return { ...c, race: exact.race_id };
+      const ids = await this.service.mailSeatRaces(c.race, c.seat);
+      const exact = ids.includes(c.race) ? c.race : ids.length === 1 ? ids[0] : undefined;
+      if (exact) return { ...c, race: exact };
     }
     return null;
   }

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type SeatOrders, type Setup,
+  facingChoosable, goalLine, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
@@ -34,6 +34,8 @@ interface RaceMail {
   readonly id: string;
   /** The robot each seat races (render/src/robots.ts's designs), by seat, for the pictures. */
   readonly designs: readonly number[];
+  /** Each seat's kind (human or bot), by seat. */
+  readonly kinds: readonly string[];
   readonly state: GameState;
   readonly status: string;
   readonly deadlineAt: number | null;
@@ -95,20 +97,15 @@ export class Outbox {
 
   /** The race and its mail seats, or null if it has none. */
   async race(id: string): Promise<RaceMail | null> {
-    const { db } = this.o;
-    const race = await db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
+    const race = await this.o.service.mailRace(id);
     if (!race) return null;
-    const course = this.o.service.courseOf(race);
-    const seats = await db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
-    const mail = await db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
-    const policy: DeadlinePolicy = JSON.parse(race.policy);
-    const rules = race.rules;
+    const { policy, setup } = race;
     return {
-      designs: seats.map((x) => x.robot ?? x.seat),
-      id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy, rules, course, setup: this.o.service.setupOf(race), seed: race.seed,
-      seats: mail.map((m) => ({
-        seat: m.seat, kind: seats[m.seat]!.kind, follow: seats[m.seat]!.follow === 1, email: m.email, secret: m.secret,
-        ctx: { race: id, course: race.course, rules, policy, seat: m.seat, name: seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret) },
+      designs: race.seats.map((x) => x.robot), kinds: race.seats.map((x) => x.kind),
+      id, state: race.state, status: race.status, deadlineAt: race.deadlineAt, lastSeq: race.lastSeq, policy, rules: race.rules, course: race.courseData, setup, seed: race.seed,
+      seats: race.mail.map((m) => ({
+        seat: m.seat, kind: race.seats[m.seat]!.kind, follow: race.seats[m.seat]!.follow, email: m.email, secret: m.secret,
+        ctx: { race: id, course: race.course, rules: race.rules, policy, seat: m.seat, name: race.seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret) },
       })),
     };
   }
@@ -129,14 +126,12 @@ export class Outbox {
 
   /** Writes the mails of every race whose entries have moved past its cursor; returns how many. */
   async compose(): Promise<number> {
-    const { db } = this.o;
-    const behind = await db.selectFrom('races').leftJoin('mail_cursor', 'mail_cursor.race_id', 'races.id')
-      .select(['races.id as id', 'races.last_seq as last', 'mail_cursor.seq as seq'])
-      .where('races.id', 'in', db.selectFrom('seat_mail').select('race_id'))
-      .where((eb) => eb(eb.fn.coalesce('mail_cursor.seq', eb.lit(0)), '<', eb.ref('races.last_seq')))
-      .execute();
+    const cursors = new Map((await this.o.db.selectFrom('mail_cursor').selectAll().execute()).map((c) => [c.race_id, c.seq]));
     let n = 0;
-    for (const b of behind) n += await this.composeRace(b.id, b.seq ?? 0);
+    for (const r of await this.o.service.mailRaces()) {
+      const seq = cursors.get(r.id) ?? 0;
+      if (seq < r.lastSeq) n += await this.composeRace(r.id, seq);
+    }
     return n;
   }
 
@@ -185,8 +180,22 @@ export class Outbox {
       const start = turn1.ok ? turn1.value.before : st;
       const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
+      const teams = Object.entries(race.setup.settings.teams ?? {});
+      /** The robots as seat `viewer` may know them at the start: team, bot, and handicaps (004 L174), options as Secret Options lets it see them. */
+      const roster = (viewer: number) => start.robots.map((r, i) => {
+        const seen = i === viewer ? { options: r.options, hiddenOptions: 0 } : visibleOptions(r, secret);
+        const notes = [
+          ...teams.filter(([, names]) => names.includes(r.name)).map(([team]) => `team ${team}`),
+          ...(race.kinds[i] === 'bot' ? ['a bot'] : []),
+          ...(r.lives !== lives && !race.setup.settings.infiniteLives ? [`${r.lives} ${r.lives === 1 ? 'life' : 'lives'}`] : []),
+          ...(r.damage ? [`starts with ${r.damage} damage`] : []),
+          ...(seen.options.length ? [`holds ${seen.options.join(', ')}`] : []),
+          ...(seen.hiddenOptions ? [`holds ${seen.hiddenOptions} secret option${seen.hiddenOptions === 1 ? '' : 's'}`] : []),
+        ];
+        return `${r.name}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+      });
       return each((s) => startMail(s.ctx, {
-        description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture,
+        description: race.course.description, goal: goalLine(race.setup.settings, race.course.flags.length, start.robots[s.seat]!), robots: roster(s.seat), picture,
         rules: rulesLines(race.setup.rules, race.setup.settings), holds: gainedLines([], start.robots[s.seat]?.options ?? [], race.setup, 'holds'),
       }));
     }
@@ -214,8 +223,7 @@ export class Outbox {
     if (e.kind === 'race' && e.event.type === 'corrected') {
       // The seat whose orders the moderator replaced is told what they are now; the others, only that it happened.
       const seat = e.event.seat;
-      const row = await this.o.db.selectFrom('orders').select('body').where('race_id', '=', race.id).where('turn', '=', e.turn).where('seat', '=', seat).executeTakeFirst();
-      const program: (string | null)[] | null = row ? (JSON.parse(row.body) as SeatOrders).program : null;
+      const program = (await this.o.service.ordersOf(race.id, e.turn, seat))?.program ?? null;
       const name = st.robots[seat]!.name;
       return each((s) => (s.seat === seat ? correctedMail(s.ctx, e.turn, program && program.some((x) => x !== null) ? writeProgram(program) : null) : correctionNoticeMail(s.ctx, e.turn, name)), true);
     }
@@ -242,9 +250,7 @@ export class Outbox {
   async remind(): Promise<number> {
     const { db } = this.o;
     const now = this.o.now();
-    const due = await db.selectFrom('races').select(['id', 'deadline_at', 'last_seq']).where('status', '=', 'running')
-      .where('deadline_at', '>', now).where('deadline_at', '<=', now + this.o.remindHours * 3600_000)
-      .where('id', 'in', db.selectFrom('seat_mail').select('race_id')).execute();
+    const due = (await this.o.service.mailRaces({ running: true })).filter((r) => r.deadlineAt !== null && r.deadlineAt > now && r.deadlineAt <= now + this.o.remindHours * 3600_000);
     let n = 0;
     for (const d of due) {
       const race = await this.race(d.id);
@@ -254,10 +260,10 @@ export class Outbox {
       // Never sooner than an hour after the instructions it repeats.
       const dealt = await db.selectFrom('mail_outbox').select((eb) => eb.fn.max('created_at').as('at')).where('race_id', '=', d.id).where('key', 'like', `${d.id}:%:turnBegan:%`).executeTakeFirst();
       if (dealt?.at != null && now - Number(dealt.at) < REMIND_AFTER) continue;
-      const sent = new Set((await db.selectFrom('orders').select('seat').where('race_id', '=', d.id).where('turn', '=', st.turn).execute()).map((r) => r.seat));
+      const sent = new Set(await this.o.service.ordersIn(d.id, st.turn));
       const rows = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat)).map((s) => ({
-        key: `remind:${d.id}:${st.turn}:${s.seat}:${d.deadline_at}`, race: d.id, seq: d.last_seq, to: s.email,
-        mail: dealMail(s.ctx, st.turn, st, notationContext(race.setup.rules, st, s.seat), d.deadline_at, true),
+        key: `remind:${d.id}:${st.turn}:${s.seat}:${d.deadlineAt}`, race: d.id, seq: d.lastSeq, to: s.email,
+        mail: dealMail(s.ctx, st.turn, st, notationContext(race.setup.rules, st, s.seat), d.deadlineAt, true),
       }));
       const fresh = [];
       for (const r of rows) if (!(await this.has(r.key))) fresh.push(r);

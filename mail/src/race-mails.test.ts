@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
-import { cardName, formatStandings, writeProgram, type GameState } from '../../engine/src/index.js';
+import { cardName, formatStandings, writeProgram } from '../../engine/src/index.js';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
-import { freshDb, TestClock } from '../../server/src/testing.js';
+import { freshDb, rigRaceState, TestClock } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { gainedLines } from './outbox.js';
 import { followWord, reportMail } from './templates.js';
@@ -189,8 +189,7 @@ test('a rewound race\'s mails: the taking back to everybody, the corrected order
     const back = await t.service.moderate(id, moderatorKey, 'rewind', {});
     assert.ok(back.ok, JSON.stringify(back));
     await t.gateway.pump();
-    const row = await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
-    const hand = (JSON.parse(row.state) as GameState).robots[1]!.hand.map(cardName);
+    const hand = (await t.service.mailRace(id))!.state.robots[1]!.hand.map(cardName);
     const fixed = await t.service.submit(id, 1, { moderatorKey }, { turn: 1, program: hand.slice(0, 5) });
     assert.ok(fixed.ok, JSON.stringify(fixed));
     await t.gateway.pump();
@@ -228,10 +227,7 @@ test('a player whose robot is out gets the report of the turn it went out in, th
     assert.ok(created.ok);
     const id = created.value.id;
     // Bob's robot is out of the race before the first turn.
-    const row = await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
-    const st: GameState = JSON.parse(row.state);
-    Object.assign(st.robots[1]!, { status: 'out', lives: 0, hand: [], programmed: true });
-    await t.db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', id).execute();
+    await rigRaceState(t.db, id, (st) => Object.assign(st.robots[1]!, { status: 'out', lives: 0, hand: [], programmed: true }));
     await t.gateway.pump();
     const start = t.sink.mails.find((c) => c.to.includes('bob@b.test') && /starts on/.test(subject(c)))!;
     assert.match(text(start), /^ {2}follow +keep receiving the turn reports once your robot is out of the race$/m);
@@ -275,8 +271,8 @@ test('the mails of a whole race with a team, read back: each parses with its sea
     for (let turn = 1; turn <= 2; turn++) await everyoneRandom(t, emails, turn);
     const v = await t.service.view(id);
     assert.ok(v.ok && v.value.status !== 'running', 'the race is over at its turn limit');
-    const row = await t.db.selectFrom('races').select(['state', 'course', 'rules', 'settings']).where('id', '=', id).executeTakeFirstOrThrow();
-    const standings = formatStandings(t.service.setupOf(row), JSON.parse(row.state));
+    const race = (await t.service.mailRace(id))!;
+    const standings = formatStandings(race.setup, race.state);
     assert.ok(standings.some((l) => /^\d\. Red \(Ava, Bob\)/.test(l)), standings.join('\n'));
     for (const [seat, email] of emails.entries()) {
       const mine = t.sink.mails.filter((c) => c.to.includes(email));
@@ -296,6 +292,12 @@ test('the mails of a whole race with a team, read back: each parses with its sea
       const end = mine.at(-1)!;
       assert.ok(text(end).includes(['Standings:', ...standings.map((l) => `  ${l}`)].join('\n')), text(end));
     }
+    // The next race of the series is seated in the order the end mail announced (001 L333-351), the newcomer last.
+    const picks = /^Starting picks for the next race \(001 L333-351\): (.*)\.$/m.exec(text(t.sink.mails.filter((c) => c.to.includes('ava@a.test')).at(-1)!))![1]!.split(', ');
+    assert.deepEqual([...picks].sort(), [...names].sort());
+    const next = await t.service.create({ course: 'first-shift', rules: 'classic', after: { race: id, moderatorKey: created.value.moderatorKey }, seats: [...names, 'Dee'].reverse().map((name) => ({ name, email: `${name.toLowerCase()}@x.test` })) });
+    assert.ok(next.ok, JSON.stringify(next));
+    assert.deepEqual(next.value.seats.map((s) => s.name), [...picks, 'Dee']);
   } finally {
     await t.close();
   }
@@ -376,15 +378,15 @@ test('a locked register is named in the instructions, and in the answer to a pro
     assert.ok(created.ok);
     const id = created.value.id;
     // Ava's register 5 is locked with a card from the deck (as 5 damage would lock it).
-    const row = await t.db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
-    const st: GameState = JSON.parse(row.state);
-    const held = new Set(st.robots.flatMap((r) => r.hand));
-    const card = [500, 510, 520, 530, 540].find((c) => !held.has(c))!;
-    st.robots[0]!.damage = 5;
-    st.robots[0]!.locked = 0b10000;
-    st.robots[0]!.registers[4] = card;
-    st.deck = st.deck.filter((c) => c !== card);
-    await t.db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', id).execute();
+    let card = 0;
+    const st = await rigRaceState(t.db, id, (st) => {
+      const held = new Set(st.robots.flatMap((r) => r.hand));
+      card = [500, 510, 520, 530, 540].find((c) => !held.has(c))!;
+      st.robots[0]!.damage = 5;
+      st.robots[0]!.locked = 0b10000;
+      st.robots[0]!.registers[4] = card;
+      st.deck = st.deck.filter((c) => c !== card);
+    });
     await t.gateway.pump();
     const deal = t.sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(subject(c)))!;
     const locked = `Locked: register 5 keeps F1 P${card} and plays it again. Write 4 cards, for registers 1, 2, 3, 4 only.`;
@@ -395,6 +397,33 @@ test('a locked register is named in the instructions, and in the answer to a pro
     const answer = text(t.sink.mails.at(-1)!);
     assert.match(answer, /could not be read/);
     assert.ok(answer.includes(locked), answer);
+  } finally {
+    await t.close();
+  }
+});
+
+test('the start mail tells each player its goal and its own lives and damage, and every robot\'s team, bot and handicaps, options only as Secret Options lets it see them', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { secretOptions: true },
+      seats: [
+        { name: 'Ava', email: 'ava@a.test', team: 'Red' }, { name: 'Bob', email: 'bob@b.test', team: 'Red', lives: 2, damage: 2 },
+        { name: 'Cy', email: 'cy@c.test', options: ['Shield'] }, { name: 'Bolt', bot: 'random' },
+      ],
+    });
+    assert.ok(created.ok, JSON.stringify(created));
+    await t.gateway.pump();
+    const start = (email: string) => text(t.sink.mails.find((c) => c.to.includes(email) && /starts on/.test(subject(c)))!);
+    assert.match(start('ava@a.test'), /^Touch the 3 flags in order\. Your robot has 3 lives\.$/m);
+    assert.match(start('bob@b.test'), /^Touch the 3 flags in order\. Your robot has 2 lives and starts with 2 damage\.$/m);
+    assert.match(start('ava@a.test'), /^Robots: Ava \(team Red\), Bob \(team Red; 2 lives; starts with 2 damage\), Cy \(holds 1 secret option\), Bolt \(a bot\)\.$/m);
+    assert.match(start('cy@c.test'), /^Robots: .*, Cy \(holds Shield\), Bolt \(a bot\)\.$/m);
+    for (const email of ['ava@a.test', 'bob@b.test']) assert.ok(!start(email).includes('Shield'), `${email} is not told Cy's option`);
+    const arena = await t.service.create({ course: 'first-shift', settings: { variant: 'arena', turnLimit: 8 }, seats: [{ name: 'Dee', email: 'dee@d.test' }, { name: 'Bolt', bot: 'random' }] });
+    assert.ok(arena.ok);
+    await t.gateway.pump();
+    assert.match(start('dee@d.test'), /^RoboArena: no flag counts, the last robot not out of the race wins; the race ends after turn 8 at the latest\. Your robot has 3 lives\.$/m);
   } finally {
     await t.close();
   }

@@ -2,10 +2,11 @@
  * The mail gateway's tables, in the race database (SQLite or PostgreSQL, through Kysely): the
  * outbox of mails to send and, per race, how far into its entries the mails have been written.
  * Mails are written from the durable entries log in the same transaction that moves the cursor,
- * and each has a key of its own, so a restart neither loses one nor writes one twice.
+ * and each has a key of its own, so a restart neither loses one nor writes one twice. The gateway
+ * sees only these tables: what it knows of races it asks the race service (server/'s RaceService).
  */
 import { sql, type Kysely } from 'kysely';
-import type { Db, Tables } from '../../server/src/index.js';
+import type { Db } from '../../server/src/index.js';
 
 export interface OutboxRow {
   /** What the mail is, unique: `<race>:<seq>:<kind>:<seat>`, `reply:<incoming mail>`, `remind:…`. */
@@ -35,12 +36,13 @@ export type MailTables = {
   mail_cursor: CursorRow;
 };
 
-export type MailDb = Kysely<Tables & MailTables>;
+export type MailDb = Kysely<MailTables>;
 
+/** The race database as the gateway uses it: its own tables only (the server's are the race service's). */
 export const mailDb = (db: Db): MailDb => db.withTables<MailTables>() as unknown as MailDb;
 
 /** Creates the mail tables if they are not there yet. */
-export async function migrateMail(db: Db): Promise<void> {
+export async function migrateMail(db: MailDb): Promise<void> {
   const big = sql`bigint`;
   await db.schema
     .createTable('mail_outbox').ifNotExists()

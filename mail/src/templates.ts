@@ -112,19 +112,20 @@ export function heldOptionLines(ctx: NotationContext): string[] {
 const ruleSet = (c: SeatMailContext): RuleSet => RULE_SETS[c.rules]!;
 
 /**
- * The start of a race: `rules`, the race's rule set and settings in words (the engine's texts,
- * the ones docs/rules.md shows); `holds`, the options the seat's robot holds from the start with
- * how to order each.
+ * The start of a race: `goal`, what the race asks of the seat's robot and what it starts with
+ * (the engine's goalLine); `rules`, the race's rule set and settings in words (the engine's texts,
+ * the ones docs/rules.md shows); `robots`, every robot with its team, bot and handicaps as the seat
+ * may know them; `holds`, the options the seat's robot holds from the start with how to order each.
  */
-export function startMail(c: SeatMailContext, o: { description: string; flags: number; lives: number; players: string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[] }): Mail {
+export function startMail(c: SeatMailContext, o: { description: string; goal: string; robots: readonly string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[] }): Mail {
   const text = [
     `Welcome to race ${c.race} on ${c.course}, ${c.name}!`,
     '',
-    `Touch the ${o.flags} flags in order; ${o.lives} lives.`,
+    o.goal,
     ...o.rules,
     '',
     o.description,
-    `Robots: ${o.players.join(', ')}.`,
+    `Robots: ${o.robots.join(', ')}.`,
     `Deadlines: ${policyText(c.policy)}.`,
     ...(o.holds?.length ? ['', ...o.holds] : []),
     '',

@@ -13,7 +13,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { RaceService } from './races.js';
-import { AfterQuery, AnyObject, CourseParams, ErrorSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, CourseParams, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
 import { dressed } from './views.js';
@@ -241,6 +241,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.put('/api/races/:id/seats/:seat/robot', {
     schema: { summary: 'Choose the seat\'s robot, one of the eight designs no other seat races, before the first turn is played', params: SeatParams, querystring: TokenQuery, body: RobotSchema, security: asSeat, response: answer('{seat, robot}') },
   }, async (req, reply) => send(reply, await svc.chooseRobot(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
+  // Whether a seat raced by mail keeps receiving the turn mails once its robot is out (the mail words "follow" / "stop following").
+  api.put('/api/races/:id/seats/:seat/follow', {
+    schema: { summary: 'Whether the seat keeps receiving the turn mails once its robot is out of the race (as the mail words "follow" and "stop following" say), while the race runs', params: SeatParams, querystring: TokenQuery, body: FollowSchema, security: asSeat, response: answer('{seat, follow, out}') },
+  }, async (req, reply) => send(reply, await svc.follow(req.params.id, req.params.seat, { token: bearer(req.headers.authorization, req.query.token) }, req.body.follow)));
   api.put('/api/races/:id/seats/:seat/orders', {
     schema: { summary: 'Send or replace a seat\'s orders for the current turn (the moderator key: only on a turn taken back by rewind)', params: SeatParams, querystring: TokenQuery, body: OrdersSchema, security: [{ seat: [] }, { moderator: [] }], response: answer('the orders as understood') },
   }, async (req, reply) => {

@@ -80,7 +80,10 @@ export interface TurnRow {
   turn: number;
   /** The state the turn began from (before its start: re-entry, power down, the deal). */
   before: string;
-  /** The state once the turn had begun: what the programs were written against. */
+  /**
+   * The state once the turn had begun: what the programs were written against, a Recompile made
+   * in the turn included (a rewind goes back to it, moderation.ts).
+   */
   dealt: string;
   /** The event that began the turn's latest adjudication. */
   first_seq: number | null;

@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
@@ -24,7 +24,8 @@ import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
-import { publicEvent } from './views.js';
+import { publicEvent, publicRobots } from './views.js';
+import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
@@ -69,6 +70,32 @@ export interface Created {
   /** The series the race belongs to (created `after` another race). */
   readonly series?: string;
   readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null; email: string | null; player?: string; team?: string }[];
+}
+
+/** A race's head as the mail gateway lists races (RaceService.mailRaces). */
+export interface MailRaceHead {
+  readonly id: string;
+  /** The seq of its last committed entry. */
+  readonly lastSeq: number;
+  readonly status: string;
+  readonly deadlineAt: number | null;
+}
+
+/** A race as the mail gateway reads it (RaceService.mailRace). */
+export interface MailRace extends MailRaceHead {
+  readonly state: GameState;
+  readonly policy: DeadlinePolicy;
+  /** The name of its rule set (engine RULE_SETS). */
+  readonly rules: string;
+  /** The course's name (a shipped course's, or the race's own course's). */
+  readonly course: string;
+  readonly courseData: Course;
+  readonly setup: Setup;
+  readonly seed: number;
+  /** `follow`: keeps receiving the turn mails once its robot is out; `robot`: the design it races (render/src/robots.ts). */
+  readonly seats: readonly { seat: number; name: string; kind: 'human' | 'bot'; follow: boolean; robot: number }[];
+  /** The seats raced by e-mail: the player's address, and the secret its orders must carry. */
+  readonly mail: readonly { seat: number; email: string; secret: string }[];
 }
 
 export interface RaceServiceOptions {
@@ -221,8 +248,10 @@ export class RaceService {
       series = prev.value.race.series ?? prev.value.race.id;
       const names = (JSON.parse(prev.value.race.state) as GameState).robots.map((r) => r.name);
       const stats = raceStats(names, await this.repo.gameEvents(req.after.race));
-      const picks = startingPicks(stats.filter((x) => seats.some((s) => s.name === x.name)), seats.filter((s) => !names.includes(s.name)).map((s) => s.name), dealNumber(deal));
-      seats = picks.map((name) => seats.find((s) => s.name === name)!);
+      // The picks as the last race's end announced them (its own seed breaks the ties: the end mail
+      // lists them), less those not racing again; the newcomers after them.
+      const picks = startingPicks(stats, seats.filter((s) => !names.includes(s.name)).map((s) => s.name), prev.value.race.seed);
+      seats = picks.filter((name) => seats.some((s) => s.name === name)).map((name) => seats.find((s) => s.name === name)!);
     }
     const row0 = { id: '', course: req.courseName ?? '', course_json: req.courseJson === null ? null : JSON.stringify(req.courseJson), rules: req.rules, settings: JSON.stringify(req.settings) };
     const setup = this.setups.setupOf(row0);
@@ -375,6 +404,45 @@ export class RaceService {
   }
 
   /**
+   * A race as the mail gateway (mail/) writes its mails from it: as it stands, with its seats and
+   * its seats raced by e-mail (each one's address and secret); null for no race.
+   */
+  async mailRace(id: string): Promise<MailRace | null> {
+    const got = await this.repo.load(id);
+    if (!got) return null;
+    const { race, seats } = got;
+    return {
+      id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
+      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed,
+      seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
+      mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
+    };
+  }
+
+  /**
+   * The races with a seat raced by e-mail (with `running`, only those still running), each with
+   * the seq its entries end at and its deadline: the races the mail gateway writes mails for.
+   */
+  mailRaces(o: { running?: boolean } = {}): Promise<MailRaceHead[]> {
+    return this.repo.mailRaces(o.running === true);
+  }
+
+  /** The races whose seat `seat` is raced by e-mail and whose id is `id` regardless of case (a mail's address may change its case). */
+  mailSeatRaces(id: string, seat: number): Promise<string[]> {
+    return this.repo.mailSeatRaces(id, seat);
+  }
+
+  /** The seats whose orders for a turn are in, in order. */
+  async ordersIn(id: string, turn: number): Promise<number[]> {
+    return [...(await this.repo.orders(id, turn)).keys()].sort((a, b) => a - b);
+  }
+
+  /** A seat's orders for a turn as they stand (sent, corrected by the moderator, or filled), or null. */
+  async ordersOf(id: string, turn: number, seat: number): Promise<SeatOrders | null> {
+    return (await this.repo.seatOrders(id, turn, seat)) as SeatOrders | null;
+  }
+
+  /**
    * A seat's orders for the turn they name (`turn`), or the moderator's correction: checked, stored
    * and answered with what was understood. Orders for another turn than the current one, or that
    * arrive once the deadline has passed (decided when they commit), are refused and change nothing.
@@ -457,7 +525,8 @@ export class RaceService {
   /**
    * Recompile (OPTIONS.md 2.22; 001 L227): before programming, the seat's robot discards its hand
    * for a new one and takes the damage. Orders already sent for the turn named the old cards, so
-   * they are withdrawn. The deadline stays.
+   * they are withdrawn. The deadline stays. The turn's dealt state becomes the one with the new
+   * hand, so that a rewind of the turn plays it again from there.
    */
   async recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
     const got = await this.auth.seat(id, seat, who);
@@ -477,6 +546,8 @@ export class RaceService {
       set: { state: JSON.stringify(res.value.state), play_by: null },
       apply: async (trx) => {
         await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+        // The programs of the turn are written against the new hand: a rewind comes back to it.
+        await trx.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn).execute();
       },
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
@@ -503,8 +574,10 @@ export class RaceService {
       set: { deadline_at: until },
       apply: async (trx) => {
         for (const x of hurried) {
-          const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders & HurriedFill = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
+          // Orders with no program: every open register left to the random fill, read as any orders are.
+          const read = readOrders(setup, st, x.seat, { turn: st.turn });
+          if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
+          const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },
@@ -637,7 +710,10 @@ export class RaceService {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
       // A race with no person left plays on at once; people get the policy's time (or the Three Minute
       // Rule's), in a live race once they have watched the replay (ready.ts), at the latest after its length.
-      const wait = policy.kind === 'live' && left.length ? replayWaitMs(played.value.played.length) : 0;
+      // The replay's length as the web client plays it: the robots as the registers began, the turn's events since.
+      const wait = policy.kind === 'live' && left.length
+        ? replayWaitMs(replayMs(publicRobots(st, setup.settings), entries.flatMap((e) => (e.kind === 'game' ? [e.event as GameEvent] : []))))
+        : 0;
       deadlineAt = turnDeadline(policy, setup.settings, left, now + wait);
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }

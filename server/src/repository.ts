@@ -6,7 +6,7 @@
  */
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
-import type { Db, RaceRow, SeatRow, Tables, TurnRow } from './db.js';
+import type { Db, RaceRow, SeatMailRow, SeatRow, Tables, TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 
@@ -121,6 +121,24 @@ export class RaceRepository {
   async mailSecret(id: string, seat: number): Promise<string | null> {
     const m = await this.db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirst();
     return m?.secret ?? null;
+  }
+
+  /** A race's seats raced by e-mail: each one's address and secret, by seat. */
+  mailSeats(id: string): Promise<Selectable<SeatMailRow>[]> {
+    return this.db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
+  }
+
+  /** The races with a seat raced by e-mail (only the running ones with `running`), each with where its entries end and its deadline. */
+  async mailRaces(running: boolean): Promise<{ id: string; lastSeq: number; status: string; deadlineAt: number | null }[]> {
+    let q = this.db.selectFrom('races').select(['id', 'last_seq', 'status', 'deadline_at']).where('id', 'in', this.db.selectFrom('seat_mail').select('race_id'));
+    if (running) q = q.where('status', '=', 'running');
+    return (await q.orderBy('id').execute()).map((r) => ({ id: r.id, lastSeq: r.last_seq, status: r.status, deadlineAt: r.deadline_at }));
+  }
+
+  /** The races with mail seat `seat` whose id is `id` regardless of case. */
+  async mailSeatRaces(id: string, seat: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('seat_mail').select('race_id').where('seat', '=', seat).where((eb) => eb(eb.fn('lower', ['race_id']), '=', id.toLowerCase())).execute();
+    return rows.map((r) => r.race_id);
   }
 
   turn(id: string, turn: number): Promise<Selectable<TurnRow> | undefined> {

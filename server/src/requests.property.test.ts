@@ -12,7 +12,7 @@ import type { TSchema } from 'typebox';
 import { readOrders, type GameState } from '../../engine/src/index.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { readRaceRequest } from './setup.js';
-import { MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, RobotSchema } from './schemas.js';
+import { FollowSchema, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, RobotSchema } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 import { shippedCourses } from './courses.js';
 import { call, freshDb, startServer, type TestServer } from './testing.js';
@@ -73,7 +73,7 @@ function mutate(base: Json, ms: readonly Mutation[]): Json {
 async function snapshot(s: TestServer): Promise<string> {
   const [races, seats, orders, events] = await Promise.all([
     s.db.selectFrom('races').select(['id', 'version', 'last_seq', 'state', 'deadline_at', 'paused_left', 'status']).orderBy('id').execute(),
-    s.db.selectFrom('seats').select(['race_id', 'seat', 'kind', 'robot']).orderBy('race_id').orderBy('seat').execute(),
+    s.db.selectFrom('seats').select(['race_id', 'seat', 'kind', 'robot', 'follow']).orderBy('race_id').orderBy('seat').execute(),
     s.db.selectFrom('orders').select(['race_id', 'seat', 'turn', 'body']).orderBy('race_id').orderBy('seat').execute(),
     s.db.selectFrom('events').select(({ fn }) => fn.countAll().as('n')).executeTakeFirst(),
   ]);
@@ -120,6 +120,7 @@ test('every route with a body, sent mutated valid requests: never 5xx, a refusal
       { name: 'orders', method: 'PUT', path: `/api/races/${race.id}/seats/0/orders`, body: orders, schema: OrdersSchema, headers: seat(0), reader: 'orders' },
       { name: 'ready', method: 'POST', path: `/api/races/${race.id}/seats/1/ready`, body: { turn: 1 }, schema: ReadySchema, headers: seat(1) },
       { name: 'robot', method: 'PUT', path: `/api/races/${race.id}/seats/1/robot`, body: { robot: 5 }, schema: RobotSchema, headers: seat(1) },
+      { name: 'follow', method: 'PUT', path: `/api/races/${race.id}/seats/1/follow`, body: { follow: true }, schema: FollowSchema, headers: seat(1) },
       { name: 'extend', method: 'POST', path: `/api/races/${race.id}/moderator/extend`, body: { seconds: 60 }, schema: MODERATOR_ACTIONS.extend.body, headers: mod },
       { name: 'replace', method: 'POST', path: `/api/races/${race.id}/moderator/replace`, body: { seat: 7, level: 'strong' }, schema: MODERATOR_ACTIONS.replace.body, headers: mod },
       { name: 'rewind', method: 'POST', path: `/api/races/${race.id}/moderator/rewind`, body: {}, schema: MODERATOR_ACTIONS.rewind.body, headers: mod },

@@ -89,6 +89,8 @@ export const ReadySchema = closed({ turn: whole(1, MAX_INT32, 'the turn now bein
 
 export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
+export const FollowSchema = closed({ follow: Type.Boolean({ description: 'true: the turn mails keep coming once the robot is out of the race; false: they stop then' }) });
+
 /** One of two kinds of deadline, told apart by `kind` (so a refusal speaks of the kind sent). */
 export const DeadlineSchema = Type.Unsafe<{ kind: 'live'; seconds: number } | { kind: 'scheduled'; time: string; zone?: string; minimumHours?: number }>({
   oneOf: [

@@ -15,6 +15,7 @@ import type { StreamLimits } from './stream.js';
 import { shippedCourses } from './courses.js';
 import { migrate, openDb, type Db } from './db.js';
 import { RaceService } from './races.js';
+import type { GameState } from '../../engine/src/index.js';
 
 export class TestClock {
   constructor(public t = Date.UTC(2026, 10, 2, 9, 0)) {}
@@ -67,6 +68,18 @@ export async function freshDb(kind: 'sqlite' | 'postgres', file?: string, o: { t
   const { db } = openDb({ url });
   if (o.tables !== false) await migrate(db);
   return { db, url };
+}
+
+/**
+ * Sets a race up for a test's scenario: changes its stored state in place (a robot out, a register
+ * locked) as no request could; what is changed is the test's to keep consistent. Returns the state.
+ */
+export async function rigRaceState(db: Db, id: string, change: (st: GameState) => void): Promise<GameState> {
+  const row = await db.selectFrom('races').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+  const st: GameState = JSON.parse(row.state);
+  change(st);
+  await db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', id).execute();
+  return st;
 }
 
 export interface TestServer {

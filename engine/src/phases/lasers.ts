@@ -24,13 +24,23 @@ export function lasers(ctx: Ctx, register: number): void {
   const n = robots.length;
   const nl = b.lasers.length;
   // The workspace's scratch, grown as needed: points per robot; per laser, the nearest blocker, its
-  // distance and the distance of the nearest die (FAR: none).
+  // distance + 1 (0: none), the distance of the nearest die (FAR: none); the lasers a robot stands
+  // in. The step leaves `hits` and `nearestAt` all 0, so it clears only what it used; a step cut
+  // short by an exception leaves them unclean, and the next clears them whole.
   const work = ctx.work;
   if (work.hits.length < n) work.hits = new Int32Array(n);
-  if (work.nearest.length < nl) (work.nearest = new Int32Array(nl)), (work.nearestAt = new Int32Array(nl)), (work.dieAtDistance = new Int32Array(nl));
-  const { hits, nearest, nearestAt, dieAtDistance, special, weaponShots } = work;
-  // Plain loops, not fill(): for a dozen entries the builtin's call costs more than the work.
-  for (let i = 0; i < n; i++) hits[i] = 0;
+  if (work.nearest.length < nl) {
+    work.nearest = new Int32Array(nl);
+    work.nearestAt = new Int32Array(nl);
+    work.dieAtDistance = new Int32Array(nl);
+    work.lit = new Int32Array(nl);
+  }
+  const { hits, nearest, nearestAt, dieAtDistance, lit, special, weaponShots } = work;
+  if (!work.laserScratchClean) {
+    hits.fill(0);
+    nearestAt.fill(0);
+  }
+  work.laserScratchClean = false;
   const dice = ctx.state.dice;
   const dieHits = dice.length && dice.some((v) => v > 0) ? dice.map(() => 0) : null;
   const { beamFrom, beamLaser, beamDistance } = b;
@@ -38,8 +48,9 @@ export function lasers(ctx: Ctx, register: number): void {
   // Board lasers. A real robot blocks the beam for real robots (000 L128); each virtual robot is
   // hit as if alone on the board (000 L107; B-27); a die blocks it for all. Blockers are coded
   // robot i as i, the die of flag f as -1 - f.
+  let virtuals = false;
   if (nl) {
-    for (let k = 0; k < nl; k++) nearestAt[k] = FAR;
+    let nlit = 0;
     if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
     // Robots 0..n-1, then the dice as n..n+dice-1.
     const blockers = n + (dieHits ? dice.length : 0);
@@ -48,7 +59,11 @@ export function lasers(ctx: Ctx, register: number): void {
       let who: number;
       if (q < n) {
         const r = robots[q]!;
-        if (r.status !== 'active' || r.virtual) continue;
+        if (r.status !== 'active') continue;
+        if (r.virtual) {
+          virtuals = true;
+          continue;
+        }
         c = r.y * w + r.x;
         who = q;
       } else {
@@ -59,18 +74,30 @@ export function lasers(ctx: Ctx, register: number): void {
       }
       for (let e = beamFrom[c]!, end = beamFrom[c + 1]!; e < end; e++) {
         const k = beamLaser[e]!;
-        if (beamDistance[e]! < nearestAt[k]!) (nearestAt[k] = beamDistance[e]!), (nearest[k] = who);
+        const at = beamDistance[e]! + 1;
+        const was = nearestAt[k]!;
+        if (was === 0) lit[nlit++] = k;
+        if (was === 0 || at < was) (nearestAt[k] = at), (nearest[k] = who);
         if (who < 0 && beamDistance[e]! < dieAtDistance[k]!) dieAtDistance[k] = beamDistance[e]!;
       }
     }
-    for (let k = 0; k < nl; k++) {
-      if (nearestAt[k] === FAR) continue;
+    // The lasers that meet a blocker, in laser order (the order of their shots): a few at most, so
+    // an insertion sort, instead of two passes over every laser of the board.
+    for (let a = 1; a < nlit; a++) {
+      const k = lit[a]!;
+      let j = a - 1;
+      for (; j >= 0 && lit[j]! > k; j--) lit[j + 1] = lit[j]!;
+      lit[j + 1] = k;
+    }
+    for (let a = 0; a < nlit; a++) {
+      const k = lit[a]!;
+      nearestAt[k] = 0;
       const l = b.lasers[k]!;
       const who = nearest[k]!;
       if (who < 0) dieHits![-1 - who]! += l.beams;
       else boardHit(ctx, who, k, register);
     }
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; virtuals && i < n; i++) {
       const r = robots[i]!;
       if (r.status !== 'active' || !r.virtual) continue;
       const c = r.y * w + r.x;
@@ -88,6 +115,10 @@ export function lasers(ctx: Ctx, register: number): void {
   // Robot lasers: every real, powered-up robot fires forward at the first real robot in line,
   // as far as the beam reaches; virtual robots neither fire nor are hit (000 L130, L303, L107).
   // Options change the weapon, the beam and the shots (options/weapons.ts).
+  // Without dice or a cube's edges, the beam's walk is written out here, on the grid and the
+  // reach table read once for the step (a call in the loop makes the optimizer read them again).
+  const plain = !dice.length && !b.beyond;
+  const occ = ctx.occ, reach = b.reach;
   for (let i = 0; i < n; i++) {
     const r = robots[i]!;
     if (r.status !== 'active' || r.virtual || r.poweredDown) continue;
@@ -95,7 +126,20 @@ export function lasers(ctx: Ctx, register: number): void {
       armedFire(ctx, i, register, dieHits);
       continue;
     }
-    const target = firstInLine(ctx, i, r.dir);
+    let target = NONE;
+    if (plain) {
+      const d = r.dir;
+      const step = d === 0 ? -w : d === 1 ? 1 : d === 2 ? w : -1;
+      let c = r.y * w + r.x;
+      for (let s = reach[c * 4 + d]!; s > 0; s--) {
+        c += step;
+        const j = occ[c]!;
+        if (j) {
+          target = j - 1;
+          break;
+        }
+      }
+    } else target = firstInLine(ctx, i, r.dir);
     if (target === NONE) continue;
     if (target < 0) {
       dieHits![-1 - target]! += 1;
@@ -111,7 +155,12 @@ export function lasers(ctx: Ctx, register: number): void {
   }
 
   // All damage together (B-28), then destruction, then the weapons that move robots (1.4).
-  for (let i = 0; i < n; i++) if (hits[i]) damage(ctx, i, hits[i]!);
+  let hit = special.length > 0;
+  for (let i = 0; i < n; i++) {
+    if (!hits[i]) continue;
+    hit = true;
+    damage(ctx, i, hits[i]!);
+  }
   for (const s of special) {
     const r = robots[s.target]!;
     if (s.hit.shooter >= 0) {
@@ -126,7 +175,12 @@ export function lasers(ctx: Ctx, register: number): void {
   if (weaponShots.length > 1) weaponShots.sort((a, b) => +(b.weapon === 'Radio Control') - +(a.weapon === 'Radio Control'));
   for (const w of weaponShots) weaponHits(ctx, w, register);
   dieHits?.forEach((points, f) => points && damageDie(ctx, f, points));
-  for (let i = 0; i < n; i++) if (hits[i]) destroyIfWrecked(ctx, i);
+  for (let i = 0; hit && i < n; i++) {
+    if (!hits[i]) continue;
+    hits[i] = 0;
+    destroyIfWrecked(ctx, i);
+  }
+  work.laserScratchClean = true;
   if (weaponShots.length) {
     const rank = (s: WeaponShot) => ctx.rules.shooterRank(ctx, s.shooter, register);
     weaponMoves(ctx, weaponShots.slice().sort((a, b) => rank(b) - rank(a)));
