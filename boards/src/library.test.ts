@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Floor, validateCourse } from '../../engine/src/index.js';
-import { COURSES_DIR, FACTORY_DIR, boardNames, courseNames, loadBoard, loadCourse } from './library.js';
+import { COURSES_DIR, FACTORY_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../../docs/schema', import.meta.url));
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -41,6 +41,17 @@ test('every shipped course file matches the course JSON Schema and validates wit
     assert.ok(c.ok, `${name}: ${!c.ok && `${c.error.field}: ${c.error.message}`}`);
     assert.deepEqual(validateCourse(c.value.course), [], name);
   }
+});
+
+test('every shipped course file, the cube one included, is taken whole as a race\'s own course; an unknown key is refused by its path', () => {
+  for (const name of courseNames()) {
+    const r = courseFromJson(JSON.parse(readFileSync(join(COURSES_DIR, `${name}.json`), 'utf8')));
+    assert.equal(r.ok, true, `${name}: ${JSON.stringify(r)}`);
+  }
+  const typo = { ...JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8')), rotaton: 90 };
+  const r = courseFromJson(typo);
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.equal(r.error.field, 'course.rotaton');
 });
 
 test('the courses range from a one-board beginners\' course to a four-board race and an L-shaped one, each for classic and pbem', () => {
