@@ -10,7 +10,7 @@ import { rngFrom, type Seed } from './rng.js';
 import { classic } from './rules/classic.js';
 import { pbem } from './rules/pbem.js';
 import type { RuleSet } from './rules/ruleset.js';
-import { startingLives, type Settings } from './settings.js';
+import { SETTING_RANGES, startingLives, type Settings } from './settings.js';
 import { cloneState, type GameState, type RobotState } from './state.js';
 import { buildOptionDeck, freeOptions } from './options/deck.js';
 import { holds, memory } from './options/held.js';
@@ -83,7 +83,8 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed: Se
     if (!Number.isInteger(damage) || damage < 0 || damage >= rules.destroyAt)
       return err(`${p}.damage`, `expected 0 to ${rules.destroyAt - 1} (${rules.destroyAt} destroys a robot), found ${damage}`);
     const l = r.lives ?? lives;
-    if (!Number.isInteger(l) || l < 1) return err(`${p}.lives`, `expected a whole number of lives, at least 1, found ${l}`);
+    const [, mostLives] = SETTING_RANGES.count;
+    if (!Number.isInteger(l) || l < 1 || l > mostLives) return err(`${p}.lives`, `expected a whole number of lives, 1 to ${mostLives}, found ${l}`);
     const flags = r.flags ?? 0;
     if (!Number.isInteger(flags) || flags < 0 || flags > b.flags.length)
       return err(`${p}.flags`, `expected 0 to ${b.flags.length} (the board has ${b.flags.length} flags), found ${flags}`);

@@ -22,7 +22,7 @@ export * from './course.js';
 export * from './paths.js';
 export * from './validate.js';
 export * from './report/table.js';
-export { narrate, narrateEvents, type Narration } from './report/narrate.js';
+export { list, narrate, narrateEvents, ordinal, plural, type Narration } from './report/narrate.js';
 export * from './report/stats.js';
 export type { OptionRules } from './rules/ruleset.js';
 export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName } from './options/catalog.js';

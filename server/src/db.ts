@@ -31,6 +31,12 @@ export interface RaceRow {
   seed: number;
   /** The deal as JSON (deal.ts); null for a race stored before deals were kept apart. */
   deal: string | null;
+  /**
+   * A live turn whose people's orders are all in, waiting for its bots in the process that took the
+   * last orders: by when it is to be played. Past it, any process plays it (that one may be gone).
+   * Null otherwise.
+   */
+  play_by: number | null;
   /** A course of the race's own (a course object, docs/formats.md); null for a shipped course named by `course`. */
   course_json: string | null;
   /** With no person left: "play" out at bot speed (null too), or "end". */

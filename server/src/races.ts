@@ -92,6 +92,8 @@ export interface MailRace extends MailRaceHead {
   readonly courseData: Course;
   readonly setup: Setup;
   readonly seed: number;
+  /** The series it belongs to (its first race's id), or null for a race on its own or a series' first race. */
+  readonly series: string | null;
   /** `follow`: keeps receiving the turn mails once its robot is out; `robot`: the design it races (render/src/robots.ts). */
   readonly seats: readonly { seat: number; name: string; kind: 'human' | 'bot'; follow: boolean; robot: number }[];
   /** The seats raced by e-mail: the player's address, and the secret its orders must carry. */
@@ -107,6 +109,12 @@ export interface RaceServiceOptions {
   readonly published?: (raceId: string, lastSeq: number) => void;
   /** Decides the bots' orders of a dealt turn (planner.ts); by default in this process. */
   readonly planner?: BotPlanner;
+  /**
+   * A live turn whose people's orders are all in but whose bots have not decided is played by the
+   * process that took the last orders; past this long after them, by any process (its deadline
+   * tick), in case that one went away. By default the planner's budget and 5 s.
+   */
+  readonly takeoverMs?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -146,6 +154,7 @@ export class RaceService {
   private readonly clock: Clock;
   private readonly published: RaceServiceOptions['published'];
   private readonly planner: BotPlanner;
+  private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
   private readonly auth: Auth;
   private readonly setups: RaceSetups;
@@ -160,6 +169,7 @@ export class RaceService {
     this.clock = o.clock;
     this.published = o.published;
     this.planner = o.planner ?? inProcessPlanner;
+    this.takeoverMs = o.takeoverMs ?? (this.planner.budgetMs ?? 0) + 5000;
     this.repo = new RaceRepository(o.db);
     this.auth = new Auth(this.repo);
     this.setups = new RaceSetups(o.course);
@@ -278,7 +288,7 @@ export class RaceService {
       id, created_at: now, course: courseLabel, rules: req.rules, settings: row0.settings, policy: JSON.stringify(req.policy),
       moderator_hash: hashSecret(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
       deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal), deal: JSON.stringify(deal),
-      course_json: row0.course_json, unattended: req.unattended, series,
+      course_json: row0.course_json, unattended: req.unattended, series, play_by: null,
     };
     const seatRows = seats.map((s, i) => ({
       race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hashSecret(tokens[i]!) : '',
@@ -390,6 +400,7 @@ export class RaceService {
     if (!got.ok) return got;
     const { race } = got.value;
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    if ((await this.repo.mailSecret(id, seat)) === null) return no(409, 'follow', 'this seat has no e-mail address, so no turn mails come to it');
     await this.repo.setFollow(id, seat, follow);
     const st: GameState = JSON.parse(race.state);
     return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
@@ -405,7 +416,7 @@ export class RaceService {
     const { race, seats } = got;
     return {
       id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
-      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed,
+      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed, series: race.series,
       seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
       mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
     };
@@ -492,7 +503,11 @@ export class RaceService {
             const { set, apply } = play.change;
             entries.push(...play.entries);
             change = { beforeDeadline: now, set, apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
-          } else waitForBots = true;
+          } else {
+            // Played by this process once they have; by any process past play_by (this one may go away).
+            waitForBots = true;
+            change = { ...change, set: { play_by: now + this.takeoverMs } };
+          }
         }
       }
       const last = await commit(race, entries, change);
@@ -531,7 +546,7 @@ export class RaceService {
     if (!res.ok) return no(422, res.error.field, res.error.message);
     const entries = res.value.events.map((e) => ({ turn: st.turn, kind: 'game' as const, event: publicEvent(e, setup.settings) }));
     const committed = await this.commit(race, entries, {
-      set: { state: JSON.stringify(res.value.state) },
+      set: { state: JSON.stringify(res.value.state), play_by: null },
       apply: async (trx) => {
         await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
         // The programs of the turn are written against the new hand: a rewind comes back to it.
@@ -710,7 +725,7 @@ export class RaceService {
       entries,
       next: status === 'running' ? next : null,
       change: {
-        set: { state: JSON.stringify(next), deadline_at: deadlineAt, status },
+        set: { state: JSON.stringify(next), deadline_at: deadlineAt, status, play_by: null },
         apply: async (trx, first) => {
           await trx.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn).execute();
           if (status !== 'running') return;
@@ -781,5 +796,10 @@ export class RaceService {
   /** The report of a turn played: 001's table per register, from its events. */
   report(id: string, turn: number) {
     return this.reads.report(id, turn);
+  }
+
+  /** A turn played, its replay and its report together (the stream's `played` frame). */
+  played(id: string, turn: number) {
+    return this.reads.played(id, turn);
   }
 }
