@@ -12,15 +12,17 @@
  * on one of them) it prints: races held, turns played per second, from the last orders of a turn to
  * its report on the stream (p50, p99), the server's event-loop delay (p99, the worst process),
  * memory per race (the processes' RSS over the races), and the machine's load average (1 and 5
- * minutes) at the end of the row; under the table, the load generator's own CPU and, for SQLite,
- * the write-ahead log's largest size. `--disk-load` adds, for each set-up, a row with a second process
+ * minutes) at the end of the row; under the table, the load generator's own CPU, the server's main
+ * thread's CPU per turn played and the server processes' CPU (from Linux's /proc: a figure the
+ * machine's other load changes far less than the delays) and, for SQLite, the write-ahead log's
+ * largest size. `--disk-load` adds, for each set-up, a row with a second process
  * writing and fsyncing a file in a loop (a disk and a core busy).
  *
  *   npm run bench:server -- --races 1000 --minutes 5 [--db sqlite,postgres,postgres2] [--disk-load]
  *                           [--think-min 5 --think-max 30] [--profile DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,6 +106,21 @@ function diskHog(dir: string): ChildProcess {
   return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
 }
 
+/**
+ * CPU seconds a thread (or, with `tid` = `pid`'s main thread left out, the whole process) has used,
+ * from Linux's /proc (user and system time, in clock ticks of 10 ms); null where there is none.
+ */
+function cpuSeconds(pid: number, tid?: number): number | null {
+  try {
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // The fields after the command's name, which is in parentheses and may hold spaces.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 const quantile = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(p * xs.length))]! : NaN);
 
 interface Row {
@@ -121,6 +138,9 @@ interface Row {
   readonly walMax: number | null;
   /** The load generator's own CPU over the measured minutes, in cores. */
   readonly benchCores: number;
+  /** The servers' main threads' CPU per turn played (ms), and the server processes' CPU in all (cores); null without /proc. */
+  readonly mainMsPerTurn: number | null;
+  readonly serverCores: number | null;
 }
 
 async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
@@ -246,6 +266,8 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   measuring = true;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const serverCpu = () => servers.map((s) => [cpuSeconds(s.pid!, s.pid!), cpuSeconds(s.pid!)] as const);
+  const server0 = serverCpu();
   // How far SQLite's write-ahead log grows between the checkpoints.
   let walMax: number | null = null;
   const wal = kind === 'sqlite' ? setInterval(() => {
@@ -260,6 +282,10 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   if (wal) clearInterval(wal);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const server1 = serverCpu();
+  const used = (k: 0 | 1) => server1.reduce<number | null>((a, s, i) => (a === null || s[k] === null || server0[i]![k] === null ? null : a + s[k]! - server0[i]![k]!), 0);
+  const mainSeconds = used(0);
+  const processSeconds = used(1);
   const metrics = (await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics')))).map((m) => m.body as { eventLoopDelayMs: { p99: number }; rssBytes: number; bots?: { late: number; failed: number; full: number } });
   const load = loadavg().map((x) => x.toFixed(1)).slice(0, 2).join(' / ');
   running = false;
@@ -284,6 +310,8 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     rssPerRace: metrics.reduce((a, m) => a + m.rssBytes, 0) / Math.max(1, live),
     fallbacks: metrics.reduce((a, m) => a + (m.bots ? m.bots.late + m.bots.failed + m.bots.full : 0), 0),
     load, walMax, benchCores: (cpu.user + cpu.system) / 1e6 / seconds,
+    mainMsPerTurn: mainSeconds === null || !turns ? null : (1000 * mainSeconds) / turns,
+    serverCores: processSeconds === null ? null : processSeconds / seconds,
   };
 }
 
@@ -296,7 +324,9 @@ async function main(): Promise<void> {
     for (const disk of DISK_LOAD ? [false, true] : [false]) {
       const r = await runRow(kind, disk);
       console.log(`| ${r.setup} | ${r.races} | ${r.turnsPerSecond.toFixed(1)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} ms (${r.turns} turns) | ${r.loopP99.toFixed(0)} ms | ${(r.rssPerRace / 1024).toFixed(0)} KiB | ${r.fallbacks} | ${r.load} |`);
-      notes.push(`${r.setup}: the load generator used ${r.benchCores.toFixed(2)} of a core${r.walMax === null ? '' : `; the write-ahead log reached ${(r.walMax / 2 ** 20).toFixed(1)} MiB at most`}.`);
+      const two = r.setup.includes('2 processes');
+      const cpu = r.mainMsPerTurn === null ? '' : `; the server's main thread${two ? 's' : ''} used ${r.mainMsPerTurn.toFixed(1)} ms of CPU per turn played, the server process${two ? 'es' : ''} ${r.serverCores!.toFixed(2)} cores in all (bot threads included)`;
+      notes.push(`${r.setup}: the load generator used ${r.benchCores.toFixed(2)} of a core${cpu}${r.walMax === null ? '' : `; the write-ahead log reached ${(r.walMax / 2 ** 20).toFixed(1)} MiB at most`}.`);
     }
   }
   console.log(`\n${notes.join('\n')}`);

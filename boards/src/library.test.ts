@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Floor, validateCourse } from '../../engine/src/index.js';
-import { COURSES_DIR, FACTORY_DIR, boardNames, courseNames, loadBoard, loadCourse } from './library.js';
+import { Floor, parseBoardFile, validateCourse } from '../../engine/src/index.js';
+import { COURSES_DIR, FACTORY_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../../docs/schema', import.meta.url));
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -43,6 +43,17 @@ test('every shipped course file matches the course JSON Schema and validates wit
   }
 });
 
+test('every shipped course file, the cube one included, is taken whole as a race\'s own course; an unknown key is refused by its path', () => {
+  for (const name of courseNames()) {
+    const r = courseFromJson(JSON.parse(readFileSync(join(COURSES_DIR, `${name}.json`), 'utf8')));
+    assert.equal(r.ok, true, `${name}: ${JSON.stringify(r)}`);
+  }
+  const typo = { ...JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8')), rotaton: 90 };
+  const r = courseFromJson(typo);
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.equal(r.error.field, 'course.rotaton');
+});
+
 test('the courses range from a one-board beginners\' course to a four-board race and an L-shaped one, each for classic and pbem', () => {
   const courses = courseNames().map((n) => loadCourse(n)).flatMap((c) => (c.ok ? [c.value.course] : []));
   assert.ok(courses.some((c) => c.boards.length === 1 && c.complexity === 'easy'), 'no easy one-board course');
@@ -59,4 +70,21 @@ test('the schemas refuse what the engine refuses: an unknown token, a missing na
   assert.equal(boardSchema({ author: 'a', description: 'd', grid: ['. .'] }), false);
   assert.equal(courseSchema({ name: 'n', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'b', x: 0, y: 0, rotation: 45 }], flags: [[0, 0]], start: [0, 0] }), false);
   assert.equal(courseSchema({ name: 'n', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'b', x: 0, y: 0 }], flags: [[0, 0]] }), false);
+});
+
+test('a name, author or description of 2,001 characters is refused by the readers and by the schemas; 2,000 are taken', () => {
+  const atoll = read(join(FACTORY_DIR, 'atoll.json'));
+  const shift = read(join(COURSES_DIR, 'first-shift.json'));
+  for (const key of ['name', 'author', 'description']) {
+    for (const [n, takes] of [[2000, true], [2001, false]] as const) {
+      const board = { ...atoll, [key]: 'x'.repeat(n) };
+      assert.equal(parseBoardFile(board).ok, takes, `board ${key} of ${n}`);
+      assert.equal(boardSchema(board), takes, `board schema ${key} of ${n}`);
+      const course = { ...shift, [key]: 'x'.repeat(n) };
+      assert.equal(courseFromJson(course).ok, takes, `course ${key} of ${n}`);
+      assert.equal(courseSchema(course), takes, `course schema ${key} of ${n}`);
+    }
+  }
+  const long = parseBoardFile({ ...atoll, description: 'x'.repeat(2001) });
+  assert.deepEqual(long.ok ? null : long.error, { field: 'board.description', message: '2001 characters; expected at most 2000' });
 });

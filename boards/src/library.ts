@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { err, ok, parseBoardFile, parseCourse, validateCourse, type Board, type BoardFile, type Course, type Result } from '../../engine/src/index.js';
+import { MAX_TEXT, err, ok, parseBoardFile, parseCourse, validateCourse, type Board, type BoardFile, type Course, type Result } from '../../engine/src/index.js';
 import { readJsonFile } from './json-file.js';
 
 /** boards/ in the repository (this module runs from dist/boards/src). */
@@ -21,8 +21,10 @@ export const courseNames = (): string[] => names(COURSES_DIR);
 
 /** A board by name (boards/factory/NAME.json) or by the path of a board file. */
 export function loadBoard(nameOrPath: string): Result<{ file: BoardFile; board: Board; path: string }> {
-  const path = nameOrPath.endsWith('.json') ? resolve(nameOrPath) : join(FACTORY_DIR, `${nameOrPath}.json`);
-  if (!existsSync(path)) return err('board', `no board "${nameOrPath}" (known: ${boardNames().join(', ') || 'none'})`);
+  const byPath = nameOrPath.endsWith('.json');
+  const path = byPath ? resolve(nameOrPath) : join(FACTORY_DIR, `${nameOrPath}.json`);
+  // A file named by its path answers for itself (missing, a folder, a link to nothing); a name is looked up.
+  if (!byPath && !existsSync(path)) return err('board', `no board "${nameOrPath}" (known: ${boardNames().join(', ') || 'none'})`);
   const json = readJsonFile(path);
   if (!json.ok) return json;
   const parsed = parseBoardFile(json.value, basename(path));
@@ -34,8 +36,9 @@ export function loadBoard(nameOrPath: string): Result<{ file: BoardFile; board: 
  * file given by path first (./NAME.json, ../factory/NAME.json), then among the shipped boards.
  */
 export function loadCourse(nameOrPath: string): Result<{ course: Course; path: string }> {
-  const path = nameOrPath.endsWith('.json') ? resolve(nameOrPath) : join(COURSES_DIR, `${nameOrPath}.json`);
-  if (!existsSync(path)) return err('course', `no course "${nameOrPath}" (known: ${courseNames().join(', ') || 'none'})`);
+  const byPath = nameOrPath.endsWith('.json');
+  const path = byPath ? resolve(nameOrPath) : join(COURSES_DIR, `${nameOrPath}.json`);
+  if (!byPath && !existsSync(path)) return err('course', `no course "${nameOrPath}" (known: ${courseNames().join(', ') || 'none'})`);
   const json = readJsonFile(path);
   if (!json.ok) return json;
   const here = dirname(path);
@@ -53,19 +56,17 @@ export function loadCourse(nameOrPath: string): Result<{ course: Course; path: s
 }
 
 /** Bounds of a course sent whole (by the API): boards, their placement, flags and starts. */
-export const COURSE_BOUNDS = { boards: 12, offset: 96, flags: 16, starts: 8, text: 2000 } as const;
-const COURSE_KEYS = ['name', 'author', 'description', 'players', 'complexity', 'time', 'boards', 'flags', 'start', 'starts'];
+export const COURSE_BOUNDS = { boards: 12, offset: 96, flags: 16, starts: 8, text: MAX_TEXT } as const;
 
 /**
  * A course sent as an object (a race's own course): its fields as a course file has them, its
  * boards among the shipped ones. Refused, naming the field, beyond COURSE_BOUNDS, with unknown
- * fields, or when `validateCourse` finds a problem (boards that do not meet, a flag that cannot be
+ * fields (the engine's course reader names them: one list of a course's keys), or when `validateCourse` finds a problem (boards that do not meet, a flag that cannot be
  * reached, …).
  */
 export function courseFromJson(json: unknown): Result<Course> {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return err('course', 'expected a course object');
   const o = json as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!COURSE_KEYS.includes(k)) return err(`course.${k}`, `unknown field (expected one of ${COURSE_KEYS.join(', ')})`);
   for (const k of ['name', 'author', 'description'])
     if (typeof o[k] === 'string' && (o[k] as string).length > COURSE_BOUNDS.text) return err(`course.${k}`, `at most ${COURSE_BOUNDS.text} characters`);
   const list = (k: string, most: number) => Array.isArray(o[k]) && (o[k] as unknown[]).length > most ? err(`course.${k}`, `at most ${most}`) : null;

@@ -324,6 +324,23 @@ test('a laser object without a dir is refused, naming the object and its cell', 
   });
 });
 
+test('a property a device or the map does not take is refused by name, so a typo (beam for beams) is not lost silently', () => {
+  const cases: [unknown, RegExp][] = [
+    [{ id: 30, type: 'laser', point: true, x: 70, y: 70, properties: [{ name: 'dir', value: 'E' }, { name: 'beam', value: 3 }] }, /object 30 \(laser\) at cell \(1,1\).*the unknown property "beam"; expected only "dir", "beams" on a laser/],
+    [{ id: 31, type: 'crusher', point: true, x: 70, y: 10, properties: [{ name: 'registers', value: '2' }, { name: 'dir', value: 'N' }] }, /the unknown property "dir"; expected only "registers" on a crusher/],
+    [{ id: 32, type: 'start', point: true, x: 10, y: 70, properties: { number: 1 } }, /the unknown property "number"; expected no property on a start/],
+  ];
+  for (const [object, expected] of cases) {
+    const map = copy(toTiled(L_SHAPE, 'roborally.tsj'));
+    objects(map).splice(0, objects(map).length, object as never);
+    const e = refusal(map);
+    assert.match(`${e.field}: ${e.message}`, expected);
+  }
+  const map = copy(toTiled(L_SHAPE, 'roborally.tsj'));
+  map.properties.push({ name: 'descripton', type: 'string', value: 'typed wrong' });
+  assert.deepEqual(refusal(map), { field: 'map property "descripton"', message: 'is unknown; expected only "name", "author", "description" (Map > Map Properties)' });
+});
+
 test('bad devices are refused at their cell: registers, beams, types, flag numbers, a second start, off the map', () => {
   const cases: [unknown, RegExp, RegExp][] = [
     [{ id: 20, type: 'pusher', point: true, x: 10, y: 10, properties: [{ name: 'dir', value: 'N' }] }, /object 20 \(pusher\) at cell \(0,0\)/, /no "registers" property; expected the register phases/],

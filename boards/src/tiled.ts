@@ -81,6 +81,13 @@ export const EDGE_LAYERS = ['walls', 'ledges', 'ramps'] as const;
 type EdgeLayer = (typeof EDGE_LAYERS)[number];
 const KNOWN_LAYERS = ['floor', ...EDGE_LAYERS, 'devices'];
 export const DEVICE_TYPES = ['laser', 'pusher', 'crusher', 'flag', 'start'] as const;
+/**
+ * The custom properties a device object of each type may carry (its tile's come with it); any
+ * other is refused, so that a typo (`beam` for `beams`) does not silently leave the tile's value.
+ */
+const DEVICE_PROPS: ReadonlyMap<string, readonly string[]> = new Map([['laser', ['dir', 'beams']], ['pusher', ['dir', 'registers']], ['crusher', ['registers']], ['flag', ['number']], ['start', []]]);
+/** The map's custom properties: the board file's texts. */
+const MAP_PROPS = ['name', 'author', 'description'];
 
 /** Without a loader, a tileset source whose file name is roborally.tsj is the tileset of this project. */
 export const builtinTileset: TilesetLoader = (source) =>
@@ -374,7 +381,12 @@ export function fromTiled(json: unknown, loadTileset: TilesetLoader = builtinTil
       if (x < 0 || y < 0 || x >= width || y >= height) return err(where, `is off the map; expected a cell of the ${width}×${height} map`);
       if (typeof o.rotation === 'number' && o.rotation !== 0)
         return err(where, 'is rotated; expected rotation 0 (each direction has a tile of its own: set "dir" instead)');
-      const props = new Map([...(tile?.props ?? []), ...readProps(o.properties)]);
+      const own = readProps(o.properties);
+      const known = DEVICE_PROPS.get(type);
+      const stray = known ? [...own.keys()].find((k) => !known.includes(k)) : undefined;
+      if (stray !== undefined)
+        return err(where, `has the unknown property "${stray}"; expected ${known!.length ? `only ${known!.map((k) => `"${k}"`).join(', ')}` : 'no property'} on a ${type}`);
+      const props = new Map([...(tile?.props ?? []), ...own]);
       const dir = (): Result<string> => {
         const d = props.get('dir');
         return typeof d === 'string' && DIR_LETTERS.includes(d.trim().toUpperCase())
@@ -437,6 +449,8 @@ export function fromTiled(json: unknown, loadTileset: TilesetLoader = builtinTil
 
   // The map's properties.
   const mapProps = readProps(json.properties);
+  const strayMap = [...mapProps.keys()].find((k) => !MAP_PROPS.includes(k));
+  if (strayMap !== undefined) return err(`map property "${strayMap}"`, `is unknown; expected only ${MAP_PROPS.map((k) => `"${k}"`).join(', ')} (Map > Map Properties)`);
   const text = (key: string): Result<string> => {
     const v = mapProps.get(key);
     return typeof v === 'string' && v.trim() !== ''

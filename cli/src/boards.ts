@@ -1,7 +1,8 @@
 /** `roborally boards`, `show`, `course validate` and `tiled import|export`. */
 import { courseRuleSets, renderText, validateCourse } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
-import { boardNames, courseNames, loadBoard, loadCourse, exportTiledFile, importTiledFile, writeOutputFile } from '../../boards/src/index.js';
+import { resolve } from 'node:path';
+import { boardNames, courseNames, loadBoard, loadCourse, exportTiledFile, importTiledFile, readJsonFile, writeOutputFile } from '../../boards/src/index.js';
 
 type Print = (line: string) => void;
 
@@ -61,8 +62,24 @@ export function showBoard(nameOrPath: string, o: ShowOptions, print: Print): num
     return 0;
   }
   if (course.ok || !board || board.ok) return 1;
-  print(`roborally show: ${nameOrPath}: ${board.error.field}: ${board.error.message}; as a course: ${course.error.field}: ${course.error.message}`);
+  print(`roborally show: ${showRefusal(nameOrPath, board.error, course.error)}`);
   return 1;
+}
+
+/**
+ * Why `show` drew nothing, said once: a file that cannot be read as JSON answers for itself; a file
+ * with a `grid` was meant as a board and one without as a course; a name is neither's.
+ */
+function showRefusal(nameOrPath: string, board: { field: string; message: string }, course: { field: string; message: string }): string {
+  if (!nameOrPath.endsWith('.json')) {
+    if (boardNames().includes(nameOrPath)) return `${board.field}: ${board.message}`;
+    if (courseNames().includes(nameOrPath)) return `${course.field}: ${course.message}`;
+    return `no board or course "${nameOrPath}" (boards: ${boardNames().join(', ') || 'none'}; courses: ${courseNames().join(', ') || 'none'})`;
+  }
+  const json = readJsonFile(resolve(nameOrPath));
+  if (!json.ok) return `${json.error.field}: ${json.error.message}`;
+  const isBoard = typeof json.value === 'object' && json.value !== null && 'grid' in json.value;
+  return isBoard ? `${board.field}: ${board.message}` : `${course.field}: ${course.message}`;
 }
 
 /** Checks a course file; prints each problem with its square, and exits 1 if there is any. */

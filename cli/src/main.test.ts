@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,30 @@ test('course validate exits 1 for a course with an unknown key, naming its path,
   const missing = run(['course', 'validate', join(dir, 'none.json')]);
   assert.equal(missing.code, 1);
   assert.match(missing.out, /^INVALID /);
+}));
+
+test('show and course validate say once what is wrong with a file: missing, a link to nothing, a board with an unknown key; a name that is neither lists both', () => inDir((dir) => {
+  const missing = join(dir, 'none.json');
+  for (const args of [['show', missing], ['course', 'validate', missing]]) {
+    const r = run(args);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.match(r.out, /none\.json: no such file or directory\n$/, args.join(' '));
+  }
+  const link = join(dir, 'gone.json');
+  symlinkSync(join(dir, 'nowhere.json'), link);
+  for (const args of [['show', link], ['course', 'validate', link]]) {
+    const r = run(args);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.match(r.out, /gone\.json: is a symbolic link to nothing/, args.join(' '));
+  }
+  const board = join(dir, 'b.json');
+  writeFileSync(board, JSON.stringify({ name: 'b', author: 'a', description: 'd', grid: ['. .'], lasers: [{ x: 0, y: 0, dir: 'E', beam: 3 }] }));
+  const typo = run(['show', board]);
+  assert.equal(typo.code, 1);
+  assert.equal(typo.out, 'roborally show: b.json.lasers[0].beam: unknown key (expected one of x, y, dir, beams)\n');
+  const neither = run(['show', 'nope']);
+  assert.equal(neither.code, 1);
+  assert.match(neither.out, /^roborally show: no board or course "nope" \(boards: atoll, .*; courses: .*first-shift/);
 }));
 
 test('JSON nested 10,000 deep is refused at its line and column by check, show, course validate and tiled import', () => inDir((dir) => {

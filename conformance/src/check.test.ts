@@ -94,6 +94,12 @@ const BAD_INPUT: [string, any, RegExp][] = [
   ['a missing program', variant((s) => (s.turns[0].programs = {})), /turns\[0\]\.programs: no program for A/],
   ['a program for an unknown robot', variant((s) => (s.turns[0].programs.Z = [])), /turns\[0\]\.programs\.Z: no robot named "Z"/],
   ['an unknown key', variant((s) => (s.robots[0].colour = 'red')), /robots\[0\]\.colour: unknown key/],
+  ['an id of 129 characters, named by its file', variant((s) => (s.id = 'x'.repeat(129))), /^FAIL bad: .*bad\.json: id: expected a non-empty string of at most 128 characters/],
+  ['a title that is not text', variant((s) => (s.title = 5)), /title: expected text of at most 2000 characters/],
+  ['a source of 2,001 characters', variant((s) => (s.source = 'x'.repeat(2001))), /source: expected text of at most 2000 characters/],
+  ['101 turns', variant((s) => (s.turns = Array(101).fill(s.turns[0]))), /turns: 101 turns; a scenario plays at most 100/],
+  ['65 robots', variant((s) => (s.robots = Array.from({ length: 65 }, (_, k) => ({ name: `R${k}`, x: 1, y: 1, dir: 'N', virtual: true })))), /robots: 65 robots; a scenario holds at most 64/],
+  ['a robot of 10,000 lives', variant((s) => (s.robots[0].lives = 10000)), /robots\[0\]\.lives: expected a whole number of lives, 1 to 9999, found 10000/],
   ['a power down by an undamaged robot', variant((s) => (s.turns[0].powerDown = ['A'])), /turns\[0\]\.powerDown: A: only a damaged robot may power down/],
 ];
 

@@ -4,7 +4,7 @@ import {
   openRegisters, parseChoices, playRegister, popcount, recompile, renderText, submitOrders, type Card,
   type Choices, type GameState, type Result, type Setup,
 } from '../../engine/src/index.js';
-import { parseScenario, type Expect, type Scenario, type TurnSpec } from './scenario.js';
+import { MAX_ID, parseScenario, type Expect, type Scenario, type TurnSpec } from './scenario.js';
 
 export type Verdict = 'pass' | 'fail';
 
@@ -27,7 +27,9 @@ const priorities = (rules: string): boolean | undefined => RULE_SETS[rules]?.pri
 
 /** Checks one scenario given as parsed JSON; `fallbackId` names it if it has no id of its own. */
 export function checkScenario(raw: unknown, fallbackId: string, o: RunOptions = {}): ScenarioResult {
-  const rawId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : fallbackId;
+  const id = (raw as { id?: unknown } | null)?.id;
+  // A refused scenario is named by its id if that is a sensible one, else by its file.
+  const rawId = typeof id === 'string' && id && id.length <= MAX_ID ? id : fallbackId;
   const parsed = parseScenario(raw, priorities);
   const expectedError = expectedErrorOf(raw);
   if (!parsed.ok) return refused(rawId, `${parsed.error.field}: ${parsed.error.message}`, expectedError);

@@ -64,6 +64,14 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => Number.isInteger(v);
 
+/** The longest `id`, `title` and `source` read, and a robot's longest name. */
+export const MAX_ID = 128;
+const MAX_TEXT = 2000;
+const MAX_NAME = 32;
+/** The most turns a scenario plays and the most robots it holds: a situation, not a race (C-075 has ten robots). */
+export const MAX_TURNS = 100;
+export const MAX_ROBOTS = 64;
+
 const TOP_KEYS = new Set(['id', 'title', 'source', 'rules', 'settings', 'seed', 'board', 'robots', 'turns', 'expect']);
 const ROBOT_KEYS = new Set(['name', 'x', 'y', 'dir', 'damage', 'lives', 'flags', 'archive', 'start', 'virtual', 'poweredDown', 'destroyed', 'options', 'program', 'fcLocks']);
 const TURN_KEYS = new Set(['programs', 'registers', 'expect', 'powerDown', 'stayDown', 'reenter', 'takeOption', 'choices']);
@@ -164,7 +172,9 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   if (!isObject(raw)) return err('', 'expected a JSON object');
   const bad = unknownKey(raw, TOP_KEYS, '');
   if (bad) return bad;
-  if (typeof raw.id !== 'string' || !raw.id) return err('id', 'expected a non-empty string');
+  if (typeof raw.id !== 'string' || !raw.id || raw.id.length > MAX_ID) return err('id', `expected a non-empty string of at most ${MAX_ID} characters`);
+  for (const k of ['title', 'source'] as const)
+    if (raw[k] !== undefined && (typeof raw[k] !== 'string' || raw[k].length > MAX_TEXT)) return err(k, `expected text of at most ${MAX_TEXT} characters`);
   const rules = raw.rules;
   const ruleSets = Object.keys(RULE_SETS).map((r) => `"${r}"`).join(' or ');
   if (typeof rules !== 'string') return err('rules', `expected ${ruleSets}`);
@@ -194,6 +204,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   if (!settings.ok) return settings;
 
   if (!Array.isArray(raw.robots)) return err('robots', 'expected a list of robots');
+  if (raw.robots.length > MAX_ROBOTS) return err('robots', `${raw.robots.length} robots; a scenario holds at most ${MAX_ROBOTS}`);
   const names = new Map<string, number>();
   const robots: RobotInit[] = [];
   for (let i = 0; i < raw.robots.length; i++) {
@@ -202,7 +213,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
     if (!isObject(r)) return err(p, 'expected an object');
     const badR = unknownKey(r, ROBOT_KEYS, p);
     if (badR) return badR;
-    if (typeof r.name !== 'string' || !r.name) return err(`${p}.name`, 'expected a non-empty string');
+    if (typeof r.name !== 'string' || !r.name || r.name.length > MAX_NAME) return err(`${p}.name`, `expected a non-empty string of at most ${MAX_NAME} characters`);
     if (names.has(r.name)) return err(`${p}.name`, `"${r.name}" is used twice`);
     names.set(r.name, i);
     if (!isInt(r.x)) return err(`${p}.x`, 'expected a whole number');
@@ -260,6 +271,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   };
 
   if (!Array.isArray(raw.turns)) return err('turns', 'expected a list of turns');
+  if (raw.turns.length > MAX_TURNS) return err('turns', `${raw.turns.length} turns; a scenario plays at most ${MAX_TURNS}`);
   const turns: TurnSpec[] = [];
   for (let t = 0; t < raw.turns.length; t++) {
     const tr = raw.turns[t];

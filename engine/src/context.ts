@@ -51,13 +51,17 @@ export interface Workspace {
   chainMeetsRepulsor: boolean;
   /** The robots that run a card this register (phases/program.ts). */
   readonly moving: number[];
-  /** Sort keys of the move order (classic's `moveOrder`). */
-  keys: Int32Array;
-  /** Laser step: points per robot; per board laser its nearest blocker, that blocker's distance and the nearest die's. */
+  /**
+   * Laser step: points per robot; per board laser its nearest blocker, that blocker's distance + 1
+   * and the nearest die's distance; the lasers that meet a blocker. `hits` and `nearestAt` are all
+   * 0 between steps (`laserScratchClean`), unless an exception cut the last step short.
+   */
   hits: Int32Array;
   nearest: Int32Array;
   nearestAt: Int32Array;
   dieAtDistance: Int32Array;
+  lit: Int32Array;
+  laserScratchClean: boolean;
   /** Laser step: shots dealt point by point, and the optional weapons that hit. */
   readonly special: PendingShot[];
   readonly weaponShots: WeaponShot[];
@@ -66,8 +70,6 @@ export interface Workspace {
   tx: Int32Array;
   ty: Int32Array;
   stuck: Uint8Array;
-  /** Per card number: 1 while the card is in the program being revealed (turn.ts). */
-  readonly inProgram: Uint8Array;
   /** This register: the sides each robot's shield has blocked (shieldPerRegister), and whether any has. */
   blockedSides: number[];
   anyBlocked: boolean;
@@ -98,16 +100,14 @@ export interface Ctx {
   readonly work: Workspace;
 }
 
-/** Per card number below this, a mark in `Workspace.inProgram` (classic 10-840, pbem codes from 1000). */
-export const MARKABLE_CARDS = 2048;
 
 function newWorkspace(cells: number): Workspace {
   return {
-    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [], keys: new Int32Array(8),
+    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [],
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
+    lit: new Int32Array(8), laserScratchClean: true,
     special: [], weaponShots: [],
     riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8),
-    inProgram: new Uint8Array(MARKABLE_CARDS),
     blockedSides: [], anyBlocked: false, fireControlUsed: new Map(), rams: new Set(),
   };
 }

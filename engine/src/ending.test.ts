@@ -96,6 +96,9 @@ test('handicaps per seat: options, lives, damage and a start position of its own
   assert.ok(!st.optionDeck.includes('Brakes'), 'a handicap option is taken out of the option deck');
   const bad = newRace(setup, [{ name: 'A', damage: 10 }], 1);
   assert.equal(bad.ok, false);
+  // A start of its own off the board is refused by the entrant's start, not by a robot's x.
+  const off = newRace(setup, [{ name: 'A' }, { name: 'B', start: [99, 0] }], 1);
+  assert.deepEqual(off.ok ? null : off.error.field, 'entrants[1].start');
 });
 
 test('the starting facing is chosen once the first hand is dealt, and only in the first turn (002 L38-39, 000 L56)', () => {

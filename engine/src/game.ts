@@ -10,7 +10,7 @@ import { rngFrom, type Seed } from './rng.js';
 import { classic } from './rules/classic.js';
 import { pbem } from './rules/pbem.js';
 import type { RuleSet } from './rules/ruleset.js';
-import { startingLives, type Settings } from './settings.js';
+import { SETTING_RANGES, startingLives, type Settings } from './settings.js';
 import { cloneState, type GameState, type RobotState } from './state.js';
 import { buildOptionDeck, freeOptions } from './options/deck.js';
 import { holds, memory } from './options/held.js';
@@ -83,7 +83,8 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed: Se
     if (!Number.isInteger(damage) || damage < 0 || damage >= rules.destroyAt)
       return err(`${p}.damage`, `expected 0 to ${rules.destroyAt - 1} (${rules.destroyAt} destroys a robot), found ${damage}`);
     const l = r.lives ?? lives;
-    if (!Number.isInteger(l) || l < 1) return err(`${p}.lives`, `expected a whole number of lives, at least 1, found ${l}`);
+    const [, mostLives] = SETTING_RANGES.count;
+    if (!Number.isInteger(l) || l < 1 || l > mostLives) return err(`${p}.lives`, `expected a whole number of lives, 1 to ${mostLives}, found ${l}`);
     const flags = r.flags ?? 0;
     if (!Number.isInteger(flags) || flags < 0 || flags > b.flags.length)
       return err(`${p}.flags`, `expected 0 to ${b.flags.length} (the board has ${b.flags.length} flags), found ${flags}`);
@@ -195,7 +196,7 @@ export function newRace(setup: Setup, entrants: readonly Entrant[], seed: Seed):
   }
   const shared = (i: number) => at.some((s, j) => j !== i && s[0] === at[i]![0] && s[1] === at[i]![1]);
   const own = (p: Entrant) => p.start !== undefined || arena;
-  return createState(
+  const made = createState(
     setup,
     entrants.map((p, i) => ({
       name: p.name, x: at[i]![0], y: at[i]![1], dir: p.dir ?? (arena ? towardCentre(setup.board, at[i]!) : 0),
@@ -204,6 +205,10 @@ export function newRace(setup: Setup, entrants: readonly Entrant[], seed: Seed):
     })),
     seed,
   );
+  // A start of the entrant's own that no robot may stand on is the entrant's start's fault.
+  const where = made.ok ? null : /^robots\[(\d+)\]\.x$/.exec(made.error.field);
+  if (!made.ok && where && entrants[Number(where[1])]?.start) return err(`entrants[${where[1]}].start`, made.error.message);
+  return made;
 }
 
 /**

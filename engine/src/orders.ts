@@ -6,14 +6,14 @@
  * dealt (the engine's `checkOrders`, once), and gives them back as written (`SeatOrders`, what a
  * server keeps and shows) and as the engine enters them at the deadline (`CheckedTurn`).
  */
-import { handCard, type Card } from './cards.js';
+import { cardName, handCard, type Card } from './cards.js';
 import type { Setup } from './context.js';
 import { facingChoosable } from './game.js';
 import { parseDir } from './geometry.js';
 import { readEntry } from './notation.js';
 import { parseChoices } from './options/choices.js';
 import { err, ok, type Result } from './result.js';
-import type { Choices, GameState, RobotState } from './state.js';
+import type { Choices, GameState } from './state.js';
 import { checkOrders, openRegisters, type CheckedTurn, type Orders } from './turn.js';
 
 /** A seat's orders as written (the API's JSON, docs/server.md): cards by name, `null` for a register left to the random fill. */
@@ -63,6 +63,7 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   if (body.turn !== undefined && (!Number.isSafeInteger(body.turn) || (body.turn as number) < 1)) return err('turn', 'expected the number of the turn the orders are for');
   const unlock = body.unlock === undefined ? [] : body.unlock;
   if (!Array.isArray(unlock) || unlock.length > 5 || unlock.some((u) => !Number.isInteger(u) || u < 1 || u > 5)) return err('unlock', 'expected register numbers 1 to 5');
+  if (new Set(unlock).size < unlock.length) return err('unlock', 'expected register numbers 1 to 5, each once');
   let reenter: SeatOrders['reenter'] = null;
   if (body.reenter !== undefined && body.reenter !== null) {
     const re = body.reenter;
@@ -81,25 +82,26 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   if (!Array.isArray(raw) || raw.length > 5) return err('program', 'expected a list of cards, one per open register (null: leave it to the random fill)');
   if (!needs && raw.some((c) => c !== null)) return err('program', `${r.name} ${r.poweredDown ? 'is powered down' : r.status !== 'active' ? 'is not on the board' : 'has every register locked'} and plays no cards this turn`);
   if (needs && raw.length !== open.length) return err('program', `expected ${open.length} entries, one per open register (${open.join(', ')}), found ${raw.length}`);
+  const entries: Entry[] = [];
   for (let k = 0; k < raw.length; k++) {
     if (typeof raw[k] === 'string' && raw[k].length > MAX_ENTRY) return err(`program[${k}]`, `expected a card, at most ${MAX_ENTRY} characters ("F1:500+R:80")`);
-    const entry = raw[k] === null ? null : readEntry(raw[k], setup.rules);
+    const entry = raw[k] === null ? NO_ENTRY : readEntry(raw[k], setup.rules);
     if (typeof entry === 'string') return err(`program[${k}]`, entry);
+    entries.push(entry);
   }
-  if (body.choices !== undefined && body.choices !== null) {
-    const c = parseChoices(body.choices, setup, r);
-    if (!c.ok) return c;
-    // The new hand comes before the program that uses it: Recompile is a request of its own.
-    if (c.value.recompile) return err('choices.recompile', 'Recompile is a request of its own, made before programming: POST /api/races/{id}/seats/{seat}/recompile (by mail, a mail saying "recompile"), then send the program from the new hand');
-    if (unlock.length && isObject(body.choices) && body.choices.unlock) return err('unlock', 'give the registers to free once: in unlock or in choices.unlock');
-  }
+  const choices = parseChoices(body.choices, setup, r);
+  if (!choices.ok) return choices;
+  // The new hand comes before the program that uses it: Recompile is a request of its own.
+  if (choices.value.recompile) return err('choices.recompile', 'Recompile is a request of its own, made before programming: POST /api/races/{id}/seats/{seat}/recompile (by mail, a mail saying "recompile"), then send the program from the new hand');
+  if (unlock.length && isObject(body.choices) && body.choices.unlock) return err('unlock', 'give the registers to free once: in unlock or in choices.unlock');
   const written: SeatOrders = {
     ...(body.turn !== undefined ? { turn: body.turn as number } : {}),
-    program: raw as (string | null)[], powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter,
+    // Each entry as the engine names it ("f2:0670 " is F2:670): what is kept and shown is what was read.
+    program: raw.map((c, k) => (c === null ? null : entryText(entries[k]!))), powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter,
     ...(body.facing !== undefined && body.facing !== null ? { facing: body.facing as string } : {}),
     choices: isObject(body.choices) ? body.choices : null,
   };
-  const turn = storedTurn(setup, st, seat, written);
+  const turn = checkedTurn(written, entries, choices.value);
   // The engine has the last word on everything: the orders with the empty registers filled from
   // the cards nothing else uses (the random fill draws from those at the deadline).
   const left = r.hand.slice();
@@ -108,20 +110,32 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   return checkOrders(setup, st, seat, trial) ?? ok({ written, turn });
 }
 
+/** A program entry read: the card, and the card joined to it (0: none); both 0 for a register left to the random fill. */
+type Entry = { card: Card; joined: Card };
+const entryText = (e: Entry): string => `${cardName(e.card)}${e.joined ? `+${cardName(e.joined)}` : ''}`;
+const NO_ENTRY: Entry = { card: 0, joined: 0 };
+
 /**
- * Orders `readOrders` took, as the engine enters them at the deadline (`enterCheckedOrders`), read
- * against the turn as dealt: a card per open register, 0 for one left to the random fill; the
- * cards the orders use besides the program (joined, set aside, stored), which the fill must not
- * draw; the re-entry and the starting facing asked for. Nothing is checked here: it was when they
- * were sent.
+ * Orders `readOrders` took and stored, read again against the turn as dealt, as the engine enters
+ * them at the deadline (`enterCheckedOrders`): a card per open register, 0 for one left to the
+ * random fill; the cards the orders use besides the program (joined, set aside, stored), which the
+ * fill must not draw; the re-entry and the starting facing asked for. Nothing is checked here: it
+ * was when they were sent (an entry or decision that no longer reads, which only a change of the
+ * stored orders could make, is left to the random fill or left out).
  */
 export function storedTurn(setup: Setup, st: GameState, seat: number, o: SeatOrders): CheckedTurn {
   const entries = o.program.map((s) => {
-    const e = s === null ? null : readEntry(s, setup.rules);
-    return e === null || typeof e === 'string' ? { card: 0, joined: 0 } : e;
+    const e = s === null ? NO_ENTRY : readEntry(s, setup.rules);
+    return typeof e === 'string' ? NO_ENTRY : e;
   });
+  const r = st.robots[seat];
+  const choices = r && o.choices ? parseChoices(o.choices, setup, r) : null;
+  return checkedTurn(o, entries, choices?.ok ? choices.value : {});
+}
+
+/** Orders as written, with their entries and decisions read, as the engine enters them (`storedTurn`). */
+function checkedTurn(o: SeatOrders, entries: readonly Entry[], choices: Choices): CheckedTurn {
   const joined = entries.map((e) => e.joined);
-  const choices = readChoices(setup, st.robots[seat], o.choices);
   const dir = o.reenter?.dir === undefined ? undefined : parseDir(o.reenter.dir);
   return {
     orders: { program: entries.map((e) => e.card), joined, powerDown: o.powerDown, stayDown: o.stayDown, takeOption: o.takeOption, unlock: choices.unlock ?? o.unlock, choices },
@@ -131,8 +145,3 @@ export function storedTurn(setup: Setup, st: GameState, seat: number, o: SeatOrd
     checkedWhenSent: true,
   };
 }
-
-const readChoices = (setup: Setup, r: RobotState | undefined, raw: Record<string, unknown> | null): Choices => {
-  const c = r && raw ? parseChoices(raw, setup, r) : null;
-  return c?.ok ? c.value : {};
-};

@@ -178,36 +178,23 @@ export const cloneStateSharingHands = (s: GameState): GameState => copyState(s, 
 function copyState(s: GameState, sharedHands: boolean): GameState {
   const robots: RobotState[] = [];
   for (let i = 0; i < s.robots.length; i++) robots.push(cloneRobot(s.robots[i]!, sharedHands));
-  const rng = s.rng;
   return {
     rules: s.rules,
     turn: s.turn,
     phase: s.phase,
     register: s.register,
-    rng: rng.length === 4 ? [rng[0]!, rng[1]!, rng[2]!, rng[3]!] : rng.slice(),
+    rng: s.rng.slice(),
     deck: s.deck, // shared: never changed in place
-    discard: copyNumbers(s.discard),
+    discard: s.discard.slice(),
     robots,
-    finished: s.finished.length ? s.finished.slice() : [],
+    finished: s.finished.slice(),
     winTurn: s.winTurn,
     offers: s.offers, // shared: never changed in place
-    dice: copyNumbers(s.dice),
-    order: copyNumbers(s.order),
+    dice: s.dice.slice(),
+    order: s.order.slice(),
     optionDeck: s.optionDeck ?? [], // shared (never changed in place); a state saved before options had none
     destructions: s.destructions,
   };
-}
-
-/**
- * A copy of a list of numbers. An empty list and a five-entry one (the registers) are written as
- * array literals, which the optimizer allocates in place: `slice()` is a call into the runtime, and
- * a turn's copy made about twenty of them. (Numbers only, so that the literals' element kinds stay
- * those of numbers.)
- */
-function copyNumbers(a: readonly number[]): number[] {
-  if (a.length === 0) return [];
-  if (a.length === 5) return [a[0]!, a[1]!, a[2]!, a[3]!, a[4]!];
-  return a.slice();
 }
 
 /** Every field written out, not spread: one object shape for all robots, and much faster. */
@@ -216,8 +203,8 @@ function cloneRobot(r: RobotState, sharedHand: boolean): RobotState {
     name: r.name, x: r.x, y: r.y, dir: r.dir, damage: r.damage, lives: r.lives, flags: r.flags,
     archive: r.archive, start: r.start, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown,
     announced: r.announced, stayDown: r.stayDown, takeOption: r.takeOption, unlock: r.unlock,
-    hand: sharedHand && r.hand.length ? r.hand : copyNumbers(r.hand), registers: copyNumbers(r.registers), locked: r.locked, programmed: r.programmed,
-    destroyedAt: r.destroyedAt, reentries: r.reentries, options: r.options.length ? r.options.slice() : [],
+    hand: sharedHand && r.hand.length ? r.hand : r.hand.slice(), registers: r.registers.slice(), locked: r.locked, programmed: r.programmed,
+    destroyedAt: r.destroyedAt, reentries: r.reentries, options: r.options.slice(),
     opt: r.opt ? cloneMemory(r.opt) : null,
   };
 }

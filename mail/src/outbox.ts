@@ -9,13 +9,13 @@
 import { createHash } from 'node:crypto';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, goalLine, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
-import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -34,6 +34,8 @@ interface RaceMail {
   readonly id: string;
   /** The robot each seat races (render/src/robots.ts's designs), by seat, for the pictures. */
   readonly designs: readonly number[];
+  /** Each seat's kind (human or bot), by seat. */
+  readonly kinds: readonly string[];
   readonly state: GameState;
   readonly status: string;
   readonly deadlineAt: number | null;
@@ -44,6 +46,8 @@ interface RaceMail {
   readonly course: Course;
   readonly setup: Setup;
   readonly seed: number;
+  /** The series it belongs to (its first race's id), or null. */
+  readonly series: string | null;
   /** `follow`: keeps receiving the turn mails once its robot is out (else they stop). */
   readonly seats: { seat: number; kind: string; follow: boolean; email: string; secret: string; ctx: SeatMailContext }[];
 }
@@ -99,8 +103,8 @@ export class Outbox {
     if (!race) return null;
     const { policy, setup } = race;
     return {
-      designs: race.seats.map((x) => x.robot),
-      id, state: race.state, status: race.status, deadlineAt: race.deadlineAt, lastSeq: race.lastSeq, policy, rules: race.rules, course: race.courseData, setup, seed: race.seed,
+      designs: race.seats.map((x) => x.robot), kinds: race.seats.map((x) => x.kind),
+      id, state: race.state, status: race.status, deadlineAt: race.deadlineAt, lastSeq: race.lastSeq, policy, rules: race.rules, course: race.courseData, setup, seed: race.seed, series: race.series,
       seats: race.mail.map((m) => ({
         seat: m.seat, kind: race.seats[m.seat]!.kind, follow: race.seats[m.seat]!.follow, email: m.email, secret: m.secret,
         ctx: { race: id, course: race.course, rules: race.rules, policy, seat: m.seat, name: race.seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret) },
@@ -178,8 +182,22 @@ export class Outbox {
       const start = turn1.ok ? turn1.value.before : st;
       const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
+      const teams = Object.entries(race.setup.settings.teams ?? {});
+      /** The robots as seat `viewer` may know them at the start: team, bot, and handicaps (004 L174), options as Secret Options lets it see them. */
+      const roster = (viewer: number) => start.robots.map((r, i) => {
+        const seen = i === viewer ? { options: r.options, hiddenOptions: 0 } : visibleOptions(r, secret);
+        const notes = [
+          ...teams.filter(([, names]) => names.includes(r.name)).map(([team]) => `team ${team}`),
+          ...(race.kinds[i] === 'bot' ? ['a bot'] : []),
+          ...(r.lives !== lives && !race.setup.settings.infiniteLives ? [`${r.lives} ${r.lives === 1 ? 'life' : 'lives'}`] : []),
+          ...(r.damage ? [`starts with ${r.damage} damage`] : []),
+          ...(seen.options.length ? [`holds ${seen.options.join(', ')}`] : []),
+          ...(seen.hiddenOptions ? [`holds ${seen.hiddenOptions} secret option${seen.hiddenOptions === 1 ? '' : 's'}`] : []),
+        ];
+        return `${r.name}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+      });
       return each((s) => startMail(s.ctx, {
-        description: race.course.description, flags: race.course.flags.length, lives, players: st.robots.map((r) => r.name), picture,
+        description: race.course.description, goal: goalLine(race.setup.settings, race.course.flags.length, start.robots[s.seat]!), robots: roster(s.seat), picture,
         rules: rulesLines(race.setup.rules, race.setup.settings), holds: gainedLines([], start.robots[s.seat]?.options ?? [], race.setup, 'holds'),
       }));
     }
@@ -224,8 +242,11 @@ export class Outbox {
       const names = st.robots.map((r) => r.name);
       const stats = raceStats(names, await this.o.service.gameEvents(race.id));
       const picks = startingPicks(stats, [], race.seed);
-      // The engine's standings: a line per team and per robot racing alone, best first.
-      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), awards(stats), picks));
+      // In a series, its standings across the races over so far (the race service's, as GET /api/series gives them).
+      const series = race.series ? await this.o.service.series(race.series) : null;
+      const across = series?.ok ? { id: race.series!, races: series.value.standings[0]?.places.length ?? 0, lines: seriesLines(series.value.standings) } : undefined;
+      // The engine's standings: a line per team and per robot racing alone, best first; 001's awards where the rule set gives them.
+      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across));
     }
     return [];
   }

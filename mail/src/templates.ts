@@ -4,7 +4,7 @@
  * per register and its picture inline (blue arrows: programmed moves; green: pushes and belts,
  * 001 L119-121), and the end with standings and awards (001 L353-383).
  */
-import { RULE_SETS, cardName, dirName, optionOrders, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type TurnReport } from '../../engine/src/index.js';
+import { RULE_SETS, cardName, dirName, optionOrders, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type SeriesLine, type TurnReport } from '../../engine/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/index.js';
 
 export interface Attachment {
@@ -112,19 +112,20 @@ export function heldOptionLines(ctx: NotationContext): string[] {
 const ruleSet = (c: SeatMailContext): RuleSet => RULE_SETS[c.rules]!;
 
 /**
- * The start of a race: `rules`, the race's rule set and settings in words (the engine's texts,
- * the ones docs/rules.md shows); `holds`, the options the seat's robot holds from the start with
- * how to order each.
+ * The start of a race: `goal`, what the race asks of the seat's robot and what it starts with
+ * (the engine's goalLine); `rules`, the race's rule set and settings in words (the engine's texts,
+ * the ones docs/rules.md shows); `robots`, every robot with its team, bot and handicaps as the seat
+ * may know them; `holds`, the options the seat's robot holds from the start with how to order each.
  */
-export function startMail(c: SeatMailContext, o: { description: string; flags: number; lives: number; players: string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[] }): Mail {
+export function startMail(c: SeatMailContext, o: { description: string; goal: string; robots: readonly string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[] }): Mail {
   const text = [
     `Welcome to race ${c.race} on ${c.course}, ${c.name}!`,
     '',
-    `Touch the ${o.flags} flags in order; ${o.lives} lives.`,
+    o.goal,
     ...o.rules,
     '',
     o.description,
-    `Robots: ${o.players.join(', ')}.`,
+    `Robots: ${o.robots.join(', ')}.`,
     `Deadlines: ${policyText(c.policy)}.`,
     ...(o.holds?.length ? ['', ...o.holds] : []),
     '',
@@ -215,13 +216,19 @@ export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, ro
   return { subject: `${c.code} Turn ${rep.turn}: ${o.corrected ? 'corrected report' : 'report'}`, text: body, html, attachments: [picture], replyTo: c.replyTo };
 }
 
-export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[]): Mail {
+export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[], series?: { id: string; races: number; lines: readonly string[] }): Mail {
   const text = [
     `Race ${c.race} on ${c.course} is over.`, '', 'Standings:', ...standings.map((s) => `  ${s}`), '',
-    'Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), '',
+    ...(series ? [`Standings of the series ${series.id} after ${series.races} race${series.races === 1 ? '' : 's'} (a point for each robot placed behind, plus one for racing):`, ...series.lines.map((s) => `  ${s}`), ''] : []),
+    ...(awards.length ? ['Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), ''] : []),
     `Starting picks for the next race (001 L333-351): ${picks.join(', ')}.`, '', 'Thank you for racing!',
   ].join('\n');
-  return { subject: `${c.code} Race over: standings and awards`, text, replyTo: c.replyTo };
+  return { subject: `${c.code} Race over: ${awards.length ? 'standings and awards' : 'standings'}`, text, replyTo: c.replyTo };
+}
+
+/** A series' standings, a line a robot: place, points, wins, and its place in each race ("-": not raced). */
+export function seriesLines(lines: readonly SeriesLine[]): string[] {
+  return lines.map((l) => `${l.place}. ${l.name}: ${l.points} point${l.points === 1 ? '' : 's'}, ${l.wins} win${l.wins === 1 ? '' : 's'} (places: ${l.places.map((p) => p ?? '-').join(', ')})`);
 }
 
 /**

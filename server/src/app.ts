@@ -284,8 +284,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     entries: (id, after, limit) => svc.entries(id, after, limit),
     lastSeq: (id) => svc.lastSeq(id),
     played: async (id, turn) => {
-      const [replay, report] = await Promise.all([svc.replay(id, turn), svc.report(id, turn)]);
-      return replay.ok && report.ok ? { turn, replay: replay.value, report: report.value } : null;
+      const got = await svc.played(id, turn);
+      return got.ok ? { turn, ...got.value } : null;
     },
   }, o.stream);
   const onCommitted = (id: string, seq: number) => hub.committed(id, seq);

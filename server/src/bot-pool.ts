@@ -78,7 +78,8 @@ export class BotPool {
   private readonly decisions = new Map<string, Record<number, BotTurn>>();
   /** Each race's latest decision's key, the races seen least recently first. */
   private readonly latest = new Map<string, string>();
-  private readonly budgetMs: number;
+  /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
+  readonly budgetMs: number;
   private readonly hungMs: number;
   private readonly queue: number;
   private readonly nice: number;

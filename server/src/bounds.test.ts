@@ -5,9 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import WebSocket from 'ws';
-import { call, freshDb, PG_URL, postgresAnswers, startServer } from './testing.js';
+import { call, dropSchema, freshDb, postgresAnswers, startServer } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
@@ -16,16 +15,6 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 /** Numbers no field takes, as they would be written in a path or query, and in JSON. */
 const TEXT = ['2147483648', '9007199254740992', '1e308', '1.5', '-1', 'NaN', 'Infinity', 'abc', '0x10000000000'];
 const JSON_NUMBERS = [2 ** 31, 2 ** 53, 1e308, 1.5, -1, -(2 ** 31) - 1];
-
-/** Drops the schema a PostgreSQL test database lives in. */
-async function dropSchema(url: string | undefined): Promise<void> {
-  const schema = url && /search_path=(\w+)/.exec(decodeURIComponent(url))?.[1];
-  if (!schema) return;
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  await c.query(`drop schema if exists ${schema} cascade`);
-  await c.end();
-}
 
 /** The status of a WebSocket upgrade the server refused (0 if it was accepted). */
 const upgradeStatus = (url: string) =>

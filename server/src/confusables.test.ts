@@ -17,6 +17,11 @@ test('Cyrillic, Greek and Latin look-alikes give the name they look like', () =>
     ['\u0456ris', 'iris'], // Cyrillic і
     ['\u0425\u0435\u0440\u043e', 'Xepo'], // Cyrillic Х е р о
     ['\u04ba\u0430ns', 'hans'], // Cyrillic Һ: its small letter һ is drawn like h
+    ['\u0251lice', 'alice'], // Latin alpha ɑ
+    ['\u0131ris', 'iris'], // dotless ı
+    ['vvill', 'will'],
+    ['clan', 'dan'],
+    ['\u13aava', 'Ava'], // Cherokee Ꭺ, beyond the Cyrillic and Greek of a hand-made table
   ];
   for (const [a, b] of alike) assert.equal(skeleton(a), skeleton(b), `${a} ~ ${b}`);
   assert.equal(lookalike('\u0410lice'), lookalike('Alice'));

@@ -1,51 +1,26 @@
 /**
  * Letters that look like other letters, for telling whether two seats' names could be mistaken for
- * each other ("Аlice" with a Cyrillic А and "Alice"). A small table of the common cases, taken
- * from the Unicode Consortium's confusables list (UTS #39, confusables.txt) for the scripts a
- * seat's name is most often written in: Cyrillic and Greek letters drawn like Latin ones, a few
- * Latin letters outside ASCII that no normalization folds (ı, ɑ, ɡ), and the ASCII look-alikes of
- * sans-serif type (I l 1, O 0, rn m, vv w, cl d). Letters NFKC already folds (ſ, ϲ) are left to it. Capitals and small letters are mapped apart, since
- * a capital may look like one Latin letter and its small letter like another (Greek Η is H, η is n).
+ * each other ("Аlice" with a Cyrillic А and "Alice"). The table is the Unicode Consortium's
+ * confusables list (UTS #39, confusables.txt) as the `unhomoglyph` package keeps it: each of some
+ * 6,300 characters mapped to the prototype it is drawn like (Cyrillic а to a, Greek Η to H, I and 1
+ * to l, 0 to O, m to rn). Capitals and small letters map apart, since a capital may look like one
+ * Latin letter and its small letter like another (Greek Η is H, η is n). Two pairs of sans-serif
+ * type the list leaves out are added: vv is drawn like w, cl like d.
  *
- * `skeleton` maps a name, letter by letter, to the Latin letters it looks like, case folded; two
- * names look alike when their skeletons are equal (accents and separators are folded first: setup.ts).
+ * `skeleton` maps a name to the letters it looks like, case folded; two names look alike when their
+ * skeletons are equal (accents and separators are folded first: setup.ts).
  */
+import unhomoglyph from 'unhomoglyph';
 
-/** Each letter (a capital or a small one) and the Latin it is drawn like. */
-const LOOKS_LIKE: Record<string, string> = {
-  // Cyrillic capitals
-  'А': 'A', 'В': 'B', 'Е': 'E', 'Ѐ': 'E', 'Ё': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C',
-  'Т': 'T', 'У': 'Y', 'Х': 'X', 'Ѕ': 'S', 'І': 'l', 'Ї': 'l', 'Ј': 'J', 'Ԛ': 'Q', 'Ԝ': 'W', 'Ү': 'Y', 'Ӏ': 'l', 'Ԁ': 'd',
-  // Cyrillic small letters
-  'а': 'a', 'е': 'e', 'ѐ': 'e', 'ё': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'ѕ': 's', 'і': 'i',
-  'ї': 'i', 'ј': 'j', 'һ': 'h', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ү': 'y', 'ӏ': 'l', 'ɡ': 'g',
-  // Greek capitals
-  'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'l', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P',
-  'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'Ϳ': 'J',
-  // Greek small letters
-  'α': 'a', 'γ': 'y', 'ι': 'i', 'ν': 'v', 'ο': 'o', 'ρ': 'p', 'σ': 'o', 'υ': 'u', 'χ': 'x', 'ϳ': 'j', 'η': 'n', 'κ': 'k',
-  // Latin letters no normalization folds
-  'ı': 'i', 'ȷ': 'j', 'ɑ': 'a', 'ɩ': 'i', 'ʏ': 'y',
-  // Sans-serif ASCII: a capital I and a one are drawn like a small L; a zero like an O
-  'I': 'l', '1': 'l', '0': 'O',
-};
-
-/** Pairs of small letters drawn like one (after the table): "rn" like "m", "vv" like "w", "cl" like "d". */
-const PAIRS: readonly [RegExp, string][] = [[/rn/g, 'm'], [/vv/g, 'w'], [/cl/g, 'd']];
-
-const mapped = (s: string): string => {
-  let out = '';
-  for (const c of s) out += LOOKS_LIKE[c] ?? c;
-  return out;
-};
+/** Pairs of small letters drawn like one, which the confusables list does not map. */
+const PAIRS: readonly [RegExp, string][] = [[/vv/g, 'w'], [/cl/g, 'd']];
 
 /**
- * The Latin letters a name looks like, case folded: mapped as written (capitals as capitals), then
- * folded and mapped again (a capital missing from the table whose small letter is in it), then
- * the pairs.
+ * The letters a name looks like, case folded: mapped as written (capitals as capitals), then folded
+ * and mapped again (a capital the list leaves alone whose small letter it maps), then the pairs.
  */
 export function skeleton(name: string): string {
-  let out = mapped(mapped(name).toLowerCase());
+  let out = unhomoglyph(unhomoglyph(name).toLowerCase());
   for (const [pair, one] of PAIRS) out = out.replace(pair, one);
   return out;
 }

@@ -31,6 +31,12 @@ export interface RaceRow {
   seed: number;
   /** The deal as JSON (deal.ts); null for a race stored before deals were kept apart. */
   deal: string | null;
+  /**
+   * A live turn whose people's orders are all in, waiting for its bots in the process that took the
+   * last orders: by when it is to be played. Past it, any process plays it (that one may be gone).
+   * Null otherwise.
+   */
+  play_by: number | null;
   /** A course of the race's own (a course object, docs/formats.md); null for a shipped course named by `course`. */
   course_json: string | null;
   /** With no person left: "play" out at bot speed (null too), or "end". */
@@ -74,7 +80,10 @@ export interface TurnRow {
   turn: number;
   /** The state the turn began from (before its start: re-entry, power down, the deal). */
   before: string;
-  /** The state once the turn had begun: what the programs were written against. */
+  /**
+   * The state once the turn had begun: what the programs were written against, a Recompile made
+   * in the turn included (a rewind goes back to it, moderation.ts).
+   */
   dealt: string;
   /** The event that began the turn's latest adjudication. */
   first_seq: number | null;

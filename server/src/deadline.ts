@@ -79,13 +79,13 @@ export function nextDeadline(p: DeadlinePolicy, now: number): number {
 
 /**
  * How long a live race waits for its people to watch the replay of the turn just played before its
- * programming clock starts anyway (a stalled or closed page never halts the race): about the
- * replay's length at 1× (the web client plays a turn's events at some 0.3 s each) and a margin,
- * at most two minutes. Each person's page says when they have watched or skipped the replay
- * (`POST …/seats/{seat}/ready`); the clock starts as soon as every person has.
+ * programming clock starts anyway (a stalled or closed page never halts the race): the replay's
+ * length at 1× as the web client plays it (`replayMs`, the longer of animated and reduced motion)
+ * and a margin, at most two minutes. Each person's page says when they have watched or skipped the
+ * replay (`POST …/seats/{seat}/ready`); the clock starts as soon as every person has.
  */
-export const REPLAY_WAIT = { perEventMs: 300, marginMs: 15_000, mostMs: 120_000 } as const;
+export const REPLAY_WAIT = { marginMs: 15_000, mostMs: 120_000 } as const;
 
-export function replayWaitMs(events: number): number {
-  return Math.min(REPLAY_WAIT.mostMs, REPLAY_WAIT.marginMs + events * REPLAY_WAIT.perEventMs);
+export function replayWaitMs(replayMs: number): number {
+  return Math.min(REPLAY_WAIT.mostMs, REPLAY_WAIT.marginMs + Math.max(0, replayMs));
 }

@@ -11,9 +11,11 @@ import { BotPool } from './bot-pool.js';
 import { shippedCourses } from './courses.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { RaceService } from './races.js';
-import { call, freshDb, streamClient, TestClock, until } from './testing.js';
+import { openDb } from './db.js';
+import { call, dropSchema, freshDb, postgresAnswers, streamClient, TestClock, until } from './testing.js';
 
 const courses = shippedCourses();
+const havePostgres = await postgresAnswers();
 
 /** A planner whose bots decide (in the process) only once `release` is called. */
 function gatedPlanner(): BotPlanner & { release(): void; asked: number } {
@@ -133,3 +135,46 @@ test('orders acknowledged while the bots decide survive the process; a process s
     await second.close();
   }
 });
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  test(`[${kind}] a turn whose last orders wait for the bots of a process that went away is played by another process once its play_by has passed, and once`, { timeout: 60_000, skip: kind === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false }, async () => {
+    const clock = new TestClock();
+    const fresh = await freshDb(kind);
+    // Process A takes both people's last orders while its bots never decide, then goes away.
+    const a = new RaceService({ db: fresh.db, clock, course: (n) => courses.get(n), planner: gatedPlanner(), takeoverMs: 15_000 });
+    const race = await a.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 4 } });
+    assert.ok(race.ok);
+    const { id } = race.value;
+    for (const seat of [0, 1]) {
+      const token = race.value.seats[seat]!.token!;
+      const you = await a.seat(id, seat, token);
+      assert.ok(you.ok);
+      const put = await a.submit(id, seat, { token }, { turn: 1, program: you.value.you.hand.slice(0, you.value.you.openRegisters.length) });
+      assert.ok(put.ok, JSON.stringify(put));
+    }
+    await fresh.db.destroy();
+    // Process B, on the same database, with bots that decide at once.
+    const { db } = kind === 'sqlite' ? openDb({ file: fresh.file! }) : openDb({ url: fresh.url! });
+    const b = new RaceService({ db, clock, course: (n) => courses.get(n), planner: inProcessPlanner });
+    try {
+      const turnOf = async () => {
+        const v = await b.view(id);
+        assert.ok(v.ok);
+        return v.value.turn;
+      };
+      clock.advance(14_000);
+      assert.equal(await b.tick(), 0, 'before play_by the process that took the orders is trusted with the turn');
+      assert.equal(await turnOf(), 1);
+      clock.advance(1_001);
+      assert.equal(await b.tick(), 1, 'past play_by the other process plays it');
+      assert.equal(await turnOf(), 2);
+      const ended = (await b.gameEvents(id)).filter((e) => e.type === 'turnEnded');
+      assert.equal(ended.length, 1);
+      clock.advance(60_000);
+      assert.equal(await b.tick(), 0, 'nothing more to play: play_by went with the turn');
+    } finally {
+      await db.destroy();
+      if (fresh.url) await dropSchema(fresh.url);
+    }
+  });
+}

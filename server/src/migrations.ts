@@ -97,6 +97,16 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('seats').addColumn('robot', 'integer').execute();
     },
   },
+  /**
+   * A turn that waits for its bots in one process is played by any process once `play_by` has
+   * passed (the process that took the last orders may have gone away).
+   */
+  '0005-play-by': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema.alterTable('races').addColumn('play_by', sql`bigint`).execute();
+      await db.schema.createIndex('races_play_by').on('races').column('play_by').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -81,7 +81,7 @@ export class Moderation {
         const last = race.status === 'over' ? st.turn : st.turn - 1;
         const row = await this.d.repo.turn(id, last);
         if (!row || row.first_seq === null) return no(409, 'turn', 'no turn has been played yet');
-        set = { state: row.dealt, status: 'running', paused_left: null, deadline_at: nextDeadline(JSON.parse(race.policy), now) };
+        set = { state: row.dealt, status: 'running', paused_left: null, deadline_at: nextDeadline(JSON.parse(race.policy), now), play_by: null };
         event = { type: 'rewound', turn: last, from: row.first_seq, to: race.last_seq };
         turn = last;
         apply = async (trx) => {

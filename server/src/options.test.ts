@@ -13,7 +13,7 @@ async function optionRace(settings: Record<string, unknown> = {}) {
     settings: { oneFreeOption: true, optionDeck: ['Recompile', 'Shield'], ...settings },
   });
   assert.equal(r.status, 201, JSON.stringify(r.body));
-  const race = r.body as { id: string; seats: { token: string }[] };
+  const race = r.body as { id: string; moderatorKey: string; seats: { token: string }[] };
   const seat = async (k: number) => (await call(s.base, 'GET', `/api/races/${race.id}/seats/${k}`, undefined, auth(race.seats[k]!.token))).body;
   const close = async () => {
     await s.close();
@@ -66,6 +66,32 @@ test('Recompile by the seat: a new hand of the same size and a point of damage, 
     assert.equal(bob.status, 422, 'Bob holds no Recompile');
     const thief = await call(s.base, 'POST', `/api/races/${race.id}/seats/0/recompile`, undefined, auth(race.seats[1]!.token));
     assert.equal(thief.status, 401);
+  } finally {
+    await close();
+  }
+});
+
+test('a rewind keeps the Recompile made in the turn taken back: the new hand, its damage and the orders from it are played again', async () => {
+  const { s, race, seat, close } = await optionRace();
+  try {
+    const mod = { 'x-moderator-key': race.moderatorKey };
+    const re = await call(s.base, 'POST', `/api/races/${race.id}/seats/0/recompile`, undefined, auth(race.seats[0]!.token));
+    assert.equal(re.status, 200, JSON.stringify(re.body));
+    const ava = re.body.hand.slice(0, 5);
+    assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: ava }, auth(race.seats[0]!.token))).status, 200);
+    const bob = (await seat(1)).you.hand.slice(0, 5);
+    assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/1/orders`, { turn: 1, program: bob }, auth(race.seats[1]!.token))).status, 200);
+    const first = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report`);
+    assert.equal(first.status, 200, 'both orders in: turn 1 is played');
+    const rewind = await call(s.base, 'POST', `/api/races/${race.id}/moderator/rewind`, {}, mod);
+    assert.equal(rewind.status, 200, JSON.stringify(rewind.body));
+    const back = await seat(0);
+    assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.turn, 1);
+    assert.deepEqual(back.you.hand, re.body.hand, 'the hand Recompile dealt, not the one dealt first');
+    assert.equal(back.robots[0].damage, 1, "Recompile's point of damage stays");
+    assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/adjudicate`, {}, mod)).status, 200);
+    const again = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report`);
+    assert.deepEqual(again.body, first.body, 'played again with the same orders, the turn goes as it went');
   } finally {
     await close();
   }

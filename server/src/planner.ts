@@ -18,6 +18,8 @@ export interface BotPlanner {
   decided(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Record<number, BotTurn> | null;
   /** Resolves once `decided` has the decision (made, or given up at its budget for a fallback); starts it if need be. */
   ready(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<void>;
+  /** How long a decision the referee waits for may take at most (a pool's budget); none: it never waits. */
+  readonly budgetMs?: number;
   /** A turn was dealt (committed): a planner may start deciding now. Optional. */
   dealt?(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void;
 }

@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, openRegisters, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
@@ -24,7 +24,8 @@ import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
-import { publicEvent } from './views.js';
+import { publicEvent, publicRobots } from './views.js';
+import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { RaceRepository, type Change, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
@@ -91,6 +92,8 @@ export interface MailRace extends MailRaceHead {
   readonly courseData: Course;
   readonly setup: Setup;
   readonly seed: number;
+  /** The series it belongs to (its first race's id), or null for a race on its own or a series' first race. */
+  readonly series: string | null;
   /** `follow`: keeps receiving the turn mails once its robot is out; `robot`: the design it races (render/src/robots.ts). */
   readonly seats: readonly { seat: number; name: string; kind: 'human' | 'bot'; follow: boolean; robot: number }[];
   /** The seats raced by e-mail: the player's address, and the secret its orders must carry. */
@@ -106,6 +109,12 @@ export interface RaceServiceOptions {
   readonly published?: (raceId: string, lastSeq: number) => void;
   /** Decides the bots' orders of a dealt turn (planner.ts); by default in this process. */
   readonly planner?: BotPlanner;
+  /**
+   * A live turn whose people's orders are all in but whose bots have not decided is played by the
+   * process that took the last orders; past this long after them, by any process (its deadline
+   * tick), in case that one went away. By default the planner's budget and 5 s.
+   */
+  readonly takeoverMs?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -145,6 +154,7 @@ export class RaceService {
   private readonly clock: Clock;
   private readonly published: RaceServiceOptions['published'];
   private readonly planner: BotPlanner;
+  private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
   private readonly auth: Auth;
   private readonly setups: RaceSetups;
@@ -159,6 +169,7 @@ export class RaceService {
     this.clock = o.clock;
     this.published = o.published;
     this.planner = o.planner ?? inProcessPlanner;
+    this.takeoverMs = o.takeoverMs ?? (this.planner.budgetMs ?? 0) + 5000;
     this.repo = new RaceRepository(o.db);
     this.auth = new Auth(this.repo);
     this.setups = new RaceSetups(o.course);
@@ -239,8 +250,10 @@ export class RaceService {
       series = prev.value.race.series ?? prev.value.race.id;
       const names = (JSON.parse(prev.value.race.state) as GameState).robots.map((r) => r.name);
       const stats = raceStats(names, await this.repo.gameEvents(req.after.race));
-      const picks = startingPicks(stats.filter((x) => seats.some((s) => s.name === x.name)), seats.filter((s) => !names.includes(s.name)).map((s) => s.name), dealNumber(deal));
-      seats = picks.map((name) => seats.find((s) => s.name === name)!);
+      // The picks as the last race's end announced them (its own seed breaks the ties: the end mail
+      // lists them), less those not racing again; the newcomers after them.
+      const picks = startingPicks(stats, seats.filter((s) => !names.includes(s.name)).map((s) => s.name), prev.value.race.seed);
+      seats = picks.filter((name) => seats.some((s) => s.name === name)).map((name) => seats.find((s) => s.name === name)!);
     }
     const row0 = { id: '', course: req.courseName ?? '', course_json: req.courseJson === null ? null : JSON.stringify(req.courseJson), rules: req.rules, settings: JSON.stringify(req.settings) };
     const setup = this.setups.setupOf(row0);
@@ -275,7 +288,7 @@ export class RaceService {
       id, created_at: now, course: courseLabel, rules: req.rules, settings: row0.settings, policy: JSON.stringify(req.policy),
       moderator_hash: hashSecret(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
       deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal), deal: JSON.stringify(deal),
-      course_json: row0.course_json, unattended: req.unattended, series,
+      course_json: row0.course_json, unattended: req.unattended, series, play_by: null,
     };
     const seatRows = seats.map((s, i) => ({
       race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hashSecret(tokens[i]!) : '',
@@ -387,6 +400,7 @@ export class RaceService {
     if (!got.ok) return got;
     const { race } = got.value;
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    if ((await this.repo.mailSecret(id, seat)) === null) return no(409, 'follow', 'this seat has no e-mail address, so no turn mails come to it');
     await this.repo.setFollow(id, seat, follow);
     const st: GameState = JSON.parse(race.state);
     return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
@@ -402,7 +416,7 @@ export class RaceService {
     const { race, seats } = got;
     return {
       id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
-      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed,
+      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed, series: race.series,
       seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
       mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
     };
@@ -489,7 +503,11 @@ export class RaceService {
             const { set, apply } = play.change;
             entries.push(...play.entries);
             change = { beforeDeadline: now, set, apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
-          } else waitForBots = true;
+          } else {
+            // Played by this process once they have; by any process past play_by (this one may go away).
+            waitForBots = true;
+            change = { ...change, set: { play_by: now + this.takeoverMs } };
+          }
         }
       }
       const last = await commit(race, entries, change);
@@ -510,7 +528,8 @@ export class RaceService {
   /**
    * Recompile (OPTIONS.md 2.22; 001 L227): before programming, the seat's robot discards its hand
    * for a new one and takes the damage. Orders already sent for the turn named the old cards, so
-   * they are withdrawn. The deadline stays.
+   * they are withdrawn. The deadline stays. The turn's dealt state becomes the one with the new
+   * hand, so that a rewind of the turn plays it again from there.
    */
   async recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
     const got = await this.auth.seat(id, seat, who);
@@ -527,9 +546,11 @@ export class RaceService {
     if (!res.ok) return no(422, res.error.field, res.error.message);
     const entries = res.value.events.map((e) => ({ turn: st.turn, kind: 'game' as const, event: publicEvent(e, setup.settings) }));
     const committed = await this.commit(race, entries, {
-      set: { state: JSON.stringify(res.value.state) },
+      set: { state: JSON.stringify(res.value.state), play_by: null },
       apply: async (trx) => {
         await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+        // The programs of the turn are written against the new hand: a rewind comes back to it.
+        await trx.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn).execute();
       },
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
@@ -556,8 +577,10 @@ export class RaceService {
       set: { deadline_at: until },
       apply: async (trx) => {
         for (const x of hurried) {
-          const open = openRegisters(st.robots[x.seat]!.locked);
-          const random: SeatOrders & HurriedFill = { turn: st.turn, program: open.map(() => null), powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, hurried: true };
+          // Orders with no program: every open register left to the random fill, read as any orders are.
+          const read = readOrders(setup, st, x.seat, { turn: st.turn });
+          if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
+          const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
           await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
         }
       },
@@ -690,7 +713,10 @@ export class RaceService {
       for (const e of played.value.next!.events) entries.push({ turn: s.turn, kind: 'game', event: publicEvent(e, setup.settings) });
       // A race with no person left plays on at once; people get the policy's time (or the Three Minute
       // Rule's), in a live race once they have watched the replay (ready.ts), at the latest after its length.
-      const wait = policy.kind === 'live' && left.length ? replayWaitMs(played.value.played.length) : 0;
+      // The replay's length as the web client plays it: the robots as the registers began, the turn's events since.
+      const wait = policy.kind === 'live' && left.length
+        ? replayWaitMs(replayMs(publicRobots(st, setup.settings), entries.flatMap((e) => (e.kind === 'game' ? [e.event as GameEvent] : []))))
+        : 0;
       deadlineAt = turnDeadline(policy, setup.settings, left, now + wait);
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }
@@ -699,7 +725,7 @@ export class RaceService {
       entries,
       next: status === 'running' ? next : null,
       change: {
-        set: { state: JSON.stringify(next), deadline_at: deadlineAt, status },
+        set: { state: JSON.stringify(next), deadline_at: deadlineAt, status, play_by: null },
         apply: async (trx, first) => {
           await trx.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn).execute();
           if (status !== 'running') return;
@@ -770,5 +796,10 @@ export class RaceService {
   /** The report of a turn played: 001's table per register, from its events. */
   report(id: string, turn: number) {
     return this.reads.report(id, turn);
+  }
+
+  /** A turn played, its replay and its report together (the stream's `played` frame). */
+  played(id: string, turn: number) {
+    return this.reads.played(id, turn);
   }
 }

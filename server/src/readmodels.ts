@@ -10,7 +10,7 @@ import {
 import type { RaceRow, SeatRow } from './db.js';
 import { publicDeal, storedDeal } from './deal.js';
 import { no, yes, type Answer } from './errors.js';
-import type { LoadedRace, RaceRepository } from './repository.js';
+import { submittedCounts, type LoadedRace, type RaceRepository } from './repository.js';
 import type { RaceSetups } from './setups.js';
 import { publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
 
@@ -43,6 +43,22 @@ export const seatInfo = (s: Pick<SeatRow, 'seat' | 'name' | 'kind' | 'level' | '
   seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level, robot: s.robot ?? s.seat,
 });
 
+/** A kept play's replay, made once. */
+function replayOf(k: Kept, turn: number): Replay {
+  const p = k.played;
+  k.replay ??= { turn, robots: publicRobots(p.before, p.setup.settings), events: p.events };
+  return k.replay;
+}
+
+/** A kept play's report, made once. */
+function reportOf(k: Kept, turn: number): Report {
+  if (!k.report) {
+    const rep = turnReport(k.played.before, k.played.events);
+    k.report = { turn, report: rep, text: formatTurnReport(rep) };
+  }
+  return k.report;
+}
+
 export class ReadModels {
   /** By `race:turn:firstSeq`: the play of a turn, which never changes. */
   private readonly kept = new Map<string, Promise<Answer<Kept>>>();
@@ -63,10 +79,12 @@ export class ReadModels {
   async seat(got: LoadedRace, seat: number) {
     const { race, seats } = got;
     const st: GameState = JSON.parse(race.state);
-    const mine = await this.repo.seatOrders(race.id, st.turn, seat);
+    // One read for the seat's own orders and who else has sent theirs.
+    const sent = await this.repo.orders(race.id, st.turn);
+    const mine = sent.get(seat) ?? null;
     // The other seats of the same player, opened by the same link (000 L40).
     const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
-    const view = seatView(raceSummary(race), st, seats.map(seatInfo), await this.repo.submittedSeats(race.id, st.turn), seat, mine, this.setups.setupOf(race).rules.options.choiceKeys);
+    const view = seatView(raceSummary(race), st, seats.map(seatInfo), submittedCounts(sent), seat, mine, this.setups.setupOf(race).rules.options.choiceKeys);
     return yes({ ...view, playerSeats });
   }
 
@@ -106,21 +124,19 @@ export class ReadModels {
   /** A turn played, as anybody may replay it: the robots as the turn began (public view) and its events, all revealed by now. */
   async replay(id: string, turn: number): Promise<Answer<Replay>> {
     const k = await this.keep(id, turn);
-    if (!k.ok) return k;
-    const p = k.value.played;
-    k.value.replay ??= { turn, robots: publicRobots(p.before, p.setup.settings), events: p.events };
-    return yes(k.value.replay);
+    return k.ok ? yes(replayOf(k.value, turn)) : k;
   }
 
   /** The report of a turn played: 001's table per register, from its events. */
   async report(id: string, turn: number): Promise<Answer<Report>> {
     const k = await this.keep(id, turn);
-    if (!k.ok) return k;
-    if (!k.value.report) {
-      const rep = turnReport(k.value.played.before, k.value.played.events);
-      k.value.report = { turn, report: rep, text: formatTurnReport(rep) };
-    }
-    return yes(k.value.report);
+    return k.ok ? yes(reportOf(k.value, turn)) : k;
+  }
+
+  /** A turn played, its replay and its report together (the stream's `played` frame): one look-up of the play. */
+  async played(id: string, turn: number): Promise<Answer<{ replay: Replay; report: Report }>> {
+    const k = await this.keep(id, turn);
+    return k.ok ? yes({ replay: replayOf(k.value, turn), report: reportOf(k.value, turn) }) : k;
   }
 
   /** The play of a turn, read once per play. */
@@ -145,9 +161,8 @@ export class ReadModels {
   private async read(id: string, turn: number): Promise<Answer<Kept>> {
     const race = await this.repo.race(id);
     if (!race) return no(404, 'race', `no race "${id}"`);
-    const row = await this.repo.turn(id, turn);
+    const [row, next] = await this.repo.turnAndNext(id, turn);
     if (!row || row.first_seq === null) return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
-    const next = await this.repo.turn(id, turn + 1);
     const events = await this.repo.gameEvents(id, turn);
     // Robots are chosen before the first turn is played: a played turn's designs stay.
     const designs = await this.repo.designs(id);

@@ -92,8 +92,7 @@ export class RaceRepository {
 
   /** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
   async submittedSeats(id: string, turn: number): Promise<Map<number, number>> {
-    const sent = await this.orders(id, turn);
-    return new Map([...sent].map(([seat, o]) => [seat, o.program.filter((e) => e !== null).length]));
+    return submittedCounts(await this.orders(id, turn));
   }
 
   /** Each seat's robot design (render/src/robots.ts), by seat. */
@@ -146,6 +145,12 @@ export class RaceRepository {
     return this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
   }
 
+  /** A turn and the one after it (undefined: not dealt), in one read. */
+  async turnAndNext(id: string, turn: number): Promise<[Selectable<TurnRow> | undefined, Selectable<TurnRow> | undefined]> {
+    const rows = await this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', 'in', [turn, turn + 1]).execute();
+    return [rows.find((r) => r.turn === turn), rows.find((r) => r.turn === turn + 1)];
+  }
+
   /** The seq that began the turn's latest adjudication (null: not played), undefined for no such turn. */
   async turnPlayedAt(id: string, turn: number): Promise<number | null | undefined> {
     const row = await this.db.selectFrom('turns').select('first_seq').where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
@@ -163,9 +168,15 @@ export class RaceRepository {
     return rows.filter((r) => (JSON.parse(r.policy) as { kind: string }).kind === 'live').map((r) => r.id);
   }
 
-  /** The races due to be played: running, deadline passed. */
+  /**
+   * The races due to be played: running, and their deadline passed, or (not paused) the time by
+   * which a turn waiting for its bots was to be played (`play_by`).
+   */
   async due(now: number): Promise<string[]> {
-    return (await this.db.selectFrom('races').select('id').where('status', '=', 'running').where('deadline_at', '<=', now).execute()).map((r) => r.id);
+    const rows = await this.db.selectFrom('races').select('id').where('status', '=', 'running')
+      .where((eb) => eb.or([eb('deadline_at', '<=', now), eb.and([eb('play_by', '<=', now), eb('paused_left', 'is', null)])]))
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   /** A series' races: its first and those created after it, in order. */
@@ -177,12 +188,12 @@ export class RaceRepository {
     return !!(await this.db.selectFrom('races').select('id').where('id', '=', id).executeTakeFirst());
   }
 
-  /** Entries after `after`, in order (at most `limit`), or null for no race. */
+  /** Entries after `after`, in order (at most `limit`), or null for no race (asked only when there are none). */
   async entries(id: string, after: number, limit?: number): Promise<Entry[] | null> {
-    if (!(await this.exists(id))) return null;
     let q = this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('seq', '>', after).orderBy('seq');
     if (limit !== undefined) q = q.limit(limit);
     const rows = await q.execute();
+    if (!rows.length && !(await this.exists(id))) return null;
     return rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }));
   }
 
@@ -207,6 +218,10 @@ export class RaceRepository {
     return entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
   }
 }
+
+/** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
+export const submittedCounts = (sent: ReadonlyMap<number, SeatOrders>): Map<number, number> =>
+  new Map([...sent].map(([seat, o]) => [seat, o.program.filter((e) => e !== null).length]));
 
 async function insertEntries(trx: Kysely<Tables>, id: string, first: number, entries: readonly Omit<Entry, 'seq'>[]): Promise<void> {
   for (let k = 0; k < entries.length; k += ROWS_PER_INSERT)

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COURSES_DIR } from '../../boards/src/index.js';
+import { raceStats, startingPicks } from '../../engine/src/index.js';
 import { call, freshDb, startServer, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -59,6 +60,9 @@ test('teams, handicaps and one link for a player with two robots (000 L21, 000 L
     const refused = await create(s, { seats: [{ name: 'Ava', damage: 10 }] });
     assert.equal(refused.status, 422);
     assert.match(refused.body.error.field, /^seats\[0\]\.damage$|damage/);
+    const off = await create(s, { seats: [{ name: 'Ava' }, { name: 'Bob', start: [99, 0] }] });
+    assert.equal(off.status, 422);
+    assert.deepEqual(off.body.error, { field: 'seats[1].start', message: 'Bob at (99,0) is off the 12x12 board' });
   });
 });
 
@@ -244,6 +248,30 @@ test('a series: the next race follows the last one, seated by 001\'s picks, and 
     assert.equal(series.status, 200, JSON.stringify(series.body));
     assert.deepEqual(series.body.races, [first.body.id, next.body.id]);
     assert.deepEqual(series.body.standings.map((l: { name: string }) => l.name).sort(), ['Bolt', 'Cog'], 'only races that are over count');
+  });
+});
+
+test('a series seats the next race in the order the last race\'s end announced (its picks, ties broken by its own seed), those not racing again left out, newcomers last', async () => {
+  await withServer(async (s) => {
+    const bots = ['Bolt', 'Cog', 'Dent', 'Edge', 'Flux'];
+    const first = await create(s, { rules: 'pbem', settings: { turnLimit: 1 }, deal: { secret: false, seed: 3 }, seats: bots.map((name) => ({ name, bot: 'random' })) });
+    assert.equal(first.status, 201);
+    for (let k = 0; k < 3; k++) {
+      s.clock.advance(1000);
+      await s.service.tick();
+    }
+    const over = (await s.service.mailRace(first.body.id))!;
+    assert.equal(over.status, 'over');
+    // What the end mail announces (mail/src/outbox.ts): the engine's picks from the race's events and seed.
+    const announced = startingPicks(raceStats(bots, await s.service.gameEvents(first.body.id)), [], over.seed);
+    for (const seed of [1, 2, 3, 4]) {
+      const next = await create(s, {
+        rules: 'pbem', deal: { secret: false, seed }, after: { race: first.body.id, moderatorKey: first.body.moderatorKey },
+        seats: ['Gyro', ...bots.filter((b) => b !== 'Dent')].map((name) => ({ name, bot: 'random' })),
+      });
+      assert.equal(next.status, 201, JSON.stringify(next.body));
+      assert.deepEqual(next.body.seats.map((x: { name: string }) => x.name), [...announced.filter((b) => b !== 'Dent'), 'Gyro'], `the next race dealt from seed ${seed}`);
+    }
   });
 });
 

@@ -41,6 +41,16 @@ export async function postgresAnswers(): Promise<boolean> {
   }
 }
 
+/** Drops the schema a PostgreSQL test database (freshDb's url) lives in. */
+export async function dropSchema(url: string | undefined): Promise<void> {
+  const schema = url && /search_path=(\w+)/.exec(decodeURIComponent(url))?.[1];
+  if (!schema) return;
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  await c.query(`drop schema if exists ${schema} cascade`);
+  await c.end();
+}
+
 /** A database of its own: a new SQLite file, or a new schema in PostgreSQL; with its tables unless `tables: false`. */
 export async function freshDb(kind: 'sqlite' | 'postgres', file?: string, o: { tables?: boolean } = {}): Promise<{ db: Db; url?: string; file?: string }> {
   if (kind === 'sqlite') {

@@ -8,16 +8,15 @@
  */
 import type { Board } from '../../engine/src/index.js';
 import type { BoardView } from './board.js';
+import { actionMs } from './pace.js';
 import type { Step } from './steps.js';
-import type { Action, Beat, Cell } from './timeline.js';
+import type { Beat, Cell } from './timeline.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const DX = [0, 1, 0, -1] as const;
 const DY = [-1, 0, 1, 0] as const;
 const SIDE = ['N', 'E', 'S', 'W'];
 
-/** Milliseconds at 1× for each kind of action; a beat lasts as long as its longest. */
-const DURATION: Record<Action['kind'], number> = { move: 380, turn: 380, fall: 520, wreck: 520, beam: 600, hit: 600, flag: 600, enter: 300, element: 380 };
 const PUSHED_GLOW = 'drop-shadow(0 0 5px #43a047)';
 
 interface Sprite {
@@ -67,14 +66,15 @@ export class Animator {
         return a;
       };
       for (const a of beat.actions) {
-        const ms = DURATION[a.kind];
+        const ms = actionMs(a);
         const s = 'robot' in a ? sprites.get(a.robot) : undefined;
         switch (a.kind) {
           case 'move': {
             if (!s) break;
             const from = place(s);
             [s.x, s.y] = centre(a.to);
-            if (a.how === 'teleported') go(s.el, [{ transform: from, opacity: 1 }, { transform: from, opacity: 0, offset: 0.5 }, { transform: place(s), opacity: 0, offset: 0.5 }, { transform: place(s), opacity: 1 }], ms);
+            // A teleport, or a fold of a cube crossed: gone from one square, there on the other (no glide across the floor between).
+            if (a.how === 'teleported' || a.across) go(s.el, [{ transform: from, opacity: 1 }, { transform: from, opacity: 0, offset: 0.5 }, { transform: place(s), opacity: 0, offset: 0.5 }, { transform: place(s), opacity: 1 }], ms);
             else if (a.how === 'programmed') go(s.el, [{ transform: from }, { transform: place(s) }], ms);
             else go(s.el, [{ transform: from, filter: 'none' }, { transform: place(s), filter: PUSHED_GLOW, offset: 0.7 }, { transform: place(s), filter: 'none' }], ms);
             break;
@@ -84,7 +84,7 @@ export class Animator {
             if (!s || !body) break;
             const from = s.angle;
             s.angle += a.quarter * 90;
-            go(body, [{ transform: `rotate(${from}deg)` }, { transform: `rotate(${s.angle}deg)` }], ms * (a.quarter === 2 ? 1.5 : 1));
+            go(body, [{ transform: `rotate(${from}deg)` }, { transform: `rotate(${s.angle}deg)` }], ms);
             break;
           }
           case 'fall':

@@ -18,7 +18,7 @@ export class BoardView {
   private titled = false;
 
   /** The zoom buttons go in `tools`, beside the board, so they never cover it. */
-  constructor(private readonly viewport: HTMLElement, private readonly board: Board, toolsHost?: HTMLElement) {
+  constructor(private readonly viewport: HTMLElement, private board: Board, toolsHost?: HTMLElement) {
     this.canvas = h('div', { class: 'canvas' });
     const zoom = (f: number) => () => this.zoomBy(f, viewport.clientWidth / 2, viewport.clientHeight / 2);
     const tools = h('span', { class: 'zoom-buttons' },
@@ -64,6 +64,11 @@ export class BoardView {
       width = viewport.clientWidth;
       if (this.fitted) this.fit();
     }).observe(viewport);
+  }
+
+  /** Another floor of the same size (the course editor's draft changed): drawn next, the zoom and the pan kept. */
+  setBoard(board: Board): void {
+    this.board = board;
   }
 
   /** Draws the floor with these robots and, over them, these events' arrows, shots and destructions. */

@@ -121,9 +121,15 @@ function drawFloor(): void {
     if (!host.querySelector('svg')) host.replaceChildren(h('p', { class: 'note' }, 'The boards cannot be laid out yet: see the problems.'));
     return;
   }
-  const viewport = h('div', { class: 'viewport', id: 'board' });
-  host.replaceChildren(viewport);
-  const view = new BoardView(viewport, checked.board, byId('zoom'));
+  // The same floor's size: the view (zoom, pan) is kept while marks are placed; else a new one, fitted.
+  const b = checked.board;
+  if (!floor || floor.w !== b.width || floor.h !== b.height || !host.contains(floor.viewport)) {
+    const viewport = h('div', { class: 'viewport', id: 'board' });
+    host.replaceChildren(viewport);
+    floor = { view: new BoardView(viewport, b, byId('zoom')), viewport, w: b.width, h: b.height };
+    listen(floor.view, viewport);
+  } else floor.view.setBoard(b);
+  const view = floor.view;
   view.draw({ robots: [] }, undefined, draft.name || 'Your course');
   const svg = view.svg()!;
   const f = view.frame();
@@ -140,16 +146,24 @@ function drawFloor(): void {
   };
   draft.starts.forEach((s, k) => mark(s, `S${k + 1}`, 'pbem-start', '#1565c0'));
   for (const p of checked.problems) if (p.at) mark(p.at, '', 'problem', '#c62828');
-  // A click (not a drag) on a square places the tool's mark there.
+}
+
+/** The floor drawn now, its view kept while the floor keeps its size. */
+let floor: { view: BoardView; viewport: HTMLElement; w: number; h: number } | null = null;
+
+/** A click (not a drag) on a square places the tool's mark there. */
+function listen(view: BoardView, viewport: HTMLElement): void {
   let down: { x: number; y: number } | null = null;
   viewport.addEventListener('pointerdown', (e) => (down = { x: e.clientX, y: e.clientY }));
   viewport.addEventListener('click', (e) => {
-    if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 6) return;
+    const svg = view.svg();
+    if (!down || !svg || !checked.board || Math.hypot(e.clientX - down.x, e.clientY - down.y) > 6) return;
     const m = svg.getScreenCTM();
     if (!m) return;
+    const f = view.frame();
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
     const x = Math.floor((p.x - f.ox) / f.c), y = Math.floor((p.y - f.oy) / f.c);
-    if (x < 0 || y < 0 || x >= checked.board!.width || y >= checked.board!.height) return;
+    if (x < 0 || y < 0 || x >= checked.board.width || y >= checked.board.height) return;
     set(place(draft, tool, [x, y]));
   });
 }

@@ -10,6 +10,7 @@ import type { Board, GameEvent } from '../../engine/src/index.js';
 import { Animator, reducedMotion } from './animate.js';
 import { api, h, type Replay, type TurnReport } from './api.js';
 import type { BoardView } from './board.js';
+import { STEP_GAP_MS, STILL_STEP_MS } from './pace.js';
 import { robotsFromView, steps, type Robot, type Step } from './steps.js';
 import { cardWords, describe } from './words.js';
 
@@ -112,7 +113,7 @@ export class ReplayPlayer {
       while (this.playing && this.at < this.steps.length - 1) {
         const done = await this.playStep(this.at + 1);
         if (!done) return;
-        if (this.playing && this.at < this.steps.length - 1) await new Promise((r) => setTimeout(r, 250 / this.speed));
+        if (this.playing && this.at < this.steps.length - 1) await new Promise((r) => setTimeout(r, STEP_GAP_MS / this.speed));
       }
       if (this.playing) {
         this.playing = false;
@@ -130,7 +131,7 @@ export class ReplayPlayer {
     if (reducedMotion() || !s.beats.some((b) => b.actions.length)) {
       this.at = k;
       this.show();
-      if (reducedMotion()) await new Promise((r) => setTimeout(r, 900 / this.speed));
+      if (reducedMotion()) await new Promise((r) => setTimeout(r, STILL_STEP_MS / this.speed));
       return true;
     }
     // The picture as the step begins: the robots before it, the register's moves before it.
@@ -202,28 +203,63 @@ export class ReplayPlayer {
     this.controls();
   }
 
-  private controls(): void {
-    const btn = (label: string, aria: string, on: () => void, cls: string, disabled = false) =>
-      h('button', { type: 'button', class: cls, 'aria-label': aria, disabled, onclick: on }, label);
-    const turns = h('select', { 'aria-label': 'Turn', class: 'turn-pick', onchange: (e: Event) => void this.open(Number((e.target as HTMLSelectElement).value), true) },
-      ...Array.from({ length: this.played }, (_, k) => h('option', { value: k + 1, selected: k + 1 === this.turn }, `Turn ${k + 1}`)));
-    const speed = h('select', { 'aria-label': 'Speed', class: 'speed', onchange: (e: Event) => (this.speed = Number((e.target as HTMLSelectElement).value)) },
-      ...SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`)));
-    const scrub = h('input', { type: 'range', min: 0, max: this.steps.length - 1, value: Math.max(0, this.at), 'aria-label': 'Step', class: 'scrub', oninput: (e: Event) => this.go(Number((e.target as HTMLInputElement).value)) });
-    const motion = h('label', { class: 'motion' }, h('input', {
-      type: 'checkbox', class: 'reduce-motion', checked: reducedMotion(),
-      onchange: (e: Event) => localStorage.setItem('roborally.motion', (e.target as HTMLInputElement).checked ? 'reduced' : 'full'),
-    }), ' Reduce motion');
-    this.root.querySelector('.controls')?.remove();
+  /** The controls, built once: each refresh updates them in place, so no click or wait lands on a replaced element. */
+  private ui: {
+    turns: HTMLSelectElement;
+    back: HTMLButtonElement;
+    play: HTMLButtonElement;
+    forward: HTMLButtonElement;
+    skip: HTMLButtonElement;
+    speed: HTMLSelectElement;
+    scrub: HTMLInputElement;
+    motion: HTMLInputElement;
+  } | null = null;
+
+  private build(): NonNullable<ReplayPlayer['ui']> {
+    const btn = (label: string, aria: string, on: () => void, cls: string) =>
+      h('button', { type: 'button', class: cls, 'aria-label': aria, onclick: on }, label);
+    const ui = {
+      turns: h('select', { 'aria-label': 'Turn', class: 'turn-pick', onchange: (e: Event) => void this.open(Number((e.target as HTMLSelectElement).value), true) }),
+      back: btn('◀', 'Step back', () => this.go(this.at - 1), 'back'),
+      play: btn('▶ Play', 'Play', () => (this.playing ? this.pause() : this.play()), 'play'),
+      forward: btn('▶', 'Step forward', () => void this.forward(), 'forward'),
+      skip: btn('Skip', 'Skip the replay', () => this.skip(), 'skip'),
+      speed: h('select', { 'aria-label': 'Speed', class: 'speed', onchange: (e: Event) => (this.speed = Number((e.target as HTMLSelectElement).value)) },
+        ...SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`))),
+      scrub: h('input', { type: 'range', min: 0, max: 0, value: 0, 'aria-label': 'Step', class: 'scrub', oninput: (e: Event) => this.go(Number((e.target as HTMLInputElement).value)) }),
+      motion: h('input', {
+        type: 'checkbox', class: 'reduce-motion', checked: reducedMotion(),
+        onchange: (e: Event) => localStorage.setItem('roborally.motion', (e.target as HTMLInputElement).checked ? 'reduced' : 'full'),
+      }),
+    };
     this.root.prepend(h('div', { class: 'controls' },
-      turns,
+      ui.turns,
       btn('|◀', 'First step', () => this.go(0), 'first'),
-      btn('◀', 'Step back', () => this.go(this.at - 1), 'back', this.at <= 0),
-      this.playing ? btn('❚❚ Pause', 'Pause', () => this.pause(), 'pause') : btn('▶ Play', 'Play', () => this.play(), 'play'),
-      btn('▶', 'Step forward', () => void this.forward(), 'forward', this.at >= this.steps.length - 1),
+      ui.back, ui.play, ui.forward,
       btn('▶|', 'Last step', () => this.go(this.steps.length - 1), 'last'),
-      btn('Skip', 'Skip the replay', () => this.skip(), 'skip', this.at >= this.steps.length - 1 && !this.playing),
-      speed, scrub, motion));
+      ui.skip, ui.speed, ui.scrub,
+      h('label', { class: 'motion' }, ui.motion, ' Reduce motion')));
+    return ui;
+  }
+
+  /** Brings the controls up to date with the replay: the turns played, the step shown, playing or not. */
+  private controls(): void {
+    const ui = (this.ui ??= this.build());
+    while (ui.turns.options.length < this.played) {
+      const k = ui.turns.options.length + 1;
+      ui.turns.append(h('option', { value: k }, `Turn ${k}`));
+    }
+    ui.turns.value = String(this.turn);
+    const last = this.steps.length - 1;
+    ui.back.disabled = this.at <= 0;
+    ui.forward.disabled = this.at >= last;
+    ui.skip.disabled = this.at >= last && !this.playing;
+    ui.play.textContent = this.playing ? '❚❚ Pause' : '▶ Play';
+    ui.play.setAttribute('aria-label', this.playing ? 'Pause' : 'Play');
+    ui.play.classList.toggle('play', !this.playing);
+    ui.play.classList.toggle('pause', this.playing);
+    ui.scrub.max = String(Math.max(0, last));
+    ui.scrub.value = String(Math.max(0, this.at));
   }
 
   private label(k: number): void {
@@ -261,9 +297,7 @@ export class ReplayPlayer {
     delete this.root.dataset.beat;
     this.root.toggleAttribute('data-ended', this.at === this.steps.length - 1);
     if (this.at === this.steps.length - 1) this.hooks.seen(this.turn);
-    const bar = this.root.querySelector<HTMLInputElement>('.scrub');
-    if (bar) bar.value = String(this.at);
-    for (const b of this.root.querySelectorAll<HTMLButtonElement>('.back, .forward')) b.disabled = b.classList.contains('back') ? this.at <= 0 : this.at >= this.steps.length - 1;
+    this.controls();
     this.hooks.shown(s.robots);
   }
 

@@ -4,7 +4,7 @@
  * it pushes), and each kind of board element (belts, pushers, gears, crushers, lasers, flags), then
  * the end of the turn. Each step holds the robots as they stand after it.
  */
-import { WEAPONS, cardName, type GameEvent } from '../../engine/src/index.js';
+import { WEAPONS, cardName, cardParts, type GameEvent } from '../../engine/src/index.js';
 import { apply, type Robot } from './robots-state.js';
 import { beats, type Beat } from './timeline.js';
 import { cardWords } from './words.js';
@@ -106,8 +106,3 @@ export function steps(start: readonly Robot[], events: readonly GameEvent[]): St
   return out;
 }
 
-/** The card's code and priority: "F2" and "670". */
-export const cardParts = (name: string): [string, string] => {
-  const [code, priority] = name.split(':');
-  return [code!, priority ?? ''];
-};

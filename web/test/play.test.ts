@@ -85,6 +85,10 @@ for (const [size, opts, touch] of [['desktop', DESKTOP, false], ['phone', PHONE,
       await a.waitForSelector('#board g.robot[data-robot="0"][data-design="Widget"]');
       await b.waitForSelector('#board g.robot[data-robot="0"][data-design="Widget"]');
       await b.waitForSelector('#choose .pick[data-robot="5"]:disabled');
+      // The legend under the board names each robot's design and team; each page marks its own.
+      await b.waitForSelector('#legend li[data-seat="0"][data-design="Widget"]');
+      assert.deepEqual(await b.locator('#legend li').allTextContents(), ['Ava (Red)', 'Bob (Blue) (you)', 'Bolt (Red)']);
+      assert.equal(await a.getAttribute('#legend li.you', 'data-seat'), '0');
       assert.equal(await b.locator('#choose .pick[data-robot="0"]:disabled').count(), 0, 'Ava\'s old robot is free again');
       // The starting facing (002 L38-39): the board turns the robot at once; it travels with the orders.
       await tap(a, '.start-facing button[data-dir="E"]', touch);
@@ -156,6 +160,43 @@ for (const [size, opts, touch] of [['desktop', DESKTOP, false], ['phone', PHONE,
       await a.waitForSelector('.sent:text("Sent")');
       const you = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, { authorization: `Bearer ${new URL(links[0]!, server.base).searchParams.get('token')}` })).body.you;
       assert.deepEqual(you.orders.reenter, { dir: 'W', poweredDown: true });
+    } finally {
+      await Promise.all([ctxA.close(), ctxB.close()]);
+    }
+  });
+  test(`[${size}] a robot destroyed in its turn re-enters facing the way its person chose, powered down as asked (000 L216)`, { skip }, async () => {
+    const { id, links } = await race([{ name: 'Ava' }, { name: 'Bob' }]);
+    const [ctxA, ctxB] = [await browser.newContext(opts), await browser.newContext(opts)];
+    try {
+      const a = await open(ctxA, links[0]!), b = await open(ctxB, links[1]!);
+      // Seed 11 deals Ava a Move 3: facing south from the start (10,10) it drives her off the floor in register 1.
+      await tap(a, '.start-facing button[data-dir="S"]', touch);
+      await tap(a, '.hand .card[data-card="F3:840"]', touch);
+      await a.waitForSelector('.register .card[data-card="F3:840"]');
+      await place(a, 4, touch);
+      await tap(a, '.reenter-facing button[data-dir="W"]', touch);
+      await tap(a, 'input[name="reenter-down"]', touch);
+      await a.screenshot({ path: `${SHOTS}reentry-choice-${size}.png`, fullPage: true });
+      await tap(a, '.send', touch);
+      await a.waitForSelector('.sent:text("Sent")');
+      if (size === 'phone') await tap(b, '.side-tabs button[data-show="program"]', touch);
+      await place(b, 5, touch);
+      await tap(b, '.send', touch);
+      const log = async () => ((await call(server.base, 'GET', `/api/races/${id}/events`)).body as { event: { type: string; robot?: number; dir?: number; poweredDown?: boolean; cause?: string } }[]).map((e) => e.event);
+      await b.waitForSelector('#replay[data-turn="1"]');
+      const events = await log();
+      assert.equal(events.find((e) => e.type === 'destroyed' && e.robot === 0)?.cause, 'edge', 'Ava drove off the edge');
+      assert.deepEqual(((e) => e && [e.dir, e.poweredDown])(events.find((e) => e.type === 'reentered' && e.robot === 0)), [3, true], 'she re-entered facing west, powered down');
+      // Both pages, at turn 2: Ava's robot on the floor again facing west, powered down (board and table).
+      for (const page of [a, b]) {
+        await tap(page, '#tab-now', touch);
+        await page.waitForSelector('#board g.robot[data-robot="0"][data-dir="W"]');
+        if (size === 'phone') await tap(page, '.side-tabs button[data-show="seats"]', touch);
+        await page.waitForSelector('#seats tr[data-seat="0"][data-state="powered down"]');
+      }
+      if (size === 'phone') await tap(a, '.side-tabs button[data-show="program"]', touch);
+      await a.waitForSelector('#program .note:text("powered down this turn")');
+      await a.screenshot({ path: `${SHOTS}reentered-${size}.png`, fullPage: true });
     } finally {
       await Promise.all([ctxA.close(), ctxB.close()]);
     }

@@ -30,11 +30,10 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
   }
   const { riders, tx, ty, stuck } = work;
   let n = 0;
-  const floor = b.floor, count = robots.length;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
-    const f = floor[r.y * w + r.x]!;
+    const f = b.floor[r.y * w + r.x]!;
     if (f === Floor.Express || (!expressOnly && f === Floor.Belt)) {
       const d = b.beltDir[r.y * w + r.x]! as Dir;
       riders[n] = i;

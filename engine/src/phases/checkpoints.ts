@@ -17,15 +17,13 @@ export function checkpoints(ctx: Ctx): void {
   const last = b.flags.length;
   const arena = ctx.setup.settings.variant === 'arena';
   let group: number[] | null = null;
-  const robots = st.robots, n = robots.length;
-  const floor = b.floor, flagAt = b.flagAt, w = b.width;
-  for (let i = 0; i < n; i++) {
-    const r = robots[i]!;
+  for (let i = 0; i < st.robots.length; i++) {
+    const r = st.robots[i]!;
     if (r.status !== 'active' || r.poweredDown) continue;
-    const c = r.y * w + r.x;
-    const f = floor[c];
+    const c = r.y * b.width + r.x;
+    const f = b.floor[c];
     // Most robots stand on no flag or repair site and hold no options: nothing to touch.
-    if (!flagAt[c] && f !== Floor.Wrench && f !== Floor.DoubleWrench && r.opt === null && !r.options.length) continue;
+    if (!b.flagAt[c] && f !== Floor.Wrench && f !== Floor.DoubleWrench && r.opt === null && !r.options.length) continue;
     // RoboArena plays without flags (004 L192); a flag under a die cannot be touched (RULES.md
     // Settings, `diceRule`: "cannot be entered or touched by any means").
     const flag = arena || dieAt(ctx, r.x, r.y) >= 0 ? 0 : b.flagAt[c]!;

@@ -10,11 +10,10 @@ export function crushers(ctx: Ctx, register: number): void {
   // Most registers crush nobody: one look per robot at the board's crusher table says so. Only
   // then are the crushers taken in their order, which is the order of the destructions.
   const b = ctx.board;
-  const crusherAt = b.crusherAt, w = b.width, n = robots.length;
   let any = false;
-  for (let i = 0; i < n && !any; i++) {
+  for (let i = 0; i < robots.length && !any; i++) {
     const r = robots[i]!;
-    any = r.status === 'active' && (crusherAt[r.y * w + r.x]! & bit) !== 0;
+    any = r.status === 'active' && (b.crusherAt[r.y * b.width + r.x]! & bit) !== 0;
   }
   if (!any) return;
   for (const c of b.crushers) {

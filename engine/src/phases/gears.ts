@@ -8,12 +8,10 @@ import { stabilized } from '../options/movement.js';
 export function gears(ctx: Ctx): void {
   const b = ctx.board;
   const robots = ctx.state.robots;
-  // The board's fields read once: a call in the loop would make the optimizer read them again.
-  const floor = b.floor, w = b.width, n = robots.length;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
-    const f = floor[r.y * w + r.x];
+    const f = b.floor[r.y * b.width + r.x];
     if (f !== Floor.GearRight && f !== Floor.GearLeft) continue;
     if (r.options.length && stabilized(ctx, i)) continue;
     const from = r.dir;

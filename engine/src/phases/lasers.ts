@@ -24,13 +24,23 @@ export function lasers(ctx: Ctx, register: number): void {
   const n = robots.length;
   const nl = b.lasers.length;
   // The workspace's scratch, grown as needed: points per robot; per laser, the nearest blocker, its
-  // distance and the distance of the nearest die (FAR: none).
+  // distance + 1 (0: none), the distance of the nearest die (FAR: none); the lasers a robot stands
+  // in. The step leaves `hits` and `nearestAt` all 0, so it clears only what it used; a step cut
+  // short by an exception leaves them unclean, and the next clears them whole.
   const work = ctx.work;
   if (work.hits.length < n) work.hits = new Int32Array(n);
-  if (work.nearest.length < nl) (work.nearest = new Int32Array(nl)), (work.nearestAt = new Int32Array(nl)), (work.dieAtDistance = new Int32Array(nl));
-  const { hits, nearest, nearestAt, dieAtDistance, special, weaponShots } = work;
-  // Plain loops, not fill(): for a dozen entries the builtin's call costs more than the work.
-  for (let i = 0; i < n; i++) hits[i] = 0;
+  if (work.nearest.length < nl) {
+    work.nearest = new Int32Array(nl);
+    work.nearestAt = new Int32Array(nl);
+    work.dieAtDistance = new Int32Array(nl);
+    work.lit = new Int32Array(nl);
+  }
+  const { hits, nearest, nearestAt, dieAtDistance, lit, special, weaponShots } = work;
+  if (!work.laserScratchClean) {
+    hits.fill(0);
+    nearestAt.fill(0);
+  }
+  work.laserScratchClean = false;
   const dice = ctx.state.dice;
   const dieHits = dice.length && dice.some((v) => v > 0) ? dice.map(() => 0) : null;
   const { beamFrom, beamLaser, beamDistance } = b;
@@ -40,7 +50,7 @@ export function lasers(ctx: Ctx, register: number): void {
   // robot i as i, the die of flag f as -1 - f.
   let virtuals = false;
   if (nl) {
-    for (let k = 0; k < nl; k++) nearestAt[k] = FAR;
+    let nlit = 0;
     if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
     // Robots 0..n-1, then the dice as n..n+dice-1.
     const blockers = n + (dieHits ? dice.length : 0);
@@ -64,12 +74,24 @@ export function lasers(ctx: Ctx, register: number): void {
       }
       for (let e = beamFrom[c]!, end = beamFrom[c + 1]!; e < end; e++) {
         const k = beamLaser[e]!;
-        if (beamDistance[e]! < nearestAt[k]!) (nearestAt[k] = beamDistance[e]!), (nearest[k] = who);
+        const at = beamDistance[e]! + 1;
+        const was = nearestAt[k]!;
+        if (was === 0) lit[nlit++] = k;
+        if (was === 0 || at < was) (nearestAt[k] = at), (nearest[k] = who);
         if (who < 0 && beamDistance[e]! < dieAtDistance[k]!) dieAtDistance[k] = beamDistance[e]!;
       }
     }
-    for (let k = 0; k < nl; k++) {
-      if (nearestAt[k] === FAR) continue;
+    // The lasers that meet a blocker, in laser order (the order of their shots): a few at most, so
+    // an insertion sort, instead of two passes over every laser of the board.
+    for (let a = 1; a < nlit; a++) {
+      const k = lit[a]!;
+      let j = a - 1;
+      for (; j >= 0 && lit[j]! > k; j--) lit[j + 1] = lit[j]!;
+      lit[j + 1] = k;
+    }
+    for (let a = 0; a < nlit; a++) {
+      const k = lit[a]!;
+      nearestAt[k] = 0;
       const l = b.lasers[k]!;
       const who = nearest[k]!;
       if (who < 0) dieHits![-1 - who]! += l.beams;
@@ -153,7 +175,12 @@ export function lasers(ctx: Ctx, register: number): void {
   if (weaponShots.length > 1) weaponShots.sort((a, b) => +(b.weapon === 'Radio Control') - +(a.weapon === 'Radio Control'));
   for (const w of weaponShots) weaponHits(ctx, w, register);
   dieHits?.forEach((points, f) => points && damageDie(ctx, f, points));
-  for (let i = 0; hit && i < n; i++) if (hits[i]) destroyIfWrecked(ctx, i);
+  for (let i = 0; hit && i < n; i++) {
+    if (!hits[i]) continue;
+    hits[i] = 0;
+    destroyIfWrecked(ctx, i);
+  }
+  work.laserScratchClean = true;
   if (weaponShots.length) {
     const rank = (s: WeaponShot) => ctx.rules.shooterRank(ctx, s.shooter, register);
     weaponMoves(ctx, weaponShots.slice().sort((a, b) => rank(b) - rank(a)));

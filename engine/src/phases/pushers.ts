@@ -35,12 +35,11 @@ export function pushers(ctx: Ctx, register: number): void {
   // Most registers push nobody: one look per robot at the board's pusher table says so.
   let any = false;
   let virtuals = false;
-  const pusherAt = b.pusherAt, w = b.width, n = robots.length;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
     if (r.virtual) virtuals = true;
-    if (pusherAt[r.y * w + r.x]! & bit) any = true;
+    if (b.pusherAt[r.y * b.width + r.x]! & bit) any = true;
   }
   if (!any) return;
   const shoves: Shove[] = [];

@@ -50,15 +50,13 @@ export const classic: RuleSet = {
     // 000 L120 "A higher number means a higher priority"; the number alone decides (B-23).
     const robots = ctx.state.robots;
     const reg = _register - 1;
-    if (!sortByKeys(ctx, reg, movers)) {
-      for (let k = 1; k < movers.length; k++) {
-        // Insertion sort, highest first: a handful of robots, no comparator.
-        const m = movers[k]!;
-        const p = robots[m]!.registers[reg]!;
-        let j = k - 1;
-        for (; j >= 0 && robots[movers[j]!]!.registers[reg]! < p; j--) movers[j + 1] = movers[j]!;
-        movers[j + 1] = m;
-      }
+    for (let k = 1; k < movers.length; k++) {
+      // Insertion sort, highest first: a handful of robots, no comparator.
+      const m = movers[k]!;
+      const p = robots[m]!.registers[reg]!;
+      let j = k - 1;
+      for (; j >= 0 && robots[movers[j]!]!.registers[reg]! < p; j--) movers[j + 1] = movers[j]!;
+      movers[j + 1] = m;
     }
     // The state's own copy (cloneState), overwritten in place and cut by pop() (setting an array's
     // length is a call into the runtime).
@@ -89,32 +87,6 @@ export const classic: RuleSet = {
   deal: dealFromDeck,
   reenter: reenterOnArchive,
 };
-
-/**
- * The move order as sort keys, card × 256 + (255 − robot), highest first: each robot's card is read
- * once, not at every comparison, and equal cards keep the robots in index order (`movers` comes
- * in index order), as the insertion sort on cards does. False, nothing done, when a card or a
- * robot number does not fit the key (then the caller sorts the cards themselves).
- */
-function sortByKeys(ctx: Ctx, reg: number, movers: number[]): boolean {
-  const n = movers.length;
-  const robots = ctx.state.robots;
-  if (n > 256) return false;
-  const work = ctx.work;
-  if (work.keys.length < n) work.keys = new Int32Array(n);
-  const keys = work.keys;
-  for (let k = 0; k < n; k++) {
-    const i = movers[k]!;
-    const card = robots[i]!.registers[reg]!;
-    if ((card | 0) !== card || card < 0 || card >= 1 << 22 || i > 255) return false;
-    const key = card * 256 + (255 - i);
-    let j = k - 1;
-    for (; j >= 0 && keys[j]! < key; j--) keys[j + 1] = keys[j]!;
-    keys[j + 1] = key;
-  }
-  for (let k = 0; k < n; k++) movers[k] = 255 - (keys[k]! & 255);
-  return true;
-}
 
 /**
  * A card from the undealt deck (OPTIONS.md 1.4 "Random draws use the seed"): the first card of the

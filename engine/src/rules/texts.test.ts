@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { classic } from './classic.js';
 import { pbem } from './pbem.js';
-import { rulesLines, rulesText, SETTING_TEXTS } from './texts.js';
+import { goalLine, rulesLines, rulesText, SETTING_TEXTS } from './texts.js';
 
 const DOC = readFileSync(fileURLToPath(new URL('../../../../docs/rules.md', import.meta.url)), 'utf8');
 const section = (title: string): string => {
@@ -51,4 +51,11 @@ test("a race's rules for its start mail: the rule set's, then each setting it se
   assert.ok(!lines.some((l) => l.includes('`')), 'no code marks in a mail');
   assert.match(rulesLines(classic, {})[0]!, /^Rules: classic, the 1994 manual with the FAQ's readings: the 84-card deck/);
   assert.equal(rulesLines(classic, {}).length, 1);
+});
+
+test('the goal line tells a player the flags or RoboArena\'s last robot standing, the turn limit, and its own lives and starting damage', () => {
+  assert.equal(goalLine({}, 3, { lives: 3, damage: 0 }), 'Touch the 3 flags in order. Your robot has 3 lives.');
+  assert.equal(goalLine({ turnLimit: 20 }, 4, { lives: 1, damage: 2 }), 'Touch the 4 flags in order; the race ends after turn 20 at the latest. Your robot has 1 life and starts with 2 damage.');
+  assert.equal(goalLine({ variant: 'arena', infiniteLives: true, turnLimit: 12 }, 3, { lives: 3, damage: 0 }),
+    'RoboArena: no flag counts, the last robot not out of the race wins; the race ends after turn 12 at the latest. Your robot has lives that never run out.');
 });

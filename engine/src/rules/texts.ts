@@ -97,3 +97,15 @@ export function rulesLines(rules: RuleSet, settings: Settings): string[] {
   }
   return out;
 }
+
+/**
+ * What a race asks of a robot and what it starts with, for its player (the start mail): the flags
+ * in order, or RoboArena's last robot standing (004 L192), the turn limit if any; its lives (none
+ * lost under Infinite Lives, 004 L188) and any damage it starts with (a handicap, 004 L174).
+ */
+export function goalLine(settings: Settings, flags: number, robot: { readonly lives: number; readonly damage: number }): string {
+  const limit = settings.turnLimit !== undefined ? `; the race ends after turn ${settings.turnLimit} at the latest` : '';
+  const goal = settings.variant === 'arena' ? `RoboArena: no flag counts, the last robot not out of the race wins${limit}.` : `Touch the ${flags} flags in order${limit}.`;
+  const lives = settings.infiniteLives ? 'lives that never run out' : `${robot.lives} ${robot.lives === 1 ? 'life' : 'lives'}`;
+  return `${goal} Your robot has ${lives}${robot.damage ? ` and starts with ${robot.damage} damage` : ''}.`;
+}
