@@ -15,7 +15,7 @@ import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
-import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, reportMail, robotLine, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -46,6 +46,8 @@ interface RaceMail {
   readonly course: Course;
   readonly setup: Setup;
   readonly seed: number;
+  /** The series it belongs to (its first race's id), or null. */
+  readonly series: string | null;
   /** `follow`: keeps receiving the turn mails once its robot is out (else they stop). */
   readonly seats: { seat: number; kind: string; follow: boolean; email: string; secret: string; ctx: SeatMailContext }[];
 }
@@ -102,7 +104,7 @@ export class Outbox {
     const { policy, setup } = race;
     return {
       designs: race.seats.map((x) => x.robot), kinds: race.seats.map((x) => x.kind),
-      id, state: race.state, status: race.status, deadlineAt: race.deadlineAt, lastSeq: race.lastSeq, policy, rules: race.rules, course: race.courseData, setup, seed: race.seed,
+      id, state: race.state, status: race.status, deadlineAt: race.deadlineAt, lastSeq: race.lastSeq, policy, rules: race.rules, course: race.courseData, setup, seed: race.seed, series: race.series,
       seats: race.mail.map((m) => ({
         seat: m.seat, kind: race.seats[m.seat]!.kind, follow: race.seats[m.seat]!.follow, email: m.email, secret: m.secret,
         ctx: { race: id, course: race.course, rules: race.rules, policy, seat: m.seat, name: race.seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret) },
@@ -240,8 +242,11 @@ export class Outbox {
       const names = st.robots.map((r) => r.name);
       const stats = raceStats(names, await this.o.service.gameEvents(race.id));
       const picks = startingPicks(stats, [], race.seed);
-      // The engine's standings: a line per team and per robot racing alone, best first.
-      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), awards(stats), picks));
+      // In a series, its standings across the races over so far (the race service's, as GET /api/series gives them).
+      const series = race.series ? await this.o.service.series(race.series) : null;
+      const across = series?.ok ? { id: race.series!, races: series.value.standings[0]?.places.length ?? 0, lines: seriesLines(series.value.standings) } : undefined;
+      // The engine's standings: a line per team and per robot racing alone, best first; 001's awards where the rule set gives them.
+      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across));
     }
     return [];
   }

@@ -6,7 +6,7 @@ import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, rigRaceState, TestClock } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { gainedLines } from './outbox.js';
-import { followWord, reportMail } from './templates.js';
+import { endMail, followWord, reportMail, seriesLines } from './templates.js';
 import { mailDb } from './store.js';
 import { sendMail, smtpSink, type Caught } from './testing.js';
 
@@ -75,6 +75,14 @@ test('the mails of a whole race under Secret Options: none names another seat\'s
       const mine = t.sink.mails.filter((c) => c.to.includes(email));
       const others = held.filter((_, i) => i !== seat).flat();
       for (const c of mine) for (const o of others) assert.ok(!text(c).includes(o) && !String(c.mail.html ?? '').includes(o), `"${subject(c)}" to ${email} names ${o}:\n${text(c)}`);
+      // Each report mail tells its turn whole: the race's report of it (the engine's table and narration of every event, as the API gives it).
+      for (const c of mine) {
+        const turn = Number(/Turn (\d+): report$/.exec(subject(c))?.[1] ?? 0);
+        if (!turn) continue;
+        const rep = await t.service.report(id, turn);
+        assert.ok(rep.ok && rep.value.text.includes('Register 5'), 'a report of five registers');
+        assert.ok(text(c).includes(rep.value.text), `the report of turn ${turn} to ${email} is whole:\n${text(c)}`);
+      }
       // Its own option, by name, in its instructions; another's counted in the report while held.
       const deal = mine.find((c) => /Turn 1: your instructions$/.test(subject(c)))!;
       assert.match(text(deal), new RegExp(`options: ${held[seat]![0]}`));
@@ -278,7 +286,7 @@ test('the mails of a whole race with a team, read back: each parses with its sea
       const mine = t.sink.mails.filter((c) => c.to.includes(email));
       const kinds = mine.map((c) => subject(c).replace(/^\[RR [^\]]+\] /, '').replace(/^Re: .*/, 'answer'));
       assert.deepEqual(kinds, [
-        'Race ' + id + ' starts on first-shift', 'Turn 1: your instructions', 'answer', 'Turn 1: report', 'Turn 2: your instructions', 'answer', 'Turn 2: report', 'Race over: standings and awards',
+        'Race ' + id + ' starts on first-shift', 'Turn 1: your instructions', 'answer', 'Turn 1: report', 'Turn 2: your instructions', 'answer', 'Turn 2: report', 'Race over: standings',
       ]);
       for (const c of mine) {
         assert.ok(subject(c).includes(`[RR ${id} s${seat} `), subject(c));
@@ -295,12 +303,37 @@ test('the mails of a whole race with a team, read back: each parses with its sea
     // The next race of the series is seated in the order the end mail announced (001 L333-351), the newcomer last.
     const picks = /^Starting picks for the next race \(001 L333-351\): (.*)\.$/m.exec(text(t.sink.mails.filter((c) => c.to.includes('ava@a.test')).at(-1)!))![1]!.split(', ');
     assert.deepEqual([...picks].sort(), [...names].sort());
-    const next = await t.service.create({ course: 'first-shift', rules: 'classic', after: { race: id, moderatorKey: created.value.moderatorKey }, seats: [...names, 'Dee'].reverse().map((name) => ({ name, email: `${name.toLowerCase()}@x.test` })) });
+    // A series lists its races in the order they were made.
+    t.clock.advance(MINUTE);
+    const next = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 }, deadline: { kind: 'live', seconds: 120 },
+      after: { race: id, moderatorKey: created.value.moderatorKey }, seats: [...names, 'Dee'].reverse().map((name) => ({ name, email: `${name.toLowerCase()}@x.test` })),
+    });
     assert.ok(next.ok, JSON.stringify(next));
     assert.deepEqual(next.value.seats.map((s) => s.name), [...picks, 'Dee']);
+    // Its end mail gives the series' standings across both races, as GET /api/series does.
+    await t.gateway.pump();
+    await everyoneRandom(t, [...names, 'Dee'].map((n) => `${n.toLowerCase()}@x.test`), 1);
+    const series = await t.service.series(id);
+    assert.ok(series.ok && series.value.standings.length === 4);
+    const last = text(t.sink.mails.filter((c) => c.to.includes('dee@x.test')).at(-1)!);
+    assert.ok(last.includes([`Standings of the series ${id} after 2 races (a point for each robot placed behind, plus one for racing):`, ...seriesLines(series.value.standings).map((l) => `  ${l}`)].join('\n')), last);
+    assert.match(last, /^ {2}\d\. Dee: \d+ points?, [01] wins? \(places: -, \d\)$/m);
+    const firstEnd = text(t.sink.mails.filter((c) => c.to.includes('ava@a.test')).at(-1)!);
+    assert.doesNotMatch(firstEnd, /Standings of the series/, 'a race on its own (as yet) has none');
   } finally {
     await t.close();
   }
+});
+
+test('the end mail lists 001\'s awards where the rule set gives them, and says so in its subject', () => {
+  const ctx = { race: 'r1', course: 'c', rules: 'pbem', policy: { kind: 'live', seconds: 60 } as const, seat: 0, name: 'Ava', code: '[RR r1 s0 x]', replyTo: 'race+r1.0.x@rr.test' };
+  const given = endMail(ctx, ['1. Ava: 3 flags'], [{ award: 'Terminator robot', for: 'dealt the most amount of damage', robots: ['Ava'] }], ['Ava']);
+  assert.equal(given.subject, '[RR r1 s0 x] Race over: standings and awards');
+  assert.match(given.text, /^Awards \(001 L353-383\):\n {2}Terminator robot: Ava \(dealt the most amount of damage\)$/m);
+  const none = endMail({ ...ctx, rules: 'classic' }, ['1. Ava: 3 flags'], [], ['Ava']);
+  assert.equal(none.subject, '[RR r1 s0 x] Race over: standings');
+  assert.doesNotMatch(none.text, /Awards/);
 });
 
 test('the report of the turn a robot goes out in says it is the last unless the player writes "follow"', () => {

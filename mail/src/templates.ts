@@ -4,7 +4,7 @@
  * per register and its picture inline (blue arrows: programmed moves; green: pushes and belts,
  * 001 L119-121), and the end with standings and awards (001 L353-383).
  */
-import { RULE_SETS, cardName, dirName, optionOrders, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type TurnReport } from '../../engine/src/index.js';
+import { RULE_SETS, cardName, dirName, optionOrders, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type SeriesLine, type TurnReport } from '../../engine/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/index.js';
 
 export interface Attachment {
@@ -216,13 +216,19 @@ export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, ro
   return { subject: `${c.code} Turn ${rep.turn}: ${o.corrected ? 'corrected report' : 'report'}`, text: body, html, attachments: [picture], replyTo: c.replyTo };
 }
 
-export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[]): Mail {
+export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[], series?: { id: string; races: number; lines: readonly string[] }): Mail {
   const text = [
     `Race ${c.race} on ${c.course} is over.`, '', 'Standings:', ...standings.map((s) => `  ${s}`), '',
-    'Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), '',
+    ...(series ? [`Standings of the series ${series.id} after ${series.races} race${series.races === 1 ? '' : 's'} (a point for each robot placed behind, plus one for racing):`, ...series.lines.map((s) => `  ${s}`), ''] : []),
+    ...(awards.length ? ['Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), ''] : []),
     `Starting picks for the next race (001 L333-351): ${picks.join(', ')}.`, '', 'Thank you for racing!',
   ].join('\n');
-  return { subject: `${c.code} Race over: standings and awards`, text, replyTo: c.replyTo };
+  return { subject: `${c.code} Race over: ${awards.length ? 'standings and awards' : 'standings'}`, text, replyTo: c.replyTo };
+}
+
+/** A series' standings, a line a robot: place, points, wins, and its place in each race ("-": not raced). */
+export function seriesLines(lines: readonly SeriesLine[]): string[] {
+  return lines.map((l) => `${l.place}. ${l.name}: ${l.points} point${l.points === 1 ? '' : 's'}, ${l.wins} win${l.wins === 1 ? '' : 's'} (places: ${l.places.map((p) => p ?? '-').join(', ')})`);
 }
 
 /**

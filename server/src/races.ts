@@ -92,6 +92,8 @@ export interface MailRace extends MailRaceHead {
   readonly courseData: Course;
   readonly setup: Setup;
   readonly seed: number;
+  /** The series it belongs to (its first race's id), or null for a race on its own or a series' first race. */
+  readonly series: string | null;
   /** `follow`: keeps receiving the turn mails once its robot is out; `robot`: the design it races (render/src/robots.ts). */
   readonly seats: readonly { seat: number; name: string; kind: 'human' | 'bot'; follow: boolean; robot: number }[];
   /** The seats raced by e-mail: the player's address, and the secret its orders must carry. */
@@ -398,6 +400,7 @@ export class RaceService {
     if (!got.ok) return got;
     const { race } = got.value;
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    if ((await this.repo.mailSecret(id, seat)) === null) return no(409, 'follow', 'this seat has no e-mail address, so no turn mails come to it');
     await this.repo.setFollow(id, seat, follow);
     const st: GameState = JSON.parse(race.state);
     return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
@@ -413,7 +416,7 @@ export class RaceService {
     const { race, seats } = got;
     return {
       id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
-      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed,
+      rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed, series: race.series,
       seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
       mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
     };

@@ -73,7 +73,8 @@ export class Animator {
             if (!s) break;
             const from = place(s);
             [s.x, s.y] = centre(a.to);
-            if (a.how === 'teleported') go(s.el, [{ transform: from, opacity: 1 }, { transform: from, opacity: 0, offset: 0.5 }, { transform: place(s), opacity: 0, offset: 0.5 }, { transform: place(s), opacity: 1 }], ms);
+            // A teleport, or a fold of a cube crossed: gone from one square, there on the other (no glide across the floor between).
+            if (a.how === 'teleported' || a.across) go(s.el, [{ transform: from, opacity: 1 }, { transform: from, opacity: 0, offset: 0.5 }, { transform: place(s), opacity: 0, offset: 0.5 }, { transform: place(s), opacity: 1 }], ms);
             else if (a.how === 'programmed') go(s.el, [{ transform: from }, { transform: place(s) }], ms);
             else go(s.el, [{ transform: from, filter: 'none' }, { transform: place(s), filter: PUSHED_GLOW, offset: 0.7 }, { transform: place(s), filter: 'none' }], ms);
             break;

@@ -10,7 +10,7 @@ import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { robotIcon as seatIcon, seatsTable, teamsOf } from './seats-view.js';
+import { drawLegend, robotIcon as seatIcon, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
@@ -226,6 +226,7 @@ async function refresh(fresh = false): Promise<void> {
   if (!fresh) view = await load();
   const newTurn = !fresh && played(view) > 0 && (view.turn !== before || (view.status === 'over' && replay.shownTurn !== played(view)));
   drawStatus();
+  drawLegend(byId('legend'), view, seat);
   // While a replay is shown (or about to be), the table follows it, not the race as it stands.
   if (mode === 'now' && !newTurn) drawSeats();
   if (!newTurn) drawNow();

@@ -16,6 +16,20 @@ export function robotIcon(design: number | undefined, k: number): SVGSVGElement 
   return span.firstElementChild as SVGSVGElement;
 }
 
+/**
+ * The legend under the board: each robot drawn as on the board, its name (and team), your own
+ * marked. Rebuilt only when something in it changes (a robot chosen), never under a tap.
+ */
+export function drawLegend(box: HTMLElement, view: RaceView, you: number | null): void {
+  const teams = teamsOf(view);
+  const entries = view.robots.map((r, k) => ({ k, name: r.name, team: teams.get(r.name), design: designOf(view.seats[k]?.robot, k).name, you: k === you }));
+  const key = JSON.stringify(entries);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...entries.map((e) => h('li', { 'data-seat': e.k, 'data-design': e.design, class: e.you ? 'you' : '', title: `${e.name}: ${e.design}${e.team ? `, team ${e.team}` : ''}${e.you ? ' (you)' : ''}` },
+    robotIcon(view.seats[e.k]?.robot, e.k), e.name, e.team ? h('span', { class: 'team' }, ` (${e.team})`) : '', e.you ? h('span', { class: 'you-mark' }, ' (you)') : '')));
+}
+
 /** The race's teams (000 L21), from its settings: robot name → team name. */
 export function teamsOf(view: RaceView): Map<string, string> {
   const teams = (view as RaceView & { settings?: { teams?: Record<string, string[]> } }).settings?.teams ?? {};

@@ -13,8 +13,12 @@ export type Cell = readonly [number, number];
 
 /** One thing that happens in a beat, drawn by the player (web/src/animate.ts). */
 export type Action =
-  /** A robot glides one square (or a belt's run, or a teleport): by its program, pushed, or carried. */
-  | { kind: 'move'; robot: number; from: Cell; to: Cell; how: 'programmed' | 'pushed' | 'carried' | 'teleported' }
+  /**
+   * A robot glides one square (or a belt's run, or a teleport): by its program, pushed, or carried.
+   * `across`: the two squares are not side by side in the picture (a cube course's fold, 004 L179):
+   * the robot leaves one and appears on the other, never gliding across the floor between them.
+   */
+  | { kind: 'move'; robot: number; from: Cell; to: Cell; how: 'programmed' | 'pushed' | 'carried' | 'teleported'; across?: true }
   /** A robot turns, by its card, a gear or a turning belt; `quarter` is +1 right, −1 left, 2 a U-turn. */
   | { kind: 'turn'; robot: number; from: Dir; to: Dir; quarter: number; by: 'card' | 'gear' | 'belt' | 'fold' }
   /** A robot falls into a pit or off the board's edge where it stands. */
@@ -39,13 +43,19 @@ export interface Beat {
   readonly robots: Robot[];
 }
 
+/** Each move, push, slide and belt's carry is one square: between squares not side by side in the picture, a fold was crossed. */
+const moveAction = (robot: number, from: Cell, to: Cell, how: 'programmed' | 'pushed' | 'carried' | 'teleported'): Action =>
+  how !== 'teleported' && Math.abs(from[0] - to[0]) + Math.abs(from[1] - to[1]) > 1
+    ? { kind: 'move', robot, from, to, how, across: true }
+    : { kind: 'move', robot, from, to, how };
+
 /** The action an event shows, if any (null for events with nothing to animate). */
 function action(e: GameEvent, robots: readonly Robot[]): Action | null {
   switch (e.type) {
-    case 'moved': case 'slid': return { kind: 'move', robot: e.robot, from: e.from, to: e.to, how: 'programmed' };
-    case 'teleported': return { kind: 'move', robot: e.robot, from: e.from, to: e.to, how: 'teleported' };
-    case 'pushed': return { kind: 'move', robot: e.robot, from: e.from, to: e.to, how: 'pushed' };
-    case 'carried': return { kind: 'move', robot: e.robot, from: e.from, to: e.to, how: 'carried' };
+    case 'moved': case 'slid': return moveAction(e.robot, e.from, e.to, 'programmed');
+    case 'teleported': return moveAction(e.robot, e.from, e.to, 'teleported');
+    case 'pushed': return moveAction(e.robot, e.from, e.to, 'pushed');
+    case 'carried': return moveAction(e.robot, e.from, e.to, 'carried');
     case 'turned': {
       const q = (((e.to - e.from) % 4) + 4) % 4;
       return { kind: 'turn', robot: e.robot, from: e.from, to: e.to, quarter: q === 3 ? -1 : q, by: e.by };
@@ -82,7 +92,10 @@ export function beats(before: readonly Robot[], events: readonly GameEvent[]): B
     let beat = prev;
     const actions: Action[] = [];
     if (a) {
-      if (a.kind === 'move' || a.kind === 'turn' || a.kind === 'fall' || a.kind === 'enter') {
+      if (a.kind === 'turn' && a.by === 'fold') {
+        // A fold crossed turns the robot as it crosses: in the beat of its move across.
+        beat = Math.max(0, free(a.robot) - 1);
+      } else if (a.kind === 'move' || a.kind === 'turn' || a.kind === 'fall' || a.kind === 'enter') {
         const pusher = e.type === 'pushed' && 'robot' in e.by ? e.by.robot : null;
         beat = Math.max(free(a.robot), pusher === null ? 0 : free(pusher));
         next.set(a.robot, beat + 1);

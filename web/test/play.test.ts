@@ -85,6 +85,10 @@ for (const [size, opts, touch] of [['desktop', DESKTOP, false], ['phone', PHONE,
       await a.waitForSelector('#board g.robot[data-robot="0"][data-design="Widget"]');
       await b.waitForSelector('#board g.robot[data-robot="0"][data-design="Widget"]');
       await b.waitForSelector('#choose .pick[data-robot="5"]:disabled');
+      // The legend under the board names each robot's design and team; each page marks its own.
+      await b.waitForSelector('#legend li[data-seat="0"][data-design="Widget"]');
+      assert.deepEqual(await b.locator('#legend li').allTextContents(), ['Ava (Red)', 'Bob (Blue) (you)', 'Bolt (Red)']);
+      assert.equal(await a.getAttribute('#legend li.you', 'data-seat'), '0');
       assert.equal(await b.locator('#choose .pick[data-robot="0"]:disabled').count(), 0, 'Ava\'s old robot is free again');
       // The starting facing (002 L38-39): the board turns the robot at once; it travels with the orders.
       await tap(a, '.start-facing button[data-dir="E"]', touch);

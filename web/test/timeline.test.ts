@@ -1,7 +1,8 @@
 /** The replay's beats: what moves where at each moment of a step, from the events alone. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCard, type Dir, type GameEvent } from '../../engine/src/index.js';
+import { beginTurn, cardName, createState, makeSetup, parseCard, playTurn, submitOrders, type Dir, type GameEvent } from '../../engine/src/index.js';
+import { loadCourse } from '../../boards/src/index.js';
 import type { Robot } from '../src/robots-state.js';
 import { steps } from '../src/steps.js';
 import { beats } from '../src/timeline.js';
@@ -101,4 +102,30 @@ test('each step of a turn begins where the one before ended, and its last beat i
   for (const st of s) assert.deepEqual(st.beats[st.beats.length - 1]!.robots, st.robots);
   const flags = s.find((x) => x.label === 'Flags are touched')!;
   assert.deepEqual(flags.beats[0]!.actions, [{ kind: 'flag', robot: 0, flag: 1 }]);
+});
+
+test('crossing a fold of a cube course, a robot leaves one face and appears on the other in one beat, turned as the fold turns it: it never glides across the picture', () => {
+  const course = loadCourse('cube-works');
+  assert.ok(course.ok);
+  const c = course.value.course;
+  const setup = makeSetup(c.board, 'classic', {}, c.boards.length);
+  assert.ok(setup.ok);
+  // Ava on flyover's west edge, facing west: a Move 1 or more takes her over the fold onto sinkhole-warren.
+  const made = createState(setup.value, [{ name: 'Ava', x: 12, y: 1, dir: 3, archive: [12, 1] }], 1);
+  assert.ok(made.ok);
+  const dealt = beginTurn(setup.value, made.value, {});
+  assert.ok(dealt.ok);
+  const hand = dealt.value.state.robots[0]!.hand;
+  const forward = hand.find((k) => /^F/.test(cardName(k)))!;
+  const orders = submitOrders(setup.value, dealt.value.state, 0, { program: [forward, ...hand.filter((k) => k !== forward).slice(0, 4)] });
+  assert.ok(orders.ok);
+  const played = playTurn(setup.value, orders.value, { events: true });
+  assert.ok(played.ok);
+  const first = steps([robot('Ava', 12, 1, 3)], played.value.events).find((s) => s.register === 1 && s.beats.some((b) => b.actions.length))!;
+  const moves = first.beats.map((b) => b.actions.filter((a) => a.kind === 'move'));
+  assert.deepEqual(moves[0], [{ kind: 'move', robot: 0, from: [12, 1], to: [1, 12], how: 'programmed', across: true }]);
+  assert.deepEqual(first.beats[0]!.actions.filter((a) => a.kind === 'turn').map((a) => a.kind === 'turn' && [a.from, a.to, a.by]), [[3, 2, 'fold']], 'turned by the fold in the same beat');
+  assert.deepEqual(first.beats[0]!.robots[0]!.dir, 2);
+  // The squares after it are side by side: they glide.
+  for (const m of moves.slice(1).flat()) assert.equal(m.kind === 'move' && m.across, undefined);
 });
