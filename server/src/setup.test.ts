@@ -210,7 +210,7 @@ test('a race whose people are all out ends when its creator chose "end", and pla
 
 test('a seat follows the race once out, or stops, through the service with its link or its mail secret; refused without them and once the race is over', async () => {
   await withServer(async (s) => {
-    const r = await create(s, { seats: [{ name: 'Ava', email: 'ava@a.test', followWhenOut: true }, { name: 'Bob' }] });
+    const r = await create(s, { seats: [{ name: 'Ava', email: 'ava@a.test', followWhenOut: true }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
     assert.equal(r.status, 201);
     const id = r.body.id as string;
     const follows = async (seat: number) => (await s.db.selectFrom('seats').select('follow').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirstOrThrow()).follow;
@@ -222,6 +222,9 @@ test('a seat follows the race once out, or stops, through the service with its l
     const byLink = await s.service.follow(id, 1, { token: r.body.seats[1].token }, true);
     assert.ok(byLink.ok);
     assert.equal(await follows(1), 1);
+    // A seat with no address gets no turn mails to follow with.
+    const noMail = await s.service.follow(id, 2, { token: r.body.seats[2].token }, true);
+    assert.deepEqual(noMail.ok ? null : [noMail.refusal.status, noMail.refusal.field], [409, 'follow']);
     // Another seat's link, a wrong mail secret: refused, nothing changed.
     for (const who of [{ token: r.body.seats[1].token }, { mailSecret: 'x'.repeat(secret.length) }]) {
       const refused = await s.service.follow(id, 0, who, true);
