@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Floor, validateCourse } from '../../engine/src/index.js';
+import { Floor, parseBoardFile, validateCourse } from '../../engine/src/index.js';
 import { COURSES_DIR, FACTORY_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../../docs/schema', import.meta.url));
@@ -70,4 +70,21 @@ test('the schemas refuse what the engine refuses: an unknown token, a missing na
   assert.equal(boardSchema({ author: 'a', description: 'd', grid: ['. .'] }), false);
   assert.equal(courseSchema({ name: 'n', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'b', x: 0, y: 0, rotation: 45 }], flags: [[0, 0]], start: [0, 0] }), false);
   assert.equal(courseSchema({ name: 'n', players: [1, 2], complexity: 'easy', time: 'short', boards: [{ board: 'b', x: 0, y: 0 }], flags: [[0, 0]] }), false);
+});
+
+test('a name, author or description of 2,001 characters is refused by the readers and by the schemas; 2,000 are taken', () => {
+  const atoll = read(join(FACTORY_DIR, 'atoll.json'));
+  const shift = read(join(COURSES_DIR, 'first-shift.json'));
+  for (const key of ['name', 'author', 'description']) {
+    for (const [n, takes] of [[2000, true], [2001, false]] as const) {
+      const board = { ...atoll, [key]: 'x'.repeat(n) };
+      assert.equal(parseBoardFile(board).ok, takes, `board ${key} of ${n}`);
+      assert.equal(boardSchema(board), takes, `board schema ${key} of ${n}`);
+      const course = { ...shift, [key]: 'x'.repeat(n) };
+      assert.equal(courseFromJson(course).ok, takes, `course ${key} of ${n}`);
+      assert.equal(courseSchema(course), takes, `course schema ${key} of ${n}`);
+    }
+  }
+  const long = parseBoardFile({ ...atoll, description: 'x'.repeat(2001) });
+  assert.deepEqual(long.ok ? null : long.error, { field: 'board.description', message: '2001 characters; expected at most 2000' });
 });

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { err, ok, parseBoardFile, parseCourse, validateCourse, type Board, type BoardFile, type Course, type Result } from '../../engine/src/index.js';
+import { MAX_TEXT, err, ok, parseBoardFile, parseCourse, validateCourse, type Board, type BoardFile, type Course, type Result } from '../../engine/src/index.js';
 import { readJsonFile } from './json-file.js';
 
 /** boards/ in the repository (this module runs from dist/boards/src). */
@@ -56,7 +56,7 @@ export function loadCourse(nameOrPath: string): Result<{ course: Course; path: s
 }
 
 /** Bounds of a course sent whole (by the API): boards, their placement, flags and starts. */
-export const COURSE_BOUNDS = { boards: 12, offset: 96, flags: 16, starts: 8, text: 2000 } as const;
+export const COURSE_BOUNDS = { boards: 12, offset: 96, flags: 16, starts: 8, text: MAX_TEXT } as const;
 
 /**
  * A course sent as an object (a race's own course): its fields as a course file has them, its

@@ -29,6 +29,9 @@ import {
   renderText,
   submitOrders,
   narrateEvents,
+  list,
+  ordinal,
+  plural,
   type Board,
   type BoardJson,
   type Card,
@@ -143,13 +146,6 @@ export function describeEvents(events: readonly GameEvent[], board: Board, st: G
   return narrateEvents(events, { names: st.robots.map((r) => r.name), board });
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-const list = (xs: readonly (string | number)[]): string =>
-  xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
-const ordinal = (n: number): string => {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${s}`;
-};
 
 // ---------------------------------------------------------------------------------------------
 // The race

@@ -139,6 +139,8 @@ export const square = (x: number, y: number): Square =>
   x >= 0 && y >= 0 && x < MAX_BOARD_SIDE && y < MAX_BOARD_SIDE ? SQUARES[y * MAX_BOARD_SIDE + x]! : [x, y];
 /** The most flags a board or course holds. */
 export const MAX_FLAGS = 16;
+/** The longest text a board or course file holds (its name, author or description). */
+export const MAX_TEXT = 2000;
 /** The longest list of edges or devices a board holds: four per square of the largest board. */
 export const MAX_BOARD_LIST = 4 * MAX_BOARD_SIDE * MAX_BOARD_SIDE;
 
@@ -190,6 +192,7 @@ export function parseBoardFile(json: unknown, path = 'board'): Result<{ file: Bo
   for (const k of ['name', 'author', 'description'] as const) {
     const v = json[k];
     if (typeof v !== 'string' || !v.trim()) return err(`${path}.${k}`, 'expected a non-empty string');
+    if (v.length > MAX_TEXT) return err(`${path}.${k}`, `${v.length} characters; expected at most ${MAX_TEXT}`);
   }
   const board = parseBoard(json, path);
   if (!board.ok) return board;

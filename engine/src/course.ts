@@ -3,7 +3,7 @@
  * in order and the start (000 L52-56). A course is composed into one board of the grammar of
  * SCENARIOS.md; cells of its bounding box that no board covers are `x` (no floor).
  */
-import { cannotStand, MAX_BOARD_SIDE, MAX_FLAGS, parseBoard, type Board, type BoardJson } from './board.js';
+import { cannotStand, MAX_BOARD_SIDE, MAX_FLAGS, MAX_TEXT, parseBoard, type Board, type BoardJson } from './board.js';
 import { foldNet, foldSeams, foldedFloor } from './cube.js';
 import { DIR_NAMES, parseDir, type Dir, type Square } from './geometry.js';
 import { err, ok, type Result } from './result.js';
@@ -205,6 +205,7 @@ export function parseCourse(json: unknown, boards: (name: string) => BoardJson |
   const str = (k: string, required: boolean): Result<string> => {
     const v = json[k];
     if (v === undefined && !required) return ok('');
+    if (typeof v === 'string' && v.length > MAX_TEXT) return err(k, `${v.length} characters; expected at most ${MAX_TEXT}`);
     return typeof v === 'string' && v.trim() ? ok(v) : err(k, 'expected a non-empty string');
   };
   const name = str('name', true);

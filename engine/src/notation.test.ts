@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CARD_TYPES, COMMENT_HINT, DECK, RULE_SETS, apiOrders, cardName, describeOrders, entryName, exampleProgram, gearOf, instruction, orderHelp, orderLines, parseOrders, readEntry, readWebEntry, writeCard, writeProgram, type NotationContext, type Parsed, type RuleSet } from './index.js';
+import { CARD_TYPES, COMMENT_HINT, DECK, RULE_SETS, apiOrders, cardName, cardParts, cardWords, describeOrders, entryName, exampleProgram, gearOf, instruction, orderHelp, orderLines, parseOrders, readEntry, readWebEntry, writeCard, writeProgram, type NotationContext, type Parsed, type RuleSet } from './index.js';
 
 const pbem: NotationContext = {
   rules: RULE_SETS.pbem!, hand: ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U', 'F1', 'L', 'R'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
@@ -302,4 +302,13 @@ test('every program written by the notation reads back to the same program (prop
       { numRuns: 300, seed: 14 },
     );
   }
+});
+
+test('a card name is read in its parts, code and priority, for the classic deck and for pbem\'s cards and codes', () => {
+  assert.deepEqual(cardParts('F2:670'), ['F2', '670']);
+  assert.deepEqual(cardParts('F2'), ['F2', '']);
+  assert.deepEqual(cardParts('F0'), ['F0', '']);
+  for (const c of DECK) assert.equal(cardParts(cardName(c)).join(':'), cardName(c));
+  assert.equal(cardWords('F2:670'), 'Move 2 (670)');
+  assert.equal(cardWords('F0'), 'Brakes');
 });

@@ -172,10 +172,16 @@ const RANDOM = new Set(RANDOM_WORDS);
 const CARD_WORDS: Record<string, string> = {
   F1: 'Move 1', F2: 'Move 2', F3: 'Move 3', B: 'Back up', L: 'Turn left', R: 'Turn right', U: 'U-turn', ...Object.fromEntries(GEARS.map((g) => [g.code, g.option])),
 };
+/** A card's name in its parts: its code and its priority ('' where cards have none): `F2:670` → ['F2', '670']. */
+export function cardParts(name: string): [code: string, priority: string] {
+  const [code, priority] = name.split(':');
+  return [code!, priority ?? ''];
+}
+
 /** A card in words: "Move 2 (670)" for the classic F2:670, "Move 2" for the pbem F2, "Brakes" for F0. */
 export function cardWords(name: string): string {
-  const [code, priority] = name.split(':');
-  return `${CARD_WORDS[code!] ?? code}${priority ? ` (${priority})` : ''}`;
+  const [code, priority] = cardParts(name);
+  return `${CARD_WORDS[code] ?? code}${priority ? ` (${priority})` : ''}`;
 }
 
 /** The program part of the help: what a program looks like in this rule set. */

@@ -108,3 +108,11 @@ test('checked orders whose cards the hand no longer holds (a turn taken back aft
   assert.equal(entered.state.robots[0]!.registers.includes(card('F2:670')), false, 'a card not dealt is never played');
   assert.deepEqual(entered.events.flatMap((e) => (e.type === 'programmed' ? e.filled.map((f) => f.register) : [])), [1]);
 });
+
+test('orders keep each card as the engine names it (f2:0670 is kept as F2:670), and a register named twice in unlock is refused', () => {
+  const { setup, st } = dealt({ options: ['Crab Legs'] });
+  const read = must(readOrders(setup, st, 0, { program: [' f2:0670', 'r:80', 'F1:500+r:100', 'L:90', null] }));
+  assert.deepEqual(read.written.program, ['F2:670', 'R:80', 'F1:500+R:100', 'L:90', null]);
+  assert.deepEqual(refusal(readOrders(setup, st, 0, { program: HAND.slice(0, 5), unlock: [1, 1] })), ['unlock', 'expected register numbers 1 to 5, each once']);
+  assert.deepEqual(refusal(readOrders(setup, st, 0, { program: HAND.slice(0, 5), choices: { unlock: [2, 2] } })), ['choices.unlock', 'expected a list of register numbers 1 to 5, each at most once']);
+});

@@ -6,7 +6,7 @@
  * dealt (the engine's `checkOrders`, once), and gives them back as written (`SeatOrders`, what a
  * server keeps and shows) and as the engine enters them at the deadline (`CheckedTurn`).
  */
-import { handCard, type Card } from './cards.js';
+import { cardName, handCard, type Card } from './cards.js';
 import type { Setup } from './context.js';
 import { facingChoosable } from './game.js';
 import { parseDir } from './geometry.js';
@@ -63,6 +63,7 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   if (body.turn !== undefined && (!Number.isSafeInteger(body.turn) || (body.turn as number) < 1)) return err('turn', 'expected the number of the turn the orders are for');
   const unlock = body.unlock === undefined ? [] : body.unlock;
   if (!Array.isArray(unlock) || unlock.length > 5 || unlock.some((u) => !Number.isInteger(u) || u < 1 || u > 5)) return err('unlock', 'expected register numbers 1 to 5');
+  if (new Set(unlock).size < unlock.length) return err('unlock', 'expected register numbers 1 to 5, each once');
   let reenter: SeatOrders['reenter'] = null;
   if (body.reenter !== undefined && body.reenter !== null) {
     const re = body.reenter;
@@ -95,7 +96,8 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   if (unlock.length && isObject(body.choices) && body.choices.unlock) return err('unlock', 'give the registers to free once: in unlock or in choices.unlock');
   const written: SeatOrders = {
     ...(body.turn !== undefined ? { turn: body.turn as number } : {}),
-    program: raw as (string | null)[], powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter,
+    // Each entry as the engine names it ("f2:0670 " is F2:670): what is kept and shown is what was read.
+    program: raw.map((c, k) => (c === null ? null : entryText(entries[k]!))), powerDown: powerDown.value, stayDown: stayDown.value, takeOption: takeOption.value, unlock: unlock as number[], reenter,
     ...(body.facing !== undefined && body.facing !== null ? { facing: body.facing as string } : {}),
     choices: isObject(body.choices) ? body.choices : null,
   };
@@ -110,6 +112,7 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
 
 /** A program entry read: the card, and the card joined to it (0: none); both 0 for a register left to the random fill. */
 type Entry = { card: Card; joined: Card };
+const entryText = (e: Entry): string => `${cardName(e.card)}${e.joined ? `+${cardName(e.joined)}` : ''}`;
 const NO_ENTRY: Entry = { card: 0, joined: 0 };
 
 /**

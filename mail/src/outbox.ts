@@ -245,8 +245,8 @@ export class Outbox {
       // In a series, its standings across the races over so far (the race service's, as GET /api/series gives them).
       const series = race.series ? await this.o.service.series(race.series) : null;
       const across = series?.ok ? { id: race.series!, races: series.value.standings[0]?.places.length ?? 0, lines: seriesLines(series.value.standings) } : undefined;
-      // The engine's standings: a line per team and per robot racing alone, best first.
-      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), awards(stats), picks, across));
+      // The engine's standings: a line per team and per robot racing alone, best first; 001's awards where the rule set gives them.
+      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across));
     }
     return [];
   }

@@ -6,7 +6,7 @@ import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, rigRaceState, TestClock } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { gainedLines } from './outbox.js';
-import { followWord, reportMail, seriesLines } from './templates.js';
+import { endMail, followWord, reportMail, seriesLines } from './templates.js';
 import { mailDb } from './store.js';
 import { sendMail, smtpSink, type Caught } from './testing.js';
 
@@ -286,7 +286,7 @@ test('the mails of a whole race with a team, read back: each parses with its sea
       const mine = t.sink.mails.filter((c) => c.to.includes(email));
       const kinds = mine.map((c) => subject(c).replace(/^\[RR [^\]]+\] /, '').replace(/^Re: .*/, 'answer'));
       assert.deepEqual(kinds, [
-        'Race ' + id + ' starts on first-shift', 'Turn 1: your instructions', 'answer', 'Turn 1: report', 'Turn 2: your instructions', 'answer', 'Turn 2: report', 'Race over: standings and awards',
+        'Race ' + id + ' starts on first-shift', 'Turn 1: your instructions', 'answer', 'Turn 1: report', 'Turn 2: your instructions', 'answer', 'Turn 2: report', 'Race over: standings',
       ]);
       for (const c of mine) {
         assert.ok(subject(c).includes(`[RR ${id} s${seat} `), subject(c));
@@ -324,6 +324,16 @@ test('the mails of a whole race with a team, read back: each parses with its sea
   } finally {
     await t.close();
   }
+});
+
+test('the end mail lists 001\'s awards where the rule set gives them, and says so in its subject', () => {
+  const ctx = { race: 'r1', course: 'c', rules: 'pbem', policy: { kind: 'live', seconds: 60 } as const, seat: 0, name: 'Ava', code: '[RR r1 s0 x]', replyTo: 'race+r1.0.x@rr.test' };
+  const given = endMail(ctx, ['1. Ava: 3 flags'], [{ award: 'Terminator robot', for: 'dealt the most amount of damage', robots: ['Ava'] }], ['Ava']);
+  assert.equal(given.subject, '[RR r1 s0 x] Race over: standings and awards');
+  assert.match(given.text, /^Awards \(001 L353-383\):\n {2}Terminator robot: Ava \(dealt the most amount of damage\)$/m);
+  const none = endMail({ ...ctx, rules: 'classic' }, ['1. Ava: 3 flags'], [], ['Ava']);
+  assert.equal(none.subject, '[RR r1 s0 x] Race over: standings');
+  assert.doesNotMatch(none.text, /Awards/);
 });
 
 test('the report of the turn a robot goes out in says it is the last unless the player writes "follow"', () => {

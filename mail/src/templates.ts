@@ -220,10 +220,10 @@ export function endMail(c: SeatMailContext, standings: string[], awards: readonl
   const text = [
     `Race ${c.race} on ${c.course} is over.`, '', 'Standings:', ...standings.map((s) => `  ${s}`), '',
     ...(series ? [`Standings of the series ${series.id} after ${series.races} race${series.races === 1 ? '' : 's'} (a point for each robot placed behind, plus one for racing):`, ...series.lines.map((s) => `  ${s}`), ''] : []),
-    'Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), '',
+    ...(awards.length ? ['Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), ''] : []),
     `Starting picks for the next race (001 L333-351): ${picks.join(', ')}.`, '', 'Thank you for racing!',
   ].join('\n');
-  return { subject: `${c.code} Race over: standings and awards`, text, replyTo: c.replyTo };
+  return { subject: `${c.code} Race over: ${awards.length ? 'standings and awards' : 'standings'}`, text, replyTo: c.replyTo };
 }
 
 /** A series' standings, a line a robot: place, points, wins, and its place in each race ("-": not raced). */

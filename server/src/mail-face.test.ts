@@ -77,11 +77,11 @@ test('ordersIn names the seats whose orders for a turn are in, and ordersOf give
   }
 });
 
-test('PUT /seats/:seat/follow sets whether the seat keeps receiving the turn mails once out: its own token only, unknown fields refused', async () => {
+test('PUT /seats/:seat/follow sets whether the seat keeps receiving the turn mails once out: its own token only, a seat with an address only, unknown fields refused', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const r = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }] });
+    const r = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
     assert.equal(r.status, 201);
     const race = r.body as { id: string; seats: { token: string }[] };
     const follows = async () => (await s.service.mailRace(race.id))!.seats.map((x) => x.follow);
@@ -89,14 +89,16 @@ test('PUT /seats/:seat/follow sets whether the seat keeps receiving the turn mai
     const yes = await put(1, { follow: true });
     assert.equal(yes.status, 200, JSON.stringify(yes.body));
     assert.deepEqual(yes.body, { seat: 1, follow: true, out: false });
-    assert.deepEqual(await follows(), [false, true]);
+    assert.deepEqual(await follows(), [false, true, false]);
     assert.equal((await put(0, { follow: true }, race.seats[1]!.token)).status, 401, 'Bob cannot set Ava\'s');
+    const web = await put(2, { follow: true });
+    assert.deepEqual([web.status, web.body.error?.field], [409, 'follow'], 'Cy races on the web: no turn mails to follow with');
     const extra = await put(0, { follow: true, also: 1 });
     assert.equal(extra.status, 422);
     assert.equal((await put(0, { follow: 'yes' })).status, 422);
-    assert.deepEqual(await follows(), [false, true], 'nothing changed by the refused ones');
+    assert.deepEqual(await follows(), [false, true, false], 'nothing changed by the refused ones');
     assert.equal((await put(1, { follow: false })).status, 200);
-    assert.deepEqual(await follows(), [false, false]);
+    assert.deepEqual(await follows(), [false, false, false]);
   } finally {
     await s.close();
     await db.destroy();

@@ -400,6 +400,7 @@ export class RaceService {
     if (!got.ok) return got;
     const { race } = got.value;
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    if ((await this.repo.mailSecret(id, seat)) === null) return no(409, 'follow', 'this seat has no e-mail address, so no turn mails come to it');
     await this.repo.setFollow(id, seat, follow);
     const st: GameState = JSON.parse(race.state);
     return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });

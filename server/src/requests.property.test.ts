@@ -86,7 +86,7 @@ test('every route with a body, sent mutated valid requests: never 5xx, a refusal
   try {
     const newRace: Json = {
       course: 'first-shift', rules: 'classic', settings: { lives: 3, turnLimit: 50 },
-      seats: [{ name: 'Ava', options: ['Brakes', 'Shield', 'Fire Control', 'Tractor Beam'], lives: 3, damage: 1, dir: 'N' }, { name: 'Bob', firstTimer: true }, { name: 'Bolt', bot: 'random' }],
+      seats: [{ name: 'Ava', options: ['Brakes', 'Shield', 'Fire Control', 'Tractor Beam'], lives: 3, damage: 1, dir: 'N' }, { name: 'Bob', firstTimer: true, email: 'bob@b.test' }, { name: 'Bolt', bot: 'random' }],
       deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 5 }, whenNoPersonLeft: 'play',
     };
     const created = await call(s.base, 'POST', '/api/races', newRace);

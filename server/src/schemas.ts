@@ -130,7 +130,7 @@ const CHOICE_KEYS = [...new Set(Object.values(RULE_SETS).flatMap((rs) => rs.opti
 /** The damage that destroys a robot in any rule set: no damage threshold goes beyond it (the engine checks the race's own). */
 const MOST_DAMAGE = Math.max(...Object.values(RULE_SETS).map((rs) => rs.destroyAt));
 const optionName = (description: string) => Type.String({ maxLength: CHOICE_NAME_LENGTH, description });
-const registerList = (description: string) => Type.Array(whole(1, 5), { maxItems: 5, description });
+const registerList = (description: string) => Type.Array(whole(1, 5), { maxItems: 5, uniqueItems: true, description });
 const REGISTER_KEY = { propertyNames: { pattern: '^[1-5]$' }, maxProperties: 5 };
 
 /** Each decision's shape (docs/options.md); the engine's `parseChoices` checks the rest (the options held, the rule set's keys and damage). */
@@ -178,7 +178,7 @@ export const OrdersSchema = closed({
   powerDown: Type.Optional(Type.Boolean()),
   stayDown: Type.Optional(Type.Boolean()),
   takeOption: Type.Optional(Type.Boolean()),
-  unlock: Type.Optional(Type.Array(whole(1, 5), { maxItems: 5, description: 'registers freed first by repair' })),
+  unlock: Type.Optional(Type.Array(whole(1, 5), { maxItems: 5, uniqueItems: true, description: 'registers freed first by repair' })),
   reenter: Type.Optional(Type.Union([closed({ dir: Type.Optional(dir('the facing to re-enter with')), poweredDown: Type.Optional(Type.Boolean()) }), Type.Null()], { description: 'how to come back if destroyed this turn' })),
   facing: Type.Optional(Type.Union([dir('first turn only: the facing the robot starts with (002 L38-39)'), Type.Null()])),
   choices: Type.Optional(Type.Union([

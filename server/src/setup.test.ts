@@ -100,6 +100,18 @@ test('a course object of the race\'s own is raced on, and a bad one refused nami
   });
 });
 
+test('a cube course file sent as the race\'s own course is raced on, folded (004 L179)', async () => {
+  await withServer(async (s) => {
+    const cube = JSON.parse(readFileSync(join(COURSES_DIR, 'cube-works.json'), 'utf8'));
+    const r = await create(s, { course: { ...cube, name: 'My cube' }, seats: [{ name: 'Bolt', bot: 'random' }] });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    s.clock.advance(1000);
+    assert.equal(await s.service.tick(), 1, 'its turns are played');
+    const file = (await call(s.base, 'GET', `/api/races/${r.body.id}/course`)).body;
+    assert.deepEqual(file.file.cube, cube.cube, 'the race keeps the course as a cube');
+  });
+});
+
 test('threeMinuteRule sets a live race\'s programming time; first-timers keep the deadline\'s time while the late others are filled (004 L188)', async () => {
   await withServer(async (s) => {
     const t0 = s.clock.now();
@@ -198,7 +210,7 @@ test('a race whose people are all out ends when its creator chose "end", and pla
 
 test('a seat follows the race once out, or stops, through the service with its link or its mail secret; refused without them and once the race is over', async () => {
   await withServer(async (s) => {
-    const r = await create(s, { seats: [{ name: 'Ava', email: 'ava@a.test', followWhenOut: true }, { name: 'Bob' }] });
+    const r = await create(s, { seats: [{ name: 'Ava', email: 'ava@a.test', followWhenOut: true }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
     assert.equal(r.status, 201);
     const id = r.body.id as string;
     const follows = async (seat: number) => (await s.db.selectFrom('seats').select('follow').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirstOrThrow()).follow;
@@ -210,6 +222,9 @@ test('a seat follows the race once out, or stops, through the service with its l
     const byLink = await s.service.follow(id, 1, { token: r.body.seats[1].token }, true);
     assert.ok(byLink.ok);
     assert.equal(await follows(1), 1);
+    // A seat with no address gets no turn mails to follow with.
+    const noMail = await s.service.follow(id, 2, { token: r.body.seats[2].token }, true);
+    assert.deepEqual(noMail.ok ? null : [noMail.refusal.status, noMail.refusal.field], [409, 'follow']);
     // Another seat's link, a wrong mail secret: refused, nothing changed.
     for (const who of [{ token: r.body.seats[1].token }, { mailSecret: 'x'.repeat(secret.length) }]) {
       const refused = await s.service.follow(id, 0, who, true);

@@ -10,12 +10,11 @@
  * or Reverse Gear; the rest are controls (web/src/decisions.ts); Recompile is a button. A refusal
  * of the server is shown beside the control it names.
  */
-import { RULE_SETS, optionName, optionText, type RuleSet } from '../../engine/src/index.js';
+import { RULE_SETS, cardParts, optionName, optionText, type RuleSet } from '../../engine/src/index.js';
 import { h, type PublicRobot, type SeatView, type SentOrders } from './api.js';
 import { canJoin, compact, entryName, fieldOf, gearFor, heldNames, offered, readEntry, type Choices, type Gear } from './choices.js';
 import { decisions } from './decisions.js';
 import { facingControl } from './facing.js';
-import { cardParts } from './steps.js';
 import { cardWords } from './words.js';
 
 const ICON: Record<string, string> = { F1: '↑1', F2: '↑2', F3: '↑3', B: '↓', L: '↶', R: '↷', U: '⤸' };

@@ -39,7 +39,7 @@ export function parseChoices(raw: unknown, setup: Setup, r: RobotState, path = '
     return c === undefined ? err(p, `${isName(v) ? JSON.stringify(v) : 'that'} is not a card (${setup.rules.priorities ? 'CODE:PRIORITY, such as F2:670' : 'F1, F2, F3, B, L, R or U'})`) : ok(c);
   };
   const registers = (v: unknown, p: string): Result<number[]> =>
-    Array.isArray(v) && v.length <= 5 && v.every(isRegister) ? ok(v as number[]) : err(p, 'expected a list of register numbers 1 to 5, at most 5 of them');
+    Array.isArray(v) && v.length <= 5 && v.every(isRegister) && new Set(v).size === v.length ? ok(v as number[]) : err(p, 'expected a list of register numbers 1 to 5, each at most once');
   // Damage is counted up to the point that destroys a robot: a threshold beyond it means nothing.
   const most = setup.rules.destroyAt;
   const isDamage = (v: unknown, least: number): v is number => Number.isInteger(v) && (v as number) >= least && (v as number) <= most;
