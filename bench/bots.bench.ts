@@ -10,6 +10,9 @@
  *   the share the expert wins; goal ≥ 65%;
  * - `solo`: a lone strong bot's turns to finish, beside a bot that knows the coming deals on the
  *   same seed (bots' clairvoyant.ts: the engine's own deals, a beam search), over the seeds both finish;
+ *   and a lone greedy bot's on the same seed, for a yardstick of the `greedy` row: the share of
+ *   draws of one strong (or clairvoyant) race and three greedy races, each alone, from the row's
+ *   seeds, in which the one finishes in a turn before all three (no pushes, no robots' lasers);
  * - decision times: the strong bot's in the four-robot races (p99 goal ≤ 15 ms), the expert's in
  *   its races (p99 goal ≤ 100 ms, within its budget of evaluations).
  *
@@ -100,9 +103,10 @@ interface RaceOutcome {
   readonly seed: number;
   /** Races of several: 'win', 'shared' (first place with another), 'lost' or 'none' (nobody finished). */
   readonly result: 'win' | 'shared' | 'lost' | 'none' | null;
-  /** Solo: the strong bot's finishing turn, and the clairvoyant's. */
+  /** Solo: the strong bot's finishing turn, the clairvoyant's, and a lone greedy bot's. */
   readonly finishTurn: number | null;
   readonly clairvoyant: number | null;
+  readonly greedy?: number | null;
   readonly refused: number;
 }
 
@@ -151,7 +155,8 @@ function runJob(job: Job): JobResult {
       const started = startRace(playOn, placed.value, seed, { events: false });
       if (!started.ok) throw new Error(`${job.course}: ${started.error.message}`);
       const c = clairvoyantRace(playOn, started.value.dealt.state, { maxTurns: MAX_TURNS });
-      races.push({ seed, result: null, finishTurn: r.robots[0]!.finishTurn, clairvoyant: c.finishTurn, refused: r.robots[0]!.refused });
+      const g = runBotRace(setup, { levels: ['greedy'], seed, maxTurns: MAX_TURNS, starts, budgets });
+      races.push({ seed, result: null, finishTurn: r.robots[0]!.finishTurn, clairvoyant: c.finishTurn, greedy: g.robots[0]!.finishTurn, refused: r.robots[0]!.refused + g.robots[0]!.refused });
       continue;
     }
     const n = job.kind === 'greedy' ? 4 : 2;
@@ -239,14 +244,41 @@ export function wilson(k: number, n: number, z = 1.96): [number, number] {
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
+/**
+ * The share of draws of one race of `mine` and three of `greedy` (turns to finish, each from the
+ * row's lone races, drawn independently; null: not finished) in which `mine` finishes in a turn
+ * before all three, and in a turn before or with them: what racing alone would give against three
+ * greedy bots racing alone.
+ */
+export function aheadOfThree(mine: readonly (number | null)[], greedy: readonly (number | null)[]): [number, number] {
+  const g = greedy.map((t) => t ?? Infinity);
+  if (!mine.length || !g.length) return [NaN, NaN];
+  let before = 0, withThem = 0;
+  for (const t of mine) {
+    if (t === null) continue;
+    const later = g.filter((x) => x > t).length / g.length;
+    const notSooner = g.filter((x) => x >= t).length / g.length;
+    before += later ** 3;
+    withThem += notSooner ** 3;
+  }
+  return [before / mine.length, withThem / mine.length];
+}
+
 const share = (k: number, n: number): string => {
   if (!n) return '-';
   const [lo, hi] = wilson(k, n);
   return `${k}/${n} ${pct(k / n)} [${pct(lo)}, ${pct(hi)}]`;
 };
 
+/** The `greedy` row's yardstick from the lone races: strong's and the clairvoyant's share ahead of three greedy bots (before them – before or with them). */
+function yardstick(solo: readonly RaceOutcome[]): string {
+  const greedy = solo.map((r) => r.greedy ?? null);
+  const range = ([a, b]: [number, number]) => `${pct(a)}–${pct(b)}`;
+  return `${range(aheadOfThree(solo.map((r) => r.finishTurn), greedy))}, ${range(aheadOfThree(solo.map((r) => r.clairvoyant), greedy))}`;
+}
+
 function report(results: JobResult[], a: Args, seconds: number, started: string, loadEnd: string): void {
-  const head = ['course', 'rules', 'strong vs 3 greedy: won [95%]', 'expert vs strong: won [95%]', 'shared/none', 'solo strong: done, mean turns', 'knows deals: mean turns', 'both done'];
+  const head = ['course', 'rules', 'strong vs 3 greedy: won [95%]', 'expert vs strong: won [95%]', 'shared/none', 'solo strong: done, mean turns', 'knows deals: mean turns', 'both done', 'alone ahead of 3 greedy: strong, knows deals'];
   const rows: string[][] = [];
   const totals = new Map<string, { gw: number; gn: number; ew: number; en: number }>();
   const strongMs: number[] = [];
@@ -277,6 +309,7 @@ function report(results: JobResult[], a: Args, seconds: number, started: string,
         solo.length ? `${solo.filter((r) => r.finishTurn !== null).length}/${solo.length}, ${both.length ? mean(both.map((r) => r.finishTurn!)).toFixed(1) : '-'}` : '-',
         both.length ? `${mean(both.map((r) => r.clairvoyant!)).toFixed(1)} (${solo.filter((r) => r.clairvoyant !== null).length} done)` : '-',
         solo.length ? String(both.length) : '-',
+        solo.some((r) => r.greedy !== undefined) ? yardstick(solo) : '-',
       ]);
     }
   }

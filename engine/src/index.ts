@@ -25,7 +25,7 @@ export * from './report/table.js';
 export { list, narrate, narrateEvents, ordinal, plural, type Narration } from './report/narrate.js';
 export * from './report/stats.js';
 export type { OptionRules } from './rules/ruleset.js';
-export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName } from './options/catalog.js';
+export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName, optionStep, type OptionStep } from './options/catalog.js';
 export { optionText } from './options/texts.js';
 export { CHOICE_NAME_LENGTH, CHOICE_OPTION, parseChoices } from './options/choices.js';
 export { optionOrders, type OptionOrders } from './options/orders.js';

@@ -100,6 +100,18 @@ test('a course object of the race\'s own is raced on, and a bad one refused nami
   });
 });
 
+test('a cube course file sent as the race\'s own course is raced on, folded (004 L179)', async () => {
+  await withServer(async (s) => {
+    const cube = JSON.parse(readFileSync(join(COURSES_DIR, 'cube-works.json'), 'utf8'));
+    const r = await create(s, { course: { ...cube, name: 'My cube' }, seats: [{ name: 'Bolt', bot: 'random' }] });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    s.clock.advance(1000);
+    assert.equal(await s.service.tick(), 1, 'its turns are played');
+    const file = (await call(s.base, 'GET', `/api/races/${r.body.id}/course`)).body;
+    assert.deepEqual(file.file.cube, cube.cube, 'the race keeps the course as a cube');
+  });
+});
+
 test('threeMinuteRule sets a live race\'s programming time; first-timers keep the deadline\'s time while the late others are filled (004 L188)', async () => {
   await withServer(async (s) => {
     const t0 = s.clock.now();

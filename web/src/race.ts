@@ -4,7 +4,7 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, type Board, awards, parseBoard, parseDir, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
+import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, parseBoard, parseCourse, parseDir, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
 import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
@@ -307,6 +307,21 @@ function ready(): void {
 const send = (orders: SentOrders) => ask('PUT', `/api/races/${id}/seats/${seat}/orders`, orders);
 const recompile = () => ask('POST', `/api/races/${id}/seats/${seat}/recompile`);
 
+/**
+ * The race's floor. A cube course (004 L179) is read from its file with the shipped boards, so the
+ * floor knows its folds (arrows and glides over a fold leave by one edge and come in by another);
+ * any other course from its composed layout.
+ */
+async function courseBoard(c: RaceCourse): Promise<Result<Board>> {
+  const file = c.file as { cube?: unknown };
+  if (file && typeof file === 'object' && file.cube !== undefined && file.cube !== false) {
+    const boards = await api<{ name: string; board: BoardJson }[]>('GET', '/api/boards');
+    const read = parseCourse(c.file, (name) => boards.find((b) => b.name === name)?.board);
+    if (read.ok) return { ok: true, value: read.value.board };
+  }
+  return parseBoard(c.layout);
+}
+
 async function main(): Promise<void> {
   try {
     view = await load();
@@ -317,7 +332,7 @@ async function main(): Promise<void> {
   document.body.dataset.seq = String(lastSeq);
   // The race's course, shipped or its own (composed in the editor or uploaded).
   course = await api<RaceCourse>('GET', `/api/races/${encodeURIComponent(id)}/course`);
-  const parsed = parseBoard(course.layout);
+  const parsed = await courseBoard(course);
   if (!parsed.ok) return fail(`The course could not be read: ${parsed.error.message}`);
   document.title = `roborally: ${course.title}`;
   byId('title').textContent = course.title;

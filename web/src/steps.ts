@@ -4,7 +4,7 @@
  * it pushes), and each kind of board element (belts, pushers, gears, crushers, lasers, flags), then
  * the end of the turn. Each step holds the robots as they stand after it.
  */
-import { WEAPONS, cardName, cardParts, type GameEvent } from '../../engine/src/index.js';
+import { cardName, cardParts, optionStep, type GameEvent } from '../../engine/src/index.js';
 import { apply, type Robot } from './robots-state.js';
 import { beats, type Beat } from './timeline.js';
 import { cardWords } from './words.js';
@@ -39,8 +39,10 @@ function actor(e: GameEvent, names: readonly string[], card: Map<number, Reveale
   switch (e.type) {
     case 'revealed': return 'Cards revealed';
     case 'aborted': case 'swapped': return CHANGES;
-    case 'optionUsed':
-      return MOVE_OPTIONS.includes(e.option) ? robotMove(e.robot) : CARD_OPTIONS.includes(e.option) ? CHANGES : LASER_OPTIONS.includes(e.option) ? 'Lasers fire' : null;
+    case 'optionUsed': {
+      const step = optionStep(e.option);
+      return step === 'move' ? robotMove(e.robot) : step === 'cards' ? CHANGES : step === 'lasers' ? 'Lasers fire' : null;
+    }
     case 'moved': case 'blocked': case 'slipped': case 'slid': case 'teleported': case 'rampSlide': case 'ledgeDrop':
       return robotMove(e.robot);
     case 'turned': return e.by === 'card' ? robotMove(e.robot) : e.by === 'gear' ? 'Gears turn' : e.by === 'fold' ? null : 'Belts move';
@@ -56,10 +58,6 @@ function actor(e: GameEvent, names: readonly string[], card: Map<number, Reveale
 
 type Revealed = Extract<GameEvent, { type: 'revealed' }>;
 const CHANGES = 'Options change cards';
-/** Options acting in a robot's own move, on the register's cards, or when lasers fire. */
-const MOVE_OPTIONS = ['Brakes', 'Fourth Gear', 'Reverse Gear', 'Crab Legs', 'Dual Processor'];
-const CARD_OPTIONS = ['Abort Switch', 'Conditional Program'];
-const LASER_OPTIONS: readonly string[] = [...WEAPONS, 'Double-Barreled Laser', 'Double-Barreled Lasers', 'High-Power Laser', 'Rear-Firing Laser', 'Fire Control'];
 
 /** The steps of a turn, from the robots as it began and its events. */
 export function steps(start: readonly Robot[], events: readonly GameEvent[]): Step[] {

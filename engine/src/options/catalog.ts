@@ -25,6 +25,16 @@ export const WEAPONS = ['Pressor Beam', 'Tractor Beam', 'Mini Howitzer', 'Scramb
 export type Weapon = (typeof WEAPONS)[number];
 export const isWeapon = (name: string): name is Weapon => (WEAPONS as readonly string[]).includes(name);
 
+/** Where, within a register phase, a used option acts: in its robot's own move, on the register's cards before anyone moves, or as lasers fire. */
+export type OptionStep = 'move' | 'cards' | 'lasers';
+const OPTION_STEPS: ReadonlyMap<string, OptionStep> = new Map<string, OptionStep>([
+  ...(['Brakes', 'Fourth Gear', 'Reverse Gear', 'Crab Legs', 'Dual Processor'] as const).map((o) => [o, 'move'] as const),
+  ...(['Abort Switch', 'Conditional Program'] as const).map((o) => [o, 'cards'] as const),
+  ...([...WEAPONS, 'Double-Barreled Laser', 'Double-Barreled Lasers', 'High-Power Laser', 'Rear-Firing Laser', 'Fire Control'] as const).map((o) => [o, 'lasers'] as const),
+]);
+/** The step of a register phase an option used acts in (`optionUsed`), or null for one that acts outside them (repairs, destruction, the turn's start or end). */
+export const optionStep = (option: string): OptionStep | null => OPTION_STEPS.get(optionName(option)) ?? null;
+
 /** pbem upgrades switched on or off for a round (`active`, OPTIONS.md part 3). */
 export const TOGGLES: readonly string[] = ['Gyroscopic Stabilizer', ...WEAPONS];
 
