@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
+import type { Entry } from './races.js';
+import { StreamHub, type StreamSource } from './stream.js';
 import { call, freshDb, startServer, streamClient, until, type TestServer } from './testing.js';
 
 const newRace = async (base: string) =>
@@ -139,5 +141,57 @@ test('one address may hold only so many streams', async () => {
   } finally {
     await s.close();
     await db.destroy();
+  }
+});
+
+test('a stream whose database reads fail for a moment keeps its client: its backlog and the entries committed meanwhile arrive once, in order, when reads succeed again', { timeout: 30_000 }, async () => {
+  const log: Entry[] = [];
+  const add = (n: number) => {
+    for (let k = 0; k < n; k++) log.push({ seq: log.length + 1, turn: 1, kind: 'race', event: { type: 'note' } as unknown as Entry['event'] });
+    return log.length;
+  };
+  add(30);
+  let failing = 3; // the next reads that fail, as while PostgreSQL replaces a terminated connection
+  let failed = 0;
+  const source: StreamSource = {
+    entries: async (_id, after, limit) => {
+      if (failing > 0) {
+        failing--;
+        failed++;
+        throw new Error('terminating connection due to administrator command');
+      }
+      return { ok: true, value: log.slice(after, after + limit) };
+    },
+    lastSeq: async () => {
+      if (lastSeqFailing > 0) {
+        lastSeqFailing--;
+        throw new Error('Connection terminated unexpectedly');
+      }
+      return log.length;
+    },
+  };
+  let lastSeqFailing = 1; // and where the first live client's reads begin
+  const hub = new StreamHub(source, { page: 10 });
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  wss.on('connection', (socket) => hub.attach(socket, 'r', 0, '127.0.0.1'));
+  await new Promise((r) => wss.once('listening', r));
+  const port = (wss.address() as { port: number }).port;
+  const client = streamClient(`ws://127.0.0.1:${port}`);
+  let closed = false;
+  void client.closed.then(() => (closed = true));
+  try {
+    await until('the backlog read again after its failures', () => client.seqs.length === 30);
+    assert.equal(failed, 3);
+    assert.equal(lastSeqFailing, 0, 'the last seq was read again after its failure');
+    // Live: entries committed while the reads fail come once they succeed.
+    failing = 2;
+    hub.committed('r', add(25));
+    await until('the live entries read again after their failures', () => client.seqs.length === 55);
+    assert.deepEqual(client.seqs, Array.from({ length: 55 }, (_, k) => k + 1));
+    assert.equal(closed, false, 'the client kept its stream');
+  } finally {
+    client.close();
+    hub.close();
+    await new Promise((r) => wss.close(r));
   }
 });

@@ -72,6 +72,11 @@ function deliver(c: Client, frame: string, limits: StreamLimits): boolean {
   return true;
 }
 
+/** Reads of a catching-up client's backlog that may fail in a row before it is dropped (~30 s of pauses). */
+const READ_RETRIES = 12;
+const retryPause = (failures: number) => Math.min(100 * 2 ** (failures - 1), 5000);
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 /** Sends a frame and resolves once the socket has written it out (or is gone). */
 const sendDrained = (socket: WebSocket, frame: string) =>
   new Promise<void>((resolve) => {
@@ -143,9 +148,25 @@ export class StreamHub {
 
   /** Sends a client its backlog page by page, then lets it follow the live batches. */
   private async catchUp(id: string, hub: RaceHub, c: Client): Promise<void> {
+    // The database may be away for a moment (a lost connection is replaced): the client keeps its
+    // stream and a failed read is tried again, with a growing pause, for about half a minute.
+    // Undefined: the client left meanwhile.
+    const read = async <T>(what: () => Promise<T>): Promise<T | undefined> => {
+      for (let failures = 1; ; failures++) {
+        try {
+          return await what();
+        } catch (e) {
+          if (failures > READ_RETRIES || c.socket.readyState !== 1) throw e;
+          console.error(`stream of race ${id}: ${(e as Error).message}; reading again`);
+          await pause(retryPause(failures));
+          if (c.socket.readyState !== 1) return undefined;
+        }
+      }
+    };
     try {
       for (;;) {
-        const got = await this.source.entries(id, c.last, this.limits.page);
+        const got = await read(() => this.source.entries(id, c.last, this.limits.page));
+        if (!got) return;
         if (!got.ok) {
           deliver(c, JSON.stringify({ error: got.refusal }), this.limits);
           c.socket.close(1008, got.refusal.field);
@@ -163,7 +184,8 @@ export class StreamHub {
         if (page.length < this.limits.page && c.last >= hub.announced && c.last >= hub.sent) {
           if (hub.sent < 0) {
             // The race's first live client: where its live reads begin.
-            const last = await this.source.lastSeq(id);
+            const last = await read(() => this.source.lastSeq(id));
+            if (last === undefined) return;
             if (last > c.last) continue;
             c.last = last;
             if (hub.sent >= 0 && hub.sent !== c.last) continue;
@@ -182,6 +204,7 @@ export class StreamHub {
   private async readLive(id: string, hub: RaceHub): Promise<void> {
     if (hub.reading || hub.sent < 0 || hub.announced <= hub.sent) return;
     hub.reading = true;
+    let failed = false;
     try {
       while (hub.announced > hub.sent && this.races.get(id) === hub) {
         const got = await this.source.entries(id, hub.sent, this.limits.page);
@@ -217,11 +240,15 @@ export class StreamHub {
       }
     } catch (e) {
       console.error(`stream of race ${id}: ${(e as Error).message}`);
+      failed = true;
     } finally {
       hub.reading = false;
     }
-    // Announced while the last read was on its way back.
-    if (hub.announced > hub.sent && this.races.get(id) === hub && hub.sent >= 0) setImmediate(() => void this.readLive(id, hub));
+    // Announced while the last read was on its way back (or the read failed: again after a pause).
+    if (hub.announced > hub.sent && this.races.get(id) === hub && hub.sent >= 0) {
+      if (failed) setTimeout(() => void this.readLive(id, hub), retryPause(1)).unref();
+      else setImmediate(() => void this.readLive(id, hub));
+    }
   }
 
   private playedTurn(id: string, turn: number, firstSeq: number): Promise<PlayedTurn | null> {
