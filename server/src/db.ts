@@ -125,6 +125,9 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } 
     // An idle connection that the server closes (a restart, pg_terminate_backend) is dropped from
     // the pool and replaced by the next query; it must not take the process down.
     pool.on('error', (e) => console.error(`database connection lost: ${e.message}`));
+    // A connection in use that the server closes fails its query (answered 503); its 'error' event
+    // is logged here rather than left to the process's last resort.
+    pool.on('connect', (client) => client.on('error', (e) => console.error(`database connection lost in use: ${e.message}`)));
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
     return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };

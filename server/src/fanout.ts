@@ -70,6 +70,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   // A pool queues its queries (one client never runs two at once) and replaces a lost connection.
   const sender = new pg.Pool({ ...clientConfig(url), max: 2 });
   sender.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`));
+  sender.on('connect', (client) => client.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`)));
   return {
     publish: (raceId, lastSeq) => {
       sender.query('SELECT pg_notify($1, $2)', [CHANNEL, `${raceId}:${lastSeq}`]).catch((e: Error) => console.error(`NOTIFY ${raceId}:${lastSeq}: ${e.message}`));

@@ -34,6 +34,8 @@ test('PostgreSQL connections terminated under load: the server stays up, answers
   const child = await spawnServer({ PORT: String(port), DATABASE_URL: url, PG_APPLICATION_NAME: appName, REQUESTS_PER_10S: '1000000' });
   let died = false;
   child.once('exit', () => (died = true));
+  let logged = '';
+  child.stderr!.on('data', (d) => (logged += String(d)));
   const load = playRaces([base], 6);
   try {
     await until('some turns played', () => load.turns() >= 6, 30_000);
@@ -47,6 +49,7 @@ test('PostgreSQL connections terminated under load: the server stays up, answers
       await until('turns played again after the connections were ended', () => load.turns() >= before + 6, 30_000);
     }
     assert.equal(died, false, 'the server process is alive');
+    assert.doesNotMatch(logged, /uncaught/, 'every lost connection is handled where it is used, none left to the last resort');
     await load.stop();
     const answered = [...load.statuses.keys()].sort();
     assert.ok(answered.every((s) => (s >= 200 && s < 300) || (s >= 400 && s < 500) || s === 503), `statuses answered: ${answered.join(', ')}`);
