@@ -3,41 +3,18 @@
  * server started here on a free port. Skipped, with the reason, where no chromium is installed.
  * Screenshots of the race view and the replay go to test-output/web/ (look at them).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { classic, optionText, parseCard } from '../../engine/src/index.js';
-import { call, freshDb, startServer, TestClock, until, type TestServer } from '../../server/src/testing.js';
+import { call, until } from '../../server/src/testing.js';
+import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
-import { bundle } from '../build/bundle.js';
 import { measurePage, measureRacePage } from '../build/measure.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
-const SHOTS = fileURLToPath(new URL('../../../test-output/web/', import.meta.url));
-
-let server: TestServer;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  mkdirSync(SHOTS, { recursive: true });
-  // The pages load the bundles of what was compiled last.
-  await bundle();
-  // The server's clock stands at the browser's time, so the countdown reads true; it never moves
-  // on its own, so no deadline passes during a test: turns are played when everyone has sent.
-  // With a clock that stands still the rate limit's window would never close: no limit here
-  // (server/src/limits.test.ts tests it).
-  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()), { max: 1e9, windowMs: 1000 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// With a clock that stands still the rate limit's window would never close: no limit here
+// (server/src/limits.test.ts tests it).
+useBrowser({ max: 1e9, windowMs: 1000 });
 
 /** A page that fails the test on any script error. */
 async function open(ctx: BrowserContext, path: string): Promise<Page> {

@@ -4,35 +4,16 @@
  * are not one refused, saying where), and the whole editor on a 390×844 touch phone, raced from
  * there. Screenshots go to test-output/web/ (look at them).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { call, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
-import { bundle } from '../build/bundle.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { call } from '../../server/src/testing.js';
+import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
-const SHOTS = fileURLToPath(new URL('../../../test-output/web/', import.meta.url));
-
-let server: TestServer;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await bundle();
-  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 /** The editor, ready; it fails the test on any script error. */
 async function openEditor(ctx: BrowserContext): Promise<Page> {

@@ -4,36 +4,13 @@
  * registers filling face down, who is powered down and who announced it, the teams, and how to
  * re-enter. Screenshots go to test-output/web/ (look at them).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { call, freshDb, startServer, TestClock, until, type TestServer } from '../../server/src/testing.js';
-import { bundle } from '../build/bundle.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { call, until } from '../../server/src/testing.js';
+import { browser, DESKTOP, PHONE, server, SHOTS, skip, useBrowser } from './browser.js';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
-const SHOTS = fileURLToPath(new URL('../../../test-output/web/', import.meta.url));
-const DESKTOP = { viewport: { width: 1366, height: 900 } };
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-
-let server: TestServer;
-let browser: Browser;
-
-before(async () => {
-  if (skip) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await bundle();
-  // The clock never moves on its own: turns are played when every person has sent.
-  server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser();
 
 /** A seat's page (or the spectators'), ready; it fails the test on any script error. */
 async function open(ctx: BrowserContext, path: string): Promise<Page> {

@@ -1,0 +1,42 @@
+/**
+ * What the web client's browser tests share: Debian's chromium (playwright-core; the tests skip,
+ * saying why, where it is not installed), the race server it talks to, the screen sizes and where
+ * screenshots go. A test file calls `useBrowser()` once; `server` and `browser` are set before its
+ * tests run and closed after them.
+ */
+import { after, before } from 'node:test';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
+import { bundle } from '../build/bundle.js';
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: install it (apt-get install chromium) to run the web client's tests`;
+export const SHOTS = fileURLToPath(new URL('../../../test-output/web/', import.meta.url));
+export const DESKTOP = { viewport: { width: 1366, height: 900 } };
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+export let server: TestServer;
+export let browser: Browser;
+
+/**
+ * Starts the server and chromium before the file's tests and closes them after. The server's clock
+ * stands at the browser's time, so a countdown reads true; it never moves on its own, so no deadline
+ * passes during a test: turns are played when every person has sent. `rateLimit` replaces the
+ * server's default request limit.
+ */
+export function useBrowser(rateLimit?: { max: number; windowMs: number }): void {
+  before(async () => {
+    if (skip) return;
+    mkdirSync(SHOTS, { recursive: true });
+    // The pages load the bundles of what was compiled last.
+    await bundle();
+    server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()), rateLimit);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+}
