@@ -13,8 +13,9 @@ import proxyAddr from '@fastify/proxy-addr';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { RaceService } from './races.js';
-import { AfterQuery, AnyObject, CourseParams, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
+import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
 import { dressed } from './views.js';
 import { registerWeb } from './web.js';
@@ -241,6 +242,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.put('/api/races/:id/seats/:seat/robot', {
     schema: { summary: 'Choose the seat\'s robot, one of the eight designs no other seat races, before the first turn is played', params: SeatParams, querystring: TokenQuery, body: RobotSchema, security: asSeat, response: answer('{seat, robot}') },
   }, async (req, reply) => send(reply, await svc.chooseRobot(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
+  // While a seat's person programs: how many registers are filled, relayed to the race's streams, stored nowhere (drafts.ts).
+  api.put('/api/races/:id/seats/:seat/draft', {
+    schema: { summary: 'While the seat programs: how many of its open registers hold a card so far (a count, never which cards), relayed to everyone on the race\'s stream as {"draft": {turn, seat, filled}} and stored nowhere. Refused once the seat\'s orders for the turn are in (409 orders), for another turn than the current one (409 turn), and beyond a few a second per seat (429)', params: SeatParams, querystring: TokenQuery, body: DraftSchema, security: asSeat, response: answer('{turn, seat, filled}') },
+  }, async (req, reply) => send(reply, await svc.draft(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
   // Whether a seat raced by mail keeps receiving the turn mails once its robot is out (the mail words "follow" / "stop following").
   api.put('/api/races/:id/seats/:seat/follow', {
     schema: { summary: 'Whether the seat keeps receiving the turn mails once its robot is out of the race (as the mail words "follow" and "stop following" say), while the race runs', params: SeatParams, querystring: TokenQuery, body: FollowSchema, security: asSeat, response: answer('{seat, follow, out}') },
@@ -290,11 +295,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   }, o.stream);
   const onCommitted = (id: string, seq: number) => hub.committed(id, seq);
   const onResync = () => hub.resync();
+  const onDraft = (id: string, draft: Draft) => hub.draft(id, draft);
   svc.bus.on('committed', onCommitted);
   svc.bus.on('resync', onResync);
+  svc.bus.on('draft', onDraft);
   app.addHook('onClose', async () => {
     svc.bus.off('committed', onCommitted);
     svc.bus.off('resync', onResync);
+    svc.bus.off('draft', onDraft);
     hub.close();
   });
   api.get('/api/races/:id/stream', { websocket: true, schema: { params: IdParams, querystring: AfterQuery } }, (socket, req) => {

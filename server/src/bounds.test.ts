@@ -41,6 +41,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         ['GET', (n) => `/api/races/${race.id}/seats/${n}`, 'seat'],
         ['PUT', (n) => `/api/races/${race.id}/seats/${n}/orders`, 'seat', { turn: 1, program: [] }],
         ['POST', (n) => `/api/races/${race.id}/seats/${n}/recompile`, 'seat'],
+        ['PUT', (n) => `/api/races/${race.id}/seats/${n}/draft`, 'seat', { turn: 1, filled: 1 }],
       ];
       for (const [method, path, field, body] of routes)
         for (const n of TEXT) {

@@ -1,17 +1,23 @@
 /**
  * Several server processes on one PostgreSQL database: each tells the others, by NOTIFY, that a
  * race's entries up to a seq are committed, and each reads them for its own stream clients. The
- * payload is only the race and that seq; the entries themselves are read from the database.
+ * payload is only the race and that seq; the entries themselves are read from the database. A
+ * seat's draft (drafts.ts: how many registers it has filled, stored nowhere) goes the same way on
+ * a channel of its own, whole; a process skips its own, which its streams had at once.
  *
  * A lost connection is never fatal: the listener reconnects with a growing pause (up to 5 s) and,
  * once back, `resync` lets the streams look for what was committed while it was away.
  */
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import type { Draft } from './drafts.js';
 
 const CHANNEL = 'roborally_entries';
+const DRAFTS = 'roborally_drafts';
 
 export interface Fanout {
   publish(raceId: string, lastSeq: number): void;
+  publishDraft(raceId: string, draft: Draft): void;
   close(): Promise<void>;
 }
 
@@ -20,6 +26,24 @@ export interface FanoutHandlers {
   readonly entries: (raceId: string, seq: number) => void;
   /** The listener was away: notifications may have been missed. */
   readonly resync: () => void;
+  /** Another process took a seat's draft of race `raceId`. */
+  readonly draft: (raceId: string, draft: Draft) => void;
+}
+
+const whole = (v: unknown, max: number): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
+
+/** A draft notification of another process, checked: [race, draft], or null. */
+function readDraft(payload: string, self: string): [string, Draft] | null {
+  let m: unknown;
+  try {
+    m = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (typeof m !== 'object' || m === null) return null;
+  const { from, race, turn, seat, filled } = m as Record<string, unknown>;
+  if (from === self || typeof race !== 'string' || !whole(turn, 2 ** 31) || !whole(seat, 64) || !whole(filled, 5)) return null;
+  return [race, { turn, seat, filled }];
 }
 
 const clientConfig = (url: string): pg.ClientConfig => ({
@@ -32,6 +56,8 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   let closed = false;
   let listener: pg.Client | null = null;
   let pause = 100;
+  // This process's name on the drafts' channel: its own come back to it and are skipped.
+  const self = randomUUID();
   const connect = async (): Promise<void> => {
     const c = new pg.Client(clientConfig(url));
     c.on('error', (e) => {
@@ -40,12 +66,18 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
     });
     c.on('end', () => lost(c));
     c.on('notification', (n) => {
+      if (n.channel === DRAFTS) {
+        const d = readDraft(n.payload ?? '', self);
+        if (d) on.draft(...d);
+        return;
+      }
       const [raceId, seq] = (n.payload ?? '').split(':');
       const s = Number(seq);
       if (raceId && Number.isSafeInteger(s)) on.entries(raceId, s);
     });
     await c.connect();
     await c.query(`LISTEN ${CHANNEL}`);
+    await c.query(`LISTEN ${DRAFTS}`);
     listener = c;
   };
   const lost = (c: pg.Client) => {
@@ -74,6 +106,10 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   return {
     publish: (raceId, lastSeq) => {
       sender.query('SELECT pg_notify($1, $2)', [CHANNEL, `${raceId}:${lastSeq}`]).catch((e: Error) => console.error(`NOTIFY ${raceId}:${lastSeq}: ${e.message}`));
+    },
+    publishDraft: (raceId, d) => {
+      const payload = JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled });
+      sender.query('SELECT pg_notify($1, $2)', [DRAFTS, payload]).catch((e: Error) => console.error(`NOTIFY draft of ${raceId}: ${e.message}`));
     },
     close: async () => {
       closed = true;

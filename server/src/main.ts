@@ -9,7 +9,7 @@ import { buildApp } from './app.js';
 import { migrate, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
-import { postgresFanout } from './fanout.js';
+import { postgresFanout, type Fanout } from './fanout.js';
 import { registerMetrics } from './metrics.js';
 import { BotPool } from './bot-pool.js';
 import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
@@ -65,14 +65,14 @@ async function main(): Promise<void> {
   const courses = shippedCourses();
   // Everything is wired before anything can arrive: the service, its streams, then the NOTIFY
   // listener (a notification may come the moment it listens), then the HTTP listener.
-  let publish: ((raceId: string, lastSeq: number) => void) | null = null;
+  let fanout: Fanout | null = null;
   // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
   const workers = envInt('BOT_WORKERS');
   const budgetMs = envInt('BOT_BUDGET_MS');
   const nice = envInt('BOT_NICE');
   if (nice !== undefined && nice > 19) throw new Error(`BOT_NICE: expected a whole number from 1 to 19, got "${nice}"`);
   const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
-  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => publish?.(id, seq), planner: bots });
+  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => fanout?.publish(id, seq), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots });
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');
   const requests = envInt('REQUESTS_PER_10S');
@@ -88,13 +88,13 @@ async function main(): Promise<void> {
   if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts } }));
   // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
   // process, whose streams read the entries for their own clients.
-  const fanout = url
+  fanout = url
     ? await postgresFanout(url, {
         entries: (raceId, seq) => service.bus.emit('committed', raceId, seq),
         resync: () => service.bus.emit('resync'),
+        draft: (raceId, d) => service.relayDraft(raceId, d),
       })
     : null;
-  publish = fanout?.publish ?? null;
   // Off unless configured: orders in by SMTP or IMAP, the race's mails out through the relay.
   const mailConfig = mailConfigFromEnv(process.env);
   const mail = mailConfig ? new MailGateway({ service, db, clock: systemClock, config: mailConfig }) : null;

@@ -51,6 +51,33 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
   }
 });
 
+test('two server processes on one PostgreSQL database: a seat\'s draft sent to one reaches a stream client on each once', {
+  skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async () => {
+  const { A, B, stop } = await twoProcesses();
+  try {
+    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } });
+    const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+    const onA = streamClient(`${A.replace('http', 'ws')}/api/races/${id}/stream`);
+    const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
+    await Promise.all([onA.ready, onB.ready]);
+    await until('both streams caught up', () => onA.seqs.length && onB.seqs.length);
+    const sent = await call(A, 'PUT', `/api/races/${id}/seats/0/draft`, { turn: 1, filled: 3 }, { authorization: `Bearer ${seats[0]!.token}` });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    await until('the draft on both processes\' streams', () => onA.drafts.length && onB.drafts.length, 20_000);
+    // A later entry (Bob's orders) on both streams: by then a second copy of the draft would have come.
+    const you = (await call(B, 'GET', `/api/races/${id}/seats/1`, undefined, { authorization: `Bearer ${seats[1]!.token}` })).body.you;
+    await call(B, 'PUT', `/api/races/${id}/seats/1/orders`, { turn: 1, program: you.hand.slice(0, 5) }, { authorization: `Bearer ${seats[1]!.token}` });
+    await until('Bob\'s orders on both streams', () => onA.types.includes('submitted') && onB.types.includes('submitted'), 20_000);
+    for (const c of [onA, onB]) assert.deepEqual(c.drafts, [{ turn: 1, seat: 0, filled: 3 }]);
+    onA.close();
+    onB.close();
+  } finally {
+    stop();
+  }
+});
+
 test('two server processes ticking the same deadlines: each turn of a race is played by exactly one of them', {
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,

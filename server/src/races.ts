@@ -32,6 +32,7 @@ import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
+import { DraftGate, type Draft, type DraftLimits } from './drafts.js';
 
 /** What happens to a race, besides the engine's events. */
 export type RaceEvent =
@@ -107,6 +108,10 @@ export interface RaceServiceOptions {
   readonly course: (name: string) => Course | undefined;
   /** Called after a race's entries up to `lastSeq` are committed (fan-out to other processes). */
   readonly published?: (raceId: string, lastSeq: number) => void;
+  /** Called with a seat's draft once this process's streams have it (fan-out to other processes; drafts.ts). */
+  readonly drafted?: (raceId: string, draft: Draft) => void;
+  /** The per-seat rate of drafts (drafts.ts). */
+  readonly drafts?: Partial<DraftLimits>;
   /** Decides the bots' orders of a dealt turn (planner.ts); by default in this process. */
   readonly planner?: BotPlanner;
   /**
@@ -149,10 +154,15 @@ function readTurn(body: unknown): Answer<number> {
 type Loaded = { race: Selectable<RaceRow>; seats: Selectable<SeatRow>[] };
 
 export class RaceService {
-  /** `committed` fires with (race id, seq) once a race's entries up to seq are committed. */
+  /**
+   * `committed` fires with (race id, seq) once a race's entries up to seq are committed; `draft`
+   * with (race id, draft) when a seat's draft is to be relayed (drafts.ts).
+   */
   readonly bus = new EventEmitter();
   private readonly clock: Clock;
   private readonly published: RaceServiceOptions['published'];
+  private readonly drafted: RaceServiceOptions['drafted'];
+  private readonly draftGate: DraftGate;
   private readonly planner: BotPlanner;
   private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
@@ -168,6 +178,8 @@ export class RaceService {
   constructor(o: RaceServiceOptions) {
     this.clock = o.clock;
     this.published = o.published;
+    this.drafted = o.drafted;
+    this.draftGate = new DraftGate(o.drafts);
     this.planner = o.planner ?? inProcessPlanner;
     this.takeoverMs = o.takeoverMs ?? (this.planner.budgetMs ?? 0) + 5000;
     this.repo = new RaceRepository(o.db);
@@ -346,6 +358,34 @@ export class RaceService {
       return no(409, 'race', 'the race is changing too fast; try again');
     }
     return yes({ turn: st.turn, clockStarted: all, deadlineAt });
+  }
+
+  /**
+   * A seat's draft while its person programs: how many of its open registers are filled (a count,
+   * never a card), relayed to every stream of the race and stored nowhere (drafts.ts). Refused once
+   * the seat's orders are in or the turn has moved on, and beyond a few a second.
+   */
+  async draft(id: string, seat: number, token: string | undefined, body: { turn: number; filled: number }): Promise<Answer<Draft>> {
+    const got = await this.auth.seat(id, seat, { token });
+    if (!got.ok) return got;
+    const { race } = got.value;
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    const st: GameState = JSON.parse(race.state);
+    if (body.turn !== st.turn) return no(409, 'turn', `the race is at turn ${st.turn}`);
+    if (!needsProgram(st, seat)) return no(409, 'draft', 'this seat programs no register this turn');
+    const open = [1, 2, 3, 4, 5].filter((reg) => !(st.robots[seat]!.locked & (1 << (reg - 1)))).length;
+    if (body.filled > open) return no(422, 'filled', `this seat has ${open} open register${open === 1 ? '' : 's'}`);
+    if ((await this.repo.seatOrders(id, st.turn, seat)) !== null) return no(409, 'orders', 'this seat\'s orders for the turn are in: the others see its registers full');
+    if (!this.draftGate.take(id, seat, st.turn, this.clock.now())) return no(429, 'draft', 'too many drafts from this seat; send one when the program changes');
+    const draft: Draft = { turn: st.turn, seat, filled: body.filled };
+    this.relayDraft(id, draft);
+    this.drafted?.(id, draft);
+    return yes(draft);
+  }
+
+  /** Hands a seat's draft to this process's streams (drafts of other processes come here by NOTIFY). */
+  relayDraft(id: string, draft: Draft): void {
+    this.bus.emit('draft', id, draft);
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */

@@ -12,7 +12,7 @@ import type { TSchema } from 'typebox';
 import { readOrders, type GameState } from '../../engine/src/index.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { readRaceRequest } from './setup.js';
-import { FollowSchema, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, RobotSchema } from './schemas.js';
+import { DraftSchema, FollowSchema, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, RobotSchema } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 import { shippedCourses } from './courses.js';
 import { call, freshDb, startServer, type TestServer } from './testing.js';
@@ -120,6 +120,7 @@ test('every route with a body, sent mutated valid requests: never 5xx, a refusal
       { name: 'orders', method: 'PUT', path: `/api/races/${race.id}/seats/0/orders`, body: orders, schema: OrdersSchema, headers: seat(0), reader: 'orders' },
       { name: 'ready', method: 'POST', path: `/api/races/${race.id}/seats/1/ready`, body: { turn: 1 }, schema: ReadySchema, headers: seat(1) },
       { name: 'robot', method: 'PUT', path: `/api/races/${race.id}/seats/1/robot`, body: { robot: 5 }, schema: RobotSchema, headers: seat(1) },
+      { name: 'draft', method: 'PUT', path: `/api/races/${race.id}/seats/1/draft`, body: { turn: 1, filled: 2 }, schema: DraftSchema, headers: seat(1) },
       { name: 'follow', method: 'PUT', path: `/api/races/${race.id}/seats/1/follow`, body: { follow: true }, schema: FollowSchema, headers: seat(1) },
       { name: 'extend', method: 'POST', path: `/api/races/${race.id}/moderator/extend`, body: { seconds: 60 }, schema: MODERATOR_ACTIONS.extend.body, headers: mod },
       { name: 'replace', method: 'POST', path: `/api/races/${race.id}/moderator/replace`, body: { seat: 7, level: 'strong' }, schema: MODERATOR_ACTIONS.replace.body, headers: mod },

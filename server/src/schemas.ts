@@ -87,6 +87,12 @@ export const SeatSchema = closed({
 /** A seat's person has watched or skipped the replay (POST …/ready): the turn now being programmed. */
 export const ReadySchema = closed({ turn: whole(1, MAX_INT32, 'the turn now being programmed') });
 
+/** PUT …/seats/{seat}/draft: how many registers the seat's person has filled so far (drafts.ts). */
+export const DraftSchema = closed({
+  turn: whole(1, MAX_INT32, 'the turn being programmed'),
+  filled: whole(0, 5, 'how many of its open registers hold a card so far: a count, never which cards'),
+});
+
 export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
 export const FollowSchema = closed({ follow: Type.Boolean({ description: 'true: the turn mails keep coming once the robot is out of the race; false: they stop then' }) });

@@ -1,7 +1,8 @@
 /**
  * The WebSocket stream of a race's entries. Each frame is a JSON array of entries (a batch, in seq
  * order), or an object: `{"played": …}` (a turn just played: its replay and report, so a client
- * need not fetch them) or `{"error": …}`.
+ * need not fetch them), `{"draft": …}` (how many registers a seat has filled so far, stored
+ * nowhere: drafts.ts) or `{"error": …}`.
  *
  * The stream never holds a race's log in memory: the backlog after `after` is read and sent a page
  * at a time, the next page once the socket has taken the last one. Live entries are read once per
@@ -13,6 +14,7 @@
 import type { WebSocket } from 'ws';
 import type { Answer } from './errors.js';
 import type { Entry } from './races.js';
+import type { Draft } from './drafts.js';
 
 export interface PlayedTurn {
   readonly turn: number;
@@ -111,6 +113,17 @@ export class StreamHub {
     if (!hub) return;
     if (seq > hub.announced) hub.announced = seq;
     void this.readLive(id, hub);
+  }
+
+  /**
+   * A seat's draft, to every client of race `id` in this process as it is: nothing of it is kept,
+   * so a client that is away misses it (the seat's orders, once in, show the registers full).
+   */
+  draft(id: string, draft: Draft): void {
+    const hub = this.races.get(id);
+    if (!hub) return;
+    const frame = JSON.stringify({ draft });
+    for (const c of hub.clients) deliver(c, frame, this.limits);
   }
 
   /** Looks again at each followed race's last seq (when notifications may have been missed). */

@@ -154,12 +154,13 @@ export async function until<T>(what: string, cond: () => T | Promise<T>, ms = 10
   }
 }
 
-/** A client of a race's stream that keeps the seqs and event types of the entries it got. */
-export function streamClient(url: string): { seqs: number[]; types: string[]; played: number[]; ws: WebSocket; ready: Promise<unknown>; closed: Promise<unknown>; close(): void } {
+/** A client of a race's stream that keeps the seqs and event types of the entries it got, the turns played and the drafts. */
+export function streamClient(url: string): { seqs: number[]; types: string[]; played: number[]; drafts: unknown[]; ws: WebSocket; ready: Promise<unknown>; closed: Promise<unknown>; close(): void } {
   const ws = new WebSocket(url);
   const seqs: number[] = [];
   const types: string[] = [];
   const played: number[] = [];
+  const drafts: unknown[] = [];
   ws.on('message', (m) => {
     const frame = JSON.parse(String(m));
     if (Array.isArray(frame)) for (const e of frame) {
@@ -167,10 +168,11 @@ export function streamClient(url: string): { seqs: number[]; types: string[]; pl
       types.push(e.event.type);
     }
     else if (frame.played) played.push(frame.played.turn);
+    else if (frame.draft) drafts.push(frame.draft);
   });
   ws.on('error', () => undefined);
   return {
-    seqs, types, played, ws,
+    seqs, types, played, drafts, ws,
     ready: new Promise((r, j) => (ws.once('open', r), ws.once('error', j))),
     closed: new Promise((r) => ws.once('close', r)),
     close: () => ws.close(),

@@ -35,6 +35,8 @@ export interface ProgramOptions {
   readonly recompile: () => Promise<Refusal | null>;
   /** The starting facing chosen in the form ('' for none yet), for the board to show it. */
   readonly facing?: (dir: string) => void;
+  /** A card was placed or taken back: how many registers hold one now, for the others to see face down. */
+  readonly drafted?: (turn: number, filled: number) => void;
 }
 
 export class ProgramPanel {
@@ -174,6 +176,7 @@ export class ProgramPanel {
     if (this.sentAt) this.sentAt = 'changed';
     this.refusal = null;
     this.render();
+    this.o.drafted?.(this.turn, this.placed.size);
   }
 
   private cardButton(card: string, from: number | null, joined = false): HTMLElement {

@@ -131,9 +131,36 @@ function sideTab(which: string): void {
   for (const b of side.querySelectorAll<HTMLButtonElement>('.side-tabs button')) b.setAttribute('aria-pressed', String(b.dataset.show === which));
 }
 
+/**
+ * The others' drafts as the stream brings them: per seat, the turn and how many registers hold a
+ * card so far (a count, never a card; docs/server.md, "Drafts").
+ */
+const drafts = new Map<number, { turn: number; filled: number }>();
+
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  byId('seats').replaceChildren(...seatsTable(view, seat, shown));
+  const filled = new Map([...drafts].flatMap(([k, d]) => (d.turn === view.turn ? [[k, d.filled] as const] : [])));
+  byId('seats').replaceChildren(...seatsTable(view, seat, shown, filled));
+}
+
+/**
+ * Tells the others how many registers this seat has filled so far, while its orders are not in:
+ * the latest count, one request at a time and a few a second at most (the server refuses more).
+ */
+let draftWanted: { turn: number; filled: number } | null = null;
+let draftSent = '';
+let drafting = false;
+async function sendDraft(): Promise<void> {
+  if (drafting || !draftWanted || seat === null) return;
+  const d = draftWanted;
+  // Orders in: the others see the registers full from the view.
+  if (d.turn !== view.turn || view.seats[seat]?.submitted || JSON.stringify(d) === draftSent) return;
+  drafting = true;
+  draftSent = JSON.stringify(d);
+  await api('PUT', `/api/races/${id}/seats/${seat}/draft`, d, token).catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  drafting = false;
+  void sendDraft();
 }
 
 /** The race's events (less any turn the moderator rewound), for its statistics. */
@@ -270,6 +297,9 @@ function follow(delay = 500): void {
       lastSeq = fresh[fresh.length - 1]!.seq;
       document.body.dataset.seq = String(lastSeq);
       refreshSoon();
+    } else if ('draft' in frame) {
+      drafts.set(frame.draft.seat, { turn: frame.draft.turn, filled: frame.draft.filled });
+      if (mode === 'now') drawSeats();
     } else if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
     else fail(frame.error.message);
   };
@@ -362,6 +392,9 @@ async function main(): Promise<void> {
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile, facing: (dir) => {
       facing = dir;
       drawNow();
+    }, drafted: (turn, filled) => {
+      draftWanted = { turn, filled };
+      void sendDraft();
     } });
   }
   // Opened between turns: the board shows now; the last replay waits behind its tab.

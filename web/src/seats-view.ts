@@ -2,7 +2,8 @@
  * The Robots table: each seat's robot drawn as on the board, its team, flags, damage, lives and
  * state (powered down, a power down announced, locked registers), its options, and its five
  * registers as they lie on the table: locked ones face up, the registers its sent program fills
- * face down (a count from the public view, never a card), the rest empty.
+ * face down (a count from the public view, never a card), or while it programs as many as its
+ * latest draft says (a count from the stream), the rest empty.
  */
 import { RULE_SETS, optionText } from '../../engine/src/index.js';
 import { designOf, robotBody } from '../../render/src/browser.js';
@@ -54,9 +55,10 @@ function registersOnTable(view: RaceView, k: number, programmed: number): HTMLEl
 
 /**
  * The table's rows; `shown`: the robots as a replay stands (flags, damage, lives and state follow
- * it, never ahead of it), else the race as it is.
+ * it, never ahead of it), else the race as it is; `drafts`: per seat still programming, how many
+ * registers hold a card so far.
  */
-export function seatsTable(view: RaceView, you: number | null, shown?: readonly Robot[]): HTMLElement[] {
+export function seatsTable(view: RaceView, you: number | null, shown?: readonly Robot[], drafts?: ReadonlyMap<number, number>): HTMLElement[] {
   const teams = teamsOf(view);
   const running = view.status === 'running';
   const rows = view.seats.map((s) => {
@@ -69,7 +71,7 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     // Your own options, all of them; another robot's as it may be seen (under Secret Options, those used).
     const options = s.seat === you ? (view as SeatView).you.options : r.options;
     const hidden = s.seat === you ? 0 : r.hiddenOptions;
-    const programmed = s.programmed ?? 0;
+    const programmed = s.submitted ? s.programmed ?? 0 : drafts?.get(s.seat) ?? 0;
     const sent = !running ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
     const needs = running && !at && now.status === 'active' && !now.poweredDown && now.lockedCount < 5;
     return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },

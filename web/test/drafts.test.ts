@@ -1,0 +1,67 @@
+/**
+ * The others' registers fill face down while a person programs (the draft, docs/server.md): two
+ * people's pages of one race and a spectator's, in Debian's chromium.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { parseCard } from '../../engine/src/index.js';
+import { call } from '../../server/src/testing.js';
+import { browser, DESKTOP, server, SHOTS, skip, useBrowser } from './browser.js';
+
+// With a clock that stands still the rate limit's window would never close: no limit here.
+useBrowser({ max: 1e9, windowMs: 1000 });
+
+test('placing cards on one person\'s page fills that many registers face down on the other person\'s and a spectator\'s, and takes one back; their traffic never holds the cards; the orders sent show all five', { skip }, async () => {
+  const created = (await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', deal: { secret: false, seed: 8 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
+  })).body as { id: string; seats: { link: string | null; token: string | null }[] };
+  const ctx = await browser.newContext(DESKTOP);
+  const traffic = new Map<Page, string[]>();
+  const errors: string[] = [];
+  const open = async (path: string) => {
+    const page = await ctx.newPage();
+    const got: string[] = [];
+    traffic.set(page, got);
+    page.on('pageerror', (e) => errors.push(e.message));
+    // The race's data: API answers and stream frames.
+    page.on('response', (r) => void (new URL(r.url()).pathname.startsWith('/api/') ? r.text().then((t) => got.push(t), () => undefined) : undefined));
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => got.push(String(f.payload))));
+    await page.goto(server.base + path);
+    await page.waitForSelector('body[data-live]');
+    return page;
+  };
+  const ava = await open(created.seats[0]!.link!);
+  const bob = await open(created.seats[1]!.link!);
+  const watcher = await open(`/race/${created.id}`);
+  const hand = (await call(server.base, 'GET', `/api/races/${created.id}/seats/0`, undefined, { authorization: `Bearer ${created.seats[0]!.token}` })).body.you.hand as string[];
+  const faceDown = (page: Page) => page.locator('#seats tr[data-seat="0"] .reg-mini.facedown').count();
+  const until = (page: Page, n: number) => page.waitForFunction(`document.querySelectorAll('#seats tr[data-seat="0"] .reg-mini.facedown').length === ${n}`);
+
+  for (const page of [bob, watcher]) assert.equal(await faceDown(page), 0, 'nothing programmed yet');
+  // Ava taps three cards into her registers, one after another.
+  for (let k = 1; k <= 3; k++) {
+    await ava.locator('.hand .card').first().click();
+    await ava.waitForSelector(`.register[data-register="${k}"] .card`);
+    await until(bob, k);
+    await until(watcher, k);
+  }
+  await bob.screenshot({ path: `${SHOTS}drafts-other-page.png` });
+  // She takes the second back: two face down.
+  await ava.click('.register[data-register="2"] .card');
+  await Promise.all([until(bob, 2), until(watcher, 2)]);
+  // Nothing of Ava's hand reached Bob or the spectator, by name ("F2:670") or by number ("card":670), nor is on their pages.
+  for (const page of [bob, watcher]) {
+    const seen = traffic.get(page)!;
+    assert.ok(seen.some((t) => t.startsWith('{"draft"')), 'the drafts came on the stream');
+    assert.deepEqual(hand.filter((card) => seen.some((t) => t.includes(card) || new RegExp(`"card":${parseCard(card, true)}(?!\\d)`).test(t))), [], 'no card of Ava\'s in the traffic');
+    assert.equal(await page.locator(hand.map((c) => `[data-card="${c}"]`).join(', ')).count(), 0, 'no card of Ava\'s on the page');
+  }
+  // Her orders in: five face down, from the view.
+  for (let k = 0; k < 3; k++) await ava.locator('.hand .card').first().click();
+  await ava.click('.send');
+  await Promise.all([until(bob, 5), until(watcher, 5)]);
+  await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text("sent ✓")');
+  await ctx.close();
+  assert.deepEqual(errors, [], 'no script errors');
+});
