@@ -268,6 +268,10 @@ async function refresh(fresh = false): Promise<void> {
   // A turn was played meanwhile: its replay, from the start.
   if (newTurn) {
     showMode('replay');
+    // On a wide screen the report sits beside the board, above the program: Send left the page
+    // scrolled down past it, so it is brought back into view (the board stays, sticky).
+    const top = byId('report').getBoundingClientRect().top;
+    if (matchMedia('(min-width: 900px)').matches && top < 0) window.scrollBy({ top: top - 8 });
     await replay.open(played(view), true);
   }
 }
