@@ -137,10 +137,12 @@ function sideTab(which: string): void {
  */
 const drafts = new Map<number, { turn: number; filled: number }>();
 
+/** The drafts of the turn being programmed: per seat, how many registers hold a card. */
+const draftsNow = () => new Map([...drafts].flatMap(([k, d]) => (d.turn === view.turn ? [[k, d.filled] as const] : [])));
+
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  const filled = new Map([...drafts].flatMap(([k, d]) => (d.turn === view.turn ? [[k, d.filled] as const] : [])));
-  byId('seats').replaceChildren(...seatsTable(view, seat, shown, filled));
+  byId('seats').replaceChildren(...seatsTable(view, seat, shown, draftsNow()));
 }
 
 /**
@@ -253,7 +255,7 @@ async function refresh(fresh = false): Promise<void> {
   if (!fresh) view = await load();
   const newTurn = !fresh && played(view) > 0 && (view.turn !== before || (view.status === 'over' && replay.shownTurn !== played(view)));
   drawStatus();
-  drawLegend(byId('legend'), view, seat);
+  drawLegend(byId('legend'), view, seat, draftsNow());
   // While a replay is shown (or about to be), the table follows it, not the race as it stands.
   if (mode === 'now' && !newTurn) drawSeats();
   if (!newTurn) drawNow();
@@ -303,6 +305,7 @@ function follow(delay = 500): void {
       refreshSoon();
     } else if ('draft' in frame) {
       drafts.set(frame.draft.seat, { turn: frame.draft.turn, filled: frame.draft.filled });
+      drawLegend(byId('legend'), view, seat, draftsNow());
       if (mode === 'now') drawSeats();
     } else if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
     else fail(frame.error.message);

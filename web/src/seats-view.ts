@@ -19,16 +19,34 @@ export function robotIcon(design: number | undefined, k: number): SVGSVGElement 
 
 /**
  * The legend under the board: each robot drawn as on the board, its name (and team), your own
- * marked. Rebuilt only when something in it changes (a robot chosen), never under a tap.
+ * marked, and beside each other person still programming their registers as they lie on the
+ * table (face down as `drafts` or their orders fill them), in view with the board. Rebuilt only
+ * when something in it changes (a robot chosen, a register filled), never under a tap.
  */
-export function drawLegend(box: HTMLElement, view: RaceView, you: number | null): void {
+export function drawLegend(box: HTMLElement, view: RaceView, you: number | null, drafts?: ReadonlyMap<number, number>): void {
   const teams = teamsOf(view);
-  const entries = view.robots.map((r, k) => ({ k, name: r.name, team: teams.get(r.name), design: designOf(view.seats[k]?.robot, k).name, you: k === you }));
+  const entries = view.robots.map((r, k) => ({
+    k, name: r.name, team: teams.get(r.name), design: designOf(view.seats[k]?.robot, k).name, you: k === you,
+    regs: k !== you && programming(view, k) ? faceDown(view, k, drafts) : null,
+  }));
   const key = JSON.stringify(entries);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren(...entries.map((e) => h('li', { 'data-seat': e.k, 'data-design': e.design, class: e.you ? 'you' : '', title: `${e.name}: ${e.design}${e.team ? `, team ${e.team}` : ''}${e.you ? ' (you)' : ''}` },
-    robotIcon(view.seats[e.k]?.robot, e.k), e.name, e.team ? h('span', { class: 'team' }, ` (${e.team})`) : '', e.you ? h('span', { class: 'you-mark' }, ' (you)') : '')));
+    robotIcon(view.seats[e.k]?.robot, e.k), e.name, e.team ? h('span', { class: 'team' }, ` (${e.team})`) : '', e.you ? h('span', { class: 'you-mark' }, ' (you)') : '',
+    e.regs !== null ? registersOnTable(view, e.k, e.regs) : null)));
+}
+
+/** Whether seat `k`'s person programs registers this turn (the race runs; its robot is active, powered up, not all locked). */
+function programming(view: RaceView, k: number): boolean {
+  const r = view.robots[k]!;
+  return view.status === 'running' && view.seats[k]?.kind === 'human' && r.status === 'active' && !r.poweredDown && r.lockedCount < 5;
+}
+
+/** How many of seat `k`'s registers lie face down: all its orders fill once sent, else its latest draft's count. */
+function faceDown(view: RaceView, k: number, drafts?: ReadonlyMap<number, number>): number {
+  const s = view.seats[k]!;
+  return s.submitted ? s.programmed ?? 0 : drafts?.get(k) ?? 0;
 }
 
 /** The race's teams (000 L21), from its settings: robot name → team name. */
@@ -71,9 +89,9 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     // Your own options, all of them; another robot's as it may be seen (under Secret Options, those used).
     const options = s.seat === you ? (view as SeatView).you.options : r.options;
     const hidden = s.seat === you ? 0 : r.hiddenOptions;
-    const programmed = s.submitted ? s.programmed ?? 0 : drafts?.get(s.seat) ?? 0;
+    const programmed = faceDown(view, s.seat, drafts);
     const sent = !running ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
-    const needs = running && !at && now.status === 'active' && !now.poweredDown && now.lockedCount < 5;
+    const needs = !at && programming(view, s.seat);
     return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },
       h('td', {}, robotIcon(s.robot, s.seat), s.name),
       teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? '') : null,
@@ -81,7 +99,7 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
       h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ')),
       h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('abbr', { title: optionText(o, RULE_SETS[view.rules]!) ?? '' }, o)]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
       h('td', { class: s.submitted ? 'submitted sent' : 'submitted', 'data-programmed': programmed },
-        needs && s.kind === 'human' ? registersOnTable(view, s.seat, programmed) : null, sent));
+        needs ? registersOnTable(view, s.seat, programmed) : null, sent));
   });
   return [h('h2', {}, 'Robots'), h('table', {},
     h('thead', {}, h('tr', {}, h('th', {}, 'Name'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Options'), h('th', {}, 'Orders'))),

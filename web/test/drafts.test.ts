@@ -12,7 +12,7 @@ import { browser, DESKTOP, server, SHOTS, skip, useBrowser } from './browser.js'
 // With a clock that stands still the rate limit's window would never close: no limit here.
 useBrowser({ max: 1e9, windowMs: 1000 });
 
-test('placing cards on one person\'s page fills that many registers face down on the other person\'s and a spectator\'s, and takes one back; their traffic never holds the cards; the orders sent show all five', { skip }, async () => {
+test('placing cards on one person\'s page fills that many registers face down on the other person\'s and a spectator\'s (Robots table and legend), and takes one back; their traffic never holds the cards; the orders sent show all five', { skip }, async () => {
   const created = (await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', deal: { secret: false, seed: 8 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
   })).body as { id: string; seats: { link: string | null; token: string | null }[] };
@@ -36,7 +36,9 @@ test('placing cards on one person\'s page fills that many registers face down on
   const watcher = await open(`/race/${created.id}`);
   const hand = (await call(server.base, 'GET', `/api/races/${created.id}/seats/0`, undefined, { authorization: `Bearer ${created.seats[0]!.token}` })).body.you.hand as string[];
   const faceDown = (page: Page) => page.locator('#seats tr[data-seat="0"] .reg-mini.facedown').count();
-  const until = (page: Page, n: number) => page.waitForFunction(`document.querySelectorAll('#seats tr[data-seat="0"] .reg-mini.facedown').length === ${n}`);
+  // In the Robots table and in the legend under the board (in view with it while programming).
+  const until = (page: Page, n: number) => page.waitForFunction(`[...document.querySelectorAll('#seats tr[data-seat="0"], #legend li[data-seat="0"]')]
+    .every((e) => e.querySelectorAll('.reg-mini.facedown').length === ${n}) && document.querySelectorAll('#legend li[data-seat="0"] .reg-mini').length === 5`);
 
   for (const page of [bob, watcher]) assert.equal(await faceDown(page), 0, 'nothing programmed yet');
   // Ava taps three cards into her registers, one after another.
