@@ -414,7 +414,7 @@ export class ProgramPanel {
     const again = had?.dataset.card !== undefined
       ? `${had.closest('.register') ? `.register[data-register="${had.closest('.register')!.getAttribute('data-register')}"]` : '.hand'} .card[data-card="${had.dataset.card}"]`
       : had?.dataset.field ? `[data-field="${had.dataset.field}"]` : null;
-    this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), registers, hand, why, questions, h('p', { class: 'send-line' }, send), sent);
+    this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), registers, hand, why, questions, h('div', { class: 'send-line' }, send, sent));
     if (again) this.root.querySelector<HTMLElement>(again)?.focus();
     this.showRefusal();
   }

@@ -274,9 +274,14 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
   await ctx.close();
 });
 
-test('on a laptop (1366×768) the report of a replay sits beside the board, on the screen after Send', { skip }, async () => {
+test('on a laptop (1366×768) Send is on the screen while programming, and the report of a replay sits beside the board, on the screen after Send', { skip }, async () => {
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  const { page } = await raceAndSend(ctx, 13);
+  const { page } = await raceAndSend(ctx, 13, async (p) => {
+    // The page as it opened, unscrolled: Send waits at the bottom of the screen, under the questions.
+    await p.evaluate('window.scrollTo(0, 0)');
+    const sendAt = (await p.locator('.send').boundingBox())!;
+    assert.ok(sendAt.y >= 0 && sendAt.y + sendAt.height <= 768, `Send is on the screen (at ${sendAt.y})`);
+  });
   await page.click('#replay .last');
   const [board, report] = [(await page.locator('#board').boundingBox())!, (await page.locator('#report').boundingBox())!];
   assert.ok(report.x >= board.x + board.width, 'the report is right of the board');
@@ -536,11 +541,12 @@ test('classic Brakes, Fourth Gear and Reverse Gear: a register holding a Move 1,
 });
 
 /** A solitaire race against bots with a known seed, its seat page open, turn 1 programmed and sent by tapping. */
-async function raceAndSend(ctx: BrowserContext, seed: number): Promise<{ page: Page; id: string }> {
+async function raceAndSend(ctx: BrowserContext, seed: number, programmed?: (page: Page) => Promise<void>): Promise<{ page: Page; id: string }> {
   const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed }, seats: [{ name: 'Ava' }, { name: 'Gears', bot: 'greedy' }, { name: 'Sam', bot: 'greedy' }, { name: 'Sprocket', bot: 'greedy' }] })).body;
   const page = await open(ctx, `/race/${created.id}?seat=0&token=${created.seats[0].token}`);
   await page.waitForSelector('body[data-ready]');
   await program(page, 'tap');
+  await programmed?.(page);
   await send(page);
   await page.waitForSelector('#replay[data-turn="1"]');
   return { page, id: created.id };
