@@ -235,6 +235,8 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
   assert.ok(svg.width <= 390, `the course fits the phone's width (${svg.width})`);
   const status = (await page.locator('#status').boundingBox())!;
   assert.ok(status.height < 30, `the status line is one line (${status.height} px)`);
+  // Whole, the time left included: the course's title gives way first.
+  assert.ok(await page.evaluate('(() => { const s = document.querySelector("#status"); return s.scrollWidth <= s.clientWidth; })()'), `the status line is not cut: ${await page.textContent('#status')}`);
   // The zoom buttons sit beside the board, not over it.
   const viewport = (await page.locator('#board').boundingBox())!;
   for (const b of await page.locator('.zoom button').all()) {
