@@ -49,6 +49,9 @@ test('placing cards on one person\'s page fills that many registers face down on
     await until(watcher, k);
   }
   await bob.screenshot({ path: `${SHOTS}drafts-other-page.png` });
+  // Big enough to tell face down from empty beside a name.
+  const reg = (await bob.locator('#legend li[data-seat="0"] .reg-mini').first().boundingBox())!;
+  assert.ok(reg.width >= 6 && reg.height >= 10, `a register in the legend is ${reg.width}×${reg.height} px`);
   // She takes the second back: two face down.
   await ava.click('.register[data-register="2"] .card');
   await Promise.all([until(bob, 2), until(watcher, 2)]);
