@@ -297,18 +297,19 @@ function follow(delay = 500): void {
   };
   ws.onmessage = (m) => {
     const frame = JSON.parse(String(m.data)) as StreamFrame;
-    if (Array.isArray(frame)) {
-      const fresh = frame.filter((e) => e.seq > lastSeq);
-      if (!fresh.length) return;
-      lastSeq = fresh[fresh.length - 1]!.seq;
-      document.body.dataset.seq = String(lastSeq);
-      refreshSoon();
+    if (Array.isArray(frame) || 'entries' in frame) {
+      const fresh = (Array.isArray(frame) ? frame : frame.entries).filter((e) => e.seq > lastSeq);
+      if (fresh.length) {
+        lastSeq = fresh[fresh.length - 1]!.seq;
+        document.body.dataset.seq = String(lastSeq);
+        refreshSoon();
+      }
+      if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
     } else if ('draft' in frame) {
       drafts.set(frame.draft.seat, { turn: frame.draft.turn, filled: frame.draft.filled });
       drawLegend(byId('legend'), view, seat, draftsNow());
       if (mode === 'now') drawSeats();
-    } else if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
-    else fail(frame.error.message);
+    } else fail(frame.error.message);
   };
   ws.onclose = () => {
     delete document.body.dataset.live;
