@@ -43,6 +43,11 @@ export interface RaceRow {
   unattended: string | null;
   /** The series it belongs to: the id of the series' first race; null for a race on its own. */
   series: string | null;
+  /**
+   * Its place in the series: 1 for the race after the first, and so on (set when it is stored);
+   * null for a race on its own and a series' first race.
+   */
+  series_seq: number | null;
 }
 
 export interface SeatRow {

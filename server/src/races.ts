@@ -305,7 +305,7 @@ export class RaceService {
       id, created_at: now, course: courseLabel, rules: req.rules, settings: row0.settings, policy: JSON.stringify(req.policy),
       moderator_hash: hashSecret(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
       deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal), deal: JSON.stringify(deal),
-      course_json: row0.course_json, unattended: req.unattended, series, play_by: null,
+      course_json: row0.course_json, unattended: req.unattended, series, series_seq: null, play_by: null,
     };
     const seatRows = seats.map((s, i) => ({
       race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hashSecret(tokens[i]!) : '',
