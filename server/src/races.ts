@@ -32,7 +32,7 @@ import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
-import { DraftGate, type Draft, type DraftLimits } from './drafts.js';
+import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
 
 /** What happens to a race, besides the engine's events. */
 export type RaceEvent =
@@ -168,6 +168,8 @@ export class RaceService {
   private readonly published: RaceServiceOptions['published'];
   private readonly drafted: RaceServiceOptions['drafted'];
   private readonly draftGate: DraftGate;
+  /** The latest drafts of each race's turn, for a stream opened mid-turn. */
+  private readonly draftTable = new DraftTable();
   private readonly planner: BotPlanner;
   private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
@@ -367,7 +369,7 @@ export class RaceService {
 
   /**
    * A seat's draft while its person programs: how many of its open registers are filled (a count,
-   * never a card), relayed to every stream of the race and stored nowhere (drafts.ts). Refused once
+   * never a card), relayed to every stream of the race and stored in no database (drafts.ts). Refused once
    * the seat's orders are in or the turn has moved on, and beyond a few a second.
    */
   async draft(id: string, seat: number, token: string | undefined, body: { turn: number; filled: number }): Promise<Answer<Draft>> {
@@ -390,7 +392,13 @@ export class RaceService {
 
   /** Hands a seat's draft to this process's streams (drafts of other processes come here by NOTIFY). */
   relayDraft(id: string, draft: Draft): void {
+    this.draftTable.note(id, draft);
     this.bus.emit('draft', id, draft);
+  }
+
+  /** The latest draft of each seat of race `id`, of the turn drafted last (kept in memory: drafts.ts). */
+  drafts(id: string): Draft[] {
+    return this.draftTable.of(id);
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */

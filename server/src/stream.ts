@@ -2,7 +2,9 @@
  * The WebSocket stream of a race's entries. Each frame is a JSON array of entries (a batch, in seq
  * order), or an object: `{"entries": […], "played": …}` (a batch that played a turn, with that
  * turn's replay and report, so a client need not fetch them: one frame, one write), `{"draft": …}`
- * (how many registers a seat has filled so far, stored nowhere: drafts.ts) or `{"error": …}`.
+ * (how many registers a seat has filled so far, kept in memory only: drafts.ts; a new client, once
+ * it has caught up with the entries, is sent the latest of each seat, of the turn drafted last) or
+ * `{"error": …}`.
  *
  * The stream never holds a race's log in memory: the backlog after `after` is read and sent a page
  * at a time, the next page once the socket has taken the last one. Live entries are read once per
@@ -31,6 +33,8 @@ export interface StreamSource {
   lastSeq(id: string): Promise<number>;
   /** A played turn's replay and report (for the `played` frame). */
   played?(id: string, turn: number): Promise<PlayedTurn | null>;
+  /** The latest draft of each seat, of the turn drafted last (sent once a new client has caught up). */
+  drafts?(id: string): readonly Draft[];
 }
 
 export interface StreamLimits {
@@ -52,6 +56,8 @@ interface Client {
   last: number;
   /** Reading its backlog: live batches wait in the database until it has caught up. */
   catchingUp: boolean;
+  /** Sent the race's drafts (once, when it first caught up). */
+  drafted: boolean;
   alive: boolean;
 }
 
@@ -140,8 +146,8 @@ export class StreamHub {
   }
 
   /**
-   * A seat's draft, to every client of race `id` in this process as it is: nothing of it is kept,
-   * so a client that is away misses it (the seat's orders, once in, show the registers full).
+   * A seat's draft, to every client of race `id` in this process as it is. The hub keeps nothing of
+   * it: a client that comes (back) later is sent the source's latest drafts once it has caught up.
    */
   draft(id: string, draft: Draft): void {
     const hub = this.races.get(id);
@@ -169,7 +175,7 @@ export class StreamHub {
       hub = { clients: new Set(), sent: -1, announced: 0, reading: false, fresh: [] };
       this.races.set(id, hub);
     }
-    const c: Client = { socket, last: after, catchingUp: true, alive: true };
+    const c: Client = { socket, last: after, catchingUp: true, drafted: false, alive: true };
     hub.clients.add(c);
     socket.on('pong', () => (c.alive = true));
     socket.on('error', () => socket.terminate());
@@ -229,6 +235,12 @@ export class StreamHub {
           }
           c.catchingUp = false;
           if (hub.sent < c.last) hub.sent = c.last;
+          if (!c.drafted) {
+            // Opened mid-turn: the registers the others have filled so far (drafts relayed from
+            // now on follow these).
+            c.drafted = true;
+            for (const draft of this.source.drafts?.(id) ?? []) deliver(c, JSON.stringify({ draft }), this.limits);
+          }
           return;
         }
       }

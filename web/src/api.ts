@@ -56,7 +56,16 @@ export interface RaceView {
   dice: number[];
   /** A live race's clock waiting for the people to watch the replay: when it starts at the latest, and the seats still watching; null when it runs. */
   clock?: { startsBy: number; waitingFor: number[] } | null;
+  /** The series it belongs to (its first race's id), or null for a race on its own or a series' first race. */
+  series?: string | null;
 }
+
+/**
+ * The moderator key of a race this browser created, kept in its local storage (the Next race of a
+ * series is created with the last race's key: docs/server.md `after`); null if it did not create it.
+ */
+export const moderatorKeyOf = (race: string): string | null => localStorage.getItem(`roborally.moderator.${race}`);
+export const keepModeratorKey = (race: string, key: string): void => localStorage.setItem(`roborally.moderator.${race}`, key);
 
 /**
  * A seat's orders as the API takes them and gives them back: the engine's `SeatOrders`, which its
