@@ -12,7 +12,7 @@ import { browser, DESKTOP, server, SHOTS, skip, useBrowser } from './browser.js'
 // With a clock that stands still the rate limit's window would never close: no limit here.
 useBrowser({ max: 1e9, windowMs: 1000 });
 
-test('placing cards on one person\'s page fills that many registers face down on the other person\'s and a spectator\'s (Robots table and legend), and takes one back; their traffic never holds the cards; the orders sent show all five', { skip }, async () => {
+test('placing cards on one person\'s page fills that many registers face down on the other person\'s and a spectator\'s (Robots table and legend), and takes one back; a page opened or reloaded mid-turn shows them at once; their traffic never holds the cards; the orders sent show all five', { skip }, async () => {
   const created = (await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', deal: { secret: false, seed: 8 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
   })).body as { id: string; seats: { link: string | null; token: string | null }[] };
@@ -55,8 +55,15 @@ test('placing cards on one person\'s page fills that many registers face down on
   // She takes the second back: two face down.
   await ava.click('.register[data-register="2"] .card');
   await Promise.all([until(bob, 2), until(watcher, 2)]);
-  // Nothing of Ava's hand reached Bob or the spectator, by name ("F2:670") or by number ("card":670), nor is on their pages.
-  for (const page of [bob, watcher]) {
+  // A page opened now, mid-turn (a spectator's; Bob's reloaded), shows the two at once: its stream begins with them.
+  const late = await open(`/race/${created.id}`);
+  await until(late, 2);
+  await bob.reload();
+  await bob.waitForSelector('body[data-live]');
+  await until(bob, 2);
+  await late.screenshot({ path: `${SHOTS}drafts-opened-mid-turn.png` });
+  // Nothing of Ava's hand reached Bob or the spectators, by name ("F2:670") or by number ("card":670), nor is on their pages.
+  for (const page of [bob, watcher, late]) {
     const seen = traffic.get(page)!;
     assert.ok(seen.some((t) => t.startsWith('{"draft"')), 'the drafts came on the stream');
     assert.deepEqual(hand.filter((card) => seen.some((t) => t.includes(card) || new RegExp(`"card":${parseCard(card, true)}(?!\\d)`).test(t))), [], 'no card of Ava\'s in the traffic');
