@@ -14,7 +14,7 @@ import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
 import { Outbox, notationContext, threadRoot, threaded } from './outbox.js';
 import { mailDb, migrateMail, type MailDb } from './store.js';
-import { followWord, handLines, lockedLines, replyMail, when } from './templates.js';
+import { followWord, handLines, heldOptionLines, helpWord, lockedLines, notationHelp, replyMail, when } from './templates.js';
 
 export interface MailConfig {
   /** The From of every mail; seats reply to its plus-tagged forms. */
@@ -233,6 +233,11 @@ export class MailGateway {
       ]);
       return 'accepted';
     }
+    if (helpWord(mail.text ?? '')) {
+      // The mail's own word: the notation again (the turn's instructions only point to it), nothing read as orders.
+      await answer([...notationHelp(race.setup.rules), ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : []), '', 'Nothing in this mail was read as orders.']);
+      return 'accepted';
+    }
     if (named !== st.turn) {
       await answer([`These orders are for turn ${named}, but race ${race.id} is at turn ${st.turn}; they were not used. The instructions of turn ${st.turn} came in a mail of their own: reply to that one.`]);
       return 'refused';
@@ -243,7 +248,9 @@ export class MailGateway {
         ...parsed.errors.map((e) => (e.line ? `Line ${e.line} "${e.text}": expected ${e.expected}.` : `Expected ${e.expected}.`)), '',
         ...withBlank(lockedLines(st, s.seat)),
         ...ignoredLines(parsed.ignored),
-        'Your instructions:', ...handLines(ctx),
+        'Your instructions:', ...handLines(ctx), '',
+        ...notationHelp(race.setup.rules),
+        ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : []),
       ]);
       return 'unreadable';
     }
@@ -269,7 +276,8 @@ export class MailGateway {
       const late = done.refusal.field === 'turn' || done.refusal.field === 'deadline';
       await answer(late
         ? [`Your orders for turn ${st.turn} came too late: ${done.refusal.message}. They were not used. The instructions of the next turn come in a mail of their own: reply to that one.`]
-        : [`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`, ...lockedLines(st, s.seat)]);
+        : [`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`, ...lockedLines(st, s.seat), '',
+          ...notationHelp(race.setup.rules), ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : [])]);
       return 'refused';
     }
     // A live race plays the turn as soon as the last orders are in.

@@ -102,12 +102,14 @@ export class Outbox {
     const race = await this.o.service.mailRace(id);
     if (!race) return null;
     const { policy, setup } = race;
+    // The robots each address races here: a player with several (000 L40) is told in each mail whose it is.
+    const byAddress = (email: string) => race.mail.filter((m) => m.email.toLowerCase() === email.toLowerCase()).map((m) => race.seats[m.seat]!.name);
     return {
       designs: race.seats.map((x) => x.robot), kinds: race.seats.map((x) => x.kind),
       id, state: race.state, status: race.status, deadlineAt: race.deadlineAt, lastSeq: race.lastSeq, policy, rules: race.rules, course: race.courseData, setup, seed: race.seed, series: race.series,
       seats: race.mail.map((m) => ({
         seat: m.seat, kind: race.seats[m.seat]!.kind, follow: race.seats[m.seat]!.follow, email: m.email, secret: m.secret,
-        ctx: { race: id, course: race.course, rules: race.rules, policy, seat: m.seat, name: race.seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret) },
+        ctx: { race: id, course: race.course, rules: race.rules, policy, seat: m.seat, name: race.seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret), robots: byAddress(m.email) },
       })),
     };
   }

@@ -6,9 +6,9 @@ import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, rigRaceState, TestClock } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { gainedLines } from './outbox.js';
-import { endMail, followWord, reportMail, seriesLines } from './templates.js';
+import { endMail, followWord, helpWord, reportMail, seriesLines } from './templates.js';
 import { mailDb } from './store.js';
-import { sendMail, smtpSink, type Caught } from './testing.js';
+import { sendMail, smtpSink, until, type Caught } from './testing.js';
 
 const courses = shippedCourses();
 const course = (n: string) => courses.get(n);
@@ -294,9 +294,9 @@ test('the mails of a whole race with a team, read back: each parses with its sea
         assert.match(header(c, 'auto-submitted'), /^auto-(generated|replied)$/);
         assert.doesNotMatch(text(c), /docs\//, `"${subject(c)}" sends the player to a page it does not have`);
       }
-      const deal = mine[1]!;
-      for (const row of ['F2 P670', 'random', 'no power down', 'unlock 5 4', 'Turn 4', 'follow', 'stop following', '-- '])
-        assert.ok(text(deal).split('\n').some((l) => l.startsWith(`  ${row} `)), `the instructions explain "${row}":\n${text(deal)}`);
+      const start = mine[0]!;
+      for (const row of ['F2 P670', 'random', 'no power down', 'unlock 5 4', 'Turn 4', 'follow', 'stop following', 'help', '-- '])
+        assert.ok(text(start).split('\n').some((l) => l.startsWith(`  ${row} `)), `the start mail explains "${row}":\n${text(start)}`);
       const end = mine.at(-1)!;
       assert.ok(text(end).includes(['Standings:', ...standings.map((l) => `  ${l}`)].join('\n')), text(end));
     }
@@ -457,6 +457,86 @@ test('the start mail tells each player its goal and its own lives and damage, an
     assert.ok(arena.ok);
     await t.gateway.pump();
     assert.match(start('dee@d.test'), /^RoboArena: no flag counts, the last robot not out of the race wins; the race ends after turn 8 at the latest\. Your robot has 3 lives\.$/m);
+  } finally {
+    await t.close();
+  }
+});
+
+test('the whole notation comes in the start mail, in the answer to orders that are refused and to "help"; a turn\'s instructions only point to it', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    /** Lines of the notation table (docs/mail.md): each a row of the engine's orderHelp. */
+    const explains = (c: Caught) => ['F2 P670', 'random', 'no power down', 'Turn 4', 'follow', 'help', '-- '].filter((row) => text(c).split('\n').some((l) => l.startsWith(`  ${row} `)));
+    const all = ['F2 P670', 'random', 'no power down', 'Turn 4', 'follow', 'help', '-- '];
+    const start = t.sink.mails.find((c) => /starts on first-shift$/.test(subject(c)))!;
+    assert.deepEqual(explains(start), all);
+    const deal = t.sink.mails.find((c) => /Turn 1: your instructions$/.test(subject(c)))!;
+    assert.deepEqual(explains(deal), [], `the instructions repeat the notation:\n${text(deal)}`);
+    assert.ok(text(deal).includes(`How to write your orders: as your start mail ("${subject(start)}") tells; reply "help" to have it again.`), text(deal));
+    const answerTo = async (body: string) => {
+      const n = t.sink.mails.length;
+      await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: body });
+      await t.gateway.pump();
+      return until('the answer', () => t.sink.mails.slice(n).find((c) => /^Re: /.test(subject(c))));
+    };
+    const unreadable = await answerTo('F9 F9 xyzzy');
+    assert.match(text(unreadable), /could not be read, so nothing was changed/);
+    assert.deepEqual(explains(unreadable), all, 'the answer to orders that cannot be read brings the notation');
+    const help = await answerTo('help\n-- \nAva');
+    assert.deepEqual(explains(help), all);
+    assert.match(text(help), /^Nothing in this mail was read as orders\.$/m);
+    const v = await t.service.view(created.value.id);
+    assert.ok(v.ok && v.value.seats.every((x) => !x.submitted), '"help" is no orders');
+    const ok = await answerTo('random');
+    assert.match(text(ok), /are in\. As understood/);
+    assert.deepEqual(explains(ok), [], 'an acknowledgement does not repeat it');
+    const next = await until('the instructions of turn 2', () => t.sink.mails.find((c) => /Turn 2: your instructions$/.test(subject(c))));
+    assert.deepEqual(explains(next), []);
+  } finally {
+    await t.close();
+  }
+  assert.equal(helpWord('> help\nF F F F F'), false, 'a quoted word is not read');
+  assert.equal(helpWord('F F F\n-- \nhelp'), false, 'nor one in the signature');
+  assert.equal(helpWord('Help!'), true);
+});
+
+test('a player racing two robots from one address gets each robot\'s mails marked with its name, in the subject and the first line, and replies to each program that robot only', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 },
+      seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'AVA@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    // Each instructions mail answered with "random", the two of one address each from its own mail.
+    for (const deal of t.sink.mails.filter((c) => /Turn 1: your instructions/.test(subject(c))))
+      await sendMail(t.gateway.smtpPort, { from: deal.to[0]!, to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: 'random' });
+    await t.gateway.pump();
+    await until('the end mails', () => t.sink.mails.filter((c) => /Race over/.test(subject(c))).length === 3);
+    const ava = t.sink.mails.filter((c) => c.to.some((x) => x.toLowerCase() === 'ava@a.test'));
+    const kinds = new Set<string>();
+    for (const c of ava) {
+      const robot = /\[RR \S+ s0 /.test(subject(c)) ? 'Ava' : 'Ava2';
+      assert.ok(subject(c).endsWith(`(robot ${robot})`) || /^Re: .*\(robot /.test(subject(c)), subject(c));
+      assert.ok(subject(c).includes(`(robot ${robot})`), `"${subject(c)}" names its robot`);
+      assert.ok(text(c).startsWith(`For your robot ${robot}. You race Ava, Ava2 in this race`), `"${subject(c)}" begins with its robot:\n${text(c)}`);
+      kinds.add(subject(c).replace(/^(Re: )?\[RR [^\]]+\] /, '$1').replace(/ \(robot \w+\)$/, ''));
+    }
+    assert.deepEqual([...kinds].sort(), ['Race over: standings', `Race ${created.value.id} starts on first-shift`, 'Re: Turn 1: your instructions', 'Turn 1: report', 'Turn 1: your instructions'].sort());
+    assert.equal(ava.length, 10, 'five mails a robot: start, instructions, answer, report, end');
+    // A player racing one robot reads the mails as ever.
+    for (const c of t.sink.mails.filter((x) => x.to.includes('bob@b.test'))) {
+      assert.doesNotMatch(subject(c), /\(robot /);
+      assert.doesNotMatch(text(c), /^For your robot/);
+    }
+    // Each robot's reply programmed that robot: both seats' orders came in.
+    const turn1 = await t.service.ordersIn(created.value.id, 1);
+    assert.deepEqual([...turn1].sort(), [0, 1, 2]);
   } finally {
     await t.close();
   }

@@ -44,7 +44,27 @@ export interface SeatMailContext {
   readonly code: string;
   /** The seat's reply address. */
   readonly replyTo: string;
+  /**
+   * The robots raced from the seat's address, in seat order, when it races more than one (000 L40
+   * "one or more robots"): each of their mails then names its robot in the subject and the body.
+   */
+  readonly robots?: readonly string[];
 }
+
+/** Whether the seat's address races several robots, so that each mail must say whose it is. */
+const several = (c: SeatMailContext): boolean => (c.robots?.length ?? 0) > 1;
+
+/** A mail's subject: the seat's code, what it is, and its robot when the address races several. */
+const subjectOf = (c: SeatMailContext, what: string): string => `${c.code} ${what}${several(c) ? ` (robot ${c.name})` : ''}`;
+
+/** The first lines of a mail to a seat whose address races several robots: which robot it is for. */
+export function robotMark(c: SeatMailContext): string[] {
+  if (!several(c)) return [];
+  return [`For your robot ${c.name}. You race ${c.robots!.join(', ')} in this race: each robot has its mails and its reply address, so replies to this mail are ${c.name}'s orders only.`, ''];
+}
+
+/** The subject of a seat's start mail, the mail that holds the notation. */
+const startSubject = (c: SeatMailContext): string => subjectOf(c, `Race ${c.race} starts on ${c.course}`);
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -69,6 +89,19 @@ export const FOLLOW_WORDS: readonly (readonly [string, string])[] = [
   ['stop following', 'receive no more turn reports once your robot is out (the default)'],
 ];
 
+/** The mail's word for its notation: a mail with it on a line of its own is answered with this help. */
+export const HELP_WORD: readonly [string, string] = ['help', 'a mail of its own: the answer brings this notation again, with how to order your options'];
+
+/** Whether a mail asks for the notation: `help` on a line of its own, before any signature and outside quotes. */
+export function helpWord(text: string): boolean {
+  for (const raw of text.split(/\r?\n/)) {
+    if (/^\s*>/.test(raw)) continue;
+    if (/^--\s*$/.test(raw)) break;
+    if (/^help[.!?]*$/i.test(raw.trim())) return true;
+  }
+  return false;
+}
+
 /**
  * A follow word on a line of its own, before any signature and outside quotes (`follow`,
  * `follow the race`, `keep following`; `stop following`, `unfollow`): true, false, or null for none.
@@ -87,9 +120,11 @@ export function followWord(text: string): boolean | null {
 /**
  * How to write your orders, with examples from the seat's rule set: the whole notation a player
  * needs, with no page to look up (how to order each option is told where the robot holds it).
+ * Sent in the start mail, in the answer to orders that are refused and to `help`; the turn's
+ * instructions point to it (notationPointer).
  */
-function notationHelp(rules: RuleSet): string[] {
-  const rows = [...orderHelp(rules), ...FOLLOW_WORDS];
+export function notationHelp(rules: RuleSet): string[] {
+  const rows = [...orderHelp(rules), ...FOLLOW_WORDS, HELP_WORD];
   const w = Math.max(...rows.map(([e]) => e.length));
   return [
     'How to write your orders (reply to this mail; each reply replaces your orders until the deadline):',
@@ -97,6 +132,11 @@ function notationHelp(rules: RuleSet): string[] {
     'One thing a line; upper or lower case, commas or spaces are all the same. If a line cannot be read, nothing is changed and the answer says what was expected.',
     'Missing or illegal moves are replaced with random moves, so check the acknowledgement (001 L393).',
   ];
+}
+
+/** In a turn's instructions: where the notation is, instead of all of it every turn. */
+export function notationPointer(c: SeatMailContext): string {
+  return `How to write your orders: as your start mail ("${startSubject(c)}") tells; reply "help" to have it again. Options you gain are explained in the report of the turn you gain them.`;
 }
 
 /** How to order each option the robot holds (003 L12), for the instructions: none held, no lines. */
@@ -119,6 +159,7 @@ const ruleSet = (c: SeatMailContext): RuleSet => RULE_SETS[c.rules]!;
  */
 export function startMail(c: SeatMailContext, o: { description: string; goal: string; robots: readonly string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[] }): Mail {
   const text = [
+    ...robotMark(c),
     `Welcome to race ${c.race} on ${c.course}, ${c.name}!`,
     '',
     o.goal,
@@ -134,7 +175,7 @@ export function startMail(c: SeatMailContext, o: { description: string; goal: st
     `Your seat's address is ${c.replyTo}; keep the code ${c.code} in the subject. Mails without it are refused.`,
   ].join('\n');
   const html = `<p>Welcome to race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>, ${esc(c.name)}!</p><p><img src="cid:${o.picture.cid}" alt="the course"></p><pre>${esc(text)}</pre>`;
-  return { subject: `${c.code} Race ${c.race} starts on ${c.course}`, text, html, attachments: [o.picture], replyTo: c.replyTo };
+  return { subject: startSubject(c), text, html, attachments: [o.picture], replyTo: c.replyTo };
 }
 
 /**
@@ -168,6 +209,7 @@ export function handLines(ctx: NotationContext): string[] {
 export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: NotationContext, deadlineAt: number | null, reminder = false): Mail {
   const r = st.robots[c.seat]!;
   const lines = [
+    ...robotMark(c),
     reminder ? `Reminder: your orders for turn ${turn} are not in yet. Without them, your program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}.`,
     '',
     `Your robot ${robotLine(st, c.seat)}.`,
@@ -179,15 +221,15 @@ export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: N
     '',
     deadlineAt !== null ? `Orders are due ${when(deadlineAt, c.policy)}.` : 'The race is paused; the deadline will be set when it resumes.',
     '',
-    ...notationHelp(ruleSet(c)),
+    notationPointer(c),
   ];
-  return { subject: `${c.code} Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, text: lines.join('\n'), replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`), text: lines.join('\n'), replyTo: c.replyTo };
 }
 
 /** The moderator moved the clock: what happened, and when orders are due now. */
 export function clockMail(c: SeatMailContext, turn: number, news: string, deadlineAt: number | null): Mail {
   const due = deadlineAt !== null ? `Orders for turn ${turn} are now due ${when(deadlineAt, c.policy)}.` : `Orders for turn ${turn} can still be sent and replaced.`;
-  return { subject: `${c.code} Turn ${turn}: the deadline has changed`, text: `${news}\n\n${due}\n\nYour orders so far stand; you can replace them until the deadline.`, replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Turn ${turn}: the deadline has changed`), text: [...robotMark(c), news, '', due, '', 'Your orders so far stand; you can replace them until the deadline.'].join('\n'), replyTo: c.replyTo };
 }
 
 /** 001's table per register, as HTML. */
@@ -210,20 +252,21 @@ export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, ro
   const out = o.out === 'last' ? ['', 'Your robot is out of the race. This is your last turn report: reply "follow" to keep receiving them until the race is over (the standings come at the end either way).']
     : o.out === 'following' ? ['', 'Your robot is out of the race; you follow it. Reply "stop following" to receive no more turn reports (the standings come at the end either way).'] : [];
   const gained = [...(o.gained?.length ? ['', ...o.gained] : []), ...out];
-  const body = [...corrected, `Race ${c.race} on ${c.course}: the report of turn ${rep.turn}.`, '', text, '', 'After the turn:', ...robots.map((x) => `  ${x}`), ...gained, '',
+  const body = [...robotMark(c), ...corrected, `Race ${c.race} on ${c.course}: the report of turn ${rep.turn}.`, '', text, '', 'After the turn:', ...robots.map((x) => `  ${x}`), ...gained, '',
     'The picture: programmed moves in blue, pushes and conveyor belts in green (001 L121); the robots are named in its legend.'].join('\n');
   const html = `${corrected.length ? `<p><b>${esc(corrected[0]!)}</b></p>` : ''}<p>Race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>: the report of turn ${rep.turn}.</p>${reportHtml(rep)}<h3>After the turn</h3><ul>${robots.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>${gained.length ? `<pre>${esc(gained.join('\n').trim())}</pre>` : ''}<p><img src="cid:${picture.cid}" alt="turn ${rep.turn}: programmed moves in blue, pushes and belts in green"></p>`;
-  return { subject: `${c.code} Turn ${rep.turn}: ${o.corrected ? 'corrected report' : 'report'}`, text: body, html, attachments: [picture], replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Turn ${rep.turn}: ${o.corrected ? 'corrected report' : 'report'}`), text: body, html, attachments: [picture], replyTo: c.replyTo };
 }
 
 export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[], series?: { id: string; races: number; lines: readonly string[] }): Mail {
   const text = [
+    ...robotMark(c),
     `Race ${c.race} on ${c.course} is over.`, '', 'Standings:', ...standings.map((s) => `  ${s}`), '',
     ...(series ? [`Standings of the series ${series.id} after ${series.races} race${series.races === 1 ? '' : 's'} (a point for each robot placed behind, plus one for racing):`, ...series.lines.map((s) => `  ${s}`), ''] : []),
     ...(awards.length ? ['Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), ''] : []),
     `Starting picks for the next race (001 L333-351): ${picks.join(', ')}.`, '', 'Thank you for racing!',
   ].join('\n');
-  return { subject: `${c.code} Race over: ${awards.length ? 'standings and awards' : 'standings'}`, text, replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Race over: ${awards.length ? 'standings and awards' : 'standings'}`), text, replyTo: c.replyTo };
 }
 
 /** A series' standings, a line a robot: place, points, wins, and its place in each race ("-": not raced). */
@@ -237,12 +280,13 @@ export function seriesLines(lines: readonly SeriesLine[]): string[] {
  */
 export function correctedMail(c: SeatMailContext, turn: number, program: string | null): Mail {
   const text = [
+    ...robotMark(c),
     `The moderator has corrected your orders for turn ${turn} of race ${c.race}, the turn taken back to be played again.`,
     program !== null ? `Your program is now: ${program}` : 'Your program is now left to the random fill.',
     '',
     'The turn is played again with these orders; its corrected report follows. Orders you send for this turn before its deadline replace them.',
   ].join('\n');
-  return { subject: `${c.code} Turn ${turn}: your orders were corrected by the moderator`, text, replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Turn ${turn}: your orders were corrected by the moderator`), text, replyTo: c.replyTo };
 }
 
 /**
@@ -251,16 +295,17 @@ export function correctedMail(c: SeatMailContext, turn: number, program: string 
  */
 export function correctionNoticeMail(c: SeatMailContext, turn: number, name: string): Mail {
   const text = [
+    ...robotMark(c),
     `The moderator has corrected ${name}'s orders for turn ${turn} of race ${c.race}, the turn taken back to be played again.`,
     'What they are stays hidden until the registers reveal them, as any program does.',
     '',
     'The turn is played again; its corrected report follows. Your own orders for this turn stand, and orders you send before its deadline replace them.',
   ].join('\n');
-  return { subject: `${c.code} Turn ${turn}: the moderator corrected ${name}'s orders`, text, replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Turn ${turn}: the moderator corrected ${name}'s orders`), text, replyTo: c.replyTo };
 }
 
 /** The answer to a mail of orders: what was understood, or what was expected. */
 export function replyMail(c: SeatMailContext, to: { subject: string; messageId: string | null }, lines: string[]): Mail {
-  const subject = /^re:/i.test(to.subject) ? to.subject : `Re: ${to.subject || `${c.code} orders`}`;
-  return { subject: subject.includes(c.code) ? subject : `${subject} ${c.code}`, text: lines.join('\n'), replyTo: c.replyTo, autoSubmitted: 'auto-replied', ...(to.messageId ? { inReplyTo: to.messageId } : {}) };
+  const subject = /^re:/i.test(to.subject) ? to.subject : `Re: ${to.subject || subjectOf(c, 'orders')}`;
+  return { subject: subject.includes(c.code) ? subject : `${subject} ${c.code}`, text: [...robotMark(c), ...lines].join('\n'), replyTo: c.replyTo, autoSubmitted: 'auto-replied', ...(to.messageId ? { inReplyTo: to.messageId } : {}) };
 }

@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
-import type { RaceService } from './races.js';
+import type { Entry, RaceService } from './races.js';
 import { AfterQuery, AnyObject, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
@@ -242,9 +242,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.put('/api/races/:id/seats/:seat/robot', {
     schema: { summary: 'Choose the seat\'s robot, one of the eight designs no other seat races, before the first turn is played', params: SeatParams, querystring: TokenQuery, body: RobotSchema, security: asSeat, response: answer('{seat, robot}') },
   }, async (req, reply) => send(reply, await svc.chooseRobot(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
-  // While a seat's person programs: how many registers are filled, relayed to the race's streams, stored nowhere (drafts.ts).
+  // While a seat's person programs: how many registers are filled, relayed to the race's streams, stored in no database (the latest of each seat kept in memory for streams opened mid-turn: drafts.ts).
   api.put('/api/races/:id/seats/:seat/draft', {
-    schema: { summary: 'While the seat programs: how many of its open registers hold a card so far (a count, never which cards), relayed to everyone on the race\'s stream as {"draft": {turn, seat, filled}} and stored nowhere. Refused once the seat\'s orders for the turn are in (409 orders), for another turn than the current one (409 turn), and beyond a few a second per seat (429)', params: SeatParams, querystring: TokenQuery, body: DraftSchema, security: asSeat, response: answer('{turn, seat, filled}') },
+    schema: { summary: 'While the seat programs: how many of its open registers hold a card so far (a count, never which cards), relayed to everyone on the race\'s stream as {"draft": {turn, seat, filled}} and stored in no database (a stream opened mid-turn begins with the latest count of each seat). Refused once the seat\'s orders for the turn are in (409 orders), for another turn than the current one (409 turn), and beyond a few a second per seat (429)', params: SeatParams, querystring: TokenQuery, body: DraftSchema, security: asSeat, response: answer('{turn, seat, filled}') },
   }, async (req, reply) => send(reply, await svc.draft(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
   // Whether a seat raced by mail keeps receiving the turn mails once its robot is out (the mail words "follow" / "stop following").
   api.put('/api/races/:id/seats/:seat/follow', {
@@ -292,8 +292,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       const got = await svc.played(id, turn);
       return got.ok ? { turn, ...got.value } : null;
     },
+    drafts: (id) => svc.drafts(id),
   }, o.stream);
-  const onCommitted = (id: string, seq: number) => hub.committed(id, seq);
+  const onCommitted = (id: string, seq: number, entries?: readonly Entry[]) => hub.committed(id, seq, entries);
   const onResync = () => hub.resync();
   const onDraft = (id: string, draft: Draft) => hub.draft(id, draft);
   svc.bus.on('committed', onCommitted);

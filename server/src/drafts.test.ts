@@ -1,4 +1,4 @@
-/** Drafts: the others see a seat's registers fill face down while it programs (a count, never a card; stored nowhere). */
+/** Drafts: the others see a seat's registers fill face down while it programs (a count, never a card; stored in no database). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
@@ -34,7 +34,7 @@ const race = async (s: TestServer) => {
   return { id: r.body.id as string, tokens: r.body.seats.map((x: { token: string | null }) => x.token) as string[] };
 };
 
-test('a seat\'s draft count reaches the other person\'s and a spectator\'s stream as {"draft": {turn, seat, filled}}, never a card, and is stored nowhere', async () => {
+test('a seat\'s draft count reaches the other person\'s and a spectator\'s stream as {"draft": {turn, seat, filled}}, never a card, and is stored in no database', async () => {
   await withServer(async (s) => {
     const { id, tokens } = await race(s);
     const url = `${s.base.replace('http', 'ws')}/api/races/${id}/stream`;
@@ -55,12 +55,52 @@ test('a seat\'s draft count reaches the other person\'s and a spectator\'s strea
       // Nothing of Ava's hand, by name ("F2:670") or by number ("card":670), in anything they got.
       for (const card of hand) assert.ok(!c.got.some((f) => f.includes(card) || new RegExp(`"card":${parseCard(card, true)}(?!\\d)`).test(f)), `${card} on a stream`);
     }
-    // No entry logged, nothing in the public view: a page opened now sees no register filled.
+    // No entry logged, nothing in the public view: the count is in no database.
     const after = (await call(s.base, 'GET', `/api/races/${id}`)).body;
     assert.equal(after.lastSeq, before);
     assert.deepEqual(after.seats.map((x: { programmed: number }) => x.programmed), [0, 0, 0]);
     bob.close();
     spectator.close();
+  });
+});
+
+test('a stream opened mid-turn (or again from its last seq) begins, after the entries, with the latest draft of each seat of the turn; a new turn\'s drafts replace the last turn\'s', async () => {
+  await withServer(async (s) => {
+    const { id, tokens } = await race(s);
+    const url = `${s.base.replace('http', 'ws')}/api/races/${id}/stream`;
+    const put = (seat: number, turn: number, filled: number) => call(s.base, 'PUT', `/api/races/${id}/seats/${seat}/draft`, { turn, filled }, auth(tokens[seat]!));
+    const fresh = frames(url);
+    await fresh.ready;
+    await until('the stream opened before any draft caught up', () => fresh.got.length);
+    assert.ok(!fresh.got.some((f) => f.startsWith('{"draft"')), 'no draft before any was sent');
+    fresh.close();
+    for (const [seat, filled] of [[0, 1], [1, 4], [0, 2]] as const) assert.equal((await put(seat, 1, filled)).status, 200);
+    const lastSeq = (await call(s.base, 'GET', `/api/races/${id}`)).body.lastSeq as number;
+    const wanted = [{ draft: { turn: 1, seat: 0, filled: 2 } }, { draft: { turn: 1, seat: 1, filled: 4 } }];
+    for (const after of [0, lastSeq]) {
+      const late = frames(`${url}?after=${after}`);
+      await late.ready;
+      await until('the drafts on the stream opened later', () => late.got.filter((f) => f.startsWith('{"draft"')).length >= 2);
+      const first = late.got.findIndex((f) => f.startsWith('{"draft"'));
+      assert.deepEqual(late.got.slice(first).map((f) => JSON.parse(f)), wanted, `after=${after}: the latest of each seat, in seat order`);
+      if (after === 0) assert.ok(first > 0 && late.got.slice(0, first).every((f) => f.startsWith('[')), 'the entries first');
+      late.close();
+    }
+    // Turn 1 played (both people send, the bot plays): a draft of turn 2 starts the table anew.
+    for (const seat of [0, 1]) {
+      const you = (await call(s.base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(tokens[seat]!))).body.you;
+      assert.equal((await call(s.base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: 1, program: you.hand.slice(0, 5) }, auth(tokens[seat]!))).status, 200);
+    }
+    await until('turn 2', async () => (await call(s.base, 'GET', `/api/races/${id}`)).body.turn === 2);
+    const turn2 = (await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(tokens[1]!))).body;
+    assert.ok(turn2.you.needsProgram, 'Bob programs turn 2');
+    assert.equal((await put(1, 2, 1)).status, 200);
+    const late = frames(url);
+    await late.ready;
+    await until('the turn 2 draft', () => late.got.some((f) => f.startsWith('{"draft"')));
+    // Sent in seat order at once: a draft of turn 1 kept (seat 0) would have come first.
+    assert.deepEqual(JSON.parse(late.got.find((f) => f.startsWith('{"draft"'))!), { draft: { turn: 2, seat: 1, filled: 1 } });
+    late.close();
   });
 });
 

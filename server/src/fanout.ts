@@ -2,7 +2,7 @@
  * Several server processes on one PostgreSQL database: each tells the others, by NOTIFY, that a
  * race's entries up to a seq are committed, and each reads them for its own stream clients. The
  * payload is only the race and that seq; the entries themselves are read from the database. A
- * seat's draft (drafts.ts: how many registers it has filled, stored nowhere) goes the same way on
+ * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
  * a channel of its own, whole; a process skips its own, which its streams had at once.
  *
  * A lost connection is never fatal: the listener reconnects with a growing pause (up to 5 s) and,

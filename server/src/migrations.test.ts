@@ -1,7 +1,7 @@
 /** Versioned migrations: a database made before them (create-if-not-exists) takes them up as it is. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { migrate } from './db.js';
 import { storedDeal } from './deal.js';
 import { MIGRATIONS } from './migrations.js';
@@ -18,9 +18,19 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       await MIGRATIONS['0001-tables']!.up(db);
       await sql`insert into races (id, created_at, course, rules, settings, policy, moderator_hash, state, version, last_seq, deadline_at, paused_left, status, seed)
         values ('old', 1, 'first-shift', 'classic', '{}', '{}', 'h', '{}', 1, 0, null, null, 'running', 1234)`.execute(db);
+      // A series as it was stored before its races were numbered: by creation time, then id.
+      const schema = dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s : undefined;
+      const upTo = await new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS }, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateTo('0005-play-by');
+      assert.equal(upTo.error, undefined);
+      for (const [id, at] of [['s1', 5], ['s0', 5], ['s2', 3]] as const) {
+        await sql`insert into races (id, created_at, course, rules, settings, policy, moderator_hash, state, version, last_seq, deadline_at, paused_left, status, seed, series)
+          values (${id}, ${at}, 'first-shift', 'classic', '{}', '{}', 'h', '{}', 1, 0, null, null, 'over', 1, 'old')`.execute(db);
+      }
       await migrate(db);
       await migrate(db);
-      const row = await db.selectFrom('races').select(['id', 'seed', 'deal']).executeTakeFirstOrThrow();
+      const numbered = await db.selectFrom('races').select(['id', 'series_seq']).where('series', '=', 'old').orderBy('series_seq').execute();
+      assert.deepEqual(numbered.map((r) => [r.id, Number(r.series_seq)]), [['s2', 1], ['s0', 2], ['s1', 3]]);
+      const row = await db.selectFrom('races').select(['id', 'seed', 'deal']).where('id', '=', 'old').executeTakeFirstOrThrow();
       assert.deepEqual({ ...row, seed: Number(row.seed) }, { id: 'old', seed: 1234, deal: null });
       // A race stored before deals were kept apart keeps its seed as secret as it was.
       assert.equal(storedDeal({ deal: row.deal, seed: Number(row.seed) }).secret, true);

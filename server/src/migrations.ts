@@ -107,6 +107,24 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('races_play_by').on('races').column('play_by').execute();
     },
   },
+  /**
+   * A race's place in its series (1 for the race after the first, …; null for a race on its own or
+   * a series' first race): races created in the same millisecond are still in order. Races of a
+   * series stored before are numbered in the order they were listed (creation time, then id).
+   */
+  '0006-series-seq': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema.alterTable('races').addColumn('series_seq', 'integer').execute();
+      const rows = await db.selectFrom('races').select(['id', 'series']).where('series', 'is not', null).orderBy('series').orderBy('created_at').orderBy('id').execute();
+      const next = new Map<string, number>();
+      for (const r of rows as { id: string; series: string }[]) {
+        const seq = (next.get(r.series) ?? 0) + 1;
+        next.set(r.series, seq);
+        await db.updateTable('races').set({ series_seq: seq }).where('id', '=', r.id).execute();
+      }
+      await db.schema.createIndex('races_series_seq').unique().on('races').columns(['series', 'series_seq']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -51,7 +51,7 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
   }
 });
 
-test('two server processes on one PostgreSQL database: a seat\'s draft sent to one reaches a stream client on each once', {
+test('two server processes on one PostgreSQL database: a seat\'s draft sent to one reaches a stream client on each once, and a stream opened later on the other begins with it', {
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,
 }, async () => {
@@ -66,13 +66,19 @@ test('two server processes on one PostgreSQL database: a seat\'s draft sent to o
     const sent = await call(A, 'PUT', `/api/races/${id}/seats/0/draft`, { turn: 1, filled: 3 }, { authorization: `Bearer ${seats[0]!.token}` });
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     await until('the draft on both processes\' streams', () => onA.drafts.length && onB.drafts.length, 20_000);
+    // A page opened on the other process mid-turn: its stream begins with the draft that came by NOTIFY.
+    const lateB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
+    await until('the draft first on a stream opened later on the other process', () => lateB.drafts.length, 20_000);
+    assert.ok(lateB.seqs.length > 0, 'the entries came before the drafts');
     // A later entry (Bob's orders) on both streams: by then a second copy of the draft would have come.
     const you = (await call(B, 'GET', `/api/races/${id}/seats/1`, undefined, { authorization: `Bearer ${seats[1]!.token}` })).body.you;
     await call(B, 'PUT', `/api/races/${id}/seats/1/orders`, { turn: 1, program: you.hand.slice(0, 5) }, { authorization: `Bearer ${seats[1]!.token}` });
     await until('Bob\'s orders on both streams', () => onA.types.includes('submitted') && onB.types.includes('submitted'), 20_000);
-    for (const c of [onA, onB]) assert.deepEqual(c.drafts, [{ turn: 1, seat: 0, filled: 3 }]);
+    await until('Bob\'s orders on the later stream', () => lateB.types.includes('submitted'), 20_000);
+    for (const c of [onA, onB, lateB]) assert.deepEqual(c.drafts, [{ turn: 1, seat: 0, filled: 3 }]);
     onA.close();
     onB.close();
+    lateB.close();
   } finally {
     stop();
   }

@@ -32,7 +32,7 @@ import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
-import { DraftGate, type Draft, type DraftLimits } from './drafts.js';
+import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
 
 /** What happens to a race, besides the engine's events. */
 export type RaceEvent =
@@ -153,9 +153,14 @@ function readTurn(body: unknown): Answer<number> {
 
 type Loaded = { race: Selectable<RaceRow>; seats: Selectable<SeatRow>[] };
 
+/** A commit's entries as they are stored and read back (`{seq, turn, kind, event}`), the last at `last`. */
+const withSeqs = (entries: readonly Omit<Entry, 'seq'>[], last: number): Entry[] =>
+  entries.map((e, k) => ({ seq: last - entries.length + 1 + k, turn: e.turn, kind: e.kind, event: e.event }));
+
 export class RaceService {
   /**
-   * `committed` fires with (race id, seq) once a race's entries up to seq are committed; `draft`
+   * `committed` fires with (race id, seq, entries?) once a race's entries up to seq are committed
+   * (the entries when this process committed them); `draft`
    * with (race id, draft) when a seat's draft is to be relayed (drafts.ts).
    */
   readonly bus = new EventEmitter();
@@ -163,6 +168,8 @@ export class RaceService {
   private readonly published: RaceServiceOptions['published'];
   private readonly drafted: RaceServiceOptions['drafted'];
   private readonly draftGate: DraftGate;
+  /** The latest drafts of each race's turn, for a stream opened mid-turn. */
+  private readonly draftTable = new DraftTable();
   private readonly planner: BotPlanner;
   private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
@@ -207,7 +214,7 @@ export class RaceService {
   /** The repository's versioned commit, then the announcement of what it committed. */
   private async commit(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change): Promise<number | null> {
     const last = await this.repo.commitChange(race, entries, change);
-    if (last !== null && entries.length) this.announce(race.id, last);
+    if (last !== null && entries.length) this.announce(race.id, last, withSeqs(entries, last));
     return last;
   }
 
@@ -217,13 +224,13 @@ export class RaceService {
    * transaction is, and nothing if it throws.
    */
   private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T> {
-    const done: [string, number][] = [];
+    const done: [string, number, Entry[]][] = [];
     const out = await this.repo.transaction((repo) => work(repo, async (race, entries, change) => {
       const last = await repo.commitChange(race, entries, change);
-      if (last !== null && entries.length) done.push([race.id, last]);
+      if (last !== null && entries.length) done.push([race.id, last, withSeqs(entries, last)]);
       return last;
     }));
-    for (const [id, last] of done) this.announce(id, last);
+    for (const [id, last, entries] of done) this.announce(id, last, entries);
     return out;
   }
 
@@ -300,7 +307,7 @@ export class RaceService {
       id, created_at: now, course: courseLabel, rules: req.rules, settings: row0.settings, policy: JSON.stringify(req.policy),
       moderator_hash: hashSecret(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
       deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal), deal: JSON.stringify(deal),
-      course_json: row0.course_json, unattended: req.unattended, series, play_by: null,
+      course_json: row0.course_json, unattended: req.unattended, series, series_seq: null, play_by: null,
     };
     const seatRows = seats.map((s, i) => ({
       race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hashSecret(tokens[i]!) : '',
@@ -362,7 +369,7 @@ export class RaceService {
 
   /**
    * A seat's draft while its person programs: how many of its open registers are filled (a count,
-   * never a card), relayed to every stream of the race and stored nowhere (drafts.ts). Refused once
+   * never a card), relayed to every stream of the race and stored in no database (drafts.ts). Refused once
    * the seat's orders are in or the turn has moved on, and beyond a few a second.
    */
   async draft(id: string, seat: number, token: string | undefined, body: { turn: number; filled: number }): Promise<Answer<Draft>> {
@@ -385,7 +392,13 @@ export class RaceService {
 
   /** Hands a seat's draft to this process's streams (drafts of other processes come here by NOTIFY). */
   relayDraft(id: string, draft: Draft): void {
+    this.draftTable.note(id, draft);
     this.bus.emit('draft', id, draft);
+  }
+
+  /** The latest draft of each seat of race `id`, of the turn drafted last (kept in memory: drafts.ts). */
+  drafts(id: string): Draft[] {
+    return this.draftTable.of(id);
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */
@@ -726,7 +739,13 @@ export class RaceService {
     const policy: DeadlinePolicy = JSON.parse(race.policy);
     // Checked by the engine when they were sent (readOrders): entered as they are.
     const people: Record<number, CheckedTurn> = {};
-    for (const [seat, o] of sent) people[seat] = storedTurn(setup, st, seat, o);
+    for (const [seat, o] of sent) {
+      const t = storedTurn(setup, st, seat, o);
+      // Stored orders that no longer read (a corrupt row, an older format) are filled at random as
+      // `unreadable` (the turn's programmed event and report say so), never in silence.
+      for (const u of t.unread ?? []) console.error(`race ${id}, seat ${seat}, turn ${turn}: stored orders unreadable: ${u.field}: ${u.message}; ${t.unreadable ? 'filled at random' : 'left out'}`);
+      people[seat] = t;
+    }
     // The bots decided from the turn as dealt (nobody's orders in it) and the race's seed.
     const seed = dealSeed(storedDeal(race));
     const played = adjudicateTurn(setup, st, people, bots, seed);
@@ -810,11 +829,12 @@ export class RaceService {
 
   /**
    * Tells this process's streams (the bus's `committed`) and the other processes (`published`)
-   * that race `id`'s entries up to `lastSeq` are committed. The streams read them from the
-   * database, so each client gets each entry once, in order, whichever process wrote it.
+   * that race `id`'s entries up to `lastSeq` are committed. With `entries` (what this process's
+   * commit wrote, ending at `lastSeq`) the streams send those as they are; else they read them
+   * from the database. Each client gets each entry once, in order, whichever process wrote it.
    */
-  announce(id: string, lastSeq: number): void {
-    this.bus.emit('committed', id, lastSeq);
+  announce(id: string, lastSeq: number, entries?: readonly Entry[]): void {
+    this.bus.emit('committed', id, lastSeq, entries);
     this.published?.(id, lastSeq);
   }
 

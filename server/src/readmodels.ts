@@ -85,7 +85,7 @@ export class ReadModels {
     // The other seats of the same player, opened by the same link (000 L40).
     const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
     const view = seatView(raceSummary(race), st, seats.map(seatInfo), submittedCounts(sent), seat, mine, this.setups.setupOf(race).rules.options.choiceKeys);
-    return yes({ ...view, playerSeats });
+    return yes({ ...view, playerSeats, series: race.series });
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */

@@ -58,7 +58,16 @@ export class RaceRepository {
   /** A race's creation: its row, seats, mail seats, first entries and first turn, in one transaction. */
   async insertRace(race: RaceRow, seats: Insertable<SeatRow>[], mail: { race_id: string; seat: number; email: string; secret: string }[], entries: readonly Omit<Entry, 'seq'>[], turn: TurnRow): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('races').values(race).execute();
+      let seq = race.series_seq;
+      if (race.series) {
+        // Its place in the series, after every race of it stored so far. Touching the series' first
+        // race first holds off another race of the series until this one is stored (a row lock in
+        // PostgreSQL, the write lock in SQLite), so two never take the same place.
+        await trx.updateTable('races').set((eb) => ({ series: eb.ref('series') })).where('id', '=', race.series).execute();
+        const last = await trx.selectFrom('races').select((eb) => eb.fn.max('series_seq').as('seq')).where('series', '=', race.series).executeTakeFirst();
+        seq = Number(last?.seq ?? 0) + 1;
+      }
+      await trx.insertInto('races').values({ ...race, series_seq: seq }).execute();
       await trx.insertInto('seats').values(seats).execute();
       if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
       await insertEntries(trx, race.id, 1, entries);
@@ -179,9 +188,11 @@ export class RaceRepository {
     return rows.map((r) => r.id);
   }
 
-  /** A series' races: its first and those created after it, in order. */
-  seriesRaces(id: string): Promise<Selectable<RaceRow>[]> {
-    return this.db.selectFrom('races').selectAll().where((eb) => eb.or([eb('id', '=', id), eb('series', '=', id)])).orderBy('created_at').orderBy('id').execute();
+  /** A series' races: its first and those created after it, in the order they were stored (`series_seq`). */
+  async seriesRaces(id: string): Promise<Selectable<RaceRow>[]> {
+    const first = await this.db.selectFrom('races').selectAll().where('id', '=', id).execute();
+    const later = await this.db.selectFrom('races').selectAll().where('series', '=', id).orderBy('series_seq').execute();
+    return [...first, ...later];
   }
 
   async exists(id: string): Promise<boolean> {

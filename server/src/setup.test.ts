@@ -291,6 +291,27 @@ test('a series seats the next race in the order the last race\'s end announced (
   });
 });
 
+test('a series lists its races in the order they were created, even those created in the same millisecond', async () => {
+  await withServer(async (s) => {
+    const first = await create(s, { rules: 'pbem', settings: { turnLimit: 1 }, seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }] });
+    assert.equal(first.status, 201);
+    for (let k = 0; k < 3; k++) {
+      s.clock.advance(1000);
+      await s.service.tick();
+    }
+    assert.equal((await call(s.base, 'GET', `/api/races/${first.body.id}`)).body.status, 'over');
+    // The test clock stands still: all five are created in the same millisecond.
+    const created: string[] = [];
+    for (let k = 0; k < 5; k++) {
+      const next = await create(s, { rules: 'pbem', after: { race: first.body.id, moderatorKey: first.body.moderatorKey }, seats: [{ name: 'Cog', bot: 'random' }, { name: 'Bolt', bot: 'random' }] });
+      assert.equal(next.status, 201, JSON.stringify(next.body));
+      created.push(next.body.id);
+    }
+    const series = await call(s.base, 'GET', `/api/series/${first.body.id}`);
+    assert.deepEqual(series.body.races, [first.body.id, ...created]);
+  });
+});
+
 test('names are NFKC-normalized and trimmed; blank, invisible, over-long names and names that look like another seat\'s are refused', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);

@@ -56,7 +56,16 @@ export interface RaceView {
   dice: number[];
   /** A live race's clock waiting for the people to watch the replay: when it starts at the latest, and the seats still watching; null when it runs. */
   clock?: { startsBy: number; waitingFor: number[] } | null;
+  /** The series it belongs to (its first race's id), or null for a race on its own or a series' first race. */
+  series?: string | null;
 }
+
+/**
+ * The moderator key of a race this browser created, kept in its local storage (the Next race of a
+ * series is created with the last race's key: docs/server.md `after`); null if it did not create it.
+ */
+export const moderatorKeyOf = (race: string): string | null => localStorage.getItem(`roborally.moderator.${race}`);
+export const keepModeratorKey = (race: string, key: string): void => localStorage.setItem(`roborally.moderator.${race}`, key);
 
 /**
  * A seat's orders as the API takes them and gives them back: the engine's `SeatOrders`, which its
@@ -84,11 +93,11 @@ export interface Entry {
 }
 
 /**
- * A frame of the race's stream: a batch of entries in seq order, a turn just played (its replay
- * and report, so the page need not fetch them), a seat's draft (how many registers it has filled
- * so far), or a refusal.
+ * A frame of the race's stream: a batch of entries in seq order, alone or (a batch that played a
+ * turn) with the turn's replay and report, so the page need not fetch them; a seat's draft (how
+ * many registers it has filled so far), or a refusal.
  */
-export type StreamFrame = Entry[] | { played: { turn: number; replay: Replay; report: { report: TurnReport } } } | { draft: { turn: number; seat: number; filled: number } } | { error: { message: string } };
+export type StreamFrame = Entry[] | { entries: Entry[]; played: { turn: number; replay: Replay; report: { report: TurnReport } } } | { draft: { turn: number; seat: number; filled: number } } | { error: { message: string } };
 
 export interface Replay {
   turn: number;

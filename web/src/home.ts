@@ -4,7 +4,7 @@
  * house rules, seats for people (each gets an invite link) and bots, and live or daily deadlines.
  */
 import { DEFAULT_RULE_SET, RULE_SETS } from '../../engine/src/index.js';
-import { api, byId, copy, h, type CourseInfo } from './api.js';
+import { api, byId, copy, h, keepModeratorKey, type CourseInfo } from './api.js';
 
 interface Created {
   id: string;
@@ -124,6 +124,8 @@ form.addEventListener('submit', async (ev) => {
   start.disabled = true;
   try {
     const r = await api<Created>('POST', '/api/races', newRace(chosen));
+    // This browser moderates it: its end page can start the next race of the series.
+    keepModeratorKey(r.id, r.moderatorKey);
     // Alone against bots there is nobody to invite: straight to the race.
     if (r.seats.filter((s) => s.token).length === 1) location.assign(r.seats[0]!.link!);
     else showCreated(r);

@@ -4,13 +4,13 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, parseBoard, parseCourse, parseDir, raceStats, startingPicks, type GameEvent } from '../../engine/src/index.js';
-import { api, ApiError, byId, copy, h, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
+import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
+import { api, ApiError, byId, copy, h, keepModeratorKey, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { drawLegend, robotIcon as seatIcon, seatsTable, teamsOf } from './seats-view.js';
+import { drawLegend, robotIcon as seatIcon, ordersPlayed, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
@@ -142,7 +142,7 @@ const draftsNow = () => new Map([...drafts].flatMap(([k, d]) => (d.turn === view
 
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  byId('seats').replaceChildren(...seatsTable(view, seat, shown, draftsNow()));
+  byId('seats').replaceChildren(...seatsTable(view, seat, shown, draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
 }
 
 /**
@@ -177,8 +177,9 @@ const robotIcon = (k: number): SVGSVGElement => seatIcon(view.seats[k]?.robot, k
 
 /**
  * The end: the standings (the finishers in order, then the others by flags and lives), the
- * awards where the rule set gives them, and the next race: a rematch on the same course, or the
- * next race with 001's start picks (001 L333-351).
+ * awards where the rule set gives them, in a series its standings across its races, and the next
+ * race: a rematch on the same course, or the next race of the series, seated by the server in
+ * 001's start picks (001 L333-351).
  */
 async function drawResult(): Promise<void> {
   if (view.status !== 'over' || ended) return;
@@ -205,17 +206,14 @@ async function drawResult(): Promise<void> {
         h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null, h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
     })));
   const again = h('p', { class: 'again' },
-    h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(view.seats.map((s) => s.seat)) }, 'Rematch'), ' ',
-    h('button', { type: 'button', class: 'next-race', onclick: () => {
-      // 001 L333-351: the first finisher picks first, then the most damaging robot, then the rest.
-      const picks = startingPicks(stats, [], view.lastSeq);
-      void rematch(picks.map((name) => view.robots.findIndex((r) => r.name === name)));
-    } }, 'Next race (start picks)'));
+    h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(null) }, 'Rematch'), ' ',
+    h('button', { type: 'button', class: 'next-race', onclick: nextRace }, 'Next race (start picks)'));
   // With teams (000 L21): the teams' standings first, each team ranked by its best robot.
   const lines = (view as RaceView & { standings?: { place: number; name: string; team: boolean; robots: number[] }[] }).standings ?? [];
   const byTeam = teams.size ? h('ol', { class: 'team-standings' }, ...lines.map((l) => h('li', { value: l.place, 'data-team': l.team ? l.name : null },
     l.team ? `${l.name} (${l.robots.map((k) => view.robots[k]!.name).join(', ')})` : l.name))) : '';
   box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), byTeam, standings, again, h('div', { id: 'rematch' }));
+  if (view.series) await drawSeries(box, view.series);
   if (!RULE_SETS[view.rules]?.awards) return;
   const list = awards(stats);
   box.append(h('h3', {}, 'Awards'), h('table', { class: 'awards' }, h('tbody', {}, ...list.map((a) => h('tr', {}, h('th', {}, a.award), h('td', {}, a.robots.join(', ')), h('td', {}, a.for))))));
@@ -226,17 +224,50 @@ interface Created {
   seats: { seat: number; name: string; token: string | null; link: string | null }[];
 }
 
-/** A new race on this course (a shipped one by name, else the course itself) with these seats, in this order: alone with bots, straight to your seat; else everyone's link. */
-async function rematch(order: number[]): Promise<void> {
+/** A series' standings across its races over so far (GET /api/series/{id}): points, wins, the place in each race. */
+async function drawSeries(box: HTMLElement, series: string): Promise<void> {
+  const got = await api<{ races: string[]; standings: { place: number; name: string; points: number; wins: number; places: (number | null)[] }[] }>('GET', `/api/series/${series}`);
+  box.append(h('h3', {}, `The series after ${got.standings[0]?.places.length ?? 0} races`), h('table', { class: 'series-standings' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), h('th', {}, 'Points'), h('th', {}, 'Wins'), h('th', {}, 'Places'))),
+    h('tbody', {}, ...got.standings.map((l) => h('tr', {}, h('td', {}, String(l.place)), h('td', {}, l.name), h('td', {}, String(l.points)), h('td', {}, String(l.wins)),
+      h('td', {}, l.places.map((p) => p ?? '–').join(', ')))))));
+}
+
+/**
+ * The next race of the series: created `after` this one with its moderator key, which this browser
+ * kept if it created the race; else the page asks for it (the race's links came with it).
+ */
+function nextRace(): void {
+  const key = moderatorKeyOf(id);
+  if (key) return void rematch(key);
+  const input = h('input', { name: 'moderator-key', 'aria-label': 'Moderator key', autocomplete: 'off', required: true });
+  byId('rematch').replaceChildren(
+    h('p', {}, 'The next race of a series is started with this race\'s moderator key (it came with the race\'s links when the race was created).'),
+    h('form', { class: 'series-key', onsubmit: (ev: Event) => {
+      ev.preventDefault();
+      void rematch(input.value.trim());
+    } }, h('label', {}, 'Moderator key ', input), ' ', h('button', { type: 'submit', class: 'primary' }, 'Start the next race')));
+  input.focus();
+}
+
+/**
+ * A new race on this course (a shipped one by name, else the course itself) with these seats:
+ * a rematch in this race's seat order, or with `after` (this race's moderator key) the next race of
+ * its series, which the server seats in 001's start picks and whose standings it carries. Alone with
+ * bots, straight to your seat; else everyone's link.
+ */
+async function rematch(after: string | null): Promise<void> {
   const v = view as RaceView & { settings?: unknown; deadline?: unknown };
-  const seats = order.map((k) => {
-    const s = view.seats[k]!;
-    return { name: s.name, ...(s.kind === 'bot' ? { bot: s.level ?? 'greedy' } : {}), ...(s.robot !== undefined ? { robot: s.robot } : {}) };
-  });
-  const body = { course: course.name ?? course.file, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}) };
+  const seats = view.seats.map((s) => ({ name: s.name, ...(s.kind === 'bot' ? { bot: s.level ?? 'greedy' } : {}), ...(s.robot !== undefined ? { robot: s.robot } : {}) }));
+  const body = {
+    course: course.name ?? course.file, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}),
+    ...(after !== null ? { after: { race: id, moderatorKey: after } } : {}),
+  };
   const out = byId('rematch');
   try {
-    const r = await api<Created>('POST', '/api/races', body);
+    const r = await api<Created & { moderatorKey: string }>('POST', '/api/races', body);
+    // This browser made it: its end page can start the next race in turn.
+    keepModeratorKey(r.id, r.moderatorKey);
     const people = r.seats.filter((s) => s.link);
     const mine = people.find((s) => s.name === view.seats[seat ?? -1]?.name) ?? people[0];
     if (people.length === 1 && mine?.link) return location.assign(mine.link);
@@ -297,18 +328,19 @@ function follow(delay = 500): void {
   };
   ws.onmessage = (m) => {
     const frame = JSON.parse(String(m.data)) as StreamFrame;
-    if (Array.isArray(frame)) {
-      const fresh = frame.filter((e) => e.seq > lastSeq);
-      if (!fresh.length) return;
-      lastSeq = fresh[fresh.length - 1]!.seq;
-      document.body.dataset.seq = String(lastSeq);
-      refreshSoon();
+    if (Array.isArray(frame) || 'entries' in frame) {
+      const fresh = (Array.isArray(frame) ? frame : frame.entries).filter((e) => e.seq > lastSeq);
+      if (fresh.length) {
+        lastSeq = fresh[fresh.length - 1]!.seq;
+        document.body.dataset.seq = String(lastSeq);
+        refreshSoon();
+      }
+      if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
     } else if ('draft' in frame) {
       drafts.set(frame.draft.seat, { turn: frame.draft.turn, filled: frame.draft.filled });
       drawLegend(byId('legend'), view, seat, draftsNow());
       if (mode === 'now') drawSeats();
-    } else if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
-    else fail(frame.error.message);
+    } else fail(frame.error.message);
   };
   ws.onclose = () => {
     delete document.body.dataset.live;
@@ -390,6 +422,8 @@ async function main(): Promise<void> {
   byId('tab-replay').addEventListener('click', async () => {
     if (!replay.shownTurn) await replay.open(played(view), false);
     showMode('replay');
+    // Back from Now: the step shown drawn again (the board and the table showed the race as it is).
+    replay.redraw();
   });
   byId('share').addEventListener('click', (e) => void copy(new URL(`/race/${id}`, location.href).href, e.currentTarget as HTMLElement));
   const chopShop = parsed.value.floor.includes(Floor.ChopShop);

@@ -12,7 +12,7 @@ import { browser, DESKTOP, server, SHOTS, skip, useBrowser } from './browser.js'
 // With a clock that stands still the rate limit's window would never close: no limit here.
 useBrowser({ max: 1e9, windowMs: 1000 });
 
-test('placing cards on one person\'s page fills that many registers face down on the other person\'s and a spectator\'s (Robots table and legend), and takes one back; their traffic never holds the cards; the orders sent show all five', { skip }, async () => {
+test('placing cards on one person\'s page fills that many registers face down on the other person\'s and a spectator\'s (Robots table and legend), and takes one back; a page opened or reloaded mid-turn shows them at once; their traffic never holds the cards; the orders sent show all five', { skip }, async () => {
   const created = (await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', deal: { secret: false, seed: 8 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
   })).body as { id: string; seats: { link: string | null; token: string | null }[] };
@@ -55,8 +55,15 @@ test('placing cards on one person\'s page fills that many registers face down on
   // She takes the second back: two face down.
   await ava.click('.register[data-register="2"] .card');
   await Promise.all([until(bob, 2), until(watcher, 2)]);
-  // Nothing of Ava's hand reached Bob or the spectator, by name ("F2:670") or by number ("card":670), nor is on their pages.
-  for (const page of [bob, watcher]) {
+  // A page opened now, mid-turn (a spectator's; Bob's reloaded), shows the two at once: its stream begins with them.
+  const late = await open(`/race/${created.id}`);
+  await until(late, 2);
+  await bob.reload();
+  await bob.waitForSelector('body[data-live]');
+  await until(bob, 2);
+  await late.screenshot({ path: `${SHOTS}drafts-opened-mid-turn.png` });
+  // Nothing of Ava's hand reached Bob or the spectators, by name ("F2:670") or by number ("card":670), nor is on their pages.
+  for (const page of [bob, watcher, late]) {
     const seen = traffic.get(page)!;
     assert.ok(seen.some((t) => t.startsWith('{"draft"')), 'the drafts came on the stream');
     assert.deepEqual(hand.filter((card) => seen.some((t) => t.includes(card) || new RegExp(`"card":${parseCard(card, true)}(?!\\d)`).test(t))), [], 'no card of Ava\'s in the traffic');
@@ -67,6 +74,41 @@ test('placing cards on one person\'s page fills that many registers face down on
   await ava.click('.send');
   await Promise.all([until(bob, 5), until(watcher, 5)]);
   await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text("sent ✓")');
+  await ctx.close();
+  assert.deepEqual(errors, [], 'no script errors');
+});
+
+test('during the replay of a played turn the Robots table\'s Orders column says how each robot\'s orders were played (sent, filled at random, bot), never "not yet"', { skip }, async () => {
+  const created = (await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', deal: { secret: false, seed: 8 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
+  })).body as { id: string; moderatorKey: string; seats: { link: string | null }[] };
+  const ctx = await browser.newContext(DESKTOP);
+  const errors: string[] = [];
+  const bob = await ctx.newPage();
+  bob.on('pageerror', (e) => errors.push(e.message));
+  await bob.goto(server.base + created.seats[1]!.link!);
+  await bob.waitForSelector('body[data-live]');
+  const ava = await ctx.newPage();
+  await ava.goto(server.base + created.seats[0]!.link!);
+  await ava.waitForSelector('.hand .card');
+  for (let k = 0; k < 5; k++) await ava.locator('.hand .card').first().click();
+  await ava.click('.send');
+  await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text("sent ✓")');
+  // Bob sends nothing: the moderator plays the turn, his registers filled at random.
+  await call(server.base, 'POST', `/api/races/${created.id}/moderator/adjudicate`, {}, { 'x-moderator-key': created.moderatorKey });
+  await bob.waitForSelector('body[data-mode="replay"] #replay[data-turn="1"]');
+  const orders = () => bob.locator('#seats tbody tr .submitted').allTextContents();
+  await bob.waitForSelector('#seats tr[data-seat="1"] .submitted:text-is("random fill")');
+  assert.deepEqual(await orders(), ['sent ✓', 'random fill', 'bot'], 'while the replay plays');
+  await bob.screenshot({ path: `${SHOTS}orders-in-replay.png` });
+  // Turn 2 open: "Now" tells the open turn's orders, none sent yet.
+  await bob.click('#tab-now');
+  await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text-is("not yet")');
+  assert.deepEqual(await orders(), ['not yet', 'not yet', 'bot'], 'now, turn 2');
+  // Back to the replay of turn 1: as it was played again.
+  await bob.click('#tab-replay');
+  await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text-is("sent ✓")');
+  assert.deepEqual(await orders(), ['sent ✓', 'random fill', 'bot'], 'the replay shown again');
   await ctx.close();
   assert.deepEqual(errors, [], 'no script errors');
 });

@@ -293,7 +293,7 @@ test('on a laptop (1366×768) Send is on the screen while programming, and the r
   await ctx.close();
 });
 
-test('at the end of a pbem race the page shows the standings and 001\'s awards; Rematch and Next race (start picks) start the next race', { skip }, async () => {
+test('at the end of a pbem race the page shows the standings and 001\'s awards; Next race starts the next race of the series (seated by 001\'s start picks, its standings carried), Rematch a race on its own', { skip }, async () => {
   const created = await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 5 },
     seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }, { name: 'Cog', bot: 'greedy' }],
@@ -315,13 +315,34 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   assert.equal(await page.locator('#result .standings svg.robot-icon').count(), 3, 'each robot drawn');
   assert.equal(await page.locator('#result .awards tr').count(), 14, '001\'s fourteen awards');
   await page.screenshot({ path: `${SHOTS}race-over.png`, fullPage: true });
-  // The next race: 001's start picks put the first finisher first.
+  // The next race of the series: this browser did not create the race, so the page asks for its moderator key.
   await page.click('#result .next-race');
+  await page.fill('#result .series-key input', moderatorKey);
+  await page.click('#result .series-key button');
   await page.waitForURL((u) => u.pathname.startsWith('/race/') && !u.pathname.endsWith(id));
-  const next = (await call(server.base, 'GET', `/api/races/${new URL(page.url()).pathname.split('/')[2]}`)).body;
+  const second = new URL(page.url()).pathname.split('/')[2]!;
+  const next = (await call(server.base, 'GET', `/api/races/${second}`)).body;
+  assert.equal(next.series, id, 'a race of the same series');
+  // 001's start picks put the first finisher first.
   assert.equal(next.seats[0].name, over.finished[0][0]);
   assert.equal(next.rules, 'pbem');
   assert.equal(next.turn, 1);
+  assert.deepEqual((await call(server.base, 'GET', `/api/series/${id}`)).body.races, [id, second]);
+  // The page that created the second race keeps its key: at its end, Next race goes on without asking.
+  const secondKey = await page.evaluate(`localStorage.getItem('roborally.moderator.${second}')`) as string | null;
+  assert.ok(secondKey);
+  for (let k = 0; k < 400; k++) {
+    if ((await call(server.base, 'GET', `/api/races/${second}`)).body.status === 'over') break;
+    await call(server.base, 'POST', `/api/races/${second}/moderator/adjudicate`, {}, { 'x-moderator-key': secondKey });
+  }
+  await page.waitForSelector('#result:not([hidden]) .series-standings');
+  const series = (await call(server.base, 'GET', `/api/series/${id}`)).body;
+  assert.deepEqual(await page.locator('#result .series-standings tbody tr td:nth-child(2)').allTextContents(), series.standings.map((l: { name: string }) => l.name), 'the series\' standings across both races');
+  assert.match(await page.locator('#result h3').first().innerText(), /after 2 races/);
+  await page.click('#result .next-race');
+  await page.waitForURL((u) => !u.pathname.endsWith(second) && !u.pathname.endsWith(id));
+  const third = (await call(server.base, 'GET', `/api/races/${new URL(page.url()).pathname.split('/')[2]}`)).body;
+  assert.equal(third.series, id);
   // A rematch: the same seats in the same order, on the same course.
   const again = await open(ctx, `/race/${id}`);
   await again.click('#result .rematch');
@@ -329,6 +350,7 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   const rematch = (await call(server.base, 'GET', `/api/races/${new URL(again.url()).pathname.split('/')[2]}`)).body;
   assert.deepEqual(rematch.seats.map((s: { name: string }) => s.name), ['Ava', 'Bolt', 'Cog']);
   assert.equal(rematch.course, 'first-shift');
+  assert.equal(rematch.series, null, 'a rematch is a race on its own');
   await ctx.close();
 });
 
