@@ -225,8 +225,10 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     };
     const onFrame = (data: WebSocket.RawData) => {
       const frame = JSON.parse(String(data));
-      if (Array.isArray(frame)) {
-        for (const e of frame as { turn: number; kind: string; event: { type: string } }[]) {
+      // A batch of entries, alone or with the turn it played (an older server sent that turn in a frame of its own).
+      const batch = Array.isArray(frame) ? frame : frame.entries;
+      if (batch) {
+        for (const e of batch as { turn: number; kind: string; event: { type: string } }[]) {
           if (e.kind === 'game' && e.event.type === 'turnEnded' && e.turn === turn) {
             turn = e.turn + 1;
             think(turn);
@@ -237,7 +239,8 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
             if (running) void race(k);
           }
         }
-      } else if (frame.played && !played.has(frame.played.turn)) {
+      }
+      if (frame.played && !played.has(frame.played.turn)) {
         played.add(frame.played.turn);
         const last = Math.max(...sent.values());
         sent.clear();

@@ -4,7 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect, SqliteDialect, type Generated, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import { openSqlite } from './sqlite.js';
@@ -120,6 +121,41 @@ export interface DbConfig {
   readonly file?: string;
 }
 
+/** How many statements get a name (are prepared once per connection); any beyond are sent unnamed. */
+const NAMED_STATEMENTS = 500;
+
+/**
+ * The pool as Kysely uses it, with every statement that has parameters sent as a named prepared
+ * statement (its name a hash of its text): PostgreSQL parses and plans it once per connection, not
+ * at every execution, and the client sends only its parameters after the first time. Statements
+ * without parameters (begin, commit) stay in the simple protocol, a round trip of their own.
+ */
+function preparedOnce(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string | undefined => {
+    let name = names.get(text);
+    if (name === undefined && names.size < NAMED_STATEMENTS) {
+      name = `rr_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      return {
+        // Kysely's query (no cursor is configured, so never a cursor's).
+        query: ((text: string, values: readonly unknown[]) => {
+          const name = values.length ? nameOf(text) : undefined;
+          return name ? client.query({ name, text, values: [...values] }) : client.query(text, [...values]);
+        }) as unknown as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
+}
+
 export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } {
   if (c.url) {
     const pool = new pg.Pool({
@@ -135,7 +171,7 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } 
     pool.on('connect', (client) => client.on('error', (e) => console.error(`database connection lost in use: ${e.message}`)));
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
-    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool) }) }), dialect: 'postgres' };
   }
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });

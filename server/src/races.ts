@@ -153,9 +153,14 @@ function readTurn(body: unknown): Answer<number> {
 
 type Loaded = { race: Selectable<RaceRow>; seats: Selectable<SeatRow>[] };
 
+/** A commit's entries as they are stored and read back (`{seq, turn, kind, event}`), the last at `last`. */
+const withSeqs = (entries: readonly Omit<Entry, 'seq'>[], last: number): Entry[] =>
+  entries.map((e, k) => ({ seq: last - entries.length + 1 + k, turn: e.turn, kind: e.kind, event: e.event }));
+
 export class RaceService {
   /**
-   * `committed` fires with (race id, seq) once a race's entries up to seq are committed; `draft`
+   * `committed` fires with (race id, seq, entries?) once a race's entries up to seq are committed
+   * (the entries when this process committed them); `draft`
    * with (race id, draft) when a seat's draft is to be relayed (drafts.ts).
    */
   readonly bus = new EventEmitter();
@@ -209,7 +214,7 @@ export class RaceService {
   /** The repository's versioned commit, then the announcement of what it committed. */
   private async commit(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change): Promise<number | null> {
     const last = await this.repo.commitChange(race, entries, change);
-    if (last !== null && entries.length) this.announce(race.id, last);
+    if (last !== null && entries.length) this.announce(race.id, last, withSeqs(entries, last));
     return last;
   }
 
@@ -219,13 +224,13 @@ export class RaceService {
    * transaction is, and nothing if it throws.
    */
   private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T> {
-    const done: [string, number][] = [];
+    const done: [string, number, Entry[]][] = [];
     const out = await this.repo.transaction((repo) => work(repo, async (race, entries, change) => {
       const last = await repo.commitChange(race, entries, change);
-      if (last !== null && entries.length) done.push([race.id, last]);
+      if (last !== null && entries.length) done.push([race.id, last, withSeqs(entries, last)]);
       return last;
     }));
-    for (const [id, last] of done) this.announce(id, last);
+    for (const [id, last, entries] of done) this.announce(id, last, entries);
     return out;
   }
 
@@ -734,7 +739,13 @@ export class RaceService {
     const policy: DeadlinePolicy = JSON.parse(race.policy);
     // Checked by the engine when they were sent (readOrders): entered as they are.
     const people: Record<number, CheckedTurn> = {};
-    for (const [seat, o] of sent) people[seat] = storedTurn(setup, st, seat, o);
+    for (const [seat, o] of sent) {
+      const t = storedTurn(setup, st, seat, o);
+      // Stored orders that no longer read (a corrupt row, an older format) are filled at random as
+      // `unreadable` (the turn's programmed event and report say so), never in silence.
+      for (const u of t.unread ?? []) console.error(`race ${id}, seat ${seat}, turn ${turn}: stored orders unreadable: ${u.field}: ${u.message}; ${t.unreadable ? 'filled at random' : 'left out'}`);
+      people[seat] = t;
+    }
     // The bots decided from the turn as dealt (nobody's orders in it) and the race's seed.
     const seed = dealSeed(storedDeal(race));
     const played = adjudicateTurn(setup, st, people, bots, seed);
@@ -818,11 +829,12 @@ export class RaceService {
 
   /**
    * Tells this process's streams (the bus's `committed`) and the other processes (`published`)
-   * that race `id`'s entries up to `lastSeq` are committed. The streams read them from the
-   * database, so each client gets each entry once, in order, whichever process wrote it.
+   * that race `id`'s entries up to `lastSeq` are committed. With `entries` (what this process's
+   * commit wrote, ending at `lastSeq`) the streams send those as they are; else they read them
+   * from the database. Each client gets each entry once, in order, whichever process wrote it.
    */
-  announce(id: string, lastSeq: number): void {
-    this.bus.emit('committed', id, lastSeq);
+  announce(id: string, lastSeq: number, entries?: readonly Entry[]): void {
+    this.bus.emit('committed', id, lastSeq, entries);
     this.published?.(id, lastSeq);
   }
 

@@ -99,15 +99,13 @@ test('a stream client that does not read while entries keep coming is dropped (i
   }
 });
 
-test('a turn played comes on the stream as a batch of entries, then its replay and report, so a client need not fetch them', async () => {
+test('a turn played comes on the stream in one frame: its entries in seq order with its replay and report, the same entries the database holds', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
     const race = await newRace(s.base);
     const c = streamClient(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`);
     await c.ready;
-    let frames = 0;
-    c.ws.on('message', () => frames++);
     for (const seat of [0, 1]) {
       const auth = { authorization: `Bearer ${race.seats[seat]!.token}` };
       const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth)).body.you;
@@ -116,12 +114,69 @@ test('a turn played comes on the stream as a batch of entries, then its replay a
     await until('the played turn on the stream', () => c.played.includes(1));
     const last = (await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq as number;
     await until('every entry', () => c.seqs.length >= last);
-    assert.deepEqual(c.seqs, Array.from({ length: last }, (_, k) => k + 1));
-    assert.ok(frames < c.seqs.length / 4, `${frames} frames for ${c.seqs.length} entries`);
+    assert.deepEqual(c.seqs, Array.from({ length: last }, (_, k) => k + 1), 'each entry once, in order: a gap would show in the seqs');
+    // The frame that played turn 1 holds the turn's entries, up to its end, with its replay and report.
+    const played = c.frames.filter((f) => !Array.isArray(f) && (f as { played?: unknown }).played) as { entries: Entry[]; played: { turn: number; replay: { events: unknown[] }; report: unknown } }[];
+    assert.equal(played.length, 1, 'one frame for the played turn');
+    const [frame] = played;
+    assert.equal(frame!.played.turn, 1);
+    assert.ok(frame!.played.replay.events.length > 0 && frame!.played.report, 'its replay and report');
+    const ends = frame!.entries.filter((e) => e.event.type === 'turnEnded');
+    assert.deepEqual(ends.map((e) => e.turn), [1], 'the entries of the turn played, to its end');
+    assert.deepEqual(frame!.entries.map((e) => e.seq), frame!.entries.map((_, k) => frame!.entries[0]!.seq + k), 'in seq order, without a hole');
+    assert.ok(c.frames.length <= 3, `${c.frames.length} frames for two PUTs and a turn played`);
+    // What the stream sent live (this process's commits, not read back) is what the database holds.
+    const stored = (await call(s.base, 'GET', `/api/races/${race.id}/events?after=0`)).body as Entry[];
+    const sent = c.frames.flatMap((f) => (Array.isArray(f) ? f : (f as { entries?: Entry[] }).entries ?? []));
+    assert.deepEqual(sent, stored);
     c.close();
   } finally {
     await s.close();
     await db.destroy();
+  }
+});
+
+test('entries a commit of this process hands over are sent without a database read when they follow on; after a hole the stream reads the database, so nothing is skipped', async () => {
+  const log: Entry[] = [];
+  const add = (n: number) => {
+    const from = log.length;
+    for (let k = 0; k < n; k++) log.push({ seq: log.length + 1, turn: 1, kind: 'race', event: { type: 'note', k: log.length } as unknown as Entry['event'] });
+    return log.slice(from);
+  };
+  add(5);
+  let reads = 0;
+  const source: StreamSource = {
+    entries: async (_id, after, limit) => (reads++, { ok: true, value: log.slice(after, after + limit) }),
+    lastSeq: async () => log.length,
+  };
+  const hub = new StreamHub(source, { page: 10 });
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  wss.on('connection', (socket) => hub.attach(socket, 'r', 0, '127.0.0.1'));
+  await new Promise((r) => wss.once('listening', r));
+  const client = streamClient(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`);
+  try {
+    await until('the backlog', () => client.seqs.length === 5);
+    // The catching-up client's reads are done once it follows the live batches.
+    await until('the client following live', () => (hub as unknown as { races: Map<string, { clients: Set<{ catchingUp: boolean }> }> }).races.get('r')?.clients.values().next().value?.catchingUp === false);
+    const before = reads;
+    const a = add(3);
+    hub.committed('r', log.length, a);
+    const b = add(2);
+    hub.committed('r', log.length, b);
+    await until('the handed-over entries', () => client.seqs.length === 10);
+    assert.equal(reads, before, 'no read for entries handed over that follow on');
+    // A commit this process did not hand over (another process's), then one that did: a hole.
+    add(4);
+    const c = add(1);
+    hub.committed('r', log.length, c);
+    await until('the entries after the hole', () => client.seqs.length === 15);
+    assert.ok(reads > before, 'the hole was read from the database');
+    assert.deepEqual(client.seqs, Array.from({ length: 15 }, (_, k) => k + 1));
+    assert.deepEqual(client.frames.flat(), log);
+  } finally {
+    client.close();
+    hub.close();
+    await new Promise((r) => wss.close(r));
   }
 });
 

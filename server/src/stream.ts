@@ -1,15 +1,18 @@
 /**
  * The WebSocket stream of a race's entries. Each frame is a JSON array of entries (a batch, in seq
- * order), or an object: `{"played": …}` (a turn just played: its replay and report, so a client
- * need not fetch them), `{"draft": …}` (how many registers a seat has filled so far, kept in
- * memory only: drafts.ts; a new client, once it has caught up with the entries, is sent the latest
- * of each seat, of the turn drafted last) or `{"error": …}`.
+ * order), or an object: `{"entries": […], "played": …}` (a batch that played a turn, with that
+ * turn's replay and report, so a client need not fetch them: one frame, one write), `{"draft": …}`
+ * (how many registers a seat has filled so far, kept in memory only: drafts.ts; a new client, once
+ * it has caught up with the entries, is sent the latest of each seat, of the turn drafted last) or
+ * `{"error": …}`.
  *
  * The stream never holds a race's log in memory: the backlog after `after` is read and sent a page
  * at a time, the next page once the socket has taken the last one. Live entries are read once per
- * race and process from the database, by the seq a commit announced (a commit of this process, or
- * of another one by NOTIFY): every client gets every committed entry once and in order, whichever
- * process wrote it. A client that falls behind (its outgoing buffer above a bound) or stops
+ * race and process, by the seq a commit announced (a commit of this process, or of another one by
+ * NOTIFY): a commit of this process hands its entries over with the announcement, and they are
+ * sent as they are when they follow on from what was sent; anything else (another process's, a
+ * gap) is read from the database. Every client gets every committed entry once and in order,
+ * whichever process wrote it. A client that falls behind (its outgoing buffer above a bound) or stops
  * answering pings is dropped; it reconnects with `after` = the last seq it saw and misses nothing.
  */
 import type { WebSocket } from 'ws';
@@ -65,6 +68,11 @@ interface RaceHub {
   /** The highest seq announced as committed. */
   announced: number;
   reading: boolean;
+  /**
+   * Entries this process committed and announced, not sent yet: they follow on from `sent`
+   * without a hole (anything that does not is left to a read of the database).
+   */
+  fresh: Entry[];
 }
 
 /** What a socket accepts; closes it if it cannot keep up. */
@@ -77,6 +85,14 @@ function deliver(c: Client, frame: string, limits: StreamLimits): boolean {
     return false;
   }
   return true;
+}
+
+/** Keeps of a hub's fresh entries those after `sent`, if they follow on from it (else none). */
+function trimFresh(hub: RaceHub): void {
+  let k = 0;
+  while (k < hub.fresh.length && hub.fresh[k]!.seq <= hub.sent) k++;
+  if (k) hub.fresh.splice(0, k);
+  if (hub.fresh.length && hub.fresh[0]!.seq !== hub.sent + 1) hub.fresh = [];
 }
 
 /** Reads of a catching-up client's backlog that may fail in a row before it is dropped (~30 s of pauses). */
@@ -112,11 +128,20 @@ export class StreamHub {
     return n;
   }
 
-  /** Entries up to `seq` of race `id` are committed (by this process or another). */
-  committed(id: string, seq: number): void {
+  /**
+   * Entries up to `seq` of race `id` are committed (by this process or another). `entries`: those
+   * the commit wrote, ending at `seq`, when this process made it; they need not be read back.
+   */
+  committed(id: string, seq: number, entries?: readonly Entry[]): void {
     const hub = this.races.get(id);
     if (!hub) return;
     if (seq > hub.announced) hub.announced = seq;
+    if (entries?.length && hub.sent >= 0) {
+      trimFresh(hub);
+      const next = hub.sent + 1 + hub.fresh.length;
+      // Only what follows on from what is sent and kept: a hole is read from the database.
+      if (entries[0]!.seq <= next && entries[entries.length - 1]!.seq >= next) for (const e of entries) if (e.seq >= next) hub.fresh.push(e);
+    }
     void this.readLive(id, hub);
   }
 
@@ -147,7 +172,7 @@ export class StreamHub {
     this.perAddress.set(address, open + 1);
     let hub = this.races.get(id);
     if (!hub) {
-      hub = { clients: new Set(), sent: -1, announced: 0, reading: false };
+      hub = { clients: new Set(), sent: -1, announced: 0, reading: false, fresh: [] };
       this.races.set(id, hub);
     }
     const c: Client = { socket, last: after, catchingUp: true, drafted: false, alive: true };
@@ -231,7 +256,9 @@ export class StreamHub {
     let failed = false;
     try {
       while (hub.announced > hub.sent && this.races.get(id) === hub) {
-        const got = await this.source.entries(id, hub.sent, this.limits.page);
+        // This process's own commits, as they were committed; else what the database has.
+        trimFresh(hub);
+        const got: Answer<readonly Entry[]> = hub.fresh.length ? { ok: true, value: hub.fresh.splice(0, this.limits.page) } : await this.source.entries(id, hub.sent, this.limits.page);
         if (!got.ok || !got.value.length) break;
         // Entries are committed in seq order per race (the version check serialises commits), so
         // what is read after `sent` follows on without a hole; a hole would be read again.
@@ -243,10 +270,11 @@ export class StreamHub {
         if (!batch.length) break;
         const first = batch[0]!.seq;
         hub.sent = batch[batch.length - 1]!.seq;
-        const frame = JSON.stringify(batch);
         const ended = batch.filter((e) => e.kind === 'game' && e.event.type === 'turnEnded');
         const played = ended.length && this.source.played ? await this.playedTurn(id, ended[ended.length - 1]!.turn, first) : null;
-        const playedFrame = played ? JSON.stringify({ played }) : null;
+        // A batch that played a turn goes with the turn's replay and report, in one frame.
+        const framed = (entries: readonly Entry[]) => JSON.stringify(played ? { entries, played } : entries);
+        const frame = framed(batch);
         for (const c of hub.clients) {
           if (c.catchingUp) continue;
           if (c.last < first - 1) {
@@ -257,9 +285,8 @@ export class StreamHub {
           }
           const fresh = c.last >= first ? batch.filter((e) => e.seq > c.last) : batch;
           if (!fresh.length) continue;
-          if (!deliver(c, fresh === batch ? frame : JSON.stringify(fresh), this.limits)) continue;
+          if (!deliver(c, fresh === batch ? frame : framed(fresh), this.limits)) continue;
           c.last = hub.sent;
-          if (playedFrame) deliver(c, playedFrame, this.limits);
         }
       }
     } catch (e) {

@@ -154,25 +154,31 @@ export async function until<T>(what: string, cond: () => T | Promise<T>, ms = 10
   }
 }
 
-/** A client of a race's stream that keeps the seqs and event types of the entries it got, the turns played and the drafts. */
-export function streamClient(url: string): { seqs: number[]; types: string[]; played: number[]; drafts: unknown[]; ws: WebSocket; ready: Promise<unknown>; closed: Promise<unknown>; close(): void } {
+/**
+ * A client of a race's stream that keeps the seqs and event types of the entries it got, the turns
+ * played, the drafts, and every frame as it came (parsed).
+ */
+export function streamClient(url: string): { seqs: number[]; types: string[]; played: number[]; drafts: unknown[]; frames: unknown[]; ws: WebSocket; ready: Promise<unknown>; closed: Promise<unknown>; close(): void } {
   const ws = new WebSocket(url);
   const seqs: number[] = [];
   const types: string[] = [];
   const played: number[] = [];
   const drafts: unknown[] = [];
+  const frames: unknown[] = [];
   ws.on('message', (m) => {
     const frame = JSON.parse(String(m));
-    if (Array.isArray(frame)) for (const e of frame) {
+    frames.push(frame);
+    // A batch of entries, alone or with the turn it played.
+    for (const e of Array.isArray(frame) ? frame : frame.entries ?? []) {
       seqs.push(e.seq);
       types.push(e.event.type);
     }
-    else if (frame.played) played.push(frame.played.turn);
+    if (frame.played) played.push(frame.played.turn);
     else if (frame.draft) drafts.push(frame.draft);
   });
   ws.on('error', () => undefined);
   return {
-    seqs, types, played, drafts, ws,
+    seqs, types, played, drafts, frames, ws,
     ready: new Promise((r, j) => (ws.once('open', r), ws.once('error', j))),
     closed: new Promise((r) => ws.once('close', r)),
     close: () => ws.close(),

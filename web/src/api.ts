@@ -93,11 +93,11 @@ export interface Entry {
 }
 
 /**
- * A frame of the race's stream: a batch of entries in seq order, a turn just played (its replay
- * and report, so the page need not fetch them), a seat's draft (how many registers it has filled
- * so far), or a refusal.
+ * A frame of the race's stream: a batch of entries in seq order, alone or (a batch that played a
+ * turn) with the turn's replay and report, so the page need not fetch them; a seat's draft (how
+ * many registers it has filled so far), or a refusal.
  */
-export type StreamFrame = Entry[] | { played: { turn: number; replay: Replay; report: { report: TurnReport } } } | { draft: { turn: number; seat: number; filled: number } } | { error: { message: string } };
+export type StreamFrame = Entry[] | { entries: Entry[]; played: { turn: number; replay: Replay; report: { report: TurnReport } } } | { draft: { turn: number; seat: number; filled: number } } | { error: { message: string } };
 
 export interface Replay {
   turn: number;

@@ -10,7 +10,7 @@ import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { drawLegend, robotIcon as seatIcon, seatsTable, teamsOf } from './seats-view.js';
+import { drawLegend, robotIcon as seatIcon, ordersPlayed, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
@@ -142,7 +142,7 @@ const draftsNow = () => new Map([...drafts].flatMap(([k, d]) => (d.turn === view
 
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  byId('seats').replaceChildren(...seatsTable(view, seat, shown, draftsNow()));
+  byId('seats').replaceChildren(...seatsTable(view, seat, shown, draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
 }
 
 /**
@@ -328,18 +328,19 @@ function follow(delay = 500): void {
   };
   ws.onmessage = (m) => {
     const frame = JSON.parse(String(m.data)) as StreamFrame;
-    if (Array.isArray(frame)) {
-      const fresh = frame.filter((e) => e.seq > lastSeq);
-      if (!fresh.length) return;
-      lastSeq = fresh[fresh.length - 1]!.seq;
-      document.body.dataset.seq = String(lastSeq);
-      refreshSoon();
+    if (Array.isArray(frame) || 'entries' in frame) {
+      const fresh = (Array.isArray(frame) ? frame : frame.entries).filter((e) => e.seq > lastSeq);
+      if (fresh.length) {
+        lastSeq = fresh[fresh.length - 1]!.seq;
+        document.body.dataset.seq = String(lastSeq);
+        refreshSoon();
+      }
+      if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
     } else if ('draft' in frame) {
       drafts.set(frame.draft.seat, { turn: frame.draft.turn, filled: frame.draft.filled });
       drawLegend(byId('legend'), view, seat, draftsNow());
       if (mode === 'now') drawSeats();
-    } else if ('played' in frame) replay.offer(frame.played.turn, frame.played.replay, frame.played.report.report);
-    else fail(frame.error.message);
+    } else fail(frame.error.message);
   };
   ws.onclose = () => {
     delete document.body.dataset.live;
@@ -421,6 +422,8 @@ async function main(): Promise<void> {
   byId('tab-replay').addEventListener('click', async () => {
     if (!replay.shownTurn) await replay.open(played(view), false);
     showMode('replay');
+    // Back from Now: the step shown drawn again (the board and the table showed the race as it is).
+    replay.redraw();
   });
   byId('share').addEventListener('click', (e) => void copy(new URL(`/race/${id}`, location.href).href, e.currentTarget as HTMLElement));
   const chopShop = parsed.value.floor.includes(Floor.ChopShop);
