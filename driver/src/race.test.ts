@@ -16,6 +16,20 @@ describe('bot races', () => {
     assert.ok(r.decisionMs.expert.length > 0);
   });
 
+  test("each robot's deaths are the lives it lost: every destruction is counted once, whatever destroyed it", () => {
+    // Pits all around the start: random bots fall often.
+    const pits: Record<string, string> = {};
+    for (const [x, y] of [[1, 0], [0, 1], [1, 1], [2, 2], [3, 1], [1, 3], [2, 0], [0, 2]] as const) pits[`${x},${y}`] = 'O';
+    const setup = setupOf(plainBoard(6, 6, pits, [[5, 5]], { start: [0, 0] }), 'classic', 3);
+    let died = 0;
+    for (const seed of [1, 2, 3, 4]) {
+      const r = runBotRace(setup, { levels: ['random', 'random', 'random'], seed, maxTurns: 20 });
+      for (const x of r.robots) assert.equal(x.deaths, 3 - x.lives, `seed ${seed} ${x.name}`);
+      died += r.robots.reduce((n, x) => n + x.deaths, 0);
+    }
+    assert.ok(died > 0, 'robots died');
+  });
+
   test('a lone strong bot finishes a small course', () => {
     const setup = setupOf(plainBoard(8, 8, { '3,3': 'O', '4,4': 'O' }, [[6, 1], [1, 6]], { start: [0, 0] }));
     for (const seed of [1, 2, 3]) {

@@ -4,7 +4,7 @@
  * engine refuses (counted), plays the turn, lets the destroyed robots' bots choose their re-entry
  * and deals the next.
  */
-import { type GameState, type Result, type Seed, type Setup, type Square } from '../../engine/src/index.js';
+import { raceStats, type GameState, type Result, type Seed, type Setup, type Square } from '../../engine/src/index.js';
 import { LEVELS, type Budget, type Level } from '../../bots/src/index.js';
 import { adjudicate, decideBot, entrants, startRace, type BotTurn } from './driver.js';
 
@@ -36,6 +36,7 @@ export interface RobotSummary {
   readonly place: number | null;
   /** The turn in which it touched its last flag. */
   readonly finishTurn: number | null;
+  /** Times it was destroyed (the engine's `raceStats`). */
   readonly deaths: number;
   readonly flags: number;
   readonly lives: number;
@@ -96,10 +97,9 @@ export function runBotRace(race: Setup, o: BotRaceOptions): BotRaceResult {
     // Only the expert bot spends a budget: its re-entry choice gets the expert's.
     const played = must(adjudicate(setup, state, {}, bots, o.seed, o.budgets?.expert ? { budget: o.budgets.expert } : {}), 'adjudicate');
     for (const f of played.fills) if (f.registers.length || f.refused) refused[f.seat]!++;
-    for (const e of played.played) {
-      if (e.type === 'destroyed') deaths[e.robot]!++;
-      if (e.type === 'finished' && finishTurn[e.robot] === null) finishTurn[e.robot] = played.ended.turn;
-    }
+    // Deaths are the engine's statistics of the turn's events (raceStats), added up turn by turn.
+    raceStats(seats.map((s) => s.name), played.played).forEach((s, i) => { deaths[i]! += s.deaths; });
+    for (const e of played.played) if (e.type === 'finished' && finishTurn[e.robot] === null) finishTurn[e.robot] = played.ended.turn;
     state = played.state;
     o.onTurn?.(played.ended, played.ended.turn);
   }

@@ -10,7 +10,7 @@ import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { drawLegend, robotIcon as seatIcon, seatsTable, teamsOf } from './seats-view.js';
+import { drawLegend, robotIcon as seatIcon, ordersPlayed, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
@@ -142,7 +142,7 @@ const draftsNow = () => new Map([...drafts].flatMap(([k, d]) => (d.turn === view
 
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  byId('seats').replaceChildren(...seatsTable(view, seat, shown, draftsNow()));
+  byId('seats').replaceChildren(...seatsTable(view, seat, shown, draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
 }
 
 /**
@@ -422,6 +422,8 @@ async function main(): Promise<void> {
   byId('tab-replay').addEventListener('click', async () => {
     if (!replay.shownTurn) await replay.open(played(view), false);
     showMode('replay');
+    // Back from Now: the step shown drawn again (the board and the table showed the race as it is).
+    replay.redraw();
   });
   byId('share').addEventListener('click', (e) => void copy(new URL(`/race/${id}`, location.href).href, e.currentTarget as HTMLElement));
   const chopShop = parsed.value.floor.includes(Floor.ChopShop);

@@ -36,6 +36,8 @@ export class ReplayPlayer {
   private speed = 1;
   private played = 0;
   private report: TurnReport | null = null;
+  /** The events of the turn shown. */
+  private events: readonly GameEvent[] = [];
   /** Turns the stream brought already played (their replay and report): not fetched again. */
   private readonly known = new Map<number, { replay: Replay; report: TurnReport }>();
   private readonly animator: Animator;
@@ -65,6 +67,11 @@ export class ReplayPlayer {
     return this.turn;
   }
 
+  /** The events of the turn shown (how its orders were played: seats-view.ts `ordersPlayed`). */
+  get shownEvents(): readonly GameEvent[] {
+    return this.events;
+  }
+
   /** A played turn as the stream brought it. */
   offer(turn: number, replay: Replay, report: TurnReport): void {
     this.known.set(turn, { replay, report });
@@ -79,6 +86,7 @@ export class ReplayPlayer {
       api<{ report: TurnReport }>('GET', `/api/races/${this.raceId}/turns/${turn}/report`),
     ]);
     this.turn = turn;
+    this.events = replay.events;
     this.steps = steps(robotsFromView(replay.robots, this.designs()), replay.events);
     this.report = report.report;
     this.root.dataset.turn = String(turn);
@@ -274,6 +282,11 @@ export class ReplayPlayer {
     if (!what.parentElement) this.root.append(what);
     this.root.dataset.register = String(s.register);
     this.drawReport(s.register);
+  }
+
+  /** Draws again the step shown (back from the race as it is now): board, table and report. */
+  redraw(): void {
+    if (this.steps.length) this.show();
   }
 
   private show(): void {

@@ -5,7 +5,7 @@
  * face down (a count from the public view, never a card), or while it programs as many as its
  * latest draft says (a count from the stream), the rest empty.
  */
-import { RULE_SETS, optionText } from '../../engine/src/index.js';
+import { RULE_SETS, optionText, type GameEvent } from '../../engine/src/index.js';
 import { designOf, robotBody } from '../../render/src/browser.js';
 import { h, type RaceView, type SeatView } from './api.js';
 import type { Robot } from './robots-state.js';
@@ -72,11 +72,35 @@ function registersOnTable(view: RaceView, k: number, programmed: number): HTMLEl
 }
 
 /**
+ * How each robot's orders were played in a turn, from the turn's events: "sent ✓" (its cards
+ * revealed as sent), "random fill" (every register filled at random: nothing was sent), "sent, N at
+ * random" (registers missing or illegal filled at random: the `programmed` event), or nothing for a
+ * robot that played no card (powered down, destroyed, out). Told from the turn's start: the orders
+ * were all in (or the deadline passed) before the first register.
+ */
+export function ordersPlayed(events: readonly GameEvent[]): Map<number, string> {
+  const revealed = new Map<number, Set<number>>();
+  const filled = new Map<number, number>();
+  for (const e of events) {
+    if (e.type === 'revealed' && !e.copy) revealed.set(e.robot, (revealed.get(e.robot) ?? new Set()).add(e.register));
+    else if (e.type === 'programmed') filled.set(e.robot, e.filled.length);
+  }
+  const words = new Map<number, string>();
+  for (const k of new Set([...revealed.keys(), ...filled.keys()])) {
+    const n = filled.get(k) ?? 0;
+    const open = Math.max(revealed.get(k)?.size ?? 0, n);
+    words.set(k, !n ? 'sent ✓' : n >= open ? 'random fill' : `sent, ${n} at random`);
+  }
+  return words;
+}
+
+/**
  * The table's rows; `shown`: the robots as a replay stands (flags, damage, lives and state follow
  * it, never ahead of it), else the race as it is; `drafts`: per seat still programming, how many
- * registers hold a card so far.
+ * registers hold a card so far; `played`: while a replay is shown, how each robot's orders were
+ * played in its turn (`ordersPlayed`), told in the Orders column instead of the open turn's.
  */
-export function seatsTable(view: RaceView, you: number | null, shown?: readonly Robot[], drafts?: ReadonlyMap<number, number>): HTMLElement[] {
+export function seatsTable(view: RaceView, you: number | null, shown?: readonly Robot[], drafts?: ReadonlyMap<number, number>, played?: ReadonlyMap<number, string>): HTMLElement[] {
   const teams = teamsOf(view);
   const running = view.status === 'running';
   const rows = view.seats.map((s) => {
@@ -90,7 +114,9 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     const options = s.seat === you ? (view as SeatView).you.options : r.options;
     const hidden = s.seat === you ? 0 : r.hiddenOptions;
     const programmed = faceDown(view, s.seat, drafts);
-    const sent = !running ? '' : s.kind === 'bot' ? 'bot' : s.submitted ? 'sent ✓' : 'not yet';
+    const replayed = at && played ? played.get(s.seat) ?? '' : null;
+    const sent = s.kind === 'bot' ? (running || replayed !== null ? 'bot' : '') : replayed !== null ? replayed : !running ? '' : s.submitted ? 'sent ✓' : 'not yet';
+    const isSent = replayed !== null ? replayed.startsWith('sent') : s.submitted;
     const needs = !at && programming(view, s.seat);
     return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },
       h('td', {}, robotIcon(s.robot, s.seat), s.name),
@@ -98,7 +124,7 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
       h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
       h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ')),
       h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('abbr', { title: optionText(o, RULE_SETS[view.rules]!) ?? '' }, o)]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
-      h('td', { class: s.submitted ? 'submitted sent' : 'submitted', 'data-programmed': programmed },
+      h('td', { class: isSent ? 'submitted sent' : 'submitted', 'data-programmed': programmed },
         needs ? registersOnTable(view, s.seat, programmed) : null, sent));
   });
   return [h('h2', {}, 'Robots'), h('table', {},

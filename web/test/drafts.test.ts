@@ -77,3 +77,38 @@ test('placing cards on one person\'s page fills that many registers face down on
   await ctx.close();
   assert.deepEqual(errors, [], 'no script errors');
 });
+
+test('during the replay of a played turn the Robots table\'s Orders column says how each robot\'s orders were played (sent, filled at random, bot), never "not yet"', { skip }, async () => {
+  const created = (await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', deal: { secret: false, seed: 8 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
+  })).body as { id: string; moderatorKey: string; seats: { link: string | null }[] };
+  const ctx = await browser.newContext(DESKTOP);
+  const errors: string[] = [];
+  const bob = await ctx.newPage();
+  bob.on('pageerror', (e) => errors.push(e.message));
+  await bob.goto(server.base + created.seats[1]!.link!);
+  await bob.waitForSelector('body[data-live]');
+  const ava = await ctx.newPage();
+  await ava.goto(server.base + created.seats[0]!.link!);
+  await ava.waitForSelector('.hand .card');
+  for (let k = 0; k < 5; k++) await ava.locator('.hand .card').first().click();
+  await ava.click('.send');
+  await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text("sent ✓")');
+  // Bob sends nothing: the moderator plays the turn, his registers filled at random.
+  await call(server.base, 'POST', `/api/races/${created.id}/moderator/adjudicate`, {}, { 'x-moderator-key': created.moderatorKey });
+  await bob.waitForSelector('body[data-mode="replay"] #replay[data-turn="1"]');
+  const orders = () => bob.locator('#seats tbody tr .submitted').allTextContents();
+  await bob.waitForSelector('#seats tr[data-seat="1"] .submitted:text-is("random fill")');
+  assert.deepEqual(await orders(), ['sent ✓', 'random fill', 'bot'], 'while the replay plays');
+  await bob.screenshot({ path: `${SHOTS}orders-in-replay.png` });
+  // Turn 2 open: "Now" tells the open turn's orders, none sent yet.
+  await bob.click('#tab-now');
+  await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text-is("not yet")');
+  assert.deepEqual(await orders(), ['not yet', 'not yet', 'bot'], 'now, turn 2');
+  // Back to the replay of turn 1: as it was played again.
+  await bob.click('#tab-replay');
+  await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text-is("sent ✓")');
+  assert.deepEqual(await orders(), ['sent ✓', 'random fill', 'bot'], 'the replay shown again');
+  await ctx.close();
+  assert.deepEqual(errors, [], 'no script errors');
+});

@@ -63,10 +63,10 @@ test('the turn report notes shots, destruction and its cause', () => {
 });
 
 const stat = (name: string, o: Partial<RobotStats>): RobotStats => ({
-  name, damageDealt: 0, damageTaken: 0, kills: 0, falls: 0, powerDowns: 0, questionable: 0, flags: 0, place: null, ...o,
+  name, damageDealt: 0, damageTaken: 0, kills: 0, falls: 0, deaths: 0, powerDowns: 0, questionable: 0, flags: 0, place: null, ...o,
 });
 
-test('statistics credit laser damage to the shooter and a push to doom as a kill worth 3 damage', () => {
+test('statistics credit laser damage to the shooter and a push to doom as a kill worth 3 damage, and count every destruction as a death', () => {
   // 001 L337 "pushing a player and causing them to die counts as 3 damage. The last person to
   // directly push a robot is credited with the kill. A kill is not recorded if a robot dies of its own accord"
   const events: GameEvent[] = [
@@ -77,14 +77,16 @@ test('statistics credit laser damage to the shooter and a push to doom as a kill
     { type: 'destroyed', robot: 1, cause: 'pit', pushedBy: { robot: 0 }, lives: 2 },
     { type: 'destroyed', robot: 0, cause: 'edge', pushedBy: null, lives: 2 },
     { type: 'destroyed', robot: 1, cause: 'pit', pushedBy: { pusher: 0 }, lives: 1 },
+    { type: 'destroyed', robot: 0, cause: 'damage', pushedBy: null, lives: 1 },
+    { type: 'destroyed', robot: 1, cause: 'crusher', pushedBy: null, lives: 0 },
     { type: 'poweredDown', robot: 1 },
     { type: 'programmed', robot: 1, filled: [{ register: 2, reason: 'missing' }, { register: 3, reason: 'illegal' }] },
     { type: 'flagTouched', robot: 0, flag: 1 },
     { type: 'finished', robot: 0, place: 1 },
   ];
   const [a, b] = raceStats(['A', 'B'], events);
-  assert.deepEqual(a, stat('A', { damageDealt: 1 + 3, damageTaken: 2, kills: 1, falls: 1, flags: 1, place: 1 }));
-  assert.deepEqual(b, stat('B', { damageTaken: 1, falls: 2, powerDowns: 1, questionable: 2 }));
+  assert.deepEqual(a, stat('A', { damageDealt: 1 + 3, damageTaken: 2, kills: 1, falls: 1, deaths: 2, flags: 1, place: 1 }));
+  assert.deepEqual(b, stat('B', { damageTaken: 1, falls: 2, deaths: 3, powerDowns: 1, questionable: 2 }));
 });
 
 test("awards go to the least and most of each statistic, shared on a tie, in 001's order", () => {

@@ -14,6 +14,8 @@ export interface RobotStats {
   kills: number;
   /** Times it fell into a pit or off the board. */
   falls: number;
+  /** Times it was destroyed, by any cause (a fall, damage, a crusher). */
+  deaths: number;
   powerDowns: number;
   /** Registers the moderator had to fill because the program was missing or illegal. */
   questionable: number;
@@ -28,7 +30,7 @@ const KILL_DAMAGE = 3;
 /** Adds up the events of a whole race (every turn, in order). */
 export function raceStats(names: readonly string[], events: readonly GameEvent[]): RobotStats[] {
   const s: RobotStats[] = names.map((name) => ({
-    name, damageDealt: 0, damageTaken: 0, kills: 0, falls: 0, powerDowns: 0, questionable: 0, flags: 0, place: null,
+    name, damageDealt: 0, damageTaken: 0, kills: 0, falls: 0, deaths: 0, powerDowns: 0, questionable: 0, flags: 0, place: null,
   }));
   for (const e of events) {
     switch (e.type) {
@@ -46,6 +48,7 @@ export function raceStats(names: readonly string[], events: readonly GameEvent[]
           s[e.pushedBy.robot]!.damageDealt += KILL_DAMAGE;
         }
         if (e.cause === 'pit' || e.cause === 'edge') s[e.robot]!.falls += 1;
+        s[e.robot]!.deaths += 1;
         break;
       case 'poweredDown':
         s[e.robot]!.powerDowns += 1;
