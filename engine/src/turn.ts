@@ -15,7 +15,7 @@ import type { Dir } from './geometry.js';
 import { cloneState, cloneStateSharingHands, type Choices, type GameState, type RobotState } from './state.js';
 import { handCard, upgradeOf, cardAction } from './cards.js';
 import { holds } from './options/held.js';
-import { startRegister } from './phases/steps.js';
+import { runSteps, startRegister } from './phases/steps.js';
 import { recompileHand, setAside } from './options/programming.js';
 import { circuitBreaker } from './options/upkeep.js';
 import { chopShop } from './options/deck.js';
@@ -461,7 +461,7 @@ function registerOn(ctx: Ctx): void {
   const register = ++st.register;
   startRegister(ctx);
   ctx.events?.push({ type: 'registerBegan', register });
-  for (const step of ctx.rules.registerSteps) step.run(ctx, register);
+  runSteps(ctx, ctx.rules.registerSteps, register);
 }
 
 /**
