@@ -5,7 +5,8 @@
  *
  * - `greedy`: the strong bot against three greedy bots in four-robot races (its seat turns with
  *   the seed): the share of races it wins (first alone to touch the last flag), with a 95% Wilson
- *   interval; goal ≥ 90%;
+ *   interval; goal ≥ 90%; and where they were decided: the mean turn of the first finish in the
+ *   races it won and in those it lost, its robot's deaths and power downs a race;
  * - `expert`: the expert bot against the strong bot, head to head (seats alternate with the seed):
  *   the share the expert wins; goal ≥ 65%;
  * - `solo`: a lone strong bot's turns to finish, beside a bot that knows the coming deals on the
@@ -108,6 +109,10 @@ interface RaceOutcome {
   readonly clairvoyant: number | null;
   readonly greedy?: number | null;
   readonly refused: number;
+  /** Races of several: the turn the first finished in, and the bot's robot's deaths and power downs. */
+  readonly firstTurn?: number | null;
+  readonly deaths?: number;
+  readonly powerDowns?: number;
 }
 
 interface JobResult {
@@ -167,7 +172,9 @@ function runJob(job: Job): JobResult {
     const r = runBotRace(setup, { levels, seed, maxTurns: MAX_TURNS, timing: true, clock, untilOver: true, starts, budgets });
     const first = r.finished[0] ?? [];
     const result = !first.length ? 'none' : !first.includes(seat) ? 'lost' : first.length > 1 ? 'shared' : 'win';
-    races.push({ seed, result, finishTurn: r.robots[seat]!.finishTurn, clairvoyant: null, refused: r.robots.reduce((a, x) => a + x.refused, 0) });
+    const firstTurn = first.length ? r.robots[first[0]!]!.finishTurn : null;
+    const me = r.robots[seat]!;
+    races.push({ seed, result, finishTurn: me.finishTurn, clairvoyant: null, refused: r.robots.reduce((a, x) => a + x.refused, 0), firstTurn, deaths: me.deaths, powerDowns: me.powerDowns });
     strongMs.push(...r.decisionMs.strong);
     expertMs.push(...r.decisionMs.expert);
   }
@@ -277,8 +284,20 @@ function yardstick(solo: readonly RaceOutcome[]): string {
   return `${range(aheadOfThree(solo.map((r) => r.finishTurn), greedy))}, ${range(aheadOfThree(solo.map((r) => r.clairvoyant), greedy))}`;
 }
 
+/**
+ * Where the strong bot's four-robot races were decided: the mean turn of the first finish in the
+ * races it won and in those it lost, and its robot's deaths and power downs a race.
+ */
+function losses(races: readonly RaceOutcome[]): string {
+  const turn = (rs: readonly RaceOutcome[]) => {
+    const t = rs.map((r) => r.firstTurn).filter((x): x is number => typeof x === 'number');
+    return t.length ? mean(t).toFixed(1) : '-';
+  };
+  return `${turn(races.filter((r) => r.result === 'win'))} – ${turn(races.filter((r) => r.result !== 'win'))}; ${mean(races.map((r) => r.deaths ?? 0)).toFixed(2)}, ${mean(races.map((r) => r.powerDowns ?? 0)).toFixed(2)}`;
+}
+
 function report(results: JobResult[], a: Args, seconds: number, started: string, loadEnd: string): void {
-  const head = ['course', 'rules', 'strong vs 3 greedy: won [95%]', 'expert vs strong: won [95%]', 'shared/none', 'solo strong: done, mean turns', 'knows deals: mean turns', 'both done', 'alone ahead of 3 greedy: strong, knows deals'];
+  const head = ['course', 'rules', 'strong vs 3 greedy: won [95%]', 'its races: first finish turn won – lost; deaths, power downs a race', 'expert vs strong: won [95%]', 'shared/none', 'solo strong: done, mean turns', 'knows deals: mean turns', 'both done', 'alone ahead of 3 greedy: strong, knows deals'];
   const rows: string[][] = [];
   const totals = new Map<string, { gw: number; gn: number; ew: number; en: number }>();
   const strongMs: number[] = [];
@@ -304,7 +323,7 @@ function report(results: JobResult[], a: Args, seconds: number, started: string,
       }
       const both = solo.filter((r) => r.finishTurn !== null && r.clairvoyant !== null);
       rows.push([
-        course, rules, share(won(vsG), vsG.length), share(won(duel), duel.length),
+        course, rules, share(won(vsG), vsG.length), vsG.length ? losses(vsG) : '-', share(won(duel), duel.length),
         duel.length ? `${duel.filter((r) => r.result === 'shared').length}/${duel.filter((r) => r.result === 'none').length}` : '-',
         solo.length ? `${solo.filter((r) => r.finishTurn !== null).length}/${solo.length}, ${both.length ? mean(both.map((r) => r.finishTurn!)).toFixed(1) : '-'}` : '-',
         both.length ? `${mean(both.map((r) => r.clairvoyant!)).toFixed(1)} (${solo.filter((r) => r.clairvoyant !== null).length} done)` : '-',

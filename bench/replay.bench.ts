@@ -38,7 +38,7 @@ function main(): void {
     const c = must(loadCourse(name), name).course;
     // Classic where the course has its start square, else pbem (a start per robot).
     const rules = c.board.start ? 'classic' : 'pbem';
-    const setup = must(makeSetup(c.board, rules, { lives: 1_000_000 }, c.boards.length), name);
+    const setup = must(makeSetup(c.board, rules, { lives: 9999 }, c.boards.length), name);
     for (const n of [4, 8].filter((k) => !setup.rules.startsPerRobot || c.starts.length >= k)) {
       const rnd = new Rand(n * 1000 + name.length);
       const fresh = (game: number) => must(startRace(setup, must(entrants(setup, { start: c.board.start, starts: c.starts }, Array.from({ length: n }, (_, i) => ({ name: `R${i + 1}`, level: 'random' as const })), game), 'entrants'), game), 'startRace').created;

@@ -34,7 +34,7 @@ interface Course {
 
 function course(name: string, json: BoardJson, robots: number): Course {
   const board = unwrap(parseBoard(json), name);
-  return { name, setup: unwrap(makeSetup(board, 'classic', { lives: 1_000_000 }), name), robots };
+  return { name, setup: unwrap(makeSetup(board, 'classic', { lives: 9999 }), name), robots };
 }
 
 /** A stream of games on a course: fresh robots every GAME_TURNS turns, the same stream for every run. */

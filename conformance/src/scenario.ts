@@ -180,7 +180,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
   if (typeof rules !== 'string') return err('rules', `expected ${ruleSets}`);
   const priorities = ruleSetPriorities(rules);
   if (priorities === undefined) return err('rules', `unknown rule set "${rules}" (expected ${ruleSets})`);
-  const seed = raw.seed ?? 0;
+  const seed = raw.seed === undefined ? 0 : raw.seed;
   if (!isInt(seed)) return err('seed', 'expected a whole number');
   const { upgrades, ...boardJson } = isObject(raw.board) ? raw.board : { upgrades: undefined };
   const board = parseBoard(isObject(raw.board) ? boardJson : raw.board);
@@ -195,7 +195,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
       const badU = unknownKey(u, UPGRADE_KEYS, q);
       if (badU) return badU;
       if (typeof u.name !== 'string' || !(UPGRADES as readonly string[]).includes(u.name)) return err(`${q}.name`, `expected an upgrade (${UPGRADES.join(', ')})`);
-      const age = u.age ?? 0;
+      const age = u.age === undefined ? 0 : u.age;
       if (!isInt(age) || age < 0) return err(`${q}.age`, 'expected the rounds it has been offered already, a whole number');
       offers.push({ x: u.x, y: u.y, option: u.name, since: 1 - age });
     }
@@ -342,7 +342,7 @@ export function parseScenario(raw: unknown, ruleSetPriorities: (rules: string) =
       ...(expect ? { expect } : {}),
     });
   }
-  const expect = parseExpect(raw.expect ?? {}, 'expect', names);
+  const expect = parseExpect(raw.expect === undefined ? {} : raw.expect, 'expect', names);
   if (!expect.ok) return expect;
   if (!checks(expect.value) && !turns.some((t) => t.expect && checks(t.expect)))
     return err('expect', 'the scenario checks nothing; expected a robot\'s field, a winner or an error in "expect" (or in a turn\'s "expect")');

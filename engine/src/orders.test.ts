@@ -116,3 +116,26 @@ test('orders keep each card as the engine names it (f2:0670 is kept as F2:670), 
   assert.deepEqual(refusal(readOrders(setup, st, 0, { program: HAND.slice(0, 5), unlock: [1, 1] })), ['unlock', 'expected register numbers 1 to 5, each once']);
   assert.deepEqual(refusal(readOrders(setup, st, 0, { program: HAND.slice(0, 5), choices: { unlock: [2, 2] } })), ['choices.unlock', 'expected a list of register numbers 1 to 5, each at most once']);
 });
+
+test('stored orders that no longer read are named with the reader\'s error, and their registers filled at random as unreadable, never in silence', () => {
+  const { setup, st } = dealt();
+  // An entry in a notation the engine no longer reads (a corrupt or older row): that register only.
+  const stale = storedTurn(setup, st, 0, { program: ['F2:670', 'Move two', null, 'L:90', 7], powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null });
+  assert.deepEqual(stale.unread?.map((u) => u.field), ['program[1]', 'program[4]']);
+  assert.ok(stale.unread!.every((u) => u.message.length > 0), 'each with its reader\'s error');
+  assert.deepEqual(stale.unreadable, [1, 4]);
+  const filled = must(enterCheckedOrders(setup, st, 0, stale));
+  assert.deepEqual(filled.events, [{ type: 'programmed', robot: 0, filled: [{ register: 2, reason: 'unreadable' }, { register: 3, reason: 'missing' }, { register: 5, reason: 'unreadable' }] }]);
+  // No program at all (an old format), or no object: every register is filled as unreadable.
+  for (const row of [{ cards: ['F2:670'] }, 'not orders', null]) {
+    const t = storedTurn(setup, st, 0, row);
+    assert.equal(t.unread?.length, 1, JSON.stringify(row));
+    const all = must(enterCheckedOrders(setup, st, 0, t));
+    assert.deepEqual(all.events, [{ type: 'programmed', robot: 0, filled: [1, 2, 3, 4, 5].map((register) => ({ register, reason: 'unreadable' })) }]);
+  }
+  // A decision that no longer reads is named and left out; the program stands.
+  const choice = storedTurn(setup, st, 0, { program: ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20'], powerDown: 'yes', choices: { brakes: [9] } });
+  assert.deepEqual(choice.unread?.map((u) => u.field).sort(), ['choices.brakes', 'powerDown'].sort());
+  assert.equal(choice.unreadable, undefined);
+  assert.deepEqual(must(enterCheckedOrders(setup, st, 0, choice)).events, []);
+});

@@ -120,17 +120,45 @@ const NO_ENTRY: Entry = { card: 0, joined: 0 };
  * them at the deadline (`enterCheckedOrders`): a card per open register, 0 for one left to the
  * random fill; the cards the orders use besides the program (joined, set aside, stored), which the
  * fill must not draw; the re-entry and the starting facing asked for. Nothing is checked here: it
- * was when they were sent (an entry or decision that no longer reads, which only a change of the
- * stored orders could make, is left to the random fill or left out).
+ * was when they were sent. What no longer reads (a corrupt row, an older format: only a change of
+ * the stored orders makes one) is never dropped in silence: it is named in `unread` with the
+ * reader's error, a program entry's register is filled at random as `unreadable` (the whole
+ * program if there is none to read), and an unreadable decision is left out.
  */
-export function storedTurn(setup: Setup, st: GameState, seat: number, o: SeatOrders): CheckedTurn {
-  const entries = o.program.map((s) => {
-    const e = s === null ? NO_ENTRY : readEntry(s, setup.rules);
-    return typeof e === 'string' ? NO_ENTRY : e;
+export function storedTurn(setup: Setup, st: GameState, seat: number, stored: unknown): CheckedTurn {
+  const unread: { field: string; message: string }[] = [];
+  const unreadable: number[] = [];
+  const o: Record<string, unknown> = isObject(stored) ? stored : {};
+  if (!isObject(stored)) unread.push({ field: 'body', message: 'expected the orders as stored, an object' });
+  else if (!Array.isArray(o.program)) unread.push({ field: 'program', message: 'expected a list of cards, one per open register (null: leave it to the random fill)' });
+  if (!Array.isArray(o.program)) unreadable.push(0, 1, 2, 3, 4);
+  const program: unknown[] = Array.isArray(o.program) ? o.program : [];
+  const entries = program.map((s, k) => {
+    const e = s === null ? NO_ENTRY : typeof s === 'string' ? readEntry(s, setup.rules) : 'expected a card or null';
+    if (typeof e !== 'string') return e;
+    unread.push({ field: `program[${k}]`, message: e });
+    unreadable.push(k);
+    return NO_ENTRY;
   });
+  const flag = (k: string): boolean => {
+    if (o[k] !== undefined && typeof o[k] !== 'boolean') unread.push({ field: k, message: 'expected true or false' });
+    return o[k] === true;
+  };
+  const unlock = o.unlock === undefined || (Array.isArray(o.unlock) && o.unlock.every((u) => Number.isInteger(u) && u >= 1 && u <= 5)) ? (o.unlock as number[] | undefined) ?? [] : null;
+  if (unlock === null) unread.push({ field: 'unlock', message: 'expected register numbers 1 to 5' });
+  const re = o.reenter;
+  if (re !== undefined && re !== null && !isObject(re)) unread.push({ field: 'reenter', message: 'expected {"dir": "N"|"E"|"S"|"W", "poweredDown": bool}' });
+  const written: SeatOrders = {
+    program: [], powerDown: flag('powerDown'), stayDown: flag('stayDown'), takeOption: flag('takeOption'), unlock: unlock ?? [],
+    reenter: isObject(re) ? { ...(typeof re.dir === 'string' ? { dir: re.dir } : {}), ...(typeof re.poweredDown === 'boolean' ? { poweredDown: re.poweredDown } : {}) } : null,
+    ...(typeof o.facing === 'string' ? { facing: o.facing } : {}),
+    choices: isObject(o.choices) ? o.choices : null,
+  };
   const r = st.robots[seat];
-  const choices = r && o.choices ? parseChoices(o.choices, setup, r) : null;
-  return checkedTurn(o, entries, choices?.ok ? choices.value : {});
+  const choices = r && o.choices !== undefined && o.choices !== null ? parseChoices(o.choices, setup, r) : null;
+  if (choices && !choices.ok) unread.push(choices.error);
+  const turn = checkedTurn(written, entries, choices?.ok ? choices.value : {});
+  return unread.length ? { ...turn, unread, ...(unreadable.length ? { unreadable } : {}) } : turn;
 }
 
 /** Orders as written, with their entries and decisions read, as the engine enters them (`storedTurn`). */

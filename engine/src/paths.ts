@@ -8,6 +8,7 @@ import { CARD_TYPES, DECK, cardType, instruction, type Card } from './cards.js';
 import { makeCtx, type Ctx, type Setup } from './context.js';
 import { createState } from './game.js';
 import type { Dir, Square } from './geometry.js';
+import { runSteps } from './phases/steps.js';
 
 export interface Pose {
   readonly x: number;
@@ -56,7 +57,7 @@ export class LoneRobot {
     ctx.pushedBy[0] = null;
     st.phase = 'registers';
     st.register = register;
-    for (const step of ctx.rules.registerSteps) step.run(ctx, register);
+    runSteps(ctx, ctx.rules.registerSteps, register);
     r.registers[register - 1] = 0;
     if (r.status !== 'active') {
       ctx.occ.fill(0);

@@ -8,7 +8,7 @@
 import type { Board } from './board.js';
 import type { Card } from './cards.js';
 import { makeCtx, type Ctx, type Setup } from './context.js';
-import { startRegister } from './phases/steps.js';
+import { runSteps, startRegister } from './phases/steps.js';
 import { cloneState, copyList, copyRobotInto, type GameState, type RobotState } from './state.js';
 
 /** What a register phase can change, saved by `Simulator.save` and brought back by `restore`. */
@@ -68,7 +68,7 @@ export class Simulator {
     const ctx = this.ctx;
     ctx.state.register = reg;
     startRegister(ctx);
-    for (const step of ctx.rules.registerSteps) step.run(ctx, reg);
+    runSteps(ctx, ctx.rules.registerSteps, reg);
   }
 
   newSnapshot(): Snapshot {

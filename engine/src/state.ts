@@ -46,7 +46,8 @@ export interface RobotState {
   destroyedAt: number;
   /** Times it has re-entered (One Free Life). */
   reentries: number;
-  options: string[];
+  /** Option cards held. Replaced, never changed in place: copies of a state share it. */
+  options: readonly string[];
   /** What the option cards remember (OPTIONS.md); null while there is nothing. */
   opt: OptionMemory | null;
 }
@@ -204,7 +205,7 @@ function cloneRobot(r: RobotState, sharedHand: boolean): RobotState {
     archive: r.archive, start: r.start, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown,
     announced: r.announced, stayDown: r.stayDown, takeOption: r.takeOption, unlock: r.unlock,
     hand: sharedHand && r.hand.length ? r.hand : r.hand.slice(), registers: r.registers.slice(), locked: r.locked, programmed: r.programmed,
-    destroyedAt: r.destroyedAt, reentries: r.reentries, options: r.options.slice(),
+    destroyedAt: r.destroyedAt, reentries: r.reentries, options: r.options, // shared: never changed in place
     opt: r.opt ? cloneMemory(r.opt) : null,
   };
 }
@@ -237,7 +238,7 @@ export function copyRobotInto(to: RobotState, from: RobotState, registers = true
   to.programmed = from.programmed;
   to.destroyedAt = from.destroyedAt;
   to.reentries = from.reentries;
-  copyList(to.options, from.options);
+  to.options = from.options; // never changed in place
   if (from.opt || to.opt) to.opt = from.opt && cloneMemory(from.opt);
 }
 

@@ -15,7 +15,7 @@ import type { Dir } from './geometry.js';
 import { cloneState, cloneStateSharingHands, type Choices, type GameState, type RobotState } from './state.js';
 import { handCard, upgradeOf, cardAction } from './cards.js';
 import { holds } from './options/held.js';
-import { startRegister } from './phases/steps.js';
+import { runSteps, startRegister } from './phases/steps.js';
 import { recompileHand, setAside } from './options/programming.js';
 import { circuitBreaker } from './options/upkeep.js';
 import { chopShop } from './options/deck.js';
@@ -270,18 +270,19 @@ export function recompile(setup: Setup, state: GameState, i: number, choices: Ch
 }
 
 /** Why a register was filled for its player. */
-export type FillReason = 'missing' | 'illegal';
+export type FillReason = 'missing' | 'illegal' | 'unreadable';
 
 /**
  * Completes a robot's program the way the moderator did at the deadline. `sent` holds what the
- * player sent, one entry per unlocked register (0 or absent: nothing sent). An entry that is not
+ * player sent, one entry per unlocked register (0 or absent: nothing sent; `unreadable` names those
+ * whose stored entry no longer read, `storedTurn`). An entry that is not
  * among the robot's cards (or is used up) is illegal; missing and illegal registers get a card
  * drawn at random from the robot's unplayed cards (001 L83 "An illegal or missing instruction will
  * be replaced with a random available instruction from your list"; RULES.md threeMinuteRule: "a
  * race on deadlines always fills a late classic program this way"). The `programmed` event names
  * each filled register and why.
  */
-export function fillProgram(setup: Setup, state: GameState, i: number, sent: readonly Card[] = [], reserved: readonly Card[] = []): Result<Outcome> {
+export function fillProgram(setup: Setup, state: GameState, i: number, sent: readonly Card[] = [], reserved: readonly Card[] = [], unreadable: readonly number[] = []): Result<Outcome> {
   void setup; // every call of a turn takes the setup; the fill reads nothing of it
   const r = state.robots[i];
   if (!r) return err('robot', `no robot number ${i}`);
@@ -292,7 +293,7 @@ export function fillProgram(setup: Setup, state: GameState, i: number, sent: rea
   // Cards the player keeps for another use (joined in a register, set aside, stored) are not drawn.
   for (const c of reserved) if (unplayed.includes(c)) unplayed.splice(unplayed.indexOf(c), 1);
   const program: (Card | 0)[] = open.map(() => 0);
-  const reasons: (FillReason | null)[] = open.map((_, k) => (sent[k] ? 'illegal' : 'missing'));
+  const reasons: (FillReason | null)[] = open.map((_, k) => (sent[k] ? 'illegal' : unreadable.includes(k) ? 'unreadable' : 'missing'));
   open.forEach((_, k) => {
     const c = sent[k];
     const up = c ? upgradeOf(c) : undefined;
@@ -324,6 +325,10 @@ export interface SeatTurn {
   readonly reserved?: readonly Card[];
   /** How to re-enter if destroyed this turn. */
   readonly reentry?: Reentry | null;
+  /** What of the stored orders did not read (`storedTurn`), with the reader's error. */
+  readonly unread?: readonly { readonly field: string; readonly message: string }[];
+  /** Program entries (by open register, from 0) that did not read: the fill names their reason `unreadable`. */
+  readonly unreadable?: readonly number[];
 }
 
 /**
@@ -362,7 +367,7 @@ function enter(setup: Setup, state: GameState, i: number, sent: SeatTurn | undef
   let s = state;
   let events: GameEvent[] = [];
   if (needsProgram(s, i)) {
-    const filled = fillProgram(setup, s, i, partial, sent?.reserved ?? []);
+    const filled = fillProgram(setup, s, i, partial, sent?.reserved ?? [], sent?.unreadable ?? []);
     if (!filled.ok) return filled;
     s = filled.value.state;
     events = filled.value.events;
@@ -456,7 +461,7 @@ function registerOn(ctx: Ctx): void {
   const register = ++st.register;
   startRegister(ctx);
   ctx.events?.push({ type: 'registerBegan', register });
-  for (const step of ctx.rules.registerSteps) step.run(ctx, register);
+  runSteps(ctx, ctx.rules.registerSteps, register);
 }
 
 /**

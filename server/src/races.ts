@@ -739,7 +739,13 @@ export class RaceService {
     const policy: DeadlinePolicy = JSON.parse(race.policy);
     // Checked by the engine when they were sent (readOrders): entered as they are.
     const people: Record<number, CheckedTurn> = {};
-    for (const [seat, o] of sent) people[seat] = storedTurn(setup, st, seat, o);
+    for (const [seat, o] of sent) {
+      const t = storedTurn(setup, st, seat, o);
+      // Stored orders that no longer read (a corrupt row, an older format) are filled at random as
+      // `unreadable` (the turn's programmed event and report say so), never in silence.
+      for (const u of t.unread ?? []) console.error(`race ${id}, seat ${seat}, turn ${turn}: stored orders unreadable: ${u.field}: ${u.message}; ${t.unreadable ? 'filled at random' : 'left out'}`);
+      people[seat] = t;
+    }
     // The bots decided from the turn as dealt (nobody's orders in it) and the race's seed.
     const seed = dealSeed(storedDeal(race));
     const played = adjudicateTurn(setup, st, people, bots, seed);

@@ -298,7 +298,9 @@ test('the stream sends what happened after the given seq, then each new entry on
     const ws = new WebSocket(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream?after=${from}`);
     ws.on('message', (m) => {
       const frame = JSON.parse(String(m));
-      if (Array.isArray(frame)) got.push(...frame.map((e: { seq: number }) => e.seq));
+      // A batch of entries, alone or in one frame with the turn it played.
+      const entries: { seq: number }[] = Array.isArray(frame) ? frame : frame.entries ?? [];
+      got.push(...entries.map((e) => e.seq));
     });
     await new Promise((r) => ws.on('open', r));
     for (const seat of [0, 1]) await programFirstCards(s.base, race.id, seat, race.seats[seat]!.token!);

@@ -5,13 +5,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COURSES_DIR } from '../../boards/src/index.js';
 import { raceStats, startingPicks } from '../../engine/src/index.js';
-import { call, freshDb, startServer, type TestServer } from './testing.js';
+import { call, freshDb, postgresAnswers, startServer, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const FIRST_SHIFT = JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8'));
 
-async function withServer(f: (s: TestServer) => Promise<void>): Promise<void> {
-  const { db } = await freshDb('sqlite');
+async function withServer(f: (s: TestServer) => Promise<void>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
+  const { db } = await freshDb(dialect);
   const s = await startServer(db);
   try {
     await f(s);
@@ -291,26 +291,35 @@ test('a series seats the next race in the order the last race\'s end announced (
   });
 });
 
-test('a series lists its races in the order they were created, even those created in the same millisecond', async () => {
-  await withServer(async (s) => {
-    const first = await create(s, { rules: 'pbem', settings: { turnLimit: 1 }, seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }] });
-    assert.equal(first.status, 201);
-    for (let k = 0; k < 3; k++) {
-      s.clock.advance(1000);
-      await s.service.tick();
-    }
-    assert.equal((await call(s.base, 'GET', `/api/races/${first.body.id}`)).body.status, 'over');
-    // The test clock stands still: all five are created in the same millisecond.
-    const created: string[] = [];
-    for (let k = 0; k < 5; k++) {
-      const next = await create(s, { rules: 'pbem', after: { race: first.body.id, moderatorKey: first.body.moderatorKey }, seats: [{ name: 'Cog', bot: 'random' }, { name: 'Bolt', bot: 'random' }] });
-      assert.equal(next.status, 201, JSON.stringify(next.body));
-      created.push(next.body.id);
-    }
-    const series = await call(s.base, 'GET', `/api/series/${first.body.id}`);
-    assert.deepEqual(series.body.races, [first.body.id, ...created]);
+const havePostgres = await postgresAnswers();
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  test(`[${dialect}] a series lists its races in the order they were created, even those created in the same millisecond`, { skip: dialect === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432' : false }, async () => {
+    await withServer(async (s) => {
+      const first = await create(s, { rules: 'pbem', settings: { turnLimit: 1 }, seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }] });
+      assert.equal(first.status, 201);
+      for (let k = 0; k < 3; k++) {
+        s.clock.advance(1000);
+        await s.service.tick();
+      }
+      assert.equal((await call(s.base, 'GET', `/api/races/${first.body.id}`)).body.status, 'over');
+      // The test clock stands still: all five are created in the same millisecond.
+      const created: string[] = [];
+      for (let k = 0; k < 5; k++) {
+        const next = await create(s, { rules: 'pbem', after: { race: first.body.id, moderatorKey: first.body.moderatorKey }, seats: [{ name: 'Cog', bot: 'random' }, { name: 'Bolt', bot: 'random' }] });
+        assert.equal(next.status, 201, JSON.stringify(next.body));
+        created.push(next.body.id);
+      }
+      const series = await call(s.base, 'GET', `/api/series/${first.body.id}`);
+      assert.deepEqual(series.body.races, [first.body.id, ...created]);
+      // Created at once, each still takes a place of its own after them.
+      const together = await Promise.all([0, 1, 2].map(() => create(s, { rules: 'pbem', after: { race: first.body.id, moderatorKey: first.body.moderatorKey }, seats: [{ name: 'Cog', bot: 'random' }] })));
+      assert.deepEqual(together.map((r) => r.status), [201, 201, 201], JSON.stringify(together.map((r) => r.body)));
+      const after = (await call(s.base, 'GET', `/api/series/${first.body.id}`)).body.races as string[];
+      assert.deepEqual(after.slice(0, 6), [first.body.id, ...created]);
+      assert.deepEqual(after.slice(6).sort(), together.map((r) => r.body.id as string).sort());
+    }, dialect);
   });
-});
+}
 
 test('names are NFKC-normalized and trimmed; blank, invisible, over-long names and names that look like another seat\'s are refused', async () => {
   const { db } = await freshDb('sqlite');

@@ -34,7 +34,7 @@ export interface RaceSummary {
  * The options others may see: all of them, or under Secret Options (004 L188) only those the robot
  * has used; the rest are counted.
  */
-export function visibleOptions(r: RobotState, secret: boolean): { options: string[]; hiddenOptions: number } {
+export function visibleOptions(r: RobotState, secret: boolean): { options: readonly string[]; hiddenOptions: number } {
   if (!secret) return { options: r.options, hiddenOptions: 0 };
   const shown = r.options.filter((o) => r.opt?.shown.includes(optionName(o)));
   return { options: shown, hiddenOptions: r.options.length - shown.length };

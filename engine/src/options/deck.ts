@@ -82,7 +82,8 @@ export function freeOptions(ctx: Ctx): void {
     if (!mayGain(ctx, i)) continue;
     const option = takeOption(ctx);
     if (option === undefined) return;
-    ctx.state.robots[i]!.options.push(option);
+    const r = ctx.state.robots[i]!;
+    r.options = [...r.options, option]; // replaced: copies of a state share it
     ctx.events?.push({ type: 'optionDrawn', robot: i, option });
   }
 }
@@ -104,7 +105,7 @@ export function chopShop(ctx: Ctx, i: number, when: number | 'end'): void {
     const full = ctx.rules.options.uses[c.recharge]!;
     const at = r.options.findIndex((o) => optionName(o) === c.recharge);
     if (at >= 0 && usesLeft(r.options[at]!, full) < full) {
-      r.options[at] = c.recharge;
+      r.options = r.options.map((o, k) => (k === at ? c.recharge! : o)); // replaced: copies of a state share it
       used(ctx, i, c.recharge);
       ctx.events?.push({ type: 'optionRecharged', robot: i, option: c.recharge });
     }

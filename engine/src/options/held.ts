@@ -30,7 +30,7 @@ export function discard(ctx: Ctx, i: number, name: string, why: 'spent' | 'excha
   const r = ctx.state.robots[i]!;
   const at = r.options.findIndex((o) => optionName(o) === name);
   if (at < 0) return;
-  r.options.splice(at, 1);
+  r.options = r.options.filter((_, k) => k !== at); // replaced: copies of a state share it
   ctx.events?.push({ type: 'optionDiscarded', robot: i, option: name, why });
 }
 
@@ -41,7 +41,7 @@ export function spend(ctx: Ctx, i: number, name: string): void {
   if (at < 0) return;
   const left = usesLeft(r.options[at]!, ctx.rules.options.uses[name]!) - 1;
   if (left <= 0) discard(ctx, i, name, 'spent');
-  else r.options[at] = `${name}:${left}`;
+  else r.options = r.options.map((o, k) => (k === at ? `${name}:${left}` : o)); // replaced: copies of a state share it
 }
 
 /** True while robot i may gain an option: below the race's `maxOptions` (004 L217 "restrictions on options"). */
@@ -53,7 +53,7 @@ export function mayGain(ctx: Ctx, i: number): boolean {
 /** A new option for the robot: it works from the next turn on (1.1). */
 export function gain(ctx: Ctx, i: number, name: string): void {
   const r = ctx.state.robots[i]!;
-  r.options.push(name);
+  r.options = [...r.options, name]; // replaced: copies of a state share it
   memory(r).fresh.push(name);
 }
 

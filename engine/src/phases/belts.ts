@@ -29,16 +29,24 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     work.stuck = new Uint8Array(robots.length);
   }
   const { riders, tx, ty, stuck } = work;
+  // A plain step (`Board.plainStep`: no wall, ledge, edge, hole or repulsor field on the way, the
+  // Dice Rule's walls not standing, no cube) needs none of the element rules below.
+  const plainSteps = ctx.walls === b.walls && !b.fold ? b.plainStep : null;
   let n = 0;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
-    const f = b.floor[r.y * w + r.x]!;
+    const c = r.y * w + r.x;
+    const f = b.floor[c]!;
     if (f === Floor.Express || (!expressOnly && f === Floor.Belt)) {
-      const d = b.beltDir[r.y * w + r.x]! as Dir;
+      const d = b.beltDir[c]! as Dir;
       riders[n] = i;
       tx[n] = r.x + DX[d]!;
       ty[n] = r.y + DY[d]!;
+      if (plainSteps && plainSteps[c]! & (1 << d)) {
+        stuck[n++] = 0;
+        continue;
+      }
       // Over a fold of a cube course, onto the board attached there (004 L179).
       const over = b.fold ? b.fold.across[(r.y * w + r.x) * 4 + d]! : -1;
       if (over >= 0) (tx[n] = over % w), (ty[n] = (over - tx[n]!) / w);
@@ -91,6 +99,14 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     let carry = b.beltDir[from]! as Dir;
     const x = tx[a]!, y = ty[a]!;
     ctx.events?.push({ type: 'carried', robot: i, from: square(r.x, r.y), to: square(x, y), express: b.floor[from] === Floor.Express });
+    if (plainSteps && plainSteps[from]! & (1 << carry)) {
+      // On the board, onto floor, no ledge crossed, no fold: it arrives, and a belt may turn it.
+      r.x = x;
+      r.y = y;
+      if (!r.virtual) ctx.occ[y * w + x] = i + 1;
+      turnOnArrival(ctx, i, carry);
+      continue;
+    }
     if (x < 0 || y < 0 || x >= w || y >= b.height || isHole(ctx, x, y)) {
       fall(ctx, i, x, y);
       continue;

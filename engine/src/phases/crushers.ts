@@ -15,8 +15,13 @@ export function crushers(ctx: Ctx, register: number): void {
     const r = robots[i]!;
     any = r.status === 'active' && (b.crusherAt[r.y * b.width + r.x]! & bit) !== 0;
   }
-  if (!any) return;
-  for (const c of b.crushers) {
+  if (any) crush(ctx, bit);
+}
+
+/** The crushers active in the register (`bit`), in their order, destroy the robots under them. */
+export function crush(ctx: Ctx, bit: number): void {
+  const robots = ctx.state.robots;
+  for (const c of ctx.board.crushers) {
     if (!(c.registers & bit)) continue;
     for (let i = 0; i < robots.length; i++) {
       const r = robots[i]!;

@@ -3,6 +3,7 @@ import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
 import type { Dir } from '../geometry.js';
 import { stabilized } from '../options/movement.js';
+import { crush } from './crushers.js';
 
 /** 000 L96 "a robot on a gear would be rotated 90 degrees"; 004 L97 "gears turn 90 degrees". */
 export function gears(ctx: Ctx): void {
@@ -11,11 +12,37 @@ export function gears(ctx: Ctx): void {
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
-    const f = b.floor[r.y * b.width + r.x];
-    if (f !== Floor.GearRight && f !== Floor.GearLeft) continue;
-    if (r.options.length && stabilized(ctx, i)) continue;
-    const from = r.dir;
-    r.dir = ((from + (f === Floor.GearRight ? 1 : 3)) & 3) as Dir;
-    ctx.events?.push({ type: 'turned', robot: i, from, to: r.dir, by: 'gear' });
+    const f = b.floor[r.y * b.width + r.x]!;
+    if (f === Floor.GearRight || f === Floor.GearLeft) onGear(ctx, i, f);
   }
+}
+
+/**
+ * The gears step and then the crushers step (their order in both rule sets), in one pass over the
+ * robots: gears turn robots and move none, so the robots under an active crusher are the same
+ * before and after them. Most registers crush nobody, and then the crushers step is this pass.
+ */
+export function gearsThenCrushers(ctx: Ctx, register: number): void {
+  const b = ctx.board;
+  const robots = ctx.state.robots;
+  const bit = 1 << (register - 1);
+  let crushing = false;
+  for (let i = 0; i < robots.length; i++) {
+    const r = robots[i]!;
+    if (r.status !== 'active') continue;
+    const c = r.y * b.width + r.x;
+    if (b.crusherAt[c]! & bit) crushing = true;
+    const f = b.floor[c]!;
+    if (f === Floor.GearRight || f === Floor.GearLeft) onGear(ctx, i, f);
+  }
+  if (crushing) crush(ctx, bit);
+}
+
+/** Robot i stands on gear floor f: it turns, unless its stabilizer holds it. */
+function onGear(ctx: Ctx, i: number, f: Floor): void {
+  const r = ctx.state.robots[i]!;
+  if (r.options.length && stabilized(ctx, i)) return;
+  const from = r.dir;
+  r.dir = ((from + (f === Floor.GearRight ? 1 : 3)) & 3) as Dir;
+  ctx.events?.push({ type: 'turned', robot: i, from, to: r.dir, by: 'gear' });
 }

@@ -81,7 +81,9 @@ export const classic: RuleSet = {
     const r = ctx.state.robots[i]!;
     const chosen = r.opt?.choices.lose;
     const at = chosen ? r.options.findIndex((o) => optionName(o) === chosen) : -1;
-    const [lost] = r.options.splice(at >= 0 ? at : r.options.length - 1, 1);
+    const drop = at >= 0 ? at : r.options.length - 1;
+    const lost = r.options[drop];
+    r.options = r.options.filter((_, k) => k !== drop); // replaced: copies of a state share it
     if (lost !== undefined) ctx.events?.push({ type: 'optionLost', robot: i, option: optionName(lost) });
   },
   deal: dealFromDeck,

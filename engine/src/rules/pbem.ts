@@ -113,7 +113,9 @@ function loseRandomUpgrade(ctx: Ctx, i: number): void {
   }
   const r = st.robots[i]!;
   if (!r.options.length) return;
-  const [lost] = r.options.splice(below(st.rng, r.options.length), 1);
+  const drop = below(st.rng, r.options.length);
+  const lost = r.options[drop];
+  r.options = r.options.filter((_, k) => k !== drop); // replaced: copies of a state share it
   ctx.events?.push({ type: 'optionLost', robot: i, option: optionName(lost!) });
 }
 

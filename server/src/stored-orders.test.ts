@@ -1,0 +1,46 @@
+/** Stored orders that no longer read are filled at random as such, logged, never in silence. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, freshDb, startServer, until } from './testing.js';
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+test('a seat\'s stored orders that no longer read are filled at random as unreadable, and the log names the race, seat, turn and the reader\'s error', async (t) => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  const logged: string[] = [];
+  t.mock.method(console, 'error', (...a: unknown[]) => { logged.push(a.map(String).join(' ')); });
+  try {
+    const r = await call(s.base, 'POST', '/api/races', {
+      course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 7 },
+    });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const race = r.body as { id: string; seats: { token: string }[] };
+    const send = async (seat: number) => {
+      const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth(race.seats[seat]!.token))).body;
+      const sent = await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: you.turn, program: you.you.hand.slice(0, you.you.openRegisters.length) }, auth(race.seats[seat]!.token));
+      assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    };
+    await send(0);
+    // Ava's row changed behind the server's back: an entry no reader knows, and a stray decision.
+    const row = await db.selectFrom('orders').select('body').where('race_id', '=', race.id).where('seat', '=', 0).executeTakeFirstOrThrow();
+    const stored = JSON.parse(row.body);
+    stored.program[2] = 'Move two';
+    await db.updateTable('orders').set({ body: JSON.stringify(stored) }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
+    await send(1);
+    const events = await until('turn 1 played', async () => {
+      const ev = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { turn: number; event: { type: string; robot?: number; filled?: unknown } }[];
+      return ev.some((e) => e.event.type === 'turnEnded') ? ev : null;
+    });
+    const programmed = events.filter((e) => e.turn === 1 && e.event.type === 'programmed');
+    assert.deepEqual(programmed.map((e) => [e.event.robot, e.event.filled]), [[0, [{ register: 3, reason: 'unreadable' }]]]);
+    const line = logged.find((l) => l.includes('unreadable'));
+    assert.ok(line, `logged: ${JSON.stringify(logged)}`);
+    assert.match(line, new RegExp(`race ${race.id}, seat 0, turn 1: stored orders unreadable: program\\[2\\]: .+; filled at random`));
+    // The turn's report tells it too.
+    const report = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report`);
+    assert.match(JSON.stringify(report.body), /register 3 filled at random \(unreadable\)/);
+  } finally {
+    await s.close();
+  }
+});
