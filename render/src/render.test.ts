@@ -193,8 +193,8 @@ test('robots: the active ones, facing, design, damage; virtual ones see-through 
   assert.match(dee, /stroke-dasharray/);
   assert.doesNotMatch(ava, /stroke-dasharray/);
   // Sharing Bob's square, Dee is fanned beside him, smaller; Bob stays at the centre.
-  assert.match(dee, /scale\(0.42\)/);
-  assert.match(groups(svg, { 'data-kind': 'robot', 'data-name': 'Bob' })[0]!, /scale\(0.7\)/);
+  assert.match(dee, /scale\(0.7\)/);
+  assert.match(groups(svg, { 'data-kind': 'robot', 'data-name': 'Bob' })[0]!, /scale\(0.85\)/);
   assert.ok(groups(svg, { 'data-kind': 'robot', 'data-name': 'Eve' })[0]!.includes('>PD</text>'));
   // No damage, no badge.
   const s2 = renderSvg(t.board, { state: { ...t.state, robots: [{ ...t.state.robots[0]!, damage: 0 }] } });
@@ -324,14 +324,24 @@ test('each robot is drawn in its own design, the one its player chose, and named
   assert.equal(count(renderSvg(t.board, { state: t.state, robotLegend: false }), { 'data-kind': 'robot-legend' }), 0);
 });
 
-test('robots sharing a square are fanned so each is whole and apart', () => {
+test('robots sharing a square are fanned so each is whole, apart (bodies not touching) and at least 0.7 of a lone robot\'s size, however many share it', () => {
   const r = (x: number, virtual: boolean) => ({ x, y: 0, status: 'active', virtual });
   const places = fanned([r(0, true), r(0, true), r(0, true), r(1, false), r(0, true)]);
   assert.deepEqual(places[3], { dx: 0, dy: 0, scale: 1 });
-  const four = [0, 1, 2, 4].map((i) => places[i]!);
-  for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) {
-    const d = Math.hypot(four[a]!.dx - four[b]!.dx, four[a]!.dy - four[b]!.dy);
-    assert.ok(d >= four[a]!.scale * 0.5 - 1e-9, `robots ${a} and ${b} overlap: ${d}`);
+  // A body's radius at scale 1 is a third of a square (robotBody).
+  const apart = (list: { dx: number; dy: number; scale: number }[]) => {
+    for (let a = 0; a < list.length; a++) {
+      assert.ok(list[a]!.scale >= 0.7, `robot ${a} drawn at ${list[a]!.scale}`);
+      for (let b = a + 1; b < list.length; b++) {
+        const d = Math.hypot(list[a]!.dx - list[b]!.dx, list[a]!.dy - list[b]!.dy);
+        assert.ok(d >= 0.34 * (list[a]!.scale + list[b]!.scale) - 1e-3, `robots ${a} and ${b} of ${list.length} overlap: ${d}`);
+      }
+    }
+  };
+  apart([0, 1, 2, 4].map((i) => places[i]!));
+  for (let n = 2; n <= 8; n++) {
+    apart(fanned(Array.from({ length: n }, () => r(0, true))).map((p) => p!));
+    apart(fanned([r(0, false), ...Array.from({ length: n - 1 }, () => r(0, true))]).map((p) => p!));
   }
   assert.equal(fanned([{ ...r(0, false), status: 'destroyed' }])[0], null);
 });

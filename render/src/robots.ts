@@ -108,9 +108,11 @@ export function robotGlyph(c: number, r: RobotLook): string {
 }
 
 /**
- * Where each robot sharing a square is drawn: the first real robot at the centre, full size; the
- * others (virtual robots may share) fanned around it, smaller, each whole and visible. Offsets are
- * in cells; `scale` is the size of the glyph.
+ * Where each robot sharing a square is drawn: the first real robot at the centre; the others
+ * (virtual robots may share: all of them at a classic start) on a ring around it, each whole, apart
+ * from the others and at a size one can tell it by (at least 0.7 of a lone robot's): when many
+ * share, the ring is wider than the square and they spill over the squares around. Offsets are in
+ * cells; `scale` is the size of the glyph.
  */
 export function fanned<R extends { x: number; y: number; status: string; virtual: boolean }>(robots: readonly R[]): ({ dx: number; dy: number; scale: number } | null)[] {
   const byCell = new Map<string, number[]>();
@@ -120,24 +122,30 @@ export function fanned<R extends { x: number; y: number; status: string; virtual
     byCell.set(key, [...(byCell.get(key) ?? []), i]);
   });
   const out: ({ dx: number; dy: number; scale: number } | null)[] = robots.map(() => null);
+  // A body's radius at scale 1, in cells (robotBody), and the room left between two.
+  const body = 0.34, gap = 0.03;
   for (const list of byCell.values()) {
     list.sort((a, b) => Number(robots[a]!.virtual) - Number(robots[b]!.virtual) || a - b);
     const centred = !robots[list[0]!]!.virtual || list.length === 1;
+    const middle = 0.85, ringScale = centred ? 0.7 : 0.85;
+    // The others on a ring around the centre, as many as there are, neighbours not touching (nor the one in the middle).
+    const n = centred ? list.length - 1 : list.length;
+    const apart = n > 1 ? (body * ringScale + gap / 2) / Math.sin(Math.PI / n) : 0;
+    const rr = Math.max(apart, centred ? body * (middle + ringScale) + gap : 0.3);
     list.forEach((i, k) => {
       if (list.length === 1) out[i] = { dx: 0, dy: 0, scale: 1 };
-      else if (centred && k === 0) out[i] = { dx: 0, dy: 0, scale: 0.7 };
+      else if (centred && k === 0) out[i] = { dx: 0, dy: 0, scale: middle };
       else {
-        // The others on a ring around the centre, as many as there are.
-        const n = centred ? list.length - 1 : list.length;
         const j = centred ? k - 1 : k;
         const a = (j * 2 * Math.PI) / n - (3 * Math.PI) / 4;
-        const rr = centred ? 0.33 : 0.25;
-        out[i] = { dx: rr * Math.cos(a), dy: rr * Math.sin(a), scale: centred ? 0.42 : 0.5 };
+        out[i] = { dx: round(rr * Math.cos(a)), dy: round(rr * Math.sin(a)), scale: ringScale };
       }
     });
   }
   return out;
 }
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
 
 /** A legend of the race's robots: each one drawn, with its player's name and its robot's. */
 export function robotLegend(c: number, robots: readonly { name: string; robot?: number }[], width: number, x0: number, y0: number): { svg: string; height: number } {

@@ -10,6 +10,7 @@ import { classic, optionText, parseCard } from '../../engine/src/index.js';
 import { call, until } from '../../server/src/testing.js';
 import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
+import { fanned } from '../../render/src/index.js';
 import { measurePage, measureRacePage } from '../build/measure.js';
 
 // With a clock that stands still the rate limit's window would never close: no limit here
@@ -257,6 +258,16 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
     }
   };
   await onScreen('unscrolled');
+  // The four robots share the start square: each drawn whole, apart from the others, big enough to tell.
+  const bodies = await page.locator('#board g.robot .body').evaluateAll((els) => els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width };
+  }));
+  assert.equal(bodies.length, 4);
+  for (const [a, p] of bodies.entries()) {
+    assert.ok(p.w >= 14, `robot ${a} drawn ${p.w.toFixed(1)} px wide`);
+    for (const q of bodies.slice(a + 1)) assert.ok(Math.hypot(p.x - q.x, p.y - q.y) >= 0.8 * Math.min(p.w, q.w), 'two robots of the start drawn on each other');
+  }
   // Scrolled down to the hand's last card: the bar is still there.
   await page.evaluate('window.scrollTo({ top: 400, behavior: "instant" })');
   assert.ok(Number(await page.evaluate('window.scrollY')) > 100, 'the page scrolled');
@@ -633,12 +644,14 @@ test('the replay animates the turn from its events: paused at several moments, e
     const drawn = await drawnSquares(page);
     for (const [i, [x, y]] of Object.entries(drawn)) {
       const p = before[Number(i)]!, q = after[Number(i)]!;
-      // On the segment from p to q (a fanned robot sits up to a third of a square off its centre).
+      // On the segment from p to q, give or take where a robot sharing a square is fanned (as the
+      // step began: a robot stays where it was drawn until it moves).
       const [dx, dy] = [q.x - p.x, q.y - p.y];
       const len2 = dx * dx + dy * dy;
       const t = len2 ? Math.max(0, Math.min(1, ((x - p.x) * dx + (y - p.y) * dy) / len2)) : 0;
       const off = Math.hypot(x - (p.x + t * dx), y - (p.y + t * dy));
-      assert.ok(off < 0.4, `step ${s} beat ${b}: ${p.name} drawn at ${x.toFixed(2)},${y.toFixed(2)}, not between ${p.x},${p.y} and ${q.x},${q.y}`);
+      const fan = Math.max(...[fanned(step.before)[Number(i)], fanned(before)[Number(i)], fanned(after)[Number(i)]].map((f) => (f ? Math.hypot(f.dx, f.dy) : 0)));
+      assert.ok(off < fan + 0.1, `step ${s} beat ${b}: ${p.name} drawn at ${x.toFixed(2)},${y.toFixed(2)}, not between ${p.x},${p.y} and ${q.x},${q.y}`);
       if (len2 && t > 0.02 && t < 0.98) midGlide++;
     }
     moments++;
