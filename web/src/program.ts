@@ -414,7 +414,9 @@ export class ProgramPanel {
     const again = had?.dataset.card !== undefined
       ? `${had.closest('.register') ? `.register[data-register="${had.closest('.register')!.getAttribute('data-register')}"]` : '.hand'} .card[data-card="${had.dataset.card}"]`
       : had?.dataset.field ? `[data-field="${had.dataset.field}"]` : null;
-    this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), registers, hand, why, questions, h('div', { class: 'send-line' }, send, sent));
+    // The registers and Send together: on a phone a bar kept at the bottom of the screen while the
+    // hand and the questions scroll under the board (on a laptop each where it was: app.css).
+    this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), h('div', { class: 'program-bar' }, registers, h('div', { class: 'send-line' }, send, sent)), hand, why, questions);
     if (again) this.root.querySelector<HTMLElement>(again)?.focus();
     this.showRefusal();
   }

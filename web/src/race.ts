@@ -429,7 +429,8 @@ async function main(): Promise<void> {
   const chopShop = parsed.value.floor.includes(Floor.ChopShop);
   if (seat !== null) {
     // Joining: the robot to race, chosen before the first turn is played.
-    byId('program').before(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }));
+    // After the program (on a phone the board and the program stay together; a laptop shows it first: app.css).
+    byId('program').after(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }));
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile, facing: (dir) => {
       facing = dir;
       drawNow();

@@ -7,7 +7,7 @@
 import { after, before } from 'node:test';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
 import { bundle } from '../build/bundle.js';
 
@@ -39,4 +39,20 @@ export function useBrowser(rateLimit?: { max: number; windowMs: number }): void 
     await browser?.close();
     await server?.close();
   });
+}
+
+/**
+ * A tap as a person makes it on a phone's race page: the control scrolled to just under the board
+ * (which stays at the top of the screen, the program's bar at its bottom), then tapped. Playwright
+ * alone scrolls it to an edge of the screen, under one or the other.
+ */
+export async function tapInView(page: Page, selector: string): Promise<void> {
+  // Run in the page (this file is compiled without the DOM's types).
+  await page.locator(selector).first().evaluate((e: { getBoundingClientRect(): { top: number } }) => {
+    const w = globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): { height: number } } | null }; getComputedStyle(e: unknown): { position: string }; scrollBy(o: object): void };
+    const floor = w.document.querySelector('.floor');
+    const below = floor && w.getComputedStyle(floor).position === 'sticky' ? floor.getBoundingClientRect().height : 0;
+    w.scrollBy({ top: e.getBoundingClientRect().top - below - 16, behavior: 'instant' });
+  });
+  await page.tap(selector);
 }

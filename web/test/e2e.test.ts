@@ -243,7 +243,27 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
     const z = (await b.boundingBox())!;
     assert.ok(z.y + z.height <= viewport.y + 1, 'a zoom button above the board, not on it');
   }
+  // The program follows the board (the robot picker of turn 1 comes after it), and the registers
+  // and Send are on the first screen, a bar at its bottom, under the board: no scrolling to find them.
+  const boxOf = async (sel: string) => (await page.locator(sel).boundingBox())!;
+  const [floorBox, programBox, chooseBox] = [await boxOf('.floor'), await boxOf('#program'), await boxOf('#choose')];
+  assert.ok(programBox.y - (floorBox.y + floorBox.height) < 80, `the program follows the board (${programBox.y - floorBox.y - floorBox.height} px below it)`);
+  assert.ok(chooseBox.y >= programBox.y + programBox.height, 'the robot picker comes after the program');
+  const onScreen = async (what: string) => {
+    const floorNow = await boxOf('.floor');
+    for (const sel of ['.send', '.registers']) {
+      const b = await boxOf(sel);
+      assert.ok(b.y >= floorNow.y + floorNow.height && b.y + b.height <= 844, `${sel} is on the screen, below the board, ${what} (${b.y}–${b.y + b.height})`);
+    }
+  };
+  await onScreen('unscrolled');
+  // Scrolled down to the hand's last card: the bar is still there.
+  await page.evaluate('window.scrollTo({ top: 400, behavior: "instant" })');
+  assert.ok(Number(await page.evaluate('window.scrollY')) > 100, 'the page scrolled');
+  await onScreen('with the hand scrolled');
+  await page.screenshot({ path: `${SHOTS}phone-program-bar.png` });
   await program(page, 'touch');
+  await onScreen('with the registers filled');
   // Programming scrolled the page down to the registers: the board is still in view, at the top.
   await page.locator('.send').scrollIntoViewIfNeeded();
   const board = (await page.locator('#board').boundingBox())!;

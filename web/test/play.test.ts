@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { call, until } from '../../server/src/testing.js';
-import { browser, DESKTOP, PHONE, server, SHOTS, skip, useBrowser } from './browser.js';
+import { browser, DESKTOP, PHONE, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 
 useBrowser();
 
@@ -37,7 +37,7 @@ async function place(page: Page, n: number, touch = false): Promise<string[]> {
   return placed;
 }
 
-const tap = (page: Page, selector: string, touch: boolean) => (touch ? page.tap(selector) : page.click(selector));
+const tap = (page: Page, selector: string, touch: boolean) => (touch ? tapInView(page, selector) : page.click(selector));
 
 async function race(seats: Record<string, unknown>[]): Promise<{ id: string; links: string[] }> {
   const r = await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 11 }, seats });
