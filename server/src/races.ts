@@ -27,7 +27,7 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
-import { RaceRepository, type Change, type Trx } from './repository.js';
+import { RaceRepository, unreadableRow, type Change, type StoredOrders, type Trx } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
@@ -616,7 +616,7 @@ export class RaceService {
    * they stand), and the turn waits for the first-timers until the policy's own deadline. Returns
    * whether that was committed, or null when the turn is to be played now.
    */
-  private async hurry(repo: RaceRepository, commit: Committer, race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, SeatOrders>, setup: Setup, policy: DeadlinePolicy): Promise<boolean | null> {
+  private async hurry(repo: RaceRepository, commit: Committer, race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, StoredOrders>, setup: Setup, policy: DeadlinePolicy): Promise<boolean | null> {
     const until = firstTimersDeadline(policy, setup.settings, race.deadline_at!);
     if (until === null) return null;
     const late = seats.filter((x) => x.kind === 'human' && !sent.has(x.seat) && needsProgram(st, x.seat));
@@ -733,17 +733,18 @@ export class RaceService {
    * The dealt turn `st` played with the orders `sent` and the bots' orders: its entries and the
    * change that stores it (the new state, the turn's first seq, the next turn), to be committed.
    */
-  private play({ race, seats }: Loaded, st: GameState, setup: Setup, sent: ReadonlyMap<number, SeatOrders>, now: number, bots: Record<number, BotTurn>): Play {
+  private play({ race, seats }: Loaded, st: GameState, setup: Setup, sent: ReadonlyMap<number, StoredOrders>, now: number, bots: Record<number, BotTurn>): Play {
     const id = race.id;
     const turn = st.turn;
     const policy: DeadlinePolicy = JSON.parse(race.policy);
     // Checked by the engine when they were sent (readOrders): entered as they are.
     const people: Record<number, CheckedTurn> = {};
     for (const [seat, o] of sent) {
-      const t = storedTurn(setup, st, seat, o);
+      const t = storedTurn(setup, st, seat, unreadableRow(o) ? null : o);
       // Stored orders that no longer read (a corrupt row, an older format) are filled at random as
       // `unreadable` (the turn's programmed event and report say so), never in silence.
-      for (const u of t.unread ?? []) console.error(`race ${id}, seat ${seat}, turn ${turn}: stored orders unreadable: ${u.field}: ${u.message}; ${t.unreadable ? 'filled at random' : 'left out'}`);
+      const unread = unreadableRow(o) ? [{ field: 'body', message: `not JSON (${o.unreadableRow})` }] : t.unread ?? [];
+      for (const u of unread) console.error(`race ${id}, seat ${seat}, turn ${turn}: stored orders unreadable: ${u.field}: ${u.message}; ${t.unreadable ? 'filled at random' : 'left out'}`);
       people[seat] = t;
     }
     // The bots decided from the turn as dealt (nobody's orders in it) and the race's seed.

@@ -10,7 +10,7 @@ import {
 import type { RaceRow, SeatRow } from './db.js';
 import { publicDeal, storedDeal } from './deal.js';
 import { no, yes, type Answer } from './errors.js';
-import { submittedCounts, type LoadedRace, type RaceRepository } from './repository.js';
+import { submittedCounts, unreadableRow, type LoadedRace, type RaceRepository } from './repository.js';
 import type { RaceSetups } from './setups.js';
 import { publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
 
@@ -81,7 +81,8 @@ export class ReadModels {
     const st: GameState = JSON.parse(race.state);
     // One read for the seat's own orders and who else has sent theirs.
     const sent = await this.repo.orders(race.id, st.turn);
-    const mine = sent.get(seat) ?? null;
+    const stored = sent.get(seat);
+    const mine = stored && !unreadableRow(stored) ? stored : null;
     // The other seats of the same player, opened by the same link (000 L40).
     const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
     const view = seatView(raceSummary(race), st, seats.map(seatInfo), submittedCounts(sent), seat, mine, this.setups.setupOf(race).rules.options.choiceKeys);

@@ -110,10 +110,10 @@ export class RaceRepository {
     return seats.map((x) => x.robot ?? x.seat);
   }
 
-  /** The orders sent for a turn, by seat. */
-  async orders(id: string, turn: number): Promise<Map<number, SeatOrders>> {
+  /** The orders sent for a turn, by seat; a row that is not JSON is kept as `UnreadableRow`. */
+  async orders(id: string, turn: number): Promise<Map<number, StoredOrders>> {
     const rows = await this.db.selectFrom('orders').select(['seat', 'body']).where('race_id', '=', id).where('turn', '=', turn).execute();
-    return new Map(rows.map((r) => [r.seat, JSON.parse(r.body) as SeatOrders]));
+    return new Map(rows.map((r) => [r.seat, storedOrders(r.body)]));
   }
 
   /** One seat's orders for a turn, as stored. */
@@ -230,9 +230,24 @@ export class RaceRepository {
   }
 }
 
-/** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
-export const submittedCounts = (sent: ReadonlyMap<number, SeatOrders>): Map<number, number> =>
-  new Map([...sent].map(([seat, o]) => [seat, o.program.filter((e) => e !== null).length]));
+/** A stored orders row that is not JSON (a corrupt row): the turn fills the seat at random and logs why (races.ts `play`). */
+export interface UnreadableRow {
+  readonly unreadableRow: string;
+}
+export type StoredOrders = SeatOrders | UnreadableRow;
+export const unreadableRow = (o: StoredOrders | undefined): o is UnreadableRow => !!o && 'unreadableRow' in o;
+
+function storedOrders(body: string): StoredOrders {
+  try {
+    return JSON.parse(body) as SeatOrders;
+  } catch (e) {
+    return { unreadableRow: (e as Error).message };
+  }
+}
+
+/** The seats whose orders are in, each with how many registers its program fills (a count: no card; none for a row that does not read). */
+export const submittedCounts = (sent: ReadonlyMap<number, StoredOrders>): Map<number, number> =>
+  new Map([...sent].map(([seat, o]) => [seat, unreadableRow(o) || !Array.isArray(o.program) ? 0 : o.program.filter((e) => e !== null).length]));
 
 async function insertEntries(trx: Kysely<Tables>, id: string, first: number, entries: readonly Omit<Entry, 'seq'>[]): Promise<void> {
   for (let k = 0; k < entries.length; k += ROWS_PER_INSERT)

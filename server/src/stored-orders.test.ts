@@ -44,3 +44,34 @@ test('a seat\'s stored orders that no longer read are filled at random as unread
     await s.close();
   }
 });
+
+test('a stored orders row that is not JSON fills the whole program at random as unreadable and is logged, the turn played', async (t) => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  const logged: string[] = [];
+  t.mock.method(console, 'error', (...a: unknown[]) => { logged.push(a.map(String).join(' ')); });
+  try {
+    const r = await call(s.base, 'POST', '/api/races', {
+      course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 7 },
+    });
+    const race = r.body as { id: string; seats: { token: string }[] };
+    const send = async (seat: number) => {
+      const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth(race.seats[seat]!.token))).body;
+      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: you.turn, program: you.you.hand.slice(0, 5) }, auth(race.seats[seat]!.token))).status, 200);
+    };
+    await send(0);
+    await db.updateTable('orders').set({ body: '{"program": ["F2:670"' }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
+    // The seat's own view still answers (no orders shown) while the row does not read.
+    assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0]!.token))).status, 200);
+    await send(1);
+    const events = await until('turn 1 played', async () => {
+      const ev = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { turn: number; event: { type: string; robot?: number; filled?: { reason: string }[] } }[];
+      return ev.some((e) => e.event.type === 'turnEnded') ? ev : null;
+    });
+    const programmed = events.find((e) => e.turn === 1 && e.event.type === 'programmed' && e.event.robot === 0);
+    assert.deepEqual(programmed?.event.filled?.map((f) => f.reason), Array(5).fill('unreadable'));
+    assert.ok(logged.some((l) => new RegExp(`race ${race.id}, seat 0, turn 1: stored orders unreadable: body: not JSON \\(.+\\); filled at random`).test(l)), JSON.stringify(logged));
+  } finally {
+    await s.close();
+  }
+});
