@@ -258,6 +258,8 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
     }
   };
   await onScreen('unscrolled');
+  // Raced under the home page's name "You": the legend marks the robot without "You (you)".
+  assert.equal(await page.locator('#legend li.you').textContent(), 'You');
   // The four robots share the start square: each drawn whole, apart from the others, big enough to tell.
   const bodies = await page.locator('#board g.robot .body').evaluateAll((els) => els.map((e) => {
     const r = e.getBoundingClientRect();
