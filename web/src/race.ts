@@ -373,7 +373,11 @@ function ready(): void {
   });
 }
 
-const send = (orders: SentOrders) => ask('PUT', `/api/races/${id}/seats/${seat}/orders`, orders);
+const send = (orders: SentOrders) => {
+  // The orders say it all: a draft still waiting to go would come after them, refused (409).
+  draftWanted = null;
+  return ask('PUT', `/api/races/${id}/seats/${seat}/orders`, orders);
+};
 const recompile = () => ask('POST', `/api/races/${id}/seats/${seat}/recompile`);
 
 /**
