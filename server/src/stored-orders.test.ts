@@ -5,22 +5,38 @@ import { call, freshDb, startServer, until } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-test('a seat\'s stored orders that no longer read are filled at random as unreadable, and the log names the race, seat, turn and the reader\'s error', async (t) => {
+type Mocking = { mock: { method: (o: object, m: string, f: (...a: unknown[]) => void) => unknown } };
+type Played = { turn: number; event: { type: string; robot?: number; filled?: { register?: number; reason: string }[] } };
+
+/**
+ * A live two-person race on SQLite with console.error captured: `send(seat)` sends the seat's
+ * first cards, `played()` waits for turn 1's entries.
+ */
+async function twoPersonRace(t: Mocking) {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   const logged: string[] = [];
   t.mock.method(console, 'error', (...a: unknown[]) => { logged.push(a.map(String).join(' ')); });
+  const r = await call(s.base, 'POST', '/api/races', {
+    course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 7 },
+  });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const race = r.body as { id: string; seats: { token: string }[] };
+  const send = async (seat: number) => {
+    const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth(race.seats[seat]!.token))).body;
+    const sent = await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: you.turn, program: you.you.hand.slice(0, you.you.openRegisters.length) }, auth(race.seats[seat]!.token));
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  };
+  const played = () => until('turn 1 played', async () => {
+    const ev = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as Played[];
+    return ev.some((e) => e.event.type === 'turnEnded') ? ev : null;
+  });
+  return { db, s, logged, race, send, played };
+}
+
+test('a seat\'s stored orders that no longer read are filled at random as unreadable, and the log names the race, seat, turn and the reader\'s error', async (t) => {
+  const { db, s, logged, race, send, played } = await twoPersonRace(t);
   try {
-    const r = await call(s.base, 'POST', '/api/races', {
-      course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 7 },
-    });
-    assert.equal(r.status, 201, JSON.stringify(r.body));
-    const race = r.body as { id: string; seats: { token: string }[] };
-    const send = async (seat: number) => {
-      const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth(race.seats[seat]!.token))).body;
-      const sent = await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: you.turn, program: you.you.hand.slice(0, you.you.openRegisters.length) }, auth(race.seats[seat]!.token));
-      assert.equal(sent.status, 200, JSON.stringify(sent.body));
-    };
     await send(0);
     // Ava's row changed behind the server's back: an entry no reader knows, and a stray decision.
     const row = await db.selectFrom('orders').select('body').where('race_id', '=', race.id).where('seat', '=', 0).executeTakeFirstOrThrow();
@@ -28,10 +44,7 @@ test('a seat\'s stored orders that no longer read are filled at random as unread
     stored.program[2] = 'Move two';
     await db.updateTable('orders').set({ body: JSON.stringify(stored) }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
     await send(1);
-    const events = await until('turn 1 played', async () => {
-      const ev = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { turn: number; event: { type: string; robot?: number; filled?: unknown } }[];
-      return ev.some((e) => e.event.type === 'turnEnded') ? ev : null;
-    });
+    const events = await played();
     const programmed = events.filter((e) => e.turn === 1 && e.event.type === 'programmed');
     assert.deepEqual(programmed.map((e) => [e.event.robot, e.event.filled]), [[0, [{ register: 3, reason: 'unreadable' }]]]);
     const line = logged.find((l) => l.includes('unreadable'));
@@ -46,28 +59,14 @@ test('a seat\'s stored orders that no longer read are filled at random as unread
 });
 
 test('a stored orders row that is not JSON fills the whole program at random as unreadable and is logged, the turn played', async (t) => {
-  const { db } = await freshDb('sqlite');
-  const s = await startServer(db);
-  const logged: string[] = [];
-  t.mock.method(console, 'error', (...a: unknown[]) => { logged.push(a.map(String).join(' ')); });
+  const { db, s, logged, race, send, played } = await twoPersonRace(t);
   try {
-    const r = await call(s.base, 'POST', '/api/races', {
-      course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 7 },
-    });
-    const race = r.body as { id: string; seats: { token: string }[] };
-    const send = async (seat: number) => {
-      const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth(race.seats[seat]!.token))).body;
-      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/orders`, { turn: you.turn, program: you.you.hand.slice(0, 5) }, auth(race.seats[seat]!.token))).status, 200);
-    };
     await send(0);
     await db.updateTable('orders').set({ body: '{"program": ["F2:670"' }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
     // The seat's own view still answers (no orders shown) while the row does not read.
     assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0]!.token))).status, 200);
     await send(1);
-    const events = await until('turn 1 played', async () => {
-      const ev = (await call(s.base, 'GET', `/api/races/${race.id}/events`)).body as { turn: number; event: { type: string; robot?: number; filled?: { reason: string }[] } }[];
-      return ev.some((e) => e.event.type === 'turnEnded') ? ev : null;
-    });
+    const events = await played();
     const programmed = events.find((e) => e.turn === 1 && e.event.type === 'programmed' && e.event.robot === 0);
     assert.deepEqual(programmed?.event.filled?.map((f) => f.reason), Array(5).fill('unreadable'));
     assert.ok(logged.some((l) => new RegExp(`race ${race.id}, seat 0, turn 1: stored orders unreadable: body: not JSON \\(.+\\); filled at random`).test(l)), JSON.stringify(logged));
