@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
-import type { Entry, RaceService } from './races.js';
+import type { Entry, HandedPlay, RaceService } from './races.js';
 import { AfterQuery, AnyObject, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
@@ -294,7 +294,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     },
     drafts: (id) => svc.drafts(id),
   }, o.stream);
-  const onCommitted = (id: string, seq: number, entries?: readonly Entry[]) => hub.committed(id, seq, entries);
+  const onCommitted = (id: string, seq: number, entries?: readonly Entry[], played?: HandedPlay) => hub.committed(id, seq, entries, played);
   const onResync = () => hub.resync();
   const onDraft = (id: string, draft: Draft) => hub.draft(id, draft);
   svc.bus.on('committed', onCommitted);

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const nice = envInt('BOT_NICE');
   if (nice !== undefined && nice > 19) throw new Error(`BOT_NICE: expected a whole number from 1 to 19, got "${nice}"`);
   const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
-  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => fanout?.publish(id, seq), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots });
+  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => fanout?.publish(id, seq), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite' });
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');
   const requests = envInt('REQUESTS_PER_10S');

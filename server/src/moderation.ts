@@ -3,7 +3,6 @@
  * play the turn now, and rewind the last turn played so that it is played again (after a
  * correction of someone's orders, sent with the moderator key on that turn only).
  */
-import type { GameState } from '../../engine/src/index.js';
 import { LEVELS, isLevel } from '../../bots/src/index.js';
 import type { RaceRow } from './db.js';
 import { nextDeadline, type Clock } from './deadline.js';
@@ -11,6 +10,7 @@ import { no, yes, type Answer } from './errors.js';
 import type { Auth } from './auth.js';
 import type { Change, RaceRepository } from './repository.js';
 import type { Entry, RaceEvent } from './races.js';
+import { stateOf } from './race-cache.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -33,11 +33,12 @@ export class Moderation {
     const { race, seats } = got.value;
     const b = isObject(body) ? body : {};
     const now = this.d.clock.now();
-    const st: GameState = JSON.parse(race.state);
+    const st = stateOf(race);
     let set: Partial<RaceRow> = {};
     let event: RaceEvent;
     let turn = st.turn;
     let apply: Change['apply'];
+    let seatsChanged = false;
     switch (action) {
       case 'pause':
         if (race.paused_left !== null) return no(409, 'race', 'already paused');
@@ -68,6 +69,7 @@ export class Moderation {
         apply = async (trx) => {
           await trx.updateTable('seats').set({ kind: 'bot', level, token_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number).execute();
         };
+        seatsChanged = true;
         break;
       }
       case 'adjudicate':
@@ -85,14 +87,16 @@ export class Moderation {
         event = { type: 'rewound', turn: last, from: row.first_seq, to: race.last_seq };
         turn = last;
         apply = async (trx) => {
+          // The turns after it go, and any orders sent for them (for hands no longer dealt).
           await trx.deleteFrom('turns').where('race_id', '=', id).where('turn', '>', last).execute();
+          await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '>', last).execute();
         };
         break;
       }
       default:
         return no(404, 'action', 'expected pause, resume, extend, replace, adjudicate or rewind');
     }
-    const committed = await this.d.commit(race, [{ turn, kind: 'race', event }], { set, ...(apply ? { apply } : {}) });
+    const committed = await this.d.commit(race, [{ turn, kind: 'race', event }], { set, ...(apply ? { apply } : {}), ...(seatsChanged ? { seatsChanged: true as const } : {}) });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ done: event.type });
   }

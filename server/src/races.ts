@@ -33,6 +33,8 @@ import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
+import { RaceCache, stateOf } from './race-cache.js';
+import type { PlayedTurn } from './readmodels.js';
 
 /** What happens to a race, besides the engine's events. */
 export type RaceEvent =
@@ -120,6 +122,12 @@ export interface RaceServiceOptions {
    * tick), in case that one went away. By default the planner's budget and 5 s.
    */
   readonly takeoverMs?: number;
+  /**
+   * This process is the database's only writer (SQLite): a race kept in memory (race-cache.ts) is
+   * used without a look at its version. Else (PostgreSQL, where other processes may change a
+   * race) each request reads the race's version first.
+   */
+  readonly alone?: boolean;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -127,8 +135,26 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A turn played, not yet committed: its entries, the change that stores it, the next turn dealt (null: the race is over). */
 interface Play {
   readonly entries: Omit<Entry, 'seq'>[];
-  readonly change: Required<Pick<Change, 'set' | 'apply'>>;
+  readonly change: Required<Pick<Change, 'set' | 'apply'>> & Pick<Change, 'dealt'>;
   readonly next: GameState | null;
+  /**
+   * The turn as played, for its replay and report, when this process knows all of it (it dealt
+   * the turn: race-cache.ts `TurnLog`); the stream and the read models need not read it back.
+   */
+  readonly played: PlayedTurn | null;
+}
+
+/** What the stream sends with a played turn's entries: the turn's replay and report (stream.ts). */
+export interface PlayedFrame {
+  readonly turn: number;
+  readonly replay: unknown;
+  readonly report: unknown;
+}
+
+/** A committed play handed to the streams with its announcement: the seq of its `turnEnded` entry and its frame, made when asked for. */
+export interface HandedPlay {
+  readonly endedSeq: number;
+  readonly frame: () => PlayedFrame;
 }
 
 /** Stored orders the Three Minute Rule filled at random (004 L188): they stand, the seat cannot replace them. */
@@ -138,7 +164,7 @@ interface HurriedFill {
 const hurriedFill = (o: unknown): o is HurriedFill => isObject(o) && o.hurried === true;
 
 /** The versioned commit of one transaction (RaceService.inTransaction). */
-type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change) => Promise<number | null>;
+type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change, play?: Play) => Promise<number | null>;
 
 /** Whether every person whose robot plays cards this turn has sent orders. */
 const allIn = (seats: readonly Pick<SeatRow, 'seat' | 'kind'>[], st: GameState, sent: ReadonlyMap<number, unknown>): boolean =>
@@ -189,7 +215,7 @@ export class RaceService {
     this.draftGate = new DraftGate(o.drafts);
     this.planner = o.planner ?? inProcessPlanner;
     this.takeoverMs = o.takeoverMs ?? (this.planner.budgetMs ?? 0) + 5000;
-    this.repo = new RaceRepository(o.db);
+    this.repo = new RaceRepository(o.db, new RaceCache(o.alone ?? false));
     this.auth = new Auth(this.repo);
     this.setups = new RaceSetups(o.course);
     this.reads = new ReadModels(this.repo, this.setups);
@@ -219,18 +245,32 @@ export class RaceService {
   }
 
   /**
+   * A play this process committed, ending at `last`, as the streams are handed it: its replay and
+   * report made from what this process had (the read models keep them too), when it had all of it.
+   */
+  private handOver(id: string, play: Play | undefined, last: number, entries: readonly Entry[]): HandedPlay | undefined {
+    const played = play?.played;
+    if (!played) return undefined;
+    const first = last - play.entries.length + 1;
+    const ended = [...entries].reverse().find((e) => e.kind === 'game' && e.event.type === 'turnEnded');
+    if (!ended) return undefined;
+    const turn = ended.turn;
+    return { endedSeq: ended.seq, frame: () => ({ turn, ...this.reads.handOver(id, turn, first, played) }) };
+  }
+
+  /**
    * Runs `work` in one transaction: it reads through `repo` and commits through `commit` (the
    * versioned commit), all part of that transaction; what it committed is announced once the
    * transaction is, and nothing if it throws.
    */
   private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T> {
-    const done: [string, number, Entry[]][] = [];
-    const out = await this.repo.transaction((repo) => work(repo, async (race, entries, change) => {
+    const done: [string, number, Entry[], Play | undefined][] = [];
+    const out = await this.repo.transaction((repo) => work(repo, async (race, entries, change, play) => {
       const last = await repo.commitChange(race, entries, change);
-      if (last !== null && entries.length) done.push([race.id, last, withSeqs(entries, last)]);
+      if (last !== null && entries.length) done.push([race.id, last, withSeqs(entries, last), play]);
       return last;
     }));
-    for (const [id, last, entries] of done) this.announce(id, last, entries);
+    for (const [id, last, entries, play] of done) this.announce(id, last, entries, this.handOver(id, play, last, entries));
     return out;
   }
 
@@ -267,7 +307,7 @@ export class RaceService {
       if (!prev.ok) return no(prev.refusal.status === 404 ? 422 : prev.refusal.status, 'after', prev.refusal.message);
       if (prev.value.race.status !== 'over') return no(409, 'after', `race "${req.after.race}" is not over yet`);
       series = prev.value.race.series ?? prev.value.race.id;
-      const names = (JSON.parse(prev.value.race.state) as GameState).robots.map((r) => r.name);
+      const names = stateOf(prev.value.race).robots.map((r) => r.name);
       const stats = raceStats(names, await this.repo.gameEvents(req.after.race));
       // The picks as the last race's end announced them (its own seed breaks the ties: the end mail
       // lists them), less those not racing again; the newcomers after them.
@@ -328,11 +368,13 @@ export class RaceService {
   }
 
   /** The current turn's clock while it waits for the people to watch the replay (ready.ts); null when it runs. */
-  private async replayClock({ race, seats }: Loaded) {
+  private async replayClock(got: Loaded) {
+    const { race, seats } = got;
     if (race.status !== 'running' || JSON.parse(race.policy).kind !== 'live') return null;
-    const st: GameState = JSON.parse(race.state);
+    const st = stateOf(race);
     const people = seats.filter((x) => x.kind === 'human' && st.robots[x.seat]?.status !== 'out').map((x) => x.seat);
-    return clockView(waitingClock(await this.repo.turnEntries(race.id, st.turn), this.clock.now()), people);
+    // The turn's entries as far as they tell the clock: kept with the race, read when not.
+    return clockView(waitingClock((await this.repo.turnLog(got, st.turn)).clock, this.clock.now()), people);
   }
 
   /**
@@ -349,7 +391,7 @@ export class RaceService {
     const extra = Object.keys(body).find((k) => k !== 'turn');
     if (extra) return no(422, extra, 'unknown field (expected turn)');
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
-    const st: GameState = JSON.parse(race.state);
+    const st = stateOf(race);
     if (body.turn !== st.turn) return no(409, 'turn', `the race is at turn ${st.turn}`);
     const clock = await this.replayClock(got.value);
     if (!clock) return yes({ turn: st.turn, clockStarted: true, deadlineAt: race.deadline_at });
@@ -377,7 +419,7 @@ export class RaceService {
     if (!got.ok) return got;
     const { race } = got.value;
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
-    const st: GameState = JSON.parse(race.state);
+    const st = stateOf(race);
     if (body.turn !== st.turn) return no(409, 'turn', `the race is at turn ${st.turn}`);
     if (!needsProgram(st, seat)) return no(409, 'draft', 'this seat programs no register this turn');
     const open = [1, 2, 3, 4, 5].filter((reg) => !(st.robots[seat]!.locked & (1 << (reg - 1)))).length;
@@ -430,7 +472,7 @@ export class RaceService {
     const got = await this.auth.seat(id, seat, { token: secret });
     if (!got.ok) return got;
     const { race, seats } = got.value;
-    const st: GameState = JSON.parse(race.state);
+    const st = stateOf(race);
     if (race.status !== 'running' || st.turn !== 1 || st.phase !== 'programming') return no(409, 'robot', 'a robot is chosen before the first turn is played');
     const holder = seats.find((x) => x.seat !== seat && (x.robot ?? x.seat) === robot);
     if (holder) return no(409, 'robot', `${holder.name} races that robot`);
@@ -438,6 +480,7 @@ export class RaceService {
       apply: async (trx) => {
         await trx.updateTable('seats').set({ robot: robot as number }).where('race_id', '=', id).where('seat', '=', seat).execute();
       },
+      seatsChanged: true,
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ seat, robot: robot as number });
@@ -455,7 +498,7 @@ export class RaceService {
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
     if ((await this.repo.mailSecret(id, seat)) === null) return no(409, 'follow', 'this seat has no e-mail address, so no turn mails come to it');
     await this.repo.setFollow(id, seat, follow);
-    const st: GameState = JSON.parse(race.state);
+    const st = stateOf(race);
     return yes({ seat, follow, out: st.robots[seat]?.status === 'out' });
   }
 
@@ -464,11 +507,12 @@ export class RaceService {
    * its seats raced by e-mail (each one's address and secret); null for no race.
    */
   async mailRace(id: string): Promise<MailRace | null> {
-    const got = await this.repo.load(id);
+    // Read afresh: a seat's `follow` changes without a new version of the race.
+    const got = await this.repo.load(id, { fresh: true });
     if (!got) return null;
     const { race, seats } = got;
     return {
-      id, state: JSON.parse(race.state), status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
+      id, state: JSON.parse(race.state) as GameState, status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
       rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed, series: race.series,
       seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
       mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
@@ -516,7 +560,7 @@ export class RaceService {
       const turn = readTurn(body);
       if (!turn.ok) return turn;
       if (race.status !== 'running') return no(409, 'race', 'the race is over');
-      const st: GameState = JSON.parse(race.state);
+      const st = stateOf(race);
       if (who.moderatorKey !== undefined) {
         // The moderator key opens no seat: it corrects a seat's orders only on a turn taken back
         // (a rewound turn has been played before), and the correction is logged for everybody.
@@ -532,17 +576,17 @@ export class RaceService {
       if (!orders.ok) return no(422, orders.error.field, orders.error.message);
       const mine = orders.value.written;
       const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
+      const stored = JSON.stringify(mine);
       const store = async (trx: Trx) => {
-        const stored = JSON.stringify(mine);
         await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
           .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now })).execute();
       };
       const entries: Omit<Entry, 'seq'>[] = [{ turn: st.turn, kind: 'race', event }];
-      let change: Change = { beforeDeadline: now, apply: store };
+      let change: Change = { beforeDeadline: now, apply: store, orders: { turn: st.turn, seat, body: stored } };
       let play: Play | null = null;
       let waitForBots = false;
       if (JSON.parse(race.policy).kind === 'live') {
-        const sent = await repo.orders(id, st.turn);
+        const sent = await repo.turnOrders(got.value, st.turn);
         // The Three Minute Rule filled this seat's program at random (004 L188): that stands.
         if (hurriedFill(sent.get(seat)) && who.moderatorKey === undefined) return no(409, 'deadline', `the Three Minute Rule's time for turn ${st.turn} is up: ${seats[seat]!.name}'s program was filled at random and stands`);
         sent.set(seat, mine);
@@ -553,9 +597,9 @@ export class RaceService {
           const bots = this.decidedBots(race, seats, setup, st);
           if (bots) {
             play = this.play(got.value, st, setup, sent, now, bots);
-            const { set, apply } = play.change;
+            const { set, apply, dealt } = play.change;
             entries.push(...play.entries);
-            change = { beforeDeadline: now, set, apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
+            change = { beforeDeadline: now, set, ...(dealt ? { dealt } : {}), apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
           } else {
             // Played by this process once they have; by any process past play_by (this one may go away).
             waitForBots = true;
@@ -563,7 +607,7 @@ export class RaceService {
           }
         }
       }
-      const last = await commit(race, entries, change);
+      const last = await commit(race, entries, change, play ?? undefined);
       return yes({ last, play, waitForBots, loaded: got.value, setup, st, mine });
     });
     if (!done.ok) return done;
@@ -589,7 +633,7 @@ export class RaceService {
     if (!got.ok) return got;
     const { race } = got.value;
     if (race.status !== 'running') return no(409, 'race', 'the race is over');
-    const st: GameState = JSON.parse(race.state);
+    const st = stateOf(race);
     if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
     if (race.deadline_at !== null && race.deadline_at <= this.clock.now()) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed`);
     // A program the Three Minute Rule filled at random stands: no new hand withdraws it.
@@ -654,12 +698,12 @@ export class RaceService {
       if (!got) return null;
       const { race, seats } = got;
       if (race.status !== 'running' || race.paused_left !== null) return null;
-      const st: GameState = JSON.parse(race.state);
+      const st = stateOf(race);
       if (st.phase !== 'programming') return null;
       // A request to play a given turn does nothing once that turn has been played.
       if (onlyTurn !== undefined && st.turn !== onlyTurn) return null;
       const now = this.clock.now();
-      const sent = await repo.orders(id, st.turn);
+      const sent = await repo.turnOrders(got, st.turn);
       const due = force || (race.deadline_at !== null && race.deadline_at <= now);
       if (!due && !(allIn(seats, st, sent) && JSON.parse(race.policy).kind === 'live')) return null;
       const setup = this.setups.setupOf(race);
@@ -670,7 +714,7 @@ export class RaceService {
       const bots = this.decidedBots(race, seats, setup, st);
       if (!bots) return { kind: 'wait' as const, got, setup, st };
       const play = this.play(got, st, setup, sent, now, bots);
-      return { kind: 'played' as const, play, got, setup, last: await commit(race, play.entries, play.change) };
+      return { kind: 'played' as const, play, got, setup, last: await commit(race, play.entries, play.change, play) };
     });
     if (!done) return false;
     if (done.kind === 'hurried') return done.hurried;
@@ -781,16 +825,28 @@ export class RaceService {
       entries.push({ turn: s.turn, kind: 'race', event: { type: 'deadline', at: deadlineAt, ...(wait ? { clockStartsBy: now + wait } : {}) } });
     }
     const next = s;
+    const state = JSON.stringify(next);
+    // A turn taken back and played again deals its next turn again.
+    const row = { before: JSON.stringify(before), dealt: state, first_seq: null };
+    // This process dealt the turn (its log has the turn's beginning and game events so far): the
+    // play is known whole, as a read of the turn would give it.
+    const log = this.repo.keptLog(race);
+    const whole: PlayedTurn | null = log?.turn === turn && log.dealt
+      ? {
+          before: JSON.parse(log.dealt.before), events: [...log.dealt.events, ...entries.filter((e) => e.kind === 'game' && e.turn === turn).map((e) => e.event as GameEvent)],
+          after: before, setup, designs: seats.map((x) => x.robot ?? x.seat),
+        }
+      : null;
     return {
       entries,
       next: status === 'running' ? next : null,
+      played: whole,
       change: {
-        set: { state: JSON.stringify(next), deadline_at: deadlineAt, status, play_by: null },
+        set: { state, deadline_at: deadlineAt, status, play_by: null },
+        ...(status === 'running' ? { dealt: { turn: next.turn, before: row.before } } : {}),
         apply: async (trx, first) => {
           await trx.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn).execute();
           if (status !== 'running') return;
-          // A turn taken back and played again deals its next turn again.
-          const row = { before: JSON.stringify(before), dealt: JSON.stringify(next), first_seq: null };
           await trx.insertInto('turns').values({ race_id: id, turn: next.turn, ...row })
             .onConflict((oc) => oc.columns(['race_id', 'turn']).doUpdateSet(row)).execute();
         },
@@ -832,10 +888,10 @@ export class RaceService {
    * Tells this process's streams (the bus's `committed`) and the other processes (`published`)
    * that race `id`'s entries up to `lastSeq` are committed. With `entries` (what this process's
    * commit wrote, ending at `lastSeq`) the streams send those as they are; else they read them
-   * from the database. Each client gets each entry once, in order, whichever process wrote it.
+   * from the database. With `played`, the turn those entries played, as its frame is to be sent. Each client gets each entry once, in order, whichever process wrote it.
    */
-  announce(id: string, lastSeq: number, entries?: readonly Entry[]): void {
-    this.bus.emit('committed', id, lastSeq, entries);
+  announce(id: string, lastSeq: number, entries?: readonly Entry[], played?: HandedPlay): void {
+    this.bus.emit('committed', id, lastSeq, entries, played);
     this.published?.(id, lastSeq);
   }
 

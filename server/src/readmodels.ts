@@ -12,6 +12,7 @@ import { publicDeal, storedDeal } from './deal.js';
 import { no, yes, type Answer } from './errors.js';
 import { submittedCounts, unreadableRow, type LoadedRace, type RaceRepository } from './repository.js';
 import type { RaceSetups } from './setups.js';
+import { stateOf } from './race-cache.js';
 import { publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
 
 export interface PlayedTurn {
@@ -69,18 +70,18 @@ export class ReadModels {
   async view(id: string): Promise<Answer<ReturnType<typeof publicView> & { standings: Standing[]; series: string | null }>> {
     const got = await this.repo.load(id);
     if (!got) return no(404, 'race', `no race "${id}"`);
-    const st: GameState = JSON.parse(got.race.state);
+    const st = stateOf(got.race);
     // The standings as they stand (teams listed as teams, 000 L21); final once the race is over.
-    const view = publicView(raceSummary(got.race), st, got.seats.map(seatInfo), await this.repo.submittedSeats(id, st.turn));
+    const view = publicView(raceSummary(got.race), st, got.seats.map(seatInfo), submittedCounts(await this.repo.turnOrders(got, st.turn)));
     return yes({ ...view, standings: standings(this.setups.setupOf(got.race), st), series: got.race.series });
   }
 
   /** What a seat may see, once it has shown it holds the seat: the race, its own hand and its own orders. */
   async seat(got: LoadedRace, seat: number) {
     const { race, seats } = got;
-    const st: GameState = JSON.parse(race.state);
+    const st = stateOf(race);
     // One read for the seat's own orders and who else has sent theirs.
-    const sent = await this.repo.orders(race.id, st.turn);
+    const sent = await this.repo.turnOrders(got, st.turn);
     const stored = sent.get(seat);
     const mine = stored && !unreadableRow(stored) ? stored : null;
     // The other seats of the same player, opened by the same link (000 L40).
@@ -138,6 +139,18 @@ export class ReadModels {
   async played(id: string, turn: number): Promise<Answer<{ replay: Replay; report: Report }>> {
     const k = await this.keep(id, turn);
     return k.ok ? yes({ replay: replayOf(k.value, turn), report: reportOf(k.value, turn) }) : k;
+  }
+
+  /**
+   * A play this process committed, known whole (race-cache.ts `TurnLog`): kept as a read of it
+   * would give it (`first`: its first seq), and its replay and report made, for the stream.
+   */
+  handOver(id: string, turn: number, first: number, played: PlayedTurn): { replay: Replay; report: Report } {
+    const key = `${id}:${turn}:${first}`;
+    const k: Kept = { played };
+    if (this.kept.size >= PLAYED_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, Promise.resolve(yes(k)));
+    return { replay: replayOf(k, turn), report: reportOf(k, turn) };
   }
 
   /** The play of a turn, read once per play. */

@@ -9,8 +9,9 @@ import type { GameEvent } from '../../engine/src/index.js';
 import type { Db, RaceRow, SeatMailRow, SeatRow, Tables, TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
+import { logFromEntries, nextLog, stateOf, type CachedRace, type RaceCache, type TurnLog } from './race-cache.js';
 
-/** A race and its seats, as read. */
+/** A race and its seats, as read (or kept: race-cache.ts; then frozen). */
 export interface LoadedRace {
   readonly race: Selectable<RaceRow>;
   readonly seats: Selectable<SeatRow>[];
@@ -26,29 +27,76 @@ export interface Change {
   readonly beforeDeadline?: number;
   /** The change's other writes, in the same transaction; `first` is the seq of its first entry. */
   readonly apply?: (trx: Trx, first: number) => Promise<void>;
+  /** `apply` writes the race's seats: a kept copy of the race is dropped, not carried on to the next version. */
+  readonly seatsChanged?: true;
+  /**
+   * The change deals turn `turn`, which begins from `before` (its turns row's, as stored): the kept
+   * turn log starts there, and the turn has no orders yet.
+   */
+  readonly dealt?: { readonly turn: number; readonly before: string };
+  /** The orders `apply` stores (the only orders it writes; `body` as stored): kept orders of the turn are carried on with them. */
+  readonly orders?: { readonly turn: number; readonly seat: number; readonly body: string };
 }
 
 /** Entries are inserted this many rows a statement. */
 const ROWS_PER_INSERT = 200;
 
 export class RaceRepository {
-  constructor(readonly db: Db) {}
+  /**
+   * @param cache the races kept in this process (race-cache.ts), shared by the repositories of its transactions
+   * @param committed what to do once the transaction this repository is part of has committed
+   */
+  constructor(readonly db: Db, readonly cache: RaceCache, private readonly committed: (() => void)[] = []) {}
 
   /**
    * Runs `work` in one transaction, with a repository whose every read and write is part of it:
    * what it reads is what its writes are checked against (a change still commits only on the
    * version it read), and nothing of it is kept if it throws.
    */
-  transaction<T>(work: (repo: RaceRepository) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (repo: RaceRepository) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
-    return this.db.transaction().execute((trx) => work(new RaceRepository(trx)));
+    const committed: (() => void)[] = [];
+    const out = await this.db.transaction().execute((trx) => work(new RaceRepository(trx, this.cache, committed)));
+    for (const f of committed) f();
+    return out;
   }
 
-  async load(id: string): Promise<LoadedRace | null> {
+  /**
+   * A race and its seats: as kept, when this process is the database's only writer or the race's
+   * version says the kept one still stands (one small read); else read and kept.
+   */
+  async load(id: string, o: { fresh?: boolean } = {}): Promise<LoadedRace | null> {
+    const kept = o.fresh ? undefined : this.cache.get(id);
+    if (kept) {
+      if (this.cache.alone) return kept;
+      const now = await this.db.selectFrom('races').select('version').where('id', '=', id).executeTakeFirst();
+      if (!now) return (this.cache.drop(id), null);
+      if (Number(now.version) === kept.race.version) return kept;
+    }
     const race = await this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
     if (!race) return null;
     const seats = await this.db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
-    return { race, seats };
+    const read: CachedRace = { race, seats };
+    this.cache.put(read);
+    return read;
+  }
+
+  /**
+   * The current turn's log as far as this process knows it (race-cache.ts), read from the turn's
+   * entries when it is not kept; `loaded` is the race as loaded (the log is of its version).
+   */
+  async turnLog(loaded: LoadedRace, turn: number): Promise<TurnLog> {
+    const kept = this.cache.get(loaded.race.id);
+    if (kept?.log?.turn === turn && kept.race.version === loaded.race.version) return kept.log;
+    const log = logFromEntries(turn, await this.turnEntries(loaded.race.id, turn));
+    if (kept && kept.race.version === loaded.race.version) this.cache.put({ ...kept, log });
+    return log;
+  }
+
+  /** The log kept with this version of the race, if any (never read). */
+  keptLog(race: Pick<RaceRow, 'id' | 'version'>): TurnLog | undefined {
+    const kept = this.cache.get(race.id);
+    return kept && kept.race.version === race.version ? kept.log : undefined;
   }
 
   race(id: string): Promise<Selectable<RaceRow> | undefined> {
@@ -57,7 +105,8 @@ export class RaceRepository {
 
   /** A race's creation: its row, seats, mail seats, first entries and first turn, in one transaction. */
   async insertRace(race: RaceRow, seats: Insertable<SeatRow>[], mail: { race_id: string; seat: number; email: string; secret: string }[], entries: readonly Omit<Entry, 'seq'>[], turn: TurnRow): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.transaction(async (repo) => {
+      const trx = repo.db;
       let seq = race.series_seq;
       if (race.series) {
         // Its place in the series, after every race of it stored so far. Touching the series' first
@@ -67,11 +116,15 @@ export class RaceRepository {
         const last = await trx.selectFrom('races').select((eb) => eb.fn.max('series_seq').as('seq')).where('series', '=', race.series).executeTakeFirst();
         seq = Number(last?.seq ?? 0) + 1;
       }
-      await trx.insertInto('races').values({ ...race, series_seq: seq }).execute();
+      const row = { ...race, series_seq: seq };
+      await trx.insertInto('races').values(row).execute();
       await trx.insertInto('seats').values(seats).execute();
       if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
       await insertEntries(trx, race.id, 1, entries);
       await trx.insertInto('turns').values(turn).execute();
+      // Kept as created, with its first turn's log: the first requests need not read it.
+      const log = nextLog(undefined, entries, turn.turn, { turn: turn.turn, before: turn.before });
+      repo.committed.push(() => this.cache.put({ race: row, seats: seats as Selectable<SeatRow>[], ...(log ? { log } : {}), orders: { turn: turn.turn, sent: new Map() } }));
     });
   }
 
@@ -85,7 +138,12 @@ export class RaceRepository {
   async commitChange(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}): Promise<number | null> {
     const first = race.last_seq + 1;
     const last = race.last_seq + entries.length;
-    return this.transaction(async ({ db: trx }) => {
+    // The kept copy of this version, if any, is carried on to the next once the change has
+    // committed; until then (and if it does not commit) the race is read from the database.
+    const kept = this.cache.get(race.id);
+    this.cache.drop(race.id);
+    return this.transaction(async (repo) => {
+      const trx = repo.db;
       let q = trx.updateTable('races').set({ ...change.set, version: race.version + 1, last_seq: last })
         .where('id', '=', race.id).where('version', '=', race.version);
       const before = change.beforeDeadline;
@@ -95,19 +153,35 @@ export class RaceRepository {
       await insertEntries(trx, race.id, first, entries);
       // Inside `transaction` the handle is the transaction's.
       await change.apply?.(trx as Trx, first);
+      if (kept && kept.race.version === race.version && !change.seatsChanged) {
+        const row = { ...kept.race, ...change.set, version: race.version + 1, last_seq: last };
+        // The new state is parsed here once (stateOf keeps it with the row) rather than by the next request.
+        const turn = change.set?.state === undefined ? kept.log?.turn : stateOf(row).turn;
+        const log = turn === undefined ? undefined : nextLog(kept.log, entries, turn, change.dealt);
+        const orders = nextOrders(kept.orders, change);
+        repo.committed.push(() => this.cache.put({ race: row, seats: kept.seats, ...(log ? { log } : {}), ...(orders ? { orders } : {}) }));
+      }
       return last;
     });
-  }
-
-  /** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
-  async submittedSeats(id: string, turn: number): Promise<Map<number, number>> {
-    return submittedCounts(await this.orders(id, turn));
   }
 
   /** Each seat's robot design (render/src/robots.ts), by seat. */
   async designs(id: string): Promise<number[]> {
     const seats = await this.db.selectFrom('seats').select(['seat', 'robot']).where('race_id', '=', id).orderBy('seat').execute();
     return seats.map((x) => x.robot ?? x.seat);
+  }
+
+  /**
+   * The orders sent for the current turn of a race as loaded, by seat (a map of the caller's own):
+   * as kept with its version, else read (and kept).
+   */
+  async turnOrders(loaded: LoadedRace, turn: number): Promise<Map<number, StoredOrders>> {
+    const kept = this.cache.get(loaded.race.id);
+    const same = kept && kept.race.version === loaded.race.version;
+    if (same && kept.orders?.turn === turn) return new Map(kept.orders.sent as ReadonlyMap<number, StoredOrders>);
+    const sent = await this.orders(loaded.race.id, turn);
+    if (same) this.cache.put({ ...kept, orders: { turn, sent: new Map(sent) } });
+    return sent;
   }
 
   /** The orders sent for a turn, by seat; a row that is not JSON is kept as `UnreadableRow`. */
@@ -124,6 +198,7 @@ export class RaceRepository {
 
   /** Whether a seat keeps receiving the turn reports once its robot is out (`seats.follow`). */
   async setFollow(id: string, seat: number, follow: boolean): Promise<void> {
+    this.cache.drop(id);
     await this.db.updateTable('seats').set({ follow: follow ? 1 : 0 }).where('race_id', '=', id).where('seat', '=', seat).execute();
   }
 
@@ -220,13 +295,17 @@ export class RaceRepository {
     return rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }));
   }
 
-  /** The engine's events of a race (or of one turn), less any the moderator rewound. */
+  /**
+   * The engine's events of a race (or of one turn), less any the moderator rewound. A rewind of
+   * turn N (an entry of turn N) takes back what followed, turn N+1's first entries included, so
+   * the entries of one turn are read with those of the turn before.
+   */
   async gameEvents(id: string, turn?: number): Promise<GameEvent[]> {
     let q = this.db.selectFrom('events').selectAll().where('race_id', '=', id);
-    if (turn !== undefined) q = q.where('turn', '=', turn);
-    const entries = (await q.orderBy('seq').execute()).map((r) => ({ seq: r.seq, ...JSON.parse(r.body) }) as Entry);
+    if (turn !== undefined) q = q.where('turn', 'in', [turn - 1, turn]);
+    const entries = (await q.orderBy('seq').execute()).map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }) as Entry);
     const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
-    return entries.filter((e) => e.kind === 'game' && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
+    return entries.filter((e) => e.kind === 'game' && (turn === undefined || e.turn === turn) && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
   }
 }
 
@@ -243,6 +322,20 @@ function storedOrders(body: string): StoredOrders {
   } catch (e) {
     return { unreadableRow: (e as Error).message };
   }
+}
+
+/**
+ * The orders kept with the next version, once `change` has committed on top of those kept with
+ * this one (undefined: not known; a change whose writes are not told is not followed).
+ */
+function nextOrders(kept: CachedRace['orders'], change: Change): CachedRace['orders'] {
+  if (change.dealt) return { turn: change.dealt.turn, sent: new Map() };
+  if (change.orders) {
+    const { turn, seat, body } = change.orders;
+    if (kept?.turn !== turn) return undefined;
+    return { turn, sent: new Map(kept.sent).set(seat, storedOrders(body)) };
+  }
+  return change.apply ? undefined : kept;
 }
 
 /** The seats whose orders are in, each with how many registers its program fills (a count: no card; none for a row that does not read). */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COURSES_DIR } from '../../boards/src/index.js';
 import { raceStats, startingPicks } from '../../engine/src/index.js';
-import { call, freshDb, postgresAnswers, startServer, type TestServer } from './testing.js';
+import { call, freshDb, postgresAnswers, startServer, touchRace, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const FIRST_SHIFT = JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8'));
@@ -193,6 +193,7 @@ test('a race whose people are all out ends when its creator chose "end", and pla
       st.robots[0].status = 'out';
       st.robots[0].programmed = true;
       await s.db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', r.body.id).execute();
+      await touchRace(s.db, r.body.id);
       const now = s.clock.now();
       await call(s.base, 'POST', `/api/races/${r.body.id}/moderator/adjudicate`, {}, { 'x-moderator-key': r.body.moderatorKey });
       const view = (await call(s.base, 'GET', `/api/races/${r.body.id}`)).body;
@@ -233,6 +234,7 @@ test('a seat follows the race once out, or stops, through the service with its l
     }
     assert.equal(await follows(0), 0);
     await s.db.updateTable('races').set({ status: 'over' }).where('id', '=', id).execute();
+    await touchRace(s.db, id);
     const over = await s.service.follow(id, 0, { mailSecret: secret }, true);
     assert.deepEqual(over.ok ? null : [over.refusal.status, over.refusal.field], [409, 'race']);
     assert.equal(await follows(0), 0);

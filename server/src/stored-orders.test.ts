@@ -1,7 +1,7 @@
 /** Stored orders that no longer read are filled at random as such, logged, never in silence. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, startServer, until } from './testing.js';
+import { call, freshDb, startServer, touchRace, until } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -43,6 +43,7 @@ test('a seat\'s stored orders that no longer read are filled at random as unread
     const stored = JSON.parse(row.body);
     stored.program[2] = 'Move two';
     await db.updateTable('orders').set({ body: JSON.stringify(stored) }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
+    await touchRace(db, race.id);
     await send(1);
     const events = await played();
     const programmed = events.filter((e) => e.turn === 1 && e.event.type === 'programmed');
@@ -63,6 +64,7 @@ test('a stored orders row that is not JSON fills the whole program at random as 
   try {
     await send(0);
     await db.updateTable('orders').set({ body: '{"program": ["F2:670"' }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
+    await touchRace(db, race.id);
     // The seat's own view still answers (no orders shown) while the row does not read.
     assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0]!.token))).status, 200);
     await send(1);

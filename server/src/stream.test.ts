@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Entry } from './races.js';
 import { StreamHub, type StreamSource } from './stream.js';
-import { call, freshDb, startServer, streamClient, until, type TestServer } from './testing.js';
+import { call, freshDb, startServer, streamClient, touchRace, until, type TestServer } from './testing.js';
 
 const newRace = async (base: string) =>
   (await call(base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } })).body as { id: string; seats: { token: string }[] };
@@ -18,6 +18,7 @@ async function grow(s: TestServer, id: string, n: number, bytes: number): Promis
   }
   const last = race.last_seq + n;
   await s.db.updateTable('races').set({ last_seq: last }).where('id', '=', id).execute();
+  await touchRace(s.db, id);
   s.service.announce(id, last);
   return last;
 }

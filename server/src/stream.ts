@@ -112,7 +112,7 @@ export class StreamHub {
   private readonly perAddress = new Map<string, number>();
   private readonly limits: StreamLimits;
   private readonly timer: ReturnType<typeof setInterval>;
-  /** Played turns already built, by race, turn and first seq (a rewound turn is built anew). */
+  /** Played turns already built, by race and the seq of the turn's `turnEnded` entry (a rewound turn is built anew). */
   private readonly playedCache = new Map<string, Promise<PlayedTurn | null>>();
 
   constructor(private readonly source: StreamSource, limits: Partial<StreamLimits> = {}) {
@@ -131,10 +131,12 @@ export class StreamHub {
   /**
    * Entries up to `seq` of race `id` are committed (by this process or another). `entries`: those
    * the commit wrote, ending at `seq`, when this process made it; they need not be read back.
+   * `played`: the turn they played, when this process had all of it; its frame need not be read.
    */
-  committed(id: string, seq: number, entries?: readonly Entry[]): void {
+  committed(id: string, seq: number, entries?: readonly Entry[], played?: { endedSeq: number; frame: () => PlayedTurn }): void {
     const hub = this.races.get(id);
     if (!hub) return;
+    if (played) this.keepPlayed(`${id}:${played.endedSeq}`, Promise.resolve(played.frame()));
     if (seq > hub.announced) hub.announced = seq;
     if (entries?.length && hub.sent >= 0) {
       trimFresh(hub);
@@ -271,7 +273,7 @@ export class StreamHub {
         const first = batch[0]!.seq;
         hub.sent = batch[batch.length - 1]!.seq;
         const ended = batch.filter((e) => e.kind === 'game' && e.event.type === 'turnEnded');
-        const played = ended.length && this.source.played ? await this.playedTurn(id, ended[ended.length - 1]!.turn, first) : null;
+        const played = ended.length && this.source.played ? await this.playedTurn(id, ended[ended.length - 1]!) : null;
         // A batch that played a turn goes with the turn's replay and report, in one frame.
         const framed = (entries: readonly Entry[]) => JSON.stringify(played ? { entries, played } : entries);
         const frame = framed(batch);
@@ -302,15 +304,16 @@ export class StreamHub {
     }
   }
 
-  private playedTurn(id: string, turn: number, firstSeq: number): Promise<PlayedTurn | null> {
-    const key = `${id}:${turn}:${firstSeq}`;
-    let got = this.playedCache.get(key);
-    if (!got) {
-      got = this.source.played!(id, turn).catch(() => null);
-      this.playedCache.set(key, got);
-      // A small cache: the turns played lately (every client of a race wants the same one).
-      if (this.playedCache.size > 2000) this.playedCache.delete(this.playedCache.keys().next().value!);
-    }
+  /** The played turn whose `turnEnded` entry is `ended` (a turn rewound and played again has another). */
+  private playedTurn(id: string, ended: Entry): Promise<PlayedTurn | null> {
+    const key = `${id}:${ended.seq}`;
+    return this.playedCache.get(key) ?? this.keepPlayed(key, this.source.played!(id, ended.turn).catch(() => null));
+  }
+
+  private keepPlayed(key: string, got: Promise<PlayedTurn | null>): Promise<PlayedTurn | null> {
+    this.playedCache.set(key, got);
+    // A small cache: the turns played lately (every client of a race wants the same one).
+    if (this.playedCache.size > 2000) this.playedCache.delete(this.playedCache.keys().next().value!);
     return got;
   }
 

@@ -79,7 +79,16 @@ export async function rigRaceState(db: Db, id: string, change: (st: GameState) =
   const st: GameState = JSON.parse(row.state);
   change(st);
   await db.updateTable('races').set({ state: JSON.stringify(st) }).where('id', '=', id).execute();
+  await touchRace(db, id);
   return st;
+}
+
+/**
+ * Gives a race a new version after a test changed its rows behind the server's back, as another
+ * process's change would: a server that keeps races in memory (race-cache.ts) reads it again.
+ */
+export async function touchRace(db: Db, id: string): Promise<void> {
+  await db.updateTable('races').set((eb) => ({ version: eb('version', '+', 1) })).where('id', '=', id).execute();
 }
 
 export interface TestServer {

@@ -1,0 +1,152 @@
+/**
+ * The races this process has read or changed lately, kept parsed: a request that finds its race
+ * here reads neither the race row (its state, a few KB of JSON) nor its seats. An entry stands for
+ * one version of the race: a change committed by this process replaces it with the next version
+ * once its transaction has committed (repository.ts `commitChange`), and a change that another
+ * process may have made is found by the version itself (the repository checks it, unless this
+ * process is the database's only writer). A stale entry is never written from: every change
+ * commits only on the version it read.
+ *
+ * With an entry, the current turn's log as far as this process knows it (`TurnLog`): the entries
+ * that tell the replay clock (ready.ts), and, for a turn this process dealt, the state the turn
+ * began from and its game events so far, from which the turn's replay and report are made when
+ * this process plays it (no read back).
+ */
+import type { Selectable } from 'kysely';
+import type { GameEvent, GameState } from '../../engine/src/index.js';
+import type { RaceRow, SeatRow } from './db.js';
+import type { Entry } from './races.js';
+
+/** What a turn's entries tell, kept with a cached race. */
+export interface TurnLog {
+  readonly turn: number;
+  /**
+   * The turn's race entries from its last `deadline` entry on (or all of them when it has none):
+   * the replay clock (ready.ts `waitingClock`) starts over at each `deadline`, so these give the
+   * same clock as all of the turn's entries.
+   */
+  readonly clock: readonly Pick<Entry, 'kind' | 'event'>[];
+  /**
+   * For a turn this process dealt: the state it began from (the turns row's `before`, as stored)
+   * and its game events so far, those a read of the turn's entries (less the rewound) would give.
+   */
+  readonly dealt?: { readonly before: string; readonly events: readonly GameEvent[] };
+}
+
+export interface CachedRace {
+  readonly race: Selectable<RaceRow>;
+  readonly seats: Selectable<SeatRow>[];
+  readonly log?: TurnLog;
+  /** The orders of a turn (the current one) at this version, by seat, as a read would give them. */
+  readonly orders?: { readonly turn: number; readonly sent: ReadonlyMap<number, unknown> };
+}
+
+/** Races kept at most; the least recently used goes first. */
+const KEPT = 5000;
+
+export class RaceCache {
+  private readonly races = new Map<string, CachedRace>();
+
+  /**
+   * @param alone this process is the database's only writer (SQLite): an entry is used without a
+   * look at the race's version.
+   */
+  constructor(readonly alone: boolean) {}
+
+  get(id: string): CachedRace | undefined {
+    const c = this.races.get(id);
+    if (c) {
+      // Most recently used last.
+      this.races.delete(id);
+      this.races.set(id, c);
+    }
+    return c;
+  }
+
+  /** Keeps `c` unless a later version of the race is kept already. */
+  put(c: CachedRace): void {
+    const id = c.race.id;
+    const had = this.races.get(id);
+    if (had && had.race.version > c.race.version) return;
+    // The same version: what else is known of it is kept too.
+    if (had && had.race.version === c.race.version) {
+      const log = c.log ?? had.log;
+      const orders = c.orders ?? had.orders;
+      c = { race: c.race, seats: c.seats, ...(log ? { log } : {}), ...(orders ? { orders } : {}) };
+    }
+    this.races.delete(id);
+    this.races.set(id, freezeRace(c));
+    if (this.races.size > KEPT) this.races.delete(this.races.keys().next().value!);
+  }
+
+  drop(id: string): void {
+    this.races.delete(id);
+  }
+}
+
+function freezeRace(c: CachedRace): CachedRace {
+  Object.freeze(c.race);
+  for (const s of c.seats) Object.freeze(s);
+  Object.freeze(c.seats);
+  if (c.orders) for (const o of c.orders.sent.values()) deepFreeze(o);
+  return Object.freeze(c);
+}
+
+/** Frozen through and through: what is shared between requests cannot be changed by one of them. */
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
+const states = new WeakMap<object, GameState>();
+
+/** A race row's state, parsed once per row read or kept (frozen: a change makes a new state). */
+export function stateOf(race: Pick<RaceRow, 'state'>): GameState {
+  let st = states.get(race);
+  if (!st) {
+    st = deepFreeze(JSON.parse(race.state) as GameState);
+    states.set(race, st);
+  }
+  return st;
+}
+
+/** The log of the next version, once `entries` are committed on top of `log` (leaving the race at `turn`); undefined: not known. */
+export function nextLog(log: TurnLog | undefined, entries: readonly Omit<Entry, 'seq'>[], turn: number, dealt?: { turn: number; before: string }): TurnLog | undefined {
+  // A rewind takes entries back: what a read would give is not followed here.
+  if (entries.some((e) => e.kind === 'race' && e.event.type === 'rewound')) return undefined;
+  let base: TurnLog;
+  let mine: readonly Omit<Entry, 'seq'>[];
+  if (dealt && dealt.turn === turn) {
+    // The turn this commit dealt: its entries begin here (anything of the turn from before a rewind
+    // was taken back), and its clock with its `deadline` entry.
+    mine = entries.filter((e) => e.turn === turn);
+    if (!mine.some((e) => e.kind === 'race' && e.event.type === 'deadline')) return undefined;
+    base = { turn, clock: [], dealt: { before: dealt.before, events: [] } };
+  } else {
+    if (!log || log.turn !== turn) return undefined;
+    base = log;
+    mine = entries.filter((e) => e.turn === turn);
+  }
+  let clock = [...base.clock];
+  const events = base.dealt ? [...base.dealt.events] : null;
+  for (const e of mine) {
+    if (e.kind === 'game') events?.push(e.event as GameEvent);
+    else if (e.event.type === 'deadline') clock = [e];
+    else clock.push(e);
+  }
+  return { turn, clock, ...(base.dealt ? { dealt: { before: base.dealt.before, events: events! } } : {}) };
+}
+
+/** A turn log from the turn's entries as read (all of them, in seq order): the clock only. */
+export function logFromEntries(turn: number, entries: readonly Entry[]): TurnLog {
+  let clock: Pick<Entry, 'kind' | 'event'>[] = [];
+  for (const e of entries) {
+    if (e.kind !== 'race') continue;
+    if (e.event.type === 'deadline') clock = [e];
+    else clock.push(e);
+  }
+  return { turn, clock };
+}
