@@ -121,6 +121,21 @@ export interface DbConfig {
   readonly file?: string;
 }
 
+/**
+ * What a PostgreSQL server process has sent its database since it started (`GET /api/metrics`'s
+ * `db`, which the load benchmark divides by the turns played): statements (not counting begin,
+ * commit and rollback), transactions (begins), round trips (a statement's answer waited for; a
+ * begin sent ahead with the statement after it is none), and the connections taken from the pool
+ * that had to wait for one to come free, with how long they waited in all.
+ */
+export interface DbStats {
+  statements: number;
+  transactions: number;
+  roundTrips: number;
+  poolWaits: number;
+  poolWaitMs: number;
+}
+
 /** How many statements get a name (are prepared once per connection); any beyond are sent unnamed. */
 const NAMED_STATEMENTS = 500;
 
@@ -130,7 +145,7 @@ const NAMED_STATEMENTS = 500;
  * at every execution, and the client sends only its parameters after the first time. Statements
  * without parameters (begin, commit) stay in the simple protocol, a round trip of their own.
  */
-function preparedOnce(pool: pg.Pool): PostgresPool {
+function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -142,10 +157,16 @@ function preparedOnce(pool: pg.Pool): PostgresPool {
   };
   return {
     connect: async () => {
+      const full = pool.idleCount === 0 && pool.totalCount >= max;
+      const asked = full ? performance.now() : 0;
       const client = await pool.connect();
+      if (full) (stats.poolWaits++, (stats.poolWaitMs += performance.now() - asked));
       return {
         // Kysely's query (no cursor is configured, so never a cursor's).
         query: ((text: string, values: readonly unknown[]) => {
+          stats.roundTrips++;
+          if (text === 'begin') stats.transactions++;
+          else if (text !== 'commit' && text !== 'rollback') stats.statements++;
           const name = values.length ? nameOf(text) : undefined;
           return name ? client.query({ name, text, values: [...values] }) : client.query(text, [...values]);
         }) as unknown as PostgresPoolClient['query'],
@@ -156,10 +177,13 @@ function preparedOnce(pool: pg.Pool): PostgresPool {
   };
 }
 
-export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } {
+/** Connections a server process keeps to PostgreSQL at most. */
+const POOL_SIZE = 10;
+
+export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; stats?: DbStats } {
   if (c.url) {
     const pool = new pg.Pool({
-      connectionString: c.url, max: 10, connectionTimeoutMillis: 5000,
+      connectionString: c.url, max: POOL_SIZE, connectionTimeoutMillis: 5000,
       // Lets an operator (and the tests) tell this server's connections apart.
       ...(process.env.PG_APPLICATION_NAME ? { application_name: process.env.PG_APPLICATION_NAME } : {}),
     });
@@ -171,7 +195,8 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } 
     pool.on('connect', (client) => client.on('error', (e) => console.error(`database connection lost in use: ${e.message}`)));
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
-    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool) }) }), dialect: 'postgres' };
+    const stats: DbStats = { statements: 0, transactions: 0, roundTrips: 0, poolWaits: 0, poolWaitMs: 0 };
+    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool, POOL_SIZE, stats) }) }), dialect: 'postgres', stats };
   }
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });

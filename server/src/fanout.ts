@@ -16,6 +16,8 @@ const CHANNEL = 'roborally_entries';
 const DRAFTS = 'roborally_drafts';
 
 export interface Fanout {
+  /** Notifications sent (statements: each `pg_notify` call is one), for the metrics. */
+  readonly sent: () => number;
   publish(raceId: string, lastSeq: number): void;
   publishDraft(raceId: string, draft: Draft): void;
   close(): Promise<void>;
@@ -103,12 +105,16 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   const sender = new pg.Pool({ ...clientConfig(url), max: 2 });
   sender.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`));
   sender.on('connect', (client) => client.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`)));
+  let sent = 0;
   return {
+    sent: () => sent,
     publish: (raceId, lastSeq) => {
+      sent++;
       sender.query('SELECT pg_notify($1, $2)', [CHANNEL, `${raceId}:${lastSeq}`]).catch((e: Error) => console.error(`NOTIFY ${raceId}:${lastSeq}: ${e.message}`));
     },
     publishDraft: (raceId, d) => {
       const payload = JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled });
+      sent++;
       sender.query('SELECT pg_notify($1, $2)', [DRAFTS, payload]).catch((e: Error) => console.error(`NOTIFY draft of ${raceId}: ${e.message}`));
     },
     close: async () => {
