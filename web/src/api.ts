@@ -102,6 +102,8 @@ export type SentOrders = Omit<SeatOrders, 'facing' | 'choices'> & {
 export interface SeatView extends RaceView {
   you: {
     seat: number; hand: string[]; openRegisters: number[]; needsProgram: boolean; poweredDown: boolean; orders: SentOrders | null;
+    /** What of its stored orders no longer read (shown in `orders` as they will be played). */
+    ordersUnread: { field: string; message: string }[];
     /** All its options, secret or not; the decisions the rule set takes; the card its Flywheel keeps; whether it recompiled this turn. */
     options: string[]; choiceKeys: string[]; flywheel: string | null; recompiled: boolean;
   };
