@@ -27,7 +27,7 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
-import { RaceRepository, StaleChange, unreadableRow, type Change, type StoredOrders } from './repository.js';
+import { RaceRepository, StaleChange, rowBody, rowUnread, type Change, type StoredOrders } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
@@ -747,10 +747,10 @@ export class RaceService {
     // Checked by the engine when they were sent (readOrders): entered as they are.
     const people: Record<number, CheckedTurn> = {};
     for (const [seat, o] of sent) {
-      const t = storedTurn(setup, st, seat, unreadableRow(o) ? null : o);
+      const t = storedTurn(setup, st, seat, rowBody(o));
       // Stored orders that no longer read (a corrupt row, an older format) are filled at random as
       // `unreadable` (the turn's programmed event and report say so), never in silence.
-      const unread = unreadableRow(o) ? [{ field: 'body', message: `not JSON (${o.unreadableRow})` }] : t.unread ?? [];
+      const unread = rowUnread(o, t.unread);
       for (const u of unread) console.error(`race ${id}, seat ${seat}, turn ${turn}: stored orders unreadable: ${u.field}: ${u.message}; ${t.unreadable ? 'filled at random' : 'left out'}`);
       people[seat] = t;
     }

@@ -277,6 +277,11 @@ export interface UnreadableRow {
 }
 export type StoredOrders = SeatOrders | UnreadableRow;
 export const unreadableRow = (o: StoredOrders | undefined): o is UnreadableRow => !!o && 'unreadableRow' in o;
+/** A stored row as the engine's reader takes it (`storedTurn`, `storedOrders`): a row that is not JSON is no orders. */
+export const rowBody = (o: StoredOrders): SeatOrders | null => (unreadableRow(o) ? null : o);
+/** What of a stored row did not read: the row itself when it is not JSON, else what the engine's reader named. */
+export const rowUnread = (o: StoredOrders, unread: readonly { field: string; message: string }[] | undefined): readonly { field: string; message: string }[] =>
+  unreadableRow(o) ? [{ field: 'body', message: `not JSON (${o.unreadableRow})` }] : unread ?? [];
 
 function storedOrders(body: string): StoredOrders {
   try {
