@@ -1,9 +1,10 @@
 /** Plays a scenario and compares the outcome with its expectations (SCENARIOS.md). */
 import {
-  DECK, RULE_SETS, beginTurn, cardName, createState, cutTurn, dirName, endTurn, handCard, makeSetup, needsProgram,
-  openRegisters, parseChoices, playRegister, popcount, recompile, renderText, submitOrders, type Card,
-  type Choices, type GameState, type Result, type Setup,
+  DECK, RULE_SETS, beginTurn, cardName, checkOrders, createState, cutTurn, dirName, handCard, makeSetup, needsProgram,
+  openRegisters, parseChoices, playRegister, popcount, recompile, renderText, submitOrders, type Card, type CheckedTurn,
+  type Choices, type GameState, type Orders, type Reentry, type Result, type Setup,
 } from '../../engine/src/index.js';
+import { adjudicate } from '../../driver/src/index.js';
 import { MAX_ID, parseScenario, type Expect, type Scenario, type TurnSpec } from './scenario.js';
 
 export type Verdict = 'pass' | 'fail';
@@ -69,22 +70,60 @@ function play(sc: Scenario, pictures: string[] | null): Result<Played> {
   let state = created.value;
   for (const o of sc.offers) state.offers = [...state.offers.filter((x) => x.x !== o.x || x.y !== o.y), o];
   const messages: string[] = [];
+  // The turn dealt by the driver with the last turn played, if it was a whole turn.
+  let dealt: GameState | null = null;
   for (let t = 0; t < sc.turns.length; t++) {
     const turn = sc.turns[t]!;
-    const res = playTurnSpec(setup.value, state, turn, `turns[${t}]`, t === sc.turns.length - 1, pictures, t === 0 ? sc.robots.map((r) => r.program) : []);
+    const next = sc.turns[t + 1];
+    const res = playTurnSpec(setup.value, state, dealt, turn, {
+      path: `turns[${t}]`, last: !next, pictures, seed: sc.seed, reenterNext: next?.reenter ?? {},
+      lastProgram: t === 0 ? sc.robots.map((r) => r.program) : [],
+    });
     if (!res.ok) return res;
-    state = res.value;
+    state = res.value.ended;
+    dealt = res.value.next;
     if (turn.expect) messages.push(...compare(sc, turn.expect, state, `after turn ${t + 1}`));
   }
   return { ok: true, value: { state, messages } };
 }
 
-function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: string, last: boolean, pictures: string[] | null, lastProgram: readonly (readonly Card[] | undefined)[]): Result<GameState> {
+interface TurnPlay {
+  readonly path: string;
+  /** The scenario's last turn: a cut turn is left as it stands. */
+  readonly last: boolean;
+  readonly pictures: string[] | null;
+  readonly seed: number;
+  /** The next turn's re-entries (`reenter`), which the driver applies when it deals that turn. */
+  readonly reenterNext: Readonly<Record<number, Reentry>>;
+  /** Robot index → its program in turn 1 (a register locked before programming keeps that card). */
+  readonly lastProgram: readonly (readonly Card[] | undefined)[];
+}
+
+interface TurnPlayed {
+  /** The state at the end of the turn (or after its last register phase, for a cut turn). */
+  readonly ended: GameState;
+  /** The next turn as the driver dealt it, null when the runner deals it (after a cut turn, or a race over). */
+  readonly next: GameState | null;
+}
+
+/**
+ * One turn of a scenario. The turn is dealt by the engine's `beginTurn` (the first one, one after a
+ * cut turn, or one after a race the driver says is over), or was dealt by the driver with the turn
+ * before. A whole turn is played by the race driver's `adjudicate` (orders entered, five registers,
+ * end of turn, re-entry, next deal), a turn cut short (`registers`) register by register by the
+ * engine: the driver plays whole turns only (docs/scenarios.md).
+ */
+function playTurnSpec(setup: Setup, before: GameState, dealt: GameState | null, turn: TurnSpec, o: TurnPlay): Result<TurnPlayed> {
+  const { path, pictures } = o;
   // Cards stored on a Flywheel are out of the deck; each joins its own robot's hand (OPTIONS.md 2.11).
   const stored = before.robots.map((r) => r.opt?.flywheel ?? 0);
-  const begun = beginTurn(setup, before, turn.reenter);
-  if (!begun.ok) return begun;
-  let state = begun.value.state;
+  let state: GameState;
+  if (dealt) state = dealt;
+  else {
+    const begun = beginTurn(setup, before, turn.reenter);
+    if (!begun.ok) return begun;
+    state = begun.value.state;
+  }
   const registers = turn.registers ?? 5;
   // Option decisions, read against each robot as the turn begins.
   const choices = new Map<number, Choices>();
@@ -126,6 +165,7 @@ function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: str
     hands.set(i, [...hand.map(([card]) => card), ...(stored[i] && !hand.some(([card]) => card === stored[i]) ? [stored[i]!] : [])]);
   }
   if (setup.rules.priorities) state.deck = DECK.filter((c) => !used.has(c));
+  const sent = new Map<number, Orders>();
   state.discard = [];
   for (let i = 0; i < state.robots.length; i++) {
     const r = state.robots[i]!;
@@ -142,7 +182,7 @@ function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: str
       if (setup.rules.priorities) state.deck = [...state.deck, ...robot.hand]; // replaced: copies of a state share the deck
       robot.hand = hands.get(i) ?? [];
       // A register locked before programming keeps last turn's card: the robot's `program` in turn 1.
-      for (let k = 0; k < 5; k++) if (robot.locked & (1 << k) && !robot.registers[k]) robot.registers[k] = lastProgram[i]?.[k] ?? 0;
+      for (let k = 0; k < 5; k++) if (robot.locked & (1 << k) && !robot.registers[k]) robot.registers[k] = o.lastProgram[i]?.[k] ?? 0;
     }
     const decides = turn.powerDown.has(i) || turn.stayDown.has(i) || turn.takeOption.has(i) || c !== undefined;
     if (needsProgram(state, i) && !cards) {
@@ -151,33 +191,46 @@ function playTurnSpec(setup: Setup, before: GameState, turn: TurnSpec, path: str
       return fail(`${path}.programs`, `no program for ${r.name}, which is on the board, powered up, and has ${open} unlocked register${open === 1 ? '' : 's'}`);
     }
     if (!cards && !decides) continue;
-    const res = submitOrders(setup, state, i, {
+    const orders: Orders = {
       ...(cards ? { program: cards, joined: turn.joined.get(i) ?? [] } : {}),
       powerDown: turn.powerDown.has(i),
       stayDown: turn.stayDown.has(i),
       takeOption: turn.takeOption.has(i),
       unlock: c?.unlock ?? [],
       ...(c ? { choices: c } : {}),
-    });
-    if (!res.ok) {
-      const f = res.error.field;
-      return fail(f.startsWith('program') ? `${path}.programs.${r.name}${f.slice('program'.length)}` : `${path}.${f}`, res.error.message);
+    };
+    const refused = checkOrders(setup, state, i, orders);
+    if (refused && !refused.ok) {
+      const f = refused.error.field;
+      return fail(f.startsWith('program') ? `${path}.programs.${r.name}${f.slice('program'.length)}` : `${path}.${f}`, refused.error.message);
     }
+    sent.set(i, orders);
+  }
+  const picture = (s: GameState, register: number) => pictures?.push(`${path} register ${register}\n${renderText(setup.board, s, { devices: false })}`);
+  if (turn.registers === undefined) {
+    // A whole turn: the driver's, with the orders as checked above and the next turn's re-entries.
+    const checked: Record<number, CheckedTurn> = {};
+    for (const [i, orders] of sent) checked[i] = { orders, checkedWhenSent: true };
+    for (const [k, reentry] of Object.entries(o.reenterNext)) checked[Number(k)] = { ...(checked[Number(k)] ?? { orders: {}, checkedWhenSent: true }), reentry };
+    const res = adjudicate(setup, state, checked, {}, o.seed, pictures ? { onRegister: picture } : {});
+    if (!res.ok) return fail(`${path}.${res.error.field}`, res.error.message);
+    return { ok: true, value: { ended: res.value.ended, next: res.value.next?.state ?? null } };
+  }
+  // A turn cut short: the orders entered as checked, the register phases played one by one.
+  for (const [i, orders] of sent) {
+    const res = submitOrders(setup, state, i, orders);
+    if (!res.ok) return res;
     state = res.value;
   }
-  if (registers === 0) return last ? { ok: true, value: state } : cutTurn(setup, state);
   for (let k = 0; k < registers; k++) {
     const res = playRegister(setup, state);
     if (!res.ok) return fail(`${path}.${res.error.field}`, res.error.message);
     state = res.value.state;
-    pictures?.push(`${path} register ${k + 1}\n${renderText(setup.board, state, { devices: false })}`);
+    picture(state, k + 1);
   }
-  if (turn.registers === undefined) {
-    const res = endTurn(setup, state);
-    if (!res.ok) return res;
-    return { ok: true, value: res.value.state };
-  }
-  return last ? { ok: true, value: state } : cutTurn(setup, state);
+  if (o.last) return { ok: true, value: { ended: state, next: null } };
+  const cut = cutTurn(setup, state);
+  return cut.ok ? { ok: true, value: { ended: cut.value, next: null } } : cut;
 }
 
 const fail = (field: string, message: string): Result<never> => ({ ok: false, error: { field, message } });

@@ -130,6 +130,17 @@ describe('adjudicate', () => {
     assert.deepEqual(played.played.flatMap((e) => (e.type === 'powerDownAnnounced' ? [e.robot] : [])), [0, 1], 'both power downs were entered');
   });
 
+  test('with onRegister, the state after each of the five register phases is shown, and the turn comes out as without', () => {
+    const setup = setupOf(board, 'classic');
+    const race = must(startRace(setup, must(entrants(setup, course, [{ name: 'Bolt', level: 'strong' }, { name: 'Cog', level: 'random' }], 6)), 6));
+    const dealt = race.dealt.state;
+    const bots = decideBots(setup, dealt, [{ seat: 0, level: 'strong' }, { seat: 1, level: 'random' }], 6);
+    const seen: [number, number, string][] = [];
+    const shown = must(adjudicate(setup, dealt, {}, bots, 6, { onRegister: (st, k) => seen.push([k, st.register, st.phase]) }));
+    assert.deepEqual(seen, [1, 2, 3, 4, 5].map((k) => [k, k, 'registers']));
+    assert.deepEqual(shown, must(adjudicate(setup, dealt, {}, bots, 6)));
+  });
+
   test('says when the race is over and deals nothing more', () => {
     // One flag next to the start; the robot faces it and finishes in its first register.
     const setup = setupOf(plainBoard(4, 1, {}, [[1, 0]], { start: [0, 0] }), 'classic');

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  arenaStarts, beginTurn, chooseFacing, enterCheckedOrders, enterOrders, needsProgram, newRace, playTurn, raceOver,
+  arenaStarts, beginTurn, chooseFacing, endTurn, enterCheckedOrders, enterOrders, needsProgram, newRace, playRegister, playTurn, raceOver,
   type CheckedTurn, type Dir, type Entrant, type GameEvent, type GameState, type Orders, type Outcome, type Reentry, type Result, type Seed, type Setup, type Square,
 } from '../../engine/src/index.js';
 import { BOTS, chooseOrders, chooseReentry, type Budget, type Level } from '../../bots/src/index.js';
@@ -149,21 +149,35 @@ export interface AdjudicateOptions {
   readonly events?: boolean;
   /** The budget of each bot's re-entry choice (as `decideBot`'s). */
   readonly budget?: Budget;
+  /**
+   * Called with the state after each register phase (the conformance runner's `--show`): the
+   * registers are then played one call each (`playRegister`, then `endTurn`), which the engine's
+   * property test holds equal to `playTurn`'s one call.
+   */
+  readonly onRegister?: (state: GameState, register: number) => void;
+}
+
+/** A turn's orders entered (`enterTurn`): the state ready for its register phases. */
+export interface EnteredTurn {
+  readonly state: GameState;
+  /** Per seat with registers filled (or nothing sent), in seat order. */
+  readonly fills: Fill[];
+  /** The starting facings chosen with the first turn's orders (`faced` events). */
+  readonly faced: GameEvent[];
+  /** How the people's robots re-enter if destroyed this turn, as their orders asked. */
+  readonly reentry: Record<number, Reentry>;
 }
 
 /**
- * Plays the turn dealt in `state`: each seat's orders (people's from `orders`, the bots' from
- * `bots`, nothing for a seat in neither), the empty or illegal registers filled at random (RULES.md
- * threeMinuteRule, 001 L393), the five registers and the end of the turn; then, unless the race is
- * over, the destroyed robots re-enter (people as they asked, bots as they choose now) and the next
- * turn is dealt. Pure: no I/O; the engine's generator in the state is the only randomness.
+ * Enters the turn's orders in the state as dealt: the starting facings first, then each seat's
+ * orders (people's from `orders`, checked when sent; the bots' from `bots`, checked now, once;
+ * nothing for a seat in neither), the empty or illegal registers filled at random (RULES.md
+ * threeMinuteRule, 001 L393).
  */
-export function adjudicate(
+export function enterTurn(
   setup: Setup, state: GameState, orders: Readonly<Record<number, CheckedTurn | undefined>>, bots: Readonly<Record<number, BotTurn | undefined>>,
-  seed: Seed, o: AdjudicateOptions = {},
-): Result<Adjudication> {
+): Result<EnteredTurn> {
   if (state.phase !== 'programming') return fail('phase', 'no turn is dealt');
-  const turn = state.turn;
   let s = state;
   const fills: Fill[] = [];
   // The starting facings chosen with the first turn's orders come first (002 L38-39).
@@ -195,8 +209,42 @@ export function adjudicate(
       fills.push({ seat: i, registers, events, missing: !sent, refused });
     }
   }
+  return { ok: true, value: { state: s, fills, faced, reentry } };
+}
+
+/** The register phases and the end of the turn, in one call, or one call each for `onRegister`. */
+function playRegisters(setup: Setup, state: GameState, o: AdjudicateOptions): Result<Outcome> {
   const ev = o.events === false ? { events: false } : undefined;
-  const played = playTurn(setup, s, ev);
+  if (!o.onRegister) return playTurn(setup, state, ev);
+  let s = state;
+  const events: GameEvent[] = [];
+  for (let k = 1; k <= 5; k++) {
+    const res = playRegister(setup, s, ev);
+    if (!res.ok) return res;
+    s = res.value.state;
+    events.push(...res.value.events);
+    o.onRegister(s, k);
+  }
+  const ended = endTurn(setup, s, ev);
+  if (!ended.ok) return ended;
+  return { ok: true, value: { state: ended.value.state, events: [...events, ...ended.value.events] } };
+}
+
+/**
+ * Plays the turn dealt in `state`: the orders entered (`enterTurn`), the five registers and the
+ * end of the turn; then, unless the race is over, the destroyed robots re-enter (people as they
+ * asked, bots as they choose now) and the next turn is dealt. Pure: no I/O; the engine's
+ * generator in the state is the only randomness.
+ */
+export function adjudicate(
+  setup: Setup, state: GameState, orders: Readonly<Record<number, CheckedTurn | undefined>>, bots: Readonly<Record<number, BotTurn | undefined>>,
+  seed: Seed, o: AdjudicateOptions = {},
+): Result<Adjudication> {
+  const entered = enterTurn(setup, state, orders, bots);
+  if (!entered.ok) return entered;
+  const { fills, faced, reentry } = entered.value;
+  const turn = state.turn;
+  const played = playRegisters(setup, entered.value.state, o);
   if (!played.ok) return played;
   const ended = played.value.state;
   if (raceOver(setup, ended)) return { ok: true, value: { fills, played: [...faced, ...played.value.events], ended, over: true, next: null, state: ended } };
@@ -204,7 +252,7 @@ export function adjudicate(
     const i = Number(k);
     if (b && ended.robots[i]?.status === 'destroyed') reentry[i] = chooseReentry(setup, ended, i, botSeed(seed, turn + 1, i), b.level, o.budget);
   }
-  const next = beginTurn(setup, ended, reentry, ev);
+  const next = beginTurn(setup, ended, reentry, o.events === false ? { events: false } : undefined);
   if (!next.ok) return next;
   return { ok: true, value: { fills, played: [...faced, ...played.value.events], ended, over: false, next: next.value, state: next.value.state } };
 }

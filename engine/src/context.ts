@@ -61,15 +61,18 @@ export interface Workspace {
   nearestAt: Int32Array;
   dieAtDistance: Int32Array;
   lit: Int32Array;
+  /** Laser step: per robot, what its own laser meets (a robot, a die as -1 - flag, or none), from the step's first pass. */
+  aim: Int32Array;
   laserScratchClean: boolean;
   /** Laser step: shots dealt point by point, and the optional weapons that hit. */
   readonly special: PendingShot[];
   readonly weaponShots: WeaponShot[];
-  /** Belt step: the riders, their targets and which of them stay. */
+  /** Belt step: the riders, their targets, which of them stay and which ride an express belt. */
   riders: Int32Array;
   tx: Int32Array;
   ty: Int32Array;
   stuck: Uint8Array;
+  express: Uint8Array;
   /** This register: the sides each robot's shield has blocked (shieldPerRegister), and whether any has. */
   blockedSides: number[];
   anyBlocked: boolean;
@@ -105,9 +108,9 @@ function newWorkspace(cells: number): Workspace {
   return {
     occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [],
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
-    lit: new Int32Array(8), laserScratchClean: true,
+    lit: new Int32Array(8), aim: new Int32Array(8), laserScratchClean: true,
     special: [], weaponShots: [],
-    riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8),
+    riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8), express: new Uint8Array(8),
     blockedSides: [], anyBlocked: false, fireControlUsed: new Map(), rams: new Set(),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { beginTurn, cardName, enterCheckedOrders, enterOrders, fillProgram, readOrders, storedTurn, submitOrders, type GameState, type Setup } from './index.js';
+import { beginTurn, cardName, enterCheckedOrders, enterOrders, fillProgram, readOrders, storedOrders, storedTurn, submitOrders, type GameState, type Setup } from './index.js';
 import { card, must, race } from './testing.js';
 
 const HAND = ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20', 'F1:500', 'F1:510', 'R:100', 'F3:800'];
@@ -138,4 +138,22 @@ test('stored orders that no longer read are named with the reader\'s error, and 
   assert.deepEqual(choice.unread?.map((u) => u.field).sort(), ['choices.brakes', 'powerDown'].sort());
   assert.equal(choice.unreadable, undefined);
   assert.deepEqual(must(enterCheckedOrders(setup, st, 0, choice)).events, []);
+});
+
+test('stored orders are shown to their seat as they will be played: what no longer reads as left to the random fill or left out, and named', () => {
+  const { setup, st } = dealt();
+  const read = must(readOrders(setup, st, 0, { program: HAND.slice(0, 5), takeOption: false }));
+  assert.deepEqual(storedOrders(setup, st, 0, read.written), { orders: read.written, unread: [] }, 'orders that read are shown as stored');
+  const row = { program: ['F2:670', 'Move two', null, 'L:90', 7], powerDown: 'yes', stayDown: false, takeOption: false, unlock: [], reenter: null, choices: { brakes: [9] } };
+  const shown = storedOrders(setup, st, 0, row);
+  assert.deepEqual(shown.orders.program, ['F2:670', null, null, 'L:90', null]);
+  assert.equal(shown.orders.powerDown, false);
+  assert.equal(shown.orders.choices, null);
+  assert.deepEqual(shown.unread.map((u) => u.field), ['program[1]', 'program[4]', 'powerDown', 'choices.brakes']);
+  // What is shown is what is played: the same registers filled, as unreadable.
+  const played = must(enterCheckedOrders(setup, st, 0, storedTurn(setup, st, 0, row)));
+  const filled = played.events.flatMap((e) => (e.type === 'programmed' ? e.filled.map((f) => f.register) : []));
+  assert.deepEqual(filled, shown.orders.program.flatMap((c, k) => (c === null ? [k + 1] : [])));
+  // No object at all: every open register left to the random fill.
+  assert.deepEqual(storedOrders(setup, st, 0, null).orders.program, [null, null, null, null, null]);
 });

@@ -115,17 +115,17 @@ type Entry = { card: Card; joined: Card };
 const entryText = (e: Entry): string => `${cardName(e.card)}${e.joined ? `+${cardName(e.joined)}` : ''}`;
 const NO_ENTRY: Entry = { card: 0, joined: 0 };
 
-/**
- * Orders `readOrders` took and stored, read again against the turn as dealt, as the engine enters
- * them at the deadline (`enterCheckedOrders`): a card per open register, 0 for one left to the
- * random fill; the cards the orders use besides the program (joined, set aside, stored), which the
- * fill must not draw; the re-entry and the starting facing asked for. Nothing is checked here: it
- * was when they were sent. What no longer reads (a corrupt row, an older format: only a change of
- * the stored orders makes one) is never dropped in silence: it is named in `unread` with the
- * reader's error, a program entry's register is filled at random as `unreadable` (the whole
- * program if there is none to read), and an unreadable decision is left out.
- */
-export function storedTurn(setup: Setup, st: GameState, seat: number, stored: unknown): CheckedTurn {
+/** Stored orders read again (`storedTurn`, `storedOrders`). */
+interface Reread {
+  /** As they will be played, written as the API writes them (`SeatOrders`). */
+  readonly written: SeatOrders;
+  readonly entries: readonly Entry[];
+  readonly choices: Choices;
+  readonly unread: readonly { field: string; message: string }[];
+  readonly unreadable: readonly number[];
+}
+
+function reread(setup: Setup, st: GameState, seat: number, stored: unknown): Reread {
   const unread: { field: string; message: string }[] = [];
   const unreadable: number[] = [];
   const o: Record<string, unknown> = isObject(stored) ? stored : {};
@@ -148,17 +148,49 @@ export function storedTurn(setup: Setup, st: GameState, seat: number, stored: un
   if (unlock === null) unread.push({ field: 'unlock', message: 'expected register numbers 1 to 5' });
   const re = o.reenter;
   if (re !== undefined && re !== null && !isObject(re)) unread.push({ field: 'reenter', message: 'expected {"dir": "N"|"E"|"S"|"W", "poweredDown": bool}' });
+  const flags = { powerDown: flag('powerDown'), stayDown: flag('stayDown'), takeOption: flag('takeOption') };
+  const r = st.robots[seat];
+  const parsed = r && o.choices !== undefined && o.choices !== null ? parseChoices(o.choices, setup, r) : null;
+  if (parsed && !parsed.ok) unread.push(parsed.error);
+  // No program to read: a register left to the random fill per open register.
+  const open = r && Array.isArray(o.program) ? [] : openRegisters(r?.locked ?? 0);
   const written: SeatOrders = {
-    program: [], powerDown: flag('powerDown'), stayDown: flag('stayDown'), takeOption: flag('takeOption'), unlock: unlock ?? [],
+    ...(Number.isInteger(o.turn) ? { turn: o.turn as number } : {}),
+    program: Array.isArray(o.program) ? entries.map((e) => (e.card ? entryText(e) : null)) : open.map(() => null),
+    ...flags, unlock: unlock ?? [],
     reenter: isObject(re) ? { ...(typeof re.dir === 'string' ? { dir: re.dir } : {}), ...(typeof re.poweredDown === 'boolean' ? { poweredDown: re.poweredDown } : {}) } : null,
     ...(typeof o.facing === 'string' ? { facing: o.facing } : {}),
-    choices: isObject(o.choices) ? o.choices : null,
+    // An unreadable decision is left out, with the others (`storedTurn` enters none of them).
+    choices: isObject(o.choices) && (!parsed || parsed.ok) ? o.choices : null,
   };
-  const r = st.robots[seat];
-  const choices = r && o.choices !== undefined && o.choices !== null ? parseChoices(o.choices, setup, r) : null;
-  if (choices && !choices.ok) unread.push(choices.error);
-  const turn = checkedTurn(written, entries, choices?.ok ? choices.value : {});
+  return { written, entries, choices: parsed?.ok ? parsed.value : {}, unread, unreadable };
+}
+
+/**
+ * Orders `readOrders` took and stored, read again against the turn as dealt, as the engine enters
+ * them at the deadline (`enterCheckedOrders`): a card per open register, 0 for one left to the
+ * random fill; the cards the orders use besides the program (joined, set aside, stored), which the
+ * fill must not draw; the re-entry and the starting facing asked for. Nothing is checked here: it
+ * was when they were sent. What no longer reads (a corrupt row, an older format: only a change of
+ * the stored orders makes one) is never dropped in silence: it is named in `unread` with the
+ * reader's error, a program entry's register is filled at random as `unreadable` (the whole
+ * program if there is none to read), and an unreadable decision is left out.
+ */
+export function storedTurn(setup: Setup, st: GameState, seat: number, stored: unknown): CheckedTurn {
+  const { written, entries, choices, unread, unreadable } = reread(setup, st, seat, stored);
+  const turn = checkedTurn(written, entries, choices);
   return unread.length ? { ...turn, unread, ...(unreadable.length ? { unreadable } : {}) } : turn;
+}
+
+/**
+ * Stored orders as the seat may see them: as they will be played (`storedTurn`), written as the
+ * API writes them. What no longer reads is named in `unread` and shown as it will be played: a
+ * program entry as `null` (filled at random), a flag as false, the option decisions as none.
+ * Orders that read are shown as they were stored.
+ */
+export function storedOrders(setup: Setup, st: GameState, seat: number, stored: unknown): { orders: SeatOrders; unread: readonly { field: string; message: string }[] } {
+  const { written, unread } = reread(setup, st, seat, stored);
+  return { orders: unread.length ? written : (stored as SeatOrders), unread };
 }
 
 /** Orders as written, with their entries and decisions read, as the engine enters them (`storedTurn`). */

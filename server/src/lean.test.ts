@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { type LogEvent } from 'kysely';
 import pg from 'pg';
 import { pbem, type RuleSet } from '../../engine/src/index.js';
-import type { Tables } from './db.js';
+import { openDb } from './db.js';
 import { RaceService, type HandedPlay, type PlayedFrame } from './races.js';
 import { shippedCourses } from './courses.js';
 import { freshDb, PG_URL, postgresAnswers, TestClock } from './testing.js';
@@ -12,22 +11,36 @@ import { freshDb, PG_URL, postgresAnswers, TestClock } from './testing.js';
 const havePostgres = await postgresAnswers();
 const courses = shippedCourses();
 
-/** A race service over `kind`'s database whose every statement and transaction is counted. */
+/**
+ * A race service over `kind`'s database whose every statement and transaction is counted, and on
+ * PostgreSQL its round trips (db.ts's own count: statements sent together are one Kysely query).
+ */
 async function countedService(kind: 'sqlite' | 'postgres', alone = false) {
   const fresh = await freshDb(kind);
   await fresh.db.destroy();
   // The statements themselves are kept too, so that a count other than the bound says which they were.
-  const counts = { statements: 0, transactions: 0, outside: 0, sql: [] as string[] };
+  const counts = { statements: 0, transactions: 0, outside: 0, roundTrips: 0, sql: [] as string[] };
   let inside = false;
   const log = (e: LogEvent) => {
     const sql = e.query.sql.trim().toLowerCase();
     counts.sql.push(`${e.level}: ${sql.slice(0, 80)}`);
     if (sql === 'begin' || sql.startsWith('start transaction')) (counts.transactions++, (inside = true));
     else if (sql === 'commit' || sql === 'rollback') inside = false;
+    else if (sql === '-- pipelined') counts.outside += inside ? 0 : 1;
     else (counts.statements++, inside || counts.outside++);
   };
-  const pool = fresh.url ? new pg.Pool({ connectionString: fresh.url, max: 4 }) : null;
-  const db = new Kysely<Tables>({ dialect: pool ? new PostgresDialect({ pool }) : new SqliteDialect({ database: new Database(fresh.file!) }), log });
+  const { db, stats } = openDb(fresh.url ? { url: fresh.url, log } : { file: fresh.file!, log });
+  // On PostgreSQL the statements are counted as sent (those sent together included).
+  const sent = { statements: 0, roundTrips: 0 };
+  const reset = () => {
+    Object.assign(counts, { statements: 0, transactions: 0, outside: 0, roundTrips: 0, sql: [] });
+    if (stats) Object.assign(sent, { statements: stats.statements, roundTrips: stats.roundTrips });
+  };
+  const tally = () => ({
+    statements: stats ? stats.statements - sent.statements : counts.statements,
+    transactions: counts.transactions, outside: counts.outside,
+    ...(stats ? { roundTrips: stats.roundTrips - sent.roundTrips } : {}),
+  });
   const clock = new TestClock();
   const service = new RaceService({ db, clock, course: (n) => courses.get(n), alone });
   const close = async () => {
@@ -40,10 +53,8 @@ async function countedService(kind: 'sqlite' | 'postgres', alone = false) {
       await admin.end();
     }
   };
-  return { service, counts, clock, close };
+  return { service, counts, clock, close, reset, tally };
 }
-
-const tally = ({ statements, transactions, outside }: { statements: number; transactions: number; outside: number }) => ({ statements, transactions, outside });
 
 const firstCards = async (service: RaceService, id: string, seat: number, token: string) => {
   const you = await service.seat(id, seat, token);
@@ -54,8 +65,10 @@ const firstCards = async (service: RaceService, id: string, seat: number, token:
 // SQLite is served by one process (the race is kept in memory between requests, race-cache.ts);
 // PostgreSQL may be shared, so each request reads the race's version first (one statement more).
 for (const [kind, alone, storing, playing] of [['sqlite', true, 3, 5], ['postgres', false, 4, 6]] as const) {
-  test(`[${kind}] orders cost a few statements, all in one transaction: a PUT that stores them ${storing}, the last one of a turn, which plays it, ${playing}`, { skip: kind === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false }, async () => {
-    const { service, counts, close } = await countedService(kind, alone);
+  test(`[${kind}] orders cost a few statements, all in one transaction: a PUT that stores them ${storing}, the last one of a turn, which plays it, ${playing}${kind === 'postgres' ? '; each 3 round trips' : ''}`, { skip: kind === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false }, async () => {
+    const { service, counts, close, reset, tally } = await countedService(kind, alone);
+    // PostgreSQL: the race's version, the writes together, the commit (the begin goes with the first).
+    const trips = kind === 'postgres' ? { roundTrips: 3 } : {};
     try {
       const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 } });
       assert.ok(created.ok);
@@ -64,17 +77,17 @@ for (const [kind, alone, storing, playing] of [['sqlite', true, 3, 5], ['postgre
         const a = await firstCards(service, id, 0, seats[0]!.token!);
         const b = await firstCards(service, id, 1, seats[1]!.token!);
         assert.equal(a.turn, turn);
-        Object.assign(counts, { statements: 0, transactions: 0, outside: 0, sql: [] });
+        reset();
         const stored = await service.submit(id, 0, { token: seats[0]!.token! }, a);
         assert.ok(stored.ok, JSON.stringify(stored));
         // (Read the race's version;) bump the version, append the entry, upsert the orders. The race,
         // its seats and the turn's orders are kept from the seat views.
-        assert.deepEqual(tally(counts), { statements: storing, transactions: 1, outside: 0 }, `a PUT that stores orders:\n${counts.sql.join('\n')}`);
-        Object.assign(counts, { statements: 0, transactions: 0, outside: 0, sql: [] });
+        assert.deepEqual(tally(), { statements: storing, transactions: 1, outside: 0, ...trips }, `a PUT that stores orders:\n${counts.sql.join('\n')}`);
+        reset();
         const last = await service.submit(id, 1, { token: seats[1]!.token! }, b);
         assert.ok(last.ok, JSON.stringify(last));
         // The same, and the turn's first seq and the next turn.
-        assert.deepEqual(tally(counts), { statements: playing, transactions: 1, outside: 0 }, `the last PUT, which plays the turn:\n${counts.sql.join('\n')}`);
+        assert.deepEqual(tally(), { statements: playing, transactions: 1, outside: 0, ...trips }, `the last PUT, which plays the turn:\n${counts.sql.join('\n')}`);
         const view = await service.view(id);
         assert.ok(view.ok && view.value.turn === turn + 1, 'the last orders played the turn');
       }
@@ -164,7 +177,7 @@ test('orders that arrive after the deadline are refused with 409 deadline and ne
 });
 
 test('[sqlite] a turn as the benchmark plays it (two seat views, two PUTs, the played frame) costs 8 statements in 2 transactions: the race, its orders, its clock and the played turn are not read', async () => {
-  const { service, counts, close } = await countedService('sqlite', true);
+  const { service, counts, close, reset, tally } = await countedService('sqlite', true);
   try {
     const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
     assert.ok(created.ok);
@@ -172,13 +185,13 @@ test('[sqlite] a turn as the benchmark plays it (two seat views, two PUTs, the p
     const frames: PlayedFrame[] = [];
     service.bus.on('committed', (_id: string, _seq: number, _entries: unknown, played?: HandedPlay) => played && frames.push(played.frame()));
     for (let turn = 1; turn <= 3; turn++) {
-      Object.assign(counts, { statements: 0, transactions: 0, outside: 0, sql: [] });
+      reset();
       const a = await firstCards(service, id, 0, seats[0]!.token!);
       const b = await firstCards(service, id, 1, seats[1]!.token!);
       assert.ok((await service.submit(id, 0, { token: seats[0]!.token! }, a)).ok);
       assert.ok((await service.submit(id, 1, { token: seats[1]!.token! }, b)).ok);
       // The seat views read nothing, the PUTs write (3 and 5 as above), the frame reads nothing.
-      assert.deepEqual(tally(counts), { statements: 8, transactions: 2, outside: 0 }, `a turn:\n${counts.sql.join('\n')}`);
+      assert.deepEqual(tally(), { statements: 8, transactions: 2, outside: 0 }, `a turn:\n${counts.sql.join('\n')}`);
       assert.equal(frames.length, turn, 'the played turn was handed over with its announcement');
     }
   } finally {

@@ -11,7 +11,7 @@ const havePostgres = await postgresAnswers();
 const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
-  test(`[${dialect}] a database made before migrations is migrated in place, keeping its races, and migrating twice changes nothing`, { skip: skipFor(dialect) }, async () => {
+  test(`[${dialect}] a database made before migrations is migrated in place, keeping its races, and migrating twice changes nothing; two races cannot hold one place of a series`, { skip: skipFor(dialect) }, async () => {
     const { db } = await freshDb(dialect, undefined, { tables: false });
     try {
       // The tables as the server made them before migrations, with a race in them.
@@ -30,6 +30,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       await migrate(db);
       const numbered = await db.selectFrom('races').select(['id', 'series_seq']).where('series', '=', 'old').orderBy('series_seq').execute();
       assert.deepEqual(numbered.map((r) => [r.id, Number(r.series_seq)]), [['s2', 1], ['s0', 2], ['s1', 3]]);
+      // Two races never hold one place of a series (the unique index beside insertRace's lock).
+      await assert.rejects(sql`insert into races (id, created_at, course, rules, settings, policy, moderator_hash, state, version, last_seq, deadline_at, paused_left, status, seed, series, series_seq)
+        values ('s3', 6, 'first-shift', 'classic', '{}', '{}', 'h', '{}', 1, 0, null, null, 'over', 1, 'old', 3)`.execute(db), /unique|UNIQUE/);
       const row = await db.selectFrom('races').select(['id', 'seed', 'deal']).where('id', '=', 'old').executeTakeFirstOrThrow();
       assert.deepEqual({ ...row, seed: Number(row.seed) }, { id: 'old', seed: 1234, deal: null });
       // A race stored before deals were kept apart keeps its seed as secret as it was.

@@ -14,8 +14,8 @@ import {
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
-import type { Selectable } from 'kysely';
-import type { Db, RaceRow, SeatRow } from './db.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Db, RaceRow, SeatRow, Tables } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
 import { replayWaitMs, type Clock, type DeadlinePolicy } from './deadline.js';
 import { clockView, waitingClock } from './ready.js';
@@ -27,7 +27,7 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
-import { RaceRepository, unreadableRow, type Change, type StoredOrders, type Trx } from './repository.js';
+import { RaceRepository, StaleChange, rowBody, rowUnread, type Change, type StoredOrders } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
@@ -135,7 +135,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A turn played, not yet committed: its entries, the change that stores it, the next turn dealt (null: the race is over). */
 interface Play {
   readonly entries: Omit<Entry, 'seq'>[];
-  readonly change: Required<Pick<Change, 'set' | 'apply'>> & Pick<Change, 'dealt'>;
+  readonly change: Required<Pick<Change, 'set' | 'writes'>> & Pick<Change, 'dealt'>;
   readonly next: GameState | null;
   /**
    * The turn as played, for its replay and report, when this process knows all of it (it dealt
@@ -163,8 +163,14 @@ interface HurriedFill {
 }
 const hurriedFill = (o: unknown): o is HurriedFill => isObject(o) && o.hurried === true;
 
-/** The versioned commit of one transaction (RaceService.inTransaction). */
-type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change, play?: Play) => Promise<number | null>;
+/**
+ * The versioned commit of one transaction (RaceService.inTransaction): the seq the race's entries
+ * now end at; a change that came first makes the whole transaction `STALE`.
+ */
+type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change, play?: Play) => Promise<number>;
+
+/** What `inTransaction` gives when another change of the race came first: nothing of the work was kept. */
+const STALE = Symbol('stale');
 
 /** Whether every person whose robot plays cards this turn has sent orders. */
 const allIn = (seats: readonly Pick<SeatRow, 'seat' | 'kind'>[], st: GameState, sent: ReadonlyMap<number, unknown>): boolean =>
@@ -261,15 +267,22 @@ export class RaceService {
   /**
    * Runs `work` in one transaction: it reads through `repo` and commits through `commit` (the
    * versioned commit), all part of that transaction; what it committed is announced once the
-   * transaction is, and nothing if it throws.
+   * transaction is, and nothing if it throws, or if another change of the race came first (`STALE`).
    */
-  private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T | typeof STALE> {
     const done: [string, number, Entry[], Play | undefined][] = [];
-    const out = await this.repo.transaction((repo) => work(repo, async (race, entries, change, play) => {
-      const last = await repo.commitChange(race, entries, change);
-      if (last !== null && entries.length) done.push([race.id, last, withSeqs(entries, last), play]);
-      return last;
-    }));
+    let out: T;
+    try {
+      out = await this.repo.transaction((repo) => work(repo, async (race, entries, change, play) => {
+        // Within the transaction a stale change throws (StaleChange) rather than give null.
+        const last = (await repo.commitChange(race, entries, change))!;
+        if (entries.length) done.push([race.id, last, withSeqs(entries, last), play]);
+        return last;
+      }));
+    } catch (e) {
+      if (e instanceof StaleChange) return STALE;
+      throw e;
+    }
     for (const [id, last, entries, play] of done) this.announce(id, last, entries, this.handOver(id, play, last, entries));
     return out;
   }
@@ -477,9 +490,7 @@ export class RaceService {
     const holder = seats.find((x) => x.seat !== seat && (x.robot ?? x.seat) === robot);
     if (holder) return no(409, 'robot', `${holder.name} races that robot`);
     const committed = await this.commit(race, [{ turn: st.turn, kind: 'race', event: { type: 'robotChosen', seat, robot: robot as number } }], {
-      apply: async (trx) => {
-        await trx.updateTable('seats').set({ robot: robot as number }).where('race_id', '=', id).where('seat', '=', seat).execute();
-      },
+      writes: (q) => [q.updateTable('seats').set({ robot: robot as number }).where('race_id', '=', id).where('seat', '=', seat)],
       seatsChanged: true,
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
@@ -577,12 +588,10 @@ export class RaceService {
       const mine = orders.value.written;
       const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
       const stored = JSON.stringify(mine);
-      const store = async (trx: Trx) => {
-        await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
-          .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now })).execute();
-      };
+      const store = (q: Kysely<Tables>) => q.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
+        .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now }));
       const entries: Omit<Entry, 'seq'>[] = [{ turn: st.turn, kind: 'race', event }];
-      let change: Change = { beforeDeadline: now, apply: store, orders: { turn: st.turn, seat, body: stored } };
+      let change: Change = { beforeDeadline: now, writes: (q) => [store(q)], orders: { turn: st.turn, seat, body: stored } };
       let play: Play | null = null;
       let waitForBots = false;
       if (JSON.parse(race.policy).kind === 'live') {
@@ -597,9 +606,9 @@ export class RaceService {
           const bots = this.decidedBots(race, seats, setup, st);
           if (bots) {
             play = this.play(got.value, st, setup, sent, now, bots);
-            const { set, apply, dealt } = play.change;
+            const { set, writes, dealt } = play.change;
             entries.push(...play.entries);
-            change = { beforeDeadline: now, set, ...(dealt ? { dealt } : {}), apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
+            change = { beforeDeadline: now, set, ...(dealt ? { dealt } : {}), writes: (q, first) => [store(q), ...writes(q, first + 1)] };
           } else {
             // Played by this process once they have; by any process past play_by (this one may go away).
             waitForBots = true;
@@ -607,16 +616,16 @@ export class RaceService {
           }
         }
       }
-      const last = await commit(race, entries, change, play ?? undefined);
-      return yes({ last, play, waitForBots, loaded: got.value, setup, st, mine });
+      await commit(race, entries, change, play ?? undefined);
+      return yes({ play, waitForBots, loaded: got.value, setup, st, mine });
     });
-    if (!done.ok) return done;
-    const { last, play, waitForBots, loaded, setup, st, mine } = done.value;
-    if (last === null) {
+    if (done === STALE) {
       // Something else changed the race meanwhile (or its deadline passed): check the orders again against what it is now.
       if (attempt < 5) return this.submit(id, seat, who, body, attempt + 1);
       return no(409, 'race', 'the race is changing too fast; send the orders again');
     }
+    if (!done.ok) return done;
+    const { play, waitForBots, loaded, setup, st, mine } = done.value;
     if (play?.next) this.dealt(id, setup, play.next, loaded.seats, loaded.race);
     if (waitForBots) this.playWhenDecided(loaded, setup, st, false);
     return yes({ turn: st.turn, orders: mine });
@@ -644,11 +653,11 @@ export class RaceService {
     const entries = res.value.events.map((e) => ({ turn: st.turn, kind: 'game' as const, event: publicEvent(e, setup.settings) }));
     const committed = await this.commit(race, entries, {
       set: { state: JSON.stringify(res.value.state), play_by: null },
-      apply: async (trx) => {
-        await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+      writes: (q) => [
+        q.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat),
         // The programs of the turn are written against the new hand: a rewind comes back to it.
-        await trx.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn).execute();
-      },
+        q.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn),
+      ],
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ turn: st.turn, hand: res.value.state.robots[seat]!.hand.map(cardName) });
@@ -658,9 +667,10 @@ export class RaceService {
    * The Three Minute Rule at its limit (004 L188): when first-timers are still programming, the
    * other late seats are filled at random (their orders are stored as "random", marked `hurried`:
    * they stand), and the turn waits for the first-timers until the policy's own deadline. Returns
-   * whether that was committed, or null when the turn is to be played now.
+   * true once that is committed (the transaction is `STALE` if another change came first), or
+   * null when the turn is to be played now.
    */
-  private async hurry(repo: RaceRepository, commit: Committer, race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, StoredOrders>, setup: Setup, policy: DeadlinePolicy): Promise<boolean | null> {
+  private async hurry(repo: RaceRepository, commit: Committer, race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, StoredOrders>, setup: Setup, policy: DeadlinePolicy): Promise<true | null> {
     const until = firstTimersDeadline(policy, setup.settings, race.deadline_at!);
     if (until === null) return null;
     const late = seats.filter((x) => x.kind === 'human' && !sent.has(x.seat) && needsProgram(st, x.seat));
@@ -670,19 +680,17 @@ export class RaceService {
     const hurried = late.filter((x) => x.first_timer !== 1);
     const now = this.clock.now();
     const event: RaceEvent = { type: 'hurried', seats: hurried.map((x) => x.seat), at: until };
-    const committed = await commit(race, [{ turn: st.turn, kind: 'race', event }], {
+    await commit(race, [{ turn: st.turn, kind: 'race', event }], {
       set: { deadline_at: until },
-      apply: async (trx) => {
-        for (const x of hurried) {
-          // Orders with no program: every open register left to the random fill, read as any orders are.
-          const read = readOrders(setup, st, x.seat, { turn: st.turn });
-          if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
-          const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
-          await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
-        }
-      },
+      writes: (q) => hurried.map((x) => {
+        // Orders with no program: every open register left to the random fill, read as any orders are.
+        const read = readOrders(setup, st, x.seat, { turn: st.turn });
+        if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
+        const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
+        return q.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now });
+      }),
     });
-    return committed !== null;
+    return true;
   }
 
   /**
@@ -714,17 +722,16 @@ export class RaceService {
       const bots = this.decidedBots(race, seats, setup, st);
       if (!bots) return { kind: 'wait' as const, got, setup, st };
       const play = this.play(got, st, setup, sent, now, bots);
-      return { kind: 'played' as const, play, got, setup, last: await commit(race, play.entries, play.change, play) };
+      await commit(race, play.entries, play.change, play);
+      return { kind: 'played' as const, play, got, setup };
     });
+    // Another change came first (a ready, a moderator's, another process): look again.
+    if (done === STALE) return attempt < 5 ? this.adjudicate(id, force, onlyTurn, attempt + 1) : false;
     if (!done) return false;
     if (done.kind === 'hurried') return done.hurried;
     if (done.kind === 'wait') {
       this.playWhenDecided(done.got, done.setup, done.st, force);
       return 'soon';
-    }
-    if (done.last === null) {
-      // Another change came first (a ready, a moderator's, another process): look again.
-      return attempt < 5 ? this.adjudicate(id, force, onlyTurn, attempt + 1) : false;
     }
     if (done.play.next) this.dealt(id, done.setup, done.play.next, done.got.seats, done.got.race);
     return true;
@@ -784,10 +791,10 @@ export class RaceService {
     // Checked by the engine when they were sent (readOrders): entered as they are.
     const people: Record<number, CheckedTurn> = {};
     for (const [seat, o] of sent) {
-      const t = storedTurn(setup, st, seat, unreadableRow(o) ? null : o);
+      const t = storedTurn(setup, st, seat, rowBody(o));
       // Stored orders that no longer read (a corrupt row, an older format) are filled at random as
       // `unreadable` (the turn's programmed event and report say so), never in silence.
-      const unread = unreadableRow(o) ? [{ field: 'body', message: `not JSON (${o.unreadableRow})` }] : t.unread ?? [];
+      const unread = rowUnread(o, t.unread);
       for (const u of unread) console.error(`race ${id}, seat ${seat}, turn ${turn}: stored orders unreadable: ${u.field}: ${u.message}; ${t.unreadable ? 'filled at random' : 'left out'}`);
       people[seat] = t;
     }
@@ -844,11 +851,10 @@ export class RaceService {
       change: {
         set: { state, deadline_at: deadlineAt, status, play_by: null },
         ...(status === 'running' ? { dealt: { turn: next.turn, before: row.before } } : {}),
-        apply: async (trx, first) => {
-          await trx.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn).execute();
-          if (status !== 'running') return;
-          await trx.insertInto('turns').values({ race_id: id, turn: next.turn, ...row })
-            .onConflict((oc) => oc.columns(['race_id', 'turn']).doUpdateSet(row)).execute();
+        writes: (q, first) => {
+          const played = q.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn);
+          if (status !== 'running') return [played];
+          return [played, q.insertInto('turns').values({ race_id: id, turn: next.turn, ...row }).onConflict((oc) => oc.columns(['race_id', 'turn']).doUpdateSet(row))];
         },
       },
     };
@@ -888,7 +894,7 @@ export class RaceService {
    * Tells this process's streams (the bus's `committed`) and the other processes (`published`)
    * that race `id`'s entries up to `lastSeq` are committed. With `entries` (what this process's
    * commit wrote, ending at `lastSeq`) the streams send those as they are; else they read them
-   * from the database. With `played`, the turn those entries played, as its frame is to be sent. Each client gets each entry once, in order, whichever process wrote it.
+   * from the database. Each client gets each entry once, in order, whichever process wrote it.
    */
   announce(id: string, lastSeq: number, entries?: readonly Entry[], played?: HandedPlay): void {
     this.bus.emit('committed', id, lastSeq, entries, played);

@@ -5,12 +5,12 @@
  */
 import {
   courseFile,
-  seriesStandings, standings, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type SeriesLine, type Setup, type Standing,
+  seriesStandings, standings, storedOrders, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type SeriesLine, type Setup, type Standing,
 } from '../../engine/src/index.js';
 import type { RaceRow, SeatRow } from './db.js';
 import { publicDeal, storedDeal } from './deal.js';
 import { no, yes, type Answer } from './errors.js';
-import { submittedCounts, unreadableRow, type LoadedRace, type RaceRepository } from './repository.js';
+import { rowBody, rowUnread, submittedCounts, type LoadedRace, type RaceRepository } from './repository.js';
 import type { RaceSetups } from './setups.js';
 import { stateOf } from './race-cache.js';
 import { publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
@@ -83,10 +83,13 @@ export class ReadModels {
     // One read for the seat's own orders and who else has sent theirs.
     const sent = await this.repo.turnOrders(got, st.turn);
     const stored = sent.get(seat);
-    const mine = stored && !unreadableRow(stored) ? stored : null;
+    const setup = this.setups.setupOf(race);
+    // Its orders as they will be played: what no longer reads shown as it will be (filled at random, left out) and named.
+    const read = stored ? storedOrders(setup, st, seat, rowBody(stored)) : null;
+    const mine = stored && read ? { orders: read.orders, unread: rowUnread(stored, read.unread) } : null;
     // The other seats of the same player, opened by the same link (000 L40).
     const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
-    const view = seatView(raceSummary(race), st, seats.map(seatInfo), submittedCounts(sent), seat, mine, this.setups.setupOf(race).rules.options.choiceKeys);
+    const view = seatView(raceSummary(race), st, seats.map(seatInfo), submittedCounts(sent), seat, mine, setup.rules.options.choiceKeys);
     return yes({ ...view, playerSeats, series: race.series });
   }
 

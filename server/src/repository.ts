@@ -4,9 +4,9 @@
  * version commits nothing), appends the change's entries after the race's last seq, and applies
  * whatever else the change writes, all or nothing.
  */
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Compilable, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
-import type { Db, RaceRow, SeatMailRow, SeatRow, Tables, TurnRow } from './db.js';
+import { together, type Db, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 import { logFromEntries, nextLog, stateOf, type CachedRace, type RaceCache, type TurnLog } from './race-cache.js';
@@ -25,17 +25,30 @@ export interface Change {
   readonly set?: Partial<RaceRow>;
   /** Commit only while the race's deadline is after this instant (or there is none: paused). */
   readonly beforeDeadline?: number;
-  /** The change's other writes, in the same transaction; `first` is the seq of its first entry. */
-  readonly apply?: (trx: Trx, first: number) => Promise<void>;
-  /** `apply` writes the race's seats: a kept copy of the race is dropped, not carried on to the next version. */
+  /**
+   * The change's other writes, built on `q` (not run: they are sent with the version bump and the
+   * entries, all at once); `first` is the seq of its first entry.
+   */
+  readonly writes?: (q: Kysely<Tables>, first: number) => readonly Compilable[];
+  /** `writes` change the race's seats: a kept copy of the race is dropped, not carried on to the next version. */
   readonly seatsChanged?: true;
   /**
    * The change deals turn `turn`, which begins from `before` (its turns row's, as stored): the kept
    * turn log starts there, and the turn has no orders yet.
    */
   readonly dealt?: { readonly turn: number; readonly before: string };
-  /** The orders `apply` stores (the only orders it writes; `body` as stored): kept orders of the turn are carried on with them. */
+  /** The orders `writes` store (the only orders they write; `body` as stored): kept orders of the turn are carried on with them. */
   readonly orders?: { readonly turn: number; readonly seat: number; readonly body: string };
+}
+
+/**
+ * A change computed from another version of its race than the one stored (another change came
+ * first): nothing of its transaction may be kept (`commitChange`, `transaction`).
+ */
+export class StaleChange extends Error {
+  constructor() {
+    super('the race changed meanwhile');
+  }
 }
 
 /** Entries are inserted this many rows a statement. */
@@ -44,26 +57,42 @@ const ROWS_PER_INSERT = 200;
 export class RaceRepository {
   /**
    * @param cache the races kept in this process (race-cache.ts), shared by the repositories of its transactions
+   * @param tried in a transaction, the races and versions its changes were computed from
    * @param committed what to do once the transaction this repository is part of has committed
    */
-  constructor(readonly db: Db, readonly cache: RaceCache, private readonly committed: (() => void)[] = []) {}
+  constructor(readonly db: Db, readonly cache: RaceCache, private readonly tried: Pick<RaceRow, 'id' | 'version'>[] = [], private readonly committed: (() => void)[] = []) {}
 
   /**
    * Runs `work` in one transaction, with a repository whose every read and write is part of it:
    * what it reads is what its writes are checked against (a change still commits only on the
-   * version it read), and nothing of it is kept if it throws.
+   * version it read), and nothing of it is kept if it throws. It throws `StaleChange` when a change
+   * in it came after another (a statement that failed then counts as that: an entry's seq taken
+   * meanwhile).
    */
   async transaction<T>(work: (repo: RaceRepository) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
+    const tried: Pick<RaceRow, 'id' | 'version'>[] = [];
     const committed: (() => void)[] = [];
-    const out = await this.db.transaction().execute((trx) => work(new RaceRepository(trx, this.cache, committed)));
-    for (const f of committed) f();
-    return out;
+    try {
+      const out = await this.db.transaction().execute((trx) => work(new RaceRepository(trx, this.cache, tried, committed)));
+      for (const f of committed) f();
+      return out;
+    } catch (e) {
+      if (!(e instanceof StaleChange) && (await this.movedSince(tried).catch(() => false))) throw new StaleChange();
+      throw e;
+    }
+  }
+
+  /** Whether any of these races is at another version now. */
+  private async movedSince(tried: readonly Pick<RaceRow, 'id' | 'version'>[]): Promise<boolean> {
+    for (const r of tried) if ((await this.db.selectFrom('races').select('version').where('id', '=', r.id).executeTakeFirst())?.version !== r.version) return true;
+    return false;
   }
 
   /**
    * A race and its seats: as kept, when this process is the database's only writer or the race's
-   * version says the kept one still stands (one small read); else read and kept.
+   * version says the kept one still stands (one small read); else read together (one round trip
+   * on PostgreSQL) and kept. `fresh`: read, whatever is kept.
    */
   async load(id: string, o: { fresh?: boolean } = {}): Promise<LoadedRace | null> {
     const kept = o.fresh ? undefined : this.cache.get(id);
@@ -73,10 +102,13 @@ export class RaceRepository {
       if (!now) return (this.cache.drop(id), null);
       if (Number(now.version) === kept.race.version) return kept;
     }
-    const race = await this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
+    const [races, seats] = await together(this.db, [
+      this.db.selectFrom('races').selectAll().where('id', '=', id).compile(),
+      this.db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').compile(),
+    ]);
+    const race = races!.rows[0] as Selectable<RaceRow> | undefined;
     if (!race) return null;
-    const seats = await this.db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
-    const read: CachedRace = { race, seats };
+    const read: CachedRace = { race, seats: seats!.rows as Selectable<SeatRow>[] };
     this.cache.put(read);
     return read;
   }
@@ -99,14 +131,26 @@ export class RaceRepository {
     return kept && kept.race.version === race.version ? kept.log : undefined;
   }
 
+  /**
+   * The orders sent for the current turn of a race as loaded, by seat (a map of the caller's own):
+   * as kept with its version, else read (and kept).
+   */
+  async turnOrders(loaded: LoadedRace, turn: number): Promise<Map<number, StoredOrders>> {
+    const kept = this.cache.get(loaded.race.id);
+    const same = kept && kept.race.version === loaded.race.version;
+    if (same && kept.orders?.turn === turn) return new Map(kept.orders.sent as ReadonlyMap<number, StoredOrders>);
+    const sent = await this.orders(loaded.race.id, turn);
+    if (same) this.cache.put({ ...kept, orders: { turn, sent: new Map(sent) } });
+    return sent;
+  }
+
   race(id: string): Promise<Selectable<RaceRow> | undefined> {
     return this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** A race's creation: its row, seats, mail seats, first entries and first turn, in one transaction. */
   async insertRace(race: RaceRow, seats: Insertable<SeatRow>[], mail: { race_id: string; seat: number; email: string; secret: string }[], entries: readonly Omit<Entry, 'seq'>[], turn: TurnRow): Promise<void> {
-    await this.transaction(async (repo) => {
-      const trx = repo.db;
+    await this.db.transaction().execute(async (trx) => {
       let seq = race.series_seq;
       if (race.series) {
         // Its place in the series, after every race of it stored so far. Touching the series' first
@@ -120,11 +164,13 @@ export class RaceRepository {
       await trx.insertInto('races').values(row).execute();
       await trx.insertInto('seats').values(seats).execute();
       if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
-      await insertEntries(trx, race.id, 1, entries);
+      for (const q of entryInserts(trx, race.id, 1, entries)) await trx.executeQuery(q.compile());
       await trx.insertInto('turns').values(turn).execute();
-      // Kept as created, with its first turn's log: the first requests need not read it.
+      return row;
+    }).then((row) => {
+      // Kept as created, with its first turn's log and no orders yet: the first requests need not read it.
       const log = nextLog(undefined, entries, turn.turn, { turn: turn.turn, before: turn.before });
-      repo.committed.push(() => this.cache.put({ race: row, seats: seats as Selectable<SeatRow>[], ...(log ? { log } : {}), orders: { turn: turn.turn, sent: new Map() } }));
+      this.cache.put({ race: row, seats: seats as Selectable<SeatRow>[], ...(log ? { log } : {}), orders: { turn: turn.turn, sent: new Map() } });
     });
   }
 
@@ -134,6 +180,11 @@ export class RaceRepository {
    * deadline has passed), append `entries` after `race.last_seq`, and apply the change's other
    * writes. Returns the seq the race's entries now end at, or null when nothing was committed.
    * Called on a repository of `transaction`, it is part of that transaction.
+   *
+   * Its statements go together (one round trip on PostgreSQL: db.ts `together`), the bump first.
+   * When the bump finds another version, the transaction is rolled back (with whatever else it
+   * did: within a larger one, all of it), and null returned; within a larger transaction,
+   * `StaleChange` is thrown through it instead.
    */
   async commitChange(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}): Promise<number | null> {
     const first = race.last_seq + 1;
@@ -142,46 +193,37 @@ export class RaceRepository {
     // committed; until then (and if it does not commit) the race is read from the database.
     const kept = this.cache.get(race.id);
     this.cache.drop(race.id);
-    return this.transaction(async (repo) => {
-      const trx = repo.db;
-      let q = trx.updateTable('races').set({ ...change.set, version: race.version + 1, last_seq: last })
-        .where('id', '=', race.id).where('version', '=', race.version);
-      const before = change.beforeDeadline;
-      if (before !== undefined) q = q.where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', before)]));
-      const bumped = await q.executeTakeFirst();
-      if (Number(bumped.numUpdatedRows) !== 1) return null;
-      await insertEntries(trx, race.id, first, entries);
-      // Inside `transaction` the handle is the transaction's.
-      await change.apply?.(trx as Trx, first);
-      if (kept && kept.race.version === race.version && !change.seatsChanged) {
-        const row = { ...kept.race, ...change.set, version: race.version + 1, last_seq: last };
-        // The new state is parsed here once (stateOf keeps it with the row) rather than by the next request.
-        const turn = change.set?.state === undefined ? kept.log?.turn : stateOf(row).turn;
-        const log = turn === undefined ? undefined : nextLog(kept.log, entries, turn, change.dealt);
-        const orders = nextOrders(kept.orders, change);
-        repo.committed.push(() => this.cache.put({ race: row, seats: kept.seats, ...(log ? { log } : {}), ...(orders ? { orders } : {}) }));
-      }
-      return last;
-    });
+    try {
+      return await this.transaction(async (repo) => {
+        repo.tried.push({ id: race.id, version: race.version });
+        const trx = repo.db;
+        let q = trx.updateTable('races').set({ ...change.set, version: race.version + 1, last_seq: last })
+          .where('id', '=', race.id).where('version', '=', race.version);
+        const before = change.beforeDeadline;
+        if (before !== undefined) q = q.where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', before)]));
+        const writes = [q, ...entryInserts(trx, race.id, first, entries), ...(change.writes?.(trx, first) ?? [])];
+        const [bumped] = await together(trx, writes.map((w) => w.compile()));
+        if (bumped!.rowCount !== 1) throw new StaleChange();
+        if (kept && kept.race.version === race.version && !change.seatsChanged) {
+          const row = { ...kept.race, ...change.set, version: race.version + 1, last_seq: last };
+          // The new state is parsed here once (stateOf keeps it with the row) rather than by the next request.
+          const turn = change.set?.state === undefined ? kept.log?.turn : stateOf(row).turn;
+          const log = turn === undefined ? undefined : nextLog(kept.log, entries, turn, change.dealt);
+          const orders = nextOrders(kept.orders, change);
+          repo.committed.push(() => this.cache.put({ race: row, seats: kept.seats, ...(log ? { log } : {}), ...(orders ? { orders } : {}) }));
+        }
+        return last;
+      });
+    } catch (e) {
+      if (e instanceof StaleChange && !this.db.isTransaction) return null;
+      throw e;
+    }
   }
 
   /** Each seat's robot design (render/src/robots.ts), by seat. */
   async designs(id: string): Promise<number[]> {
     const seats = await this.db.selectFrom('seats').select(['seat', 'robot']).where('race_id', '=', id).orderBy('seat').execute();
     return seats.map((x) => x.robot ?? x.seat);
-  }
-
-  /**
-   * The orders sent for the current turn of a race as loaded, by seat (a map of the caller's own):
-   * as kept with its version, else read (and kept).
-   */
-  async turnOrders(loaded: LoadedRace, turn: number): Promise<Map<number, StoredOrders>> {
-    const kept = this.cache.get(loaded.race.id);
-    const same = kept && kept.race.version === loaded.race.version;
-    if (same && kept.orders?.turn === turn) return new Map(kept.orders.sent as ReadonlyMap<number, StoredOrders>);
-    const sent = await this.orders(loaded.race.id, turn);
-    if (same) this.cache.put({ ...kept, orders: { turn, sent: new Map(sent) } });
-    return sent;
   }
 
   /** The orders sent for a turn, by seat; a row that is not JSON is kept as `UnreadableRow`. */
@@ -315,6 +357,11 @@ export interface UnreadableRow {
 }
 export type StoredOrders = SeatOrders | UnreadableRow;
 export const unreadableRow = (o: StoredOrders | undefined): o is UnreadableRow => !!o && 'unreadableRow' in o;
+/** A stored row as the engine's reader takes it (`storedTurn`, `storedOrders`): a row that is not JSON is no orders. */
+export const rowBody = (o: StoredOrders): SeatOrders | null => (unreadableRow(o) ? null : o);
+/** What of a stored row did not read: the row itself when it is not JSON, else what the engine's reader named. */
+export const rowUnread = (o: StoredOrders, unread: readonly { field: string; message: string }[] | undefined): readonly { field: string; message: string }[] =>
+  unreadableRow(o) ? [{ field: 'body', message: `not JSON (${o.unreadableRow})` }] : unread ?? [];
 
 function storedOrders(body: string): StoredOrders {
   try {
@@ -335,14 +382,16 @@ function nextOrders(kept: CachedRace['orders'], change: Change): CachedRace['ord
     if (kept?.turn !== turn) return undefined;
     return { turn, sent: new Map(kept.sent).set(seat, storedOrders(body)) };
   }
-  return change.apply ? undefined : kept;
+  return change.writes ? undefined : kept;
 }
 
 /** The seats whose orders are in, each with how many registers its program fills (a count: no card; none for a row that does not read). */
 export const submittedCounts = (sent: ReadonlyMap<number, StoredOrders>): Map<number, number> =>
   new Map([...sent].map(([seat, o]) => [seat, unreadableRow(o) || !Array.isArray(o.program) ? 0 : o.program.filter((e) => e !== null).length]));
 
-async function insertEntries(trx: Kysely<Tables>, id: string, first: number, entries: readonly Omit<Entry, 'seq'>[]): Promise<void> {
+function entryInserts(trx: Kysely<Tables>, id: string, first: number, entries: readonly Omit<Entry, 'seq'>[]): Compilable[] {
+  const out: Compilable[] = [];
   for (let k = 0; k < entries.length; k += ROWS_PER_INSERT)
-    await trx.insertInto('events').values(entries.slice(k, k + ROWS_PER_INSERT).map((e, m) => ({ race_id: id, seq: first + k + m, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
+    out.push(trx.insertInto('events').values(entries.slice(k, k + ROWS_PER_INSERT).map((e, m) => ({ race_id: id, seq: first + k + m, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))));
+  return out;
 }

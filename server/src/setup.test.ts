@@ -5,7 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COURSES_DIR } from '../../boards/src/index.js';
 import { raceStats, startingPicks } from '../../engine/src/index.js';
-import { call, freshDb, postgresAnswers, startServer, touchRace, type TestServer } from './testing.js';
+import { InsertQueryNode, type KyselyPlugin } from 'kysely';
+import pg from 'pg';
+import { openDb } from './db.js';
+import { call, freshDb, postgresAnswers, startServer, touchRace, until, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const FIRST_SHIFT = JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8'));
@@ -322,6 +325,78 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     }, dialect);
   });
 }
+
+/**
+ * Once `arm`ed, holds the transaction that stores the next race (after its row is inserted, before
+ * it commits) until `release` is called, so that a test can store another race while that one is
+ * in flight.
+ */
+function holdNextRaceInsert() {
+  let armed = false;
+  let held = false;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => { release = r; });
+  const inserts = new WeakSet<object>();
+  const plugin: KyselyPlugin = {
+    transformQuery({ node, queryId }) {
+      if (InsertQueryNode.is(node) && node.into?.table.identifier.name === 'races') inserts.add(queryId);
+      return node;
+    },
+    async transformResult({ result, queryId }) {
+      if (armed && inserts.has(queryId)) {
+        armed = false;
+        held = true;
+        await gate;
+      }
+      return result;
+    },
+  };
+  return { plugin, arm: () => { armed = true; }, held: () => held, release: () => release() };
+}
+
+// The lock in insertRace matters where two transactions can store races of one series at once:
+// PostgreSQL, with its pool of connections (and several server processes). SQLite's one connection
+// runs one transaction at a time (and several processes share only a PostgreSQL database).
+test('[postgres] a race of a series stored while another of it is still being stored takes the place after it (the lock on the series\' first race; without it the second fails or takes the same place)', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432' }, async () => {
+  const { db, url } = await freshDb('postgres');
+  const application = `rr_series_${process.pid}_${Date.now().toString(36)}`;
+  const watcher = new pg.Client({ connectionString: url });
+  await watcher.connect();
+  const hold = holdNextRaceInsert();
+  // The server's own connections, named so that the test can see them wait.
+  const { db: named } = openDb({ url: `${url}&application_name=${application}` });
+  const s = await startServer(named.withPlugin(hold.plugin));
+  try {
+    const first = await create(s, { rules: 'pbem', settings: { turnLimit: 1 }, seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }] });
+    assert.equal(first.status, 201);
+    for (let k = 0; k < 3 && (await call(s.base, 'GET', `/api/races/${first.body.id}`)).body.status !== 'over'; k++) {
+      s.clock.advance(1000);
+      await s.service.tick();
+    }
+    const next = () => create(s, { rules: 'pbem', after: { race: first.body.id, moderatorKey: first.body.moderatorKey }, seats: [{ name: 'Cog', bot: 'random' }] });
+    hold.arm();
+    const a = next();
+    await until('the first race of the two to be inserted and held before its commit', () => hold.held());
+    let bDone = false;
+    const b = next().finally(() => { bDone = true; });
+    // The second waits on a lock the first holds (or, with no lock and no unique constraint, is done).
+    await until('the second race to wait on a lock of the first', async () => bDone
+      || Number((await watcher.query(`select count(*) as n from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'`, [application])).rows[0].n) > 0);
+    hold.release();
+    const [ra, rb] = await Promise.all([a, b]);
+    assert.deepEqual([ra.status, rb.status], [201, 201], JSON.stringify([ra.body, rb.body]));
+    const places = await db.selectFrom('races').select(['id', 'series_seq']).where('series', '=', first.body.id).execute();
+    const place = (id: string) => Number(places.find((r) => r.id === id)?.series_seq);
+    assert.equal(place(rb.body.id), place(ra.body.id) + 1, JSON.stringify(places));
+    assert.deepEqual((await call(s.base, 'GET', `/api/series/${first.body.id}`)).body.races, [first.body.id, ra.body.id, rb.body.id]);
+  } finally {
+    hold.release();
+    await s.close();
+    await named.destroy();
+    await watcher.end();
+    await db.destroy();
+  }
+});
 
 test('names are NFKC-normalized and trimmed; blank, invisible, over-long names and names that look like another seat\'s are refused', async () => {
   const { db } = await freshDb('sqlite');

@@ -44,6 +44,10 @@ test('a seat\'s stored orders that no longer read are filled at random as unread
     stored.program[2] = 'Move two';
     await db.updateTable('orders').set({ body: JSON.stringify(stored) }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
     await touchRace(db, race.id);
+    // The seat's own view shows the orders as they will be played: register 3 left to the random fill, and why.
+    const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0]!.token))).body.you;
+    assert.deepEqual(you.orders.program, stored.program.map((c: string, k: number) => (k === 2 ? null : c)));
+    assert.deepEqual(you.ordersUnread.map((u: { field: string }) => u.field), ['program[2]']);
     await send(1);
     const events = await played();
     const programmed = events.filter((e) => e.turn === 1 && e.event.type === 'programmed');
@@ -65,8 +69,11 @@ test('a stored orders row that is not JSON fills the whole program at random as 
     await send(0);
     await db.updateTable('orders').set({ body: '{"program": ["F2:670"' }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
     await touchRace(db, race.id);
-    // The seat's own view still answers (no orders shown) while the row does not read.
-    assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0]!.token))).status, 200);
+    // The seat's own view still answers while the row does not read: every register left to the random fill, and why.
+    const view = await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0]!.token));
+    assert.equal(view.status, 200);
+    assert.deepEqual(view.body.you.orders.program, [null, null, null, null, null]);
+    assert.deepEqual(view.body.you.ordersUnread.map((u: { field: string; message: string }) => [u.field, /^not JSON \(.+\)$/.test(u.message)]), [['body', true]]);
     await send(1);
     const events = await played();
     const programmed = events.find((e) => e.turn === 1 && e.event.type === 'programmed' && e.event.robot === 0);

@@ -99,7 +99,13 @@ export function publicView(race: RaceSummary, st: GameState, seats: readonly Sea
   };
 }
 
-export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlyMap<number, number>, seat: number, orders: unknown, choiceKeys: readonly string[]) {
+/** A seat's stored orders as they will be played, and what of them no longer read (`storedOrders`). */
+export interface OwnOrders {
+  readonly orders: unknown;
+  readonly unread: readonly { readonly field: string; readonly message: string }[];
+}
+
+export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlyMap<number, number>, seat: number, own: OwnOrders | null, choiceKeys: readonly string[]) {
   const r = st.robots[seat]!;
   return {
     ...publicView(race, st, seats, submitted),
@@ -109,7 +115,10 @@ export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatI
       openRegisters: [1, 2, 3, 4, 5].filter((reg) => !(r.locked & (1 << (reg - 1)))),
       needsProgram: r.status === 'active' && !r.poweredDown && r.locked !== 0b11111,
       poweredDown: r.poweredDown,
-      orders: orders ?? null,
+      // Its orders as they will be played; `ordersUnread` names what of the stored orders no longer
+      // read (shown as played: a register left to the random fill, a decision left out).
+      orders: own?.orders ?? null,
+      ordersUnread: own?.unread ?? [],
       // Its own options, all of them, and the decisions its rule set lets it give (OPTIONS.md part 4).
       options: r.options,
       flywheel: r.opt?.flywheel ? cardName(r.opt.flywheel) : null,

@@ -17,6 +17,42 @@ import { foldTurn, turnWithFold } from '../cube.js';
  * (000 L231-235; 001 L129). Virtual robots interact with no robot (000 L107).
  */
 export function beltStep(ctx: Ctx, expressOnly: boolean): void {
+  const n = boardRiders(ctx, expressOnly);
+  if (n) carryRiders(ctx, n);
+}
+
+/**
+ * Classic's express step and then its all-belts step (RULES.md register table), on one look at
+ * the robots: the riders of all belts are found once, and when none stands on an express belt
+ * (most registers) the express step moves nobody and the all-belts step carries those riders.
+ * Otherwise the express riders move first and the all-belts step looks again.
+ */
+export function expressThenAllBelts(ctx: Ctx): void {
+  const n = boardRiders(ctx, false);
+  if (!n) return;
+  const { riders, tx, ty, stuck, express } = ctx.work;
+  let m = 0;
+  for (let a = 0; a < n; a++) {
+    if (!express[a]) continue;
+    riders[m] = riders[a]!;
+    tx[m] = tx[a]!;
+    ty[m] = ty[a]!;
+    stuck[m++] = stuck[a]!;
+  }
+  if (!m) {
+    carryRiders(ctx, n);
+    return;
+  }
+  carryRiders(ctx, m);
+  beltStep(ctx, false);
+}
+
+/**
+ * The robots on a belt of the given kinds, in robot order, into the workspace's scratch: `riders`,
+ * their targets (`tx`, `ty`), whether a wall, ledge or repulsor field holds them (`stuck`) and
+ * whether they ride an express belt (`express`). Returns how many.
+ */
+function boardRiders(ctx: Ctx, expressOnly: boolean): number {
   const b = ctx.board;
   const w = b.width;
   const robots = ctx.state.robots;
@@ -27,8 +63,9 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
     work.tx = new Int32Array(robots.length);
     work.ty = new Int32Array(robots.length);
     work.stuck = new Uint8Array(robots.length);
+    work.express = new Uint8Array(robots.length);
   }
-  const { riders, tx, ty, stuck } = work;
+  const { riders, tx, ty, stuck, express } = work;
   // A plain step (`Board.plainStep`: no wall, ledge, edge, hole or repulsor field on the way, the
   // Dice Rule's walls not standing, no cube) needs none of the element rules below.
   const plainSteps = ctx.walls === b.walls && !b.fold ? b.plainStep : null;
@@ -43,6 +80,7 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
       riders[n] = i;
       tx[n] = r.x + DX[d]!;
       ty[n] = r.y + DY[d]!;
+      express[n] = f === Floor.Express ? 1 : 0;
       if (plainSteps && plainSteps[c]! & (1 << d)) {
         stuck[n++] = 0;
         continue;
@@ -55,7 +93,16 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
       n++;
     }
   }
-  if (n === 0) return;
+  return n;
+}
+
+/** The `n` riders of the workspace's scratch (`boardRiders`) move one square each, all at once. */
+function carryRiders(ctx: Ctx, n: number): void {
+  const b = ctx.board;
+  const w = b.width;
+  const robots = ctx.state.robots;
+  const { riders, tx, ty, stuck } = ctx.work;
+  const plainSteps = ctx.walls === b.walls && !b.fold ? b.plainStep : null;
   // Conflicts between real riders: one target, or a swap.
   for (let a = 0; a < n; a++) {
     const ra = robots[riders[a]!]!;

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Dir } from '../geometry.js';
 import { stabilized } from '../options/movement.js';
 import { crush } from './crushers.js';
+import { pushers } from './pushers.js';
 
 /** 000 L96 "a robot on a gear would be rotated 90 degrees"; 004 L97 "gears turn 90 degrees". */
 export function gears(ctx: Ctx): void {
@@ -34,6 +35,41 @@ export function gearsThenCrushers(ctx: Ctx, register: number): void {
     if (b.crusherAt[c]! & bit) crushing = true;
     const f = b.floor[c]!;
     if (f === Floor.GearRight || f === Floor.GearLeft) onGear(ctx, i, f);
+  }
+  if (crushing) crush(ctx, bit);
+}
+
+/**
+ * The pushers, gears and crushers steps (their order in both rule sets) on one look at the robots.
+ * Most registers push nobody; then nothing moves in these steps, and the same pass that finds no
+ * robot on an active pusher finds the robots on gears (turned afterwards, in robot order) and
+ * whether one stands under an active crusher. A robot on an active pusher: the three steps in turn.
+ */
+export function pushersGearsCrushers(ctx: Ctx, register: number): void {
+  const b = ctx.board;
+  const robots = ctx.state.robots;
+  const bit = 1 << (register - 1);
+  let pushing = robots.length > 30; // the robots on gears are a bit mask
+  let crushing = false;
+  let geared = 0;
+  for (let i = 0; i < robots.length && !pushing; i++) {
+    const r = robots[i]!;
+    if (r.status !== 'active') continue;
+    const c = r.y * b.width + r.x;
+    if (b.pusherAt[c]! & bit) pushing = true;
+    if (b.crusherAt[c]! & bit) crushing = true;
+    const f = b.floor[c]!;
+    if (f === Floor.GearRight || f === Floor.GearLeft) geared |= 1 << i;
+  }
+  if (pushing) {
+    pushers(ctx, register);
+    gearsThenCrushers(ctx, register);
+    return;
+  }
+  for (; geared; geared &= geared - 1) {
+    const i = 31 - Math.clz32(geared & -geared);
+    const r = robots[i]!;
+    onGear(ctx, i, b.floor[r.y * b.width + r.x]!);
   }
   if (crushing) crush(ctx, bit);
 }

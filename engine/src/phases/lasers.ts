@@ -28,14 +28,17 @@ export function lasers(ctx: Ctx, register: number): void {
   // in. The step leaves `hits` and `nearestAt` all 0, so it clears only what it used; a step cut
   // short by an exception leaves them unclean, and the next clears them whole.
   const work = ctx.work;
-  if (work.hits.length < n) work.hits = new Int32Array(n);
+  if (work.hits.length < n) {
+    work.hits = new Int32Array(n);
+    work.aim = new Int32Array(n);
+  }
   if (work.nearest.length < nl) {
     work.nearest = new Int32Array(nl);
     work.nearestAt = new Int32Array(nl);
     work.dieAtDistance = new Int32Array(nl);
     work.lit = new Int32Array(nl);
   }
-  const { hits, nearest, nearestAt, dieAtDistance, lit, special, weaponShots } = work;
+  const { hits, nearest, nearestAt, dieAtDistance, lit, aim, special, weaponShots } = work;
   if (!work.laserScratchClean) {
     hits.fill(0);
     nearestAt.fill(0);
@@ -45,106 +48,114 @@ export function lasers(ctx: Ctx, register: number): void {
   const dieHits = dice.length && dice.some((v) => v > 0) ? dice.map(() => 0) : null;
   const { beamFrom, beamLaser, beamDistance } = b;
 
-  // Board lasers. A real robot blocks the beam for real robots (000 L128); each virtual robot is
-  // hit as if alone on the board (000 L107; B-27); a die blocks it for all. Blockers are coded
-  // robot i as i, the die of flag f as -1 - f.
+  // One pass over the robots: where each real robot blocks the board's beams, and what each real,
+  // powered-up robot's own laser meets (`aim`), all from where robots stand when the step begins;
+  // the shots are dealt after it, board lasers first. A real robot blocks a board beam for real
+  // robots (000 L128); each virtual robot is hit as if alone on the board (000 L107; B-27); a die
+  // blocks it for all. Blockers are coded robot i as i, the die of flag f as -1 - f.
+  // Robot lasers: every real, powered-up robot fires forward at the first real robot in line, as
+  // far as the beam reaches; virtual robots neither fire nor are hit (000 L130, L303, L107).
+  // Options change the weapon, the beam and the shots (options/weapons.ts): such a robot fires in
+  // the second pass (ARMED). Without dice or a cube's edges, the beam's walk is written out here,
+  // on the grid and the reach table read once for the step (a call in the loop makes the optimizer
+  // read them again).
   let virtuals = false;
-  if (nl) {
-    let nlit = 0;
-    if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
-    // Robots 0..n-1, then the dice as n..n+dice-1.
-    const blockers = n + (dieHits ? dice.length : 0);
-    for (let q = 0; q < blockers; q++) {
-      let c: number;
-      let who: number;
-      if (q < n) {
-        const r = robots[q]!;
-        if (r.status !== 'active') continue;
-        if (r.virtual) {
-          virtuals = true;
-          continue;
-        }
-        c = r.y * w + r.x;
-        who = q;
-      } else {
-        const f = q - n;
-        if (!(dice[f]! > 0)) continue;
-        c = b.flags[f]![1] * w + b.flags[f]![0];
-        who = -1 - f;
-      }
-      for (let e = beamFrom[c]!, end = beamFrom[c + 1]!; e < end; e++) {
-        const k = beamLaser[e]!;
-        const at = beamDistance[e]! + 1;
-        const was = nearestAt[k]!;
-        if (was === 0) lit[nlit++] = k;
-        if (was === 0 || at < was) (nearestAt[k] = at), (nearest[k] = who);
-        if (who < 0 && beamDistance[e]! < dieAtDistance[k]!) dieAtDistance[k] = beamDistance[e]!;
-      }
-    }
-    // The lasers that meet a blocker, in laser order (the order of their shots): a few at most, so
-    // an insertion sort, instead of two passes over every laser of the board.
-    for (let a = 1; a < nlit; a++) {
-      const k = lit[a]!;
-      let j = a - 1;
-      for (; j >= 0 && lit[j]! > k; j--) lit[j + 1] = lit[j]!;
-      lit[j + 1] = k;
-    }
-    for (let a = 0; a < nlit; a++) {
-      const k = lit[a]!;
-      nearestAt[k] = 0;
-      const l = b.lasers[k]!;
-      const who = nearest[k]!;
-      if (who < 0) dieHits![-1 - who]! += l.beams;
-      else boardHit(ctx, who, k, register);
-    }
-    for (let i = 0; virtuals && i < n; i++) {
-      const r = robots[i]!;
-      if (r.status !== 'active' || !r.virtual) continue;
-      const c = r.y * w + r.x;
-      for (let e = beamFrom[c]!, end = beamFrom[c + 1]!; e < end; e++) {
-        const k = beamLaser[e]!;
-        // Only a die nearer the mount stands between a virtual robot and the beam, whatever real
-        // robot stands nearer still (RULES.md Settings, `diceRule`: "it stops every beam, the beams
-        // of and for virtual robots too").
-        if (dieHits && dieAtDistance[k]! < beamDistance[e]!) continue;
-        boardHit(ctx, i, k, register);
-      }
-    }
-  }
-
-  // Robot lasers: every real, powered-up robot fires forward at the first real robot in line,
-  // as far as the beam reaches; virtual robots neither fire nor are hit (000 L130, L303, L107).
-  // Options change the weapon, the beam and the shots (options/weapons.ts).
-  // Without dice or a cube's edges, the beam's walk is written out here, on the grid and the
-  // reach table read once for the step (a call in the loop makes the optimizer read them again).
+  let nlit = 0;
+  if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
   const plain = !dice.length && !b.beyond;
   const occ = ctx.occ, reach = b.reach;
   for (let i = 0; i < n; i++) {
     const r = robots[i]!;
-    if (r.status !== 'active' || r.virtual || r.poweredDown) continue;
-    if (r.options.length) {
-      armedFire(ctx, i, register, dieHits);
+    aim[i] = NONE;
+    if (r.status !== 'active') continue;
+    if (r.virtual) {
+      virtuals = true;
       continue;
     }
-    let target = NONE;
+    const from = r.y * w + r.x;
+    for (let e = beamFrom[from]!, end = beamFrom[from + 1]!; e < end; e++) {
+      const k = beamLaser[e]!;
+      const at = beamDistance[e]! + 1;
+      const was = nearestAt[k]!;
+      if (was === 0) lit[nlit++] = k;
+      if (was === 0 || at < was) (nearestAt[k] = at), (nearest[k] = i);
+    }
+    if (r.poweredDown) continue;
+    if (r.options.length) {
+      aim[i] = ARMED;
+      continue;
+    }
     if (plain) {
       const d = r.dir;
       const step = d === 0 ? -w : d === 1 ? 1 : d === 2 ? w : -1;
-      let c = r.y * w + r.x;
+      let c = from;
       for (let s = reach[c * 4 + d]!; s > 0; s--) {
         c += step;
         const j = occ[c]!;
         if (j) {
-          target = j - 1;
+          aim[i] = j - 1;
           break;
         }
       }
-    } else target = firstInLine(ctx, i, r.dir);
+    } else aim[i] = firstInLine(ctx, i, r.dir);
+  }
+  // The dice of the Dice Rule block board beams after the robots.
+  for (let f = 0; dieHits && f < dice.length; f++) {
+    if (!(dice[f]! > 0)) continue;
+    const c = b.flags[f]![1] * w + b.flags[f]![0];
+    for (let e = beamFrom[c]!, end = beamFrom[c + 1]!; e < end; e++) {
+      const k = beamLaser[e]!;
+      const at = beamDistance[e]! + 1;
+      const was = nearestAt[k]!;
+      if (was === 0) lit[nlit++] = k;
+      if (was === 0 || at < was) (nearestAt[k] = at), (nearest[k] = -1 - f);
+      if (beamDistance[e]! < dieAtDistance[k]!) dieAtDistance[k] = beamDistance[e]!;
+    }
+  }
+
+  // Board lasers. The lasers that meet a blocker, in laser order (the order of their shots): a few
+  // at most, so an insertion sort, instead of two passes over every laser of the board.
+  for (let a = 1; a < nlit; a++) {
+    const k = lit[a]!;
+    let j = a - 1;
+    for (; j >= 0 && lit[j]! > k; j--) lit[j + 1] = lit[j]!;
+    lit[j + 1] = k;
+  }
+  for (let a = 0; a < nlit; a++) {
+    const k = lit[a]!;
+    nearestAt[k] = 0;
+    const l = b.lasers[k]!;
+    const who = nearest[k]!;
+    if (who < 0) dieHits![-1 - who]! += l.beams;
+    else boardHit(ctx, who, k, register);
+  }
+  for (let i = 0; nl && virtuals && i < n; i++) {
+    const r = robots[i]!;
+    if (r.status !== 'active' || !r.virtual) continue;
+    const c = r.y * w + r.x;
+    for (let e = beamFrom[c]!, end = beamFrom[c + 1]!; e < end; e++) {
+      const k = beamLaser[e]!;
+      // Only a die nearer the mount stands between a virtual robot and the beam, whatever real
+      // robot stands nearer still (RULES.md Settings, `diceRule`: "it stops every beam, the beams
+      // of and for virtual robots too").
+      if (dieHits && dieAtDistance[k]! < beamDistance[e]!) continue;
+      boardHit(ctx, i, k, register);
+    }
+  }
+
+  // The robots' shots, in robot order.
+  for (let i = 0; i < n; i++) {
+    const target = aim[i]!;
     if (target === NONE) continue;
+    if (target === ARMED) {
+      armedFire(ctx, i, register, dieHits);
+      continue;
+    }
     if (target < 0) {
       dieHits![-1 - target]! += 1;
       continue;
     }
+    const r = robots[i]!;
     const t = robots[target]!;
     if (t.options.length) {
       special.push({ target, points: 1, hit: { dir: r.dir, shooter: i, weapon: 'main', register } });
@@ -191,6 +202,8 @@ export function lasers(ctx: Ctx, register: number): void {
 }
 
 const NONE = 0x7fffffff;
+/** In `aim`: a robot with options, which fires in the second pass (`armedFire`). */
+const ARMED = 0x7ffffffe;
 
 /** Board laser k hits robot i: one shot per beam (a robot with options meets them one by one). */
 function boardHit(ctx: Ctx, i: number, k: number, register: number): void {

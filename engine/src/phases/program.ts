@@ -7,22 +7,25 @@ import { rotate, runCard } from '../options/movement.js';
 import { radioOrder, startOfRegister } from '../options/programming.js';
 
 /**
- * Robots that run a card this register: on the floor, powered up, with a card in the register. The
- * workspace's list, reused for every register: called once per register and consumed at once.
+ * Robots that run a card this register: on the floor, powered up, with a card in the register,
+ * into the workspace's list (`work.moving`), reused for every register and consumed at once.
+ * Returns whether any robot has option memory (`opt`): the same look at the robots.
  */
-function movers(ctx: Ctx, register: number): number[] {
+function movers(ctx: Ctx, register: number): boolean {
   const out = ctx.work.moving;
   let n = 0;
+  let withOptions = false;
   const robots = ctx.state.robots;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
+    if (r.opt !== null) withOptions = true;
     // 000 L191, L201: a powered-down robot has no cards and does not move; a locked register with
     // no card does nothing (B-38).
     if (r.status === 'active' && !r.poweredDown && (r.registers[register - 1] || r.opt?.copied[register - 1])) out[n++] = i;
   }
   // Overwritten in place and cut by pop(): setting an array's length is a call into the runtime.
   while (out.length > n) out.pop();
-  return out;
+  return withOptions;
 }
 
 /**
@@ -31,10 +34,14 @@ function movers(ctx: Ctx, register: number): number[] {
  */
 export function robotsMove(ctx: Ctx, register: number): void {
   const robots = ctx.state.robots;
-  let withOptions = false;
-  for (let i = 0; i < robots.length && !withOptions; i++) withOptions = robots[i]!.opt !== null;
-  if (withOptions) startOfRegister(ctx, register);
-  let order = ctx.rules.moveOrder(ctx, register, movers(ctx, register));
+  // With options in play, the register's start (Abort Switch, Conditional Program) may change the
+  // cards: the movers are found again after it.
+  const withOptions = movers(ctx, register);
+  if (withOptions) {
+    startOfRegister(ctx, register);
+    movers(ctx, register);
+  }
+  let order = ctx.rules.moveOrder(ctx, register, ctx.work.moving);
   if (withOptions) order = radioOrder(ctx, register, order);
   const k = register - 1;
   if (ctx.events) {
