@@ -210,7 +210,7 @@ async function drawResult(): Promise<void> {
   const first = lines.filter((l) => l.place === 1 && l.finished);
   const winners = first.length ? `${list(first.map((l) => (l.team ? `Team ${l.name}` : l.name)))} ${first.length > 1 ? 'win' : 'wins'} the race.` : 'Nobody finished.';
   const mine = seat !== null ? lineOf(seat) : undefined;
-  const yours = mine ? ` You (${view.robots[seat!]!.name}) ${mine.team ? 'raced for a team placed' : 'placed'} ${ordinal(mine.place)}${mine.place === 1 && mine.finished ? ': well raced!' : '.'}` : '';
+  const yours = mine ? ` ${mine.team ? `Your team, ${mine.name},` : `You (${view.robots[seat!]!.name})`} placed ${ordinal(mine.place)}${mine.place === 1 && mine.finished ? ': well raced!' : '.'}` : '';
   const again = h('div', { class: 'again' },
     h('p', {}, h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(null) }, 'Rematch'), ' the same course, robots and rules again.'),
     h('p', {}, h('button', { type: 'button', class: 'next-race', onclick: nextRace }, 'Next race'), " of a series: the same people, seated by this race's standings (001's start picks), the series' points carried."));
