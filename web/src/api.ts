@@ -1,5 +1,5 @@
 /** The race server's JSON API as the browser uses it (docs/server.md), and a few DOM helpers. */
-import type { GameEvent, SeatOrders } from '../../engine/src/index.js';
+import type { GameEvent, SeatOrders, Standing } from '../../engine/src/index.js';
 
 export interface CourseInfo {
   name: string;
@@ -56,6 +56,8 @@ export interface RaceView {
   dice: number[];
   /** A live race's clock waiting for the people to watch the replay: when it starts at the latest, and the seats still watching; null when it runs. */
   clock?: { startsBy: number; waitingFor: number[] } | null;
+  /** The engine's standings as the race stands (teams as teams): final once it is over. */
+  standings?: Standing[];
   /** The series it belongs to (its first race's id), or null for a race on its own or a series' first race. */
   series?: string | null;
 }
@@ -66,6 +68,26 @@ export interface RaceView {
  */
 export const moderatorKeyOf = (race: string): string | null => localStorage.getItem(`roborally.moderator.${race}`);
 export const keepModeratorKey = (race: string, key: string): void => localStorage.setItem(`roborally.moderator.${race}`, key);
+
+/**
+ * The names a new race's seats get. Yours is the one this browser raced under last, else
+ * "Player 1" (other people are Player 2, 3…): the replay and the report speak of every robot in
+ * the third person ("Player 1 plays Move 1"), so a name such as "You" would read wrong there.
+ */
+export const yourName = (): string => localStorage.getItem('roborally.name') ?? 'Player 1';
+export const keepYourName = (name: string): void => localStorage.setItem('roborally.name', name);
+
+/**
+ * Bots' names, none of them a robot design's (render/src/robots.ts): a bot named "Bolt" racing
+ * the Rivet, beside the Bolt another seat races, read as "Bolt (Bolt)" in the robot picker.
+ */
+const BOT_NAMES = ['Clank', 'Zapper', 'Whirr', 'Dynamo', 'Ratchet', 'Tinker', 'Sparky'];
+
+/** `n` bots of `level`, each named apart from the seats' names already taken. */
+export function botSeats(taken: readonly string[], n: number, level: string): { name: string; bot: string }[] {
+  const names = BOT_NAMES.filter((b) => !taken.includes(b));
+  return names.slice(0, n).map((name) => ({ name, bot: level }));
+}
 
 /**
  * A seat's orders as the API takes them and gives them back: the engine's `SeatOrders`, which its

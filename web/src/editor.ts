@@ -6,7 +6,7 @@
  * course** creates a race with the course object (POST /api/races) and opens your seat.
  */
 import { DEFAULT_RULE_SET, RULE_SETS, type BoardJson, type Rotation, type Square } from '../../engine/src/index.js';
-import { api, ApiError, byId, h, type CourseInfo } from './api.js';
+import { api, ApiError, botSeats, byId, h, keepYourName, yourName, type CourseInfo } from './api.js';
 import { BoardView } from './board.js';
 import { addBoard, check, fromJson, place, ruleSetsOf, toJson, type Checked, type Draft, type ShippedBoard } from './editor-model.js';
 
@@ -206,11 +206,12 @@ async function race(): Promise<void> {
   out.textContent = '';
   const rules = document.querySelector<HTMLInputElement>('input[name="rules"]:checked:not(:disabled)')?.value ?? ruleSetsOf(draft)[0] ?? DEFAULT_RULE_SET;
   const bots = Math.max(0, Math.min(7, num(byId<HTMLInputElement>('bots').value, 3)));
-  const names = ['Bolt', 'Gears', 'Sprocket', 'Rivet', 'Widget', 'Servo', 'Piston'];
-  const seats = [{ name: byId<HTMLInputElement>('you').value.trim() || 'You' }, ...names.slice(0, bots).map((name) => ({ name, bot: 'greedy' }))];
+  const you = byId<HTMLInputElement>('you').value.trim() || yourName();
+  const seats = [{ name: you }, ...botSeats([you], bots, 'greedy')];
   const body = { course: toJson(draft), rules, seats, deadline: { kind: 'live', seconds: Math.max(5, num(byId<HTMLInputElement>('seconds').value, 180)) } };
   try {
     const r = await api<Created>('POST', '/api/races', body);
+    keepYourName(you);
     location.assign(r.seats[0]!.link!);
   } catch (e) {
     out.textContent = `The race could not be created: ${e instanceof ApiError ? `${e.field}: ` : ''}${(e as Error).message}`;
@@ -241,6 +242,7 @@ async function main(): Promise<void> {
     a.click();
     URL.revokeObjectURL(a.href);
   });
+  byId<HTMLInputElement>('you').value = yourName();
   byId('race').addEventListener('click', () => void race());
   await startFrom('');
   document.body.dataset.ready = 'true';

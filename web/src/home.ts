@@ -4,7 +4,7 @@
  * house rules, seats for people (each gets an invite link) and bots, and live or daily deadlines.
  */
 import { DEFAULT_RULE_SET, RULE_SETS } from '../../engine/src/index.js';
-import { api, byId, copy, h, keepModeratorKey, type CourseInfo } from './api.js';
+import { api, botSeats, byId, copy, h, keepModeratorKey, keepYourName, yourName, type CourseInfo } from './api.js';
 
 interface Created {
   id: string;
@@ -86,9 +86,7 @@ function newRace(c: CourseInfo): unknown {
   if (die > 0) settings.diceRule = new Array(c.flags).fill(die);
   const seats: { name: string; bot?: string }[] = [{ name: field('you').value.trim() }];
   for (let k = 1; k <= count('people'); k++) seats.push({ name: field(`person${k}`).value.trim() });
-  const level = field<HTMLSelectElement>('level').value;
-  const names = ['Bolt', 'Gears', 'Sprocket', 'Rivet', 'Widget', 'Servo', 'Piston'];
-  for (let k = 0; k < count('bots'); k++) seats.push({ name: names.find((n) => !seats.some((s) => s.name === n))!, bot: level });
+  seats.push(...botSeats(seats.map((s) => s.name), count('bots'), field<HTMLSelectElement>('level').value));
   const deadline = radio('deadline') === 'live'
     ? { kind: 'live', seconds: Number(field('seconds').value) }
     : { kind: 'scheduled', time: field('time').value, zone: Intl.DateTimeFormat().resolvedOptions().timeZone, minimumHours: 20 };
@@ -124,6 +122,7 @@ form.addEventListener('submit', async (ev) => {
   start.disabled = true;
   try {
     const r = await api<Created>('POST', '/api/races', newRace(chosen));
+    keepYourName(field('you').value.trim());
     // This browser moderates it: its end page can start the next race of the series.
     keepModeratorKey(r.id, r.moderatorKey);
     // Alone against bots there is nobody to invite: straight to the race.
@@ -137,6 +136,7 @@ form.addEventListener('submit', async (ev) => {
 });
 
 async function main(): Promise<void> {
+  field('you').value = yourName();
   try {
     courses = await api<CourseInfo[]>('GET', '/api/courses');
   } catch (e) {

@@ -429,8 +429,8 @@ export class ProgramPanel {
     const targets = this.view.robots.filter((x) => x.seat !== y.seat).flatMap((x) => x.options);
     const joins = ['Crab Legs', 'Dual Processor'].filter((o) => held.has(o));
     return h('div', { class: 'options' },
-      h('p', { class: 'held' }, `Your options: ${y.options.length ? y.options.map((o) => o.replace(/:(\d+)$/, ' ($1 left)')).join(', ') : 'none'}`),
-      // Each option as a card saying what it does (the engine's text for this rule set).
+      // Each option as a card saying what it does (the engine's text for this rule set), named once.
+      h('p', { class: 'held' }, y.options.length ? 'Your options:' : 'Your options: none'),
       y.options.length ? h('ul', { class: 'option-cards' }, ...y.options.map((o) => h('li', { class: 'option-card', 'data-option': optionName(o) },
         h('strong', {}, o.replace(/:(\d+)$/, ' ($1 left)')), h('span', {}, optionText(o, this.ruleSet) ?? '')))) : null,
       y.flywheel ? h('p', { class: 'note' }, `Flywheel keeps ${cardWords(y.flywheel)}: it joins your hand at the next deal.`) : null,

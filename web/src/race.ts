@@ -4,7 +4,7 @@
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
-import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
+import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, list, ordinal, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
 import { api, ApiError, byId, copy, h, keepModeratorKey, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
@@ -121,7 +121,8 @@ function countdown(): string {
 
 function drawStatus(): void {
   const who = seat !== null ? view.seats[seat]?.name ?? '' : 'Watching';
-  byId('status').replaceChildren(who, h('span', { class: 'wide' }, ` · ${view.rules}`), ` · turn ${view.turn}`, countdown() ? ` · ${countdown()}` : '');
+  // A phone's line is the turn and the time left: the legend under the board says whose robot is yours.
+  byId('status').replaceChildren(h('span', { class: 'wide' }, `${who} · ${view.rules} · `), `turn ${view.turn}`, countdown() ? ` · ${countdown()}` : '');
 }
 
 /** Which of the side's sections a phone shows (a wide screen shows them all). */
@@ -176,10 +177,12 @@ async function raceEvents(): Promise<GameEvent[]> {
 const robotIcon = (k: number): SVGSVGElement => seatIcon(view.seats[k]?.robot, k);
 
 /**
- * The end: the standings (the finishers in order, then the others by flags and lives), the
- * awards where the rule set gives them, in a series its standings across its races, and the next
- * race: a rematch on the same course, or the next race of the series, seated by the server in
- * 001's start picks (001 L333-351).
+ * The end, first beside the board and brought into view: who won and, for a seat, its place; the
+ * standings as the engine ranks them (each robot's place, the finishers in their finishing order;
+ * with teams each robot at its team's place, the teams' standings first), each robot drawn with its
+ * flags, lives (or out) and damage dealt; the awards where the rule set gives them; in a series its
+ * standings across its races; and the next race: a rematch on the same course, or the next race of
+ * the series, seated by the server in 001's start picks (001 L333-351).
  */
 async function drawResult(): Promise<void> {
   if (view.status !== 'over' || ended) return;
@@ -188,35 +191,38 @@ async function drawResult(): Promise<void> {
   box.hidden = false;
   const events = await raceEvents();
   const stats = raceStats(view.robots.map((r) => r.name), events);
-  const placeOf = (k: number) => view.finished.findIndex((g) => g.includes(view.robots[k]!.name));
-  const order = view.robots.map((_, k) => k).sort((a, b) => {
-    const [pa, pb] = [placeOf(a), placeOf(b)];
-    if (pa !== pb) return (pa < 0 ? Infinity : pa) - (pb < 0 ? Infinity : pb);
-    const [ra, rb] = [view.robots[a]!, view.robots[b]!];
-    return rb.flags - ra.flags || rb.lives - ra.lives;
-  });
+  // The standings come with the public view (a seat's view has none): asked for once, at the end.
+  const lines = view.standings ?? (await api<RaceView>('GET', `/api/races/${id}`)).standings ?? [];
+  const lineOf = (k: number) => lines.find((l) => l.robots.includes(k));
+  const order = lines.flatMap((l) => l.robots);
   const teams = teamsOf(view);
   const standings = h('table', { class: 'standings' },
     h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Robot'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Lives'), h('th', {}, 'Damage dealt'))),
     h('tbody', {}, ...order.map((k) => {
       const r = view.robots[k]!;
-      const p = placeOf(k);
-      return h('tr', { 'data-seat': k, class: k === seat ? 'you' : '' },
-        h('td', {}, p >= 0 ? `${p + 1}` : r.status === 'out' ? 'out' : '–'),
-        h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null, h('td', {}, String(r.flags)), h('td', {}, String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
+      const l = lineOf(k)!;
+      return h('tr', { 'data-seat': k, class: [k === seat ? 'you' : '', l.finished ? 'finished' : ''].filter(Boolean).join(' ') },
+        h('td', {}, ordinal(l.place), l.finished ? h('span', { class: 'finish-mark', title: 'finished' }, ' 🏁') : ''),
+        h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null,
+        h('td', {}, String(r.flags)), h('td', {}, r.status === 'out' ? 'out' : String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
     })));
-  const again = h('p', { class: 'again' },
-    h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(null) }, 'Rematch'), ' ',
-    h('button', { type: 'button', class: 'next-race', onclick: nextRace }, 'Next race (start picks)'));
-  // With teams (000 L21): the teams' standings first, each team ranked by its best robot.
-  const lines = (view as RaceView & { standings?: { place: number; name: string; team: boolean; robots: number[] }[] }).standings ?? [];
+  // Who won, and how this seat did, in a line a new player reads first.
+  const first = lines.filter((l) => l.place === 1 && l.finished);
+  const winners = first.length ? `${list(first.map((l) => (l.team ? `Team ${l.name}` : l.name)))} ${first.length > 1 ? 'win' : 'wins'} the race.` : 'Nobody finished.';
+  const mine = seat !== null ? lineOf(seat) : undefined;
+  const yours = mine ? ` You (${view.robots[seat!]!.name}) ${mine.team ? 'raced for a team placed' : 'placed'} ${ordinal(mine.place)}${mine.place === 1 && mine.finished ? ': well raced!' : '.'}` : '';
+  const again = h('div', { class: 'again' },
+    h('p', {}, h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(null) }, 'Rematch'), ' the same course, robots and rules again.'),
+    h('p', {}, h('button', { type: 'button', class: 'next-race', onclick: nextRace }, 'Next race'), " of a series: the same people, seated by this race's standings (001's start picks), the series' points carried."));
   const byTeam = teams.size ? h('ol', { class: 'team-standings' }, ...lines.map((l) => h('li', { value: l.place, 'data-team': l.team ? l.name : null },
     l.team ? `${l.name} (${l.robots.map((k) => view.robots[k]!.name).join(', ')})` : l.name))) : '';
-  box.replaceChildren(h('h2', {}, 'The race is over'), view.finished.length ? '' : h('p', {}, 'Nobody finished.'), byTeam, standings, again, h('div', { id: 'rematch' }));
+  box.replaceChildren(h('h2', {}, 'The race is over'), h('p', { class: 'verdict' }, winners, yours), byTeam, standings, again, h('div', { id: 'rematch' }));
+  // The end is what the page is about now: in view, beside the board (a phone: under it).
+  box.scrollIntoView({ block: 'nearest' });
   if (view.series) await drawSeries(box, view.series);
   if (!RULE_SETS[view.rules]?.awards) return;
-  const list = awards(stats);
-  box.append(h('h3', {}, 'Awards'), h('table', { class: 'awards' }, h('tbody', {}, ...list.map((a) => h('tr', {}, h('th', {}, a.award), h('td', {}, a.robots.join(', ')), h('td', {}, a.for))))));
+  const given = awards(stats);
+  box.append(h('h3', {}, 'Awards'), h('table', { class: 'awards' }, h('tbody', {}, ...given.map((a) => h('tr', {}, h('th', {}, a.award), h('td', {}, a.robots.join(', ')), h('td', {}, a.for))))));
 }
 
 interface Created {

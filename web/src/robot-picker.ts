@@ -24,7 +24,7 @@ export function robotPicker(root: HTMLElement, view: RaceView, seat: number, o: 
     const holder = view.seats.find((s) => s.seat !== seat && (s.robot ?? s.seat) === k);
     return h('button', {
       type: 'button', class: 'pick', 'data-robot': k, 'aria-pressed': String(k === mine), disabled: !!holder,
-      title: holder ? `${d.name}: ${holder.name} races it` : d.name,
+      title: holder ? `${d.name}: ${holder.name === d.name ? 'taken' : `${holder.name} races it`}` : d.name,
       onclick: async (e: Event) => {
         if (k === mine) return;
         (e.currentTarget as HTMLButtonElement).disabled = true;
@@ -35,7 +35,7 @@ export function robotPicker(root: HTMLElement, view: RaceView, seat: number, o: 
           (e.currentTarget as HTMLButtonElement).disabled = false;
         }
       },
-    }, robotIcon(k, k), h('span', {}, d.name), holder ? h('small', {}, holder.name) : null);
+    }, robotIcon(k, k), h('span', {}, d.name), holder ? h('small', {}, holder.name === d.name ? 'taken' : holder.name) : null);
   });
   root.replaceChildren(h('h2', {}, 'Your robot'), h('div', { class: 'picks', role: 'group', 'aria-label': 'Choose your robot' }, ...buttons), note);
 }

@@ -32,7 +32,7 @@ export function drawLegend(box: HTMLElement, view: RaceView, you: number | null,
   const key = JSON.stringify(entries);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
-  box.replaceChildren(...entries.map((e) => h('li', { 'data-seat': e.k, 'data-design': e.design, class: e.you ? 'you' : '', title: `${e.name}: ${e.design}${e.team ? `, team ${e.team}` : ''}${e.you ? ' (you)' : ''}` },
+  box.replaceChildren(...entries.map((e) => h('li', { 'data-seat': e.k, 'data-design': e.design, class: e.you ? 'you' : '', title: `${e.name}${e.name === e.design ? '' : `: ${e.design}`}${e.team ? `, team ${e.team}` : ''}${e.you ? ' (you)' : ''}` },
     robotIcon(view.seats[e.k]?.robot, e.k), e.name, e.team ? h('span', { class: 'team' }, ` (${e.team})`) : '', e.you && e.name.trim().toLowerCase() !== 'you' ? h('span', { class: 'you-mark' }, ' (you)') : '',
     e.regs !== null ? registersOnTable(view, e.k, e.regs) : null)));
 }

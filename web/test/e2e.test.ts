@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { classic, optionText, parseCard } from '../../engine/src/index.js';
+import { classic, optionText, ordinal, parseCard } from '../../engine/src/index.js';
 import { call, until } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
+import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { fanned } from '../../render/src/index.js';
 import { measurePage, measureRacePage } from '../build/measure.js';
@@ -258,8 +258,12 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
     }
   };
   await onScreen('unscrolled');
-  // Raced under the home page's name "You": the legend marks the robot without "You (you)".
-  assert.equal(await page.locator('#legend li.you').textContent(), 'You');
+  // Raced under the home page's default name: a name the replay's narration can speak of ("Player 1
+  // plays Move 2", never "You plays"), marked as yours in the legend; the bots are named apart
+  // from the robot designs (no "Bolt" racing the Rivet beside a Bolt).
+  assert.equal(await page.locator('#legend li.you').textContent(), 'Player 1 (you)');
+  const designs = ['Rivet', 'Bolt', 'Sprocket', 'Gizmo', 'Piston', 'Widget', 'Cog', 'Servo'];
+  for (const li of await page.locator('#legend li').all()) assert.ok(!designs.includes((await li.textContent())!.replace(' (you)', '')), `a robot named after a design: ${await li.textContent()}`);
   // The four robots share the start square: each drawn whole, apart from the others, big enough to tell.
   const bodies = await page.locator('#board g.robot .body').evaluateAll((els) => els.map((e) => {
     const r = e.getBoundingClientRect();
@@ -283,9 +287,12 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
   assert.ok(board.y >= 0 && board.y < 120, `the board stays at the top of the screen while programming (at ${board.y})`);
   await page.screenshot({ path: `${SHOTS}phone-race-view.png` });
   await page.tap('.send');
-  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.waitForSelector('#replay[data-turn="1"][data-playing]');
   const replayBoard = (await page.locator('#board').boundingBox())!;
   assert.ok(replayBoard.y >= 0 && replayBoard.y + replayBoard.height / 2 < 844, 'the replay plays where the player looks');
+  // While it plays, the program's bar is out of the way: not pinned to the screen over the page.
+  assert.equal(await page.evaluate('getComputedStyle(document.querySelector(".program-bar")).position'), 'static', 'the bar is not pinned during the replay');
+  await page.screenshot({ path: `${SHOTS}phone-replay-playing.png` });
   await page.tap('#replay .pause').catch(() => undefined);
   await page.tap('#replay .first');
   for (let k = 0; k < 5; k++) await page.tap('#replay .forward');
@@ -306,6 +313,14 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
   await page.screenshot({ path: `${SHOTS}phone-report.png`, fullPage: true });
   await page.tap('.side-tabs button[data-show="program"]');
   await page.waitForSelector('#program h2:text("turn 2")');
+  // Programming the next turn, replay or not, the bar is back at the bottom of the screen.
+  await page.tap('#replay .play');
+  await page.waitForSelector('#replay[data-playing]');
+  await tapInView(page, '.hand .card');
+  await page.waitForSelector('.register.open .card');
+  assert.equal(await page.evaluate('getComputedStyle(document.querySelector(".program-bar")).position'), 'sticky', 'the bar is back once a card is placed');
+  const bar = (await page.locator('.program-bar').boundingBox())!;
+  assert.ok(bar.y >= 0 && bar.y + bar.height <= 845, `the bar is on the screen (${bar.y}–${bar.y + bar.height})`);
   await ctx.close();
 });
 
@@ -344,7 +359,15 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   assert.ok(over.finished.length >= 1);
   const rows = await page.locator('#result .standings tbody tr').allInnerTexts();
   assert.equal(rows.length, 3, 'every robot in the standings');
-  assert.match(rows[0]!, new RegExp(`^1\\s+${over.finished[0][0]}\\s+${over.robots.find((r: { name: string }) => r.name === over.finished[0][0]).flags}`), 'the winner first, with its flags');
+  const winner = over.finished[0][0];
+  assert.match(rows[0]!, new RegExp(`^1st 🏁\\s+${winner}\\s+${over.robots.find((r: { name: string }) => r.name === winner).flags}`), 'the winner first, marked finished, with its flags');
+  // Every robot has its place as the engine ranks it (the server's standings), finishers marked.
+  assert.deepEqual(await page.locator('#result .standings tbody td:first-child').allTextContents(),
+    (over.standings as { place: number; finished: boolean; robots: number[] }[]).flatMap((l) => l.robots.map(() => `${ordinal(l.place)}${l.finished ? ' 🏁' : ''}`)));
+  assert.match(await page.textContent('#result .verdict') ?? '', new RegExp(`^${winner}( and .*)? wins? the race\\.`), 'who won, in a line');
+  // The end is on the screen as the page opens, beside the board.
+  const end = (await page.locator('#result').boundingBox())!;
+  assert.ok(end.y >= 0 && end.y < 900, `the end of the race is on the screen (at ${end.y})`);
   assert.equal(await page.locator('#result .standings svg.robot-icon').count(), 3, 'each robot drawn');
   assert.equal(await page.locator('#result .awards tr').count(), 14, '001\'s fourteen awards');
   await page.screenshot({ path: `${SHOTS}race-over.png`, fullPage: true });
@@ -399,7 +422,7 @@ test('option decisions: a Shield side chosen in the form travels with the orders
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const ava = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
   await ava.waitForSelector('body[data-ready]');
-  assert.match(await ava.textContent('#program .options .held') ?? '', /Shield/);
+  assert.match(await ava.textContent('#program .options .option-cards') ?? '', /Shield/);
   // The card says what it does, in the engine's words for the rule set.
   assert.equal(await ava.textContent('#program .option-card[data-option="Shield"] span'), optionText('Shield', classic));
   assert.match(await ava.textContent('#seats tr[data-seat="1"] .robot-options') ?? '', /Recompile/, 'the other robot\'s option is public');
@@ -500,7 +523,7 @@ test('classic weapons per register: Tractor Beam, its conditional order "if the 
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const ava = await open(ctx, race.url(0));
   await ava.waitForSelector('body[data-ready]');
-  assert.match(await ava.textContent('#program .options .held') ?? '', /Tractor Beam/);
+  assert.match(await ava.textContent('#program .options .option-cards') ?? '', /Tractor Beam/);
   assert.equal(await ava.locator('[data-field="choices.fireControl"]').count(), 0, 'no Fire Control decision without the card');
   const weapon = (reg: number) => `select[data-field="choices.weapon.${reg}"]`;
   assert.equal(await ava.locator(`${weapon(1)} option:checked`).textContent(), 'main laser (default)');
@@ -559,7 +582,7 @@ test('classic Brakes, Fourth Gear and Reverse Gear: a register holding a Move 1,
   for (const [k, s] of seats.entries()) {
     const page = await open(ctx, race.url(k));
     await page.waitForSelector('body[data-ready]');
-    assert.match(await page.textContent('#program .options .held') ?? '', new RegExp(s.option));
+    assert.match(await page.textContent('#program .options .option-cards') ?? '', new RegExp(s.option));
     const hand = await page.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
     const card = hand.find((c) => s.card.test(c));
     assert.ok(card, `seed 9 deals ${s.option}'s holder a card it plays (${hand.join(' ')})`);
