@@ -15,7 +15,9 @@
  * minutes) at the end of the row; under the table, the load generator's own CPU, the server's main
  * thread's CPU per turn played and the server processes' CPU (from Linux's /proc: a figure the
  * machine's other load changes far less than the delays) and, for SQLite, the write-ahead log's
- * largest size. `--disk-load` adds, for each set-up, a row with a second process
+ * largest size; for PostgreSQL, the statements, transactions, round trips, NOTIFYs and waits for a
+ * pool connection per turn (from the servers' metrics); and the entries any stream client missed
+ * (a seq that does not follow on from the one before it). `--disk-load` adds, for each set-up, a row with a second process
  * writing and fsyncing a file in a loop (a disk and a core busy).
  *
  *   npm run bench:server -- --races 1000 --minutes 5 [--db sqlite,postgres,postgres2] [--disk-load]
@@ -141,7 +143,13 @@ interface Row {
   /** The servers' main threads' CPU per turn played (ms), and the server processes' CPU in all (cores); null without /proc. */
   readonly mainMsPerTurn: number | null;
   readonly serverCores: number | null;
+  /** PostgreSQL: the servers' statements, transactions, round trips, NOTIFYs and pool waits per turn played (`db` of /api/metrics); null for SQLite. */
+  readonly db: Record<string, number> | null;
+  /** Entries a stream client did not receive: a seq that did not follow on from the one before (any client, any process). */
+  readonly missed: number;
 }
+
+type DbCounts = Record<'statements' | 'transactions' | 'roundTrips' | 'notifies' | 'poolWaits' | 'poolWaitMs', number>;
 
 async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'rr-bench-'));
@@ -169,6 +177,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   const latencies: number[] = [];
   let turns = 0;
   let live = 0;
+  let missed = 0;
   const errors = new Map<string, number>();
   // What fails while the row is being torn down is not counted.
   const fault = (what: string) => running && errors.set(what, (errors.get(what) ?? 0) + 1);
@@ -253,7 +262,17 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     const ws = [0, 1].map((seat) => {
       const s = new WebSocket(`${base(seat).replace('http', 'ws')}/api/races/${id}/stream?after=0`);
       sockets.add(s);
-      s.on('message', onFrame);
+      // Every entry once, in order: each seq follows on from the one before.
+      let seq = 0;
+      s.on('message', (data) => {
+        const frame = JSON.parse(String(data));
+        const batch = Array.isArray(frame) ? frame : frame.entries;
+        for (const e of (batch ?? []) as { seq: number }[]) {
+          if (e.seq !== seq + 1 && running) missed += Math.max(1, e.seq - seq - 1);
+          seq = Math.max(seq, e.seq);
+        }
+        onFrame(data);
+      });
       s.on('error', (e) => fault(`stream ${e.message}`));
       s.on('close', () => sockets.delete(s));
       return s;
@@ -265,7 +284,8 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   const rampMs = Math.min(60_000, RACES * 50);
   for (let k = 0; k < RACES; k++) later((k * rampMs) / RACES, () => void race(k));
   await new Promise((r) => setTimeout(r, rampMs + THINK[1]));
-  await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics?reset=1')));
+  const dbCounts = (ms: { body: { db?: DbCounts } }[]) => ms.map((m) => m.body.db ?? null);
+  const db0 = dbCounts(await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics?reset=1'))));
   measuring = true;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -289,7 +309,12 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   const used = (k: 0 | 1) => server1.reduce<number | null>((a, s, i) => (a === null || s[k] === null || server0[i]![k] === null ? null : a + s[k]! - server0[i]![k]!), 0);
   const mainSeconds = used(0);
   const processSeconds = used(1);
-  const metrics = (await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics')))).map((m) => m.body as { eventLoopDelayMs: { p99: number }; rssBytes: number; bots?: { late: number; failed: number; full: number } });
+  const answers = await Promise.all(bases.map((b) => call(b, 'GET', '/api/metrics')));
+  const metrics = answers.map((m) => m.body as { eventLoopDelayMs: { p99: number }; rssBytes: number; bots?: { late: number; failed: number; full: number } });
+  const db1 = dbCounts(answers);
+  const perTurn = db1.every((d, i) => d && db0[i]) && turns
+    ? Object.fromEntries((Object.keys(db1[0]!) as (keyof DbCounts)[]).map((k) => [k, db1.reduce((a, d, i) => a + d![k] - db0[i]![k], 0) / turns]))
+    : null;
   const load = loadavg().map((x) => x.toFixed(1)).slice(0, 2).join(' / ');
   running = false;
   for (const t of timers) clearTimeout(t);
@@ -315,6 +340,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     load, walMax, benchCores: (cpu.user + cpu.system) / 1e6 / seconds,
     mainMsPerTurn: mainSeconds === null || !turns ? null : (1000 * mainSeconds) / turns,
     serverCores: processSeconds === null ? null : processSeconds / seconds,
+    db: perTurn, missed,
   };
 }
 
@@ -329,7 +355,9 @@ async function main(): Promise<void> {
       console.log(`| ${r.setup} | ${r.races} | ${r.turnsPerSecond.toFixed(1)} | ${r.p50.toFixed(0)} / ${r.p99.toFixed(0)} ms (${r.turns} turns) | ${r.loopP99.toFixed(0)} ms | ${(r.rssPerRace / 1024).toFixed(0)} KiB | ${r.fallbacks} | ${r.load} |`);
       const two = r.setup.includes('2 processes');
       const cpu = r.mainMsPerTurn === null ? '' : `; the server's main thread${two ? 's' : ''} used ${r.mainMsPerTurn.toFixed(1)} ms of CPU per turn played, the server process${two ? 'es' : ''} ${r.serverCores!.toFixed(2)} cores in all (bot threads included)`;
-      notes.push(`${r.setup}: the load generator used ${r.benchCores.toFixed(2)} of a core${cpu}${r.walMax === null ? '' : `; the write-ahead log reached ${(r.walMax / 2 ** 20).toFixed(1)} MiB at most`}.`);
+      const d = r.db;
+      const db = d ? `; per turn, ${d.statements!.toFixed(1)} statements, ${d.transactions!.toFixed(1)} transactions, ${d.roundTrips!.toFixed(1)} round trips, ${d.notifies!.toFixed(1)} NOTIFYs, ${d.poolWaits!.toFixed(2)} waits for a pool connection (${d.poolWaitMs!.toFixed(1)} ms)` : '';
+      notes.push(`${r.setup}: the load generator used ${r.benchCores.toFixed(2)} of a core${cpu}${db}${r.walMax === null ? '' : `; the write-ahead log reached ${(r.walMax / 2 ** 20).toFixed(1)} MiB at most`}; entries missed by stream clients: ${r.missed}.`);
     }
   }
   console.log(`\n${notes.join('\n')}`);

@@ -79,7 +79,8 @@ test('a decision made while nobody waits for it is not late: the budget runs fro
 });
 
 test('a decision a turn waits for goes ahead of decisions only dealt', async () => {
-  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  // No urgent thread: the order of the one thread's queue alone.
+  const pool = new BotPool({ size: 1, urgent: 0, log: (l) => assert.fail(l) });
   try {
     const { setup, dealt, bots } = race(9);
     // The one thread takes the first; the second and third wait, in the order dealt.
@@ -91,6 +92,29 @@ test('a decision a turn waits for goes ahead of decisions only dealt', async () 
     await plan(pool, 'second', 1, setup, dealt, bots, 9);
     await plan(pool, 'first', 1, setup, dealt, bots, 9);
     assert.equal(pool.counts.decided, 3);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a decision a turn waits for goes to the thread at the server\'s priority, whether it was still queued or being made at nice 10', async () => {
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    assert.equal(pool.size, 2, 'one thread at nice 10 and one urgent thread');
+    const { setup, dealt, bots } = race(11);
+    // The thread at nice 10 takes the first; the second and third wait for it.
+    for (const r of ['first', 'second', 'third']) pool.dealt(r, 1, setup, dealt, bots, 11);
+    assert.equal(pool.counts.urgent, 0, 'nothing goes to the urgent thread while no turn waits');
+    // The third is taken (its turn waits): it is sent to the urgent thread at once, not queued behind the second.
+    assert.equal(pool.decided('third', 1, setup, dealt, bots, 11), null);
+    assert.equal(pool.counts.urgent, 1);
+    assert.deepEqual(await plan(pool, 'third', 1, setup, dealt, bots, 11), decideBots(setup, dealt, bots, 11));
+    // One being made at nice 10 when its turn takes it is made on the urgent thread too; the first answer counts.
+    await until('both threads are idle', () => pool.counts.decided === 3);
+    pool.dealt('fourth', 1, setup, dealt, bots, 11);
+    assert.equal(pool.decided('fourth', 1, setup, dealt, bots, 11), null);
+    assert.equal(pool.counts.urgent, 2);
+    assert.deepEqual(await plan(pool, 'fourth', 1, setup, dealt, bots, 11), decideBots(setup, dealt, bots, 11));
   } finally {
     await pool.close();
   }
@@ -120,7 +144,7 @@ test("the pool's threads run below the event loop's priority, so requests are se
 
 test('a thread that dies is replaced: its decision gets the fallback and the next decisions are made by the new thread', async () => {
   const lines: string[] = [];
-  const pool = new BotPool({ size: 1, log: (l) => lines.push(l) });
+  const pool = new BotPool({ size: 1, urgent: 0, log: (l) => lines.push(l) });
   try {
     const { setup, dealt, bots } = race(6);
     pool.dealt('dies', 1, setup, dealt, bots, 6);

@@ -15,6 +15,13 @@
  * The threads yield the cores to the server's event loop: each raises its own nice value (10 by
  * default, on Linux), so that requests and the stream are served first and the bots take what is
  * left (a decision has the people's seconds of thought to be made in; a request has milliseconds).
+ * But a decision a turn waits for has no more time: on a machine whose cores are busy (a second
+ * process, the database's backends) the threads at nice 10 get next to nothing, and every turn
+ * would wait for its budget and play the fallback. So the pool keeps one more thread (`urgent`) at
+ * the server's own priority, which decides only what a turn waits for: a taken decision still
+ * waiting for a thread goes to it first, and one already being made by a thread at nice 10 is made
+ * again there too (the first answer counts). It is idle while the bots keep up, so it takes the
+ * event loop's core only when a turn would wait otherwise.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -45,6 +52,11 @@ export interface BotPoolOptions {
   readonly hungMs?: number;
   /** The threads' nice value, 0-19 (10 by default; 0 leaves them at the server's priority; `BOT_NICE`). */
   readonly nice?: number;
+  /**
+   * Threads more, at the server's priority, that decide only what a turn waits for (1 by default;
+   * 0 for none).
+   */
+  readonly urgent?: number;
   /** Decisions waiting for a thread at most; one more is decided at the fallback at once (10,000 by default). */
   readonly queue?: number;
   readonly log?: (line: string) => void;
@@ -52,6 +64,8 @@ export interface BotPoolOptions {
 
 interface Pending {
   readonly job: BotJob;
+  /** The threads deciding it now. */
+  readonly on: Set<Thread>;
   readonly result: Promise<void>;
   settle(turns: Record<number, BotTurn> | null, why?: string): void;
   /** Forgets it unmade (a race not seen for long): nothing is kept, nothing is logged. */
@@ -61,6 +75,8 @@ interface Pending {
 }
 
 interface Thread {
+  /** At the server's priority, for decisions a turn waits for only. */
+  readonly urgent: boolean;
   worker: Worker;
   busy: Pending | null;
   since: number;
@@ -72,6 +88,8 @@ const keyOf = (race: string, state: GameState, bots: readonly BotSeat[]) => `${r
 export class BotPool {
   private readonly threads: Thread[] = [];
   private readonly waiting: Pending[] = [];
+  /** Decisions a turn waits for (taken), not settled yet, in the order taken. */
+  private readonly needed = new Set<Pending>();
   /** Decisions being made, by key. */
   private readonly byKey = new Map<string, Pending>();
   /** Decisions made (or given up for the fallback), by key. */
@@ -87,8 +105,11 @@ export class BotPool {
   private nextId = 1;
   private closed = false;
   private watchdog: NodeJS.Timeout;
-  /** Decisions made by the threads in time, and replaced by the fallback (by reason). */
-  readonly counts = { decided: 0, late: 0, failed: 0, full: 0 };
+  /**
+   * Decisions made by the threads in time, and replaced by the fallback (by reason); `urgent`:
+   * decisions a turn waited for that were sent to an urgent thread.
+   */
+  readonly counts = { decided: 0, late: 0, failed: 0, full: 0, urgent: 0 };
 
   constructor(o: BotPoolOptions = {}) {
     this.budgetMs = o.budgetMs ?? 10_000;
@@ -97,22 +118,24 @@ export class BotPool {
     this.nice = o.nice ?? 10;
     this.log = o.log ?? ((line) => console.error(line));
     const size = o.size ?? Math.max(1, availableParallelism() - 1);
-    for (let i = 0; i < size; i++) this.threads.push(this.spawn());
+    for (let i = 0; i < size; i++) this.threads.push(this.spawn(false));
+    for (let i = 0; i < (o.urgent ?? 1); i++) this.threads.push(this.spawn(true));
     this.watchdog = setInterval(() => this.checkHung(), Math.min(this.hungMs, 1000));
     this.watchdog.unref();
   }
 
-  /** Threads in the pool. */
+  /** Threads in the pool, the urgent ones included. */
   get size(): number {
     return this.threads.length;
   }
 
-  private spawn(): Thread {
-    const t: Thread = { worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: this.nice } }), busy: null, since: 0 };
+  private spawn(urgent: boolean): Thread {
+    const t: Thread = { urgent, worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: urgent ? 0 : this.nice } }), busy: null, since: 0 };
     t.worker.unref();
     t.worker.on('message', (a: BotAnswer) => {
       const p = t.busy;
       t.busy = null;
+      p?.on.delete(t);
       if (p && p.job.id === a.id) {
         if (a.ok) p.settle(a.turns);
         else p.settle(null, `failed: ${a.error}`);
@@ -130,10 +153,12 @@ export class BotPool {
     if (i < 0) return;
     const p = t.busy;
     t.busy = null;
+    p?.on.delete(t);
     if (this.closed) return;
-    this.threads[i] = this.spawn();
+    this.threads[i] = this.spawn(t.urgent);
     void t.worker.terminate();
-    p?.settle(null, why);
+    // A decision another thread is making too is not lost with this one.
+    if (!p?.on.size) p?.settle(null, why);
     this.pump();
   }
 
@@ -142,16 +167,30 @@ export class BotPool {
     for (const t of this.threads) if (t.busy && now - t.since > this.budgetMs + this.hungMs) this.replace(t, 'its thread hung');
   }
 
-  /** Hands waiting decisions to idle threads; a decision already past its budget is not sent. */
+  /**
+   * Hands waiting decisions to idle threads (a decision already settled is not sent): to an urgent
+   * thread only one a turn waits for (taken), first one still waiting, else one a thread at nice
+   * 10 is making.
+   */
   private pump(): void {
+    while (this.waiting.length && this.waiting[0]!.settled) this.waiting.shift();
     for (const t of this.threads) {
       if (t.busy) continue;
       let p: Pending | undefined;
-      while ((p = this.waiting.shift()) && p.settled);
-      if (!p) return;
+      if (!t.urgent) p = this.waiting.shift();
+      else {
+        const needed = [...this.needed];
+        p = needed.find((w) => !w.on.size) ?? needed.find((w) => ![...w.on].some((x) => x.urgent));
+        const i = p && !p.on.size ? this.waiting.indexOf(p) : -1;
+        if (i >= 0) this.waiting.splice(i, 1);
+        if (p) this.counts.urgent++;
+      }
+      if (!p) continue;
       t.busy = p;
+      p.on.add(t);
       t.since = Date.now();
       t.worker.postMessage(p.job);
+      while (this.waiting.length && this.waiting[0]!.settled) this.waiting.shift();
     }
   }
 
@@ -180,11 +219,12 @@ export class BotPool {
     let resolve!: () => void;
     const result = new Promise<void>((r) => (resolve = r));
     const p: Pending = {
-      job, result, settled: false, timer: undefined,
+      job, result, settled: false, timer: undefined, on: new Set(),
       settle: (turns, why) => {
         if (p.settled) return;
         p.settled = true;
         clearTimeout(p.timer);
+        this.needed.delete(p);
         if (turns) this.counts.decided++;
         else {
           if (why?.startsWith('late')) this.counts.late++;
@@ -201,6 +241,7 @@ export class BotPool {
         if (p.settled) return;
         p.settled = true;
         clearTimeout(p.timer);
+        this.needed.delete(p);
         this.byKey.delete(key);
         resolve();
       },
@@ -219,11 +260,13 @@ export class BotPool {
     if (p.settled || p.timer !== undefined) return;
     p.timer = setTimeout(() => p.settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
     p.timer.unref();
+    this.needed.add(p);
     const i = this.waiting.indexOf(p);
     if (i > 0) {
       this.waiting.splice(i, 1);
       this.waiting.unshift(p);
     }
+    this.pump();
   }
 
   /**

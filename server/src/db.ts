@@ -5,7 +5,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect, SqliteDialect, type Generated, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import {
+  CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect,
+  type Generated, type LogEvent, type PostgresPool, type PostgresPoolClient, type QueryResult,
+} from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import { openSqlite } from './sqlite.js';
@@ -119,6 +122,58 @@ export interface DbConfig {
   /** postgres://… to use PostgreSQL; else the SQLite file. */
   readonly url?: string;
   readonly file?: string;
+  /** Kysely's log of every query (the tests count statements with it). */
+  readonly log?: (e: LogEvent) => void;
+}
+
+/**
+ * Statements to be sent together (`together`): a query that carries them as its one parameter,
+ * which the PostgreSQL pool below recognises.
+ */
+class Pipelined {
+  constructor(readonly queries: readonly CompiledQuery[]) {}
+}
+
+/** One statement's answer as `together` gives it. */
+export interface Answered {
+  readonly command: string;
+  readonly rowCount: number;
+  readonly rows: unknown[];
+}
+
+/**
+ * Runs `queries` in order on `db`'s connection (a transaction's, if `db` is one) and gives each
+ * one's answer. On PostgreSQL they are sent at once, without waiting for each answer (the client's
+ * pipeline mode): one round trip for all. On SQLite, one after the other (a statement there is a
+ * call, not a round trip). An error in one fails the whole: in a transaction, PostgreSQL refuses
+ * the statements after it.
+ */
+export async function together(db: Kysely<Tables>, queries: readonly CompiledQuery[]): Promise<Answered[]> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const out: Answered[] = [];
+    for (const q of queries) {
+      const r: QueryResult<unknown> = await db.executeQuery(q);
+      out.push({ command: '', rowCount: Number(r.numAffectedRows ?? r.rows.length), rows: r.rows });
+    }
+    return out;
+  }
+  const r = await db.executeQuery<Answered>(CompiledQuery.raw('-- pipelined', [new Pipelined(queries)]));
+  return r.rows;
+}
+
+/**
+ * What a PostgreSQL server process has sent its database since it started (`GET /api/metrics`'s
+ * `db`, which the load benchmark divides by the turns played): statements (not counting begin,
+ * commit and rollback), transactions (begins), round trips (a statement's answer waited for; a
+ * begin sent ahead with the statement after it is none), and the connections taken from the pool
+ * that had to wait for one to come free, with how long they waited in all.
+ */
+export interface DbStats {
+  statements: number;
+  transactions: number;
+  roundTrips: number;
+  poolWaits: number;
+  poolWaitMs: number;
 }
 
 /** How many statements get a name (are prepared once per connection); any beyond are sent unnamed. */
@@ -128,9 +183,14 @@ const NAMED_STATEMENTS = 500;
  * The pool as Kysely uses it, with every statement that has parameters sent as a named prepared
  * statement (its name a hash of its text): PostgreSQL parses and plans it once per connection, not
  * at every execution, and the client sends only its parameters after the first time. Statements
- * without parameters (begin, commit) stay in the simple protocol, a round trip of their own.
+ * without parameters (begin, commit) stay in the simple protocol.
+ *
+ * The connections are in pipeline mode: a statement is sent without waiting for the answers of
+ * those before it. So a transaction's `begin` is answered at once and goes out with the statement
+ * after it (if it failed, so would that statement: the connection is gone), and `together`'s
+ * statements go out at once, one round trip for all.
  */
-function preparedOnce(pool: pg.Pool): PostgresPool {
+function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -142,12 +202,35 @@ function preparedOnce(pool: pg.Pool): PostgresPool {
   };
   return {
     connect: async () => {
+      const full = pool.idleCount === 0 && pool.totalCount >= max;
+      const asked = full ? performance.now() : 0;
       const client = await pool.connect();
+      if (full) (stats.poolWaits++, (stats.poolWaitMs += performance.now() - asked));
       return {
         // Kysely's query (no cursor is configured, so never a cursor's).
-        query: ((text: string, values: readonly unknown[]) => {
-          const name = values.length ? nameOf(text) : undefined;
-          return name ? client.query({ name, text, values: [...values] }) : client.query(text, [...values]);
+        query: (async (text: string, values: readonly unknown[]) => {
+          const send = (text: string, values: readonly unknown[]) => {
+            const name = values.length ? nameOf(text) : undefined;
+            if (text !== 'begin' && text !== 'commit' && text !== 'rollback') stats.statements++;
+            return name ? client.query({ name, text, values: [...values] }) : client.query(text, [...values]);
+          };
+          if (text === 'begin') {
+            stats.transactions++;
+            send(text, values).catch(() => undefined);
+            return { command: 'BEGIN', rowCount: null, rows: [] };
+          }
+          stats.roundTrips++;
+          const batch = values[0];
+          if (!(batch instanceof Pipelined)) return send(text, values);
+          const sent = batch.queries.map((q) => send(q.sql, q.parameters));
+          const settled = await Promise.allSettled(sent);
+          const failed = settled.find((x) => x.status === 'rejected');
+          if (failed) throw failed.reason;
+          const rows: Answered[] = settled.map((x) => {
+            const r = (x as PromiseFulfilledResult<pg.QueryResult>).value;
+            return { command: r.command, rowCount: r.rowCount ?? 0, rows: r.rows };
+          });
+          return { command: 'PIPELINE', rowCount: null, rows };
         }) as unknown as PostgresPoolClient['query'],
         release: () => client.release(),
       };
@@ -156,10 +239,13 @@ function preparedOnce(pool: pg.Pool): PostgresPool {
   };
 }
 
-export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } {
+/** Connections a server process keeps to PostgreSQL at most. */
+const POOL_SIZE = 10;
+
+export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; stats?: DbStats } {
   if (c.url) {
     const pool = new pg.Pool({
-      connectionString: c.url, max: 10, connectionTimeoutMillis: 5000,
+      connectionString: c.url, max: POOL_SIZE, connectionTimeoutMillis: 5000, pipeline: true,
       // Lets an operator (and the tests) tell this server's connections apart.
       ...(process.env.PG_APPLICATION_NAME ? { application_name: process.env.PG_APPLICATION_NAME } : {}),
     });
@@ -171,12 +257,13 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres' } 
     pool.on('connect', (client) => client.on('error', (e) => console.error(`database connection lost in use: ${e.message}`)));
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
-    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool) }) }), dialect: 'postgres' };
+    const stats: DbStats = { statements: 0, transactions: 0, roundTrips: 0, poolWaits: 0, poolWaitMs: 0 };
+    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool, POOL_SIZE, stats) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
   }
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   // WAL without an fsync per commit, checkpoints off the event loop, statements prepared once (sqlite.ts).
-  return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: openSqlite(file) }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: openSqlite(file) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'sqlite' };
 }
 
 /**

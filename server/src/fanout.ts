@@ -1,7 +1,9 @@
 /**
  * Several server processes on one PostgreSQL database: each tells the others, by NOTIFY, that a
  * race's entries up to a seq are committed, and each reads them for its own stream clients. The
- * payload is only the race and that seq; the entries themselves are read from the database. A
+ * payload is only the race, that seq and the process (which skips its own: its streams had them
+ * at once); the entries themselves are read from the database. The commits of one turn of the
+ * event loop go in one statement (`pg_notify` over an array), not one each. A
  * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
  * a channel of its own, whole; a process skips its own, which its streams had at once.
  *
@@ -16,6 +18,8 @@ const CHANNEL = 'roborally_entries';
 const DRAFTS = 'roborally_drafts';
 
 export interface Fanout {
+  /** Statements sent to notify (each carries the commits of one turn of the event loop), for the metrics. */
+  readonly sent: () => number;
   publish(raceId: string, lastSeq: number): void;
   publishDraft(raceId: string, draft: Draft): void;
   close(): Promise<void>;
@@ -71,7 +75,8 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
         if (d) on.draft(...d);
         return;
       }
-      const [raceId, seq] = (n.payload ?? '').split(':');
+      const [raceId, seq, from] = (n.payload ?? '').split(':');
+      if (from === self) return;
       const s = Number(seq);
       if (raceId && Number.isSafeInteger(s)) on.entries(raceId, s);
     });
@@ -103,12 +108,24 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   const sender = new pg.Pool({ ...clientConfig(url), max: 2 });
   sender.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`));
   sender.on('connect', (client) => client.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`)));
+  let sent = 0;
+  let queued: string[] = [];
+  const flush = () => {
+    const payloads = queued;
+    queued = [];
+    sent++;
+    sender.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [CHANNEL, payloads])
+      .catch((e: Error) => console.error(`NOTIFY of ${payloads.length} commits (${payloads[0]}…): ${e.message}`));
+  };
   return {
+    sent: () => sent,
     publish: (raceId, lastSeq) => {
-      sender.query('SELECT pg_notify($1, $2)', [CHANNEL, `${raceId}:${lastSeq}`]).catch((e: Error) => console.error(`NOTIFY ${raceId}:${lastSeq}: ${e.message}`));
+      if (!queued.length) setImmediate(flush);
+      queued.push(`${raceId}:${lastSeq}:${self}`);
     },
     publishDraft: (raceId, d) => {
       const payload = JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled });
+      sent++;
       sender.query('SELECT pg_notify($1, $2)', [DRAFTS, payload]).catch((e: Error) => console.error(`NOTIFY draft of ${raceId}: ${e.message}`));
     },
     close: async () => {

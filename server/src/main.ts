@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? '127.0.0.1';
   const url = process.env.DATABASE_URL;
-  const { db, dialect } = openDb(url ? { url } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
+  const { db, dialect, stats } = openDb(url ? { url } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
   try {
     await migrate(db);
   } catch (e) {
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   });
   // For the operator and the load benchmark: the event loop's delay and the memory, from outside.
-  if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts } }));
+  if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts }, ...(stats ? { db: { ...stats, notifies: fanout?.sent() ?? 0 } } : {}) }));
   // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
   // process, whose streams read the entries for their own clients.
   fanout = url

@@ -37,7 +37,7 @@ export class Moderation {
     let set: Partial<RaceRow> = {};
     let event: RaceEvent;
     let turn = st.turn;
-    let apply: Change['apply'];
+    let writes: Change['writes'];
     switch (action) {
       case 'pause':
         if (race.paused_left !== null) return no(409, 'race', 'already paused');
@@ -65,9 +65,7 @@ export class Moderation {
         const level = b.level ?? 'random';
         if (typeof level !== 'string' || !isLevel(level)) return no(422, 'level', `expected a bot level: ${LEVELS.join(', ')}`);
         event = { type: 'seatReplaced', seat: seat as number, level };
-        apply = async (trx) => {
-          await trx.updateTable('seats').set({ kind: 'bot', level, token_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number).execute();
-        };
+        writes = (q) => [q.updateTable('seats').set({ kind: 'bot', level, token_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number)];
         break;
       }
       case 'adjudicate':
@@ -84,15 +82,13 @@ export class Moderation {
         set = { state: row.dealt, status: 'running', paused_left: null, deadline_at: nextDeadline(JSON.parse(race.policy), now), play_by: null };
         event = { type: 'rewound', turn: last, from: row.first_seq, to: race.last_seq };
         turn = last;
-        apply = async (trx) => {
-          await trx.deleteFrom('turns').where('race_id', '=', id).where('turn', '>', last).execute();
-        };
+        writes = (q) => [q.deleteFrom('turns').where('race_id', '=', id).where('turn', '>', last)];
         break;
       }
       default:
         return no(404, 'action', 'expected pause, resume, extend, replace, adjudicate or rewind');
     }
-    const committed = await this.d.commit(race, [{ turn, kind: 'race', event }], { set, ...(apply ? { apply } : {}) });
+    const committed = await this.d.commit(race, [{ turn, kind: 'race', event }], { set, ...(writes ? { writes } : {}) });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ done: event.type });
   }

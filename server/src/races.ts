@@ -14,8 +14,8 @@ import {
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
-import type { Selectable } from 'kysely';
-import type { Db, RaceRow, SeatRow } from './db.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Db, RaceRow, SeatRow, Tables } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
 import { replayWaitMs, type Clock, type DeadlinePolicy } from './deadline.js';
 import { clockView, waitingClock } from './ready.js';
@@ -27,7 +27,7 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
-import { RaceRepository, rowBody, rowUnread, type Change, type StoredOrders, type Trx } from './repository.js';
+import { RaceRepository, StaleChange, rowBody, rowUnread, type Change, type StoredOrders } from './repository.js';
 import { Moderation } from './moderation.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
@@ -127,7 +127,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A turn played, not yet committed: its entries, the change that stores it, the next turn dealt (null: the race is over). */
 interface Play {
   readonly entries: Omit<Entry, 'seq'>[];
-  readonly change: Required<Pick<Change, 'set' | 'apply'>>;
+  readonly change: Required<Pick<Change, 'set' | 'writes'>>;
   readonly next: GameState | null;
 }
 
@@ -137,8 +137,14 @@ interface HurriedFill {
 }
 const hurriedFill = (o: unknown): o is HurriedFill => isObject(o) && o.hurried === true;
 
-/** The versioned commit of one transaction (RaceService.inTransaction). */
-type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change) => Promise<number | null>;
+/**
+ * The versioned commit of one transaction (RaceService.inTransaction): the seq the race's entries
+ * now end at; a change that came first makes the whole transaction `STALE`.
+ */
+type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change) => Promise<number>;
+
+/** What `inTransaction` gives when another change of the race came first: nothing of the work was kept. */
+const STALE = Symbol('stale');
 
 /** Whether every person whose robot plays cards this turn has sent orders. */
 const allIn = (seats: readonly Pick<SeatRow, 'seat' | 'kind'>[], st: GameState, sent: ReadonlyMap<number, unknown>): boolean =>
@@ -221,15 +227,22 @@ export class RaceService {
   /**
    * Runs `work` in one transaction: it reads through `repo` and commits through `commit` (the
    * versioned commit), all part of that transaction; what it committed is announced once the
-   * transaction is, and nothing if it throws.
+   * transaction is, and nothing if it throws, or if another change of the race came first (`STALE`).
    */
-  private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T | typeof STALE> {
     const done: [string, number, Entry[]][] = [];
-    const out = await this.repo.transaction((repo) => work(repo, async (race, entries, change) => {
-      const last = await repo.commitChange(race, entries, change);
-      if (last !== null && entries.length) done.push([race.id, last, withSeqs(entries, last)]);
-      return last;
-    }));
+    let out: T;
+    try {
+      out = await this.repo.transaction((repo) => work(repo, async (race, entries, change) => {
+        // Within the transaction a stale change throws (StaleChange) rather than give null.
+        const last = (await repo.commitChange(race, entries, change))!;
+        if (entries.length) done.push([race.id, last, withSeqs(entries, last)]);
+        return last;
+      }));
+    } catch (e) {
+      if (e instanceof StaleChange) return STALE;
+      throw e;
+    }
     for (const [id, last, entries] of done) this.announce(id, last, entries);
     return out;
   }
@@ -435,9 +448,7 @@ export class RaceService {
     const holder = seats.find((x) => x.seat !== seat && (x.robot ?? x.seat) === robot);
     if (holder) return no(409, 'robot', `${holder.name} races that robot`);
     const committed = await this.commit(race, [{ turn: st.turn, kind: 'race', event: { type: 'robotChosen', seat, robot: robot as number } }], {
-      apply: async (trx) => {
-        await trx.updateTable('seats').set({ robot: robot as number }).where('race_id', '=', id).where('seat', '=', seat).execute();
-      },
+      writes: (q) => [q.updateTable('seats').set({ robot: robot as number }).where('race_id', '=', id).where('seat', '=', seat)],
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ seat, robot: robot as number });
@@ -532,13 +543,11 @@ export class RaceService {
       if (!orders.ok) return no(422, orders.error.field, orders.error.message);
       const mine = orders.value.written;
       const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
-      const store = async (trx: Trx) => {
-        const stored = JSON.stringify(mine);
-        await trx.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
-          .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now })).execute();
-      };
+      const stored = JSON.stringify(mine);
+      const store = (q: Kysely<Tables>) => q.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
+        .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now }));
       const entries: Omit<Entry, 'seq'>[] = [{ turn: st.turn, kind: 'race', event }];
-      let change: Change = { beforeDeadline: now, apply: store };
+      let change: Change = { beforeDeadline: now, writes: (q) => [store(q)] };
       let play: Play | null = null;
       let waitForBots = false;
       if (JSON.parse(race.policy).kind === 'live') {
@@ -553,9 +562,9 @@ export class RaceService {
           const bots = this.decidedBots(race, seats, setup, st);
           if (bots) {
             play = this.play(got.value, st, setup, sent, now, bots);
-            const { set, apply } = play.change;
+            const { set, writes } = play.change;
             entries.push(...play.entries);
-            change = { beforeDeadline: now, set, apply: async (trx, first) => (await store(trx), await apply(trx, first + 1)) };
+            change = { beforeDeadline: now, set, writes: (q, first) => [store(q), ...writes(q, first + 1)] };
           } else {
             // Played by this process once they have; by any process past play_by (this one may go away).
             waitForBots = true;
@@ -563,16 +572,16 @@ export class RaceService {
           }
         }
       }
-      const last = await commit(race, entries, change);
-      return yes({ last, play, waitForBots, loaded: got.value, setup, st, mine });
+      await commit(race, entries, change);
+      return yes({ play, waitForBots, loaded: got.value, setup, st, mine });
     });
-    if (!done.ok) return done;
-    const { last, play, waitForBots, loaded, setup, st, mine } = done.value;
-    if (last === null) {
+    if (done === STALE) {
       // Something else changed the race meanwhile (or its deadline passed): check the orders again against what it is now.
       if (attempt < 5) return this.submit(id, seat, who, body, attempt + 1);
       return no(409, 'race', 'the race is changing too fast; send the orders again');
     }
+    if (!done.ok) return done;
+    const { play, waitForBots, loaded, setup, st, mine } = done.value;
     if (play?.next) this.dealt(id, setup, play.next, loaded.seats, loaded.race);
     if (waitForBots) this.playWhenDecided(loaded, setup, st, false);
     return yes({ turn: st.turn, orders: mine });
@@ -600,11 +609,11 @@ export class RaceService {
     const entries = res.value.events.map((e) => ({ turn: st.turn, kind: 'game' as const, event: publicEvent(e, setup.settings) }));
     const committed = await this.commit(race, entries, {
       set: { state: JSON.stringify(res.value.state), play_by: null },
-      apply: async (trx) => {
-        await trx.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat).execute();
+      writes: (q) => [
+        q.deleteFrom('orders').where('race_id', '=', id).where('turn', '=', st.turn).where('seat', '=', seat),
         // The programs of the turn are written against the new hand: a rewind comes back to it.
-        await trx.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn).execute();
-      },
+        q.updateTable('turns').set({ dealt: JSON.stringify(res.value.state) }).where('race_id', '=', id).where('turn', '=', st.turn),
+      ],
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ turn: st.turn, hand: res.value.state.robots[seat]!.hand.map(cardName) });
@@ -614,9 +623,10 @@ export class RaceService {
    * The Three Minute Rule at its limit (004 L188): when first-timers are still programming, the
    * other late seats are filled at random (their orders are stored as "random", marked `hurried`:
    * they stand), and the turn waits for the first-timers until the policy's own deadline. Returns
-   * whether that was committed, or null when the turn is to be played now.
+   * true once that is committed (the transaction is `STALE` if another change came first), or
+   * null when the turn is to be played now.
    */
-  private async hurry(repo: RaceRepository, commit: Committer, race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, StoredOrders>, setup: Setup, policy: DeadlinePolicy): Promise<boolean | null> {
+  private async hurry(repo: RaceRepository, commit: Committer, race: RaceRow, seats: readonly Selectable<SeatRow>[], st: GameState, sent: ReadonlyMap<number, StoredOrders>, setup: Setup, policy: DeadlinePolicy): Promise<true | null> {
     const until = firstTimersDeadline(policy, setup.settings, race.deadline_at!);
     if (until === null) return null;
     const late = seats.filter((x) => x.kind === 'human' && !sent.has(x.seat) && needsProgram(st, x.seat));
@@ -626,19 +636,17 @@ export class RaceService {
     const hurried = late.filter((x) => x.first_timer !== 1);
     const now = this.clock.now();
     const event: RaceEvent = { type: 'hurried', seats: hurried.map((x) => x.seat), at: until };
-    const committed = await commit(race, [{ turn: st.turn, kind: 'race', event }], {
+    await commit(race, [{ turn: st.turn, kind: 'race', event }], {
       set: { deadline_at: until },
-      apply: async (trx) => {
-        for (const x of hurried) {
-          // Orders with no program: every open register left to the random fill, read as any orders are.
-          const read = readOrders(setup, st, x.seat, { turn: st.turn });
-          if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
-          const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
-          await trx.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now }).execute();
-        }
-      },
+      writes: (q) => hurried.map((x) => {
+        // Orders with no program: every open register left to the random fill, read as any orders are.
+        const read = readOrders(setup, st, x.seat, { turn: st.turn });
+        if (!read.ok) throw new Error(`race ${race.id}, seat ${x.seat}: the Three Minute Rule's random fill was refused (${read.error.field}: ${read.error.message})`);
+        const random: SeatOrders & HurriedFill = { ...read.value.written, hurried: true };
+        return q.insertInto('orders').values({ race_id: race.id, turn: st.turn, seat: x.seat, body: JSON.stringify(random), submitted_at: now });
+      }),
     });
-    return committed !== null;
+    return true;
   }
 
   /**
@@ -670,17 +678,16 @@ export class RaceService {
       const bots = this.decidedBots(race, seats, setup, st);
       if (!bots) return { kind: 'wait' as const, got, setup, st };
       const play = this.play(got, st, setup, sent, now, bots);
-      return { kind: 'played' as const, play, got, setup, last: await commit(race, play.entries, play.change) };
+      await commit(race, play.entries, play.change);
+      return { kind: 'played' as const, play, got, setup };
     });
+    // Another change came first (a ready, a moderator's, another process): look again.
+    if (done === STALE) return attempt < 5 ? this.adjudicate(id, force, onlyTurn, attempt + 1) : false;
     if (!done) return false;
     if (done.kind === 'hurried') return done.hurried;
     if (done.kind === 'wait') {
       this.playWhenDecided(done.got, done.setup, done.st, force);
       return 'soon';
-    }
-    if (done.last === null) {
-      // Another change came first (a ready, a moderator's, another process): look again.
-      return attempt < 5 ? this.adjudicate(id, force, onlyTurn, attempt + 1) : false;
     }
     if (done.play.next) this.dealt(id, done.setup, done.play.next, done.got.seats, done.got.race);
     return true;
@@ -786,13 +793,12 @@ export class RaceService {
       next: status === 'running' ? next : null,
       change: {
         set: { state: JSON.stringify(next), deadline_at: deadlineAt, status, play_by: null },
-        apply: async (trx, first) => {
-          await trx.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn).execute();
-          if (status !== 'running') return;
+        writes: (q, first) => {
+          const played = q.updateTable('turns').set({ first_seq: first }).where('race_id', '=', id).where('turn', '=', turn);
+          if (status !== 'running') return [played];
           // A turn taken back and played again deals its next turn again.
           const row = { before: JSON.stringify(before), dealt: JSON.stringify(next), first_seq: null };
-          await trx.insertInto('turns').values({ race_id: id, turn: next.turn, ...row })
-            .onConflict((oc) => oc.columns(['race_id', 'turn']).doUpdateSet(row)).execute();
+          return [played, q.insertInto('turns').values({ race_id: id, turn: next.turn, ...row }).onConflict((oc) => oc.columns(['race_id', 'turn']).doUpdateSet(row))];
         },
       },
     };

@@ -4,9 +4,9 @@
  * version commits nothing), appends the change's entries after the race's last seq, and applies
  * whatever else the change writes, all or nothing.
  */
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Compilable, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
-import type { Db, RaceRow, SeatMailRow, SeatRow, Tables, TurnRow } from './db.js';
+import { together, type Db, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 
@@ -24,31 +24,62 @@ export interface Change {
   readonly set?: Partial<RaceRow>;
   /** Commit only while the race's deadline is after this instant (or there is none: paused). */
   readonly beforeDeadline?: number;
-  /** The change's other writes, in the same transaction; `first` is the seq of its first entry. */
-  readonly apply?: (trx: Trx, first: number) => Promise<void>;
+  /**
+   * The change's other writes, built on `q` (not run: they are sent with the version bump and the
+   * entries, all at once); `first` is the seq of its first entry.
+   */
+  readonly writes?: (q: Kysely<Tables>, first: number) => readonly Compilable[];
+}
+
+/**
+ * A change computed from another version of its race than the one stored (another change came
+ * first): nothing of its transaction may be kept (`commitChange`, `transaction`).
+ */
+export class StaleChange extends Error {
+  constructor() {
+    super('the race changed meanwhile');
+  }
 }
 
 /** Entries are inserted this many rows a statement. */
 const ROWS_PER_INSERT = 200;
 
 export class RaceRepository {
-  constructor(readonly db: Db) {}
+  /** `tried`: in a transaction, the races and versions its changes were computed from. */
+  constructor(readonly db: Db, private readonly tried: Pick<RaceRow, 'id' | 'version'>[] = []) {}
 
   /**
    * Runs `work` in one transaction, with a repository whose every read and write is part of it:
    * what it reads is what its writes are checked against (a change still commits only on the
-   * version it read), and nothing of it is kept if it throws.
+   * version it read), and nothing of it is kept if it throws. It throws `StaleChange` when a change
+   * in it came after another (a statement that failed then counts as that: an entry's seq taken
+   * meanwhile).
    */
-  transaction<T>(work: (repo: RaceRepository) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (repo: RaceRepository) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
-    return this.db.transaction().execute((trx) => work(new RaceRepository(trx)));
+    const tried: Pick<RaceRow, 'id' | 'version'>[] = [];
+    try {
+      return await this.db.transaction().execute((trx) => work(new RaceRepository(trx, tried)));
+    } catch (e) {
+      if (!(e instanceof StaleChange) && (await this.movedSince(tried).catch(() => false))) throw new StaleChange();
+      throw e;
+    }
   }
 
+  /** Whether any of these races is at another version now. */
+  private async movedSince(tried: readonly Pick<RaceRow, 'id' | 'version'>[]): Promise<boolean> {
+    for (const r of tried) if ((await this.db.selectFrom('races').select('version').where('id', '=', r.id).executeTakeFirst())?.version !== r.version) return true;
+    return false;
+  }
+
+  /** A race and its seats, read together (one round trip on PostgreSQL). */
   async load(id: string): Promise<LoadedRace | null> {
-    const race = await this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!race) return null;
-    const seats = await this.db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').execute();
-    return { race, seats };
+    const [races, seats] = await together(this.db, [
+      this.db.selectFrom('races').selectAll().where('id', '=', id).compile(),
+      this.db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').compile(),
+    ]);
+    const race = races!.rows[0] as Selectable<RaceRow> | undefined;
+    return race ? { race, seats: seats!.rows as Selectable<SeatRow>[] } : null;
   }
 
   race(id: string): Promise<Selectable<RaceRow> | undefined> {
@@ -70,7 +101,7 @@ export class RaceRepository {
       await trx.insertInto('races').values({ ...race, series_seq: seq }).execute();
       await trx.insertInto('seats').values(seats).execute();
       if (mail.length) await trx.insertInto('seat_mail').values(mail).execute();
-      await insertEntries(trx, race.id, 1, entries);
+      for (const q of entryInserts(trx, race.id, 1, entries)) await trx.executeQuery(q.compile());
       await trx.insertInto('turns').values(turn).execute();
     });
   }
@@ -81,22 +112,32 @@ export class RaceRepository {
    * deadline has passed), append `entries` after `race.last_seq`, and apply the change's other
    * writes. Returns the seq the race's entries now end at, or null when nothing was committed.
    * Called on a repository of `transaction`, it is part of that transaction.
+   *
+   * Its statements go together (one round trip on PostgreSQL: db.ts `together`), the bump first.
+   * When the bump finds another version, the transaction is rolled back (with whatever else it
+   * did: within a larger one, all of it), and null returned; within a larger transaction,
+   * `StaleChange` is thrown through it instead.
    */
   async commitChange(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}): Promise<number | null> {
     const first = race.last_seq + 1;
     const last = race.last_seq + entries.length;
-    return this.transaction(async ({ db: trx }) => {
-      let q = trx.updateTable('races').set({ ...change.set, version: race.version + 1, last_seq: last })
-        .where('id', '=', race.id).where('version', '=', race.version);
-      const before = change.beforeDeadline;
-      if (before !== undefined) q = q.where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', before)]));
-      const bumped = await q.executeTakeFirst();
-      if (Number(bumped.numUpdatedRows) !== 1) return null;
-      await insertEntries(trx, race.id, first, entries);
-      // Inside `transaction` the handle is the transaction's.
-      await change.apply?.(trx as Trx, first);
-      return last;
-    });
+    try {
+      return await this.transaction(async (repo) => {
+        repo.tried.push({ id: race.id, version: race.version });
+        const trx = repo.db;
+        let q = trx.updateTable('races').set({ ...change.set, version: race.version + 1, last_seq: last })
+          .where('id', '=', race.id).where('version', '=', race.version);
+        const before = change.beforeDeadline;
+        if (before !== undefined) q = q.where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', before)]));
+        const writes = [q, ...entryInserts(trx, race.id, first, entries), ...(change.writes?.(trx, first) ?? [])];
+        const [bumped] = await together(trx, writes.map((w) => w.compile()));
+        if (bumped!.rowCount !== 1) throw new StaleChange();
+        return last;
+      });
+    } catch (e) {
+      if (e instanceof StaleChange && !this.db.isTransaction) return null;
+      throw e;
+    }
   }
 
   /** The seats whose orders are in, each with how many registers its program fills (a count: no card). */
@@ -254,7 +295,9 @@ function storedOrders(body: string): StoredOrders {
 export const submittedCounts = (sent: ReadonlyMap<number, StoredOrders>): Map<number, number> =>
   new Map([...sent].map(([seat, o]) => [seat, unreadableRow(o) || !Array.isArray(o.program) ? 0 : o.program.filter((e) => e !== null).length]));
 
-async function insertEntries(trx: Kysely<Tables>, id: string, first: number, entries: readonly Omit<Entry, 'seq'>[]): Promise<void> {
+function entryInserts(trx: Kysely<Tables>, id: string, first: number, entries: readonly Omit<Entry, 'seq'>[]): Compilable[] {
+  const out: Compilable[] = [];
   for (let k = 0; k < entries.length; k += ROWS_PER_INSERT)
-    await trx.insertInto('events').values(entries.slice(k, k + ROWS_PER_INSERT).map((e, m) => ({ race_id: id, seq: first + k + m, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))).execute();
+    out.push(trx.insertInto('events').values(entries.slice(k, k + ROWS_PER_INSERT).map((e, m) => ({ race_id: id, seq: first + k + m, turn: e.turn, body: JSON.stringify({ kind: e.kind, event: e.event }) }))));
+  return out;
 }
