@@ -14,8 +14,11 @@
  *      `endTurn`), with a whole hand: the fewer cards and locked registers its damage leaves it are
  *      the judge's cost of carrying damage, already in the turn's score (counted twice, they made
  *      it shy of every laser: 56 of 140 head-to-head classic races won, against 68 with a whole
- *      hand). A program is worth where the next turn can take it, not only where it stands: the
- *      turn's registers to go count what a dealt hand really allows (no Move 3 in every register),
+ *      hand). The board lasers the lone turn ends a register in cost what the judge's cost of
+ *      damage says (left free, a beam crossed next turn looked some three registers cheaper than
+ *      one crossed now, and the expert waited before one turn after turn). A program is worth
+ *      where the next turn can take it, not only where it stands: the turn's registers to go
+ *      count what a dealt hand really allows (no Move 3 in every register),
  *      which the distance maps' expectation does not.
  * 3. The same two-turn evaluation decides the power down (the next turn powered down, damage
  *    cleared, the floor still moving it, against the next turn with the hands it would hold), the
@@ -212,6 +215,13 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
     }
   }
   const starts = new Map<string, LoneStart | null>();
+  // What the board lasers' hits cost in the next turn, by the damage it begins with.
+  const hitCosts = new Map<number, Float64Array>();
+  const hitsAt = (d: number): Float64Array => {
+    let h = hitCosts.get(d);
+    if (!h) hitCosts.set(d, (h = judge.hitCosts(d)));
+    return h;
+  };
   const value = (c: Candidate, neutral: number) => {
     const p = c.parent ?? c;
     return c.turn / c.samples + (p.hands ? p.next / p.hands : neutral);
@@ -248,7 +258,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
         const stay = -togo(judge.m, start.flags, start.x, start.y, start.dir, 1);
         gain = 0;
         for (const draw of draws) {
-          const t = bestLoneTurn(judge.m, start, typeCounts(draw(c.ended, i, 0)));
+          const t = bestLoneTurn(judge.m, start, typeCounts(draw(c.ended, i, 0)), hitsAt(c.ended.robots[i]!.damage));
           meter.spend(Math.ceil(t.leaves / LONE_LEAVES));
           gain += t.score - stay;
         }

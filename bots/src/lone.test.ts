@@ -73,3 +73,46 @@ test('the best lone turn on the maps scores what the simulator finds for a robot
   }
   assert.ok(compared >= 200 && finishing > 0, `${compared} positions, ${finishing} finishing`);
 });
+
+test("with the hits' costs, the best lone turn counts the board lasers it ends registers in: it scores what the simulator finds charging the damage taken (classic boards with lasers)", () => {
+  let compared = 0, hit = 0, boards = 0;
+  for (let seed = 1; boards < 30 && seed < 2000; seed++) {
+    const rules = seed % 2 ? 'classic' : 'pbem';
+    const { setup } = randomGame(seed, rules);
+    const b = setup.board;
+    // Ledges damage a robot dropping off them, which the maps do not count: boards without them.
+    if (!b.lasers.length || b.ledges.some((l) => l !== 0)) continue;
+    const m = courseMaps(setup);
+    // A turn's hits must not destroy the robot (the maps know no destruction by damage).
+    if (5 * Math.max(...m.laserBeams) >= setup.rules.destroyAt) continue;
+    boards++;
+    // A cost per point rising with the damage, as the judge's does.
+    const hits = Float64Array.from({ length: setup.rules.destroyAt }, (_, n) => 0.3 * n + 0.1 * n * n);
+    const rnd = new Rand(seed * 104729);
+    const cells = [...Array(b.width * b.height).keys()].filter((c) => b.floor[c] !== Floor.Pit && b.floor[c] !== Floor.Void && b.floor[c] !== Floor.Repulsor);
+    for (let k = 0; k < 6 && cells.length; k++) {
+      const c = rnd.pick(cells);
+      const x = c % b.width, y = (c - x) / b.width;
+      const dir = rnd.range(0, 3) as Dir;
+      const flags = rnd.range(0, b.flags.length - 1);
+      const st = must(createState(setup, [{ name: 'A', x, y, dir }]));
+      st.robots[0]!.flags = flags;
+      const hand: Card[] = setup.rules.priorities
+        ? shuffle(seedRng(rnd.u32()), DECK.slice()).slice(0, 9)
+        : Array.from({ length: 9 }, () => instruction(rnd.pick(CARD_TYPES)));
+      const evaluate: Evaluate = (s, kind, _reg, finishedAt) => {
+        const r = s.robots[0]!;
+        if (finishedAt) return 5 - finishedAt;
+        if (kind === 'destroyed') return -DESTROYED;
+        return -togo(m, r.flags, r.x, r.y, r.dir, 1) - hits[r.damage]!;
+      };
+      const expected = searchPrograms(new Sim(setup, st, { alone: 0 }), 0, hand, evaluate).score;
+      const start = { x, y, dir, flags, locked: 0, registers: [0, 0, 0, 0, 0], destroyed: DESTROYED };
+      const lone = bestLoneTurn(m, start, typeCounts(hand), hits);
+      assert.ok(Math.abs(lone.score - expected) < 1e-4, `seed ${seed} (${rules}) at ${x},${y} facing ${dir}: maps ${lone.score}, simulator ${expected}`);
+      if (bestLoneTurn(m, start, typeCounts(hand)).score > lone.score + 1e-4) hit++;
+      compared++;
+    }
+  }
+  assert.ok(compared >= 120 && hit > 0, `${compared} positions, ${hit} where the hits cost something`);
+});

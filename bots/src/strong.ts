@@ -102,6 +102,16 @@ export class Judge {
     return (powerDown ? Math.min(carry, this.w.turn + 1) : carry) + this.w.risk * share * share * share;
   }
 
+  /**
+   * What board lasers' hits cost a robot carrying `d` damage: entry n is the cost of n more
+   * points, up to the destroying one (a lone turn's lasers on the way, lone.ts `hits`).
+   */
+  hitCosts(d: number): Float64Array {
+    const n = Math.max(1, this.setup.rules.destroyAt - d);
+    const base = this.damageCost(d);
+    return Float64Array.from({ length: n + 1 }, (_, h) => this.damageCost(d + h) - base);
+  }
+
   /** The risk of destruction next turn with `d` damage and `beams` beams in line: about two registers of them. */
   laserRisk(r: RobotState, d: number, beams: number): number {
     if (!beams) return 0;
