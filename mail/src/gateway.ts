@@ -8,13 +8,13 @@ import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { COMMENT_HINT, apiOrders, describeOrders, parseOrders } from '../../engine/src/index.js';
+import { COMMENT_HINT, apiOrders, describeOrders, needsProgram, orderLines, parseOrders } from '../../engine/src/index.js';
 import type { Db, Clock, RaceService } from '../../server/src/index.js';
 import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
 import { Outbox, notationContext, threadRoot, threaded } from './outbox.js';
 import { mailDb, migrateMail, type MailDb } from './store.js';
-import { followWord, handLines, heldOptionLines, helpWord, lockedLines, notationHelp, replyMail, when } from './templates.js';
+import { followWord, handLines, heldOptionLines, helpWord, lockedLines, notationHelp, replyMail, sectionHeading, sectionHelp, when } from './templates.js';
 
 export interface MailConfig {
   /** The From of every mail; seats reply to its plus-tagged forms. */
@@ -194,8 +194,9 @@ export class MailGateway {
       return 'ignored';
     }
     const from = mail.from?.text ?? 'an unknown sender';
-    const answer = async (lines: string[], as = key) =>
-      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(s.ctx, { subject, messageId: mail.messageId ?? null }, lines), threadRoot(this.addr.domain, race.id, s.seat)) }]);
+    // `player`: an answer about all the robots of the seat's player, not marked as its robot's alone.
+    const answer = async (lines: string[], as = key, player = false) =>
+      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(player ? { ...s.ctx, robots: [] } : s.ctx, { subject, messageId: mail.messageId ?? null }, lines), threadRoot(this.addr.domain, race.id, s.seat)) }]);
     if (seat.secret !== s.secret) {
       // Told to the seat's own address, never to the sender: a forger learns nothing, the player
       // learns of it; once a turn at most, so that forged mails cannot flood the player.
@@ -208,11 +209,6 @@ export class MailGateway {
       return 'refused';
     }
     const st = race.state;
-    const ctx = notationContext(race.setup.rules, st, s.seat);
-    const parsed = parseOrders(mail.text ?? '', ctx);
-    // The turn named by a "Turn N" line, or by the subject of the instructions or reminder replied to
-    // (not by a report's: the report of turn N comes with the instructions of turn N + 1).
-    const named = parsed.ok && parsed.orders.turn !== null ? parsed.orders.turn : Number(/\bTurn (\d+): (?:your instructions|reminder)/i.exec(subject)?.[1] ?? st.turn);
     if (race.status !== 'running') {
       await answer([`Race ${race.id} is over; no orders are taken any more.`]);
       return 'refused';
@@ -233,64 +229,118 @@ export class MailGateway {
       ]);
       return 'accepted';
     }
+    // The robots raced from this seat's address (000 L40), out or not: its player writes a section for each.
+    const mine = race.seats.filter((x) => x.kind === 'human' && x.email.toLowerCase() === s.email.toLowerCase());
+    const ctx = notationContext(race.setup.rules, st, s.seat);
     if (helpWord(mail.text ?? '')) {
       // The mail's own word: the notation again (the turn's instructions only point to it), nothing read as orders.
-      await answer([...notationHelp(race.setup.rules), ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : []), '', 'Nothing in this mail was read as orders.']);
+      const held = mine.length > 1 ? mine.flatMap((x) => {
+        const lines = heldOptionLines(notationContext(race.setup.rules, st, x.seat));
+        return lines.length ? ['', `${sectionHeading(x.ctx.name)}:`, ...lines] : [];
+      }) : ctx.options.length ? ['', ...heldOptionLines(ctx)] : [];
+      await answer([...notationHelp(race.setup.rules), ...(mine.length > 1 ? ['', ...sectionHelp(race.setup.rules, mine.map((x) => x.ctx.name))] : []), ...held, '', 'Nothing in this mail was read as orders.']);
       return 'accepted';
     }
-    if (named !== st.turn) {
-      await answer([`These orders are for turn ${named}, but race ${race.id} is at turn ${st.turn}; they were not used. The instructions of turn ${st.turn} came in a mail of their own: reply to that one.`]);
+    const finalLine = async (): Promise<string> => {
+      // A live race plays the turn as soon as the last orders are in.
+      const now = await this.service.view(race.id);
+      const played = now.ok && (now.value.turn !== st.turn || now.value.status !== 'running');
+      return played ? 'Every order was in, so the turn has been played; its report follows.'
+        : race.deadlineAt !== null ? `You can replace them by sending new orders until ${when(race.deadlineAt, race.policy)}.` : 'You can replace them by sending new orders until the deadline.';
+    };
+    if (mine.length <= 1) {
+      const one = await this.robotOrders(race, s, mail.text ?? '', subject);
+      await answer(one.final ? [...one.lines, await finalLine()] : one.lines);
+      return one.status;
+    }
+    // Several robots: the body split at its "Robot NAME" lines, each section read by the engine's notation for its robot.
+    const split = splitSections(mail.text ?? '', mine.map((x) => x.ctx.name));
+    if ('unknown' in split) {
+      await answer([`Your orders for turn ${st.turn} were not used: "${sectionHeading(split.unknown)}" names no robot of yours (you race ${mine.map((x) => x.ctx.name).join(', ')}), so nothing was changed.`, '',
+        ...sectionHelp(race.setup.rules, mine.map((x) => x.ctx.name))], key, true);
       return 'refused';
     }
+    // A mail with no heading programs the robot whose seat it was sent to.
+    const sections = split.sections.size ? split.sections : new Map([[s.ctx.name, split.preamble]]);
+    const results: { name: string; status: Received; lines: string[]; final?: boolean }[] = [];
+    for (const x of mine) {
+      const body = sections.get(x.ctx.name);
+      if (body) results.push({ name: x.ctx.name, ...(await this.robotOrders(race, x, [...(split.sections.size ? split.preamble : []), ...body].join('\n'), subject)) });
+    }
+    const missing = mine.filter((x) => !sections.has(x.ctx.name) && needsProgram(st, x.seat)).map((x) => x.ctx.name);
+    const lines = results.flatMap((r) => [`${sectionHeading(r.name)}:`, ...r.lines.map((l) => (l ? `  ${l}` : l)), '']);
+    if (missing.length) lines.push(`No section for ${missing.map(sectionHeading).map((h) => `"${h}"`).join(', ')}: ${missing.length === 1 ? 'its' : 'their'} orders stand as they were (none: the program is filled at random at the deadline). Send a section headed "${sectionHeading(missing[0]!)}" to program it.`, '');
+    if (results.some((r) => r.final)) lines.push(await finalLine());
+    // A refused section's answer holds the notation already; the sections' form is told once.
+    if (results.some((r) => r.status !== 'accepted')) lines.push('', ...sectionHelp(race.setup.rules, mine.map((x) => x.ctx.name)));
+    await answer(lines, key, true);
+    return results.find((r) => r.status !== 'accepted')?.status ?? 'accepted';
+  }
+
+  /**
+   * One robot's orders of a mail, read by the engine's notation and sent to the race with the
+   * seat's mail secret: what the answer says of them (the acknowledgement without its last line,
+   * which the caller adds once, or the refusal).
+   */
+  private async robotOrders(race: NonNullable<Awaited<ReturnType<Outbox['race']>>>, s: NonNullable<Awaited<ReturnType<Outbox['race']>>>['seats'][number], text: string, subject: string): Promise<{ status: Received; lines: string[]; final?: boolean }> {
+    const st = race.state;
+    const ctx = notationContext(race.setup.rules, st, s.seat);
+    const parsed = parseOrders(text, ctx);
+    // The turn named by a "Turn N" line, or by the subject of the instructions or reminder replied to
+    // (not by a report's: the report of turn N comes with the instructions of turn N + 1).
+    const named = parsed.ok && parsed.orders.turn !== null ? parsed.orders.turn : Number(/\bTurn (\d+): (?:your instructions|reminder)/i.exec(subject)?.[1] ?? st.turn);
+    if (named !== st.turn) {
+      return { status: 'refused', lines: [`These orders are for turn ${named}, but race ${race.id} is at turn ${st.turn}; they were not used. The instructions of turn ${st.turn} came in a mail of their own: reply to that one.`] };
+    }
     if (!parsed.ok) {
-      await answer([
-        `Your orders for turn ${st.turn} could not be read, so nothing was changed (orders you sent before stand).`, '',
-        ...parsed.errors.map((e) => (e.line ? `Line ${e.line} "${e.text}": expected ${e.expected}.` : `Expected ${e.expected}.`)), '',
-        ...withBlank(lockedLines(st, s.seat)),
-        ...ignoredLines(parsed.ignored),
-        'Your instructions:', ...handLines(ctx), '',
-        ...notationHelp(race.setup.rules),
-        ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : []),
-      ]);
-      return 'unreadable';
+      return {
+        status: 'unreadable',
+        lines: [
+          `Your orders for turn ${st.turn} could not be read, so nothing was changed (orders you sent before stand).`, '',
+          ...parsed.errors.map((e) => (e.line ? `Line ${e.line} "${e.text}": expected ${e.expected}.` : `Expected ${e.expected}.`)), '',
+          ...withBlank(lockedLines(st, s.seat)),
+          ...ignoredLines(parsed.ignored),
+          'Your instructions:', ...handLines(ctx), '',
+          ...notationHelp(race.setup.rules),
+          ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : []),
+        ],
+      };
     }
     if (parsed.orders.choices.recompile) {
       // 2.22: a new hand first; the program comes in a later mail, from the new cards.
-      const re = await this.service.recompile(race.id, s.seat, { mailSecret: seat.secret! });
-      if (!re.ok) {
-        await answer([`Your Recompile for turn ${st.turn} was refused by the race, so nothing was changed: ${re.refusal.field}: ${re.refusal.message}.`]);
-        return 'refused';
-      }
+      const re = await this.service.recompile(race.id, s.seat, { mailSecret: s.secret });
+      if (!re.ok) return { status: 'refused', lines: [`Your Recompile for turn ${st.turn} was refused by the race, so nothing was changed: ${re.refusal.field}: ${re.refusal.message}.`] };
       const fresh = await this.outbox.race(race.id);
       const now = notationContext(race.setup.rules, fresh!.state, s.seat);
-      await answer([
-        `Recompiled: your hand for turn ${st.turn} is new, and your robot took the damage Recompile costs. Orders sent before were withdrawn;`,
-        'send your program from these cards (any program in the Recompile mail was not used):', '', ...handLines(now),
-      ]);
-      return 'accepted';
+      return {
+        status: 'accepted',
+        lines: [
+          `Recompiled: your hand for turn ${st.turn} is new, and your robot took the damage Recompile costs. Orders sent before were withdrawn;`,
+          'send your program from these cards (any program in the Recompile mail was not used):', '', ...handLines(now),
+        ],
+      };
     }
     // For the turn the mail is for: if that turn is played meanwhile, the race refuses them (409
     // turn or deadline) and the answer says so; they never land on the next turn.
-    const done = await this.service.submit(race.id, s.seat, { mailSecret: seat.secret! }, { ...apiOrders(parsed.orders), turn: named });
+    const done = await this.service.submit(race.id, s.seat, { mailSecret: s.secret }, { ...apiOrders(parsed.orders), turn: named });
     if (!done.ok) {
       const late = done.refusal.field === 'turn' || done.refusal.field === 'deadline';
-      await answer(late
-        ? [`Your orders for turn ${st.turn} came too late: ${done.refusal.message}. They were not used. The instructions of the next turn come in a mail of their own: reply to that one.`]
-        : [`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`, ...lockedLines(st, s.seat), '',
-          ...notationHelp(race.setup.rules), ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : [])]);
-      return 'refused';
+      return {
+        status: 'refused',
+        lines: late
+          ? [`Your orders for turn ${st.turn} came too late: ${done.refusal.message}. They were not used. The instructions of the next turn come in a mail of their own: reply to that one.`]
+          : [`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`, ...lockedLines(st, s.seat), '',
+            ...notationHelp(race.setup.rules), ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : [])],
+      };
     }
-    // A live race plays the turn as soon as the last orders are in.
-    const now = await this.service.view(race.id);
-    const played = now.ok && (now.value.turn !== st.turn || now.value.status !== 'running');
-    await answer([
-      `Your orders for turn ${done.value.turn} are in. As understood:`, '', ...describeOrders(parsed.orders, ctx).map((x) => `  ${x}`), '',
-      ...withBlank(lockedLines(st, s.seat)),
-      ...ignoredLines(parsed.ignored),
-      played ? 'Every order was in, so the turn has been played; its report follows.'
-        : race.deadlineAt !== null ? `You can replace them by sending new orders until ${when(race.deadlineAt, race.policy)}.` : 'You can replace them by sending new orders until the deadline.',
-    ]);
-    return 'accepted';
+    return {
+      status: 'accepted', final: true,
+      lines: [
+        `Your orders for turn ${done.value.turn} are in. As understood:`, '', ...describeOrders(parsed.orders, ctx).map((x) => `  ${x}`), '',
+        ...withBlank(lockedLines(st, s.seat)),
+        ...ignoredLines(parsed.ignored),
+      ],
+    };
   }
 
   /**
@@ -334,6 +384,30 @@ export class MailGateway {
     }
     return null;
   }
+}
+
+/**
+ * A mail of a player racing several robots, split at its "Robot NAME" lines (read by the engine's
+ * orderLines, so quotes, comments and what follows a signature or a reply header are left out): the
+ * lines of each robot's section, and those before the first (for every robot); or the name of a
+ * heading that names none of `robots`.
+ */
+export function splitSections(body: string, robots: readonly string[]): { sections: Map<string, string[]>; preamble: string[] } | { unknown: string } {
+  const sections = new Map<string, string[]>();
+  const preamble: string[] = [];
+  let at: string[] = preamble;
+  for (const l of orderLines(body)) {
+    const m = /^robot (.+?):?$/i.exec(l.text);
+    if (!m) {
+      at.push(l.text);
+      continue;
+    }
+    const name = robots.find((r) => r.toLowerCase() === m[1]!.trim().toLowerCase());
+    if (!name) return { unknown: m[1]!.trim() };
+    at = sections.get(name) ?? [];
+    sections.set(name, at);
+  }
+  return { sections, preamble };
 }
 
 const withBlank = (lines: string[]): string[] => (lines.length ? [...lines, ''] : []);

@@ -15,7 +15,7 @@ import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb } from './store.js';
-import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -65,6 +65,19 @@ export function notationContext(rules: RuleSet, st: GameState, seat: number): No
  * The Message-ID of a seat's start mail, the root of the thread every later mail of the race to
  * that seat (reports, instructions, answers) refers to, so a mail client shows one thread a race.
  */
+/**
+ * Seats by the address they are raced from, in seat order: a player racing several robots (000 L40)
+ * gets one mail a turn for them all, under its first robot's seat.
+ */
+export function byPlayer<S extends { email: string }>(seats: readonly S[]): S[][] {
+  const out = new Map<string, S[]>();
+  for (const s of seats) {
+    const k = s.email.toLowerCase();
+    out.set(k, [...(out.get(k) ?? []), s]);
+  }
+  return [...out.values()];
+}
+
 export const threadRoot = (domain: string, race: string, seat: number): string => `<${race}.s${seat}.race@${domain}>`;
 
 /** A mail of a seat's thread: it answers the mail it answers, or else the start mail. */
@@ -82,6 +95,13 @@ export function gainedLines(before: readonly string[], after: readonly string[],
     const h = optionOrders(o, setup.rules);
     return [`Your robot ${verb} ${o}. How to order it: ${h.how}`, ...(h.examples.length ? ['For example:', ...h.examples.map((x) => `  ${x}`)] : [])];
   });
+}
+
+/** A turn's instructions to one player: its one robot's as ever, or a section for each of its robots. */
+function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, reminder = false): Mail {
+  const lead = seats[0]!;
+  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, notationContext(race.setup.rules, st, lead.seat), deadlineAt, reminder);
+  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ctx: notationContext(race.setup.rules, st, s.seat) })), deadlineAt, reminder);
 }
 
 /** No reminder sooner than this after the instructions it repeats. */
@@ -169,16 +189,16 @@ export class Outbox {
   private async mailsFor(race: RaceMail, e: Entry, prev: Entry | undefined): Promise<{ seat: number; to: string; mail: Mail }[]> {
     const st = race.state;
     const domain = this.o.addressing.domain;
+    const one = (s: RaceMail['seats'][number], mail: Mail | null) => {
+      const root = threadRoot(domain, race.id, s.seat);
+      return mail ? [{ seat: s.seat, to: s.email, mail: e.kind === 'race' && e.event.type === 'raceCreated' ? { ...mail, messageId: root } : threaded(mail, root) }] : [];
+    };
     const each = (f: (s: RaceMail['seats'][number]) => Mail | null, people = false) =>
-      race.seats.filter((s) => !people || s.kind === 'human').flatMap((s) => {
-        const mail = f(s);
-        const root = threadRoot(domain, race.id, s.seat);
-        return mail ? [{ seat: s.seat, to: s.email, mail: e.kind === 'race' && e.event.type === 'raceCreated' ? { ...mail, messageId: root } : threaded(mail, root) }] : [];
-      });
+      race.seats.filter((s) => !people || s.kind === 'human').flatMap((s) => one(s, f(s)));
     const secret = !!race.setup.settings.secretOptions;
-    /** The robots as seat `viewer` may see them: its own options all, the others' under Secret Options only once used. */
-    const robotsFor = (at: GameState, viewer: number) =>
-      at.robots.map((r, i) => robotLine(at, i, i === viewer ? { options: r.options, hiddenOptions: 0 } : visibleOptions(r, secret)));
+    /** The robots as the player of seats `viewers` may see them: its own options all, the others' under Secret Options only once used. */
+    const robotsFor = (at: GameState, viewers: readonly number[]) =>
+      at.robots.map((r, i) => robotLine(at, i, viewers.includes(i) ? { options: r.options, hiddenOptions: 0 } : visibleOptions(r, secret)));
     if (e.kind === 'race' && e.event.type === 'raceCreated') {
       const turn1 = await this.o.service.playedTurn(race.id, 1);
       const start = turn1.ok ? turn1.value.before : st;
@@ -206,7 +226,9 @@ export class Outbox {
     if (e.kind === 'game' && e.event.type === 'turnBegan') {
       // Instructions only for the turn being programmed now: an old deal found late is no use.
       if (e.event.turn !== st.turn || race.status !== 'running' || st.phase !== 'programming') return [];
-      return each((s) => (st.robots[s.seat]!.status === 'out' ? null : dealMail(s.ctx, st.turn, st, notationContext(race.setup.rules, st, s.seat), race.deadlineAt)), true);
+      // A player racing several robots gets one mail with a section a robot (000 L40).
+      const playing = race.seats.filter((s) => s.kind === 'human' && st.robots[s.seat]!.status !== 'out');
+      return byPlayer(playing).flatMap((seats) => one(seats[0]!, dealFor(race, seats, st, race.deadlineAt)));
     }
     if (e.kind === 'game' && e.event.type === 'turnEnded') {
       const turn = e.event.turn;
@@ -219,10 +241,15 @@ export class Outbox {
       const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
       const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
       // The eliminated get the report of the turn they went out in, then no more unless they asked.
-      return each((s) => (before.robots[s.seat]!.status === 'out' && !s.follow ? null : reportMail(s.ctx, rep.value.report, rep.value.text, robotsFor(after, s.seat), picture, {
-        corrected, gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
+      const news = (s: RaceMail['seats'][number]) => ({
+        gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
         ...(after.robots[s.seat]!.status === 'out' && race.status === 'running' ? { out: s.follow ? 'following' as const : 'last' as const } : {}),
-      })));
+      });
+      const told = race.seats.filter((s) => before.robots[s.seat]!.status !== 'out' || s.follow);
+      // A player racing several robots gets one report, with the news of each robot (000 L40).
+      return byPlayer(told).flatMap((seats) => one(seats[0]!, reportMail(seats[0]!.ctx, rep.value.report, rep.value.text, robotsFor(after, seats.map((s) => s.seat)), picture, seats.length === 1
+        ? { corrected, ...news(seats[0]!) }
+        : { corrected, player: seats.map((s) => ({ name: s.ctx.name, news: news(s) })) })));
     }
     if (e.kind === 'race' && e.event.type === 'corrected') {
       // The seat whose orders the moderator replaced is told what they are now; the others, only that it happened.
@@ -238,7 +265,7 @@ export class Outbox {
       const news = e.event.type === 'paused' ? 'The moderator has paused the race: the deadline is off until it resumes.'
         : e.event.type === 'rewound' ? `The moderator has taken turn ${e.event.turn} back to correct it; it will be played again.`
           : `The moderator has ${e.event.type === 'resumed' ? 'resumed the race' : 'moved the deadline'}.`;
-      return each((s) => clockMail(s.ctx, st.turn, news, race.deadlineAt), true);
+      return each((s) => clockMail(s.ctx, st.turn, news, race.deadlineAt, e.event.type === 'rewound' ? 'taken back by the moderator' : undefined), true);
     }
     if (e.kind === 'race' && e.event.type === 'raceOver') {
       const names = st.robots.map((r) => r.name);
@@ -248,7 +275,10 @@ export class Outbox {
       const series = race.series ? await this.o.service.series(race.series) : null;
       const across = series?.ok ? { id: race.series!, races: series.value.standings[0]?.places.length ?? 0, lines: seriesLines(series.value.standings) } : undefined;
       // The engine's standings: a line per team and per robot racing alone, best first; 001's awards where the rule set gives them.
-      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across));
+      // A race that ends again after the moderator took its last turn back: these standings replace the first.
+      const all = await this.o.service.entries(race.id, 0);
+      const again = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'raceOver');
+      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across, again));
     }
     return [];
   }
@@ -268,9 +298,10 @@ export class Outbox {
       const dealt = await db.selectFrom('mail_outbox').select((eb) => eb.fn.max('created_at').as('at')).where('race_id', '=', d.id).where('key', 'like', `${d.id}:%:turnBegan:%`).executeTakeFirst();
       if (dealt?.at != null && now - Number(dealt.at) < REMIND_AFTER) continue;
       const sent = new Set(await this.o.service.ordersIn(d.id, st.turn));
-      const rows = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat)).map((s) => ({
-        key: `remind:${d.id}:${st.turn}:${s.seat}:${d.deadlineAt}`, race: d.id, seq: d.lastSeq, to: s.email,
-        mail: dealMail(s.ctx, st.turn, st, notationContext(race.setup.rules, st, s.seat), d.deadlineAt, true),
+      const late = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat));
+      const rows = byPlayer(late).map((seats) => ({
+        key: `remind:${d.id}:${st.turn}:${seats[0]!.seat}:${d.deadlineAt}`, race: d.id, seq: d.lastSeq, to: seats[0]!.email,
+        mail: dealFor(race, seats, st, d.deadlineAt, true),
       }));
       const fresh = [];
       for (const r of rows) if (!(await this.has(r.key))) fresh.push(r);

@@ -161,11 +161,11 @@ test('a vacation notice, a bounce or a list mail to a seat\'s address is not ans
   }
 });
 
-test('a turn the moderator took back and that was played again comes as a corrected report, in subject and body', async () => {
+test('a turn the moderator took back and that was played again comes as a corrected report, in subject and body, and the race\'s end again as corrected standings', async () => {
   const t = await setup();
   try {
     const emails = ['ava@a.test'];
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', settings: { turnLimit: 1 }, seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     const { id, moderatorKey } = created.value;
     await t.gateway.pump();
@@ -174,12 +174,17 @@ test('a turn the moderator took back and that was played again comes as a correc
     const back = await t.service.moderate(id, moderatorKey, 'rewind', {});
     assert.ok(back.ok, JSON.stringify(back));
     await t.gateway.pump();
-    assert.ok(t.sink.mails.some((c) => /taken turn 1 back to correct it/.test(text(c))));
+    assert.ok(t.sink.mails.some((c) => /Turn 1: taken back by the moderator$/.test(subject(c)) && /taken turn 1 back to correct it/.test(text(c))));
     await everyoneRandom(t, emails, 1);
     const reports = t.sink.mails.filter((c) => /Turn 1: (corrected )?report$/.test(subject(c)));
     assert.deepEqual(reports.map(subject).map((s) => s.replace(/^\[RR [^\]]+\] /, '')), ['Turn 1: report', 'Turn 1: corrected report']);
     assert.match(text(reports[1]!), /^CORRECTED: the moderator took turn 1 back and it has been played again\. This report replaces the earlier report of turn 1\./);
     assert.doesNotMatch(text(reports[0]!), /CORRECTED/);
+    await t.gateway.pump();
+    const ends = t.sink.mails.filter((c) => /Race over/.test(subject(c)));
+    assert.deepEqual(ends.map(subject).map((s) => s.replace(/^\[RR [^\]]+\] /, '')), ['Race over: standings and awards', 'Race over: corrected standings and awards']);
+    assert.match(text(ends[1]!), /^CORRECTED: the moderator took the last turn back and it has been played again\. These standings replace the earlier ones\./);
+    assert.doesNotMatch(text(ends[0]!), /CORRECTED/);
   } finally {
     await t.close();
   }
@@ -205,10 +210,10 @@ test('a rewound race\'s mails: the taking back to everybody, the corrected order
     const of = (email: string) => t.sink.mails.filter((c) => c.to.includes(email)).map((c) => subject(c).replace(/^\[RR [^\]]+\] /, ''));
     const after = (email: string) => of(email).slice(of(email).indexOf('Turn 1: report'));
     assert.deepEqual(after('bob@b.test').filter((x) => !/^Re: /.test(x)), [
-      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: the deadline has changed', 'Turn 1: your orders were corrected by the moderator', 'Turn 1: corrected report', 'Turn 2: your instructions',
+      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: taken back by the moderator', 'Turn 1: your orders were corrected by the moderator', 'Turn 1: corrected report', 'Turn 2: your instructions',
     ]);
     assert.deepEqual(after('ava@a.test').filter((x) => !/^Re: /.test(x)), [
-      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: the deadline has changed', 'Turn 1: the moderator corrected Bob\'s orders', 'Turn 1: corrected report', 'Turn 2: your instructions',
+      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: taken back by the moderator', 'Turn 1: the moderator corrected Bob\'s orders', 'Turn 1: corrected report', 'Turn 2: your instructions',
     ]);
     const told = t.sink.mails.find((c) => /corrected by the moderator/.test(subject(c)))!;
     assert.ok(told.to.includes('bob@b.test'));
@@ -503,40 +508,124 @@ test('the whole notation comes in the start mail, in the answer to orders that a
   assert.equal(helpWord('Help!'), true);
 });
 
-test('a player racing two robots from one address gets each robot\'s mails marked with its name, in the subject and the first line, and replies to each program that robot only', async () => {
+test('a player racing two robots, one of them out: the other\'s instructions come alone, and a reply written with its "Robot NAME" section programs it', async () => {
   const t = await setup();
   try {
     const created = await t.service.create({
-      course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 },
+      course: 'first-shift', rules: 'classic',
+      seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    await rigRaceState(t.db, id, (st) => { st.robots[0]!.status = 'out'; st.robots[0]!.lives = 0; });
+    await t.gateway.pump();
+    const deals = t.sink.mails.filter((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(subject(c)));
+    assert.deepEqual(deals.map((c) => subject(c).replace(/^\[RR [^\]]+\] /, '')), ['Turn 1: your instructions (robot Ava2)']);
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(deals[0]!), subject: `Re: ${subject(deals[0]!)}`, text: 'Robot Ava2\nrandom' });
+    await t.gateway.pump();
+    const answer = t.sink.mails.find((c) => /^Re: /.test(subject(c)))!;
+    assert.match(text(answer), /^Robot Ava2:\n {2}Your orders for turn 1 are in\./m, text(answer));
+    assert.doesNotMatch(text(answer), /No section/);
+    assert.deepEqual([...await t.service.ordersIn(id, 1)], [1]);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a whole race by mail with one address racing two robots (000 L40): one instructions mail and one report a turn with a section a robot, replies with a section a robot, a section missing or wrong named, a heading of no robot of the player\'s refused; a player racing one robot reads the mails as ever', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { turnLimit: 2 },
       seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'AVA@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
       deadline: { kind: 'live', seconds: 120 },
     });
     assert.ok(created.ok);
+    const id = created.value.id;
     await t.gateway.pump();
-    // Each instructions mail answered with "random", the two of one address each from its own mail.
-    for (const deal of t.sink.mails.filter((c) => /Turn 1: your instructions/.test(subject(c))))
-      await sendMail(t.gateway.smtpPort, { from: deal.to[0]!, to: replyTo(deal), subject: `Re: ${subject(deal)}`, text: 'random' });
+    const ava = () => t.sink.mails.filter((c) => c.to.some((x) => x.toLowerCase() === 'ava@a.test'));
+    const bob = () => t.sink.mails.filter((c) => c.to.includes('bob@b.test'));
+    const deal = (turn: number) => {
+      const deals = ava().filter((c) => !/^Re: /.test(subject(c)) && new RegExp(`Turn ${turn}: your instructions`).test(subject(c)));
+      assert.equal(deals.length, 1, `one instructions mail for both robots in turn ${turn}`);
+      return deals[0]!;
+    };
+    /** Sends `body` as Ava's player, in reply to its instructions of `turn`, and returns the answer. */
+    const reply = async (turn: number, body: string) => {
+      const d = deal(turn);
+      const before = ava().length;
+      await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(d), subject: `Re: ${subject(d)}`, text: body });
+      await t.gateway.pump();
+      await until('the answer', () => ava().length > before);
+      return ava().slice(before).find((c) => /^Re: /.test(subject(c)))!;
+    };
+    const d1 = deal(1);
+    assert.match(subject(d1), new RegExp(`^\\[RR ${id} s0 \\w+\\] Turn 1: your instructions \\(robots Ava, Ava2\\)$`));
+    // A section a robot: its robot, its hand numbered as dealt, how to reply with sections.
+    const sections = text(d1).split(/^Robot (?=Ava2?$)/m).slice(1);
+    assert.deepEqual(sections.map((x) => x.split('\n')[0]), ['Ava', 'Ava2'], text(d1));
+    for (const [k, x] of sections.entries()) {
+      assert.match(x, new RegExp(`^Your robot ${['Ava', 'Ava2'][k]}: at `, 'm'));
+      assert.match(x, /^ {3}1\. \w+ P\d+$/m, `the hand of ${['Ava', 'Ava2'][k]} numbered`);
+    }
+    assert.match(text(d1), /^Reply with a section for each robot, each begun by a line "Robot NAME"/m);
+
+    // Ava's section only: stored, and the answer says Ava2's is missing.
+    const onlyAva = await reply(1, 'Robot Ava\nrandom\n\nThanks');
+    assert.match(text(onlyAva), /^Robot Ava:\n {2}Your orders for turn 1 are in\./m, text(onlyAva));
+    assert.match(text(onlyAva), /No section for "Robot Ava2"/);
+    assert.doesNotMatch(text(onlyAva), /^For your robot/);
+    assert.deepEqual([...await t.service.ordersIn(id, 1)].sort(), [0]);
+    // A wrong section is refused naming its robot, the other stored.
+    const wrong = await reply(1, 'Robot ava2:\nF9 F9 F9\nRobot Ava\nrandom');
+    assert.match(text(wrong), /^Robot Ava2:\n {2}Your orders for turn 1 could not be read/m, text(wrong));
+    assert.match(text(wrong), /^Robot Ava:\n {2}Your orders for turn 1 are in\./m);
+    assert.deepEqual([...await t.service.ordersIn(id, 1)].sort(), [0]);
+    // A heading that names no robot of the player's: nothing used.
+    const zed = await reply(1, 'Robot Zed\nrandom');
+    assert.match(text(zed), /"Robot Zed" names no robot of yours \(you race Ava, Ava2\)/);
+    // Ava2's section alone, a line before it for every section, a quoted copy of the instructions left out.
+    await reply(1, `Turn 1\nRobot Ava2\n1 2 3 4 5\n\n> ${text(d1).split('\n').join('\n> ')}`);
+    assert.deepEqual([...await t.service.ordersIn(id, 1)].sort(), [0, 1]);
+    const b1 = bob().find((c) => /Turn 1: your instructions$/.test(subject(c)))!;
+    await sendMail(t.gateway.smtpPort, { from: 'bob@b.test', to: replyTo(b1), subject: `Re: ${subject(b1)}`, text: 'random' });
     await t.gateway.pump();
-    await until('the end mails', () => t.sink.mails.filter((c) => /Race over/.test(subject(c))).length === 3);
-    const ava = t.sink.mails.filter((c) => c.to.some((x) => x.toLowerCase() === 'ava@a.test'));
-    const kinds = new Set<string>();
-    for (const c of ava) {
+    await until('turn 1 played', async () => (await t.service.view(id)).ok && ava().some((c) => /Turn 1: report/.test(subject(c))));
+    await t.gateway.pump();
+
+    // Turn 2: both sections in one reply.
+    const both = await reply(2, 'Robot Ava\nrandom\nRobot Ava2\nrandom\n-- \nAva');
+    assert.match(text(both), /^Robot Ava:\n {2}Your orders for turn 2 are in/m);
+    assert.match(text(both), /^Robot Ava2:\n {2}Your orders for turn 2 are in/m);
+    assert.doesNotMatch(text(both), /No section/);
+    const b2 = bob().find((c) => /Turn 2: your instructions$/.test(subject(c)))!;
+    await sendMail(t.gateway.smtpPort, { from: 'bob@b.test', to: replyTo(b2), subject: `Re: ${subject(b2)}`, text: 'random' });
+    await t.gateway.pump();
+    await until('the end mails', async () => {
+      await t.gateway.pump();
+      return t.sink.mails.filter((c) => /Race over/.test(subject(c))).length === 3;
+    });
+    // One report a turn for both robots, each robot's options shown as its own.
+    for (const turn of [1, 2]) {
+      const reports = ava().filter((c) => new RegExp(`Turn ${turn}: report`).test(subject(c)));
+      assert.equal(reports.length, 1, `one report of turn ${turn} for both robots`);
+      assert.match(subject(reports[0]!), /\(robots Ava, Ava2\)$/);
+      const rep = await t.service.report(id, turn);
+      assert.ok(rep.ok && text(reports[0]!).includes(rep.value.text));
+    }
+    // The start and the end still come a robot each, marked with its robot.
+    for (const c of ava().filter((x) => /starts on|Race over/.test(subject(x)))) {
       const robot = /\[RR \S+ s0 /.test(subject(c)) ? 'Ava' : 'Ava2';
-      assert.ok(subject(c).endsWith(`(robot ${robot})`) || /^Re: .*\(robot /.test(subject(c)), subject(c));
-      assert.ok(subject(c).includes(`(robot ${robot})`), `"${subject(c)}" names its robot`);
-      assert.ok(text(c).startsWith(`For your robot ${robot}. You race Ava, Ava2 in this race`), `"${subject(c)}" begins with its robot:\n${text(c)}`);
-      kinds.add(subject(c).replace(/^(Re: )?\[RR [^\]]+\] /, '$1').replace(/ \(robot \w+\)$/, ''));
+      assert.ok(subject(c).endsWith(`(robot ${robot})`), subject(c));
+      assert.ok(text(c).startsWith(`For your robot ${robot}. You race Ava, Ava2 in this race`), text(c));
     }
-    assert.deepEqual([...kinds].sort(), ['Race over: standings', `Race ${created.value.id} starts on first-shift`, 'Re: Turn 1: your instructions', 'Turn 1: report', 'Turn 1: your instructions'].sort());
-    assert.equal(ava.length, 10, 'five mails a robot: start, instructions, answer, report, end');
     // A player racing one robot reads the mails as ever.
-    for (const c of t.sink.mails.filter((x) => x.to.includes('bob@b.test'))) {
-      assert.doesNotMatch(subject(c), /\(robot /);
-      assert.doesNotMatch(text(c), /^For your robot/);
+    for (const c of bob()) {
+      assert.doesNotMatch(subject(c), /\(robots? /);
+      assert.doesNotMatch(text(c), /^For your robot|^Robot Ava/m);
     }
-    // Each robot's reply programmed that robot: both seats' orders came in.
-    const turn1 = await t.service.ordersIn(created.value.id, 1);
-    assert.deepEqual([...turn1].sort(), [0, 1, 2]);
+    assert.ok(bob().some((c) => /Turn 2: report$/.test(subject(c))));
   } finally {
     await t.close();
   }

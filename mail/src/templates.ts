@@ -4,7 +4,7 @@
  * per register and its picture inline (blue arrows: programmed moves; green: pushes and belts,
  * 001 L119-121), and the end with standings and awards (001 L353-383).
  */
-import { RULE_SETS, cardName, dirName, optionOrders, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type SeriesLine, type TurnReport } from '../../engine/src/index.js';
+import { RULE_SETS, cardName, dirName, exampleProgram, optionOrders, orderHelp, writeCard, type Award, type GameState, type NotationContext, type RuleSet, type SeriesLine, type TurnReport } from '../../engine/src/index.js';
 import type { DeadlinePolicy } from '../../server/src/index.js';
 
 export interface Attachment {
@@ -60,7 +60,7 @@ const subjectOf = (c: SeatMailContext, what: string): string => `${c.code} ${wha
 /** The first lines of a mail to a seat whose address races several robots: which robot it is for. */
 export function robotMark(c: SeatMailContext): string[] {
   if (!several(c)) return [];
-  return [`For your robot ${c.name}. You race ${c.robots!.join(', ')} in this race: each robot has its mails and its reply address, so replies to this mail are ${c.name}'s orders only.`, ''];
+  return [`For your robot ${c.name}. You race ${c.robots!.join(', ')} in this race: each turn's instructions and report come in one mail for all of them, with a section a robot. A reply programs ${c.name}, or each robot whose section it holds (a line "${sectionHeading('NAME')}" before each).`, ''];
 }
 
 /** The subject of a seat's start mail, the mail that holds the notation. */
@@ -206,30 +206,75 @@ export function handLines(ctx: NotationContext): string[] {
   return ctx.hand.map((h, k) => `  ${String(k + 1).padStart(2)}. ${writeCard(h)}`);
 }
 
+/** One robot's part of a turn's instructions: the robot, its hand numbered as dealt, its locked registers, how to order its options. */
+function dealLines(st: GameState, seat: number, ctx: NotationContext): string[] {
+  const r = st.robots[seat]!;
+  return [
+    `Your robot ${robotLine(st, seat)}.`,
+    ...(ctx.needsProgram
+      ? [`Your instructions this turn (choose ${ctx.openRegisters.length}, for register${ctx.openRegisters.length > 1 ? 's' : ''} ${ctx.openRegisters.join(', ')}):`, ...handLines(ctx)]
+      : [`Your robot plays no instructions this turn (${r.poweredDown ? 'powered down' : r.status !== 'active' ? 'not on the board' : 'every register locked'}).${r.poweredDown ? ' Write "stay down" to stay down next turn.' : ''}`]),
+    ...lockedLines(st, seat),
+    ...(ctx.needsProgram && ctx.options.length ? ['', ...heldOptionLines(ctx)] : []),
+  ];
+}
+
+const dueLine = (c: SeatMailContext, deadlineAt: number | null): string =>
+  deadlineAt !== null ? `Orders are due ${when(deadlineAt, c.policy)}.` : 'The race is paused; the deadline will be set when it resumes.';
+
 export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: NotationContext, deadlineAt: number | null, reminder = false): Mail {
-  const r = st.robots[c.seat]!;
   const lines = [
     ...robotMark(c),
     reminder ? `Reminder: your orders for turn ${turn} are not in yet. Without them, your program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}.`,
     '',
-    `Your robot ${robotLine(st, c.seat)}.`,
-    ...(ctx.needsProgram
-      ? [`Your instructions this turn (choose ${ctx.openRegisters.length}, for register${ctx.openRegisters.length > 1 ? 's' : ''} ${ctx.openRegisters.join(', ')}):`, ...handLines(ctx)]
-      : [`Your robot plays no instructions this turn (${r.poweredDown ? 'powered down' : r.status !== 'active' ? 'not on the board' : 'every register locked'}).${r.poweredDown ? ' Write "stay down" to stay down next turn.' : ''}`]),
-    ...lockedLines(st, c.seat),
-    ...(ctx.needsProgram && ctx.options.length ? ['', ...heldOptionLines(ctx)] : []),
+    ...dealLines(st, c.seat, ctx),
     '',
-    deadlineAt !== null ? `Orders are due ${when(deadlineAt, c.policy)}.` : 'The race is paused; the deadline will be set when it resumes.',
+    dueLine(c, deadlineAt),
     '',
     notationPointer(c),
   ];
   return { subject: subjectOf(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`), text: lines.join('\n'), replyTo: c.replyTo };
 }
 
+/** The heading of a robot's section in a player's turn mail and in the reply (000 L40: one player, several robots). */
+export const sectionHeading = (name: string): string => `Robot ${name}`;
+
+/** The subject of a mail to a player about all its robots: the first robot's seat code, what it is, and the robots. */
+const playerSubject = (c: SeatMailContext, what: string, robots: readonly string[]): string => `${c.code} ${what} (robots ${robots.join(', ')})`;
+
+/** How a player with several robots writes its reply: a section a robot. */
+export function sectionHelp(rules: RuleSet, robots: readonly string[]): string[] {
+  return [
+    `Reply with a section for each robot, each begun by a line "${sectionHeading('NAME')}"; for example:`,
+    ...robots.flatMap((name, k) => [`  ${sectionHeading(name)}`, `  ${k === 0 ? exampleProgram(rules) : 'random'}`]),
+    'A line before the first section counts for every robot ("Turn 4"). A robot without a section keeps the orders it has (none: its program is filled at random at the deadline).',
+  ];
+}
+
+/**
+ * The instructions of a turn to a player racing several robots from one address (000 L40): one
+ * mail, under the seat code of its first robot, with a section per robot that plays this turn (its
+ * robot, hand, locked registers and options), and how to reply with a section a robot.
+ */
+export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, robots: readonly { seat: number; ctx: NotationContext }[], deadlineAt: number | null, reminder = false): Mail {
+  const names = robots.map((r) => r.ctx.name);
+  const lines = [
+    reminder ? `Reminder: orders for turn ${turn} are not in yet for ${names.join(', ')}. Without them, a program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}. You race ${names.join(', ')}: the instructions of each are below.`,
+    '',
+    ...robots.flatMap((r) => [sectionHeading(r.ctx.name), ...dealLines(st, r.seat, r.ctx), '']),
+    ...sectionHelp(ruleSet(c), names),
+    '',
+    dueLine(c, deadlineAt),
+    '',
+    notationPointer(c),
+  ];
+  return { subject: playerSubject(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, names), text: lines.join('\n'), replyTo: c.replyTo };
+}
+
 /** The moderator moved the clock: what happened, and when orders are due now. */
-export function clockMail(c: SeatMailContext, turn: number, news: string, deadlineAt: number | null): Mail {
+export function clockMail(c: SeatMailContext, turn: number, news: string, deadlineAt: number | null, what = 'the deadline has changed'): Mail {
   const due = deadlineAt !== null ? `Orders for turn ${turn} are now due ${when(deadlineAt, c.policy)}.` : `Orders for turn ${turn} can still be sent and replaced.`;
-  return { subject: subjectOf(c, `Turn ${turn}: the deadline has changed`), text: [...robotMark(c), news, '', due, '', 'Your orders so far stand; you can replace them until the deadline.'].join('\n'), replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Turn ${turn}: ${what}`), text: [...robotMark(c), news, '', due, '', 'Your orders so far stand; you can replace them until the deadline.'].join('\n'), replyTo: c.replyTo };
 }
 
 /** 001's table per register, as HTML. */
@@ -240,33 +285,56 @@ function reportHtml(rep: TurnReport): string {
   return `${list(rep.start)}${regs.join('')}${rep.end.length ? `<h3>End of turn</h3>${list(rep.end)}` : ''}`;
 }
 
+/** What the report of a turn tells a robot's player at its end: the options it gained and, once out, whether more reports come. */
+export interface RobotNews {
+  readonly gained?: readonly string[];
+  readonly out?: 'last' | 'following';
+}
+
+function newsLines(o: RobotNews): string[] {
+  const out = o.out === 'last' ? ['', 'Your robot is out of the race. This is your last turn report: reply "follow" to keep receiving them until the race is over (the standings come at the end either way).']
+    : o.out === 'following' ? ['', 'Your robot is out of the race; you follow it. Reply "stop following" to receive no more turn reports (the standings come at the end either way).'] : [];
+  return [...(o.gained?.length ? ['', ...o.gained] : []), ...out];
+}
+
 /**
  * The report of a turn to one seat: `robots` as that seat may see them; `corrected` when the turn
  * was played again after the moderator took it back; `gained`, the seat's own new options with
- * how to order them.
+ * how to order them. With `player`, the report to a player racing several robots: the news of each
+ * of its robots under its heading, one mail for them all.
  */
-export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, robots: readonly string[], picture: Attachment, o: { corrected?: boolean; gained?: readonly string[]; out?: 'last' | 'following' } = {}): Mail {
+export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, robots: readonly string[], picture: Attachment, o: RobotNews & { corrected?: boolean; player?: readonly { name: string; news: RobotNews }[] } = {}): Mail {
   const corrected = o.corrected
     ? [`CORRECTED: the moderator took turn ${rep.turn} back and it has been played again. This report replaces the earlier report of turn ${rep.turn}.`, '']
     : [];
-  const out = o.out === 'last' ? ['', 'Your robot is out of the race. This is your last turn report: reply "follow" to keep receiving them until the race is over (the standings come at the end either way).']
-    : o.out === 'following' ? ['', 'Your robot is out of the race; you follow it. Reply "stop following" to receive no more turn reports (the standings come at the end either way).'] : [];
-  const gained = [...(o.gained?.length ? ['', ...o.gained] : []), ...out];
-  const body = [...robotMark(c), ...corrected, `Race ${c.race} on ${c.course}: the report of turn ${rep.turn}.`, '', text, '', 'After the turn:', ...robots.map((x) => `  ${x}`), ...gained, '',
+  const gained = o.player
+    ? o.player.flatMap((r) => {
+      const news = newsLines(r.news);
+      return news.length ? ['', `${sectionHeading(r.name)}:`, ...news.slice(1)] : [];
+    })
+    : newsLines(o);
+  const body = [...(o.player ? [] : robotMark(c)), ...corrected, `Race ${c.race} on ${c.course}: the report of turn ${rep.turn}.`, '', text, '', 'After the turn:', ...robots.map((x) => `  ${x}`), ...gained, '',
     'The picture: programmed moves in blue, pushes and conveyor belts in green (001 L121); the robots are named in its legend.'].join('\n');
   const html = `${corrected.length ? `<p><b>${esc(corrected[0]!)}</b></p>` : ''}<p>Race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>: the report of turn ${rep.turn}.</p>${reportHtml(rep)}<h3>After the turn</h3><ul>${robots.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>${gained.length ? `<pre>${esc(gained.join('\n').trim())}</pre>` : ''}<p><img src="cid:${picture.cid}" alt="turn ${rep.turn}: programmed moves in blue, pushes and belts in green"></p>`;
-  return { subject: subjectOf(c, `Turn ${rep.turn}: ${o.corrected ? 'corrected report' : 'report'}`), text: body, html, attachments: [picture], replyTo: c.replyTo };
+  const what = `Turn ${rep.turn}: ${o.corrected ? 'corrected report' : 'report'}`;
+  return { subject: o.player ? playerSubject(c, what, o.player.map((r) => r.name)) : subjectOf(c, what), text: body, html, attachments: [picture], replyTo: c.replyTo };
 }
 
-export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[], series?: { id: string; races: number; lines: readonly string[] }): Mail {
+/**
+ * The end of the race: standings, the series' standings, awards and the next race's picks.
+ * `corrected`: the race ended again after the moderator took its last turn back; these replace the
+ * earlier ones.
+ */
+export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[], series?: { id: string; races: number; lines: readonly string[] }, corrected = false): Mail {
   const text = [
     ...robotMark(c),
+    ...(corrected ? ['CORRECTED: the moderator took the last turn back and it has been played again. These standings replace the earlier ones.', ''] : []),
     `Race ${c.race} on ${c.course} is over.`, '', 'Standings:', ...standings.map((s) => `  ${s}`), '',
     ...(series ? [`Standings of the series ${series.id} after ${series.races} race${series.races === 1 ? '' : 's'} (a point for each robot placed behind, plus one for racing):`, ...series.lines.map((s) => `  ${s}`), ''] : []),
     ...(awards.length ? ['Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), ''] : []),
     `Starting picks for the next race (001 L333-351): ${picks.join(', ')}.`, '', 'Thank you for racing!',
   ].join('\n');
-  return { subject: subjectOf(c, `Race over: ${awards.length ? 'standings and awards' : 'standings'}`), text, replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Race over: ${corrected ? 'corrected ' : ''}${awards.length ? 'standings and awards' : 'standings'}`), text, replyTo: c.replyTo };
 }
 
 /** A series' standings, a line a robot: place, points, wins, and its place in each race ("-": not raced). */
