@@ -508,6 +508,31 @@ test('the whole notation comes in the start mail, in the answer to orders that a
   assert.equal(helpWord('Help!'), true);
 });
 
+test('a player racing two robots, one of them out: the other\'s instructions come alone, and a reply written with its "Robot NAME" section programs it', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic',
+      seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    await rigRaceState(t.db, id, (st) => { st.robots[0]!.status = 'out'; st.robots[0]!.lives = 0; });
+    await t.gateway.pump();
+    const deals = t.sink.mails.filter((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(subject(c)));
+    assert.deepEqual(deals.map((c) => subject(c).replace(/^\[RR [^\]]+\] /, '')), ['Turn 1: your instructions (robot Ava2)']);
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(deals[0]!), subject: `Re: ${subject(deals[0]!)}`, text: 'Robot Ava2\nrandom' });
+    await t.gateway.pump();
+    const answer = t.sink.mails.find((c) => /^Re: /.test(subject(c)))!;
+    assert.match(text(answer), /^Robot Ava2:\n {2}Your orders for turn 1 are in\./m, text(answer));
+    assert.doesNotMatch(text(answer), /No section/);
+    assert.deepEqual([...await t.service.ordersIn(id, 1)], [1]);
+  } finally {
+    await t.close();
+  }
+});
+
 test('a whole race by mail with one address racing two robots (000 L40): one instructions mail and one report a turn with a section a robot, replies with a section a robot, a section missing or wrong named, a heading of no robot of the player\'s refused; a player racing one robot reads the mails as ever', async () => {
   const t = await setup();
   try {
