@@ -5,7 +5,7 @@
  */
 export { FACTORY_DIR, COURSES_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
 export { MAX_JSON_BYTES, MAX_JSON_DEPTH, fileProblem, jsonSyntaxError, lineColumn, parseJson, readJsonFile, readTextFile } from './json-file.js';
-export { writeOutputFile } from './out-file.js';
+export { writeOutputFile, writeProblem } from './out-file.js';
 export {
   DEVICE_TYPES, EDGE_LAYERS, builtinTileset, fromTiled, toTiled,
   type TiledMap, type TiledObject, type TiledObjectLayer, type TiledProperty, type TiledTileLayer, type TilesetLoader,

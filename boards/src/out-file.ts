@@ -7,7 +7,8 @@ import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, write
 import { dirname } from 'node:path';
 import { err, ok, type Result } from '../../engine/src/index.js';
 
-function problem(path: string, e: unknown): string {
+/** Why `path` could not be written, in words, from the error a write or an open threw. */
+export function writeProblem(path: string, e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'cannot be written: permission denied';
   if (code === 'ENOENT')
@@ -34,7 +35,7 @@ export function writeOutputFile(path: string, data: string | Uint8Array, o: { ma
     if (o.makeFolder) makeFolders(dirname(path));
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK, 0o666);
   } catch (e) {
-    return err(path, problem(path, e));
+    return err(path, writeProblem(path, e));
   }
   try {
     const st = fstatSync(fd);
@@ -43,7 +44,7 @@ export function writeOutputFile(path: string, data: string | Uint8Array, o: { ma
     for (let n = 0; n < bytes.length; ) n += writeSync(fd, bytes, n, bytes.length - n);
     return ok(undefined);
   } catch (e) {
-    return err(path, problem(path, e));
+    return err(path, writeProblem(path, e));
   } finally {
     closeSync(fd);
   }

@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { INTERNAL_ERROR, main } from './main.js';
+import { INTERNAL_ERROR, OUTPUT_ERROR, main } from './main.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/roborally.js', import.meta.url));
 
@@ -99,6 +99,25 @@ test('an output path that cannot be written gets a one-line answer, not a stack 
   const r = run(['tiled', 'import', join(dir, 'none.tmj'), '--out', out]);
   assert.match(r.out, /none\.tmj: no such file or directory/);
 }));
+
+test('standard output that cannot be written (a full disk) ends in exit code 74 and one line on standard error, not in silence', { skip: !existsSync('/dev/full') && 'no /dev/full here' }, () => {
+  const full = openSync('/dev/full', 'w');
+  try {
+    for (const args of [['boards'], ['show', 'atoll'], ['tiled', 'import', fileURLToPath(new URL('../../../boards/tiled/example.tmj', import.meta.url))]]) {
+      const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', full, 'pipe'] });
+      assert.equal(r.status, OUTPUT_ERROR, args.join(' '));
+      assert.equal(r.stderr, 'roborally: standard output: cannot be written: the disk is full\n', args.join(' '));
+    }
+  } finally {
+    closeSync(full);
+  }
+});
+
+test('a reader of standard output that goes away (| head) ends the command quietly', () => {
+  const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" check --json "${fileURLToPath(new URL('../../../scenarios', import.meta.url))}" | head -c 10`], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.stdout.length, 10);
+  assert.equal(r.stderr, '');
+});
 
 test('whatever throws inside a command ends in exit code 70 and one line on standard error', async () => {
   const log = console.log;

@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { runCheck } from './check.js';
 import { exportTiled, importTiled, listBoards, showBoard, validateCourseFile } from './boards.js';
-import { loadCourse } from '../../boards/src/index.js';
+import { loadCourse, writeProblem } from '../../boards/src/index.js';
 import { LEVELS, type Level } from '../../bots/src/index.js';
 import { RULE_SETS } from '../../engine/src/index.js';
 import { DEFAULT_BOTS, DEFAULT_NAME, DEFAULT_SEED, MAX_BOTS, runPlay, wholeNumber } from './play.js';
@@ -10,6 +10,27 @@ import { RACE_DEFAULTS, RACE_MAX_BOTS, parseLevels, parseRules, runRace } from '
 
 /** What the command exits with when something unforeseen throws (sysexits' EX_SOFTWARE). */
 export const INTERNAL_ERROR = 70;
+
+/** What the command exits with when its standard output cannot be written (sysexits' EX_IOERR). */
+export const OUTPUT_ERROR = 74;
+
+/**
+ * Watches standard output for the command's run (bin/roborally.js): when it cannot be written (a
+ * full disk, a closed descriptor) the command says so in one line on standard error and exits with
+ * OUTPUT_ERROR, where console.log would lose the output in silence and exit 0. A reader that went
+ * away (EPIPE, `| head`) is no error: the rest of the output is dropped quietly.
+ */
+export function watchOutput(): void {
+  let lost: NodeJS.ErrnoException | null = null;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (lost) return;
+    lost = e;
+    if (e.code !== 'EPIPE') process.stderr.write(`roborally: standard output: ${writeProblem('standard output', e)}\n`);
+  });
+  process.on('exit', () => {
+    if (lost && lost.code !== 'EPIPE') process.exitCode = OUTPUT_ERROR;
+  });
+}
 
 /**
  * Runs the command; returns the exit code. Whatever goes wrong ends in a one-line message on

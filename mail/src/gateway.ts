@@ -229,8 +229,8 @@ export class MailGateway {
       ]);
       return 'accepted';
     }
-    // The robots raced from this seat's address (000 L40): its player writes a section for each.
-    const mine = race.seats.filter((x) => x.kind === 'human' && x.email.toLowerCase() === s.email.toLowerCase() && st.robots[x.seat]!.status !== 'out');
+    // The robots raced from this seat's address (000 L40), out or not: its player writes a section for each.
+    const mine = race.seats.filter((x) => x.kind === 'human' && x.email.toLowerCase() === s.email.toLowerCase());
     const ctx = notationContext(race.setup.rules, st, s.seat);
     if (helpWord(mail.text ?? '')) {
       // The mail's own word: the notation again (the turn's instructions only point to it), nothing read as orders.

@@ -265,7 +265,7 @@ export class Outbox {
       const news = e.event.type === 'paused' ? 'The moderator has paused the race: the deadline is off until it resumes.'
         : e.event.type === 'rewound' ? `The moderator has taken turn ${e.event.turn} back to correct it; it will be played again.`
           : `The moderator has ${e.event.type === 'resumed' ? 'resumed the race' : 'moved the deadline'}.`;
-      return each((s) => clockMail(s.ctx, st.turn, news, race.deadlineAt), true);
+      return each((s) => clockMail(s.ctx, st.turn, news, race.deadlineAt, e.event.type === 'rewound' ? 'taken back by the moderator' : undefined), true);
     }
     if (e.kind === 'race' && e.event.type === 'raceOver') {
       const names = st.robots.map((r) => r.name);
@@ -275,7 +275,10 @@ export class Outbox {
       const series = race.series ? await this.o.service.series(race.series) : null;
       const across = series?.ok ? { id: race.series!, races: series.value.standings[0]?.places.length ?? 0, lines: seriesLines(series.value.standings) } : undefined;
       // The engine's standings: a line per team and per robot racing alone, best first; 001's awards where the rule set gives them.
-      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across));
+      // A race that ends again after the moderator took its last turn back: these standings replace the first.
+      const all = await this.o.service.entries(race.id, 0);
+      const again = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'raceOver');
+      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across, again));
     }
     return [];
   }

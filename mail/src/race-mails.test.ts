@@ -161,11 +161,11 @@ test('a vacation notice, a bounce or a list mail to a seat\'s address is not ans
   }
 });
 
-test('a turn the moderator took back and that was played again comes as a corrected report, in subject and body', async () => {
+test('a turn the moderator took back and that was played again comes as a corrected report, in subject and body, and the race\'s end again as corrected standings', async () => {
   const t = await setup();
   try {
     const emails = ['ava@a.test'];
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', settings: { turnLimit: 1 }, seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     const { id, moderatorKey } = created.value;
     await t.gateway.pump();
@@ -174,12 +174,17 @@ test('a turn the moderator took back and that was played again comes as a correc
     const back = await t.service.moderate(id, moderatorKey, 'rewind', {});
     assert.ok(back.ok, JSON.stringify(back));
     await t.gateway.pump();
-    assert.ok(t.sink.mails.some((c) => /taken turn 1 back to correct it/.test(text(c))));
+    assert.ok(t.sink.mails.some((c) => /Turn 1: taken back by the moderator$/.test(subject(c)) && /taken turn 1 back to correct it/.test(text(c))));
     await everyoneRandom(t, emails, 1);
     const reports = t.sink.mails.filter((c) => /Turn 1: (corrected )?report$/.test(subject(c)));
     assert.deepEqual(reports.map(subject).map((s) => s.replace(/^\[RR [^\]]+\] /, '')), ['Turn 1: report', 'Turn 1: corrected report']);
     assert.match(text(reports[1]!), /^CORRECTED: the moderator took turn 1 back and it has been played again\. This report replaces the earlier report of turn 1\./);
     assert.doesNotMatch(text(reports[0]!), /CORRECTED/);
+    await t.gateway.pump();
+    const ends = t.sink.mails.filter((c) => /Race over/.test(subject(c)));
+    assert.deepEqual(ends.map(subject).map((s) => s.replace(/^\[RR [^\]]+\] /, '')), ['Race over: standings and awards', 'Race over: corrected standings and awards']);
+    assert.match(text(ends[1]!), /^CORRECTED: the moderator took the last turn back and it has been played again\. These standings replace the earlier ones\./);
+    assert.doesNotMatch(text(ends[0]!), /CORRECTED/);
   } finally {
     await t.close();
   }
@@ -205,10 +210,10 @@ test('a rewound race\'s mails: the taking back to everybody, the corrected order
     const of = (email: string) => t.sink.mails.filter((c) => c.to.includes(email)).map((c) => subject(c).replace(/^\[RR [^\]]+\] /, ''));
     const after = (email: string) => of(email).slice(of(email).indexOf('Turn 1: report'));
     assert.deepEqual(after('bob@b.test').filter((x) => !/^Re: /.test(x)), [
-      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: the deadline has changed', 'Turn 1: your orders were corrected by the moderator', 'Turn 1: corrected report', 'Turn 2: your instructions',
+      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: taken back by the moderator', 'Turn 1: your orders were corrected by the moderator', 'Turn 1: corrected report', 'Turn 2: your instructions',
     ]);
     assert.deepEqual(after('ava@a.test').filter((x) => !/^Re: /.test(x)), [
-      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: the deadline has changed', 'Turn 1: the moderator corrected Bob\'s orders', 'Turn 1: corrected report', 'Turn 2: your instructions',
+      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: taken back by the moderator', 'Turn 1: the moderator corrected Bob\'s orders', 'Turn 1: corrected report', 'Turn 2: your instructions',
     ]);
     const told = t.sink.mails.find((c) => /corrected by the moderator/.test(subject(c)))!;
     assert.ok(told.to.includes('bob@b.test'));
@@ -501,6 +506,31 @@ test('the whole notation comes in the start mail, in the answer to orders that a
   assert.equal(helpWord('> help\nF F F F F'), false, 'a quoted word is not read');
   assert.equal(helpWord('F F F\n-- \nhelp'), false, 'nor one in the signature');
   assert.equal(helpWord('Help!'), true);
+});
+
+test('a player racing two robots, one of them out: the other\'s instructions come alone, and a reply written with its "Robot NAME" section programs it', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic',
+      seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    await rigRaceState(t.db, id, (st) => { st.robots[0]!.status = 'out'; st.robots[0]!.lives = 0; });
+    await t.gateway.pump();
+    const deals = t.sink.mails.filter((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(subject(c)));
+    assert.deepEqual(deals.map((c) => subject(c).replace(/^\[RR [^\]]+\] /, '')), ['Turn 1: your instructions (robot Ava2)']);
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(deals[0]!), subject: `Re: ${subject(deals[0]!)}`, text: 'Robot Ava2\nrandom' });
+    await t.gateway.pump();
+    const answer = t.sink.mails.find((c) => /^Re: /.test(subject(c)))!;
+    assert.match(text(answer), /^Robot Ava2:\n {2}Your orders for turn 1 are in\./m, text(answer));
+    assert.doesNotMatch(text(answer), /No section/);
+    assert.deepEqual([...await t.service.ordersIn(id, 1)], [1]);
+  } finally {
+    await t.close();
+  }
 });
 
 test('a whole race by mail with one address racing two robots (000 L40): one instructions mail and one report a turn with a section a robot, replies with a section a robot, a section missing or wrong named, a heading of no robot of the player\'s refused; a player racing one robot reads the mails as ever', async () => {

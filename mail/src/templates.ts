@@ -272,9 +272,9 @@ export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, 
 }
 
 /** The moderator moved the clock: what happened, and when orders are due now. */
-export function clockMail(c: SeatMailContext, turn: number, news: string, deadlineAt: number | null): Mail {
+export function clockMail(c: SeatMailContext, turn: number, news: string, deadlineAt: number | null, what = 'the deadline has changed'): Mail {
   const due = deadlineAt !== null ? `Orders for turn ${turn} are now due ${when(deadlineAt, c.policy)}.` : `Orders for turn ${turn} can still be sent and replaced.`;
-  return { subject: subjectOf(c, `Turn ${turn}: the deadline has changed`), text: [...robotMark(c), news, '', due, '', 'Your orders so far stand; you can replace them until the deadline.'].join('\n'), replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Turn ${turn}: ${what}`), text: [...robotMark(c), news, '', due, '', 'Your orders so far stand; you can replace them until the deadline.'].join('\n'), replyTo: c.replyTo };
 }
 
 /** 001's table per register, as HTML. */
@@ -320,15 +320,21 @@ export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, ro
   return { subject: o.player ? playerSubject(c, what, o.player.map((r) => r.name)) : subjectOf(c, what), text: body, html, attachments: [picture], replyTo: c.replyTo };
 }
 
-export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[], series?: { id: string; races: number; lines: readonly string[] }): Mail {
+/**
+ * The end of the race: standings, the series' standings, awards and the next race's picks.
+ * `corrected`: the race ended again after the moderator took its last turn back; these replace the
+ * earlier ones.
+ */
+export function endMail(c: SeatMailContext, standings: string[], awards: readonly Award[], picks: readonly string[], series?: { id: string; races: number; lines: readonly string[] }, corrected = false): Mail {
   const text = [
     ...robotMark(c),
+    ...(corrected ? ['CORRECTED: the moderator took the last turn back and it has been played again. These standings replace the earlier ones.', ''] : []),
     `Race ${c.race} on ${c.course} is over.`, '', 'Standings:', ...standings.map((s) => `  ${s}`), '',
     ...(series ? [`Standings of the series ${series.id} after ${series.races} race${series.races === 1 ? '' : 's'} (a point for each robot placed behind, plus one for racing):`, ...series.lines.map((s) => `  ${s}`), ''] : []),
     ...(awards.length ? ['Awards (001 L353-383):', ...awards.map((a) => `  ${a.award}: ${a.robots.join(', ')} (${a.for})`), ''] : []),
     `Starting picks for the next race (001 L333-351): ${picks.join(', ')}.`, '', 'Thank you for racing!',
   ].join('\n');
-  return { subject: subjectOf(c, `Race over: ${awards.length ? 'standings and awards' : 'standings'}`), text, replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Race over: ${corrected ? 'corrected ' : ''}${awards.length ? 'standings and awards' : 'standings'}`), text, replyTo: c.replyTo };
 }
 
 /** A series' standings, a line a robot: place, points, wins, and its place in each race ("-": not raced). */

@@ -122,6 +122,8 @@ export interface DbConfig {
   /** postgres://… to use PostgreSQL; else the SQLite file. */
   readonly url?: string;
   readonly file?: string;
+  /** PostgreSQL: connections kept at most (10 by default; `DB_POOL_SIZE`). */
+  readonly poolSize?: number;
   /** Kysely's log of every query (the tests count statements with it). */
   readonly log?: (e: LogEvent) => void;
 }
@@ -239,13 +241,11 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
   };
 }
 
-/** Connections a server process keeps to PostgreSQL at most. */
-const POOL_SIZE = 10;
-
 export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; stats?: DbStats } {
   if (c.url) {
+    const max = c.poolSize ?? 10;
     const pool = new pg.Pool({
-      connectionString: c.url, max: POOL_SIZE, connectionTimeoutMillis: 5000, pipeline: true,
+      connectionString: c.url, max, connectionTimeoutMillis: 5000, pipeline: true,
       // Lets an operator (and the tests) tell this server's connections apart.
       ...(process.env.PG_APPLICATION_NAME ? { application_name: process.env.PG_APPLICATION_NAME } : {}),
     });
@@ -258,7 +258,7 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
     const stats: DbStats = { statements: 0, transactions: 0, roundTrips: 0, poolWaits: 0, poolWaitMs: 0 };
-    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool, POOL_SIZE, stats) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
+    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool, max, stats) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
   }
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });

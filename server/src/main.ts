@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? '127.0.0.1';
   const url = process.env.DATABASE_URL;
-  const { db, dialect, stats } = openDb(url ? { url } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
+  const poolSize = envInt('DB_POOL_SIZE');
+  const { db, dialect, stats } = openDb(url ? { url, ...(poolSize ? { poolSize } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
   try {
     await migrate(db);
   } catch (e) {

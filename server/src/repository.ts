@@ -4,7 +4,7 @@
  * version commits nothing), appends the change's entries after the race's last seq, and applies
  * whatever else the change writes, all or nothing.
  */
-import { sql, type Compilable, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
 import { together, type Db, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
@@ -16,8 +16,6 @@ export interface LoadedRace {
   readonly race: Selectable<RaceRow>;
   readonly seats: Selectable<SeatRow>[];
 }
-
-export type Trx = Transaction<Tables>;
 
 /** What a change writes besides its entries. */
 export interface Change {

@@ -106,7 +106,7 @@ const clock = (ms: number): string => {
 };
 
 function countdown(): string {
-  if (view.status === 'over') return 'The race is over.';
+  if (view.status === 'over') return 'race over';
   if (view.paused) return 'Paused by the moderator.';
   // A live race's clock waits for the replay (docs/server.md): it starts once every person has watched it.
   const wait = view.clock && view.clock.startsBy > Date.now() ? view.clock : null;
@@ -202,7 +202,7 @@ async function drawResult(): Promise<void> {
       const r = view.robots[k]!;
       const l = lineOf(k)!;
       return h('tr', { 'data-seat': k, class: [k === seat ? 'you' : '', l.finished ? 'finished' : ''].filter(Boolean).join(' ') },
-        h('td', {}, ordinal(l.place), l.finished ? h('span', { class: 'finish-mark', title: 'finished' }, ' 🏁') : ''),
+        h('td', {}, ordinal(l.place), l.finished ? h('span', { class: 'finish-mark' }, ' finished') : ''),
         h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null,
         h('td', {}, String(r.flags)), h('td', {}, r.status === 'out' ? 'out' : String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
     })));
@@ -210,15 +210,20 @@ async function drawResult(): Promise<void> {
   const first = lines.filter((l) => l.place === 1 && l.finished);
   const winners = first.length ? `${list(first.map((l) => (l.team ? `Team ${l.name}` : l.name)))} ${first.length > 1 ? 'win' : 'wins'} the race.` : 'Nobody finished.';
   const mine = seat !== null ? lineOf(seat) : undefined;
-  const yours = mine ? ` You (${view.robots[seat!]!.name}) ${mine.team ? 'raced for a team placed' : 'placed'} ${ordinal(mine.place)}${mine.place === 1 && mine.finished ? ': well raced!' : '.'}` : '';
+  const yours = mine ? ` ${mine.team ? `Your team, ${mine.name},` : `You (${view.robots[seat!]!.name})`} placed ${ordinal(mine.place)}${mine.place === 1 && mine.finished ? ': well raced!' : '.'}` : '';
   const again = h('div', { class: 'again' },
     h('p', {}, h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(null) }, 'Rematch'), ' the same course, robots and rules again.'),
     h('p', {}, h('button', { type: 'button', class: 'next-race', onclick: nextRace }, 'Next race'), " of a series: the same people, seated by this race's standings (001's start picks), the series' points carried."));
   const byTeam = teams.size ? h('ol', { class: 'team-standings' }, ...lines.map((l) => h('li', { value: l.place, 'data-team': l.team ? l.name : null },
     l.team ? `${l.name} (${l.robots.map((k) => view.robots[k]!.name).join(', ')})` : l.name))) : '';
   box.replaceChildren(h('h2', {}, 'The race is over'), h('p', { class: 'verdict' }, winners, yours), byTeam, standings, again, h('div', { id: 'rematch' }));
-  // The end is what the page is about now: in view, beside the board (a phone: under it).
-  box.scrollIntoView({ block: 'nearest' });
+  // No program to write any more: on a phone the Program tab goes and the Robots table takes its place.
+  document.querySelector<HTMLElement>('.side-tabs button[data-show="program"]')!.hidden = true;
+  if (document.querySelector<HTMLElement>('.side')!.dataset.tab === 'program') sideTab('seats');
+  // The end is what the page is about now: in view beside the board; on a phone it follows the
+  // board (which stays at the top of the screen), so the page goes back to its top.
+  if (matchMedia('(min-width: 900px)').matches) box.scrollIntoView({ block: 'nearest' });
+  else window.scrollTo({ top: 0 });
   if (view.series) await drawSeries(box, view.series);
   if (!RULE_SETS[view.rules]?.awards) return;
   const given = awards(stats);
@@ -286,6 +291,9 @@ async function rematch(after: string | null): Promise<void> {
   }
 }
 
+/** The race ended in the turn whose replay plays now: its end is shown once that replay is seen. */
+let endWaits = false;
+
 /** Draws the race anew from the server; `fresh` for the first time, when no turn was played meanwhile. */
 async function refresh(fresh = false): Promise<void> {
   const before = view.turn;
@@ -303,7 +311,10 @@ async function refresh(fresh = false): Promise<void> {
     if (view.status === 'running') program.update(view as SeatView);
     byId('program').hidden = view.status !== 'running';
   }
-  void drawResult();
+  // A race that ended in the turn just played: the end (who won) waits for that turn's replay to be
+  // seen, skipped or left, never ahead of it.
+  if (newTurn && view.status === 'over') endWaits = true;
+  if (!endWaits) void drawResult();
   // A turn was played meanwhile: its replay, from the start.
   if (newTurn) {
     showMode('replay');
@@ -419,13 +430,22 @@ async function main(): Promise<void> {
   board = new BoardView(byId('board'), parsed.value, byId('zoom'));
   // On a phone the side is tabs: the program, the robots, the report, each one tap away.
   for (const b of document.querySelectorAll<HTMLButtonElement>('.side-tabs button')) b.addEventListener('click', () => sideTab(b.dataset.show!));
-  if (seat === null) sideTab('seats');
+  if (seat === null) {
+    // A spectator writes no program: no Program tab.
+    document.querySelector<HTMLElement>('.side-tabs button[data-show="program"]')!.hidden = true;
+    sideTab('seats');
+  }
   replay = new ReplayPlayer(byId('replay'), byId('report'), board, parsed.value, id, seat ?? undefined, designs, {
     shown: (robots) => {
       if (mode === 'replay') drawSeats(robots);
     },
     seen: (turn) => {
-      if (turn === played(view)) ready();
+      if (turn !== played(view)) return;
+      ready();
+      if (endWaits) {
+        endWaits = false;
+        void drawResult();
+      }
     },
   });
   byId('tab-now').addEventListener('click', () => showMode('now'));

@@ -360,14 +360,25 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   const rows = await page.locator('#result .standings tbody tr').allInnerTexts();
   assert.equal(rows.length, 3, 'every robot in the standings');
   const winner = over.finished[0][0];
-  assert.match(rows[0]!, new RegExp(`^1st 🏁\\s+${winner}\\s+${over.robots.find((r: { name: string }) => r.name === winner).flags}`), 'the winner first, marked finished, with its flags');
+  assert.match(rows[0]!, new RegExp(`^1st\\s+finished\\s+${winner}\\s+${over.robots.find((r: { name: string }) => r.name === winner).flags}`), 'the winner first, marked finished, with its flags');
   // Every robot has its place as the engine ranks it (the server's standings), finishers marked.
   assert.deepEqual(await page.locator('#result .standings tbody td:first-child').allTextContents(),
-    (over.standings as { place: number; finished: boolean; robots: number[] }[]).flatMap((l) => l.robots.map(() => `${ordinal(l.place)}${l.finished ? ' 🏁' : ''}`)));
+    (over.standings as { place: number; finished: boolean; robots: number[] }[]).flatMap((l) => l.robots.map(() => `${ordinal(l.place)}${l.finished ? ' finished' : ''}`)));
   assert.match(await page.textContent('#result .verdict') ?? '', new RegExp(`^${winner}( and .*)? wins? the race\\.`), 'who won, in a line');
   // The end is on the screen as the page opens, beside the board.
   const end = (await page.locator('#result').boundingBox())!;
   assert.ok(end.y >= 0 && end.y < 900, `the end of the race is on the screen (at ${end.y})`);
+  assert.match(await page.textContent('#status') ?? '', /race over/);
+  // On a phone: the end under the board, no Program tab (nothing to program), the Robots table one tap away.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const small = await open(phone, `/race/${id}`);
+  await small.waitForSelector('#result:not([hidden]) .standings');
+  assert.equal(await small.locator('.side-tabs button[data-show="program"]').isVisible(), false, 'no Program tab');
+  assert.equal(await small.getAttribute('.side-tabs button[data-show="seats"]', 'aria-pressed'), 'true');
+  const endBox = (await small.locator('#result').boundingBox())!;
+  assert.ok(endBox.y < 844, `the end starts on the screen (at ${endBox.y})`);
+  await small.screenshot({ path: `${SHOTS}race-over-phone.png`, fullPage: true });
+  await phone.close();
   assert.equal(await page.locator('#result .standings svg.robot-icon').count(), 3, 'each robot drawn');
   assert.equal(await page.locator('#result .awards tr').count(), 14, '001\'s fourteen awards');
   await page.screenshot({ path: `${SHOTS}race-over.png`, fullPage: true });
@@ -391,6 +402,11 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
     if ((await call(server.base, 'GET', `/api/races/${second}`)).body.status === 'over') break;
     await call(server.base, 'POST', `/api/races/${second}/moderator/adjudicate`, {}, { 'x-moderator-key': secondKey });
   }
+  // Watched live, the end (who won) waits for the last turn's replay: here skipped.
+  const last = (await call(server.base, 'GET', `/api/races/${second}`)).body.turn;
+  await page.waitForSelector(`#replay[data-turn="${last}"][data-playing]`);
+  assert.equal(await page.locator('#result').isHidden(), true, 'the end is not shown ahead of the last replay');
+  await page.click('#replay .skip');
   await page.waitForSelector('#result:not([hidden]) .series-standings');
   const series = (await call(server.base, 'GET', `/api/series/${id}`)).body;
   assert.deepEqual(await page.locator('#result .series-standings tbody tr td:nth-child(2)').allTextContents(), series.standings.map((l: { name: string }) => l.name), 'the series\' standings across both races');
