@@ -111,7 +111,7 @@ function countdown(): string {
   // A live race's clock waits for the replay (docs/server.md): it starts once every person has watched it.
   const wait = view.clock && view.clock.startsBy > Date.now() ? view.clock : null;
   if (wait) {
-    if (seat !== null && wait.waitingFor.includes(seat)) return 'the clock starts after the replay';
+    if (seat !== null && wait.waitingFor.includes(seat)) return 'clock after replay';
     const names = wait.waitingFor.map((k) => view.seats[k]?.name ?? '').join(', ');
     return `clock waits for ${names} (≤ ${clock(wait.startsBy - Date.now())})`;
   }

@@ -292,6 +292,8 @@ test('on a phone (390×844, touch) the board comes first and stays in view while
   assert.ok(replayBoard.y >= 0 && replayBoard.y + replayBoard.height / 2 < 844, 'the replay plays where the player looks');
   // While it plays, the program's bar is out of the way: not pinned to the screen over the page.
   assert.equal(await page.evaluate('getComputedStyle(document.querySelector(".program-bar")).position'), 'static', 'the bar is not pinned during the replay');
+  // The status line says the clock waits for the replay, whole, on the phone's one line.
+  assert.ok(await page.evaluate('(() => { const s = document.querySelector("#status"); return s.scrollWidth <= s.clientWidth; })()'), `the status line is not cut during the replay: ${await page.textContent('#status')}`);
   await page.screenshot({ path: `${SHOTS}phone-replay-playing.png` });
   await page.tap('#replay .pause').catch(() => undefined);
   await page.tap('#replay .first');
@@ -833,7 +835,7 @@ test('a course composed in the editor from the shipped boards, checked as it is 
     const out = waiting.robots[0].status === 'out';
     if (out) assert.equal(waiting.clock, null, 'with no person left nothing waits');
     else {
-      assert.match(await page.textContent('#status') ?? '', /clock starts after the replay/);
+      assert.match(await page.textContent('#status') ?? '', /clock after replay/);
       assert.deepEqual(waiting.clock.waitingFor, [0], 'the clock waits for the one person');
     }
     if (turn === 1) {
@@ -865,7 +867,7 @@ test('a course composed in the editor from the shipped boards, checked as it is 
     if (out) break;
     // Seen to its end (or skipped): the seat is ready, and the clock runs.
     await until(`the clock of turn ${turn + 1} starts`, async () => (await call(server.base, 'GET', `/api/races/${id}`)).body.clock === null);
-    await page.waitForFunction('!/clock starts after/.test(document.querySelector("#status").textContent)');
+    await page.waitForFunction('!/clock after replay/.test(document.querySelector("#status").textContent)');
   }
   await page.uncheck('#replay .reduce-motion');
   await ctx.close();
