@@ -16,6 +16,30 @@ import { must, randomGame } from './testing.js';
 
 const DESTROYED = 40;
 
+type Setup = ReturnType<typeof randomGame>['setup'];
+
+/** The squares of the board a robot can stand on. */
+const standable = ({ board: b }: Setup): number[] =>
+  [...Array(b.width * b.height).keys()].filter((c) => b.floor[c] !== Floor.Pit && b.floor[c] !== Floor.Void && b.floor[c] !== Floor.Repulsor);
+
+/** A robot alone on one of `cells`, its facing and the flags it has touched drawn at random. */
+function loneRobot(setup: Setup, rnd: Rand, cells: readonly number[]) {
+  const b = setup.board;
+  const c = rnd.pick(cells);
+  const x = c % b.width, y = (c - x) / b.width;
+  const dir = rnd.range(0, 3) as Dir;
+  const flags = rnd.range(0, b.flags.length - 1);
+  const st = must(createState(setup, [{ name: 'A', x, y, dir }]));
+  st.robots[0]!.flags = flags;
+  return { x, y, dir, flags, st };
+}
+
+/** `n` cards: dealt from the deck where cards have priorities, else instructions drawn at random. */
+const randomCards = (setup: Setup, rnd: Rand, n: number): Card[] =>
+  setup.rules.priorities
+    ? shuffle(seedRng(rnd.u32()), DECK.slice()).slice(0, n)
+    : Array.from({ length: n }, () => instruction(rnd.pick(CARD_TYPES)));
+
 test('the best lone turn on the maps scores what the simulator finds for a robot alone, flags touched on the way, locked registers played, and the simulator playing the program it names scores the same', () => {
   let compared = 0, finishing = 0, boards = 0;
   for (let seed = 1; boards < 40; seed++) {
@@ -27,16 +51,10 @@ test('the best lone turn on the maps scores what the simulator finds for a robot
     boards++;
     const m = courseMaps(setup);
     const rnd = new Rand(seed * 7919);
-    const cells = [...Array(b.width * b.height).keys()].filter((c) => b.floor[c] !== Floor.Pit && b.floor[c] !== Floor.Void && b.floor[c] !== Floor.Repulsor);
+    const cells = standable(setup);
     for (let k = 0; k < 6 && cells.length; k++) {
-      const c = rnd.pick(cells);
-      const x = c % b.width, y = (c - x) / b.width;
-      const dir = rnd.range(0, 3) as Dir;
-      const flags = rnd.range(0, b.flags.length - 1);
-      const st = must(createState(setup, [{ name: 'A', x, y, dir }]));
-      const deal: Card[] = setup.rules.priorities
-        ? shuffle(seedRng(rnd.u32()), DECK.slice()).slice(0, 11)
-        : Array.from({ length: 11 }, () => instruction(rnd.pick(CARD_TYPES)));
+      const { x, y, dir, flags, st } = loneRobot(setup, rnd, cells);
+      const deal = randomCards(setup, rnd, 11);
       // On one position in three the last registers are locked, holding cards of the deal.
       const locks = k % 3 === 2 ? rnd.range(1, 2) : 0;
       const registers = [0, 0, 0, 0, 0];
@@ -47,7 +65,6 @@ test('the best lone turn on the maps scores what the simulator finds for a robot
       }
       const hand = deal.slice(0, 9 - locks);
       const r0 = st.robots[0]!;
-      r0.flags = flags;
       r0.locked = locked;
       r0.registers = registers.slice();
       const evaluate: Evaluate = (s, kind, _reg, finishedAt) => {
@@ -89,17 +106,10 @@ test("with the hits' costs, the best lone turn counts the board lasers it ends r
     // A cost per point rising with the damage, as the judge's does.
     const hits = Float64Array.from({ length: setup.rules.destroyAt }, (_, n) => 0.3 * n + 0.1 * n * n);
     const rnd = new Rand(seed * 104729);
-    const cells = [...Array(b.width * b.height).keys()].filter((c) => b.floor[c] !== Floor.Pit && b.floor[c] !== Floor.Void && b.floor[c] !== Floor.Repulsor);
+    const cells = standable(setup);
     for (let k = 0; k < 6 && cells.length; k++) {
-      const c = rnd.pick(cells);
-      const x = c % b.width, y = (c - x) / b.width;
-      const dir = rnd.range(0, 3) as Dir;
-      const flags = rnd.range(0, b.flags.length - 1);
-      const st = must(createState(setup, [{ name: 'A', x, y, dir }]));
-      st.robots[0]!.flags = flags;
-      const hand: Card[] = setup.rules.priorities
-        ? shuffle(seedRng(rnd.u32()), DECK.slice()).slice(0, 9)
-        : Array.from({ length: 9 }, () => instruction(rnd.pick(CARD_TYPES)));
+      const { x, y, dir, flags, st } = loneRobot(setup, rnd, cells);
+      const hand = randomCards(setup, rnd, 9);
       const evaluate: Evaluate = (s, kind, _reg, finishedAt) => {
         const r = s.robots[0]!;
         if (finishedAt) return 5 - finishedAt;
