@@ -74,6 +74,8 @@ export class Judge {
 
   constructor(readonly setup: Setup, readonly w: StrongWeights) {
     this.m = courseMaps(setup);
+    this.damageDown = new Float64Array(setup.rules.destroyAt + 8).fill(NaN);
+    this.damageUp = new Float64Array(setup.rules.destroyAt + 8).fill(NaN);
   }
 
   lifeCost(left: number): number {
@@ -97,6 +99,19 @@ export class Judge {
    * clears it all) when `powerDown`; and the risk of destruction, which grows with the damage.
    */
   damageCost(d: number, powerDown = true): number {
+    // Asked at every leaf of the search: computed once per damage (0 up to destruction and a little past it).
+    const memo = powerDown ? this.damageDown : this.damageUp;
+    if (d >= 0 && d < memo.length && Number.isInteger(d)) {
+      if (Number.isNaN(memo[d]!)) memo[d] = this.damageCostOf(d, powerDown);
+      return memo[d]!;
+    }
+    return this.damageCostOf(d, powerDown);
+  }
+
+  private readonly damageDown: Float64Array;
+  private readonly damageUp: Float64Array;
+
+  private damageCostOf(d: number, powerDown: boolean): number {
     const share = Math.min(1, d / this.setup.rules.destroyAt);
     const carry = this.carryCost(d);
     return (powerDown ? Math.min(carry, this.w.turn + 1) : carry) + this.w.risk * share * share * share;
