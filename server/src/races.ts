@@ -34,6 +34,7 @@ import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
 import { RaceCache, stateOf } from './race-cache.js';
+import { inSlices } from './slices.js';
 import type { PlayedTurn } from './readmodels.js';
 
 /** What happens to a race, besides the engine's events. */
@@ -882,11 +883,14 @@ export class RaceService {
   /** Plays every race whose deadline has passed; returns how many turns were played. */
   async tick(): Promise<number> {
     let played = 0;
-    for (const [id, { turn, force }] of [...this.retry]) {
+    // One race a task: on SQLite the plays of all due races would otherwise be one long task.
+    await inSlices(this.retry, 1, async ([id, { turn, force }]) => {
       this.retry.delete(id);
       await this.playLater(id, force, turn);
-    }
-    for (const id of await this.repo.due(this.clock.now())) if ((await this.adjudicate(id, false)) === true) played++;
+    });
+    await inSlices(await this.repo.due(this.clock.now()), 1, async (id) => {
+      if ((await this.adjudicate(id, false)) === true) played++;
+    });
     return played;
   }
 
