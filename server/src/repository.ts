@@ -230,10 +230,10 @@ export class RaceRepository {
     return new Map(rows.map((r) => [r.seat, storedOrders(r.body)]));
   }
 
-  /** One seat's orders for a turn, as stored. */
-  async seatOrders(id: string, turn: number, seat: number): Promise<unknown> {
+  /** One seat's orders for a turn, as stored (a row that is not JSON as `unreadableRow`), or null. */
+  async seatOrders(id: string, turn: number, seat: number): Promise<StoredOrders | null> {
     const row = await this.db.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', turn).where('seat', '=', seat).executeTakeFirst();
-    return row ? JSON.parse(row.body) : null;
+    return row ? storedOrders(row.body) : null;
   }
 
   /** Whether a seat keeps receiving the turn reports once its robot is out (`seats.follow`). */
