@@ -39,7 +39,7 @@ import { bestLoneTurn, typeCounts, type LoneStart } from './lone.js';
 import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
 import { Sim, type Snapshot } from './sim.js';
 import {
-  DEFAULT_WEIGHTS, FINISHED, Judge, LONE_LEAVES, Rivals, bestFacing, drawInstructions, movingRivals, near, priorityVariants, setProgram, type StrongWeights,
+  DEFAULT_WEIGHTS, FINISHED, Judge, LONE_LEAVES, Rivals, bestFacing, drawInstructions, movingRivals, near, playAgainst, priorityVariants, setProgram, type StrongWeights,
 } from './strong.js';
 
 export interface ExpertWeights extends StrongWeights {
@@ -229,10 +229,8 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
   for (let round = 0; round < w.rounds && meter.left(); round++) {
     if (rivals.rivals.length) {
       const scenario = deal(round);
-      for (const [j, p] of scenario) setProgram(sim, j, p);
       for (const c of cands) {
-        sim.restore(root);
-        c.turn += playProgram(sim, i, c.program, evaluate);
+        c.turn += playAgainst(sim, root, i, c.program, scenario, evaluate);
         c.samples++;
       }
       meter.spend(cands.length);

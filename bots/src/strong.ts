@@ -249,13 +249,7 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
       // The others move too: each candidate is played again against programs they would likely
       // play, and scored by the mean, standing still counting as one of the possibilities.
       const scenarios = likelyPrograms(judge, state, i, rivals, rng);
-      for (const scenario of scenarios) {
-        for (const [j, p] of scenario) setProgram(sim, j, p);
-        for (const c of candidates) {
-          sim.restore(root);
-          c.total += playProgram(sim, i, c.program, evaluate);
-        }
-      }
+      for (const scenario of scenarios) for (const c of candidates) c.total += playAgainst(sim, root, i, c.program, scenario, evaluate);
       for (const j of rivals) setProgram(sim, j, []);
       for (const c of candidates) c.score = c.total / (scenarios.length + 1);
       if (setup.rules.priorities && near(state, i, rivals)) candidates.push(...contestPriorities(sim, root, i, robot.hand, candidates, scenarios, evaluate));
@@ -291,11 +285,7 @@ function contestPriorities(
     for (const v of priorityVariants(c.program, hand)) {
       sim.restore(root);
       let total = playProgram(sim, i, v, evaluate);
-      for (const scenario of scenarios) {
-        for (const [j, p] of scenario) setProgram(sim, j, p);
-        sim.restore(root);
-        total += playProgram(sim, i, v, evaluate);
-      }
+      for (const scenario of scenarios) total += playAgainst(sim, root, i, v, scenario, evaluate);
       for (const j of rivals) setProgram(sim, j, []);
       const score = total / (scenarios.length + 1);
       if (score > c.score) out.push({ program: v, total, score });
@@ -347,6 +337,19 @@ export function movingRivals(state: GameState, i: number): number[] {
     if (j !== i && r.status === 'active' && !r.virtual && !r.poweredDown && r.locked !== 0b11111) out.push(j);
   });
   return out;
+}
+
+/**
+ * Robot i's program played from `root`, the others playing `scenario`: their programs are set
+ * after the restore, which brings back the registers of every robot with options memory (a
+ * Scrambler changes cards during a register), so that programs set before it were lost: with the
+ * driver's option orders every robot has that memory from its first orders on, and the others'
+ * likely programs were all played as standing still. Leaves their programs set.
+ */
+export function playAgainst(sim: Sim, root: Snapshot, i: number, program: readonly Card[], scenario: ReadonlyMap<number, readonly Card[]>, evaluate: Evaluate): number {
+  sim.restore(root);
+  for (const [j, p] of scenario) setProgram(sim, j, p);
+  return playProgram(sim, i, program, evaluate);
 }
 
 /** Fills robot j's open registers with `program` (empty: it stands still in them). */
