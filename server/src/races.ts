@@ -539,6 +539,11 @@ export class RaceService {
     return this.repo.mailRaces(o.running === true);
   }
 
+  /** The running races with a seat raced from address `email`, whatever its case (a player who wrote without a seat code). */
+  mailRacesOf(email: string): Promise<string[]> {
+    return this.repo.mailRacesOf(email);
+  }
+
   /** The races whose seat `seat` is raced by e-mail and whose id is `id` regardless of case (a mail's address may change its case). */
   mailSeatRaces(id: string, seat: number): Promise<string[]> {
     return this.repo.mailSeatRaces(id, seat);

@@ -259,6 +259,13 @@ export class RaceRepository {
     return (await q.orderBy('id').execute()).map((r) => ({ id: r.id, lastSeq: r.last_seq, status: r.status, deadlineAt: r.deadline_at }));
   }
 
+  /** The running races with a seat raced from address `email` (regardless of case), by race id. */
+  async mailRacesOf(email: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('seat_mail').select('race_id').distinct().where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .where('race_id', 'in', this.db.selectFrom('races').select('id').where('status', '=', 'running')).orderBy('race_id').execute();
+    return rows.map((r) => r.race_id);
+  }
+
   /** The races with mail seat `seat` whose id is `id` regardless of case. */
   async mailSeatRaces(id: string, seat: number): Promise<string[]> {
     const rows = await this.db.selectFrom('seat_mail').select('race_id').where('seat', '=', seat).where((eb) => eb(eb.fn('lower', ['race_id']), '=', id.toLowerCase())).execute();
