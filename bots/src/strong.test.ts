@@ -11,7 +11,8 @@ import {
 } from '../../engine/src/index.js';
 import { courseMaps, stateIndex, FAR } from './distance.js';
 import { BOTS, LEVELS, chooseOrders } from './index.js';
-import { playAgainst, priorityVariants } from './strong.js';
+import { priorityVariants } from './strong.js';
+import { playPrograms } from './search.js';
 import { Sim } from './sim.js';
 import { runBotRace } from '../../driver/src/index.js';
 import { must, plainBoard, randomGame, setupOf } from './testing.js';
@@ -198,7 +199,7 @@ describe('the strong bot weighs priorities', () => {
   });
 });
 
-describe('the others likely programs are played', () => {
+describe("the others' likely programs are played", () => {
   test('a scenario moves the other robot even when it holds options memory (which a restore brings its registers back from)', () => {
     const setup = setupOf(plainBoard(8, 8, {}, [[7, 7]]));
     let st = must(beginTurn(setup, must(createState(setup, [{ name: 'A', x: 1, y: 1, dir: 1 }, { name: 'B', x: 1, y: 5, dir: 1 }])))).state;
@@ -216,8 +217,8 @@ describe('the others likely programs are played', () => {
     sim.save(root);
     const { x, y } = sim.robots[1]!;
     const moves = hand(['F1', 'F1', 'F1', 'F1', 'F1']);
-    playAgainst(sim, root, 0, [], new Map([[1, moves]]), () => 0);
-    const b = sim.robots[1]!;
-    assert.notDeepEqual([b.x, b.y], [x, y], 'robot B moved with its program');
+    let moved: [number, number] = [x, y];
+    playPrograms(sim, root, 0, [[], hand(['L'])], (s) => ((moved = [s.robots[1]!.x, s.robots[1]!.y]), 0), new Map([[1, moves]]));
+    assert.notDeepEqual(moved, [x, y], 'robot B moved with its program');
   });
 });
