@@ -79,6 +79,12 @@ export class RaceCache {
     if (this.races.size > KEPT) this.races.delete(this.races.keys().next().value!);
   }
 
+  /** Entries of the race up to `lastSeq` are committed: a kept version that ends before them is let go. */
+  olderThan(id: string, lastSeq: number): void {
+    const c = this.races.get(id);
+    if (c && c.race.last_seq < lastSeq) this.races.delete(id);
+  }
+
   drop(id: string): void {
     this.races.delete(id);
   }
