@@ -125,7 +125,7 @@ test('a whole race of three seats played only by mail, one a day: instructions, 
         assert.match(String(rep.mail.html), /<th>Dmg<\/th><th>Name<\/th><th>Move<\/th><th>Notes<\/th>/);
       }
       if (turn === 1) {
-        assert.match(text(reports[0]!), /Cy: register 1 filled at random/);
+        assert.match(text(reports[0]!), /Cy: no program by the deadline, so registers 1, 2, 3, 4 and 5 are programmed randomly/);
         const old = to(emails[late]!, /Turn 1: reminder/)[0]!;
         await sendMail(gateway.smtpPort, { from: emails[late]!, to: replyTo(old), subject: `Re: ${subject(old)}`, text: 'random' });
         await gateway.pump();
@@ -206,7 +206,7 @@ test('seat addresses are checked at creation; mails without the seat\'s secret a
     await gateway.pump();
     assert.match(text(sink.mails.at(-1)!), /Your orders for turn 1 are in[^]*Register 5: \S+\n {2}Power down next turn: no/);
     assert.match(text(sink.mails.at(-1)!), /Not read as orders \(taken for a signature or a comment\): "Thanks,", "Bob"\. Next time, to add a comment or a signature, put it after a line "-- "/);
-    assert.equal((await service.ordersOf(id, 1, 1))?.powerDown, false);
+    assert.equal((await service.ordersOf(id, 1, 1))?.orders.powerDown, false);
   } finally {
     await t.close();
   }

@@ -84,6 +84,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     requestTimeout: limits.requestMs, connectionTimeout: limits.idleMs, keepAliveTimeout: 5000,
     // Timed-out requests are looked for every second, not every 30 (Node's default).
     http: { headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 },
+    // A path the router cannot read (bytes that are no UTF-8, a part longer than any id) is
+    // refused in the API's own shape, without echoing the path back.
+    frameworkErrors: (error, _req, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      reply.code(tooLong ? 414 : 400).send({ error: { field: 'path', message: tooLong ? 'a part of the path is longer than any the API takes' : 'the path is not valid URL encoding' } });
+    },
   });
   // Connections per client address, the address the rate limiter counts by: a direct client's
   // connection counts from the moment it is made, and one more is closed at once, before it costs
