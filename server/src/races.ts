@@ -587,7 +587,7 @@ export class RaceService {
     const stored = await this.repo.seatOrders(id, turn, seat);
     if (stored === null) return null;
     const race = await this.repo.race(id);
-    const [dealt] = await this.repo.turnAndNext(id, turn);
+    const dealt = await this.repo.turn(id, turn);
     if (!race || !dealt) return null;
     const read = storedOrders(this.setups.setupOf(race), JSON.parse(dealt.before) as GameState, seat, rowBody(stored));
     return { orders: read.orders, unread: rowUnread(stored, read.unread) };
