@@ -168,13 +168,22 @@ export function playProgram(sim: Sim, me: number, program: readonly Card[], eval
 /**
  * Scores each program as `sim.restore(root)` then `playProgram` would, leaving the sim at `root`:
  * programs sharing a prefix share its simulation (in the programs' sorted order, the state is saved
- * after each register the next program shares, and brought back for it).
+ * after each register the next program shares, and brought back for it). `others`: the other
+ * robots' programs, set after each restore (a restore brings back the registers of every robot with
+ * options memory, as a Scrambler changes cards during a register: programs set before it are lost,
+ * and with the driver's option orders every robot has that memory from its first orders on).
  */
-export function playPrograms(sim: Sim, root: Snapshot, me: number, programs: readonly (readonly Card[])[], evaluate: Evaluate): number[] {
+export function playPrograms(
+  sim: Sim, root: Snapshot, me: number, programs: readonly (readonly Card[])[], evaluate: Evaluate, others?: ReadonlyMap<number, readonly Card[]>,
+): number[] {
   const robot = sim.robots[me]!;
   const nFlags = sim.board.flags.length;
   const home = () => nFlags > 0 && robot.flags >= nFlags;
-  sim.restore(root);
+  const restore = (s: Snapshot) => {
+    sim.restore(s);
+    if (others) for (const [j, p] of others) setProgram(sim, j, p);
+  };
+  restore(root);
   const startedHome = home();
   const locked = robot.locked;
   // Per register 1..5: which card of a program it plays (-1: locked).
@@ -202,7 +211,7 @@ export function playPrograms(sim: Sim, root: Snapshot, me: number, programs: rea
     const next = sorted[n + 1];
     const keep = next === undefined ? 0 : shared(p, programs[next]!);
     if (n > 0) saved = Math.min(saved, shared(p, programs[sorted[n - 1]!]!));
-    sim.restore(snaps[saved]!);
+    restore(snaps[saved]!);
     let finishedAt = finishedBy[saved]!;
     for (let reg = saved + 1; reg <= 5; reg++) {
       if (slot[reg - 1]! >= 0) sim.setCard(me, reg, cardAt(p, reg));
@@ -223,6 +232,13 @@ export function playPrograms(sim: Sim, root: Snapshot, me: number, programs: rea
   });
   sim.restore(root);
   return scores;
+}
+
+/** Fills robot j's open registers with `program` (empty: it stands still in them). */
+export function setProgram(sim: Sim, j: number, program: readonly Card[]): void {
+  const r = sim.robots[j]!;
+  let k = 0;
+  for (let reg = 1; reg <= 5; reg++) if (!(r.locked & (1 << (reg - 1)))) sim.setCard(j, reg, program[k++] ?? 0);
 }
 
 /**

@@ -29,7 +29,7 @@ import {
 import { shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
-import { byType, playPrograms, programOf, searchPrograms, type Evaluate } from './search.js';
+import { byType, playPrograms, programOf, searchPrograms, setProgram, type Evaluate } from './search.js';
 import { searchLone, typeCounts, type LoneScore, type LoneStart } from './lone.js';
 import { Sim, type Snapshot } from './sim.js';
 
@@ -265,10 +265,7 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
       // play, and scored by the mean, standing still counting as one of the possibilities.
       const scenarios = likelyPrograms(judge, state, i, rivals, rng);
       const programs = candidates.map((c) => c.program);
-      for (const scenario of scenarios) {
-        for (const [j, p] of scenario) setProgram(sim, j, p);
-        playPrograms(sim, root, i, programs, evaluate).forEach((score, k) => (candidates[k]!.total += score));
-      }
+      for (const scenario of scenarios) playPrograms(sim, root, i, programs, evaluate, scenario).forEach((score, k) => (candidates[k]!.total += score));
       for (const j of rivals) setProgram(sim, j, []);
       for (const c of candidates) c.score = c.total / (scenarios.length + 1);
       if (setup.rules.priorities && near(state, i, rivals)) candidates.push(...contestPriorities(sim, root, i, robot.hand, candidates, scenarios, evaluate));
@@ -303,10 +300,7 @@ function contestPriorities(
   const programs = variants.flat();
   // Each variant's total: standing still first, then each scenario, as the candidates' were.
   const totals = playPrograms(sim, root, i, programs, evaluate);
-  for (const scenario of scenarios) {
-    for (const [j, p] of scenario) setProgram(sim, j, p);
-    playPrograms(sim, root, i, programs, evaluate).forEach((score, k) => (totals[k]! += score));
-  }
+  for (const scenario of scenarios) playPrograms(sim, root, i, programs, evaluate, scenario).forEach((score, k) => (totals[k]! += score));
   for (const j of rivals) setProgram(sim, j, []);
   const out: { program: Card[]; total: number; score: number }[] = [];
   let k = 0;
@@ -363,13 +357,6 @@ export function movingRivals(state: GameState, i: number): number[] {
     if (j !== i && r.status === 'active' && !r.virtual && !r.poweredDown && r.locked !== 0b11111) out.push(j);
   });
   return out;
-}
-
-/** Fills robot j's open registers with `program` (empty: it stands still in them). */
-export function setProgram(sim: Sim, j: number, program: readonly Card[]): void {
-  const r = sim.robots[j]!;
-  let k = 0;
-  for (let reg = 1; reg <= 5; reg++) if (!(r.locked & (1 << (reg - 1)))) sim.setCard(j, reg, program[k++] ?? 0);
 }
 
 /**
