@@ -235,3 +235,40 @@ test('[desktop] on a cube course the replay\'s arrows cross a fold by its edges,
     await ctx.close();
   }
 });
+
+test('[desktop] a winner who touches the last flag and drives off the floor later in the same turn is shown as finished 1st, not destroyed, in the table and on the end screen', { skip }, async () => {
+  // First Shift with its one flag at the floor's south edge, a square south of the start (10,10).
+  const course = {
+    name: 'Edge', description: 'One flag at the south edge.', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [[10, 11]], start: [10, 10],
+    starts: [[9, 10], [11, 10], [9, 11], [11, 11]],
+  };
+  const created = await call(server.base, 'POST', '/api/races', { course, rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 1 }, seats: [{ name: 'Ava' }] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id } = created.body;
+  const ctx = await browser.newContext(DESKTOP);
+  try {
+    const page = await open(ctx, created.body.seats[0].link);
+    // Seed 1 deals Ava a Move 1 and a Move 3: facing south, the Move 1 takes her onto the flag (she
+    // finishes at the end of register 1), the Move 3 off the floor in register 2.
+    await page.click('.start-facing button[data-dir="S"]');
+    for (const card of ['F1:580', 'F3:820']) {
+      await page.click(`.hand .card[data-card="${card}"]`);
+      await page.waitForSelector(`.register .card[data-card="${card}"]`);
+    }
+    await place(page, 3);
+    await page.click('.send');
+    await page.waitForSelector('#result:not([hidden]) .standings');
+    const events = ((await call(server.base, 'GET', `/api/races/${id}/events`)).body as { event: { type: string; robot?: number; place?: number } }[]).map((e) => e.event.type);
+    assert.ok(events.indexOf('finished') >= 0 && events.indexOf('destroyed') > events.indexOf('finished'), `finished, then destroyed: ${events.join(' ')}`);
+    await page.click('#replay .last');
+    await page.waitForSelector('#replay[data-ended]');
+    assert.equal(await page.getAttribute('#seats tr[data-seat="0"]', 'data-state'), 'finished 1st', 'the replay\'s end: finished');
+    await page.click('#tab-now');
+    await page.waitForSelector('#seats tr[data-seat="0"][data-state="finished 1st"]');
+    assert.match(await page.textContent('#result .verdict') ?? '', /Ava wins the race/);
+    assert.deepEqual(await page.locator('#result .standings tr[data-seat="0"] td').allTextContents().then((t) => [t[0], t[3]]), ['1st finished', '2']);
+    await page.screenshot({ path: `${SHOTS}finished-then-fell.png`, fullPage: true });
+  } finally {
+    await ctx.close();
+  }
+});
