@@ -215,7 +215,7 @@ async function drawResult(): Promise<void> {
       const l = lineOf(k)!;
       return h('tr', { 'data-seat': k, class: [k === seat ? 'you' : '', l.finished ? 'finished' : ''].filter(Boolean).join(' ') },
         h('td', {}, ordinal(l.place), l.finished ? h('span', { class: 'finish-mark' }, ' finished') : ''),
-        h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null,
+        h('td', { class: 'name' }, robotIcon(k), h('span', { class: 'robot-name', title: r.name }, r.name)), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null,
         h('td', {}, String(r.flags)), h('td', {}, r.status === 'out' && !l.finished ? 'out' : String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
     })));
   // Who won, and how this seat did, in a line a new player reads first.

@@ -121,7 +121,7 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     const isSent = replayed !== null ? replayed.startsWith('sent') : s.submitted;
     const needs = !at && programming(view, s.seat);
     return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },
-      h('td', {}, robotIcon(s.robot, s.seat), s.name),
+      h('td', { class: 'name' }, robotIcon(s.robot, s.seat), h('span', { class: 'robot-name', title: s.name }, s.name)),
       teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? '') : null,
       h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
       h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ')),
@@ -130,6 +130,6 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
         needs ? registersOnTable(view, s.seat, programmed) : null, sent));
   });
   return [h('h2', {}, 'Robots'), h('table', {},
-    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Options'), h('th', {}, 'Orders'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', { 'aria-label': 'Options' }, h('span', { class: 'long' }, 'Options'), h('span', { class: 'short' }, 'Opt.')), h('th', {}, 'Orders'))),
     h('tbody', {}, ...rows))];
 }

@@ -272,3 +272,43 @@ test('[desktop] a winner who touches the last flag and drives off the floor late
     await ctx.close();
   }
 });
+
+/**
+ * Each name of the Robots table on one line beside its robot (measured in the page in one go: the
+ * table is drawn anew as entries arrive): the robot's icon and its name side by side, the name one
+ * line high, a long one cut with an ellipsis and whole in its tooltip; the table within the screen.
+ */
+async function namesOnOneLine(page: Page, width: number): Promise<{ name: string; title: string; cut: boolean }[]> {
+  const got = await page.evaluate<{ rows: { name: string; title: string; cut: boolean; lines: number; beside: boolean }[]; right: number }>(`(() => {
+    const rows = [...document.querySelectorAll('#seats tbody td.name')].map((td) => {
+      const name = td.querySelector('.robot-name'), icon = td.querySelector('.robot-icon');
+      const n = name.getBoundingClientRect(), i = icon.getBoundingClientRect();
+      const line = parseFloat(getComputedStyle(name).lineHeight) || parseFloat(getComputedStyle(name).fontSize) * 1.2;
+      return { name: name.textContent, title: name.getAttribute('title'), cut: name.scrollWidth > name.clientWidth, lines: Math.round(n.height / line), beside: n.left >= i.right - 1 && Math.abs((n.top + n.bottom) / 2 - (i.top + i.bottom) / 2) < 6 };
+    });
+    return { rows, right: document.querySelector('#seats table').getBoundingClientRect().right };
+  })()`);
+  for (const r of got.rows) {
+    assert.equal(r.lines, 1, `${r.title} on one line`);
+    assert.ok(r.beside, `${r.title} beside its robot, not under it`);
+    assert.equal(r.title, r.name, 'the whole name in the tooltip');
+  }
+  assert.ok(got.right <= width, `the Robots table fits the screen (its right edge at ${got.right})`);
+  return got.rows;
+}
+
+test('[phone] the Robots table gives each robot\'s name one line beside its robot: a long name is cut with an ellipsis (whole in its tooltip), and the table fits the screen', { skip }, async () => {
+  const { links } = await race([{ name: 'Alexandria Longname' }, { name: 'Bob' }, { name: 'Sprocketeer', bot: 'greedy' }, { name: 'Maximilian', bot: 'greedy' }]);
+  const ctx = await browser.newContext(PHONE);
+  try {
+    const page = await open(ctx, links[0]!);
+    await tapInView(page, '.side-tabs button[data-show="seats"]');
+    await page.waitForSelector('#seats table', { state: 'visible' });
+    const rows = await namesOnOneLine(page, PHONE.viewport.width);
+    assert.ok(rows.find((r) => r.title === 'Alexandria Longname')?.cut, 'the long name is cut');
+    assert.ok(!rows.find((r) => r.title === 'Bob')?.cut, 'a short name is whole');
+    await page.screenshot({ path: `${SHOTS}robots-table-phone.png` });
+  } finally {
+    await ctx.close();
+  }
+});
