@@ -23,7 +23,7 @@ export type GameEvent =
   | { type: 'poweredDown'; robot: number }
   | { type: 'poweredUp'; robot: number }
   | { type: 'dealt'; robot: number; cards: number }
-  | { type: 'programmed'; robot: number; filled: { register: number; reason: 'missing' | 'illegal' | 'unreadable' }[] }
+  | { type: 'programmed'; robot: number; filled: { register: number; reason: 'missing' | 'chosen' | 'illegal' | 'unreadable' }[] }
   | { type: 'powerDownAnnounced'; robot: number }
   | { type: 'registerBegan'; register: number }
   | { type: 'revealed'; robot: number; register: number; card: Card; joined?: Card; copy?: boolean }

@@ -125,7 +125,7 @@ test('stored orders that no longer read are named with the reader\'s error, and 
   assert.ok(stale.unread!.every((u) => u.message.length > 0), 'each with its reader\'s error');
   assert.deepEqual(stale.unreadable, [1, 4]);
   const filled = must(enterCheckedOrders(setup, st, 0, stale));
-  assert.deepEqual(filled.events, [{ type: 'programmed', robot: 0, filled: [{ register: 2, reason: 'unreadable' }, { register: 3, reason: 'missing' }, { register: 5, reason: 'unreadable' }] }]);
+  assert.deepEqual(filled.events, [{ type: 'programmed', robot: 0, filled: [{ register: 2, reason: 'unreadable' }, { register: 3, reason: 'chosen' }, { register: 5, reason: 'unreadable' }] }]);
   // No program at all (an old format), or no object: every register is filled as unreadable.
   for (const row of [{ cards: ['F2:670'] }, 'not orders', null]) {
     const t = storedTurn(setup, st, 0, row);

@@ -269,12 +269,16 @@ export function recompile(setup: Setup, state: GameState, i: number, choices: Ch
   return done(ctx);
 }
 
-/** Why a register was filled for its player. */
-export type FillReason = 'missing' | 'illegal' | 'unreadable';
+/**
+ * Why a register was filled for its player: `missing`, nothing was sent for it by the deadline;
+ * `chosen`, the orders left it to the random fill (`-` in the notation, `null` in the API);
+ * `illegal`, the card sent is not the robot's to play; `unreadable`, the stored entry no longer reads.
+ */
+export type FillReason = 'missing' | 'chosen' | 'illegal' | 'unreadable';
 
 /**
  * Completes a robot's program the way the moderator did at the deadline. `sent` holds what the
- * player sent, one entry per unlocked register (0 or absent: nothing sent; `unreadable` names those
+ * player sent, one entry per unlocked register (0: left to the random fill; absent: nothing sent; `unreadable` names those
  * whose stored entry no longer read, `storedTurn`). An entry that is not
  * among the robot's cards (or is used up) is illegal; missing and illegal registers get a card
  * drawn at random from the robot's unplayed cards (001 L83 "An illegal or missing instruction will
@@ -293,7 +297,7 @@ export function fillProgram(setup: Setup, state: GameState, i: number, sent: rea
   // Cards the player keeps for another use (joined in a register, set aside, stored) are not drawn.
   for (const c of reserved) if (unplayed.includes(c)) unplayed.splice(unplayed.indexOf(c), 1);
   const program: (Card | 0)[] = open.map(() => 0);
-  const reasons: (FillReason | null)[] = open.map((_, k) => (sent[k] ? 'illegal' : unreadable.includes(k) ? 'unreadable' : 'missing'));
+  const reasons: (FillReason | null)[] = open.map((_, k) => (sent[k] ? 'illegal' : unreadable.includes(k) ? 'unreadable' : k < sent.length ? 'chosen' : 'missing'));
   open.forEach((_, k) => {
     const c = sent[k];
     const up = c ? upgradeOf(c) : undefined;

@@ -125,7 +125,7 @@ test('a whole race of three seats played only by mail, one a day: instructions, 
         assert.match(String(rep.mail.html), /<th>Dmg<\/th><th>Name<\/th><th>Move<\/th><th>Notes<\/th>/);
       }
       if (turn === 1) {
-        assert.match(text(reports[0]!), /Cy: register 1 filled at random/);
+        assert.match(text(reports[0]!), /Cy: no program by the deadline, so registers 1, 2, 3, 4 and 5 are programmed randomly/);
         const old = to(emails[late]!, /Turn 1: reminder/)[0]!;
         await sendMail(gateway.smtpPort, { from: emails[late]!, to: replyTo(old), subject: `Re: ${subject(old)}`, text: 'random' });
         await gateway.pump();

@@ -796,7 +796,8 @@ export class RaceService {
       // `unreadable` (the turn's programmed event and report say so), never in silence.
       const unread = rowUnread(o, t.unread);
       for (const u of unread) console.error(`race ${id}, seat ${seat}, turn ${turn}: stored orders unreadable: ${u.field}: ${u.message}; ${t.unreadable ? 'filled at random' : 'left out'}`);
-      people[seat] = t;
+      // The Three Minute Rule's fill of a late seat (`hurry`) is no choice of its player: nothing was sent (the engine's reason `missing`).
+      people[seat] = hurriedFill(o) ? { ...t, orders: { ...t.orders, program: [] } } : t;
     }
     // The bots decided from the turn as dealt (nobody's orders in it) and the race's seed.
     const seed = dealSeed(storedDeal(race));

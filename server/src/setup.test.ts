@@ -166,6 +166,11 @@ test('a seat the Three Minute Rule hurried cannot replace the random fill afterw
     assert.equal((await call(s.base, 'PUT', `/api/races/${r.body.id}/seats/1/orders`, { turn: 1, program: cyHand.hand.slice(0, cyHand.openRegisters.length) }, auth(cy.token))).status, 200);
     const filled = (await events(s, r.body.id)).filter((e) => e.event.type === 'filled').map((e) => e.event);
     assert.deepEqual(filled, [{ type: 'filled', seat: 0, registers: mine.openRegisters }]);
+    // The engine's reason is the late player's (nothing sent), not a choice of Ava's: the report says so in 001's words.
+    const programmed = (await events(s, r.body.id)).find((e) => e.event.type === 'programmed')?.event as { filled: { reason: string }[] } | undefined;
+    assert.deepEqual(programmed?.filled.map((f) => f.reason), mine.openRegisters.map(() => 'missing'));
+    const report = await call(s.base, 'GET', `/api/races/${r.body.id}/turns/1/report`);
+    assert.match(JSON.stringify(report.body), /Ava: no program by the deadline, so registers 1, 2, 3, 4 and 5 are programmed randomly/);
   });
 });
 

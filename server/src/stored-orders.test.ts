@@ -57,7 +57,7 @@ test('a seat\'s stored orders that no longer read are filled at random as unread
     assert.match(line, new RegExp(`race ${race.id}, seat 0, turn 1: stored orders unreadable: program\\[2\\]: .+; filled at random`));
     // The turn's report tells it too.
     const report = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report`);
-    assert.match(JSON.stringify(report.body), /register 3 filled at random \(unreadable\)/);
+    assert.match(JSON.stringify(report.body), /the stored orders for register 3 unreadable, replaced with a random available instruction/);
   } finally {
     await s.close();
   }

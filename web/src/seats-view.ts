@@ -74,22 +74,27 @@ function registersOnTable(view: RaceView, k: number, programmed: number): HTMLEl
 /**
  * How each robot's orders were played in a turn, from the turn's events: "sent ✓" (its cards
  * revealed as sent), "random fill" (every register filled at random: nothing was sent), "sent, N at
- * random" (registers missing or illegal filled at random: the `programmed` event), or nothing for a
+ * random" (registers left to chance, illegal or unreadable, filled at random: the `programmed` event), or nothing for a
  * robot that played no card (powered down, destroyed, out). Told from the turn's start: the orders
  * were all in (or the deadline passed) before the first register.
  */
 export function ordersPlayed(events: readonly GameEvent[]): Map<number, string> {
   const revealed = new Map<number, Set<number>>();
   const filled = new Map<number, number>();
+  /** Robots whose every filled register was filled because nothing was sent (not left to chance). */
+  const unsent = new Set<number>();
   for (const e of events) {
     if (e.type === 'revealed' && !e.copy) revealed.set(e.robot, (revealed.get(e.robot) ?? new Set()).add(e.register));
-    else if (e.type === 'programmed') filled.set(e.robot, e.filled.length);
+    else if (e.type === 'programmed') {
+      filled.set(e.robot, e.filled.length);
+      if (e.filled.every((f) => f.reason === 'missing')) unsent.add(e.robot);
+    }
   }
   const words = new Map<number, string>();
   for (const k of new Set([...revealed.keys(), ...filled.keys()])) {
     const n = filled.get(k) ?? 0;
     const open = Math.max(revealed.get(k)?.size ?? 0, n);
-    words.set(k, !n ? 'sent ✓' : n >= open ? 'random fill' : `sent, ${n} at random`);
+    words.set(k, !n ? 'sent ✓' : n >= open && unsent.has(k) ? 'random fill' : `sent, ${n} at random`);
   }
   return words;
 }

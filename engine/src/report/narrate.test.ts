@@ -92,6 +92,17 @@ test('the narrator tells the events the old reports left out: dice, offers, oil,
   assert.equal(say(EVERY_EVENT.revealed), 'Ava reveals Move 2 (670) in register 1');
 });
 
+test("a program filled at random says why, in 001's moderator's words: no program by the deadline, left to chance as ordered, an illegal instruction replaced", () => {
+  // 001 L83 "An illegal or missing instruction will be replaced with a random available instruction from your list"; L393 "Missing the deadline results in your robot being programmed randomly"
+  const say = (filled: Extract<GameEvent, { type: 'programmed' }>['filled']) => narrate({ type: 'programmed', robot: 0, filled }, { names });
+  const all = [1, 2, 3, 4, 5].map((register) => ({ register, reason: 'missing' as const }));
+  assert.equal(say(all), 'Ava: no program by the deadline, so registers 1, 2, 3, 4 and 5 are programmed randomly');
+  assert.equal(say([{ register: 2, reason: 'chosen' }]), 'Ava: register 2 left to chance as ordered, so it gets a random available instruction from the list');
+  assert.equal(say([{ register: 3, reason: 'illegal' }, { register: 1, reason: 'chosen' }, { register: 4, reason: 'chosen' }]),
+    'Ava: registers 1 and 4 left to chance as ordered, so they get random available instructions from the list; the illegal instruction in register 3 replaced with a random available instruction from the list');
+  assert.ok(!say(all).includes('(missing)'));
+});
+
 test('a batch tells a card\'s steps as one move and the pushes it makes as one push per robot', () => {
   const b = parseBoard({ grid: ['. . . . .', '. . . . .', '. . . . .'] });
   assert.ok(b.ok);

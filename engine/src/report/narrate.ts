@@ -57,6 +57,25 @@ function blockedBy(e: Extract<GameEvent, { type: 'blocked' }>, b?: Board): strin
   return wallAt(b, e.x, e.y, e.dir as Dir) ? `a wall on the ${dirName(e.dir)} side of (${e.x},${e.y})` : `robots that cannot be pushed, ${dirName(e.dir)} of (${e.x},${e.y})`;
 }
 
+/**
+ * A program completed at random, in 001's moderator's words (001 L83 "An illegal or missing
+ * instruction will be replaced with a random available instruction from your list", L393
+ * "Missing the deadline results in your robot being programmed randomly"), each reason once.
+ */
+function filledSentence(robot: string, filled: Extract<GameEvent, { type: 'programmed' }>['filled']): string {
+  const of = (reason: string) => filled.filter((f) => f.reason === reason).map((f) => f.register);
+  const parts: string[] = [];
+  const missing = of('missing');
+  if (missing.length) parts.push(`no program by the deadline, so ${REGISTERS(missing)} ${missing.length === 1 ? 'is' : 'are'} programmed randomly`);
+  const chosen = of('chosen');
+  if (chosen.length) parts.push(`${REGISTERS(chosen)} left to chance as ordered, so ${chosen.length === 1 ? 'it gets a random available instruction' : 'they get random available instructions'} from the list`);
+  const illegal = of('illegal');
+  if (illegal.length) parts.push(`the illegal instruction${illegal.length === 1 ? '' : 's'} in ${REGISTERS(illegal)} replaced with ${illegal.length === 1 ? 'a random available instruction' : 'random available instructions'} from the list`);
+  const unreadable = of('unreadable');
+  if (unreadable.length) parts.push(`the stored orders for ${REGISTERS(unreadable)} unreadable, replaced with ${unreadable.length === 1 ? 'a random available instruction' : 'random available instructions'}`);
+  return `${robot}: ${parts.join('; ')}`;
+}
+
 /** One event in one sentence. Every kind has one (the switch is exhaustive). */
 export function narrate(e: GameEvent, n: Narration): string {
   const name = (i: number): string => n.names[i] ?? `robot ${i + 1}`;
@@ -67,9 +86,7 @@ export function narrate(e: GameEvent, n: Narration): string {
     case 'turnEnded': return `Turn ${e.turn} ends`;
     case 'dealt': return `${name(e.robot)} is dealt ${plural(e.cards, 'card')}`;
     case 'programmed':
-      return e.filled.length
-        ? `${name(e.robot)}: ${e.filled.map((f) => `register ${f.register} filled at random (${f.reason})`).join('; ')}`
-        : `${name(e.robot)}'s program is in`;
+      return e.filled.length ? filledSentence(name(e.robot), e.filled) : `${name(e.robot)}'s program is in`;
     case 'revealed':
       return `${name(e.robot)} reveals ${cardWords(cardName(e.card))}${e.joined ? ` + ${cardWords(cardName(e.joined))}` : ''} in register ${e.register}${e.copy ? ' (a copy)' : ''}`;
     case 'reentered':

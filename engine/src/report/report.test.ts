@@ -80,7 +80,7 @@ test('statistics credit laser damage to the shooter and a push to doom as a kill
     { type: 'destroyed', robot: 0, cause: 'damage', pushedBy: null, lives: 1 },
     { type: 'destroyed', robot: 1, cause: 'crusher', pushedBy: null, lives: 0 },
     { type: 'poweredDown', robot: 1 },
-    { type: 'programmed', robot: 1, filled: [{ register: 2, reason: 'missing' }, { register: 3, reason: 'illegal' }] },
+    { type: 'programmed', robot: 1, filled: [{ register: 2, reason: 'missing' }, { register: 3, reason: 'illegal' }, { register: 4, reason: 'chosen' }] },
     { type: 'flagTouched', robot: 0, flag: 1 },
     { type: 'finished', robot: 0, place: 1 },
   ];

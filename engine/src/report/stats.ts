@@ -17,7 +17,7 @@ export interface RobotStats {
   /** Times it was destroyed, by any cause (a fall, damage, a crusher). */
   deaths: number;
   powerDowns: number;
-  /** Registers the moderator had to fill because the program was missing or illegal. */
+  /** Registers the moderator had to fill because the program was missing or illegal (not those its player left to chance). */
   questionable: number;
   flags: number;
   /** Finishing place, or null. */
@@ -54,7 +54,7 @@ export function raceStats(names: readonly string[], events: readonly GameEvent[]
         s[e.robot]!.powerDowns += 1;
         break;
       case 'programmed':
-        s[e.robot]!.questionable += e.filled.length;
+        s[e.robot]!.questionable += e.filled.filter((f) => f.reason !== 'chosen').length;
         break;
       case 'flagTouched':
         s[e.robot]!.flags = Math.max(s[e.robot]!.flags, e.flag);
