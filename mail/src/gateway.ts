@@ -12,7 +12,7 @@ import { COMMENT_HINT, apiOrders, describeOrders, needsProgram, orderLines, pars
 import type { Db, Clock, RaceService } from '../../server/src/index.js';
 import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
-import { Outbox, notationContext, threadRoot, threaded } from './outbox.js';
+import { Outbox, notationContext, rootSeat, threadRoot, threaded } from './outbox.js';
 import { mailDb, migrateMail, type MailDb } from './store.js';
 import { followWord, handLines, heldOptionLines, helpWord, lockedLines, notationHelp, replyMail, sectionHeading, sectionHelp, when } from './templates.js';
 
@@ -196,7 +196,7 @@ export class MailGateway {
     const from = mail.from?.text ?? 'an unknown sender';
     // `player`: an answer about all the robots of the seat's player, not marked as its robot's alone.
     const answer = async (lines: string[], as = key, player = false) =>
-      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(player ? { ...s.ctx, robots: [] } : s.ctx, { subject, messageId: mail.messageId ?? null }, lines), threadRoot(this.addr.domain, race.id, s.seat)) }]);
+      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(player ? { ...s.ctx, robots: [] } : s.ctx, { subject, messageId: mail.messageId ?? null }, lines), threadRoot(this.addr.domain, race.id, rootSeat(race.seats, s.email))) }]);
     if (seat.secret !== s.secret) {
       // Told to the seat's own address, never to the sender: a forger learns nothing, the player
       // learns of it; once a turn at most, so that forged mails cannot flood the player.
@@ -210,27 +210,33 @@ export class MailGateway {
     }
     const st = race.state;
     if (race.status !== 'running') {
-      await answer([`Race ${race.id} is over; no orders are taken any more.`]);
+      await answer([`Race ${race.id} is over; no orders are taken any more.`], key, true);
       return 'refused';
-    }
-    const follow = followWord(mail.text ?? '');
-    if (follow !== null) {
-      // The mail's own word, not an order: whether the seat keeps receiving the turn reports once its robot is out.
-      const set = await this.service.follow(race.id, s.seat, { mailSecret: seat.secret! }, follow);
-      if (!set.ok) {
-        await answer([`Your "${follow ? 'follow' : 'stop following'}" for race ${race.id} was refused by the race, so nothing was changed: ${set.refusal.field}: ${set.refusal.message}.`]);
-        return 'refused';
-      }
-      const out = set.value.out;
-      await answer([
-        follow ? `You follow race ${race.id}: ${out ? 'the turn reports come to you again from the next turn on,' : 'once your robot is out of the race, the turn reports keep coming'} until the race is over.`
-          : `You stop following race ${race.id}: ${out ? 'no more turn reports come to you' : 'once your robot is out of the race, no more turn reports come to you'}; the standings come at the end.`,
-        `Write "${follow ? 'stop following' : 'follow'}" to change your mind. Nothing else in this mail was read as orders.`,
-      ]);
-      return 'accepted';
     }
     // The robots raced from this seat's address (000 L40), out or not: its player writes a section for each.
     const mine = race.seats.filter((x) => x.kind === 'human' && x.email.toLowerCase() === s.email.toLowerCase());
+    const follow = followWord(mail.text ?? '');
+    if (follow !== null) {
+      // The mail's own word, not an order: whether the player keeps receiving the turn reports once its robots are out (all of them: one mail a turn comes to the address).
+      const word = follow ? 'follow' : 'stop following';
+      const set = [];
+      for (const x of mine) {
+        const one = await this.service.follow(race.id, x.seat, { mailSecret: x.secret }, follow);
+        if (!one.ok) {
+          await answer([`Your "${word}" for race ${race.id} was refused by the race, so nothing was changed${mine.length > 1 ? ` for ${x.ctx.name}` : ''}: ${one.refusal.field}: ${one.refusal.message}.`], key, true);
+          return 'refused';
+        }
+        set.push(one.value);
+      }
+      const out = set.every((x) => x.out);
+      const robot = mine.length > 1 ? 'robots are' : 'robot is';
+      await answer([
+        follow ? `You follow race ${race.id}: ${out ? 'the turn reports come to you again from the next turn on,' : `once your ${robot} out of the race, the turn reports keep coming`} until the race is over.`
+          : `You stop following race ${race.id}: ${out ? 'no more turn reports come to you' : `once your ${robot} out of the race, no more turn reports come to you`}; the standings come at the end.`,
+        `Write "${follow ? 'stop following' : 'follow'}" to change your mind. Nothing else in this mail was read as orders.`,
+      ], key, true);
+      return 'accepted';
+    }
     const ctx = notationContext(race.setup.rules, st, s.seat);
     if (helpWord(mail.text ?? '')) {
       // The mail's own word: the notation again (the turn's instructions only point to it), nothing read as orders.

@@ -62,10 +62,6 @@ export function notationContext(rules: RuleSet, st: GameState, seat: number): No
 }
 
 /**
- * The Message-ID of a seat's start mail, the root of the thread every later mail of the race to
- * that seat (reports, instructions, answers) refers to, so a mail client shows one thread a race.
- */
-/**
  * Seats by the address they are raced from, in seat order: a player racing several robots (000 L40)
  * gets one mail a turn for them all, under its first robot's seat.
  */
@@ -78,7 +74,18 @@ export function byPlayer<S extends { email: string }>(seats: readonly S[]): S[][
   return [...out.values()];
 }
 
+/**
+ * The Message-ID of a seat's start mail, the root of the thread every later mail of the race to
+ * that seat's address (reports, instructions, answers) refers to, so a mail client shows one thread a race.
+ */
 export const threadRoot = (domain: string, race: string, seat: number): string => `<${race}.s${seat}.race@${domain}>`;
+
+/** The seat whose start mail roots the thread of an address: the first seat raced from it (a player racing several robots has one thread). */
+export const rootSeat = (seats: readonly { seat: number; email: string }[], email: string): number =>
+  seats.find((x) => x.email.toLowerCase() === email.toLowerCase())!.seat;
+
+/** The context of a mail for all the robots raced from an address (`seats`, in seat order): its first seat's, marked `whole`. */
+export const playerContext = (seats: readonly { ctx: SeatMailContext }[]): SeatMailContext => (seats.length > 1 ? { ...seats[0]!.ctx, whole: true } : seats[0]!.ctx);
 
 /** A mail of a seat's thread: it answers the mail it answers, or else the start mail. */
 export function threaded(mail: Mail, root: string): Mail {
@@ -190,11 +197,12 @@ export class Outbox {
     const st = race.state;
     const domain = this.o.addressing.domain;
     const one = (s: RaceMail['seats'][number], mail: Mail | null) => {
-      const root = threadRoot(domain, race.id, s.seat);
+      const root = threadRoot(domain, race.id, rootSeat(race.seats, s.email));
       return mail ? [{ seat: s.seat, to: s.email, mail: e.kind === 'race' && e.event.type === 'raceCreated' ? { ...mail, messageId: root } : threaded(mail, root) }] : [];
     };
-    const each = (f: (s: RaceMail['seats'][number]) => Mail | null, people = false) =>
-      race.seats.filter((s) => !people || s.kind === 'human').flatMap((s) => one(s, f(s)));
+    /** One mail an address (000 L40: a player racing several robots gets one for them all, `playerContext`). */
+    const each = (f: (seats: RaceMail['seats'][number][], c: SeatMailContext) => Mail | null, people = false) =>
+      byPlayer(race.seats.filter((s) => !people || s.kind === 'human')).flatMap((seats) => one(seats[0]!, f(seats, playerContext(seats))));
     const secret = !!race.setup.settings.secretOptions;
     /** The robots as the player of seats `viewers` may see them: its own options all, the others' under Secret Options only once used. */
     const robotsFor = (at: GameState, viewers: readonly number[]) =>
@@ -205,9 +213,9 @@ export class Outbox {
       const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
       const teams = Object.entries(race.setup.settings.teams ?? {});
-      /** The robots as seat `viewer` may know them at the start: team, bot, and handicaps (004 L174), options as Secret Options lets it see them. */
-      const roster = (viewer: number) => start.robots.map((r, i) => {
-        const seen = i === viewer ? { options: r.options, hiddenOptions: 0 } : visibleOptions(r, secret);
+      /** The robots as the player of seats `viewers` may know them at the start: team, bot, and handicaps (004 L174), options as Secret Options lets it see them. */
+      const roster = (viewers: readonly number[]) => start.robots.map((r, i) => {
+        const seen = viewers.includes(i) ? { options: r.options, hiddenOptions: 0 } : visibleOptions(r, secret);
         const notes = [
           ...teams.filter(([, names]) => names.includes(r.name)).map(([team]) => `team ${team}`),
           ...(race.kinds[i] === 'bot' ? ['a bot'] : []),
@@ -218,9 +226,12 @@ export class Outbox {
         ];
         return `${r.name}${notes.length ? ` (${notes.join('; ')})` : ''}`;
       });
-      return each((s) => startMail(s.ctx, {
-        description: race.course.description, goal: goalLine(race.setup.settings, race.course.flags.length, start.robots[s.seat]!), robots: roster(s.seat), picture,
-        rules: rulesLines(race.setup.rules, race.setup.settings), holds: gainedLines([], start.robots[s.seat]?.options ?? [], race.setup, 'holds'),
+      const goal = (seat: number) => goalLine(race.setup.settings, race.course.flags.length, start.robots[seat]!);
+      const holds = (seat: number) => gainedLines([], start.robots[seat]?.options ?? [], race.setup, 'holds');
+      return each((seats, c) => startMail(c, {
+        description: race.course.description, goal: goal(seats[0]!.seat), robots: roster(seats.map((s) => s.seat)), picture,
+        rules: rulesLines(race.setup.rules, race.setup.settings), holds: holds(seats[0]!.seat),
+        own: seats.map((s) => ({ name: s.ctx.name, goal: goal(s.seat), holds: holds(s.seat) })),
       }));
     }
     if (e.kind === 'game' && e.event.type === 'turnBegan') {
@@ -256,7 +267,7 @@ export class Outbox {
       const seat = e.event.seat;
       const program = (await this.o.service.ordersOf(race.id, e.turn, seat))?.program ?? null;
       const name = st.robots[seat]!.name;
-      return each((s) => (s.seat === seat ? correctedMail(s.ctx, e.turn, program && program.some((x) => x !== null) ? writeProgram(program) : null) : correctionNoticeMail(s.ctx, e.turn, name)), true);
+      return each((seats, c) => (seats.some((s) => s.seat === seat) ? correctedMail(c.whole ? c : seats.find((s) => s.seat === seat)!.ctx, e.turn, program && program.some((x) => x !== null) ? writeProgram(program) : null, name) : correctionNoticeMail(c, e.turn, name)), true);
     }
     // The moderator's changes of the clock. A turn's own deadline follows the events that begin the
     // turn, in the same commit; any other is the moderator's (extend, resume).
@@ -265,7 +276,7 @@ export class Outbox {
       const news = e.event.type === 'paused' ? 'The moderator has paused the race: the deadline is off until it resumes.'
         : e.event.type === 'rewound' ? `The moderator has taken turn ${e.event.turn} back to correct it; it will be played again.`
           : `The moderator has ${e.event.type === 'resumed' ? 'resumed the race' : 'moved the deadline'}.`;
-      return each((s) => clockMail(s.ctx, st.turn, news, race.deadlineAt, e.event.type === 'rewound' ? 'taken back by the moderator' : undefined), true);
+      return each((_, c) => clockMail(c, st.turn, news, race.deadlineAt, e.event.type === 'rewound' ? 'taken back by the moderator' : undefined), true);
     }
     if (e.kind === 'race' && e.event.type === 'raceOver') {
       const names = st.robots.map((r) => r.name);
@@ -278,7 +289,7 @@ export class Outbox {
       // A race that ends again after the moderator took its last turn back: these standings replace the first.
       const all = await this.o.service.entries(race.id, 0);
       const again = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'raceOver');
-      return each((s) => endMail(s.ctx, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across, again));
+      return each((_, c) => endMail(c, formatStandings(race.setup, st), race.setup.rules.awards ? awards(stats) : [], picks, across, again));
     }
     return [];
   }
@@ -301,7 +312,7 @@ export class Outbox {
       const late = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat));
       const rows = byPlayer(late).map((seats) => ({
         key: `remind:${d.id}:${st.turn}:${seats[0]!.seat}:${d.deadlineAt}`, race: d.id, seq: d.lastSeq, to: seats[0]!.email,
-        mail: dealFor(race, seats, st, d.deadlineAt, true),
+        mail: threaded(dealFor(race, seats, st, d.deadlineAt, true), threadRoot(this.o.addressing.domain, d.id, rootSeat(race.seats, seats[0]!.email))),
       }));
       const fresh = [];
       for (const r of rows) if (!(await this.has(r.key))) fresh.push(r);

@@ -604,7 +604,7 @@ test('a whole race by mail with one address racing two robots (000 L40): one ins
     await t.gateway.pump();
     await until('the end mails', async () => {
       await t.gateway.pump();
-      return t.sink.mails.filter((c) => /Race over/.test(subject(c))).length === 3;
+      return t.sink.mails.filter((c) => /Race over/.test(subject(c))).length === 2;
     });
     // One report a turn for both robots, each robot's options shown as its own.
     for (const turn of [1, 2]) {
@@ -614,11 +614,12 @@ test('a whole race by mail with one address racing two robots (000 L40): one ins
       const rep = await t.service.report(id, turn);
       assert.ok(rep.ok && text(reports[0]!).includes(rep.value.text));
     }
-    // The start and the end still come a robot each, marked with its robot.
-    for (const c of ava().filter((x) => /starts on|Race over/.test(subject(x)))) {
-      const robot = /\[RR \S+ s0 /.test(subject(c)) ? 'Ava' : 'Ava2';
-      assert.ok(subject(c).endsWith(`(robot ${robot})`), subject(c));
-      assert.ok(text(c).startsWith(`For your robot ${robot}. You race Ava, Ava2 in this race`), text(c));
+    // The start and the end come once for both robots too, under the first robot's seat code.
+    for (const what of [/starts on/, /Race over/]) {
+      const mails = ava().filter((x) => what.test(subject(x)));
+      assert.equal(mails.length, 1, `one ${what} mail for both robots`);
+      assert.match(subject(mails[0]!), new RegExp(`^\\[RR ${id} s0 \\w+\\] .*\\(robots Ava, Ava2\\)$`));
+      assert.ok(text(mails[0]!).startsWith('You race Ava, Ava2 in this race: this mail is for all of them.'), text(mails[0]!));
     }
     // A player racing one robot reads the mails as ever.
     for (const c of bob()) {
@@ -626,6 +627,86 @@ test('a whole race by mail with one address racing two robots (000 L40): one ins
       assert.doesNotMatch(text(c), /^For your robot|^Robot Ava/m);
     }
     assert.ok(bob().some((c) => /Turn 2: report$/.test(subject(c))));
+  } finally {
+    await t.close();
+  }
+});
+
+test('a player racing two robots gets one mail for both of each of the start, the moderator\'s pause, resume and taking back, the correction of one robot\'s orders and the end, all in the thread of its first robot\'s start mail; "follow" follows both', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 },
+      seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava', options: ['Brakes'] }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    const { id, moderatorKey } = created.value;
+    await t.gateway.pump();
+    const ava = () => t.sink.mails.filter((c) => c.to.includes('ava@a.test') && !/^Re: /.test(subject(c)));
+    const bob = () => t.sink.mails.filter((c) => c.to.includes('bob@b.test') && !/^Re: /.test(subject(c)));
+    const bare = (c: Caught) => subject(c).replace(/^\[RR [^\]]+\] /, '');
+    const start = ava().find((c) => /starts on/.test(subject(c)))!;
+    assert.equal(ava().filter((c) => /starts on/.test(subject(c))).length, 1, 'one start mail');
+    assert.equal(start.mail.messageId, `<${id}.s0.race@rr.test>`);
+    assert.match(subject(start), /starts on .*\(robots Ava, Ava2\)$/);
+    assert.match(text(start), /^Welcome to race \S+ on .*, Ava and Ava2!$/m);
+    // Each robot's goal and options under its heading, and how to reply with a section a robot.
+    const [, own1, own2] = text(start).split(/^Robot (?:Ava|Ava2)$/m);
+    assert.ok(own1 && own2, text(start));
+    assert.doesNotMatch(own1!, /Brakes/);
+    assert.match(own2!, /Your robot holds Brakes\. How to order it:/);
+    assert.match(text(start), /^Reply with a section for each robot, each begun by a line "Robot NAME"/m);
+    assert.match(text(start), /Each turn's instructions and report come in one mail for all your robots\./);
+    // Bob, racing one robot, reads his start mail as ever and sees Ava2's option (no Secret Options).
+    const bobStart = bob().find((c) => /starts on/.test(subject(c)))!;
+    assert.match(text(bobStart), /^Welcome to race \S+ on .*, Bob!$/m);
+    for (const action of ['pause', 'resume'] as const) {
+      assert.ok((await t.service.moderate(id, moderatorKey, action, {})).ok, action);
+      await t.gateway.pump();
+    }
+    // "follow" written to the first robot's address follows both robots.
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(start), subject: `Re: ${subject(start)}`, text: 'follow\n\nThanks, Ava' });
+    await t.gateway.pump();
+    const followed = t.sink.mails.filter((c) => c.to.includes('ava@a.test') && /^Re: /.test(subject(c))).at(-1)!;
+    assert.match(text(followed), /^You follow race \S+: once your robots are out of the race, the turn reports keep coming until the race is over\./);
+    assert.deepEqual((await t.service.mailRace(id))!.seats.filter((x) => x.seat < 2).map((x) => x.follow), [true, true]);
+    // Turn 1: Ava's player programs both robots in one reply, left to chance; Bob too.
+    const turn1 = () => ava().filter((c) => /Turn 1: your instructions/.test(subject(c))).at(-1)!;
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(turn1()), subject: `Re: ${subject(turn1())}`, text: 'Robot Ava\nrandom\nRobot Ava2\nrandom' });
+    await everyoneRandom(t, ['bob@b.test'], 1);
+    await until('turn 1 reported', async () => {
+      await t.gateway.pump();
+      return ava().some((c) => /Turn 1: report/.test(subject(c)));
+    });
+    // The report tells the programs left to chance in 001's moderator's words.
+    assert.match(text(ava().find((c) => /Turn 1: report/.test(subject(c)))!), /Ava: registers 1, 2, 3, 4 and 5 left to chance as ordered, so they get random available instructions from the list/);
+    assert.ok((await t.service.moderate(id, moderatorKey, 'rewind', {})).ok);
+    await t.gateway.pump();
+    const hand = (await t.service.mailRace(id))!.state.robots[1]!.hand.map(cardName);
+    assert.ok((await t.service.submit(id, 1, { moderatorKey }, { turn: 1, program: hand.slice(0, 5) })).ok);
+    await t.gateway.pump();
+    // The moderator's correction completes the orders of the turn taken back: it is played again, and the race ends again.
+    await until('the corrected end', async () => {
+      await t.gateway.pump();
+      return ava().some((c) => /Race over: corrected/.test(subject(c)));
+    });
+    assert.deepEqual(ava().map(bare).filter((x) => !/^Turn \d: (your instructions|report|corrected report)/.test(x)), [
+      `Race ${id} starts on first-shift (robots Ava, Ava2)`,
+      'Turn 1: the deadline has changed (robots Ava, Ava2)',
+      'Turn 1: the deadline has changed (robots Ava, Ava2)',
+      'Race over: standings (robots Ava, Ava2)',
+      'Turn 1: taken back by the moderator (robots Ava, Ava2)',
+      "Turn 1: Ava2's orders were corrected by the moderator (robots Ava, Ava2)",
+      'Race over: corrected standings (robots Ava, Ava2)',
+    ]);
+    const fixed = ava().find((c) => /corrected by the moderator/.test(subject(c)))!;
+    assert.match(text(fixed), /^The moderator has corrected the orders of your robot Ava2 for turn 1 of race /m);
+    assert.ok(text(fixed).includes(`Ava2's program is now: ${writeProgram(hand.slice(0, 5))}`), text(fixed));
+    assert.match(text(fixed), /replace them \(in a section "Robot Ava2"\)\.$/m);
+    assert.ok(bob().some((c) => bare(c) === "Turn 1: the moderator corrected Ava2's orders"), 'Bob told whose orders, not what');
+    // Every mail to the address, the answers too, is in the thread of the first robot's start mail.
+    for (const c of t.sink.mails.filter((x) => x.to.includes('ava@a.test') && x !== start)) assert.equal(refs(c)[0], `<${id}.s0.race@rr.test>`, subject(c));
   } finally {
     await t.close();
   }

@@ -49,17 +49,25 @@ export interface SeatMailContext {
    * "one or more robots"): each of their mails then names its robot in the subject and the body.
    */
   readonly robots?: readonly string[];
+  /**
+   * The mail is for all the robots raced from the address (`robots`), one mail for them all under
+   * this seat's code (the start, the moderator's news, the end): its subject names them all, and it
+   * is marked as no one robot's.
+   */
+  readonly whole?: boolean;
 }
 
 /** Whether the seat's address races several robots, so that each mail must say whose it is. */
 const several = (c: SeatMailContext): boolean => (c.robots?.length ?? 0) > 1;
 
-/** A mail's subject: the seat's code, what it is, and its robot when the address races several. */
-const subjectOf = (c: SeatMailContext, what: string): string => `${c.code} ${what}${several(c) ? ` (robot ${c.name})` : ''}`;
+/** A mail's subject: the seat's code, what it is, and its robot (or all of them, `whole`) when the address races several. */
+const subjectOf = (c: SeatMailContext, what: string): string =>
+  (c.whole && several(c) ? playerSubject(c, what, c.robots!) : `${c.code} ${what}${several(c) ? ` (robot ${c.name})` : ''}`);
 
-/** The first lines of a mail to a seat whose address races several robots: which robot it is for. */
+/** The first lines of a mail to a seat whose address races several robots: which robot it is for (or that it is for all, `whole`). */
 export function robotMark(c: SeatMailContext): string[] {
   if (!several(c)) return [];
+  if (c.whole) return [`You race ${c.robots!.join(', ')} in this race: this mail is for all of them.`, ''];
   return [`For your robot ${c.name}. You race ${c.robots!.join(', ')} in this race: each turn's instructions and report come in one mail for all of them, with a section a robot. A reply programs ${c.name}, or each robot whose section it holds (a line "${sectionHeading('NAME')}" before each).`, ''];
 }
 
@@ -157,24 +165,30 @@ const ruleSet = (c: SeatMailContext): RuleSet => RULE_SETS[c.rules]!;
  * the ones docs/rules.md shows); `robots`, every robot with its team, bot and handicaps as the seat
  * may know them; `holds`, the options the seat's robot holds from the start with how to order each.
  */
-export function startMail(c: SeatMailContext, o: { description: string; goal: string; robots: readonly string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[] }): Mail {
+export function startMail(c: SeatMailContext, o: { description: string; goal: string; robots: readonly string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[]; own?: readonly { name: string; goal: string; holds: readonly string[] }[] }): Mail {
+  // A player racing several robots (`whole`, `own`): one start mail, the goal and options of each robot under its heading.
+  const own = c.whole && o.own && o.own.length > 1 ? o.own : null;
+  const who = own ? own.map((r) => r.name).join(' and ') : c.name;
   const text = [
     ...robotMark(c),
-    `Welcome to race ${c.race} on ${c.course}, ${c.name}!`,
+    `Welcome to race ${c.race} on ${c.course}, ${who}!`,
     '',
-    o.goal,
+    ...(own ? [] : [o.goal]),
     ...o.rules,
     '',
     o.description,
     `Robots: ${o.robots.join(', ')}.`,
     `Deadlines: ${policyText(c.policy)}.`,
-    ...(o.holds?.length ? ['', ...o.holds] : []),
+    ...(own ? own.flatMap((r) => ['', sectionHeading(r.name), r.goal, ...(r.holds.length ? ['', ...r.holds] : [])]) : o.holds?.length ? ['', ...o.holds] : []),
     '',
     ...notationHelp(ruleSet(c)),
+    ...(own ? ['', ...sectionHelp(ruleSet(c), own.map((r) => r.name))] : []),
     '',
-    `Your seat's address is ${c.replyTo}; keep the code ${c.code} in the subject. Mails without it are refused.`,
+    own
+      ? `Your address for this race is ${c.replyTo}; keep the code ${c.code} in the subject. Mails without it are refused. Each turn's instructions and report come in one mail for all your robots.`
+      : `Your seat's address is ${c.replyTo}; keep the code ${c.code} in the subject. Mails without it are refused.`,
   ].join('\n');
-  const html = `<p>Welcome to race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>, ${esc(c.name)}!</p><p><img src="cid:${o.picture.cid}" alt="the course"></p><pre>${esc(text)}</pre>`;
+  const html = `<p>Welcome to race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>, ${esc(who)}!</p><p><img src="cid:${o.picture.cid}" alt="the course"></p><pre>${esc(text)}</pre>`;
   return { subject: startSubject(c), text, html, attachments: [o.picture], replyTo: c.replyTo };
 }
 
@@ -346,15 +360,17 @@ export function seriesLines(lines: readonly SeriesLine[]): string[] {
  * The moderator corrected the seat's orders on a turn taken back (rewind): what they are now,
  * `program` as the notation writes it (null: no program kept, the random fill's).
  */
-export function correctedMail(c: SeatMailContext, turn: number, program: string | null): Mail {
+export function correctedMail(c: SeatMailContext, turn: number, program: string | null, robot = c.name): Mail {
+  // To a player racing several robots (`whole`): which of its robots it is, and the section that replaces them.
+  const whose = c.whole && several(c);
   const text = [
     ...robotMark(c),
-    `The moderator has corrected your orders for turn ${turn} of race ${c.race}, the turn taken back to be played again.`,
-    program !== null ? `Your program is now: ${program}` : 'Your program is now left to the random fill.',
+    `The moderator has corrected ${whose ? `the orders of your robot ${robot}` : 'your orders'} for turn ${turn} of race ${c.race}, the turn taken back to be played again.`,
+    `${whose ? `${robot}'s` : 'Your'} program is now${program !== null ? `: ${program}` : ' left to the random fill.'}`,
     '',
-    'The turn is played again with these orders; its corrected report follows. Orders you send for this turn before its deadline replace them.',
+    `The turn is played again with these orders; its corrected report follows. Orders you send for this turn before its deadline replace them${whose ? ` (in a section "${sectionHeading(robot)}")` : ''}.`,
   ].join('\n');
-  return { subject: subjectOf(c, `Turn ${turn}: your orders were corrected by the moderator`), text, replyTo: c.replyTo };
+  return { subject: subjectOf(c, `Turn ${turn}: ${whose ? `${robot}'s orders were` : 'your orders were'} corrected by the moderator`), text, replyTo: c.replyTo };
 }
 
 /**

@@ -49,10 +49,14 @@ export function robotsMove(ctx: Ctx, register: number): void {
       const m = robots[i]!.opt;
       const copy = m?.copied[k] ?? 0;
       const joined = copy ? 0 : m?.joined[k] ?? 0;
-      // Built field by field: spreading optional parts made two objects per event.
-      const e: Extract<GameEvent, { type: 'revealed' }> = { type: 'revealed', robot: i, register, card: copy || robots[i]!.registers[k]! };
-      if (joined) e.joined = joined;
-      if (copy) e.copy = true;
+      // One literal per form: spreading optional parts made two objects per event, and adding a
+      // field to a made object changes its shape.
+      const card = copy || robots[i]!.registers[k]!;
+      const e: Extract<GameEvent, { type: 'revealed' }> = joined
+        ? { type: 'revealed', robot: i, register, card, joined }
+        : copy
+          ? { type: 'revealed', robot: i, register, card, copy: true }
+          : { type: 'revealed', robot: i, register, card };
       ctx.events.push(e);
     }
   }

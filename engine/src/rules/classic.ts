@@ -79,6 +79,7 @@ export const classic: RuleSet = {
     // 000 L207 "A destroyed robot immediately loses an option card of the player's choice";
     // without a choice, the newest (RULES.md).
     const r = ctx.state.robots[i]!;
+    if (!r.options.length) return; // nothing to lose (most robots): no new list, no closure
     const chosen = r.opt?.choices.lose;
     const at = chosen ? r.options.findIndex((o) => optionName(o) === chosen) : -1;
     const drop = at >= 0 ? at : r.options.length - 1;

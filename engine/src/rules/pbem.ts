@@ -2,8 +2,9 @@
  * `pbem`: the moderated play-by-email variant (001), as RULES.md settles it. What 001 leaves out
  * (pushers, crushers, expansion elements) works as in `classic`.
  */
-import { cardName, instruction, type Card, type CardType } from '../cards.js';
+import { CARD_TYPES, GEARS, PBEM_BASE, cardName, instruction, type Card, type CardType } from '../cards.js';
 import type { Ctx } from '../context.js';
+import type { RobotState } from '../state.js';
 import type { Dir } from '../geometry.js';
 import { stepOver } from '../cube.js';
 import { below, shuffle, type RngState } from '../rng.js';
@@ -23,7 +24,9 @@ const WEIGHTS: readonly (readonly [CardType, number])[] = [['F1', 21], ['F2', 14
 /** 001 L85 "F3->F2->F->B->L/R/U->powered down->dead": a higher rank moves first; the upgrade
  *  codes rank F4 > F3 and B2 between F2 and F, F0 between F and B (001 L185-189). */
 const RANK: Record<string, number> = { F4: 10, F3: 9, F2: 8, B2: 7, F1: 6, F0: 5, B: 4, L: 3, R: 3, U: 3 };
-const rankOf = (card: Card): number => RANK[cardName(card)]!;
+/** The ranks of the pbem cards and upgrade codes by card number from PBEM_BASE (a look-up: moveOrder runs every register of a search). */
+const RANK_BY_CARD: readonly number[] = Array.from({ length: CARD_TYPES.length + GEARS.length }, (_, k) => RANK[cardName(PBEM_BASE + k)]!);
+const rankOf = (card: Card): number => RANK_BY_CARD[card - PBEM_BASE] ?? RANK[cardName(card)]!;
 const POWERED_DOWN_RANK = 1;
 const DEAD_RANK = 0;
 
@@ -86,18 +89,37 @@ export const pbem: RuleSet = {
  */
 function rankByInstruction(ctx: Ctx, register: number, movers: number[]): number[] {
   const st = ctx.state;
-  const n = st.robots.length;
-  if (st.order.length !== n) st.order = shuffle(st.rng, st.robots.map((_, i) => i));
-  const rank = st.robots.map((r, i) => {
-    if (r.status !== 'active') return DEAD_RANK;
-    if (r.poweredDown) return POWERED_DOWN_RANK;
-    const card = r.registers[register - 1];
-    return card && movers.includes(i) ? 2 + rankOf(card) : POWERED_DOWN_RANK;
-  });
-  const before = new Array<number>(n);
-  st.order.forEach((i, k) => (before[i] = k));
-  st.order.sort((a, b) => rank[b]! - rank[a]! || before[a]! - before[b]!);
-  return st.order.filter((i) => movers.includes(i));
+  const robots = st.robots;
+  const n = robots.length;
+  if (st.order.length !== n) st.order = shuffle(st.rng, robots.map((_, i) => i));
+  const order = st.order;
+  const k = register - 1;
+  // Insertion sorts in place, highest rank first (a handful of robots: no comparator, nothing
+  // allocated, as the bots' search runs this every register); stable, so a tie keeps its place.
+  for (let a = 1; a < n; a++) {
+    const m = order[a]!;
+    const rm = moveRank(robots[m]!, k, movers.includes(m));
+    let j = a - 1;
+    for (; j >= 0 && moveRank(robots[order[j]!]!, k, movers.includes(order[j]!)) < rm; j--) order[j + 1] = order[j]!;
+    order[j + 1] = m;
+  }
+  // The movers, in that order.
+  for (let a = 1; a < movers.length; a++) {
+    const m = movers[a]!;
+    const at = order.indexOf(m);
+    let j = a - 1;
+    for (; j >= 0 && order.indexOf(movers[j]!) > at; j--) movers[j + 1] = movers[j]!;
+    movers[j + 1] = m;
+  }
+  return movers;
+}
+
+/** A robot's place in the move order of register k + 1: dead, powered down (or not moving), or by its card. */
+function moveRank(r: RobotState, k: number, moving: boolean): number {
+  if (r.status !== 'active') return DEAD_RANK;
+  if (r.poweredDown) return POWERED_DOWN_RANK;
+  const card = r.registers[k];
+  return card && moving ? 2 + rankOf(card) : POWERED_DOWN_RANK;
 }
 
 /**
