@@ -84,9 +84,11 @@ function drawMarks(): void {
     if (at) tag((at[0] + 0.5) * f.c, (at[1] + 0.97) * f.c, left > 0 ? `die ${left}` : 'die gone', 'die', '#b71c1c');
   });
   svg.append(g);
+  // Short: on a phone they stay in view with the board, one line after another.
+  const dice = (view.dice ?? []).map((left, k) => `flag ${k + 1}'s ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}`);
   const notes = [
     ...(view.offers ?? []).map((o) => `The hammer site at ${o.x},${o.y} offers ${o.option}.`),
-    ...(view.dice ?? []).map((left, k) => `Flag ${k + 1}'s die ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}.`),
+    ...(dice.length ? [`Dice: ${dice.join(', ')}.`] : []),
   ];
   byId('floor-notes').replaceChildren(...notes.map((n) => h('li', {}, n)));
 }

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { classic, optionText, ordinal, parseCard } from '../../engine/src/index.js';
+import { RULE_SETS, classic, optionText, ordinal, parseCard } from '../../engine/src/index.js';
 import { call, until } from '../../server/src/testing.js';
 import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
@@ -756,11 +756,16 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
   for (const o of offers) {
     assert.ok((await page.locator('#floor-notes li', { hasText: `${o.x},${o.y} offers ${o.option}` }).count()) === 1, `the offer at ${o.x},${o.y}`);
     assert.equal(await page.locator('#board svg text.offer', { hasText: o.option }).count(), 1, 'drawn at the site');
+    // And in the program, as a card saying what the upgrade does.
+    const card = page.locator(`#program .offer-card[data-option="${o.option}"]`);
+    assert.match(await card.textContent() ?? '', new RegExp(`at the hammer site ${o.x},${o.y}`));
+    assert.ok((await card.textContent())!.includes(optionText(o.option, RULE_SETS.pbem!)!), `${o.option}'s text on its card`);
   }
+  await page.screenshot({ path: `${SHOTS}offers.png` });
   const dice = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1] }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const page2 = await open(ctx, `/race/${dice.id}`);
   await page2.waitForSelector('body[data-ready]');
-  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Flag 1\'s die absorbs 3 more damage.', 'Flag 2\'s die absorbs 2 more damage.', 'Flag 3\'s die absorbs 1 more damage.']);
+  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Dice: flag 1\'s absorbs 3 more damage, flag 2\'s absorbs 2 more damage, flag 3\'s absorbs 1 more damage.']);
   assert.equal(await page2.locator('#board svg text.die').count(), 3);
   await page2.screenshot({ path: `${SHOTS}dice.png` });
   await ctx.close();

@@ -131,6 +131,8 @@ for (const [size, opts, touch] of [['desktop', DESKTOP, false], ['phone', PHONE,
       await a.waitForSelector('#program .note:text("powered down this turn")');
       await a.screenshot({ path: `${SHOTS}powered-down-${size}.png`, fullPage: true });
       // How to re-enter if destroyed (000 L216): a facing and powered down, sent with the orders.
+      // Where is the rules' choice: the archive, here the start (10,10), said beside the facing.
+      assert.match(await a.textContent('.reentry .archive') ?? '', /^at 10,10: the last flag or repair site it touched/);
       await tap(a, '.reenter-facing button[data-dir="W"]', touch);
       await tap(a, 'input[name="reenter-down"]', touch);
       await tap(a, '.send', touch);
@@ -151,6 +153,8 @@ for (const [size, opts, touch] of [['desktop', DESKTOP, false], ['phone', PHONE,
       await tap(a, '.hand .card[data-card="F3:840"]', touch);
       await a.waitForSelector('.register .card[data-card="F3:840"]');
       await place(a, 4, touch);
+      // Where is the rules' choice: the archive, here the start (10,10), said beside the facing.
+      assert.match(await a.textContent('.reentry .archive') ?? '', /^at 10,10: the last flag or repair site it touched/);
       await tap(a, '.reenter-facing button[data-dir="W"]', touch);
       await tap(a, 'input[name="reenter-down"]', touch);
       await a.screenshot({ path: `${SHOTS}reentry-choice-${size}.png`, fullPage: true });
