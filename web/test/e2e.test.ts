@@ -680,7 +680,17 @@ test('the replay animates the turn from its events: paused at several moments, e
     const ok = await page.waitForSelector('#replay[data-animating]:not([data-beat-done])', { timeout: 20_000 }).then(() => true, () => false);
     if (!ok) break;
     await page.click('#replay .pause');
-    const [s, b] = [Number(await page.getAttribute('#replay', 'data-step')), Number(await page.getAttribute('#replay', 'data-beat'))];
+    // Read at once where the pause caught the replay: on a loaded machine the beat seen begun may
+    // have ended, and its step too, before the click landed (then between steps: no beat to check).
+    const [s, b, animating] = await page.evaluate<[number, number, boolean]>(`(() => {
+      const r = document.querySelector('#replay');
+      return [Number(r.dataset.step), Number(r.dataset.beat), r.hasAttribute('data-animating')];
+    })()`);
+    if (!animating) {
+      await page.click('#replay .play');
+      await page.waitForSelector(`#replay:not([data-step="${s}"]), #replay[data-ended]`);
+      continue;
+    }
     const step = all[s]!;
     const before = b === 0 ? step.before : step.beats[b - 1]!.robots;
     const after = step.beats[b]!.robots;
@@ -820,6 +830,13 @@ test('a course composed in the editor from the shipped boards, checked as it is 
   assert.deepEqual([file.flags, file.start], [[[9, 3], [14, 4], [5, 6]], [10, 10]]);
   await page.screenshot({ path: `${SHOTS}editor.png`, fullPage: true });
   await page.fill('#bots', '2');
+  // The server's clock stands still from the file's start: the race's deadline would be counted
+  // from there, and once the tests before took longer than a turn's time (on a loaded machine they
+  // do), moving the clock to the browser's time below put the deadline behind it and the orders
+  // were refused as late (409), the turn never played. The clock at the browser's time when the
+  // race is created, and an hour a turn: no deadline passes while the test plays, however slow.
+  server.clock.t = Date.now();
+  await page.fill('#seconds', '3600');
   await page.click('#race');
   await page.waitForURL(/\/race\/[\w-]+\?seat=0&token=/);
   await page.waitForSelector('body[data-ready]');
