@@ -36,10 +36,10 @@ import { Meter, type Budget } from './budget.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { togo } from './distance.js';
 import { bestLoneTurn, typeCounts, type LoneStart } from './lone.js';
-import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
+import { byType, playProgram, playPrograms, programOf, searchPrograms, setProgram, type Evaluate } from './search.js';
 import { Sim, type Snapshot } from './sim.js';
 import {
-  DEFAULT_WEIGHTS, FINISHED, Judge, LONE_LEAVES, Rivals, bestFacing, drawInstructions, movingRivals, near, priorityVariants, setProgram, type StrongWeights,
+  DEFAULT_WEIGHTS, FINISHED, Judge, LONE_LEAVES, Rivals, bestFacing, drawInstructions, movingRivals, near, priorityVariants, type StrongWeights,
 } from './strong.js';
 
 export interface ExpertWeights extends StrongWeights {
@@ -229,12 +229,10 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
   for (let round = 0; round < w.rounds && meter.left(); round++) {
     if (rivals.rivals.length) {
       const scenario = deal(round);
-      for (const [j, p] of scenario) setProgram(sim, j, p);
-      for (const c of cands) {
-        sim.restore(root);
-        c.turn += playProgram(sim, i, c.program, evaluate);
-        c.samples++;
-      }
+      playPrograms(sim, root, i, cands.map((c) => c.program), evaluate, scenario).forEach((score, k) => {
+        cands[k]!.turn += score;
+        cands[k]!.samples++;
+      });
       meter.spend(cands.length);
       for (const j of rivals.rivals) setProgram(sim, j, []);
     }

@@ -166,6 +166,82 @@ export function playProgram(sim: Sim, me: number, program: readonly Card[], eval
 }
 
 /**
+ * Scores each program as `sim.restore(root)` then `playProgram` would, leaving the sim at `root`:
+ * programs sharing a prefix share its simulation (in the programs' sorted order, the state is saved
+ * after each register the next program shares, and brought back for it). `others`: the other
+ * robots' programs, set after each restore (a restore brings back the registers of every robot with
+ * options memory, as a Scrambler changes cards during a register: programs set before it are lost,
+ * and with the driver's option orders every robot has that memory from its first orders on).
+ */
+export function playPrograms(
+  sim: Sim, root: Snapshot, me: number, programs: readonly (readonly Card[])[], evaluate: Evaluate, others?: ReadonlyMap<number, readonly Card[]>,
+): number[] {
+  const robot = sim.robots[me]!;
+  const nFlags = sim.board.flags.length;
+  const home = () => nFlags > 0 && robot.flags >= nFlags;
+  const restore = (s: Snapshot) => {
+    sim.restore(s);
+    if (others) for (const [j, p] of others) setProgram(sim, j, p);
+  };
+  restore(root);
+  const startedHome = home();
+  const locked = robot.locked;
+  // Per register 1..5: which card of a program it plays (-1: locked).
+  const slot: number[] = [];
+  let open = 0;
+  for (let reg = 1; reg <= 5; reg++) slot.push(locked & (1 << (reg - 1)) ? -1 : open++);
+  const cardAt = (p: readonly Card[], reg: number): Card => (slot[reg - 1]! < 0 ? 0 : (p[slot[reg - 1]!] ?? 0));
+  /** Registers from 1 on in which two programs play the same cards. */
+  const shared = (a: readonly Card[], b: readonly Card[]): number => {
+    let reg = 1;
+    while (reg <= 5 && cardAt(a, reg) === cardAt(b, reg)) reg++;
+    return reg - 1;
+  };
+  const sorted = programs.map((_, k) => k).sort((a, b) => {
+    const pa = programs[a]!, pb = programs[b]!;
+    for (let reg = 1; reg <= 5; reg++) if (cardAt(pa, reg) !== cardAt(pb, reg)) return cardAt(pa, reg) - cardAt(pb, reg);
+    return 0;
+  });
+  const snaps: Snapshot[] = [root];
+  const finishedBy = new Int8Array(6);
+  const scores = new Array<number>(programs.length).fill(0);
+  let saved = 0;
+  sorted.forEach((k, n) => {
+    const p = programs[k]!;
+    const next = sorted[n + 1];
+    const keep = next === undefined ? 0 : shared(p, programs[next]!);
+    if (n > 0) saved = Math.min(saved, shared(p, programs[sorted[n - 1]!]!));
+    restore(snaps[saved]!);
+    let finishedAt = finishedBy[saved]!;
+    for (let reg = saved + 1; reg <= 5; reg++) {
+      if (slot[reg - 1]! >= 0) sim.setCard(me, reg, cardAt(p, reg));
+      sim.register(reg);
+      if (!finishedAt && !startedHome && home()) finishedAt = reg;
+      if (robot.status !== 'active') {
+        scores[k] = evaluate(sim, 'destroyed', reg, finishedAt);
+        return;
+      }
+      if (reg <= keep) {
+        if (!snaps[reg]) snaps[reg] = sim.newSnapshot();
+        sim.save(snaps[reg]!);
+        finishedBy[reg] = finishedAt;
+        saved = reg;
+      }
+    }
+    scores[k] = evaluate(sim, 'end', 5, finishedAt);
+  });
+  sim.restore(root);
+  return scores;
+}
+
+/** Fills robot j's open registers with `program` (empty: it stands still in them). */
+export function setProgram(sim: Sim, j: number, program: readonly Card[]): void {
+  const r = sim.robots[j]!;
+  let k = 0;
+  for (let reg = 1; reg <= 5; reg++) if (!(r.locked & (1 << (reg - 1)))) sim.setCard(j, reg, program[k++] ?? 0);
+}
+
+/**
  * Cards for the open registers from a sequence of types: the best card of each type to the
  * earliest register that uses it; registers left unchosen (after the robot was destroyed or
  * finished) take what is left.

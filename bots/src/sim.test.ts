@@ -1,6 +1,7 @@
 /**
  * The bots' working copy of a race plays register phases exactly as the engine does, and its
- * snapshot and restore bring back every part of the state a register can change.
+ * snapshot and restore bring back every part of the state a register can change; programs played
+ * together, sharing their prefixes, score as each played alone from the start.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import fc from 'fast-check';
 import { beginTurn, playRegister, submitOrders, type GameState, type Setup } from '../../engine/src/index.js';
 import { randomOrders } from './random.js';
 import { Sim } from './sim.js';
+import { playProgram, playPrograms, type Evaluate } from './search.js';
 import { must, randomGame } from './testing.js';
 
 const RUNS = Number(process.env.BOT_PROPERTY_RUNS ?? 100);
@@ -67,6 +69,29 @@ describe('the search simulator', () => {
           assert.deepEqual(view(sim.state), view(new Sim(setup, state).state));
         }),
         { numRuns: RUNS, seed: 13 },
+      );
+    });
+    test(`plays programs sharing prefixes to the scores each gets played alone from the start (${rules})`, () => {
+      const where: Evaluate = (sim, kind, reg, finishedAt) =>
+        sim.robots.reduce((a, r, k) => a + (k + 1) * (r.x * 7 + r.y * 3 + r.dir + r.damage * 11 + (r.status === 'active' ? 0 : 97)), 0) + reg * 1000 + finishedAt * 10000 + (kind === 'end' ? 0 : 5);
+      fc.assert(
+        fc.property(fc.nat(), fc.array(fc.array(fc.nat(2), { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 12 }), (seed, picks) => {
+          const { setup, state } = programmed(seed, rules);
+          const me = state.robots.findIndex((r) => r.status === 'active' && r.hand.length);
+          if (me < 0) return;
+          // Programs of three of its cards: many share their first registers.
+          const cards = state.robots[me]!.hand.slice(0, 3);
+          const programs = picks.map((p) => p.map((k) => cards[k % cards.length]!));
+          const sim = new Sim(setup, state, { keepPrograms: (i) => i !== me });
+          const root = sim.newSnapshot();
+          sim.save(root);
+          const alone = programs.map((p) => {
+            sim.restore(root);
+            return playProgram(sim, me, p, where);
+          });
+          assert.deepEqual(playPrograms(sim, root, me, programs, where), alone);
+        }),
+        { numRuns: RUNS, seed: 17 },
       );
     });
   }

@@ -12,6 +12,8 @@ import {
 import { courseMaps, stateIndex, FAR } from './distance.js';
 import { BOTS, LEVELS, chooseOrders } from './index.js';
 import { priorityVariants } from './strong.js';
+import { playPrograms } from './search.js';
+import { Sim } from './sim.js';
 import { runBotRace } from '../../driver/src/index.js';
 import { must, plainBoard, randomGame, setupOf } from './testing.js';
 
@@ -194,5 +196,29 @@ describe('the strong bot weighs priorities', () => {
     for (const expected of [[m1b, r1, m1a, u, r2], [m1c, r1, m1b, u, r2], [m1a, r1, m1c, u, r2], [m1a, r2, m1b, u, r1]])
       assert.ok(keys.includes(expected.join()), `missing ${expected.join()}`);
     assert.equal(variants.length, 4);
+  });
+});
+
+describe("the others' likely programs are played", () => {
+  test('a scenario moves the other robot even when it holds options memory (which a restore brings its registers back from)', () => {
+    const setup = setupOf(plainBoard(8, 8, {}, [[7, 7]]));
+    let st = must(beginTurn(setup, must(createState(setup, [{ name: 'A', x: 1, y: 1, dir: 1 }, { name: 'B', x: 1, y: 5, dir: 1 }])))).state;
+    // The driver's option orders (a conditional take of an option) give every robot options memory from its first turn on.
+    const turns = hand(['L', 'R', 'L', 'R', 'U', 'L', 'R', 'L', 'R', 'U']);
+    for (const i of [0, 1]) {
+      const program = turns.slice(5 * i, 5 * i + 5);
+      st.robots[i]!.hand = program;
+      st = must(submitOrders(setup, st, i, { program, choices: { takeOption: { ifDamageAtMost: 2 } } }));
+    }
+    st = must(beginTurn(setup, must(playTurn(setup, st)).state)).state;
+    assert.ok(st.robots[1]!.opt, 'robot B holds options memory');
+    const sim = new Sim(setup, st);
+    const root = sim.newSnapshot();
+    sim.save(root);
+    const { x, y } = sim.robots[1]!;
+    const moves = hand(['F1', 'F1', 'F1', 'F1', 'F1']);
+    let moved: [number, number] = [x, y];
+    playPrograms(sim, root, 0, [[], hand(['L'])], (s) => ((moved = [s.robots[1]!.x, s.robots[1]!.y]), 0), new Map([[1, moves]]));
+    assert.notDeepEqual(moved, [x, y], 'robot B moved with its program');
   });
 });

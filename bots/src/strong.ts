@@ -29,7 +29,7 @@ import {
 import { shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
 import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
-import { byType, playProgram, programOf, searchPrograms, type Evaluate } from './search.js';
+import { byType, playPrograms, programOf, searchPrograms, setProgram, type Evaluate } from './search.js';
 import { searchLone, typeCounts, type LoneScore, type LoneStart } from './lone.js';
 import { Sim, type Snapshot } from './sim.js';
 
@@ -74,6 +74,8 @@ export class Judge {
 
   constructor(readonly setup: Setup, readonly w: StrongWeights) {
     this.m = courseMaps(setup);
+    this.damageDown = new Float64Array(setup.rules.destroyAt + 8).fill(NaN);
+    this.damageUp = new Float64Array(setup.rules.destroyAt + 8).fill(NaN);
   }
 
   lifeCost(left: number): number {
@@ -97,6 +99,19 @@ export class Judge {
    * clears it all) when `powerDown`; and the risk of destruction, which grows with the damage.
    */
   damageCost(d: number, powerDown = true): number {
+    // Asked at every leaf of the search: computed once per damage (0 up to destruction and a little past it).
+    const memo = powerDown ? this.damageDown : this.damageUp;
+    if (d >= 0 && d < memo.length && Number.isInteger(d)) {
+      if (Number.isNaN(memo[d]!)) memo[d] = this.damageCostOf(d, powerDown);
+      return memo[d]!;
+    }
+    return this.damageCostOf(d, powerDown);
+  }
+
+  private readonly damageDown: Float64Array;
+  private readonly damageUp: Float64Array;
+
+  private damageCostOf(d: number, powerDown: boolean): number {
     const share = Math.min(1, d / this.setup.rules.destroyAt);
     const carry = this.carryCost(d);
     return (powerDown ? Math.min(carry, this.w.turn + 1) : carry) + this.w.risk * share * share * share;
@@ -249,13 +264,8 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
       // The others move too: each candidate is played again against programs they would likely
       // play, and scored by the mean, standing still counting as one of the possibilities.
       const scenarios = likelyPrograms(judge, state, i, rivals, rng);
-      for (const scenario of scenarios) {
-        for (const [j, p] of scenario) setProgram(sim, j, p);
-        for (const c of candidates) {
-          sim.restore(root);
-          c.total += playProgram(sim, i, c.program, evaluate);
-        }
-      }
+      const programs = candidates.map((c) => c.program);
+      for (const scenario of scenarios) playPrograms(sim, root, i, programs, evaluate, scenario).forEach((score, k) => (candidates[k]!.total += score));
       for (const j of rivals) setProgram(sim, j, []);
       for (const c of candidates) c.score = c.total / (scenarios.length + 1);
       if (setup.rules.priorities && near(state, i, rivals)) candidates.push(...contestPriorities(sim, root, i, robot.hand, candidates, scenarios, evaluate));
@@ -285,22 +295,22 @@ function contestPriorities(
   scenarios: readonly Map<number, Card[]>[], evaluate: Evaluate,
 ): { program: Card[]; total: number; score: number }[] {
   const best = candidates.slice().sort((a, b) => b.score - a.score).slice(0, PRIORITY_CANDIDATES);
-  const out: { program: Card[]; total: number; score: number }[] = [];
   const rivals = scenarios[0] ? [...scenarios[0].keys()] : [];
-  for (const c of best) {
-    for (const v of priorityVariants(c.program, hand)) {
-      sim.restore(root);
-      let total = playProgram(sim, i, v, evaluate);
-      for (const scenario of scenarios) {
-        for (const [j, p] of scenario) setProgram(sim, j, p);
-        sim.restore(root);
-        total += playProgram(sim, i, v, evaluate);
-      }
-      for (const j of rivals) setProgram(sim, j, []);
+  const variants = best.map((c) => priorityVariants(c.program, hand));
+  const programs = variants.flat();
+  // Each variant's total: standing still first, then each scenario, as the candidates' were.
+  const totals = playPrograms(sim, root, i, programs, evaluate);
+  for (const scenario of scenarios) playPrograms(sim, root, i, programs, evaluate, scenario).forEach((score, k) => (totals[k]! += score));
+  for (const j of rivals) setProgram(sim, j, []);
+  const out: { program: Card[]; total: number; score: number }[] = [];
+  let k = 0;
+  best.forEach((c, n) => {
+    for (const v of variants[n]!) {
+      const total = totals[k++]!;
       const score = total / (scenarios.length + 1);
       if (score > c.score) out.push({ program: v, total, score });
     }
-  }
+  });
   sim.restore(root);
   return out;
 }
@@ -347,13 +357,6 @@ export function movingRivals(state: GameState, i: number): number[] {
     if (j !== i && r.status === 'active' && !r.virtual && !r.poweredDown && r.locked !== 0b11111) out.push(j);
   });
   return out;
-}
-
-/** Fills robot j's open registers with `program` (empty: it stands still in them). */
-export function setProgram(sim: Sim, j: number, program: readonly Card[]): void {
-  const r = sim.robots[j]!;
-  let k = 0;
-  for (let reg = 1; reg <= 5; reg++) if (!(r.locked & (1 << (reg - 1)))) sim.setCard(j, reg, program[k++] ?? 0);
 }
 
 /**

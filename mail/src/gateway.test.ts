@@ -206,7 +206,7 @@ test('seat addresses are checked at creation; mails without the seat\'s secret a
     await gateway.pump();
     assert.match(text(sink.mails.at(-1)!), /Your orders for turn 1 are in[^]*Register 5: \S+\n {2}Power down next turn: no/);
     assert.match(text(sink.mails.at(-1)!), /Not read as orders \(taken for a signature or a comment\): "Thanks,", "Bob"\. Next time, to add a comment or a signature, put it after a line "-- "/);
-    assert.equal((await service.ordersOf(id, 1, 1))?.powerDown, false);
+    assert.equal((await service.ordersOf(id, 1, 1))?.orders.powerDown, false);
   } finally {
     await t.close();
   }

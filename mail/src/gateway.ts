@@ -185,6 +185,7 @@ export class MailGateway {
     const seat = await this.seatOf(claims([...envelope, ...recipients(mail)], subject));
     if (!seat) {
       this.ignored++;
+      if (await this.uncoded(mail)) return 'refused';
       return (await this.welcome(mail)) ? 'stranger' : 'ignored';
     }
     const race = await this.outbox.race(seat.race);
@@ -347,6 +348,46 @@ export class MailGateway {
         ...ignoredLines(parsed.ignored),
       ],
     };
+  }
+
+  /**
+   * A mail that names no seat from the address of a seat of a running race (a player who wrote a
+   * new mail instead of replying): nothing in it is read as orders, and the player is told so, once
+   * a turn, at the address the race has for it (never a Reply-To: a forger learns nothing), with the
+   * reply address and code of each of its races. Returns whether the sender races here.
+   */
+  private async uncoded(mail: ParsedMail): Promise<boolean> {
+    const from = (mail.from?.value[0]?.address ?? '').toLowerCase();
+    if (!from.includes('@')) return false;
+    const races = [];
+    for (const id of await this.service.mailRacesOf(from)) {
+      const race = await this.outbox.race(id);
+      const mine = race?.seats.filter((x) => x.email.toLowerCase() === from) ?? [];
+      if (race && mine.length) races.push({ race, mine });
+    }
+    if (!races.length) return false;
+    const key = `uncoded:${createHash('sha256').update(from).digest('hex').slice(0, 32)}:${races.map((r) => `${r.race.id}.${r.race.state.turn}`).join(',')}`;
+    if (await this.outbox.has(key)) return true;
+    const { race, mine } = races[0]!;
+    const lines = races.map((r) => {
+      const lead = r.mine[0]!;
+      return `  Race ${r.race.id} on ${lead.ctx.course}, turn ${r.race.state.turn} (${r.mine.map((x) => x.ctx.name).join(', ')}): reply to ${lead.ctx.replyTo}, or keep ${lead.ctx.code} in the subject.`;
+    });
+    await this.outbox.enqueue([{
+      key, race: race.id, seq: race.lastSeq, to: mine[0]!.email,
+      mail: threaded({
+        subject: /^re:/i.test(mail.subject ?? '') ? mail.subject! : `Re: ${mail.subject || 'your mail to the RoboRally races'}`,
+        text: [
+          `Your mail "${mail.subject ?? ''}" carried no seat code, so it counted for no seat: nothing in it was read as orders, and nothing was changed.`, '',
+          `You race by mail in ${races.length === 1 ? 'this race' : 'these races'}:`, ...lines, '',
+          'The easiest is to reply to the latest mail of your race: its address and subject carry the code.',
+          'Other mails without a code this turn are not answered.',
+        ].join('\n'),
+        autoSubmitted: 'auto-replied',
+        ...(mail.messageId ? { inReplyTo: mail.messageId } : {}),
+      }, threadRoot(this.addr.domain, race.id, rootSeat(race.seats, mine[0]!.email))),
+    }]);
+    return true;
   }
 
   /**

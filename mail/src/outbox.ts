@@ -265,7 +265,7 @@ export class Outbox {
     if (e.kind === 'race' && e.event.type === 'corrected') {
       // The seat whose orders the moderator replaced is told what they are now; the others, only that it happened.
       const seat = e.event.seat;
-      const program = (await this.o.service.ordersOf(race.id, e.turn, seat))?.program ?? null;
+      const program = (await this.o.service.ordersOf(race.id, e.turn, seat))?.orders.program ?? null;
       const name = st.robots[seat]!.name;
       return each((seats, c) => (seats.some((s) => s.seat === seat) ? correctedMail(c.whole ? c : seats.find((s) => s.seat === seat)!.ctx, e.turn, program && program.some((x) => x !== null) ? writeProgram(program) : null, name) : correctionNoticeMail(c, e.turn, name)), true);
     }

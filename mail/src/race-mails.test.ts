@@ -711,3 +711,36 @@ test('a player racing two robots gets one mail for both of each of the start, th
     await t.close();
   }
 });
+
+test('a player who writes a new mail with no seat code is told, once a turn at its own address, that nothing was read, with the reply address and code of each of its races; a newcomer still gets how to join', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'live', seconds: 120 },
+    });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    await t.gateway.pump();
+    const start = t.sink.mails.find((c) => c.to.includes('ava@a.test') && /starts on/.test(subject(c)))!;
+    const answers = () => t.sink.mails.filter((c) => c.to.includes('ava@a.test') && /^Re: My orders/.test(subject(c)));
+    // Written twice to the race's own address (the sender's address in another case): neither names a seat.
+    for (let k = 0; k < 2; k++) {
+      await sendMail(t.gateway.smtpPort, { from: 'Ava <AVA@a.test>', to: 'race@rr.test', subject: 'My orders', text: 'F F F F F\n\nThanks, Ava' });
+      await t.gateway.pump();
+    }
+    assert.equal(answers().length, 1, 'once a turn');
+    const told = text(answers()[0]!);
+    assert.match(told, /^Your mail "My orders" carried no seat code, so it counted for no seat: nothing in it was read as orders/);
+    assert.ok(told.includes(`Race ${id} on first-shift, turn 1 (Ava, Ava2): reply to ${replyTo(start)}, or keep ${subject(start).match(/^\[RR [^\]]+\]/)![0]} in the subject.`), told);
+    assert.equal(String(answers()[0]!.mail.headers.get('auto-submitted')), 'auto-replied');
+    assert.equal(refs(answers()[0]!)[0], `<${id}.s0.race@rr.test>`);
+    assert.deepEqual(await t.service.ordersIn(id, 1), []);
+    // A newcomer is answered with how to join, as ever.
+    await sendMail(t.gateway.smtpPort, { from: 'newcomer@n.test', to: 'race@rr.test', subject: 'Hello', text: 'Can I race?' });
+    await t.gateway.pump();
+    assert.match(text(t.sink.mails.find((c) => c.to.includes('newcomer@n.test'))!), /Your mail named no seat of a race/);
+  } finally {
+    await t.close();
+  }
+});

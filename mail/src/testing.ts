@@ -35,8 +35,38 @@ export async function smtpSink(): Promise<{ port: number; mails: Caught[]; close
   return { port: typeof a === 'object' && a ? a.port : 0, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+/**
+ * A relay on loopback that can be stopped mid-race and started again on the same port (its open
+ * connections dropped at once), keeping what it is sent while it runs.
+ */
+export async function stoppableRelay(): Promise<{ port: number; mails: Caught[]; stop(): Promise<void>; start(): Promise<void> }> {
+  const mails: Caught[] = [];
+  let port = 0;
+  let server: SMTPServer | null = null;
+  const start = async () => {
+    const s = new SMTPServer({
+      authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], disableReverseLookup: true, logger: false, closeTimeout: 50,
+      onData(stream, session, done) {
+        simpleParser(stream, { keepCidLinks: true }).then((mail) => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), mail });
+          done();
+        }, done);
+      },
+    });
+    await new Promise<void>((r) => s.listen(port, '127.0.0.1', () => r()));
+    const a = s.server.address();
+    port = typeof a === 'object' && a ? a.port : 0;
+    server = s;
+  };
+  await start();
+  return {
+    get port() { return port; }, mails, start,
+    stop: () => new Promise<void>((r) => (server ? server.close(() => r()) : r())),
+  };
+}
+
 /** Sends a mail as a player's mail client would, to an SMTP server on loopback. */
-export async function sendMail(port: number, m: { from: string; to: string; subject: string; text: string; inReplyTo?: string }): Promise<void> {
+export async function sendMail(port: number, m: { from: string; to: string; subject: string; text: string; inReplyTo?: string; headers?: Record<string, string> }): Promise<void> {
   const t = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
   try {
     await t.sendMail(m);

@@ -9,6 +9,7 @@ import { courseFile, courseRuleSets, type Course } from '../../engine/src/index.
 import { boardNames, loadBoard } from '../../boards/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
 import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
@@ -84,6 +85,23 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     requestTimeout: limits.requestMs, connectionTimeout: limits.idleMs, keepAliveTimeout: 5000,
     // Timed-out requests are looked for every second, not every 30 (Node's default).
     http: { headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 },
+    // A request Node's parser refuses (no HTTP, headers too large) or cut off by its timeout is
+    // answered in the API's own shape too, and its connection closed.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const [status, field, message] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request', 'the request did not arrive in time']
+        : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers', 'the headers are larger than the server takes']
+        : [400, 'request', 'the request is no HTTP the server can read'];
+      const body = JSON.stringify({ error: { field, message } });
+      if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+      socket.destroy(err);
+    },
+    // A path the router cannot read (bytes that are no UTF-8, a part longer than any id) is
+    // refused in the API's own shape, without echoing the path back.
+    frameworkErrors: (error, _req, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      reply.code(tooLong ? 414 : 400).send({ error: { field: 'path', message: tooLong ? 'a part of the path is longer than any the API takes' : 'the path is not valid URL encoding' } });
+    },
   });
   // Connections per client address, the address the rate limiter counts by: a direct client's
   // connection counts from the moment it is made, and one more is closed at once, before it costs

@@ -151,3 +151,20 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     }
   });
 }
+
+test('a path the router cannot read (a race id longer than any, bytes that are no UTF-8) is answered 4xx naming the path, in the {error: {field}} shape', async () => {
+  const { db, url } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    for (const path of [`/api/races/${'a'.repeat(5000)}`, `/api/races/${'a'.repeat(5000)}/seats/0`, '/api/races/%FF%FE', '/api/races/%FF/events?after=1', '/%C0%AF']) {
+      const r = await call(s.base, 'GET', path);
+      assert.ok(r.status >= 400 && r.status < 500, `${path.slice(0, 40)}: ${r.status}`);
+      assert.equal(r.body.error?.field, 'path', `${path.slice(0, 40)}: ${JSON.stringify(r.body).slice(0, 200)}`);
+      assert.ok(JSON.stringify(r.body).length < 300, 'the answer does not echo the path');
+    }
+  } finally {
+    await s.close();
+    await db.destroy();
+    await dropSchema(url);
+  }
+});

@@ -44,6 +44,28 @@ test('a body sent a byte at a time is cut off at the request timeout, and the se
   }
 });
 
+test('a request cut off by its timeout, one that is no HTTP and one whose headers are too large are answered in the {error: {field}} shape', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, undefined, undefined, { requestMs: 1500, headersMs: 1000 });
+  const slow = raw(s.base), junk = raw(s.base), big = raw(s.base);
+  try {
+    await Promise.all([slow.ready, junk.ready, big.ready]);
+    slow.socket.write('POST /api/races HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{');
+    junk.socket.write('NOT HTTP AT ALL\r\n\r\n');
+    big.socket.write(`GET /api/courses HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    await until('all three to be answered and closed', () => slow.closed() && junk.closed() && big.closed(), 15_000);
+    for (const [c, status, field] of [[slow, 408, 'request'], [junk, 400, 'request'], [big, 431, 'headers']] as const) {
+      const [head, body] = c.got().split('\r\n\r\n');
+      assert.match(head!, new RegExp(`^HTTP/1.1 ${status} `), c.got().slice(0, 80));
+      assert.equal(JSON.parse(body!).error.field, field, c.got());
+    }
+  } finally {
+    for (const c of [slow, junk, big]) c.socket.destroy();
+    await s.close();
+    await db.destroy();
+  }
+});
+
 test('headers sent a byte at a time are cut off at the headers timeout', { timeout: 30_000 }, async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db, undefined, undefined, undefined, { requestMs: 5000, headersMs: 1000 });

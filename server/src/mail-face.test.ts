@@ -53,7 +53,7 @@ test('mailSeatRaces finds a mail seat by its race id in any case, and only a sea
   }
 });
 
-test('ordersIn names the seats whose orders for a turn are in, and ordersOf gives them as they stand', async () => {
+test('ordersIn names the seats whose orders for a turn are in, and ordersOf gives them as they stand, read by the engine as the seat\'s own view reads them', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
@@ -69,8 +69,13 @@ test('ordersIn names the seats whose orders for a turn are in, and ordersOf give
       assert.equal(put.status, 200, JSON.stringify(put.body));
     }
     assert.deepEqual(await s.service.ordersIn(race.id, 1), [0, 2]);
-    for (const k of [0, 2]) assert.deepEqual((await s.service.ordersOf(race.id, 1, k))?.program, programs.get(k));
+    for (const k of [0, 2]) assert.deepEqual((await s.service.ordersOf(race.id, 1, k))?.orders.program, programs.get(k));
     assert.equal(await s.service.ordersOf(race.id, 1, 1), null);
+    // Read as the seat's own view reads them: a row that no longer reads is shown as it will be played (left to the random fill) and named, never a throw.
+    await db.updateTable('orders').set({ body: '{"program": ["F2:670"' }).where('race_id', '=', race.id).where('seat', '=', 0).execute();
+    const broken = await s.service.ordersOf(race.id, 1, 0);
+    assert.deepEqual(broken?.orders.program, [null, null, null, null, null]);
+    assert.deepEqual(broken?.unread.map((u) => u.field), ['body']);
   } finally {
     await s.close();
     await db.destroy();

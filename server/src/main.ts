@@ -101,11 +101,18 @@ async function main(): Promise<void> {
   const mail = mailConfig ? new MailGateway({ service, db, clock: systemClock, config: mailConfig }) : null;
   await mail?.start();
   // Deadlines are in the database: whatever fell due while the server was down is played now.
+  // One check at a time: it plays one due race a turn of the event loop, so with many due at once
+  // it may outlast the interval.
+  let ticking = false;
   const tick = async () => {
+    if (ticking) return;
+    ticking = true;
     try {
       await service.tick();
     } catch (e) {
       console.error('deadline check failed:', (e as Error).message);
+    } finally {
+      ticking = false;
     }
   };
   await tick();

@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedTurn,
+  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedOrders, storedTurn,
   type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
@@ -34,6 +34,7 @@ import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
 import { RaceCache, stateOf } from './race-cache.js';
+import { inSlices } from './slices.js';
 import type { PlayedTurn } from './readmodels.js';
 
 /** What happens to a race, besides the engine's events. */
@@ -538,6 +539,11 @@ export class RaceService {
     return this.repo.mailRaces(o.running === true);
   }
 
+  /** The running races with a seat raced from address `email`, whatever its case (a player who wrote without a seat code). */
+  mailRacesOf(email: string): Promise<string[]> {
+    return this.repo.mailRacesOf(email);
+  }
+
   /** The races whose seat `seat` is raced by e-mail and whose id is `id` regardless of case (a mail's address may change its case). */
   mailSeatRaces(id: string, seat: number): Promise<string[]> {
     return this.repo.mailSeatRaces(id, seat);
@@ -548,9 +554,19 @@ export class RaceService {
     return [...(await this.repo.orders(id, turn)).keys()].sort((a, b) => a - b);
   }
 
-  /** A seat's orders for a turn as they stand (sent, corrected by the moderator, or filled), or null. */
-  async ordersOf(id: string, turn: number, seat: number): Promise<SeatOrders | null> {
-    return (await this.repo.seatOrders(id, turn, seat)) as SeatOrders | null;
+  /**
+   * A seat's orders for a turn as they stand (sent, corrected by the moderator, or filled), read by
+   * the engine against the turn as dealt as the seat's own view reads them (`storedOrders`): what no
+   * longer reads is shown as it will be played and named in `unread`. Null for none.
+   */
+  async ordersOf(id: string, turn: number, seat: number): Promise<{ orders: SeatOrders; unread: readonly { field: string; message: string }[] } | null> {
+    const stored = await this.repo.seatOrders(id, turn, seat);
+    if (stored === null) return null;
+    const race = await this.repo.race(id);
+    const [dealt] = await this.repo.turnAndNext(id, turn);
+    if (!race || !dealt) return null;
+    const read = storedOrders(this.setups.setupOf(race), JSON.parse(dealt.before) as GameState, seat, rowBody(stored));
+    return { orders: read.orders, unread: rowUnread(stored, read.unread) };
   }
 
   /**
@@ -872,11 +888,14 @@ export class RaceService {
   /** Plays every race whose deadline has passed; returns how many turns were played. */
   async tick(): Promise<number> {
     let played = 0;
-    for (const [id, { turn, force }] of [...this.retry]) {
+    // One race a task: on SQLite the plays of all due races would otherwise be one long task.
+    await inSlices(this.retry, 1, async ([id, { turn, force }]) => {
       this.retry.delete(id);
       await this.playLater(id, force, turn);
-    }
-    for (const id of await this.repo.due(this.clock.now())) if ((await this.adjudicate(id, false)) === true) played++;
+    });
+    await inSlices(await this.repo.due(this.clock.now()), 1, async (id) => {
+      if ((await this.adjudicate(id, false)) === true) played++;
+    });
     return played;
   }
 

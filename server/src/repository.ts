@@ -230,10 +230,10 @@ export class RaceRepository {
     return new Map(rows.map((r) => [r.seat, storedOrders(r.body)]));
   }
 
-  /** One seat's orders for a turn, as stored. */
-  async seatOrders(id: string, turn: number, seat: number): Promise<unknown> {
+  /** One seat's orders for a turn, as stored (a row that is not JSON as `unreadableRow`), or null. */
+  async seatOrders(id: string, turn: number, seat: number): Promise<StoredOrders | null> {
     const row = await this.db.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', turn).where('seat', '=', seat).executeTakeFirst();
-    return row ? JSON.parse(row.body) : null;
+    return row ? storedOrders(row.body) : null;
   }
 
   /** Whether a seat keeps receiving the turn reports once its robot is out (`seats.follow`). */
@@ -257,6 +257,13 @@ export class RaceRepository {
     let q = this.db.selectFrom('races').select(['id', 'last_seq', 'status', 'deadline_at']).where('id', 'in', this.db.selectFrom('seat_mail').select('race_id'));
     if (running) q = q.where('status', '=', 'running');
     return (await q.orderBy('id').execute()).map((r) => ({ id: r.id, lastSeq: r.last_seq, status: r.status, deadlineAt: r.deadline_at }));
+  }
+
+  /** The running races with a seat raced from address `email` (regardless of case), by race id. */
+  async mailRacesOf(email: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('seat_mail').select('race_id').distinct().where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .where('race_id', 'in', this.db.selectFrom('races').select('id').where('status', '=', 'running')).orderBy('race_id').execute();
+    return rows.map((r) => r.race_id);
   }
 
   /** The races with mail seat `seat` whose id is `id` regardless of case. */

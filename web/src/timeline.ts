@@ -80,6 +80,30 @@ function action(e: GameEvent, robots: readonly Robot[]): Action | null {
  * Events with nothing to animate (and hits, flags) stay in the beat of the event before them.
  */
 export function beats(before: readonly Robot[], events: readonly GameEvent[]): Beat[] {
+  const { placed, count } = place(before, events);
+  const now = before.map((r) => ({ ...r }));
+  const out: Beat[] = [];
+  for (let k = 0; k < count; k++) {
+    const these = placed.filter((p) => p.beat === k);
+    for (const p of these) apply(now, p.e);
+    out.push({ actions: these.flatMap((p) => p.actions), robots: now.map((r) => ({ ...r })) });
+  }
+  return out;
+}
+
+/**
+ * The actions of each of `beats`' beats, in the same order, without the robots' pictures: what a
+ * replay's length needs (pace.ts; the race server computes one for every turn it plays).
+ */
+export function beatActions(before: readonly Robot[], events: readonly GameEvent[]): Action[][] {
+  const { placed, count } = place(before, events);
+  const out: Action[][] = Array.from({ length: count }, () => []);
+  for (const p of placed) out[p.beat]!.push(...p.actions);
+  return out;
+}
+
+/** Which beat each event goes in, with its actions, and how many beats there are. */
+function place(before: readonly Robot[], events: readonly GameEvent[]): { placed: { beat: number; e: GameEvent; actions: Action[] }[]; count: number } {
   const robots = before.map((r) => ({ ...r }));
   const next = new Map<number, number>();
   const beamNext = new Map<number, number>();
@@ -116,13 +140,5 @@ export function beats(before: readonly Robot[], events: readonly GameEvent[]): B
     prev = beat;
     apply(robots, e);
   }
-  const count = Math.max(1, ...placed.map((p) => p.beat + 1));
-  const now = before.map((r) => ({ ...r }));
-  const out: Beat[] = [];
-  for (let k = 0; k < count; k++) {
-    const these = placed.filter((p) => p.beat === k);
-    for (const p of these) apply(now, p.e);
-    out.push({ actions: these.flatMap((p) => p.actions), robots: now.map((r) => ({ ...r })) });
-  }
-  return out;
+  return { placed, count: Math.max(1, ...placed.map((p) => p.beat + 1)) };
 }

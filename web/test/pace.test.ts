@@ -1,8 +1,10 @@
 /** How long a replay lasts at 1×, from its events: what a live race's clock waits for at most. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { GameEvent } from '../../engine/src/index.js';
-import { replayLengths, replayMs, STEP_GAP_MS, STILL_STEP_MS } from '../src/pace.js';
+import { beginTurn, createState, makeSetup, parseBoard, playTurn, raceOver, type GameEvent } from '../../engine/src/index.js';
+import { Rand, randomBoard, randomOrders, randomReentry, randomRobots } from '../../testkit/src/index.js';
+import { actionMs, replayLengths, replayMs, STEP_GAP_MS, STILL_STEP_MS } from '../src/pace.js';
+import { robotsFromView, steps } from '../src/steps.js';
 
 const robot = (name: string, x: number, y: number) =>
   ({ name, x, y, dir: 'N' as const, damage: 0, status: 'active' as const, virtual: false, poweredDown: false, lives: 3, flags: 0 });
@@ -32,4 +34,39 @@ test('a step with nothing to animate passes at once when animated but is shown a
   // The repairs, then the whole turn at once.
   assert.deepEqual(replayLengths(robots, ev), { steps: 2, animated: STEP_GAP_MS, still: 2 * STILL_STEP_MS + STEP_GAP_MS });
   assert.equal(replayMs(robots, ev), 2 * STILL_STEP_MS + STEP_GAP_MS);
+});
+
+test("the replay's length from the beats' actions alone is that of the page's steps and beats, turn after turn of random races", () => {
+  // The page's length, from its steps with their pictures (what replayLengths computed before it left the pictures out).
+  const pageLengths = (view: Parameters<typeof replayLengths>[0], events: readonly GameEvent[]) => {
+    const all = steps(robotsFromView(view), events);
+    const gaps = Math.max(0, all.length - 1) * STEP_GAP_MS;
+    const animated = all.reduce((sum, s) => sum + s.beats.reduce((t, b) => t + Math.max(0, ...b.actions.map(actionMs)), 0), 0);
+    return { steps: all.length, animated: animated + gaps, still: all.length * STILL_STEP_MS + gaps };
+  };
+  const DIRS = ['N', 'E', 'S', 'W'] as const;
+  let turns = 0;
+  for (let seed = 1; seed <= 12; seed++) {
+    const rnd = new Rand(seed);
+    const board = parseBoard(randomBoard(seed, { width: 12, height: 12, pitRate: 0.03, beltLines: 2, expressLines: 1, feeders: 1, loops: 1, pushers: 2, crushers: 1, lasers: 2, walls: 5, edgeWalls: 0.2 }));
+    assert.ok(board.ok);
+    const setup = makeSetup(board.value, 'classic', {});
+    assert.ok(setup.ok);
+    const made = createState(setup.value, randomRobots(board.value, 4, rnd), seed);
+    assert.ok(made.ok);
+    let state = made.value;
+    for (let t = 0; t < 8 && !raceOver(setup.value, state); t++) {
+      const begun = beginTurn(setup.value, state, randomReentry(state, rnd));
+      assert.ok(begun.ok);
+      const ordered = randomOrders(setup.value, begun.value.state, rnd);
+      assert.ok(ordered.ok);
+      const view = ordered.value.robots.map((r) => ({ name: r.name, x: r.x, y: r.y, dir: DIRS[r.dir]!, damage: r.damage, status: r.status, virtual: r.virtual, poweredDown: r.poweredDown, lives: r.lives, flags: r.flags }));
+      const played = playTurn(setup.value, ordered.value, { events: true });
+      assert.ok(played.ok);
+      assert.deepEqual(replayLengths(view, played.value.events), pageLengths(view, played.value.events), `seed ${seed}, turn ${t + 1}`);
+      state = played.value.state;
+      turns++;
+    }
+  }
+  assert.ok(turns >= 50, `${turns} turns compared`);
 });
