@@ -17,12 +17,14 @@ function other(v: unknown): unknown {
   return { ...(v as object), changed: true };
 }
 
-test('copyRobotInto copies every field of a robot, whatever fields the robot has', () => {
+test('copyRobotInto copies every field of a robot and of its option memory, whatever fields they have', () => {
   const g = race(['. . . .', '. . . .'], [{ name: 'A', x: 1, y: 1, dir: 'E', options: ['Shield'], archive: [0, 0] }]);
   const from = g.state.robots[0]!;
   memory(from);
   const to = cloneState(g.state).robots[0]!;
   for (const key of Object.keys(to) as (keyof RobotState)[]) (to as unknown as Record<string, unknown>)[key] = other(to[key]);
+  // Its option memory differs in every field too (copied into the memory it has: no field may be left out).
+  to.opt = Object.fromEntries(Object.entries(from.opt!).map(([k, v]) => [k, other(v)])) as unknown as RobotState['opt'];
   for (const key of Object.keys(from)) assert.notDeepEqual((to as unknown as Record<string, unknown>)[key], (from as unknown as Record<string, unknown>)[key], key);
   copyRobotInto(to, from);
   assert.deepEqual(to, from);

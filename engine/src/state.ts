@@ -239,7 +239,25 @@ export function copyRobotInto(to: RobotState, from: RobotState, registers = true
   to.destroyedAt = from.destroyedAt;
   to.reentries = from.reentries;
   to.options = from.options; // never changed in place
-  if (from.opt || to.opt) to.opt = from.opt && cloneMemory(from.opt);
+  // Copied into the memory `to` already owns (a search restores thousands of times a decision).
+  if (from.opt && to.opt) copyMemoryInto(to.opt, from.opt);
+  else if (from.opt || to.opt) to.opt = from.opt && cloneMemory(from.opt);
+}
+
+/** `to` becomes a copy of `from`, in place (what cloneMemory copies, it copies). */
+function copyMemoryInto(to: OptionMemory, from: OptionMemory): void {
+  to.choices = from.choices;
+  copyList(to.joined, from.joined);
+  to.fcLocks = from.fcLocks;
+  to.flywheel = from.flywheel;
+  to.aside = from.aside;
+  copyList(to.copied, from.copied);
+  to.copiedFrom = from.copiedFrom;
+  to.superior = from.superior;
+  copyList(to.fresh, from.fresh);
+  copyList(to.shown, from.shown);
+  to.recompiled = from.recompiled;
+  to.optionSite = from.optionSite;
 }
 
 /** `to` becomes a copy of `from`, in place. */

@@ -284,6 +284,21 @@ export class BotPool {
     return this.decisions.get(key) ?? null;
   }
 
+  /** Whether this pool makes, or has made, the bots' decision for turn `turn` of race `race` (BotPlanner's `has`). */
+  has(race: string, turn: number): boolean {
+    const key = this.latest.get(race);
+    return key !== undefined && key.startsWith(`${race}:${turn}:`) && (this.byKey.has(key) || this.decisions.has(key));
+  }
+
+  /** The decision this pool has for the turn (`has`), taken: resolves once it is made; null when it has none (BotPlanner's `whenDecided`). */
+  whenDecided(race: string, turn: number): Promise<void> | null {
+    if (!this.has(race, turn)) return null;
+    const pending = this.byKey.get(this.latest.get(race)!);
+    if (!pending) return Promise.resolve();
+    this.taken(pending);
+    return pending.result;
+  }
+
   /** Resolves once `decided` has the turn's decision (at the latest at its budget); starts and takes it if need be. */
   ready(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<void> {
     if (!bots.length || this.closed) return Promise.resolve();

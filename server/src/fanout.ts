@@ -5,7 +5,9 @@
  * at once); the entries themselves are read from the database. The commits of one turn of the
  * event loop go in one statement (`pg_notify` over an array), not one each. A
  * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
- * a channel of its own, whole; a process skips its own, which its streams had at once.
+ * a channel of its own, whole; a process skips its own, which its streams had at once. So does a
+ * turn's call for its bots (races.ts `wantBots`: the process that took a turn's last orders asks
+ * the one that decides its bots to play it) and the answer (`tookBots`).
  *
  * A lost connection is never fatal: the listener reconnects with a growing pause (up to 5 s) and,
  * once back, `resync` lets the streams look for what was committed while it was away.
@@ -16,12 +18,15 @@ import type { Draft } from './drafts.js';
 
 const CHANNEL = 'roborally_entries';
 const DRAFTS = 'roborally_drafts';
+const BOTS = 'roborally_bots';
 
 export interface Fanout {
   /** Statements sent to notify (each carries the commits of one turn of the event loop), for the metrics. */
   readonly sent: () => number;
   publish(raceId: string, lastSeq: number): void;
   publishDraft(raceId: string, draft: Draft): void;
+  /** `wanted`: this process asks for the bots of a race's turn; `taken`: it plays that turn once they have decided. */
+  publishBots(kind: BotsCall, raceId: string, turn: number): void;
   close(): Promise<void>;
 }
 
@@ -32,7 +37,11 @@ export interface FanoutHandlers {
   readonly resync: () => void;
   /** Another process took a seat's draft of race `raceId`. */
   readonly draft: (raceId: string, draft: Draft) => void;
+  /** Another process asks for the bots of a race's turn (`wanted`), or plays it once they have decided (`taken`). */
+  readonly bots: (kind: BotsCall, raceId: string, turn: number) => void;
 }
+
+export type BotsCall = 'wanted' | 'taken';
 
 const whole = (v: unknown, max: number): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
 
@@ -48,6 +57,20 @@ function readDraft(payload: string, self: string): [string, Draft] | null {
   const { from, race, turn, seat, filled } = m as Record<string, unknown>;
   if (from === self || typeof race !== 'string' || !whole(turn, 2 ** 31) || !whole(seat, 64) || !whole(filled, 5)) return null;
   return [race, { turn, seat, filled }];
+}
+
+/** A call about a turn's bots of another process, checked: [kind, race, turn], or null. */
+function readBots(payload: string, self: string): [BotsCall, string, number] | null {
+  let m: unknown;
+  try {
+    m = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  if (typeof m !== 'object' || m === null) return null;
+  const { from, kind, race, turn } = m as Record<string, unknown>;
+  if (from === self || (kind !== 'wanted' && kind !== 'taken') || typeof race !== 'string' || !whole(turn, 2 ** 31)) return null;
+  return [kind, race, turn];
 }
 
 const clientConfig = (url: string): pg.ClientConfig => ({
@@ -75,6 +98,11 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
         if (d) on.draft(...d);
         return;
       }
+      if (n.channel === BOTS) {
+        const b = readBots(n.payload ?? '', self);
+        if (b) on.bots(...b);
+        return;
+      }
       const [raceId, seq, from] = (n.payload ?? '').split(':');
       if (from === self) return;
       const s = Number(seq);
@@ -83,6 +111,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
     await c.connect();
     await c.query(`LISTEN ${CHANNEL}`);
     await c.query(`LISTEN ${DRAFTS}`);
+    await c.query(`LISTEN ${BOTS}`);
     listener = c;
   };
   const lost = (c: pg.Client) => {
@@ -127,6 +156,10 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
       const payload = JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled });
       sent++;
       sender.query('SELECT pg_notify($1, $2)', [DRAFTS, payload]).catch((e: Error) => console.error(`NOTIFY draft of ${raceId}: ${e.message}`));
+    },
+    publishBots: (kind, raceId, turn) => {
+      sent++;
+      sender.query('SELECT pg_notify($1, $2)', [BOTS, JSON.stringify({ from: self, kind, race: raceId, turn })]).catch((e: Error) => console.error(`NOTIFY bots ${kind} of ${raceId}: ${e.message}`));
     },
     close: async () => {
       closed = true;

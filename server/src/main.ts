@@ -73,7 +73,9 @@ async function main(): Promise<void> {
   const nice = envInt('BOT_NICE');
   if (nice !== undefined && nice > 19) throw new Error(`BOT_NICE: expected a whole number from 1 to 19, got "${nice}"`);
   const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
-  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => fanout?.publish(id, seq), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite' });
+  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => fanout?.publish(id, seq), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite',
+    // Other processes may share a PostgreSQL database: a turn's bots are decided by the one that dealt it.
+    ...(url ? { wantBots: (id: string, turn: number) => fanout?.publishBots('wanted', id, turn), tookBots: (id: string, turn: number) => fanout?.publishBots('taken', id, turn) } : {}) });
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');
   const requests = envInt('REQUESTS_PER_10S');
@@ -91,9 +93,10 @@ async function main(): Promise<void> {
   // process, whose streams read the entries for their own clients.
   fanout = url
     ? await postgresFanout(url, {
-        entries: (raceId, seq) => service.bus.emit('committed', raceId, seq),
+        entries: (raceId, seq) => service.committedElsewhere(raceId, seq),
         resync: () => service.bus.emit('resync'),
         draft: (raceId, d) => service.relayDraft(raceId, d),
+        bots: (kind, raceId, turn) => (kind === 'wanted' ? service.botsWanted(raceId, turn) : service.botsTaken(raceId, turn)),
       })
     : null;
   // Off unless configured: orders in by SMTP or IMAP, the race's mails out through the relay.

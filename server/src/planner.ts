@@ -20,6 +20,13 @@ export interface BotPlanner {
   ready(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<void>;
   /** How long a decision the referee waits for may take at most (a pool's budget); none: it never waits. */
   readonly budgetMs?: number;
+  /**
+   * Whether this planner is making, or has made, the bots' decision for turn `turn` of race
+   * `raceId` (without starting it). Optional: a planner without it is taken to have every decision.
+   */
+  has?(raceId: string, turn: number): boolean;
+  /** The decision it has for the turn (`has`), taken: resolves once it is made; null when it has none. Optional, with `has`. */
+  whenDecided?(raceId: string, turn: number): Promise<void> | null;
   /** A turn was dealt (committed): a planner may start deciding now. Optional. */
   dealt?(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void;
 }

@@ -4,7 +4,7 @@ import { call, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, u
 
 const havePostgres = await postgresAnswers();
 // Many streams from the one address of the test.
-const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url, STREAMS_PER_ADDRESS: '1000', MAX_CONNECTIONS_PER_ADDRESS: '1000', REQUESTS_PER_10S: '1000000' });
+const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url, STREAMS_PER_ADDRESS: '1000', MAX_CONNECTIONS_PER_ADDRESS: '1000', REQUESTS_PER_10S: '1000000', METRICS: '1' });
 
 /** Two server processes on a fresh PostgreSQL schema. */
 async function twoProcesses() {
@@ -46,6 +46,41 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
     assert.equal(began, ended + 1, 'each turn begun once and played once');
     onA.close();
     onB.close();
+  } finally {
+    stop();
+  }
+});
+
+test('two server processes on one PostgreSQL database, the two people of a race on different ones: each turn\'s bots are decided once, by the process that dealt the turn, whichever took the last orders', {
+  skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
+  timeout: 120_000,
+}, async () => {
+  const { A, B, stop } = await twoProcesses();
+  try {
+    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+    const server = (seat: number) => (seat === 0 ? A : B);
+    const auth = (seat: number) => ({ authorization: `Bearer ${seats[seat]!.token}` });
+    const turnNow = async () => (await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth(0))).body.turn as number;
+    const played = 4;
+    for (let turn = 1; turn <= played; turn++) {
+      // The last orders on B (which dealt no turn: A created the race), then on A, and so on.
+      for (const seat of turn % 2 ? [0, 1] : [1, 0]) {
+        const view = (await call(server(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(seat))).body;
+        const you = view.you;
+        const put = await call(server(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: view.turn, program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, auth(seat));
+        assert.equal(put.status, 200, JSON.stringify(put.body));
+      }
+      await until(`turn ${turn} played`, async () => (await turnNow()) === turn + 1, 30_000);
+    }
+    const decided = async (base: string) => {
+      const c = (await call(base, 'GET', '/api/metrics')).body.bots as { decided: number; late: number; failed: number; full: number };
+      return c.decided + c.late + c.failed + c.full;
+    };
+    // Every turn dealt (those played and the current one) once: at most, as the current one's may be under way.
+    const [a, b] = [await decided(A), await decided(B)];
+    assert.equal(b, 0, 'B decided no bots');
+    assert.ok(a >= played && a <= played + 1, `A decided ${a} times for ${played + 1} turns dealt`);
   } finally {
     stop();
   }

@@ -4,8 +4,8 @@
  * one version of the race: a change committed by this process replaces it with the next version
  * once its transaction has committed (repository.ts `commitChange`), and a change that another
  * process may have made is found by the version itself (the repository checks it, unless this
- * process is the database's only writer). A stale entry is never written from: every change
- * commits only on the version it read.
+ * process is the database's only writer), or let go when its NOTIFY arrives (`olderThan`). A stale
+ * entry is never written from: every change commits only on the version it read.
  *
  * With an entry, the current turn's log as far as this process knows it (`TurnLog`): the entries
  * that tell the replay clock (ready.ts), and, for a turn this process dealt, the state the turn
@@ -77,6 +77,12 @@ export class RaceCache {
     this.races.delete(id);
     this.races.set(id, freezeRace(c));
     if (this.races.size > KEPT) this.races.delete(this.races.keys().next().value!);
+  }
+
+  /** Entries of the race up to `lastSeq` are committed: a kept version that ends before them is let go. */
+  olderThan(id: string, lastSeq: number): void {
+    const c = this.races.get(id);
+    if (c && c.race.last_seq < lastSeq) this.races.delete(id);
   }
 
   drop(id: string): void {

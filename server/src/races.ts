@@ -124,6 +124,15 @@ export interface RaceServiceOptions {
    */
   readonly takeoverMs?: number;
   /**
+   * Other processes share the database (fan-out.ts): a live turn whose last orders this process
+   * took but whose bots' decision another process makes (the one that dealt the turn) is asked of
+   * that one (`botsWanted` there), rather than decided here a second time. Called with the race
+   * and the turn.
+   */
+  readonly wantBots?: (raceId: string, turn: number) => void;
+  /** Tells the other processes that this one plays the turn once its bots have decided (`botsTaken` there). */
+  readonly tookBots?: (raceId: string, turn: number) => void;
+  /**
    * This process is the database's only writer (SQLite): a race kept in memory (race-cache.ts) is
    * used without a look at its version. Else (PostgreSQL, where other processes may change a
    * race) each request reads the race's version first.
@@ -165,12 +174,19 @@ interface HurriedFill {
 const hurriedFill = (o: unknown): o is HurriedFill => isObject(o) && o.hurried === true;
 
 /**
- * The versioned commit of one transaction (RaceService.inTransaction): the seq the race's entries
- * now end at; a change that came first makes the whole transaction `STALE`.
+ * The versioned commit of a change (RaceService.versioned): the seq the race's entries now end at;
+ * a change that came first makes the whole work `STALE`.
  */
 type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change, play?: Play) => Promise<number>;
 
-/** What `inTransaction` gives when another change of the race came first: nothing of the work was kept. */
+/**
+ * How long a process that asked another for a turn's bots (`wantBots`) waits for its answer before
+ * it decides them itself. An answer comes by NOTIFY within milliseconds; the turn is played once
+ * the bots have decided, by whichever process answered.
+ */
+const HAND_OVER_MS = 2000;
+
+/** What `versioned` gives when another change of the race came first: nothing of the work was kept. */
 const STALE = Symbol('stale');
 
 /** Whether every person whose robot plays cards this turn has sent orders. */
@@ -214,6 +230,10 @@ export class RaceService {
   private readonly waitingForBots = new Map<string, { turn: number; force: boolean }>();
   /** Races whose turn waited for its bots and then failed to be played (the database away): the next tick tries again. */
   private readonly retry = new Map<string, { turn: number; force: boolean }>();
+  private readonly wantBots: RaceServiceOptions['wantBots'];
+  private readonly tookBots: RaceServiceOptions['tookBots'];
+  /** Races whose turn waits for the bots of another process (`wantBots`): decided here too once the timer fires, unless one took it. */
+  private readonly askedForBots = new Map<string, { turn: number; timer: NodeJS.Timeout }>();
 
   constructor(o: RaceServiceOptions) {
     this.clock = o.clock;
@@ -222,6 +242,8 @@ export class RaceService {
     this.draftGate = new DraftGate(o.drafts);
     this.planner = o.planner ?? inProcessPlanner;
     this.takeoverMs = o.takeoverMs ?? (this.planner.budgetMs ?? 0) + 5000;
+    this.wantBots = o.wantBots;
+    this.tookBots = o.tookBots;
     this.repo = new RaceRepository(o.db, new RaceCache(o.alone ?? false));
     this.auth = new Auth(this.repo);
     this.setups = new RaceSetups(o.course);
@@ -266,26 +288,28 @@ export class RaceService {
   }
 
   /**
-   * Runs `work` in one transaction: it reads through `repo` and commits through `commit` (the
-   * versioned commit), all part of that transaction; what it committed is announced once the
-   * transaction is, and nothing if it throws, or if another change of the race came first (`STALE`).
+   * Runs `work`, which reads through `repo` and makes at most one change, through `commit` (the
+   * versioned commit, its own short transaction): what it commits is announced at once. If another
+   * change of the race came first, nothing is committed and `STALE` given. The reads are not part
+   * of the commit's transaction: the commit is checked against the version they read, so it cannot
+   * build on anything older, and no pool connection is held while the work reads, or plays a turn
+   * on the event loop, or waits for it.
    */
-  private async inTransaction<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T | typeof STALE> {
-    const done: [string, number, Entry[], Play | undefined][] = [];
-    let out: T;
+  private async versioned<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T | typeof STALE> {
     try {
-      out = await this.repo.transaction((repo) => work(repo, async (race, entries, change, play) => {
-        // Within the transaction a stale change throws (StaleChange) rather than give null.
-        const last = (await repo.commitChange(race, entries, change))!;
-        if (entries.length) done.push([race.id, last, withSeqs(entries, last), play]);
+      return await work(this.repo, async (race, entries, change, play) => {
+        const last = await this.repo.commitChange(race, entries, change);
+        if (last === null) throw new StaleChange();
+        if (entries.length) {
+          const stored = withSeqs(entries, last);
+          this.announce(race.id, last, stored, this.handOver(race.id, play, last, stored));
+        }
         return last;
-      }));
+      });
     } catch (e) {
       if (e instanceof StaleChange) return STALE;
       throw e;
     }
-    for (const [id, last, entries, play] of done) this.announce(id, last, entries, this.handOver(id, play, last, entries));
-    return out;
   }
 
   /** The race's bots and their levels. */
@@ -563,7 +587,7 @@ export class RaceService {
     const stored = await this.repo.seatOrders(id, turn, seat);
     if (stored === null) return null;
     const race = await this.repo.race(id);
-    const [dealt] = await this.repo.turnAndNext(id, turn);
+    const dealt = await this.repo.turn(id, turn);
     if (!race || !dealt) return null;
     const read = storedOrders(this.setups.setupOf(race), JSON.parse(dealt.before) as GameState, seat, rowBody(stored));
     return { orders: read.orders, unread: rowUnread(stored, read.unread) };
@@ -577,9 +601,9 @@ export class RaceService {
    * turn in the same transaction that stores them.
    */
   async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
-    // Everything the PUT reads and writes is one transaction: it is checked against the race as it
-    // stands when it commits (server/src/lean.test.ts counts its statements).
-    const done = await this.inTransaction(async (repo, commit) => {
+    // Everything the PUT writes is one transaction, checked against the version of the race it
+    // read: another change first, and it is checked again (server/src/lean.test.ts counts its statements).
+    const done = await this.versioned(async (repo, commit) => {
       const got = who.moderatorKey ? await this.auth.moderator(id, who.moderatorKey, repo) : await this.auth.seat(id, seat, who, repo);
       if (!got.ok) return got;
       const { race, seats } = got.value;
@@ -619,7 +643,8 @@ export class RaceService {
           // The last person's orders in: the turn is played and stored with them, in one
           // transaction, if the bots have decided; else the orders are stored and the turn is
           // played as soon as they have (no request waits on a bot).
-          const bots = this.decidedBots(race, seats, setup, st);
+          // Bots another process decides are not decided here too (botsElsewhere).
+          const bots = this.botsElsewhere(race, seats, st) ? null : this.decidedBots(race, seats, setup, st);
           if (bots) {
             play = this.play(got.value, st, setup, sent, now, bots);
             const { set, writes, dealt } = play.change;
@@ -643,7 +668,10 @@ export class RaceService {
     if (!done.ok) return done;
     const { play, waitForBots, loaded, setup, st, mine } = done.value;
     if (play?.next) this.dealt(id, setup, play.next, loaded.seats, loaded.race);
-    if (waitForBots) this.playWhenDecided(loaded, setup, st, false);
+    if (waitForBots) {
+      if (this.botsElsewhere(loaded.race, loaded.seats, st)) this.askForBots(loaded, setup, st);
+      else this.playWhenDecided(loaded, setup, st, false);
+    }
     return yes({ turn: st.turn, orders: mine });
   }
 
@@ -717,7 +745,7 @@ export class RaceService {
    * call from anywhere, at any time, from any number of processes: only one of them commits.
    */
   async adjudicate(id: string, force: boolean, onlyTurn?: number, attempt = 1): Promise<boolean | 'soon'> {
-    const done = await this.inTransaction(async (repo, commit) => {
+    const done = await this.versioned(async (repo, commit) => {
       const got = await repo.load(id);
       if (!got) return null;
       const { race, seats } = got;
@@ -751,6 +779,54 @@ export class RaceService {
     }
     if (done.play.next) this.dealt(id, done.setup, done.play.next, done.got.seats, done.got.race);
     return true;
+  }
+
+  /**
+   * Whether the race's bots for the dealt turn `st` are (most likely) decided by another process:
+   * there are others (`wantBots`), the race has bots, and this process's planner is not deciding
+   * them (the process that dealt the turn started them).
+   */
+  private botsElsewhere(race: Pick<RaceRow, 'id'>, seats: readonly Selectable<SeatRow>[], st: GameState): boolean {
+    return !!this.wantBots && seats.some((x) => x.kind === 'bot') && !(this.planner.has?.(race.id, st.turn) ?? true);
+  }
+
+  /**
+   * A turn to be played once its bots have decided, which another process decides: that one is
+   * asked to play it (`botsWanted` there). With no answer (`botsTaken`) within HAND_OVER_MS (none
+   * decides them: a process that restarted, or went away), they are decided and played here.
+   */
+  private askForBots(loaded: Loaded, setup: Setup, st: GameState): void {
+    const id = loaded.race.id;
+    if (this.askedForBots.get(id)?.turn === st.turn) return;
+    clearTimeout(this.askedForBots.get(id)?.timer);
+    const timer = setTimeout(() => {
+      if (this.askedForBots.get(id)?.turn !== st.turn) return;
+      this.askedForBots.delete(id);
+      this.playWhenDecided(loaded, setup, st, false);
+    }, HAND_OVER_MS);
+    timer.unref();
+    this.askedForBots.set(id, { turn: st.turn, timer });
+    this.wantBots!(id, st.turn);
+  }
+
+  /**
+   * Another process took the last orders of turn `turn` of race `id` and asks for its bots
+   * (`wantBots`): if this process's planner decides them, it says so (`tookBots`) and plays the
+   * turn once they have decided.
+   */
+  botsWanted(id: string, turn: number): void {
+    const ready = this.planner.whenDecided?.(id, turn);
+    if (!ready) return;
+    this.tookBots?.(id, turn);
+    void ready.then(() => this.playLater(id, false, turn));
+  }
+
+  /** Another process plays turn `turn` of race `id` once its bots have decided: this one need not decide them. */
+  botsTaken(id: string, turn: number): void {
+    const asked = this.askedForBots.get(id);
+    if (asked?.turn !== turn) return;
+    clearTimeout(asked.timer);
+    this.askedForBots.delete(id);
   }
 
   /** The bots' orders for the dealt turn `st`, if the planner has them (it never waits). */
@@ -919,6 +995,16 @@ export class RaceService {
   announce(id: string, lastSeq: number, entries?: readonly Entry[], played?: HandedPlay): void {
     this.bus.emit('committed', id, lastSeq, entries, played);
     this.published?.(id, lastSeq);
+  }
+
+  /**
+   * Another process committed race `id`'s entries up to `lastSeq` (its NOTIFY): the race as kept
+   * here is older (unless kept since), so it is let go, and the next request reads it at once
+   * rather than look at its version first; this process's streams read the entries.
+   */
+  committedElsewhere(id: string, lastSeq: number): void {
+    this.repo.cache.olderThan(id, lastSeq);
+    this.bus.emit('committed', id, lastSeq);
   }
 
   /** A turn played, for its report and picture: the state it began from, its events, the state after it. */

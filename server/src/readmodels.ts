@@ -63,6 +63,8 @@ function reportOf(k: Kept, turn: number): Report {
 export class ReadModels {
   /** By `race:turn:firstSeq`: the play of a turn, which never changes. */
   private readonly kept = new Map<string, Promise<Answer<Kept>>>();
+  /** How many plays of each turn (`race:turn`) are kept. */
+  private readonly turnsKept = new Map<string, number>();
 
   constructor(private readonly repo: RaceRepository, private readonly setups: RaceSetups) {}
 
@@ -151,38 +153,67 @@ export class ReadModels {
   handOver(id: string, turn: number, first: number, played: PlayedTurn): { replay: Replay; report: Report } {
     const key = `${id}:${turn}:${first}`;
     const k: Kept = { played };
-    if (this.kept.size >= PLAYED_KEPT) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, Promise.resolve(yes(k)));
+    if (!this.kept.has(key)) this.remember(key, Promise.resolve(yes(k)));
+    else this.kept.set(key, Promise.resolve(yes(k)));
     return { replay: replayOf(k, turn), report: reportOf(k, turn) };
   }
 
-  /** The play of a turn, read once per play. */
+  /**
+   * The play of a turn, read once per play. A turn none of whose plays is kept is read at once
+   * (one round trip on PostgreSQL: the stream's first ask, in the process that did not play it);
+   * else its latest play's first seq is looked at first (a rewind plays it again).
+   */
   private async keep(id: string, turn: number): Promise<Answer<Kept>> {
-    const at = Number.isSafeInteger(turn) ? await this.repo.turnPlayedAt(id, turn) : undefined;
-    if (at === undefined || at === null) {
-      if (!(await this.repo.exists(id))) return no(404, 'race', `no race "${id}"`);
-      return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
+    if (!Number.isSafeInteger(turn)) return this.notPlayed(id, turn);
+    if (!this.turnsKept.has(`${id}:${turn}`)) {
+      const got = this.read(id, turn);
+      const a = await got;
+      if (!a.ok) return a;
+      const key = `${id}:${turn}:${a.value.at}`;
+      // Another ask may have kept it meanwhile.
+      const had = this.kept.get(key);
+      if (had) return had;
+      this.remember(key, got);
+      return a;
     }
+    const at = await this.repo.turnPlayedAt(id, turn);
+    if (at === undefined || at === null) return this.notPlayed(id, turn);
     const key = `${id}:${turn}:${at}`;
     let got = this.kept.get(key);
     if (!got) {
       got = this.read(id, turn);
-      if (this.kept.size >= PLAYED_KEPT) this.kept.delete(this.kept.keys().next().value!);
-      this.kept.set(key, got);
-      // A read that failed (a database fault, a race gone) is not kept.
-      got.then((a) => (a.ok ? undefined : this.kept.delete(key)), () => this.kept.delete(key));
+      this.remember(key, got);
     }
     return got;
   }
 
-  private async read(id: string, turn: number): Promise<Answer<Kept>> {
-    const race = await this.repo.race(id);
-    if (!race) return no(404, 'race', `no race "${id}"`);
-    const [row, next] = await this.repo.turnAndNext(id, turn);
+  private async notPlayed(id: string, turn: number): Promise<Answer<never>> {
+    if (!(await this.repo.exists(id))) return no(404, 'race', `no race "${id}"`);
+    return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
+  }
+
+  /** Keeps a play (by `race:turn:firstSeq`) unless its read fails (a database fault, a race gone). */
+  private remember(key: string, got: Promise<Answer<Kept>>): void {
+    if (this.kept.size >= PLAYED_KEPT) this.forget(this.kept.keys().next().value!);
+    this.kept.set(key, got);
+    this.turnsKept.set(key.slice(0, key.lastIndexOf(':')), (this.turnsKept.get(key.slice(0, key.lastIndexOf(':'))) ?? 0) + 1);
+    got.then((a) => (a.ok ? undefined : this.forget(key)), () => this.forget(key));
+  }
+
+  private forget(key: string): void {
+    if (!this.kept.delete(key)) return;
+    const turn = key.slice(0, key.lastIndexOf(':'));
+    const n = (this.turnsKept.get(turn) ?? 1) - 1;
+    if (n > 0) this.turnsKept.set(turn, n);
+    else this.turnsKept.delete(turn);
+  }
+
+  private async read(id: string, turn: number): Promise<Answer<Kept & { at: number }>> {
+    // One read (one round trip on PostgreSQL). Robots are chosen before the first turn is played: a played turn's designs stay.
+    const got = await this.repo.playRead(id, turn);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    const { race, turn: row, next, events, designs } = got;
     if (!row || row.first_seq === null) return no(404, 'turn', `turn ${turn} of race "${id}" has not been played`);
-    const events = await this.repo.gameEvents(id, turn);
-    // Robots are chosen before the first turn is played: a played turn's designs stay.
-    const designs = await this.repo.designs(id);
-    return yes({ played: { before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setups.setupOf(race), designs } });
+    return yes({ at: row.first_seq, played: { before: JSON.parse(row.before), events, after: JSON.parse(next?.before ?? race.state), setup: this.setups.setupOf(race), designs } });
   }
 }

@@ -6,7 +6,7 @@
  */
 import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
-import { together, type Db, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
+import { together, type Db, type EventRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 import { logFromEntries, nextLog, stateOf, type CachedRace, type RaceCache, type TurnLog } from './race-cache.js';
@@ -89,8 +89,8 @@ export class RaceRepository {
 
   /**
    * A race and its seats: as kept, when this process is the database's only writer or the race's
-   * version says the kept one still stands (one small read); else read together (one round trip
-   * on PostgreSQL) and kept. `fresh`: read, whatever is kept.
+   * version says the kept one still stands (one small read); else read together with the orders
+   * and the entries of its current turn (one round trip on PostgreSQL) and kept. `fresh`: read, whatever is kept.
    */
   async load(id: string, o: { fresh?: boolean } = {}): Promise<LoadedRace | null> {
     const kept = o.fresh ? undefined : this.cache.get(id);
@@ -100,13 +100,23 @@ export class RaceRepository {
       if (!now) return (this.cache.drop(id), null);
       if (Number(now.version) === kept.race.version) return kept;
     }
-    const [races, seats] = await together(this.db, [
+    // With the orders and the entries of the race's last dealt turn (its current one, unless a
+    // rewind took turns back): the next request most often wants them (turnOrders, turnLog).
+    const current = sql<number>`(select max(turn) from turns where race_id = ${id})`;
+    const [races, seats, orders, entries] = await together(this.db, [
       this.db.selectFrom('races').selectAll().where('id', '=', id).compile(),
       this.db.selectFrom('seats').selectAll().where('race_id', '=', id).orderBy('seat').compile(),
+      sql<{ turn: number | null; seat: number | null; body: string | null }>`select t.turn, o.seat, o.body from (select ${current} as turn) t left join orders o on o.race_id = ${id} and o.turn = t.turn`.compile(this.db),
+      this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('turn', '=', current).orderBy('seq').compile(),
     ]);
     const race = races!.rows[0] as Selectable<RaceRow> | undefined;
     if (!race) return null;
-    const read: CachedRace = { race, seats: seats!.rows as Selectable<SeatRow>[] };
+    const rows = orders!.rows as { turn: number | null; seat: number | null; body: string | null }[];
+    const turn = stateOf(race).turn;
+    const known = rows[0]?.turn === turn;
+    const sent = known ? new Map(rows.flatMap((r) => (r.seat === null ? [] : [[r.seat, storedOrders(r.body!)] as const]))) : null;
+    const log = known ? logFromEntries(turn, (entries!.rows as Selectable<EventRow>[]).map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }))) : null;
+    const read: CachedRace = { race, seats: seats!.rows as Selectable<SeatRow>[], ...(sent ? { orders: { turn, sent } } : {}), ...(log ? { log } : {}) };
     this.cache.put(read);
     return read;
   }
@@ -218,12 +228,6 @@ export class RaceRepository {
     }
   }
 
-  /** Each seat's robot design (render/src/robots.ts), by seat. */
-  async designs(id: string): Promise<number[]> {
-    const seats = await this.db.selectFrom('seats').select(['seat', 'robot']).where('race_id', '=', id).orderBy('seat').execute();
-    return seats.map((x) => x.robot ?? x.seat);
-  }
-
   /** The orders sent for a turn, by seat; a row that is not JSON is kept as `UnreadableRow`. */
   async orders(id: string, turn: number): Promise<Map<number, StoredOrders>> {
     const rows = await this.db.selectFrom('orders').select(['seat', 'body']).where('race_id', '=', id).where('turn', '=', turn).execute();
@@ -274,12 +278,6 @@ export class RaceRepository {
 
   turn(id: string, turn: number): Promise<Selectable<TurnRow> | undefined> {
     return this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', '=', turn).executeTakeFirst();
-  }
-
-  /** A turn and the one after it (undefined: not dealt), in one read. */
-  async turnAndNext(id: string, turn: number): Promise<[Selectable<TurnRow> | undefined, Selectable<TurnRow> | undefined]> {
-    const rows = await this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', 'in', [turn, turn + 1]).execute();
-    return [rows.find((r) => r.turn === turn), rows.find((r) => r.turn === turn + 1)];
   }
 
   /** The seq that began the turn's latest adjudication (null: not played), undefined for no such turn. */
@@ -343,17 +341,47 @@ export class RaceRepository {
   }
 
   /**
+   * What a played turn is made of, in one read (one round trip on PostgreSQL): the race, the turn
+   * and the one after it (undefined: not dealt), the turn's game events (as `gameEvents`), and each
+   * seat's robot design; null for no race.
+   */
+  async playRead(id: string, turn: number): Promise<{ race: Selectable<RaceRow>; turn: Selectable<TurnRow> | undefined; next: Selectable<TurnRow> | undefined; events: GameEvent[]; designs: number[] } | null> {
+    const [races, turns, events, seats] = await together(this.db, [
+      this.db.selectFrom('races').selectAll().where('id', '=', id).compile(),
+      this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', 'in', [turn, turn + 1]).compile(),
+      this.gameEventsQuery(id, turn).compile(),
+      this.db.selectFrom('seats').select(['seat', 'robot']).where('race_id', '=', id).orderBy('seat').compile(),
+    ]);
+    const race = races!.rows[0] as Selectable<RaceRow> | undefined;
+    if (!race) return null;
+    const rows = turns!.rows as Selectable<TurnRow>[];
+    return {
+      race, turn: rows.find((r) => r.turn === turn), next: rows.find((r) => r.turn === turn + 1),
+      events: liveGameEvents(events!.rows as Selectable<EventRow>[], turn),
+      designs: (seats!.rows as Pick<SeatRow, 'seat' | 'robot'>[]).map((x) => x.robot ?? x.seat),
+    };
+  }
+
+  private gameEventsQuery(id: string, turn?: number) {
+    const q = this.db.selectFrom('events').selectAll().where('race_id', '=', id);
+    return (turn !== undefined ? q.where('turn', 'in', [turn - 1, turn]) : q).orderBy('seq');
+  }
+
+  /**
    * The engine's events of a race (or of one turn), less any the moderator rewound. A rewind of
    * turn N (an entry of turn N) takes back what followed, turn N+1's first entries included, so
    * the entries of one turn are read with those of the turn before.
    */
   async gameEvents(id: string, turn?: number): Promise<GameEvent[]> {
-    let q = this.db.selectFrom('events').selectAll().where('race_id', '=', id);
-    if (turn !== undefined) q = q.where('turn', 'in', [turn - 1, turn]);
-    const entries = (await q.orderBy('seq').execute()).map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }) as Entry);
-    const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
-    return entries.filter((e) => e.kind === 'game' && (turn === undefined || e.turn === turn) && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
+    return liveGameEvents(await this.gameEventsQuery(id, turn).execute(), turn);
   }
+}
+
+/** The game events among these entry rows (in seq order), of `turn` if given, less any the moderator rewound. */
+function liveGameEvents(rows: readonly Selectable<EventRow>[], turn?: number): GameEvent[] {
+  const entries = rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }) as Entry);
+  const undone = entries.flatMap((e) => (e.kind === 'race' && e.event.type === 'rewound' ? [[e.event.from, e.event.to] as const] : []));
+  return entries.filter((e) => e.kind === 'game' && (turn === undefined || e.turn === turn) && !undone.some(([a, b]) => e.seq >= a && e.seq <= b)).map((e) => e.event as GameEvent);
 }
 
 /** A stored orders row that is not JSON (a corrupt row): the turn fills the seat at random and logs why (races.ts `play`). */
