@@ -56,7 +56,7 @@ export interface ExpertWeights extends StrongWeights {
   readonly optionValue: number;
 }
 
-export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 1, rounds: 8, hands: 4, optionValue: 2 };
+export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 2, rounds: 8, hands: 4, optionValue: 2 };
 
 /** The budget of a decision when the caller sets none: about 40 ms on a quiet core. */
 export const DEFAULT_BUDGET: Budget = { evaluations: 40_000 };

@@ -10,6 +10,7 @@ import { together, type Db, type EventRow, type RaceRow, type SeatMailRow, type 
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 import { logFromEntries, nextLog, stateOf, type CachedRace, type RaceCache, type TurnLog } from './race-cache.js';
+import { MAX_INT32 } from './schemas.js';
 
 /** A race and its seats, as read (or kept: race-cache.ts; then frozen). */
 export interface LoadedRace {
@@ -348,7 +349,7 @@ export class RaceRepository {
   async playRead(id: string, turn: number): Promise<{ race: Selectable<RaceRow>; turn: Selectable<TurnRow> | undefined; next: Selectable<TurnRow> | undefined; events: GameEvent[]; designs: number[] } | null> {
     const [races, turns, events, seats] = await together(this.db, [
       this.db.selectFrom('races').selectAll().where('id', '=', id).compile(),
-      this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', 'in', [turn, turn + 1]).compile(),
+      this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', 'in', turn < MAX_INT32 ? [turn, turn + 1] : [turn]).compile(), // the last turn a client may name has no next one in a 32-bit column
       this.gameEventsQuery(id, turn).compile(),
       this.db.selectFrom('seats').select(['seat', 'robot']).where('race_id', '=', id).orderBy('seat').compile(),
     ]);
