@@ -13,7 +13,7 @@ const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreS
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Numbers no field takes, as they would be written in a path or query, and in JSON. */
-const TEXT = ['2147483648', '9007199254740992', '1e308', '1.5', '-1', 'NaN', 'Infinity', 'abc', '0x10000000000'];
+const TEXT = ['2147483648', '9007199254740992', '1e308', '1.5', '-1', 'NaN', 'Infinity', 'abc', '0x10000000000', '1e3', '+1', '0x10', ' 1', '1 '];
 const JSON_NUMBERS = [2 ** 31, 2 ** 53, 1e308, 1.5, -1, -(2 ** 31) - 1];
 
 /** The status of a WebSocket upgrade the server refused (0 if it was accepted). */
@@ -26,7 +26,7 @@ const upgradeStatus = (url: string) =>
   });
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
-  test(`[${dialect}] every number in a path or query at 2^31, 2^53, 1e308, 1.5, below zero or not a number is answered 4xx naming it`, { skip: skipFor(dialect), timeout: 120_000 }, async () => {
+  test(`[${dialect}] every number in a path or query at 2^31, 2^53, 1e308, 1.5, below zero, not a number or not plain digits (1e3, +1, 0x10, spaces) is answered 4xx naming it`, { skip: skipFor(dialect), timeout: 120_000 }, async () => {
     const { db, url } = await freshDb(dialect);
     const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000 });
     try {

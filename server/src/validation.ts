@@ -14,8 +14,33 @@ const base = { allErrors: false, removeAdditional: false, useDefaults: false, ve
 const bodies = new Ajv({ ...base, coerceTypes: false });
 const text = new Ajv({ ...base, coerceTypes: true });
 
+/** A whole number as a path or query writes it: digits, no sign, no exponent, no hex, no spaces. */
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * A path's or query's validator: Ajv's coercion reads `1e3`, `+1`, `0x10` and ` 1` as numbers, so an
+ * integer field is first held to plain digits (refused as Ajv refuses a wrong type, with its field).
+ */
+function textValidator(schema: object): ValidateFunction {
+  const check = text.compile(schema);
+  const props = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  const integers = Object.keys(props).filter((k) => props[k]!.type === 'integer');
+  if (!integers.length) return check;
+  const strict = ((data: unknown) => {
+    const bad = integers.find((k) => typeof (data as Record<string, unknown> | null)?.[k] === 'string' && !DIGITS.test((data as Record<string, string>)[k]!));
+    if (bad === undefined) {
+      const ok = check(data);
+      strict.errors = check.errors;
+      return ok;
+    }
+    strict.errors = [{ keyword: 'type', instancePath: `/${bad}`, schemaPath: `#/properties/${bad}/type`, params: { type: 'integer' }, parentSchema: props[bad], message: 'must be integer' }];
+    return false;
+  }) as ValidateFunction;
+  return strict;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodies : text).compile(schema) as ValidateFunction;
+  (httpPart === 'body' ? bodies.compile(schema) : textValidator(schema)) as ValidateFunction;
 
 /** `/seats/0/name` → `seats[0].name`. */
 function fieldPath(pointer: string, last?: string): string {
