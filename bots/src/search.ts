@@ -179,9 +179,11 @@ export function playPrograms(
   const robot = sim.robots[me]!;
   const nFlags = sim.board.flags.length;
   const home = () => nFlags > 0 && robot.flags >= nFlags;
+  // After the root: a later snapshot holds the others' registers as the play from the root left
+  // them (set there, their locks and a Scrambler's changes since then counted).
   const restore = (s: Snapshot) => {
     sim.restore(s);
-    if (others) for (const [j, p] of others) setProgram(sim, j, p);
+    if (others && s === root) for (const [j, p] of others) setProgram(sim, j, p);
   };
   restore(root);
   const startedHome = home();

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { beginTurn, playRegister, submitOrders, type GameState, type Setup } from '../../engine/src/index.js';
 import { randomOrders } from './random.js';
 import { Sim } from './sim.js';
-import { playProgram, playPrograms, type Evaluate } from './search.js';
+import { playProgram, playPrograms, setProgram, type Evaluate } from './search.js';
+
 import { must, randomGame } from './testing.js';
 
 const RUNS = Number(process.env.BOT_PROPERTY_RUNS ?? 100);
@@ -82,14 +83,17 @@ describe('the search simulator', () => {
           // Programs of three of its cards: many share their first registers.
           const cards = state.robots[me]!.hand.slice(0, 3);
           const programs = picks.map((p) => p.map((k) => cards[k % cards.length]!));
-          const sim = new Sim(setup, state, { keepPrograms: (i) => i !== me });
+          // The others play the programs they were given, set after the restore of the turn's start.
+          const others = new Map(state.robots.flatMap((r, j) => (j === me ? [] : [[j, r.registers.filter((c, k) => c && !(r.locked & (1 << k)))] as const])));
+          const sim = new Sim(setup, state);
           const root = sim.newSnapshot();
           sim.save(root);
           const alone = programs.map((p) => {
             sim.restore(root);
+            for (const [j, q] of others) setProgram(sim, j, q);
             return playProgram(sim, me, p, where);
           });
-          assert.deepEqual(playPrograms(sim, root, me, programs, where), alone);
+          assert.deepEqual(playPrograms(sim, root, me, programs, where, others), alone);
         }),
         { numRuns: RUNS, seed: 17 },
       );

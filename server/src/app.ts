@@ -14,7 +14,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { Entry, HandedPlay, RaceService } from './races.js';
-import { AfterQuery, AnyObject, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, NoQuery, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
@@ -188,6 +188,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     const field = error.field ?? (status === 415 ? 'content-type' : status === 408 ? 'request' : status === 400 || status === 413 ? 'body' : status === 404 ? 'path' : 'server');
     return reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
+  });
+  // A route of the API that takes no query refuses one too (`?foo=1`), as the others refuse keys they do not know.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NoQuery };
   });
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (req, reply) => reply.code(404).send({ error: { field: 'path', message: `no ${req.method} ${req.url.split('?')[0]}` } }));
 

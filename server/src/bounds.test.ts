@@ -168,3 +168,20 @@ test('a path the router cannot read (a race id longer than any, bytes that are n
     await dropSchema(url);
   }
 });
+
+test('a key in the query of a route that takes no query is refused 422 naming it', async () => {
+  const { db, url } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
+    for (const path of [`/api/races/${race.id}?zzz=1`, `/api/races/${race.id}/course?zzz=1`, '/api/courses?zzz=1', '/api/health?zzz=1', `/api/series/${race.id}?zzz=1`]) {
+      const r = await call(s.base, 'GET', path);
+      assert.deepEqual([r.status, r.body.error?.field], [422, 'zzz'], `${path}: ${JSON.stringify(r.body).slice(0, 200)}`);
+    }
+    assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).status, 200);
+  } finally {
+    await s.close();
+    await db.destroy();
+    await dropSchema(url);
+  }
+});

@@ -37,6 +37,7 @@ export class Moderation {
     let set: Partial<RaceRow> = {};
     let event: RaceEvent;
     let turn = st.turn;
+    const more: RaceEvent[] = [];
     let writes: Change['writes'];
     let seatsChanged = false;
     switch (action) {
@@ -68,6 +69,16 @@ export class Moderation {
         event = { type: 'seatReplaced', seat: seat as number, level };
         writes = (q) => [q.updateTable('seats').set({ kind: 'bot', level, token_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number)];
         seatsChanged = true;
+        // With no person left racing, the turn plays at bot speed (as timing.ts deals the next turns),
+        // not at the deadline set for the people.
+        const people = seats.filter((x) => x.kind === 'human' && x.seat !== seat && st.robots[x.seat]!.status !== 'out');
+        if (race.status === 'running' && !people.length) {
+          if (race.paused_left !== null) set = { paused_left: 0 };
+          else {
+            set = { deadline_at: now };
+            more.push({ type: 'deadline', at: now });
+          }
+        }
         break;
       }
       case 'adjudicate':
@@ -91,7 +102,7 @@ export class Moderation {
       default:
         return no(404, 'action', 'expected pause, resume, extend, replace, adjudicate or rewind');
     }
-    const committed = await this.d.commit(race, [{ turn, kind: 'race', event }], { set, ...(writes ? { writes } : {}), ...(seatsChanged ? { seatsChanged: true as const } : {}) });
+    const committed = await this.d.commit(race, [event, ...more].map((e) => ({ turn, kind: 'race' as const, event: e })), { set, ...(writes ? { writes } : {}), ...(seatsChanged ? { seatsChanged: true as const } : {}) });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ done: event.type });
   }

@@ -30,6 +30,8 @@ export const RULE_SET_NAMES = Object.keys(RULE_SETS);
 export const RaceId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'a race id' });
 export const IdParams = closed({ id: RaceId });
 export const SeatParams = closed({ id: RaceId, seat: whole(0, MAX_SEATS - 1, 'a seat number') });
+/** The query of a route that takes none: any key is refused. */
+export const NoQuery = closed({});
 export const TurnParams = closed({ id: RaceId, turn: whole(1, MAX_INT32, 'a turn number') });
 export const CourseParams = closed({ name: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'a shipped course (GET /api/courses)' }) });
 export const SeriesParams = closed({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'a series, named by its first race' }) });

@@ -215,6 +215,22 @@ for (const dialect of DIALECTS) {
     }
   });
 
+  test(`[${dialect}] a live race whose last person the moderator hands to a bot plays on at bot speed, not at the people's deadline`, { skip: skipFor(dialect) }, async () => {
+    const { db } = await freshDb(dialect);
+    const s = await startServer(db);
+    try {
+      const race = await newRace(s.base, { seats: [{ name: 'Ava' }, { name: 'Bob', bot: 'random' }], deadline: { kind: 'live', seconds: 600 } });
+      const mod = { 'x-moderator-key': race.moderatorKey };
+      assert.equal(await s.service.tick(), 0, 'Ava has 600 s to program');
+      assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/replace`, { seat: 0, level: 'random' }, mod)).status, 200);
+      assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.deadlineAt, s.clock.now(), 'the deadline is now');
+      await until('the turn played with no clock advanced', async () => (await s.service.tick(), (await call(s.base, 'GET', `/api/races/${race.id}`)).body.turn >= 2));
+    } finally {
+      await s.close();
+      await db.destroy();
+    }
+  });
+
   test(`[${dialect}] the moderator pauses, extends, hands a seat to a bot, plays the turn and rewinds it`, { skip: skipFor(dialect) }, async () => {
     const { db } = await freshDb(dialect);
     const s = await startServer(db);

@@ -54,7 +54,11 @@ export function registerWeb(app: FastifyInstance): void {
   const once = (key: string, make: () => Promise<Prepared | null>) => {
     let got = cache.get(key);
     if (!got) {
-      got = make().catch(() => null);
+      // A file that could not be read is tried again at the next request, not refused for good.
+      got = make().catch(() => {
+        cache.delete(key);
+        return null;
+      });
       cache.set(key, got);
     }
     return got;

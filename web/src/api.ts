@@ -24,6 +24,8 @@ export interface PublicRobot {
   lives: number;
   flags: number;
   status: 'active' | 'destroyed' | 'out';
+  /** Where it re-enters if destroyed: the last flag or repair site it touched (its start before any). */
+  archive?: [number, number] | null;
   virtual: boolean;
   poweredDown: boolean;
   /** Why each is locked: the damage count, or a Fire Control marker. */

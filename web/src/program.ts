@@ -433,6 +433,11 @@ export class ProgramPanel {
       h('p', { class: 'held' }, y.options.length ? 'Your options:' : 'Your options: none'),
       y.options.length ? h('ul', { class: 'option-cards' }, ...y.options.map((o) => h('li', { class: 'option-card', 'data-option': optionName(o) },
         h('strong', {}, o.replace(/:(\d+)$/, ' ($1 left)')), h('span', {}, optionText(o, this.ruleSet) ?? '')))) : null,
+      // pbem (001 L181): the upgrade each hammer site offers, as a card saying what it does (under
+      // Secret Options "a secret option", with no text).
+      this.view.offers?.length ? h('p', { class: 'held' }, 'On offer: a robot that ends the turn on a hammer site repairs two damage and takes its upgrade.') : null,
+      this.view.offers?.length ? h('ul', { class: 'option-cards offers' }, ...this.view.offers.map((o) => h('li', { class: 'option-card offer-card', 'data-option': o.option },
+        h('strong', {}, o.option), h('small', {}, ` at the hammer site ${o.x},${o.y}`), h('span', {}, optionText(o.option, this.ruleSet) ?? '')))) : null,
       y.flywheel ? h('p', { class: 'note' }, `Flywheel keeps ${cardWords(y.flywheel)}: it joins your hand at the next deal.`) : null,
       joins.length && y.needsProgram ? h('p', { class: 'note' }, `${joins.join(' and ')}: drop a rotation on a register holding a move to play both there (or focus it and press the register's number).`) : null,
       held.has('Recompile') && y.needsProgram ? h('p', { class: 'recompile-line' },
@@ -470,7 +475,10 @@ export class ProgramPanel {
       this.form = { ...this.form, reenter: merged.dir || merged.poweredDown ? merged : null };
       this.changed();
     };
+    // Where is the rules' choice (000 L210-214, 001 L307-317): the archive, the last flag or repair site touched.
+    const at = this.view.robots[this.view.you.seat]?.archive;
     return h('fieldset', { class: 'reentry', 'data-field': 'reenter' }, h('legend', {}, 'If destroyed this turn, re-enter'),
+      at ? h('p', { class: 'note archive' }, `at ${at[0]},${at[1]}: the last flag or repair site it touched (its start before any)`) : null,
       facingControl({ name: 'reenter-facing', legend: 'facing', current: re.dir ?? '', none: 'as the rules choose', set: (dir) => set({ dir }) }),
       h('label', {}, h('input', { type: 'checkbox', name: 'reenter-down', checked: !!re.poweredDown, onchange: (e: Event) => set({ poweredDown: (e.target as HTMLInputElement).checked }) }), ' powered down (repairs its damage)'));
   }

@@ -10,6 +10,7 @@ import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
+import { placeOf } from './robots-state.js';
 import { drawLegend, robotIcon as seatIcon, ordersPlayed, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
 
@@ -83,9 +84,11 @@ function drawMarks(): void {
     if (at) tag((at[0] + 0.5) * f.c, (at[1] + 0.97) * f.c, left > 0 ? `die ${left}` : 'die gone', 'die', '#b71c1c');
   });
   svg.append(g);
+  // Short: on a phone they stay in view with the board, one line after another.
+  const dice = (view.dice ?? []).map((left, k) => `flag ${k + 1}'s ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}`);
   const notes = [
     ...(view.offers ?? []).map((o) => `The hammer site at ${o.x},${o.y} offers ${o.option}.`),
-    ...(view.dice ?? []).map((left, k) => `Flag ${k + 1}'s die ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}.`),
+    ...(dice.length ? [`Dice: ${dice.join(', ')}.`] : []),
   ];
   byId('floor-notes').replaceChildren(...notes.map((n) => h('li', {}, n)));
 }
@@ -143,7 +146,18 @@ const draftsNow = () => new Map([...drafts].flatMap(([k, d]) => (d.turn === view
 
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  byId('seats').replaceChildren(...seatsTable(view, seat, shown, draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
+  byId('seats').replaceChildren(...seatsTable(view, seat, shown && finishedBefore(shown), draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
+}
+
+/**
+ * The robots a replay shows, those that finished in an earlier turn marked so (the replay's own
+ * events mark those finishing in its turn, once shown). Told for the last turn played, whose
+ * earlier finishers are the race's; an older turn's replay marks its own finishers only.
+ */
+function finishedBefore(shown: readonly Robot[]): Robot[] {
+  const now = replay.shownTurn === played(view);
+  const inTurn = new Set(replay.shownEvents.flatMap((e) => (e.type === 'finished' ? [e.robot] : [])));
+  return shown.map((r, k) => (r.finished === undefined && now && !inTurn.has(k) ? { ...r, finished: placeOf(view.finished, r.name) } : r));
 }
 
 /**
@@ -203,8 +217,8 @@ async function drawResult(): Promise<void> {
       const l = lineOf(k)!;
       return h('tr', { 'data-seat': k, class: [k === seat ? 'you' : '', l.finished ? 'finished' : ''].filter(Boolean).join(' ') },
         h('td', {}, ordinal(l.place), l.finished ? h('span', { class: 'finish-mark' }, ' finished') : ''),
-        h('td', {}, robotIcon(k), r.name), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null,
-        h('td', {}, String(r.flags)), h('td', {}, r.status === 'out' ? 'out' : String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
+        h('td', { class: 'name' }, robotIcon(k), h('span', { class: 'robot-name', title: r.name }, r.name)), teams.size ? h('td', { class: 'team' }, teams.get(r.name) ?? '') : null,
+        h('td', {}, String(r.flags)), h('td', {}, r.status === 'out' && !l.finished ? 'out' : String(r.lives)), h('td', {}, String(stats[k]?.damageDealt ?? 0)));
     })));
   // Who won, and how this seat did, in a line a new player reads first.
   const first = lines.filter((l) => l.place === 1 && l.finished);

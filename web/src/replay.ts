@@ -146,6 +146,8 @@ export class ReplayPlayer {
     const earlier = s.registerEvents.slice(0, s.registerEvents.length - s.events.length).filter((e) => e.type !== 'shot');
     this.board.draw({ robots: s.before, ...(this.you !== undefined ? { you: this.you } : {}) }, earlier, `Turn ${this.turn}: ${s.label}`);
     this.root.dataset.step = String(k);
+    // A step before the last: the replay has not ended (another turn's end said so before).
+    this.root.toggleAttribute('data-ended', false);
     this.root.dataset.animating = 'true';
     this.animating = k;
     const run = ++this.runs;
@@ -296,6 +298,7 @@ export class ReplayPlayer {
       if (!first) return;
       this.board.draw({ robots: first.before, ...(this.you !== undefined ? { you: this.you } : {}) }, undefined, `Turn ${this.turn}: the robots as it begins`);
       this.root.dataset.step = '-1';
+      this.root.toggleAttribute('data-ended', false);
       this.hooks.shown(first.before);
       this.drawReport(0);
       return;

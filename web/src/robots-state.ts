@@ -1,5 +1,5 @@
 /** The robots a replay shows, as the public view has them, and what each event does to them. */
-import { parseDir, type Dir, type GameEvent } from '../../engine/src/index.js';
+import { ordinal, parseDir, type Dir, type GameEvent } from '../../engine/src/index.js';
 import type { RobotOnFloor } from '../../render/src/browser.js';
 
 export interface Robot extends RobotOnFloor {
@@ -7,6 +7,8 @@ export interface Robot extends RobotOnFloor {
   flags: number;
   /** It announced a power down for next turn (public once the registers are revealed, 000 L193). */
   announced?: boolean;
+  /** Its finishing place, once it has touched the last flag (the `finished` event). */
+  finished?: number;
 }
 
 /** What the public view says of a robot (web/src/api.ts's PublicRobot has more). */
@@ -55,6 +57,9 @@ export function apply(robots: Robot[], e: GameEvent): void {
     case 'flagTouched':
       robots[e.robot]!.flags = e.flag;
       break;
+    case 'finished':
+      robots[e.robot]!.finished = e.place;
+      break;
     case 'becameReal':
       robots[e.robot]!.virtual = false;
       break;
@@ -63,3 +68,27 @@ export function apply(robots: Robot[], e: GameEvent): void {
   }
 }
 
+
+/**
+ * A robot's finishing place from a view's `finished` (names, in groups that finished together), or
+ * undefined when it has not finished.
+ */
+export function placeOf(finished: readonly (readonly string[])[], name: string): number | undefined {
+  let place = 1;
+  for (const g of finished) {
+    if (g.includes(name)) return place;
+    place += g.length;
+  }
+  return undefined;
+}
+
+/**
+ * A robot's state in words, as the table of robots says it. A robot that finished is "finished 1st"
+ * (its place) whatever befell it after the last flag: it may still fall or be shot later in the
+ * turn it finished, or while the race plays on for the runners-up, and it stays the winner it is.
+ * Else out, destroyed, powered down, or a power down announced (empty: racing).
+ */
+export function stateWords(r: { status: string; poweredDown: boolean; announced?: boolean }, place: number | undefined): string {
+  if (place !== undefined) return `finished ${ordinal(place)}`;
+  return r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : r.announced ? 'announced a power down' : '';
+}

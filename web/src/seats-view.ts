@@ -8,7 +8,7 @@
 import { RULE_SETS, optionText, type GameEvent } from '../../engine/src/index.js';
 import { designOf, robotBody } from '../../render/src/browser.js';
 import { h, type RaceView, type SeatView } from './api.js';
-import type { Robot } from './robots-state.js';
+import { placeOf, stateWords, type Robot } from './robots-state.js';
 
 /** A robot as drawn on the board, small, for a table or a button. */
 export function robotIcon(design: number | undefined, k: number): SVGSVGElement {
@@ -112,7 +112,9 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     const now = view.robots[s.seat]!;
     const at = shown?.[s.seat];
     const r = at ? { ...now, flags: at.flags, damage: at.damage, lives: at.lives, status: at.status, poweredDown: at.poweredDown } : now;
-    const state = r.status === 'out' ? 'out' : r.status === 'destroyed' ? 'destroyed' : r.poweredDown ? 'powered down' : at?.announced ? 'announced a power down' : '';
+    // A finisher stays "finished" whatever befell it after the last flag; a replay tells it once shown.
+    const place = at ? at.finished : placeOf(view.finished, now.name);
+    const state = stateWords({ ...r, announced: at?.announced ?? false }, place);
     const byFire = r.locked.filter((l) => l.by === 'Fire Control').length;
     const locked = !at && r.lockedCount ? `${r.lockedCount} locked${byFire ? ` (${byFire} by Fire Control)` : ''}` : '';
     // Your own options, all of them; another robot's as it may be seen (under Secret Options, those used).
@@ -124,7 +126,7 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     const isSent = replayed !== null ? replayed.startsWith('sent') : s.submitted;
     const needs = !at && programming(view, s.seat);
     return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },
-      h('td', {}, robotIcon(s.robot, s.seat), s.name),
+      h('td', { class: 'name' }, robotIcon(s.robot, s.seat), h('span', { class: 'robot-name', title: s.name }, s.name)),
       teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? '') : null,
       h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
       h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ')),
@@ -133,6 +135,6 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
         needs ? registersOnTable(view, s.seat, programmed) : null, sent));
   });
   return [h('h2', {}, 'Robots'), h('table', {},
-    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', {}, 'Options'), h('th', {}, 'Orders'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', { 'aria-label': 'Options' }, h('span', { class: 'long' }, 'Options'), h('span', { class: 'short' }, 'Opt.')), h('th', {}, 'Orders'))),
     h('tbody', {}, ...rows))];
 }

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { classic, optionText, ordinal, parseCard } from '../../engine/src/index.js';
+import { RULE_SETS, classic, optionText, ordinal, parseCard } from '../../engine/src/index.js';
 import { call, until } from '../../server/src/testing.js';
 import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
@@ -680,7 +680,17 @@ test('the replay animates the turn from its events: paused at several moments, e
     const ok = await page.waitForSelector('#replay[data-animating]:not([data-beat-done])', { timeout: 20_000 }).then(() => true, () => false);
     if (!ok) break;
     await page.click('#replay .pause');
-    const [s, b] = [Number(await page.getAttribute('#replay', 'data-step')), Number(await page.getAttribute('#replay', 'data-beat'))];
+    // Read at once where the pause caught the replay: on a loaded machine the beat seen begun may
+    // have ended, and its step too, before the click landed (then between steps: no beat to check).
+    const [s, b, animating] = await page.evaluate<[number, number, boolean]>(`(() => {
+      const r = document.querySelector('#replay');
+      return [Number(r.dataset.step), Number(r.dataset.beat), r.hasAttribute('data-animating')];
+    })()`);
+    if (!animating) {
+      await page.click('#replay .play');
+      await page.waitForSelector(`#replay:not([data-step="${s}"]), #replay[data-ended]`);
+      continue;
+    }
     const step = all[s]!;
     const before = b === 0 ? step.before : step.beats[b - 1]!.robots;
     const after = step.beats[b]!.robots;
@@ -756,11 +766,16 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
   for (const o of offers) {
     assert.ok((await page.locator('#floor-notes li', { hasText: `${o.x},${o.y} offers ${o.option}` }).count()) === 1, `the offer at ${o.x},${o.y}`);
     assert.equal(await page.locator('#board svg text.offer', { hasText: o.option }).count(), 1, 'drawn at the site');
+    // And in the program, as a card saying what the upgrade does.
+    const card = page.locator(`#program .offer-card[data-option="${o.option}"]`);
+    assert.match(await card.textContent() ?? '', new RegExp(`at the hammer site ${o.x},${o.y}`));
+    assert.ok((await card.textContent())!.includes(optionText(o.option, RULE_SETS.pbem!)!), `${o.option}'s text on its card`);
   }
+  await page.screenshot({ path: `${SHOTS}offers.png` });
   const dice = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1] }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const page2 = await open(ctx, `/race/${dice.id}`);
   await page2.waitForSelector('body[data-ready]');
-  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Flag 1\'s die absorbs 3 more damage.', 'Flag 2\'s die absorbs 2 more damage.', 'Flag 3\'s die absorbs 1 more damage.']);
+  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Dice: flag 1\'s absorbs 3 more damage, flag 2\'s absorbs 2 more damage, flag 3\'s absorbs 1 more damage.']);
   assert.equal(await page2.locator('#board svg text.die').count(), 3);
   await page2.screenshot({ path: `${SHOTS}dice.png` });
   await ctx.close();
@@ -815,6 +830,13 @@ test('a course composed in the editor from the shipped boards, checked as it is 
   assert.deepEqual([file.flags, file.start], [[[9, 3], [14, 4], [5, 6]], [10, 10]]);
   await page.screenshot({ path: `${SHOTS}editor.png`, fullPage: true });
   await page.fill('#bots', '2');
+  // The server's clock stands still from the file's start: the race's deadline would be counted
+  // from there, and once the tests before took longer than a turn's time (on a loaded machine they
+  // do), moving the clock to the browser's time below put the deadline behind it and the orders
+  // were refused as late (409), the turn never played. The clock at the browser's time when the
+  // race is created, and an hour a turn: no deadline passes while the test plays, however slow.
+  server.clock.t = Date.now();
+  await page.fill('#seconds', '3600');
   await page.click('#race');
   await page.waitForURL(/\/race\/[\w-]+\?seat=0&token=/);
   await page.waitForSelector('body[data-ready]');
