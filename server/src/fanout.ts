@@ -45,31 +45,33 @@ export type BotsCall = 'wanted' | 'taken';
 
 const whole = (v: unknown, max: number): v is number => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
 
-/** A draft notification of another process, checked: [race, draft], or null. */
-function readDraft(payload: string, self: string): [string, Draft] | null {
+/** Another process's notification as an object, or null (not JSON, not an object, or this process's own). */
+function fromOther(payload: string, self: string): Record<string, unknown> | null {
   let m: unknown;
   try {
     m = JSON.parse(payload);
   } catch {
     return null;
   }
-  if (typeof m !== 'object' || m === null) return null;
-  const { from, race, turn, seat, filled } = m as Record<string, unknown>;
-  if (from === self || typeof race !== 'string' || !whole(turn, 2 ** 31) || !whole(seat, 64) || !whole(filled, 5)) return null;
+  if (typeof m !== 'object' || m === null || (m as Record<string, unknown>).from === self) return null;
+  return m as Record<string, unknown>;
+}
+
+/** A draft notification of another process, checked: [race, draft], or null. */
+function readDraft(payload: string, self: string): [string, Draft] | null {
+  const m = fromOther(payload, self);
+  if (m === null) return null;
+  const { race, turn, seat, filled } = m;
+  if (typeof race !== 'string' || !whole(turn, 2 ** 31) || !whole(seat, 64) || !whole(filled, 5)) return null;
   return [race, { turn, seat, filled }];
 }
 
 /** A call about a turn's bots of another process, checked: [kind, race, turn], or null. */
 function readBots(payload: string, self: string): [BotsCall, string, number] | null {
-  let m: unknown;
-  try {
-    m = JSON.parse(payload);
-  } catch {
-    return null;
-  }
-  if (typeof m !== 'object' || m === null) return null;
-  const { from, kind, race, turn } = m as Record<string, unknown>;
-  if (from === self || (kind !== 'wanted' && kind !== 'taken') || typeof race !== 'string' || !whole(turn, 2 ** 31)) return null;
+  const m = fromOther(payload, self);
+  if (m === null) return null;
+  const { kind, race, turn } = m;
+  if ((kind !== 'wanted' && kind !== 'taken') || typeof race !== 'string' || !whole(turn, 2 ** 31)) return null;
   return [kind, race, turn];
 }
 
