@@ -146,7 +146,11 @@ const draftsNow = () => new Map([...drafts].flatMap(([k, d]) => (d.turn === view
 
 /** The robots' table: as the race stands, or as the replay shows them (never ahead of it). */
 function drawSeats(shown?: readonly Robot[]): void {
-  byId('seats').replaceChildren(...seatsTable(view, seat, shown && finishedBefore(shown), draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
+  // An option opened to its text stays open when the table is drawn again.
+  const table = byId('seats');
+  const opened = new Set([...table.querySelectorAll<HTMLDetailsElement>('details.option[open]')].map((d) => d.dataset.key));
+  table.replaceChildren(...seatsTable(view, seat, shown && finishedBefore(shown), draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
+  for (const d of table.querySelectorAll<HTMLDetailsElement>('details.option')) if (opened.has(d.dataset.key)) d.open = true;
 }
 
 /**

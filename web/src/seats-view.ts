@@ -130,7 +130,8 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
       teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? '') : null,
       h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
       h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ')),
-      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('abbr', { title: optionText(o, RULE_SETS[view.rules]!) ?? '' }, o)]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
+      // Each option opens to its text on a tap (a tooltip shows on no touch screen).
+      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('details', { class: 'option', 'data-key': `${s.seat}:${o}` }, h('summary', {}, o), h('span', { class: 'option-text' }, optionText(o, RULE_SETS[view.rules]!) ?? ''))]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
       h('td', { class: isSent ? 'submitted sent' : 'submitted', 'data-programmed': programmed },
         needs ? registersOnTable(view, s.seat, programmed) : null, sent));
   });

@@ -428,7 +428,7 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   await ctx.close();
 });
 
-test('option decisions: a Shield side chosen in the form travels with the orders, and Recompile deals a new hand', { skip }, async () => {
+test('option decisions: another robot\'s option opens to its text on a tap, a Shield side chosen in the form travels with the orders, and Recompile deals a new hand', { skip }, async () => {
   // One Free Option with the deck's top known: Ava holds Shield, Bob Recompile.
   const created = await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', deal: { secret: false, seed: 4 }, seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 },
@@ -443,7 +443,13 @@ test('option decisions: a Shield side chosen in the form travels with the orders
   assert.match(await ava.textContent('#program .options .option-cards') ?? '', /Shield/);
   // The card says what it does, in the engine's words for the rule set.
   assert.equal(await ava.textContent('#program .option-card[data-option="Shield"] span'), optionText('Shield', classic));
-  assert.match(await ava.textContent('#seats tr[data-seat="1"] .robot-options') ?? '', /Recompile/, 'the other robot\'s option is public');
+  assert.match(await ava.textContent('#seats tr[data-seat="1"] .robot-options summary') ?? '', /Recompile/, 'the other robot\'s option is public');
+  // Its text opens on a tap (a tooltip shows on no touch screen).
+  const otherText = '#seats tr[data-seat="1"] .robot-options .option-text';
+  assert.equal(await ava.isVisible(otherText), false);
+  await ava.click('#seats tr[data-seat="1"] .robot-options summary');
+  assert.equal(await ava.isVisible(otherText), true);
+  assert.equal(await ava.textContent(otherText), optionText('Recompile', classic));
   assert.equal(await ava.locator('#program .recompile').count(), 0, 'no Recompile without the card');
   // The Shield's default is shown; Ava turns it to her back.
   assert.equal(await ava.locator('select[data-field="choices.shield"] option:checked').textContent(), 'front (default)');
