@@ -71,11 +71,13 @@ test('a second server process started while the first is busy on the same Postgr
   const A = `http://127.0.0.1:${port}`;
   const first = await spawnServer({ PORT: String(port), DATABASE_URL: url, REQUESTS_PER_10S: '1000000' });
   const load = playRaces([A], 6);
+  // A second process left running by a failed check would keep this file's runner waiting.
+  let second: Awaited<ReturnType<typeof spawnServer>> | null = null;
   try {
     await until('some turns played', () => load.turns() >= 6, 30_000);
     for (let k = 0; k < 10; k++) {
       // NOTIFYs arrive all the time; the new process must take them from its first moment.
-      const second = await spawnServer({ PORT: String(port + 1), DATABASE_URL: url, REQUESTS_PER_10S: '1000000' });
+      second = await spawnServer({ PORT: String(port + 1), DATABASE_URL: url, REQUESTS_PER_10S: '1000000' });
       let died = false;
       second.once('exit', () => (died = true));
       const B = `http://127.0.0.1:${port + 1}`;
@@ -100,6 +102,8 @@ test('a second server process started while the first is busy on the same Postgr
     }
   } finally {
     await load.stop();
+    second?.kill('SIGKILL');
+    if (second) await exited(second);
     first.kill('SIGKILL');
     await exited(first);
   }
