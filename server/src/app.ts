@@ -314,8 +314,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (rep.ok && req.query.format === 'text') return reply.type('text/plain; charset=utf-8').send(rep.value.text);
     return send(reply, rep);
   });
-  // A played turn for a replay: the robots as it began and its events, all revealed by now.
-  api.get('/api/races/:id/turns/:turn', { schema: { summary: 'A played turn for its replay: the robots as it began (public view) and its events', params: TurnParams, response: answer('{turn, robots, events}') } }, async (req, reply) =>
+  // A played turn for a replay: the robots as it began, who had finished by then, and its events, all revealed by now.
+  api.get('/api/races/:id/turns/:turn', { schema: { summary: 'A played turn for its replay: the robots as it began (public view), the finishing order as it stood then (finished: names in groups tied for a place) and its events', params: TurnParams, response: answer('{turn, robots, finished, events}') } }, async (req, reply) =>
     send(reply, await svc.replay(req.params.id, req.params.turn)));
   // The picture of a played turn: the floor after it, with programmed moves as blue arrows and
   // pushes and belt moves as green ones, as 001's moderator drew them.
