@@ -13,6 +13,7 @@ import { postgresFanout, type Fanout } from './fanout.js';
 import { registerMetrics } from './metrics.js';
 import { BotPool } from './bot-pool.js';
 import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
+import type { BotSeat, BotTurn } from '../../driver/src/index.js';
 
 /** A whole number from the environment, or the default. */
 function envInt(name: string): number | undefined {
@@ -75,7 +76,11 @@ async function main(): Promise<void> {
   const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
   const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => fanout?.publish(id, seq), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite',
     // Other processes may share a PostgreSQL database: a turn's bots are decided by the one that dealt it.
-    ...(url ? { wantBots: (id: string, turn: number) => fanout?.publishBots('wanted', id, turn), tookBots: (id: string, turn: number) => fanout?.publishBots('taken', id, turn) } : {}) });
+    // Each tells the others what they decided, so that a turn's last orders play it wherever they arrive.
+    ...(url ? {
+      wantBots: (id: string, turn: number) => fanout?.publishBots('wanted', id, turn), tookBots: (id: string, turn: number) => fanout?.publishBots('taken', id, turn),
+      sharedBots: (id: string, turn: number, b: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => fanout?.publishDecided(id, turn, b, orders),
+    } : {}) });
   const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
   const streams = envInt('STREAMS_PER_ADDRESS');
   const requests = envInt('REQUESTS_PER_10S');
@@ -97,6 +102,7 @@ async function main(): Promise<void> {
         resync: () => service.bus.emit('resync'),
         draft: (raceId, d) => service.relayDraft(raceId, d),
         bots: (kind, raceId, turn) => (kind === 'wanted' ? service.botsWanted(raceId, turn) : service.botsTaken(raceId, turn)),
+        decided: (raceId, turn, b, orders) => service.botsDecided(raceId, turn, b, orders),
       })
     : null;
   // Off unless configured: orders in by SMTP or IMAP, the race's mails out through the relay.
