@@ -19,7 +19,7 @@ import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
 import { dressed } from './views.js';
-import { registerWeb } from './web.js';
+import { prepare, registerWeb, send as sendPrepared, type Prepared } from './web.js';
 
 export interface AppOptions {
   readonly service: RaceService;
@@ -261,10 +261,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     });
     return boards;
   });
-  api.get('/api/courses/:name/picture.svg', { schema: { summary: 'A course drawn as SVG', params: CourseParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 404: ErrorSchema } } }, async (req, reply) => {
+  // A course's picture (the home page shows them all): drawn and compressed once per course, revalidated by its ETag after an hour.
+  const pictures = new WeakMap<object, Promise<Prepared>>();
+  api.get('/api/courses/:name/picture.svg', { schema: { summary: 'A course drawn as SVG (compressed when the client accepts it; ETag)', params: CourseParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 304: Type.Null(), 404: ErrorSchema } } }, async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
     if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
-    return reply.type('image/svg+xml').send(renderSvg(c.course.board, { title: c.course.name }));
+    let picture = pictures.get(c.course);
+    if (!picture) pictures.set(c.course, (picture = prepare(Buffer.from(renderSvg(c.course.board, { title: c.course.name })), 'image/svg+xml')));
+    return sendPrepared(req, reply, await picture, 'public, max-age=3600');
   });
 
   api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn', body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), ...refused } } }, async (req, reply) => {
