@@ -147,6 +147,8 @@ interface Row {
   readonly db: Record<string, number> | null;
   /** Entries a stream client did not receive: a seq that did not follow on from the one before (any client, any process). */
   readonly missed: number;
+  /** Two processes: the report's latency when the last orders arrived at the race's first process (which deals its turns), and at the other. */
+  readonly split: { turns: number; p50: number; p99: number }[] | null;
 }
 
 type DbCounts = Record<'statements' | 'transactions' | 'roundTrips' | 'notifies' | 'poolWaits' | 'poolWaitMs', number>;
@@ -175,6 +177,9 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   let running = true;
   let measuring = false;
   const latencies: number[] = [];
+  // With two processes: the same, split by where the turn's last orders arrived (the process the
+  // race was created on, which deals its turns and decides its bots, or the other one).
+  const byProcess: [number[], number[]] = [[], []];
   let turns = 0;
   let live = 0;
   let missed = 0;
@@ -252,9 +257,11 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
       if (frame.played && !played.has(frame.played.turn)) {
         played.add(frame.played.turn);
         const last = Math.max(...sent.values());
+        const lastSeat = [...sent].find(([, at]) => at === last)?.[0];
         sent.clear();
         if (measuring && Number.isFinite(last)) {
           latencies.push(performance.now() - last);
+          byProcess[lastSeat === 0 ? 0 : 1].push(performance.now() - last);
           turns++;
         }
       }
@@ -330,6 +337,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   }
   rmSync(dir, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
+  for (const xs of byProcess) xs.sort((a, b) => a - b);
   if (errors.size) console.error(`  (${kind}${diskLoad ? ', disk load' : ''}: failed: ${[...errors].map(([w, n]) => `${w} ×${n}`).join(', ')})`);
   return {
     setup: `${kind === 'sqlite' ? 'SQLite' : kind === 'postgres' ? 'PostgreSQL, 1 process' : 'PostgreSQL, 2 processes'}${diskLoad ? ', disk + core busy' : ''}`,
@@ -341,6 +349,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     mainMsPerTurn: mainSeconds === null || !turns ? null : (1000 * mainSeconds) / turns,
     serverCores: processSeconds === null ? null : processSeconds / seconds,
     db: perTurn, missed,
+    split: bases.length > 1 ? byProcess.map((xs) => ({ turns: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99) })) : null,
   };
 }
 
@@ -357,7 +366,8 @@ async function main(): Promise<void> {
       const cpu = r.mainMsPerTurn === null ? '' : `; the server's main thread${two ? 's' : ''} used ${r.mainMsPerTurn.toFixed(1)} ms of CPU per turn played, the server process${two ? 'es' : ''} ${r.serverCores!.toFixed(2)} cores in all (bot threads included)`;
       const d = r.db;
       const db = d ? `; per turn, ${d.statements!.toFixed(1)} statements, ${d.transactions!.toFixed(1)} transactions, ${d.roundTrips!.toFixed(1)} round trips, ${d.notifies!.toFixed(1)} NOTIFYs, ${d.poolWaits!.toFixed(2)} waits for a pool connection (${d.poolWaitMs!.toFixed(1)} ms)` : '';
-      notes.push(`${r.setup}: the load generator used ${r.benchCores.toFixed(2)} of a core${cpu}${db}${r.walMax === null ? '' : `; the write-ahead log reached ${(r.walMax / 2 ** 20).toFixed(1)} MiB at most`}; entries missed by stream clients: ${r.missed}.`);
+      const split = r.split ? `; last orders at the dealing process: p50 / p99 ${r.split[0]!.p50.toFixed(0)} / ${r.split[0]!.p99.toFixed(0)} ms (${r.split[0]!.turns} turns), at the other: ${r.split[1]!.p50.toFixed(0)} / ${r.split[1]!.p99.toFixed(0)} ms (${r.split[1]!.turns} turns)` : '';
+      notes.push(`${r.setup}: the load generator used ${r.benchCores.toFixed(2)} of a core${cpu}${db}${split}${r.walMax === null ? '' : `; the write-ahead log reached ${(r.walMax / 2 ** 20).toFixed(1)} MiB at most`}; entries missed by stream clients: ${r.missed}.`);
     }
   }
   console.log(`\n${notes.join('\n')}`);

@@ -226,6 +226,40 @@ function expectedRegisters(next: Int32Array, fewest: Uint16Array, odds: Float64A
   return v;
 }
 
+const nearestCache = new WeakMap<CourseMaps, Float32Array[][]>();
+
+/**
+ * The fewest registers to go a lone robot can end in after exactly `j` more registers (1 to 4)
+ * from a state, with every card type at hand: `toFlag[flags]` at the best state `j` transitions
+ * away (FAR if every way destroys it). A bound for the search: nothing a hand plays from there
+ * ends nearer, unless it touches the flag on the way (then `fewest` is at most `j`). Built per
+ * flag on first use, and kept with the maps.
+ */
+export function nearestAfter(m: CourseMaps, flags: number, j: number): Float32Array {
+  let byFlag = nearestCache.get(m);
+  if (!byFlag) nearestCache.set(m, (byFlag = []));
+  let levels = byFlag[flags];
+  if (!levels) {
+    const T = CARD_TYPES.length;
+    levels = [m.toFlag[flags]!];
+    for (let k = 1; k <= 4; k++) {
+      const prev = levels[k - 1]!;
+      const v = new Float32Array(m.states).fill(FAR);
+      for (let s = 0; s < m.states; s++) {
+        let best = FAR;
+        for (let t = 0; t < T; t++) {
+          const n = m.next[s * T + t]!;
+          if (n >= 0 && prev[n]! < best) best = prev[n]!;
+        }
+        v[s] = best;
+      }
+      levels.push(v);
+    }
+    byFlag[flags] = levels;
+  }
+  return levels[j]!;
+}
+
 /** The card types by index, as the maps' `next` has them. */
 export const TYPE_INDEX: Readonly<Record<CardType, number>> = Object.fromEntries(CARD_TYPES.map((t, k) => [t, k])) as Record<CardType, number>;
 

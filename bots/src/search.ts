@@ -38,9 +38,10 @@ export interface SearchResult {
   readonly score: number;
   /** The best programs found, best first (as many as asked for, or fewer). */
   readonly top: Candidate[];
-  /** Register phases simulated, and leaves scored. */
+  /** Register phases simulated, leaves scored, and branches cut by the bound. */
   readonly nodes: number;
   readonly leaves: number;
+  readonly pruned: number;
 }
 
 export interface SearchOptions {
@@ -48,6 +49,12 @@ export interface SearchOptions {
   readonly order?: readonly number[];
   /** How many of the best programs to keep in `top` (default 1). */
   readonly keep?: number;
+  /**
+   * An upper bound of the score of every leaf below the sim's state after register `reg` (1 to 4,
+   * the robot on the floor): once `top` is full, a branch whose bound is no better than its last
+   * is not searched further (the programs kept are the same as without it).
+   */
+  readonly bound?: (sim: Sim, reg: number) => number;
 }
 
 /** The cards of a hand by type, best (highest priority) first. */
@@ -81,7 +88,8 @@ export function searchPrograms(sim: Sim, me: number, hand: readonly Card[], eval
   sim.save(root);
   const seq = new Int8Array(5).fill(-1);
   const top: Candidate[] = [];
-  let nodes = 0, leaves = 0;
+  let nodes = 0, leaves = 0, pruned = 0;
+  const bound = o.bound;
   const home = () => nFlags > 0 && robot.flags >= nFlags;
   const startedHome = home();
   let finishedAt = 0;
@@ -102,6 +110,7 @@ export function searchPrograms(sim: Sim, me: number, hand: readonly Card[], eval
     nodes++;
     if (!finishedAt && !startedHome && home()) finishedAt = reg;
     if (robot.status !== 'active') leaf('destroyed', reg);
+    else if (bound && reg < 5 && top.length === keep && bound(sim, reg) <= top[keep - 1]!.score) pruned++;
     else dfs(reg + 1);
     finishedAt = before;
   };
@@ -140,7 +149,7 @@ export function searchPrograms(sim: Sim, me: number, hand: readonly Card[], eval
   dfs(1);
   sim.restore(root);
   const best = top[0] ?? { types: new Int8Array(5).fill(-1), score: -Infinity };
-  return { program: programOf(best.types, locked, cards, order), types: best.types, score: best.score, top, nodes, leaves };
+  return { program: programOf(best.types, locked, cards, order), types: best.types, score: best.score, top, nodes, leaves, pruned };
 }
 
 /**

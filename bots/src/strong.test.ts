@@ -11,8 +11,8 @@ import {
 } from '../../engine/src/index.js';
 import { courseMaps, stateIndex, FAR } from './distance.js';
 import { BOTS, LEVELS, chooseOrders } from './index.js';
-import { priorityVariants } from './strong.js';
-import { playPrograms } from './search.js';
+import { DEFAULT_WEIGHTS, Judge, priorityVariants } from './strong.js';
+import { playPrograms, searchPrograms } from './search.js';
 import { Sim } from './sim.js';
 import { runBotRace } from '../../driver/src/index.js';
 import { must, plainBoard, randomGame, setupOf } from './testing.js';
@@ -220,5 +220,71 @@ describe("the others' likely programs are played", () => {
     let moved: [number, number] = [x, y];
     playPrograms(sim, root, 0, [[], hand(['L'])], (s) => ((moved = [s.robots[1]!.x, s.robots[1]!.y]), 0), new Map([[1, moves]]));
     assert.notDeepEqual(moved, [x, y], 'robot B moved with its program');
+  });
+});
+
+describe("the strong bot's search cuts branches by a bound", () => {
+  /** Dealt states of random games and of a shipped course's race, with the robots that decide in them. */
+  function decisions(): { setup: Setup; st: GameState; i: number }[] {
+    const out: { setup: Setup; st: GameState; i: number }[] = [];
+    for (let seed = 1; seed <= 24; seed++) {
+      const g = randomGame(seed, seed % 2 ? 'classic' : 'pbem');
+      const st = must(beginTurn(g.setup, g.state)).state;
+      st.robots.forEach((r, i) => {
+        if (r.status === 'active' && !r.poweredDown && r.hand.length >= 5) out.push({ setup: g.setup, st, i });
+      });
+    }
+    return out;
+  }
+
+  test('the bound after a register is never below the score of a program played on from there', () => {
+    let checked = 0;
+    for (const { setup, st, i } of decisions()) {
+      const judge = new Judge(setup, DEFAULT_WEIGHTS);
+      const bound = judge.bound(st.robots, i);
+      if (!bound) continue;
+      const evaluate = judge.scorer(i);
+      const sim = new Sim(setup, st);
+      const root = sim.newSnapshot();
+      sim.save(root);
+      const cards = st.robots[i]!.hand;
+      // Programs from rotations of the hand: the first five cards of each.
+      for (let k = 0; k < cards.length; k++) {
+        const program = [...cards.slice(k), ...cards.slice(0, k)].slice(0, 5);
+        const bounds: number[] = [];
+        sim.restore(root);
+        const r = sim.robots[i]!;
+        let score = NaN;
+        for (let reg = 1; reg <= 5; reg++) {
+          if (!(r.locked & (1 << (reg - 1)))) sim.setCard(i, reg, program[reg - 1]!);
+          sim.register(reg);
+          if (r.status !== 'active') {
+            score = evaluate(sim, 'destroyed', reg, 0);
+            break;
+          }
+          if (reg < 5) bounds.push(bound(sim, reg));
+          else score = evaluate(sim, 'end', 5, 0);
+        }
+        for (const b of bounds) assert.ok(b >= score, `bound ${b} under the score ${score} (${JSON.stringify(program)})`);
+        checked += bounds.filter(Number.isFinite).length;
+      }
+    }
+    assert.ok(checked > 200, `${checked} finite bounds checked`);
+  });
+
+  test('keeps the same best programs as the search without it, and simulates fewer registers', () => {
+    let nodes = 0, nodesCut = 0, pruned = 0;
+    for (const { setup, st, i } of decisions()) {
+      const judge = new Judge(setup, DEFAULT_WEIGHTS);
+      const sim = new Sim(setup, st);
+      const hand = st.robots[i]!.hand;
+      const whole = searchPrograms(sim, i, hand, judge.scorer(i), { keep: DEFAULT_WEIGHTS.candidates });
+      const cut = searchPrograms(sim, i, hand, judge.scorer(i), { keep: DEFAULT_WEIGHTS.candidates, bound: judge.bound(st.robots, i) });
+      assert.deepEqual(cut.top, whole.top);
+      nodes += whole.nodes;
+      nodesCut += cut.nodes;
+      pruned += cut.pruned;
+    }
+    assert.ok(pruned > 0 && nodesCut < nodes * 0.9, `${nodesCut} of ${nodes} registers simulated, ${pruned} branches cut`);
   });
 });

@@ -24,11 +24,11 @@
  * damage cleared costs more than that turn, and the turn does not destroy it.
  */
 import {
-  DECK, Floor, cardType, drawByOdds, type Card, type CardType, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
+  DECK, Floor, WEAPONS, cardType, drawByOdds, optionName, type Card, type CardType, type Dir, type GameState, type Orders, type Reentry, type RobotState, type Setup,
 } from '../../engine/src/index.js';
 import { shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
-import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
+import { courseMaps, nearestAfter, stateIndex, togo, type CourseMaps } from './distance.js';
 import { byType, playPrograms, programOf, searchPrograms, setProgram, type Evaluate } from './search.js';
 import { searchLone, typeCounts, type LoneScore, type LoneStart } from './lone.js';
 import { Sim, type Snapshot } from './sim.js';
@@ -67,6 +67,13 @@ export interface StrongWeights {
 export const DEFAULT_WEIGHTS: StrongWeights = {
   turn: 1.5, turnDown: 1, mobility: 0.05, exposure: 0.3, life: 10, lifeLow: 20, risk: 12, damage: 0.6, candidates: 24, scenarios: 4,
 };
+
+/**
+ * Registers of delay added to the search's bound (`Judge.bound`) for what the others standing on
+ * the floor do that a lone robot's moves do not: a robot in the way stops a belt's carrying it, or
+ * a move before a pit.
+ */
+const BOUND_SLACK = 1;
 
 /** The strong bot's judgement of positions on one course, with one set of weights (the expert bot's too). */
 export class Judge {
@@ -200,6 +207,62 @@ export class Judge {
     return togo(this.m, r.flags, ax, ay, dir, 1) + life + this.damageCost(reentry);
   }
 
+  /**
+   * An upper bound of `scorer(me)` at every leaf below the sim's state after register `reg`, for
+   * the search to cut branches by (`SearchOptions.bound`): ending, the registers to go a lone
+   * robot can come nearest to in the registers left (`nearestAfter`; the others standing still
+   * only block) and the damage after the most a repair site gives back; destroyed, a life and the
+   * nearest place it can re-enter from (its archive, a repair site or a flag it may touch on the
+   * way), plus `BOUND_SLACK`. No bound (Infinity) where it may touch a flag in the registers left;
+   * none at all where robots move as a lone robot's cards do not: robot `me` holding options,
+   * another running locked registers or holding a weapon. Exact for a lone robot; among others
+   * the slack covers a robot in the way (`strong.test.ts` checks the bound on random games, and
+   * that the search keeps the same programs with it).
+   */
+  bound(robots: readonly RobotState[], me: number): ((sim: Sim, reg: number) => number) | undefined {
+    const m = this.m;
+    const r0 = robots[me]!;
+    if (r0.options.length || r0.virtual || !m.toFlag.length) return undefined;
+    // Others run their locked registers' cards (and may push it on); weapons pull and push.
+    const moving = (o: RobotState) => o.locked !== 0 || o.options.some((x) => (WEAPONS as readonly string[]).includes(optionName(x)));
+    if (robots.some((o, j) => j !== me && o.status === 'active' && moving(o))) return undefined;
+    const rep = this.setup.rules.repair;
+    const mostRepair = Math.max(rep.wrench, rep.doubleWrench, rep.flag);
+    const settings = this.setup.settings;
+    const life = (lives: number) => (settings.infiniteLives ? this.lifeCost(3) / 2 : this.lifeCost(lives));
+    const b = m.board;
+    return (sim, reg) => {
+      const r = sim.robots[me]!;
+      const flags = r.flags;
+      if (flags >= m.toFlag.length || r.options.length) return Infinity;
+      const s = stateIndex(b, r.x, r.y, r.dir, reg + 1);
+      const left = 5 - reg;
+      if (m.fewest[flags]![s]! <= left) return Infinity;
+      const ending = -(m.after[flags]! + nearestAfter(m, flags, left)[s]! + this.damageCost(Math.max(0, r.damage - mostRepair)));
+      const [ax, ay] = r.archive ?? r.start;
+      const reentry = Math.min(this.nearestSite(flags), ...[0, 1, 2, 3].map((d) => togo(m, flags, ax, ay, d, 1)));
+      return Math.max(ending, -(reentry + life(r.lives))) + BOUND_SLACK;
+    };
+  }
+
+  /** The fewest registers to go from a repair site or a flag (an archive a robot may touch during a turn), best facing. */
+  private nearestSite(flags: number): number {
+    let v = this.sites[flags];
+    if (v === undefined) {
+      const b = this.setup.board;
+      v = Infinity;
+      for (let c = 0; c < b.width * b.height; c++) {
+        const f = b.floor[c];
+        if (f !== Floor.Wrench && f !== Floor.DoubleWrench && !b.flagAt[c]) continue;
+        for (let d = 0; d < 4; d++) v = Math.min(v, togo(this.m, flags, c % b.width, (c / b.width) | 0, d, 1));
+      }
+      this.sites[flags] = v;
+    }
+    return v;
+  }
+
+  private readonly sites: number[] = [];
+
   /** The score of where a simulation left robot `me` (higher is better). */
   scorer(me: number): Evaluate {
     return (s, kind, reg, finishedAt) => {
@@ -253,7 +316,7 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
     const order = shuffle(rng, [0, 1, 2, 3, 4, 5, 6]);
     const sim = new Sim(setup, state);
     const evaluate = judge.scorer(i);
-    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates });
+    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates, bound: judge.bound(state.robots, i) });
     const cards = byType(robot.hand);
     const candidates = found.top.map((c) => ({ program: programOf(c.types, robot.locked, cards, order), total: c.score, score: c.score }));
     if (!candidates.length) candidates.push({ program: found.program, total: found.score, score: found.score });

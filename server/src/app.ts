@@ -1,5 +1,5 @@
 /** The HTTP JSON API and the WebSocket stream of a race's events. */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
@@ -19,7 +19,7 @@ import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
 import { dressed } from './views.js';
-import { registerWeb } from './web.js';
+import { prepare, registerWeb, send as sendPrepared, type Prepared } from './web.js';
 
 export interface AppOptions {
   readonly service: RaceService;
@@ -38,6 +38,13 @@ export interface AppOptions {
 }
 
 const BODY_LIMIT = 64 * 1024;
+/**
+ * A body over BODY_LIMIT is answered 413 at once, and what the client is still sending is read and
+ * thrown away up to this many bytes: a socket closed with unread bytes is reset, and a client still
+ * sending would see EPIPE instead of the answer. A body declared larger, or one that goes on past
+ * this, has its connection closed.
+ */
+const DISCARD_LIMIT = 16 * 1024 * 1024;
 /** Client addresses whose request counts are kept (least recently seen dropped first). */
 const RATE_LIMITED_ADDRESSES = 20_000;
 
@@ -75,6 +82,26 @@ function send<T>(reply: FastifyReply, a: Answer<T>, status = 200): FastifyReply 
 /** A seat's token: the Bearer token, or the invite link's ?token=. */
 const bearer = (authorization: string | undefined, query: string | undefined): string | undefined =>
   authorization?.startsWith('Bearer ') ? authorization.slice(7) : query;
+
+/**
+ * The rest of a refused body, read and dropped (up to DISCARD_LIMIT) once the 413 is sent, so the
+ * client reads its answer and the connection is reused or times out like any other; fastify's
+ * `connection: close` would reset a socket the client is still writing to.
+ */
+function readAway(req: FastifyRequest['raw'], reply: FastifyReply): void {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (req.complete || declared > DISCARD_LIMIT) return;
+  reply.removeHeader('connection');
+  // A client that asked for the connection to close has it closed once its body is in, not before.
+  reply.raw.shouldKeepAlive = true;
+  let dropped = 0;
+  // Node reads an unread body away itself once the answer is sent (and drops the 'data' listeners
+  // it finds then): the count starts after that.
+  reply.raw.once('finish', () => req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DISCARD_LIMIT) req.socket.destroy();
+  }));
+}
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const limits = { ...CONNECTION_DEFAULTS, ...o.connections };
@@ -183,6 +210,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     // A request that does not meet its route's schema: the field's path and what was expected.
     if (error.validation) return reply.code(422).send({ error: describeSchemaError(error.validation, error.validationContext ?? 'body') });
     // The database is away (restarting, a lost connection): the request may be sent again later.
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') readAway(req.raw, reply);
     if (databaseUnavailable(error)) return reply.code(503).header('retry-after', '2').send({ error: { field: 'database', message: 'the database cannot be reached just now; try again shortly' } });
     if (!error.statusCode || error.statusCode >= 500) console.error(`${req.method} ${req.url.split('?')[0]}: ${error.stack ?? error.message}`);
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
@@ -233,10 +261,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     });
     return boards;
   });
-  api.get('/api/courses/:name/picture.svg', { schema: { summary: 'A course drawn as SVG', params: CourseParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 404: ErrorSchema } } }, async (req, reply) => {
+  // A course's picture (the home page shows them all): drawn and compressed once per course, revalidated by its ETag after an hour.
+  const pictures = new WeakMap<object, Promise<Prepared>>();
+  api.get('/api/courses/:name/picture.svg', { schema: { summary: 'A course drawn as SVG (compressed when the client accepts it; ETag)', params: CourseParams, produces: ['image/svg+xml'], response: { 200: Type.String({ description: 'SVG' }), 304: Type.Null(), 404: ErrorSchema } } }, async (req, reply) => {
     const c = o.courses().find((x) => x.name === req.params.name);
     if (!c) return reply.code(404).send({ error: { field: 'course', message: `no course "${req.params.name}"` } });
-    return reply.type('image/svg+xml').send(renderSvg(c.course.board, { title: c.course.name }));
+    let picture = pictures.get(c.course);
+    if (!picture) pictures.set(c.course, (picture = prepare(Buffer.from(renderSvg(c.course.board, { title: c.course.name })), 'image/svg+xml')));
+    return sendPrepared(req, reply, await picture, 'public, max-age=3600');
   });
 
   api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn', body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), ...refused } } }, async (req, reply) => {
@@ -286,8 +318,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (rep.ok && req.query.format === 'text') return reply.type('text/plain; charset=utf-8').send(rep.value.text);
     return send(reply, rep);
   });
-  // A played turn for a replay: the robots as it began and its events, all revealed by now.
-  api.get('/api/races/:id/turns/:turn', { schema: { summary: 'A played turn for its replay: the robots as it began (public view) and its events', params: TurnParams, response: answer('{turn, robots, events}') } }, async (req, reply) =>
+  // A played turn for a replay: the robots as it began, who had finished by then, and its events, all revealed by now.
+  api.get('/api/races/:id/turns/:turn', { schema: { summary: 'A played turn for its replay: the robots as it began (public view), the finishing order as it stood then (finished: names in groups tied for a place) and its events', params: TurnParams, response: answer('{turn, robots, finished, events}') } }, async (req, reply) =>
     send(reply, await svc.replay(req.params.id, req.params.turn)));
   // The picture of a played turn: the floor after it, with programmed moves as blue arrows and
   // pushes and belt moves as green ones, as 001's moderator drew them.

@@ -299,6 +299,12 @@ export class BotPool {
     return pending.result;
   }
 
+  /** The decision this pool has for the turn (`has`), not taken: resolves once it is made; null when it has none (BotPlanner's `whenMade`). */
+  whenMade(race: string, turn: number): Promise<void> | null {
+    if (!this.has(race, turn)) return null;
+    return this.byKey.get(this.latest.get(race)!)?.result ?? Promise.resolve();
+  }
+
   /** Resolves once `decided` has the turn's decision (at the latest at its budget); starts and takes it if need be. */
   ready(race: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): Promise<void> {
     if (!bots.length || this.closed) return Promise.resolve();

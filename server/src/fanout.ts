@@ -1,20 +1,25 @@
 /**
  * Several server processes on one PostgreSQL database: each tells the others, by NOTIFY, that a
- * race's entries up to a seq are committed, and each reads them for its own stream clients. The
- * payload is only the race, that seq and the process (which skips its own: its streams had them
- * at once); the entries themselves are read from the database. The commits of one turn of the
- * event loop go in one statement (`pg_notify` over an array), not one each. A
+ * race's entries up to a seq are committed, with the entries the commit wrote when they fit in a
+ * notification (else the others read them from the database), and each sends them to its own
+ * stream clients. The process skips its own notifications: its streams had them at once. A
  * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
- * a channel of its own, whole; a process skips its own, which its streams had at once. So does a
- * turn's call for its bots (races.ts `wantBots`: the process that took a turn's last orders asks
- * the one that decides its bots to play it) and the answer (`tookBots`).
+ * a channel of its own, whole; a process skips its own, which its streams had at once. So do a
+ * turn's bots' orders once the process that dealt the turn has decided them (races.ts
+ * `sharedBots`: any process that takes the turn's last orders then plays it at once), a turn's
+ * call for its bots when they were not in yet (`wantBots`: the process that took the last orders
+ * asks the one that decides them to play it) and the answer (`tookBots`). Everything a process
+ * notifies in one turn of its event loop goes in one statement.
  *
  * A lost connection is never fatal: the listener reconnects with a growing pause (up to 5 s) and,
  * once back, `resync` lets the streams look for what was committed while it was away.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import type { BotSeat, BotTurn } from '../../driver/src/index.js';
+import { isLevel } from '../../bots/src/index.js';
 import type { Draft } from './drafts.js';
+import type { Entry } from './races.js';
 
 const CHANNEL = 'roborally_entries';
 const DRAFTS = 'roborally_drafts';
@@ -23,22 +28,27 @@ const BOTS = 'roborally_bots';
 export interface Fanout {
   /** Statements sent to notify (each carries the commits of one turn of the event loop), for the metrics. */
   readonly sent: () => number;
-  publish(raceId: string, lastSeq: number): void;
+  /** `entries`: those the commit wrote, ending at `lastSeq` (sent along when they fit in a notification). */
+  publish(raceId: string, lastSeq: number, entries?: readonly Entry[]): void;
   publishDraft(raceId: string, draft: Draft): void;
   /** `wanted`: this process asks for the bots of a race's turn; `taken`: it plays that turn once they have decided. */
   publishBots(kind: BotsCall, raceId: string, turn: number): void;
+  /** The bots `bots` of a race's turn decided these orders (the process that dealt it); not sent when too long for a notification. */
+  publishDecided(raceId: string, turn: number, bots: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>): void;
   close(): Promise<void>;
 }
 
 export interface FanoutHandlers {
-  /** Entries of `raceId` up to `seq` are committed (by any process). */
-  readonly entries: (raceId: string, seq: number) => void;
+  /** Entries of `raceId` up to `seq` are committed (by another process), with those its commit wrote when the notification carried them. */
+  readonly entries: (raceId: string, seq: number, entries?: Entry[]) => void;
   /** The listener was away: notifications may have been missed. */
   readonly resync: () => void;
   /** Another process took a seat's draft of race `raceId`. */
   readonly draft: (raceId: string, draft: Draft) => void;
   /** Another process asks for the bots of a race's turn (`wanted`), or plays it once they have decided (`taken`). */
   readonly bots: (kind: BotsCall, raceId: string, turn: number) => void;
+  /** Another process decided the orders of bots `bots` for a race's turn. */
+  readonly decided: (raceId: string, turn: number, bots: BotSeat[], orders: Record<number, BotTurn>) => void;
 }
 
 export type BotsCall = 'wanted' | 'taken';
@@ -57,6 +67,27 @@ function fromOther(payload: string, self: string): Record<string, unknown> | nul
   return m as Record<string, unknown>;
 }
 
+const ENTRY_KEYS = new Set(['seq', 'turn', 'kind', 'event']);
+
+/**
+ * A commit notification of another process, checked: [race, seq, the entries it carried if they
+ * are entries (of a known kind, each with an event of a type, their seqs following on up to `seq`)],
+ * or null.
+ */
+export function readCommit(payload: string, self: string): [string, number, Entry[] | undefined] | null {
+  const m = fromOther(payload, self);
+  if (m === null) return null;
+  const { race, seq, entries } = m;
+  if (typeof race !== 'string' || !whole(seq, Number.MAX_SAFE_INTEGER)) return null;
+  const ok = Array.isArray(entries) && entries.length > 0 && entries.every((e: unknown, k) => {
+    if (typeof e !== 'object' || e === null || Object.keys(e).some((x) => !ENTRY_KEYS.has(x))) return false;
+    const { seq: at, turn, kind, event } = e as Record<string, unknown>;
+    return at === seq - entries.length + 1 + k && whole(turn, 2 ** 31) && (kind === 'race' || kind === 'game')
+      && typeof event === 'object' && event !== null && !Array.isArray(event) && typeof (event as Record<string, unknown>).type === 'string';
+  });
+  return [race, seq, ok ? (entries as Entry[]) : undefined];
+}
+
 /** A draft notification of another process, checked: [race, draft], or null. */
 function readDraft(payload: string, self: string): [string, Draft] | null {
   const m = fromOther(payload, self);
@@ -73,6 +104,56 @@ function readBots(payload: string, self: string): [BotsCall, string, number] | n
   const { kind, race, turn } = m;
   if ((kind !== 'wanted' && kind !== 'taken') || typeof race !== 'string' || !whole(turn, 2 ** 31)) return null;
   return [kind, race, turn];
+}
+
+/** PostgreSQL refuses a notification's payload from 8000 bytes on. */
+const MAX_PAYLOAD = 7900;
+
+const ints = (v: unknown, max: number): boolean => Array.isArray(v) && v.length <= 16 && v.every((x) => whole(x, max));
+const ORDER_KEYS = new Set(['program', 'powerDown', 'stayDown', 'takeOption', 'unlock', 'joined', 'choices']);
+
+/**
+ * One bot's orders as another process sent them, checked in shape (the engine checks them against
+ * the turn when it enters them, as it does every bot's): null when they are not.
+ */
+function readBotTurn(v: unknown): BotTurn | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const { level, orders, ...rest } = v as Record<string, unknown>;
+  if (Object.keys(rest).length || typeof level !== 'string' || !isLevel(level)) return null;
+  if (orders === null) return { level, orders: null };
+  if (typeof orders !== 'object' || Array.isArray(orders)) return null;
+  const o = orders as Record<string, unknown>;
+  if (Object.keys(o).some((k) => !ORDER_KEYS.has(k))) return null;
+  if (o.program !== undefined && !ints(o.program, 2 ** 31)) return null;
+  if (o.joined !== undefined && !ints(o.joined, 2 ** 31)) return null;
+  if (o.unlock !== undefined && !ints(o.unlock, 5)) return null;
+  if (['powerDown', 'stayDown', 'takeOption'].some((k) => o[k] !== undefined && typeof o[k] !== 'boolean')) return null;
+  if (o.choices !== undefined && (typeof o.choices !== 'object' || o.choices === null || Array.isArray(o.choices))) return null;
+  return { level, orders: o as BotTurn['orders'] };
+}
+
+/** A decision of a turn's bots sent by another process, checked: [race, turn, bots, orders], or null. */
+export function readDecided(payload: string, self: string): [string, number, BotSeat[], Record<number, BotTurn>] | null {
+  const m = fromOther(payload, self);
+  if (m === null) return null;
+  const { race, turn, bots, orders } = m;
+  if (typeof race !== 'string' || !whole(turn, 2 ** 31) || !Array.isArray(bots) || !bots.length || bots.length > 64) return null;
+  if (typeof orders !== 'object' || orders === null || Array.isArray(orders)) return null;
+  const seats: BotSeat[] = [];
+  for (const b of bots as unknown[]) {
+    const { seat, level } = (typeof b === 'object' && b !== null ? b : {}) as Record<string, unknown>;
+    if (!whole(seat, 64) || typeof level !== 'string' || !isLevel(level)) return null;
+    seats.push({ seat, level });
+  }
+  const checked: Record<number, BotTurn> = {};
+  for (const [k, v] of Object.entries(orders as Record<string, unknown>)) {
+    const seat = Number(k);
+    const t = readBotTurn(v);
+    if (!seats.some((b) => b.seat === seat) || !t) return null;
+    checked[seat] = t;
+  }
+  if (seats.some((b) => !(b.seat in checked))) return null;
+  return [race, turn, seats, checked];
 }
 
 const clientConfig = (url: string): pg.ClientConfig => ({
@@ -101,14 +182,14 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
         return;
       }
       if (n.channel === BOTS) {
+        const d = readDecided(n.payload ?? '', self);
+        if (d) return on.decided(...d);
         const b = readBots(n.payload ?? '', self);
         if (b) on.bots(...b);
         return;
       }
-      const [raceId, seq, from] = (n.payload ?? '').split(':');
-      if (from === self) return;
-      const s = Number(seq);
-      if (raceId && Number.isSafeInteger(s)) on.entries(raceId, s);
+      const c = readCommit(n.payload ?? '', self);
+      if (c) on.entries(...c);
     });
     await c.connect();
     await c.query(`LISTEN ${CHANNEL}`);
@@ -140,28 +221,32 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   sender.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`));
   sender.on('connect', (client) => client.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`)));
   let sent = 0;
-  let queued: string[] = [];
+  // Channels and payloads to notify at the end of this turn of the event loop, in order.
+  let queued: [string, string][] = [];
   const flush = () => {
-    const payloads = queued;
+    const q = queued;
     queued = [];
     sent++;
-    sender.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [CHANNEL, payloads])
-      .catch((e: Error) => console.error(`NOTIFY of ${payloads.length} commits (${payloads[0]}…): ${e.message}`));
+    sender.query('SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)', [q.map((x) => x[0]), q.map((x) => x[1])])
+      .catch((e: Error) => console.error(`NOTIFY of ${q.length} (${q[0]![0]} ${q[0]![1].slice(0, 80)}…): ${e.message}`));
+  };
+  const notify = (channel: string, payload: string) => {
+    if (!queued.length) setImmediate(flush);
+    queued.push([channel, payload]);
   };
   return {
     sent: () => sent,
-    publish: (raceId, lastSeq) => {
-      if (!queued.length) setImmediate(flush);
-      queued.push(`${raceId}:${lastSeq}:${self}`);
+    publish: (raceId, lastSeq, entries) => {
+      const payload = entries?.length ? JSON.stringify({ from: self, race: raceId, seq: lastSeq, entries }) : '';
+      // Too long (a turn of many events): the others read the entries.
+      notify(CHANNEL, payload && Buffer.byteLength(payload) <= MAX_PAYLOAD ? payload : JSON.stringify({ from: self, race: raceId, seq: lastSeq }));
     },
-    publishDraft: (raceId, d) => {
-      const payload = JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled });
-      sent++;
-      sender.query('SELECT pg_notify($1, $2)', [DRAFTS, payload]).catch((e: Error) => console.error(`NOTIFY draft of ${raceId}: ${e.message}`));
-    },
-    publishBots: (kind, raceId, turn) => {
-      sent++;
-      sender.query('SELECT pg_notify($1, $2)', [BOTS, JSON.stringify({ from: self, kind, race: raceId, turn })]).catch((e: Error) => console.error(`NOTIFY bots ${kind} of ${raceId}: ${e.message}`));
+    publishDraft: (raceId, d) => notify(DRAFTS, JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled })),
+    publishBots: (kind, raceId, turn) => notify(BOTS, JSON.stringify({ from: self, kind, race: raceId, turn })),
+    publishDecided: (raceId, turn, bots, orders) => {
+      const payload = JSON.stringify({ from: self, race: raceId, turn, bots: bots.map((b) => ({ seat: b.seat, level: b.level })), orders });
+      // Too long (many bots with long choices): the turn's last orders elsewhere ask for them instead (`wantBots`).
+      if (Buffer.byteLength(payload) <= MAX_PAYLOAD) notify(BOTS, payload);
     },
     close: async () => {
       closed = true;

@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
+import { request } from 'node:http';
 import WebSocket from 'ws';
-import { call, freshDb, startServer, until } from './testing.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call, exited, freshDb, spawnServer, startServer, until } from './testing.js';
 
 const port = (base: string) => Number(new URL(base).port);
 
@@ -16,6 +20,75 @@ function raw(base: string): { socket: Socket; got: () => string; closed: () => b
   socket.on('error', () => undefined);
   return { socket, got: () => text, closed: () => closed, ready: new Promise((r) => socket.once('connect', () => r())) };
 }
+
+/**
+ * A body of `size` bytes sent by Node's HTTP client as fast as the server takes it: the answer's
+ * status and body, and any error the client saw while sending (EPIPE, ECONNRESET), once the request is done.
+ */
+function sendBody(base: string, size: number, how: { chunked: boolean; close: boolean }): Promise<{ status?: number; body?: string; error?: string }> {
+  return new Promise((resolve) => {
+    const got: { status?: number; body?: string; error?: string } = {};
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', ...(how.chunked ? {} : { 'content-length': size }) };
+    // agent: false sends `connection: close`; Node's default agent keeps the connection.
+    const req = request(`${base}/api/races`, { method: 'POST', headers, ...(how.close ? { agent: false } : {}) }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += String(c)));
+      res.on('end', () => ((got.status = res.statusCode!), (got.body = body)));
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => (got.error ??= e.code ?? e.message));
+    req.on('close', () => resolve(got));
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      while (sent < size && !req.destroyed) {
+        const n = Math.min(chunk.length, size - sent);
+        sent += n;
+        if (!req.write(chunk.subarray(0, n))) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+test('a 10 MB body sent to the real server is answered 413 in the {error: {field}} shape, the client never cut off by a reset (EPIPE): declared or chunked, keep-alive or connection: close', { timeout: 90_000 }, async () => {
+  const port = 20000 + Math.floor(Math.random() * 12000);
+  const child = await spawnServer({ PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'rr-413-')), DATABASE_URL: '' });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const seen: string[] = [];
+    const kinds = [{ chunked: false, close: false }, { chunked: true, close: false }, { chunked: false, close: true }, { chunked: true, close: true }];
+    const name = (how: (typeof kinds)[number]) => `${how.chunked ? 'chunked' : 'declared'}${how.close ? ', close' : ''}`;
+    for (let k = 0; k < 4; k++) {
+      for (const how of kinds) {
+        const got = await sendBody(base, 10_000_000, how);
+        seen.push(`${got.status ?? '-'}${got.error ? `/${got.error}` : ''} ${name(how)}`);
+        if (got.status === 413) assert.equal(JSON.parse(got.body!).error.field, 'body');
+      }
+    }
+    assert.deepEqual(seen, Array.from({ length: 4 }, () => kinds.map((how) => `413 ${name(how)}`)).flat());
+    assert.equal((await call(base, 'GET', '/api/courses')).status, 200);
+  } finally {
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+});
+
+test('a body far beyond what the server reads away (declared 100 MB) is answered 413 and its connection closed, not read to its end', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  const c = raw(s.base);
+  try {
+    await c.ready;
+    c.socket.write('POST /api/races HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{');
+    await until('the connection to be answered and closed', () => c.closed(), 10_000);
+    assert.match(c.got(), /^HTTP\/1.1 413 /);
+  } finally {
+    c.socket.destroy();
+    await s.close();
+    await db.destroy();
+  }
+});
 
 test('a body sent a byte at a time is cut off at the request timeout, and the server goes on answering', { timeout: 30_000 }, async () => {
   const { db } = await freshDb('sqlite');

@@ -27,6 +27,11 @@ export interface BotPlanner {
   has?(raceId: string, turn: number): boolean;
   /** The decision it has for the turn (`has`), taken: resolves once it is made; null when it has none. Optional, with `has`. */
   whenDecided?(raceId: string, turn: number): Promise<void> | null;
+  /**
+   * Resolves once the decision it has for the turn (`has`) is made, without taking it (its budget
+   * does not start, it does not go first); null when it has none. Optional, with `has`.
+   */
+  whenMade?(raceId: string, turn: number): Promise<void> | null;
   /** A turn was dealt (committed): a planner may start deciding now. Optional. */
   dealt?(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void;
 }

@@ -109,8 +109,8 @@ export interface RaceServiceOptions {
   readonly clock: Clock;
   /** Finds a course by name. */
   readonly course: (name: string) => Course | undefined;
-  /** Called after a race's entries up to `lastSeq` are committed (fan-out to other processes). */
-  readonly published?: (raceId: string, lastSeq: number) => void;
+  /** Called after a race's entries up to `lastSeq` are committed, with those the commit wrote when known (fan-out to other processes). */
+  readonly published?: (raceId: string, lastSeq: number, entries?: readonly Entry[]) => void;
   /** Called with a seat's draft once this process's streams have it (fan-out to other processes; drafts.ts). */
   readonly drafted?: (raceId: string, draft: Draft) => void;
   /** The per-seat rate of drafts (drafts.ts). */
@@ -132,6 +132,12 @@ export interface RaceServiceOptions {
   readonly wantBots?: (raceId: string, turn: number) => void;
   /** Tells the other processes that this one plays the turn once its bots have decided (`botsTaken` there). */
   readonly tookBots?: (raceId: string, turn: number) => void;
+  /**
+   * Tells the other processes the orders this process's planner decided for the bots of a turn it
+   * dealt (`botsDecided` there), as soon as they are decided: whichever process takes the turn's
+   * last orders plays it at once, in the transaction that stores them, as the dealer would.
+   */
+  readonly sharedBots?: (raceId: string, turn: number, bots: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => void;
   /**
    * This process is the database's only writer (SQLite): a race kept in memory (race-cache.ts) is
    * used without a look at its version. Else (PostgreSQL, where other processes may change a
@@ -186,6 +192,12 @@ type Committer = (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: r
  */
 const HAND_OVER_MS = 2000;
 
+/** Races whose bots' orders of another process are kept at most (`botsDecided`). */
+const BOTS_OF_OTHERS = 5000;
+
+/** Which bots decide, at which level: a decision is for these. */
+const botsKey = (bots: readonly BotSeat[]): string => bots.map((b) => `${b.seat}${b.level}`).join(',');
+
 /** What `versioned` gives when another change of the race came first: nothing of the work was kept. */
 const STALE = Symbol('stale');
 
@@ -234,6 +246,9 @@ export class RaceService {
   private readonly tookBots: RaceServiceOptions['tookBots'];
   /** Races whose turn waits for the bots of another process (`wantBots`): decided here too once the timer fires, unless one took it. */
   private readonly askedForBots = new Map<string, { turn: number; timer: NodeJS.Timeout }>();
+  private readonly sharedBots: RaceServiceOptions['sharedBots'];
+  /** The bots' orders another process decided (`botsDecided`), by race: its latest turn's. */
+  private readonly botsOfOthers = new Map<string, { turn: number; bots: string; orders: Record<number, BotTurn> }>();
 
   constructor(o: RaceServiceOptions) {
     this.clock = o.clock;
@@ -244,6 +259,7 @@ export class RaceService {
     this.takeoverMs = o.takeoverMs ?? (this.planner.budgetMs ?? 0) + 5000;
     this.wantBots = o.wantBots;
     this.tookBots = o.tookBots;
+    this.sharedBots = o.sharedBots;
     this.repo = new RaceRepository(o.db, new RaceCache(o.alone ?? false));
     this.auth = new Auth(this.repo);
     this.setups = new RaceSetups(o.course);
@@ -320,7 +336,32 @@ export class RaceService {
   /** Tells the planner a turn was dealt, so that the bots may start deciding. */
   private dealt(id: string, setup: Setup, st: GameState, seats: readonly Pick<SeatRow, 'seat' | 'kind' | 'level'>[], race: Pick<RaceRow, 'deal' | 'seed'>): void {
     const bots = RaceService.bots(seats);
-    if (bots.length && st.phase === 'programming') this.planner.dealt?.(id, st.turn, setup, st, bots, dealSeed(storedDeal(race)));
+    if (!bots.length || st.phase !== 'programming') return;
+    const seed = dealSeed(storedDeal(race));
+    this.planner.dealt?.(id, st.turn, setup, st, bots, seed);
+    const share = this.sharedBots;
+    void this.planner.whenMade?.(id, st.turn)?.then(() => {
+      // Unless a later turn (or a rewind) came meanwhile: `decided` then would start another decision.
+      const orders = share && this.planner.has?.(id, st.turn) ? this.planner.decided(id, st.turn, setup, st, bots, seed) : null;
+      if (orders) share!(id, st.turn, bots, orders);
+    });
+  }
+
+  /**
+   * Another process decided the orders of bots `bots` for turn `turn` of race `id` (it dealt the
+   * turn): kept, so that the turn's last orders, if they arrive here, play it at once.
+   */
+  botsDecided(id: string, turn: number, bots: readonly BotSeat[], orders: Record<number, BotTurn>): void {
+    this.botsOfOthers.delete(id);
+    this.botsOfOthers.set(id, { turn, bots: botsKey(bots), orders });
+    // A race's latest only, and so many races at most (the least recently decided go first).
+    if (this.botsOfOthers.size > BOTS_OF_OTHERS) this.botsOfOthers.delete(this.botsOfOthers.keys().next().value!);
+  }
+
+  /** The bots' orders for the dealt turn `st` that another process decided (`botsDecided`), if they are in. */
+  private othersBots(race: Pick<RaceRow, 'id'>, seats: readonly Pick<SeatRow, 'seat' | 'kind' | 'level'>[], st: GameState): Record<number, BotTurn> | null {
+    const d = this.botsOfOthers.get(race.id);
+    return d && d.turn === st.turn && d.bots === botsKey(RaceService.bots(seats)) ? d.orders : null;
   }
 
   /**
@@ -787,7 +828,7 @@ export class RaceService {
    * them (the process that dealt the turn started them).
    */
   private botsElsewhere(race: Pick<RaceRow, 'id'>, seats: readonly Selectable<SeatRow>[], st: GameState): boolean {
-    return !!this.wantBots && seats.some((x) => x.kind === 'bot') && !(this.planner.has?.(race.id, st.turn) ?? true);
+    return !!this.wantBots && seats.some((x) => x.kind === 'bot') && !(this.planner.has?.(race.id, st.turn) ?? true) && !this.othersBots(race, seats, st);
   }
 
   /**
@@ -831,6 +872,9 @@ export class RaceService {
 
   /** The bots' orders for the dealt turn `st`, if the planner has them (it never waits). */
   private decidedBots(race: Selectable<RaceRow>, seats: readonly Selectable<SeatRow>[], setup: Setup, st: GameState) {
+    // Decided by the process that dealt the turn (`botsDecided`): not decided here a second time.
+    const others = (this.planner.has?.(race.id, st.turn) ?? true) ? null : this.othersBots(race, seats, st);
+    if (others) return others;
     return this.planner.decided(race.id, st.turn, setup, st, RaceService.bots(seats), dealSeed(storedDeal(race)));
   }
 
@@ -994,17 +1038,18 @@ export class RaceService {
    */
   announce(id: string, lastSeq: number, entries?: readonly Entry[], played?: HandedPlay): void {
     this.bus.emit('committed', id, lastSeq, entries, played);
-    this.published?.(id, lastSeq);
+    this.published?.(id, lastSeq, entries);
   }
 
   /**
    * Another process committed race `id`'s entries up to `lastSeq` (its NOTIFY): the race as kept
    * here is older (unless kept since), so it is let go, and the next request reads it at once
-   * rather than look at its version first; this process's streams read the entries.
+   * rather than look at its version first. This process's streams send the entries the
+   * notification carried (those the commit wrote, ending at `lastSeq`), or read them.
    */
-  committedElsewhere(id: string, lastSeq: number): void {
+  committedElsewhere(id: string, lastSeq: number, entries?: readonly Entry[]): void {
     this.repo.cache.olderThan(id, lastSeq);
-    this.bus.emit('committed', id, lastSeq);
+    this.bus.emit('committed', id, lastSeq, entries);
   }
 
   /** A turn played, for its report and picture: the state it began from, its events, the state after it. */

@@ -13,7 +13,7 @@ import { no, yes, type Answer } from './errors.js';
 import { rowBody, rowUnread, submittedCounts, type LoadedRace, type RaceRepository } from './repository.js';
 import type { RaceSetups } from './setups.js';
 import { stateOf } from './race-cache.js';
-import { publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
+import { finishOrder, publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
 
 export interface PlayedTurn {
   readonly before: GameState;
@@ -23,7 +23,12 @@ export interface PlayedTurn {
   /** Each seat's robot design, for pictures. */
   readonly designs: number[];
 }
-export type Replay = { turn: number; robots: ReturnType<typeof publicRobots>; events: GameEvent[] };
+/**
+ * A played turn for its replay: the robots as it began, the finishing order as it stood then (the
+ * public view's `finished`: robots' names, in groups tied for a place; a pbem race plays on after its
+ * first finisher), and the turn's events.
+ */
+export type Replay = { turn: number; robots: ReturnType<typeof publicRobots>; finished: string[][]; events: GameEvent[] };
 export type Report = { turn: number; report: ReturnType<typeof turnReport>; text: string };
 
 /** Played turns kept, with their replay and report once asked for. */
@@ -47,7 +52,7 @@ export const seatInfo = (s: Pick<SeatRow, 'seat' | 'name' | 'kind' | 'level' | '
 /** A kept play's replay, made once. */
 function replayOf(k: Kept, turn: number): Replay {
   const p = k.played;
-  k.replay ??= { turn, robots: publicRobots(p.before, p.setup.settings), events: p.events };
+  k.replay ??= { turn, robots: publicRobots(p.before, p.setup.settings), finished: finishOrder(p.before), events: p.events };
   return k.replay;
 }
 

@@ -343,6 +343,31 @@ test('the server describes its API in OpenAPI', async () => {
   }
 });
 
+test('a played turn\'s replay carries the finishing order as the turn began: a pbem robot that finished in turn 1 is listed in the replays of turns 2 and 3, not of turn 1', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    // Ava starts at (9,10), a square north of the one flag; seed 1 deals her a Move 1.
+    const course = {
+      name: 'Edge', description: 'One flag.', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [[9, 11]], start: [10, 10],
+      starts: [[9, 10], [11, 10], [10, 11], [11, 11]],
+    };
+    const race = await newRace(s.base, { course, rules: 'pbem', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 1 } });
+    const [a, b] = race.seats.map((x) => x.token!);
+    assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, facing: 'S', program: ['F1', 'L', 'L', 'L', 'L'] }, auth(a!))).status, 200);
+    assert.equal((await programFirstCards(s.base, race.id, 1, b!)).status, 200);
+    for (const turn of [2, 3]) for (const [seat, token] of [[0, a], [1, b]] as const) assert.equal((await programFirstCards(s.base, race.id, seat, token!)).status, 200, `turn ${turn}, seat ${seat}`);
+    const v = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+    assert.deepEqual([v.turn, v.status, v.finished], [4, 'running', [['Ava']]], 'the race plays on after Ava finished');
+    const replays = await Promise.all([1, 2, 3].map(async (t) => (await call(s.base, 'GET', `/api/races/${race.id}/turns/${t}`)).body));
+    assert.deepEqual(replays[0].events.filter((e: { type: string }) => e.type === 'finished'), [{ type: 'finished', robot: 0, place: 1 }]);
+    assert.deepEqual(replays.map((r) => r.finished), [[], [['Ava']], [['Ava']]]);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
 test('a pbem race: instructions without priorities, a start per robot, five more rounds after the first finisher', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);

@@ -80,6 +80,9 @@ export function publicRobots(st: GameState, settings: Settings = {}) {
   }));
 }
 
+/** The finishing order so far: the finishers' names, in groups tied for a place. */
+export const finishOrder = (st: GameState): string[][] => st.finished.map((g) => g.map((i) => st.robots[i]!.name));
+
 /**
  * `submitted`: the seats whose orders are in, each with how many registers its program fills (the
  * others' registers lie face down on the table as they are programmed: a count, never a card).
@@ -91,7 +94,7 @@ export function publicView(race: RaceSummary, st: GameState, seats: readonly Sea
     phase: st.phase,
     seats: seats.map((s) => ({ ...s, submitted: submitted.has(s.seat), programmed: submitted.get(s.seat) ?? 0 })),
     robots: publicRobots(st, race.settings as Settings),
-    finished: st.finished.map((g) => g.map((i) => st.robots[i]!.name)),
+    finished: finishOrder(st),
     // What the floor shows besides robots: pbem's upgrade at each hammer site (001 L181; unnamed
     // under Secret Options) and, under the Dice Rule, the damage each flag's die has left.
     offers: st.offers.map((o) => ({ x: o.x, y: o.y, option: (race.settings as Settings).secretOptions ? 'a secret option' : o.option })),

@@ -37,6 +37,29 @@ test('the server serves the web client: pages naming the hashed bundles, assets 
   }
 });
 
+test('a course picture (the home page shows them all) is sent compressed, with an ETag that answers 304, and cached an hour', async () => {
+  const s = await startServer((await freshDb('sqlite')).db);
+  try {
+    const get = (headers: Record<string, string> = {}) => s.app.inject({ method: 'GET', url: '/api/courses/cube-works/picture.svg', headers });
+    const plain = await get();
+    assert.equal(plain.statusCode, 200);
+    assert.match(String(plain.headers['content-type']), /^image\/svg\+xml/);
+    assert.match(plain.body, /^<svg/);
+    const br = await get({ 'accept-encoding': 'gzip, deflate, br' });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.ok(br.rawPayload.length < plain.rawPayload.length / 10, `${br.rawPayload.length} bytes as sent, of ${plain.rawPayload.length}`);
+    assert.equal((await get({ 'accept-encoding': 'gzip' })).headers['content-encoding'], 'gzip');
+    assert.equal(br.headers['cache-control'], 'public, max-age=3600');
+    assert.equal(br.headers.etag, plain.headers.etag);
+    const again = await get({ 'if-none-match': String(plain.headers.etag) });
+    assert.deepEqual([again.statusCode, again.rawPayload.length], [304, 0]);
+    assert.equal((await get({ 'if-none-match': '"other"' })).statusCode, 200);
+    assert.equal((await s.app.inject({ method: 'GET', url: '/api/courses/nowhere/picture.svg' })).statusCode, 404);
+  } finally {
+    await s.close();
+  }
+});
+
 test('static files count against the rate limit like every route', async () => {
   const manifest = await bundle();
   const s = await startServer((await freshDb('sqlite')).db, undefined, { max: 3, windowMs: 60_000 });

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** dist/ (this module runs from dist/server/src) and the repository's web/public. */
@@ -20,7 +21,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml', html: 'text/html; charset=utf-8' };
 
 /** A file ready to send: its bytes, compressed twice, and its ETag. */
-interface Prepared {
+export interface Prepared {
   readonly type: string;
   readonly raw: Buffer;
   readonly br: Buffer;
@@ -28,18 +29,20 @@ interface Prepared {
   readonly etag: string;
 }
 
-function prepare(body: Buffer, type: string): Prepared {
-  return {
-    type,
-    raw: body,
-    br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-    gzip: gzipSync(body, { level: 9 }),
-    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
-  };
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Compresses a file once (off the event loop: a course picture of 400 KB takes a second at brotli's best). */
+export async function prepare(body: Buffer, type: string): Promise<Prepared> {
+  const [br, gz] = await Promise.all([
+    brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzipAsync(body, { level: 9 }),
+  ]);
+  return { type, raw: body, br, gzip: gz, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
 }
 
 /** Sends a prepared file: 304 to a matching If-None-Match, else the best encoding the browser accepts. */
-function send(req: FastifyRequest, reply: FastifyReply, f: Prepared, cache: string): FastifyReply {
+export function send(req: FastifyRequest, reply: FastifyReply, f: Prepared, cache: string): FastifyReply {
   reply.header('cache-control', cache).header('etag', f.etag).header('vary', 'accept-encoding');
   if (req.headers['if-none-match'] === f.etag) return reply.code(304).send();
   const accepts = String(req.headers['accept-encoding'] ?? '');

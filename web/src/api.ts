@@ -128,6 +128,8 @@ export type StreamFrame = Entry[] | { entries: Entry[]; played: { turn: number; 
 export interface Replay {
   turn: number;
   robots: PublicRobot[];
+  /** The finishing order as the turn began: names, in groups tied for a place. */
+  finished: string[][];
   events: GameEvent[];
 }
 

@@ -10,7 +10,6 @@ import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { placeOf } from './robots-state.js';
 import { drawLegend, robotIcon as seatIcon, ordersPlayed, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
 
@@ -85,7 +84,7 @@ function drawMarks(): void {
   });
   svg.append(g);
   // Short: on a phone they stay in view with the board, one line after another.
-  const dice = (view.dice ?? []).map((left, k) => `flag ${k + 1}'s ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}`);
+  const dice = (view.dice ?? []).map((left, k) => `flag ${k + 1}'s die ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}`);
   const notes = [
     ...(view.offers ?? []).map((o) => `The hammer site at ${o.x},${o.y} offers ${o.option}.`),
     ...(dice.length ? [`Dice: ${dice.join(', ')}.`] : []),
@@ -149,19 +148,8 @@ function drawSeats(shown?: readonly Robot[]): void {
   // An option opened to its text stays open when the table is drawn again.
   const table = byId('seats');
   const opened = new Set([...table.querySelectorAll<HTMLDetailsElement>('details.option[open]')].map((d) => d.dataset.key));
-  table.replaceChildren(...seatsTable(view, seat, shown && finishedBefore(shown), draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
+  table.replaceChildren(...seatsTable(view, seat, shown, draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
   for (const d of table.querySelectorAll<HTMLDetailsElement>('details.option')) if (opened.has(d.dataset.key)) d.open = true;
-}
-
-/**
- * The robots a replay shows, those that finished in an earlier turn marked so (the replay's own
- * events mark those finishing in its turn, once shown). Told for the last turn played, whose
- * earlier finishers are the race's; an older turn's replay marks its own finishers only.
- */
-function finishedBefore(shown: readonly Robot[]): Robot[] {
-  const now = replay.shownTurn === played(view);
-  const inTurn = new Set(replay.shownEvents.flatMap((e) => (e.type === 'finished' ? [e.robot] : [])));
-  return shown.map((r, k) => (r.finished === undefined && now && !inTurn.has(k) ? { ...r, finished: placeOf(view.finished, r.name) } : r));
 }
 
 /**

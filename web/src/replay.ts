@@ -11,6 +11,7 @@ import { Animator, reducedMotion } from './animate.js';
 import { api, h, type Replay, type TurnReport } from './api.js';
 import type { BoardView } from './board.js';
 import { STEP_GAP_MS, STILL_STEP_MS } from './pace.js';
+import { placeOf } from './robots-state.js';
 import { robotsFromView, steps, type Robot, type Step } from './steps.js';
 import { cardWords, describe } from './words.js';
 
@@ -87,7 +88,12 @@ export class ReplayPlayer {
     ]);
     this.turn = turn;
     this.events = replay.events;
-    this.steps = steps(robotsFromView(replay.robots, this.designs()), replay.events);
+    // Those that finished in an earlier turn start it finished (a race may play on after its first finisher).
+    const start = robotsFromView(replay.robots, this.designs()).map((r) => {
+      const place = placeOf(replay.finished, r.name);
+      return place === undefined ? r : { ...r, finished: place };
+    });
+    this.steps = steps(start, replay.events);
     this.report = report.report;
     this.root.dataset.turn = String(turn);
     this.root.dataset.steps = String(this.steps.length);

@@ -277,6 +277,45 @@ test('[desktop] a winner who touches the last flag and drives off the floor late
   }
 });
 
+test('[desktop] the replay of a turn after a robot finished shows it finished from the turn\'s start (a pbem race plays on after its first finisher)', { skip }, async () => {
+  // Ava starts at (9,10), a square north of the one flag; seed 1 deals her a Move 1: she finishes in turn 1.
+  const course = {
+    name: 'Edge', description: 'One flag.', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [[9, 11]], start: [10, 10],
+    starts: [[9, 10], [11, 10], [10, 11], [11, 11]],
+  };
+  const created = await call(server.base, 'POST', '/api/races', { course, rules: 'pbem', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 1 }, seats: [{ name: 'Ava' }, { name: 'Bob' }] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id } = created.body;
+  const auth = (seat: number) => ({ authorization: `Bearer ${created.body.seats[seat].token}` });
+  const send = async (seat: number, turn: number, extra: Record<string, unknown> = {}) => {
+    const hand = (await call(server.base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(seat))).body.you.hand as string[];
+    const put = await call(server.base, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn, program: hand.slice(0, 5), ...extra }, auth(seat));
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+  };
+  await send(0, 1, { facing: 'S', program: ['F1', 'L', 'L', 'L', 'L'] });
+  await send(1, 1);
+  for (const turn of [2, 3]) for (const seat of [0, 1]) await send(seat, turn);
+  const v = (await call(server.base, 'GET', `/api/races/${id}`)).body;
+  assert.deepEqual([v.turn, v.status, v.finished], [4, 'running', [['Ava']]], 'Ava finished in turn 1; the race plays on');
+  const ctx = await browser.newContext(DESKTOP);
+  try {
+    const page = await open(ctx, `/race/${id}`);
+    await page.click('#tab-replay');
+    await page.waitForSelector('#replay[data-turn="3"]');
+    await page.selectOption('#replay .turn-pick', '2');
+    await page.waitForSelector('#replay[data-turn="2"]');
+    for (const step of ['.first', '.last']) {
+      await page.click(`#replay ${step}`);
+      await page.waitForSelector(`#replay[data-turn="2"][data-step="${step === '.first' ? 0 : Number(await page.getAttribute('#replay', 'data-steps')) - 1}"]`);
+      assert.equal(await page.getAttribute('#seats tr[data-seat="0"]', 'data-state'), 'finished 1st', `turn 2's replay at its ${step.slice(1)} step: Ava finished in turn 1`);
+      assert.doesNotMatch(await page.getAttribute('#seats tr[data-seat="1"]', 'data-state') ?? '', /finished/, 'Bob races on');
+    }
+    await page.screenshot({ path: `${SHOTS}replay-finished-before.png` });
+  } finally {
+    await ctx.close();
+  }
+});
+
 /**
  * Each name of the Robots table on one line beside its robot (measured in the page in one go: the
  * table is drawn anew as entries arrive): the robot's icon and its name side by side, the name one

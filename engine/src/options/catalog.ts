@@ -38,8 +38,12 @@ export const optionStep = (option: string): OptionStep | null => OPTION_STEPS.ge
 /** pbem upgrades switched on or off for a round (`active`, OPTIONS.md part 3). */
 export const TOGGLES: readonly string[] = ['Gyroscopic Stabilizer', ...WEAPONS];
 
-/** A card with uses is written `NAME:LEFT` (OPTIONS.md 1.4); its name is the part before. */
-export const optionName = (held: string): string => held.replace(/:\d+$/, '');
+/**
+ * A card with uses is written `NAME:LEFT` (OPTIONS.md 1.4); its name is the part before. A name
+ * without a colon is returned as it is, without a regular expression: the bots' search asks this
+ * of every held option in every register it simulates.
+ */
+export const optionName = (held: string): string => (held.includes(':') ? held.replace(/:\d+$/, '') : held);
 
 /** Uses left of a held card with uses: `NAME:LEFT`, or the card's full count for a bare name. */
 export function usesLeft(held: string, full: number): number {

@@ -185,20 +185,27 @@ export function lasers(ctx: Ctx, register: number): void {
   // card wins over it, whatever the order of the shooters.
   if (weaponShots.length > 1) weaponShots.sort((a, b) => +(b.weapon === 'Radio Control') - +(a.weapon === 'Radio Control'));
   for (const w of weaponShots) weaponHits(ctx, w, register);
-  dieHits?.forEach((points, f) => points && damageDie(ctx, f, points));
+  for (let f = 0; dieHits && f < dieHits.length; f++) if (dieHits[f]) damageDie(ctx, f, dieHits[f]!);
   for (let i = 0; hit && i < n; i++) {
     if (!hits[i]) continue;
     hits[i] = 0;
     destroyIfWrecked(ctx, i);
   }
   work.laserScratchClean = true;
-  if (weaponShots.length) {
-    const rank = (s: WeaponShot) => ctx.rules.shooterRank(ctx, s.shooter, register);
-    weaponMoves(ctx, weaponShots.slice().sort((a, b) => rank(b) - rank(a)));
-  }
+  if (weaponShots.length) weaponMoves(ctx, byShooterRank(ctx, weaponShots, register));
   // Emptied only when used: setting an array's length is a call into the runtime.
   if (special.length) special.length = 0;
   if (weaponShots.length) weaponShots.length = 0;
+}
+
+/**
+ * The weapons that move robots, in the rule set's order of their shooters (highest first). Its
+ * own function: a closure in `lasers` over the call's context and register made V8 allocate a
+ * context for them on every call of the step.
+ */
+function byShooterRank(ctx: Ctx, shots: readonly WeaponShot[], register: number): WeaponShot[] {
+  const rank = (s: WeaponShot) => ctx.rules.shooterRank(ctx, s.shooter, register);
+  return shots.slice().sort((a, b) => rank(b) - rank(a));
 }
 
 const NONE = 0x7fffffff;
