@@ -340,10 +340,11 @@ export class RaceService {
     const seed = dealSeed(storedDeal(race));
     this.planner.dealt?.(id, st.turn, setup, st, bots, seed);
     const share = this.sharedBots;
+    if (!share) return;
     void this.planner.whenMade?.(id, st.turn)?.then(() => {
       // Unless a later turn (or a rewind) came meanwhile: `decided` then would start another decision.
-      const orders = share && this.planner.has?.(id, st.turn) ? this.planner.decided(id, st.turn, setup, st, bots, seed) : null;
-      if (orders) share!(id, st.turn, bots, orders);
+      const orders = this.planner.has?.(id, st.turn) ? this.planner.decided(id, st.turn, setup, st, bots, seed) : null;
+      if (orders) share(id, st.turn, bots, orders);
     });
   }
 
