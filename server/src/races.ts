@@ -249,6 +249,11 @@ export class RaceService {
   private readonly sharedBots: RaceServiceOptions['sharedBots'];
   /** The bots' orders another process decided (`botsDecided`), by race: its latest turn's. */
   private readonly botsOfOthers = new Map<string, { turn: number; bots: string; orders: Record<number, BotTurn> }>();
+  /**
+   * With other processes: turns played here with the bots' orders the dealing process shared
+   * (`withShared`), and turns whose bots were asked of it (`askedFor`: they were not shared yet), for the metrics.
+   */
+  readonly handOvers = { withShared: 0, askedFor: 0 };
 
   constructor(o: RaceServiceOptions) {
     this.clock = o.clock;
@@ -848,6 +853,7 @@ export class RaceService {
     }, HAND_OVER_MS);
     timer.unref();
     this.askedForBots.set(id, { turn: st.turn, timer });
+    this.handOvers.askedFor++;
     this.wantBots!(id, st.turn);
   }
 
@@ -875,7 +881,10 @@ export class RaceService {
   private decidedBots(race: Selectable<RaceRow>, seats: readonly Selectable<SeatRow>[], setup: Setup, st: GameState) {
     // Decided by the process that dealt the turn (`botsDecided`): not decided here a second time.
     const others = (this.planner.has?.(race.id, st.turn) ?? true) ? null : this.othersBots(race, seats, st);
-    if (others) return others;
+    if (others) {
+      this.handOvers.withShared++;
+      return others;
+    }
     return this.planner.decided(race.id, st.turn, setup, st, RaceService.bots(seats), dealSeed(storedDeal(race)));
   }
 
