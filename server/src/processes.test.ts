@@ -120,6 +120,37 @@ test('two server processes on one PostgreSQL database, the two people of a race 
   }
 });
 
+test('two server processes on one PostgreSQL database: the entries a commit wrote come with its notification, and the other process\'s stream clients get them as they came, without reading them back', {
+  skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async () => {
+  const { A, B, stop } = await twoProcesses();
+  const notifier = new pg.Client({ connectionString: PG_URL });
+  try {
+    await notifier.connect();
+    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const id = created.body.id as string;
+    const auth = { authorization: `Bearer ${created.body.seats[0].token}` };
+    const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
+    await onB.ready;
+    // A real commit on A reaches B's client.
+    const view = (await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body;
+    await call(A, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, 5) }, auth);
+    const last = (await call(A, 'GET', `/api/races/${id}`)).body.lastSeq as number;
+    await until('B\'s client to have every entry', () => onB.seqs.length >= last, 20_000);
+    // A notification as another process sends it, of an entry that is in no database: only the notification can carry it.
+    const entry = { seq: last + 1, turn: view.turn, kind: 'race', event: { type: 'submitted', seat: 1 } };
+    await notifier.query('SELECT pg_notify($1, $2)', ['roborally_entries', JSON.stringify({ from: 'another', race: id, seq: last + 1, entries: [entry] })]);
+    await until('the notified entry on B\'s client', () => onB.seqs.includes(last + 1), 10_000);
+    assert.deepEqual(onB.seqs, Array.from({ length: last + 1 }, (_, k) => k + 1));
+    assert.deepEqual(onB.frames.at(-1), [entry], 'sent as it came');
+    onB.close();
+  } finally {
+    await notifier.end().catch(() => undefined);
+    await stop();
+  }
+});
+
 test('two server processes on one PostgreSQL database: a seat\'s draft sent to one reaches a stream client on each once, and a stream opened later on the other begins with it', {
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,
