@@ -19,7 +19,7 @@ import type { Db, RaceRow, SeatRow, Tables } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
 import { replayWaitMs, type Clock, type DeadlinePolicy } from './deadline.js';
 import { clockView, waitingClock } from './ready.js';
-import { DESIGNS, readRaceRequest } from './setup.js';
+import { DESIGNS, namedDesign, readRaceRequest } from './setup.js';
 import { firstTimersDeadline, turnDeadline } from './timing.js';
 import { courseFromJson } from '../../boards/src/index.js';
 import { no, yes, type Answer } from './errors.js';
@@ -561,6 +561,8 @@ export class RaceService {
     if (race.status !== 'running' || st.turn !== 1 || st.phase !== 'programming') return no(409, 'robot', 'a robot is chosen before the first turn is played');
     const holder = seats.find((x) => x.seat !== seat && (x.robot ?? x.seat) === robot);
     if (holder) return no(409, 'robot', `${holder.name} races that robot`);
+    const named = namedDesign(seats.find((x) => x.seat === seat)!.name);
+    if (named !== null && named !== robot) return no(409, 'robot', `a seat named after robot ${named} races it`);
     const committed = await this.commit(race, [{ turn: st.turn, kind: 'race', event: { type: 'robotChosen', seat, robot: robot as number } }], {
       writes: (q) => [q.updateTable('seats').set({ robot: robot as number }).where('race_id', '=', id).where('seat', '=', seat)],
       seatsChanged: true,
