@@ -6,7 +6,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DECK, beginTurn, cardType, cloneState, createState, playTurn, submitOrders, type GameState } from '../../engine/src/index.js';
-import { expertDecision, expertOptionThreshold, expertReentry } from './expert.js';
+import { EXPERT_WEIGHTS, againstRivals, expertDecision, expertOptionThreshold, expertReentry } from './expert.js';
+import { playProgram } from './search.js';
+import { Sim } from './sim.js';
+import { Judge } from './strong.js';
 import { chooseOrders } from './index.js';
 import { must, plainBoard, randomGame, setupOf } from './testing.js';
 
@@ -81,6 +84,31 @@ describe('the expert bot', () => {
     const st0 = must(createState(setup, [{ name: 'A', x: 0, y: 0, dir: 0, destroyed: true }]));
     const choice = expertReentry(setup, st0, 0, 3, { evaluations: 50_000 });
     assert.ok(choice.dir === 2 || choice.dir === 1, `faced ${choice.dir}`);
+  });
+
+  test('against the others: a program that pushes another robot into a pit scores `kill` more, a shot point of its damage `hurt` more', () => {
+    const setup = setupOf(plainBoard(7, 7, { '3,1': 'O' }, [[0, 6]]));
+    const w = { ...EXPERT_WEIGHTS, kill: 8, hurt: 1 };
+    const judge = new Judge(setup, w);
+    const f1 = DECK.find((c) => cardType(c) === 'F1')!;
+    // A behind B, the pit beyond B: A's Move 1 pushes B into it.
+    const push = must(createState(setup, [{ name: 'A', x: 3, y: 3, dir: 0 }, { name: 'B', x: 3, y: 2, dir: 0 }]));
+    const scored = (st: GameState, program: number[]) => {
+      const sim = new Sim(setup, st);
+      const root = sim.newSnapshot();
+      sim.save(root);
+      const plain = playProgram(sim, 0, program, judge.scorer(0));
+      sim.restore(root);
+      const versus = playProgram(sim, 0, program, againstRivals(judge.scorer(0), st, [1], w));
+      return versus - plain;
+    };
+    assert.equal(scored(push, [f1]), 8);
+    // B two squares ahead, facing away along the row: A standing still shoots it in each of the five registers.
+    const shot = must(createState(setup, [{ name: 'A', x: 3, y: 5, dir: 0 }, { name: 'B', x: 3, y: 3, dir: 1 }]));
+    assert.equal(scored(shot, []), 5);
+    // Without weights, the judge's score alone.
+    const alone = judge.scorer(0);
+    assert.equal(againstRivals(alone, shot, [1], { ...w, kill: 0, hurt: 0 }), alone);
   });
 
   test('two-wrench choice: an option while whole, the repair when badly damaged', () => {

@@ -7,7 +7,10 @@
  * 2. Then, in rounds while the budget lasts (budget.ts: evaluations, or a time on the caller's
  *    clock), each round adds
  *    - one deal of the others' plausible hands and their best programs with them (a sample, not a
- *      prediction: the candidates are scored by the mean over the samples, standing still being one);
+ *      prediction: the candidates are scored by the mean over the samples, standing still being one),
+ *      where what the others lose counts too: `kill` for another robot destroyed during the turn,
+ *      `hurt` for each point of damage it takes (pushed into a pit, shot: in a head-to-head race
+ *      the other's turns lost are as good as one's own gained);
  *    - `hands` hands it may be dealt next turn, and for every program the best lone next turn with
  *      each (lone.ts: on the course maps' transitions, every ordering of the hand's types) from
  *      where the program ends, after the end of the turn (repairs, locked registers: the engine's
@@ -54,9 +57,17 @@ export interface ExpertWeights extends StrongWeights {
   readonly hands: number;
   /** What an option card is worth against the repair it takes the place of, in registers of delay. */
   readonly optionValue: number;
+  /**
+   * What another robot destroyed during the turn is worth, in registers of delay, when its program
+   * plays a deal of the others' (the same for every program unless the program has a hand in it: a
+   * push into a pit or off the board, a shot, a square taken).
+   */
+  readonly kill: number;
+  /** What a point of damage another robot takes during the turn is worth, likewise. */
+  readonly hurt: number;
 }
 
-export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 2, rounds: 8, hands: 4, optionValue: 2 };
+export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 2, rounds: 8, hands: 4, optionValue: 2, kill: 8, hurt: 1 };
 
 /** The budget of a decision when the caller sets none: about 40 ms on a quiet core. */
 export const DEFAULT_BUDGET: Budget = { evaluations: 40_000 };
@@ -196,6 +207,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
   sim.save(root);
   const rivals = new Rivals(judge, state, i, movingRivals(state, i));
   const close = rivals.rivals.length > 0 && near(state, i, rivals.rivals);
+  const versus = againstRivals(evaluate, state, rivals.rivals, w);
   // The first deals of the others' hands, drawn now: searched whole when another robot is near
   // (their best programs join the candidates), then played in the rounds like every deal.
   const deals: Map<number, Card[]>[] = [];
@@ -207,7 +219,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
   };
   if (close) {
     for (let k = 0; k < w.moving && meter.left(); k++) {
-      for (const c of movingSearches(sim, root, i, robot, [deal(k)], cands, evaluate, order, (n) => meter.spend(n))) cands.push(cand(c.program, c.score));
+      for (const c of movingSearches(sim, root, i, robot, [deal(k)], cands, versus, evaluate, order, (n) => meter.spend(n))) cands.push(cand(c.program, c.score));
     }
     if (setup.rules.priorities) {
       // Other cards of the same types: they differ only when the others move (priority decides who goes first).
@@ -229,7 +241,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
   for (let round = 0; round < w.rounds && meter.left(); round++) {
     if (rivals.rivals.length) {
       const scenario = deal(round);
-      playPrograms(sim, root, i, cands.map((c) => c.program), evaluate, scenario).forEach((score, k) => {
+      playPrograms(sim, root, i, cands.map((c) => c.program), versus, scenario).forEach((score, k) => {
         cands[k]!.turn += score;
         cands[k]!.samples++;
       });
@@ -276,6 +288,24 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
   return orders;
 }
 
+/**
+ * The judge's score of robot i's end, plus what the others lost during the turn: `kill` for each
+ * destroyed, `hurt` for each point of damage taken (a shot, a push into a pit).
+ */
+export function againstRivals(evaluate: Evaluate, state: GameState, rivals: readonly number[], w: ExpertWeights): Evaluate {
+  if (!rivals.length || (!w.kill && !w.hurt)) return evaluate;
+  const before = rivals.map((j) => state.robots[j]!.damage);
+  return (s, kind, reg, finishedAt) => {
+    let v = evaluate(s, kind, reg, finishedAt);
+    rivals.forEach((j, n) => {
+      const r = s.robots[j]!;
+      if (r.status !== 'active') v += w.kill;
+      else v += w.hurt * Math.max(0, r.damage - before[n]!);
+    });
+    return v;
+  };
+}
+
 /** Programs kept from each search with the others moving. */
 const MOVING_KEEP = 8;
 
@@ -287,14 +317,14 @@ const MOVING_KEEP = 8;
  */
 function movingSearches(
   sim: Sim, root: Snapshot, i: number, robot: RobotState, scenarios: readonly Map<number, Card[]>[],
-  candidates: readonly { program: Card[] }[], evaluate: Evaluate, order: readonly number[], spend: (leaves: number) => void = () => {},
+  candidates: readonly { program: Card[] }[], versus: Evaluate, evaluate: Evaluate, order: readonly number[], spend: (leaves: number) => void = () => {},
 ): { program: Card[]; total: number; score: number }[] {
   const seen = new Set(candidates.map((c) => c.program.join()));
   const cards = byType(robot.hand);
   const out: { program: Card[]; total: number; score: number }[] = [];
   for (const scenario of scenarios) {
     for (const [j, p] of scenario) setProgram(sim, j, p);
-    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: MOVING_KEEP });
+    const found = searchPrograms(sim, i, robot.hand, versus, { order, keep: MOVING_KEEP });
     spend(found.leaves + found.top.length);
     for (const j of scenario.keys()) setProgram(sim, j, []);
     for (const c of found.top) {

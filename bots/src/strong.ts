@@ -28,7 +28,7 @@ import {
 } from '../../engine/src/index.js';
 import { shuffle, type RngState } from '../../engine/src/index.js';
 import { decisionRng, idleOrders, type Bot } from './common.js';
-import { courseMaps, nearestAfter, stateIndex, togo, type CourseMaps } from './distance.js';
+import { courseMaps, stateIndex, togo, type CourseMaps } from './distance.js';
 import { byType, playPrograms, programOf, searchPrograms, setProgram, type Evaluate } from './search.js';
 import { searchLone, typeCounts, type LoneScore, type LoneStart } from './lone.js';
 import { Sim, type Snapshot } from './sim.js';
@@ -210,7 +210,7 @@ export class Judge {
   /**
    * An upper bound of `scorer(me)` at every leaf below the sim's state after register `reg`, for
    * the search to cut branches by (`SearchOptions.bound`): ending, the registers to go a lone
-   * robot can come nearest to in the registers left (`nearestAfter`; the others standing still
+   * robot can come nearest to in the registers left (the maps' `nearest`; the others standing still
    * only block) and the damage after the most a repair site gives back; destroyed, a life and the
    * nearest place it can re-enter from (its archive, a repair site or a flag it may touch on the
    * way), plus `BOUND_SLACK`. No bound (Infinity) where it may touch a flag in the registers left;
@@ -238,7 +238,7 @@ export class Judge {
       const s = stateIndex(b, r.x, r.y, r.dir, reg + 1);
       const left = 5 - reg;
       if (m.fewest[flags]![s]! <= left) return Infinity;
-      const ending = -(m.after[flags]! + nearestAfter(m, flags, left)[s]! + this.damageCost(Math.max(0, r.damage - mostRepair)));
+      const ending = -(m.after[flags]! + m.nearest[flags]![left]![s]! + this.damageCost(Math.max(0, r.damage - mostRepair)));
       const [ax, ay] = r.archive ?? r.start;
       const reentry = Math.min(this.nearestSite(flags), ...[0, 1, 2, 3].map((d) => togo(m, flags, ax, ay, d, 1)));
       return Math.max(ending, -(reentry + life(r.lives))) + BOUND_SLACK;

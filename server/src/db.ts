@@ -6,11 +6,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import {
-  CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect,
+  CompiledQuery, Kysely, PostgresAdapter, SqliteDialect,
   type Generated, type LogEvent, type PostgresPool, type PostgresPoolClient, type QueryResult,
 } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrations.js';
+import { CurrentSchemaPostgresDialect, migrateToLatest } from './migrations.js';
 import { openSqlite } from './sqlite.js';
 
 export interface RaceRow {
@@ -258,7 +258,7 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
     const stats: DbStats = { statements: 0, transactions: 0, roundTrips: 0, poolWaits: 0, poolWaitMs: 0 };
-    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool, max, stats) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
+    return { db: new Kysely<Tables>({ dialect: new CurrentSchemaPostgresDialect({ pool: preparedOnce(pool, max, stats) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
   }
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });

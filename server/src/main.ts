@@ -4,6 +4,7 @@
  * and MAIL_RELAY_URL set, races are also run by e-mail (docs/mail.md).
  */
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { shippedCourses } from './courses.js';
 import { buildApp } from './app.js';
 import { migrate, openDb } from './db.js';
@@ -51,9 +52,31 @@ function withoutPassword(url: string): string {
   }
 }
 
+/** A port in use or not allowed, said in one line with what to do. */
+function cannotListen(e: unknown): never {
+  const { code, address, port } = e as { code?: string; address?: string; port?: number };
+  const where = `${address}:${port}`;
+  if (code === 'EADDRINUSE') throw new StartError(`${where} is in use (another server?); stop it, or start on another port: PORT=${port === 8080 ? 8081 : Number(port) + 1} npm start`);
+  if (code === 'EACCES') throw new StartError(`${where} may not be listened on by this user (a port below 1024?); start on another port: PORT=8080 npm start`);
+  throw e;
+}
+
+/**
+ * Whether the port can be listened on, asked before the database is opened: a second `npm start`
+ * in the same folder would otherwise play the first one's due deadlines on its SQLite file
+ * before it found the port taken.
+ */
+async function checkPort(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(port, host, () => resolve())).catch(cannotListen);
+  await new Promise((r) => probe.close(r));
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? '127.0.0.1';
+  await checkPort(host, port);
   const url = process.env.DATABASE_URL;
   const poolSize = envInt('DB_POOL_SIZE');
   const { db, dialect, stats } = openDb(url ? { url, ...(poolSize ? { poolSize } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
@@ -74,7 +97,7 @@ async function main(): Promise<void> {
   const nice = envInt('BOT_NICE');
   if (nice !== undefined && nice > 19) throw new Error(`BOT_NICE: expected a whole number from 1 to 19, got "${nice}"`);
   const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
-  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => fanout?.publish(id, seq), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite',
+  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq, entries) => fanout?.publish(id, seq, entries), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite',
     // Other processes may share a PostgreSQL database: a turn's bots are decided by the one that dealt it.
     // Each tells the others what they decided, so that a turn's last orders play it wherever they arrive.
     ...(url ? {
@@ -93,12 +116,12 @@ async function main(): Promise<void> {
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   });
   // For the operator and the load benchmark: the event loop's delay and the memory, from outside.
-  if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts }, ...(stats ? { db: { ...stats, notifies: fanout?.sent() ?? 0 } } : {}) }));
+  if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts }, ...(stats ? { db: { ...stats, notifies: fanout?.sent() ?? 0 }, handOvers: service.handOvers } : {}) }));
   // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
   // process, whose streams read the entries for their own clients.
   fanout = url
     ? await postgresFanout(url, {
-        entries: (raceId, seq) => service.committedElsewhere(raceId, seq),
+        entries: (raceId, seq, entries) => service.committedElsewhere(raceId, seq, entries),
         resync: () => service.bus.emit('resync'),
         draft: (raceId, d) => service.relayDraft(raceId, d),
         bots: (kind, raceId, turn) => (kind === 'wanted' ? service.botsWanted(raceId, turn) : service.botsTaken(raceId, turn)),
@@ -132,9 +155,10 @@ async function main(): Promise<void> {
     console.error('resuming turns whose orders are in failed:', (e as Error).message);
   }
   const timer = setInterval(tick, 500);
-  await app.listen({ port, host });
+  await app.listen({ port, host }).catch(cannotListen);
   if (mail) console.log(`mail from ${mailConfig!.from}${mailConfig!.smtpListen ? `, SMTP listener on ${mailConfig!.smtpListen}` : ''}${mailConfig!.imapUrl ? ', IMAP mailbox polled' : ''}`);
-  console.log(`roborally server on http://${host === '0.0.0.0' ? 'localhost' : host}:${port} (${dialect}${dialect === 'sqlite' ? `, ${join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite')}` : ''}); API at /api/openapi.json`);
+  const site = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  console.log(`roborally server on ${site} (${dialect}${dialect === 'sqlite' ? `, ${join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite')}` : ''}); API at ${site}/api/openapi.json`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

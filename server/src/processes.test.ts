@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { PG_URL, call, dropSchema, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
+import { PG_URL, call, dropSchema, exited, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 // Many streams from the one address of the test.
@@ -12,12 +12,21 @@ async function twoProcesses() {
   const { db, url } = await freshDb('postgres');
   await db.destroy();
   const port = 20000 + Math.floor(Math.random() * 12000);
-  const procs = [await start(url!, port), await start(url!, port + 1)];
+  const procs = [await start(url!, port)];
+  // The first is stopped if the second cannot start: nothing is left to keep the runner waiting.
+  try {
+    procs.push(await start(url!, port + 1));
+  } catch (e) {
+    procs[0]!.kill('SIGKILL');
+    await exited(procs[0]!);
+    await dropSchema(url);
+    throw e;
+  }
   return {
     A: `http://127.0.0.1:${port}`, B: `http://127.0.0.1:${port + 1}`,
     stop: async () => {
       procs.forEach((p) => p.kill('SIGKILL'));
-      await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r(null) : p.once('exit', r)))));
+      await Promise.all(procs.map(exited));
       await dropSchema(url);
     },
   };
@@ -105,8 +114,42 @@ test('two server processes on one PostgreSQL database, the two people of a race 
     const [a, b] = [await decided(A), await decided(B)];
     assert.ok(a >= 1 && b >= 1, `each process dealt turns and decided their bots (A ${a}, B ${b})`);
     assert.ok(a + b >= played && a + b <= played + 1, `${a + b} decisions for ${played + 1} turns dealt`);
+    // The metrics tell so too: turns played with shared orders on each process, none asked for.
+    const handOvers = await Promise.all([A, B].map(async (base) => (await call(base, 'GET', '/api/metrics')).body.handOvers as { withShared: number; askedFor: number }));
+    assert.ok(handOvers.every((h) => h.withShared >= 1 && h.askedFor === 0), JSON.stringify(handOvers));
   } finally {
     await listener.end().catch(() => undefined);
+    await stop();
+  }
+});
+
+test('two server processes on one PostgreSQL database: the entries a commit wrote come with its notification, and the other process\'s stream clients get them as they came, without reading them back', {
+  skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async () => {
+  const { A, B, stop } = await twoProcesses();
+  const notifier = new pg.Client({ connectionString: PG_URL });
+  try {
+    await notifier.connect();
+    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const id = created.body.id as string;
+    const auth = { authorization: `Bearer ${created.body.seats[0].token}` };
+    const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
+    await onB.ready;
+    // A real commit on A reaches B's client.
+    const view = (await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body;
+    await call(A, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, 5) }, auth);
+    const last = (await call(A, 'GET', `/api/races/${id}`)).body.lastSeq as number;
+    await until('B\'s client to have every entry', () => onB.seqs.length >= last, 20_000);
+    // A notification as another process sends it, of an entry that is in no database: only the notification can carry it.
+    const entry = { seq: last + 1, turn: view.turn, kind: 'race', event: { type: 'submitted', seat: 1 } };
+    await notifier.query('SELECT pg_notify($1, $2)', ['roborally_entries', JSON.stringify({ from: 'another', race: id, seq: last + 1, entries: [entry] })]);
+    await until('the notified entry on B\'s client', () => onB.seqs.includes(last + 1), 10_000);
+    assert.deepEqual(onB.seqs, Array.from({ length: last + 1 }, (_, k) => k + 1));
+    assert.deepEqual(onB.frames.at(-1), [entry], 'sent as it came');
+    onB.close();
+  } finally {
+    await notifier.end().catch(() => undefined);
     await stop();
   }
 });

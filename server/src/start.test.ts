@@ -2,9 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, exited, spawnServer } from './testing.js';
+import { call, exitsWithin, spawnServer } from './testing.js';
 
 const port = () => 20000 + Math.floor(Math.random() * 12000);
 
@@ -15,7 +16,7 @@ test('without DATABASE_URL the server starts on SQLite under DATA_DIR, whether P
     assert.deepEqual(await call(`http://127.0.0.1:${p}`, 'GET', '/api/health'), { status: 200, body: { ok: true } });
   } finally {
     child.kill('SIGTERM');
-    await exited(child);
+    await exitsWithin(child, 30_000);
   }
 });
 
@@ -28,4 +29,20 @@ test('a DATABASE_URL that points nowhere stops the start with one line naming it
     assert.doesNotMatch(e.message, /\n\s+at /, 'no stack');
     return true;
   });
+});
+
+test('a PORT already in use stops the start with one line naming the address and what to do, not a stack', { timeout: 60_000 }, async () => {
+  const busy = createServer();
+  await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+  const p = (busy.address() as AddressInfo).port;
+  try {
+    await assert.rejects(spawnServer({ PORT: String(p), DATA_DIR: mkdtempSync(join(tmpdir(), 'rr-start-')), DATABASE_URL: '' }), (e: Error) => {
+      assert.match(e.message, /server exited \(1\)/);
+      assert.match(e.message, new RegExp(`roborally server: 127\\.0\\.0\\.1:${p} is in use \\(another server\\?\\); stop it, or start on another port: PORT=\\d+ npm start`));
+      assert.doesNotMatch(e.message, /\n\s+at /, 'no stack');
+      return true;
+    });
+  } finally {
+    busy.close();
+  }
 });

@@ -84,7 +84,7 @@ function drawMarks(): void {
   });
   svg.append(g);
   // Short: on a phone they stay in view with the board, one line after another.
-  const dice = (view.dice ?? []).map((left, k) => `flag ${k + 1}'s ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}`);
+  const dice = (view.dice ?? []).map((left, k) => `flag ${k + 1}'s die ${left > 0 ? `absorbs ${left} more damage` : 'is gone'}`);
   const notes = [
     ...(view.offers ?? []).map((o) => `The hammer site at ${o.x},${o.y} offers ${o.option}.`),
     ...(dice.length ? [`Dice: ${dice.join(', ')}.`] : []),

@@ -794,7 +794,7 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
   const dice = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1] }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const page2 = await open(ctx, `/race/${dice.id}`);
   await page2.waitForSelector('body[data-ready]');
-  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Dice: flag 1\'s absorbs 3 more damage, flag 2\'s absorbs 2 more damage, flag 3\'s absorbs 1 more damage.']);
+  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Dice: flag 1\'s die absorbs 3 more damage, flag 2\'s die absorbs 2 more damage, flag 3\'s die absorbs 1 more damage.']);
   assert.equal(await page2.locator('#board svg text.die').count(), 3);
   await page2.screenshot({ path: `${SHOTS}dice.png` });
   await ctx.close();
