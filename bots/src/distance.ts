@@ -29,6 +29,8 @@ export interface CourseMaps {
   readonly fewest: Uint16Array[];
   /** Per flag: the registers expected with a dealt hand's card types at hand (FAR: never). */
   readonly toFlag: Float32Array[];
+  /** Per flag and level j (0 to 4): the fewest `toFlag` a lone robot can end in after exactly j more registers (`nearestLevels`). */
+  readonly nearest: Float32Array[][];
   /** Per card type: the chance that a dealt hand (undamaged) holds one. */
   readonly odds: Float64Array;
   /** Per flag k: registers from flag k (best facing, register 1) to flag k + 1; the last is 0. */
@@ -144,7 +146,8 @@ function buildMaps(setup: Setup): CourseMaps {
   const after = b.flags.map(() => 0);
   for (let k = b.flags.length - 2; k >= 0; k--) after[k] = after[k + 1]! + leg[k]!;
 
-  return { board: b, states, next, fewest, toFlag, odds, leg, after, laserBeams };
+  const nearest = toFlag.map((v) => nearestLevels(next, v));
+  return { board: b, states, next, fewest, toFlag, nearest, odds, leg, after, laserBeams };
 }
 
 /**
@@ -226,38 +229,30 @@ function expectedRegisters(next: Int32Array, fewest: Uint16Array, odds: Float64A
   return v;
 }
 
-const nearestCache = new WeakMap<CourseMaps, Float32Array[][]>();
-
 /**
- * The fewest registers to go a lone robot can end in after exactly `j` more registers (1 to 4)
- * from a state, with every card type at hand: `toFlag[flags]` at the best state `j` transitions
- * away (FAR if every way destroys it). A bound for the search: nothing a hand plays from there
- * ends nearer, unless it touches the flag on the way (then `fewest` is at most `j`). Built per
- * flag on first use, and kept with the maps.
+ * Per level j (0 to 4): the fewest registers to go a lone robot can end in after exactly j more
+ * registers from each state, with every card type at hand (level 0 is `toFlag` itself; FAR if every
+ * way destroys it). A bound for the search: nothing a hand plays from there ends nearer, unless it
+ * touches the flag on the way (then `fewest` is at most j).
  */
-export function nearestAfter(m: CourseMaps, flags: number, j: number): Float32Array {
-  let byFlag = nearestCache.get(m);
-  if (!byFlag) nearestCache.set(m, (byFlag = []));
-  let levels = byFlag[flags];
-  if (!levels) {
-    const T = CARD_TYPES.length;
-    levels = [m.toFlag[flags]!];
-    for (let k = 1; k <= 4; k++) {
-      const prev = levels[k - 1]!;
-      const v = new Float32Array(m.states).fill(FAR);
-      for (let s = 0; s < m.states; s++) {
-        let best = FAR;
-        for (let t = 0; t < T; t++) {
-          const n = m.next[s * T + t]!;
-          if (n >= 0 && prev[n]! < best) best = prev[n]!;
-        }
-        v[s] = best;
+function nearestLevels(next: Int32Array, toFlag: Float32Array): Float32Array[] {
+  const T = CARD_TYPES.length;
+  const states = toFlag.length;
+  const levels = [toFlag];
+  for (let k = 1; k <= 4; k++) {
+    const prev = levels[k - 1]!;
+    const v = new Float32Array(states);
+    for (let s = 0; s < states; s++) {
+      let best = FAR;
+      for (let t = 0; t < T; t++) {
+        const n = next[s * T + t]!;
+        if (n >= 0 && prev[n]! < best) best = prev[n]!;
       }
-      levels.push(v);
+      v[s] = best;
     }
-    byFlag[flags] = levels;
+    levels.push(v);
   }
-  return levels[j]!;
+  return levels;
 }
 
 /** The card types by index, as the maps' `next` has them. */

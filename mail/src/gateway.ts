@@ -31,6 +31,12 @@ export interface MailConfig {
   readonly remindHours?: number;
   /** Milliseconds between rounds of writing and sending mail (default 1000). */
   readonly pumpMs?: number;
+  /**
+   * Seconds the relay may take to connect, to greet, and to answer each command, the mail's data
+   * included (default 20; nodemailer's own are 2 and 10 minutes): a relay that hangs fails the mail,
+   * which is tried again later, well before its claim in the outbox (a minute) lapses.
+   */
+  readonly relayTimeoutSeconds?: number;
   /** Where the relay's failures are told (default: the server's standard error). */
   readonly log?: (line: string) => void;
 }
@@ -53,6 +59,7 @@ export function mailConfigFromEnv(env: NodeJS.ProcessEnv): MailConfig | null {
     ...(env.MAIL_IMAP_URL ? { imapUrl: env.MAIL_IMAP_URL } : {}),
     ...(num('MAIL_IMAP_POLL_SECONDS') ? { imapPollSeconds: num('MAIL_IMAP_POLL_SECONDS')! } : {}),
     ...(num('MAIL_REMIND_HOURS') ? { remindHours: num('MAIL_REMIND_HOURS')! } : {}),
+    ...(num('MAIL_RELAY_TIMEOUT_SECONDS') ? { relayTimeoutSeconds: num('MAIL_RELAY_TIMEOUT_SECONDS')! } : {}),
   };
 }
 
@@ -102,8 +109,12 @@ export class MailGateway {
     this.config = config;
     this.db = mailDb(db);
     this.addr = addressing(config.from);
-    // One pooled connection to the relay, kept open between mails.
-    this.transport = typeof config.relay === 'string' ? nodemailer.createTransport(`${config.relay}${config.relay.includes('?') ? '&' : '?'}pool=true&maxConnections=1`) : config.relay;
+    // One pooled connection to the relay, kept open between mails; a relay that hangs is given up
+    // on (options in the URL, such as ?socketTimeout=, win).
+    const ms = (config.relayTimeoutSeconds ?? 20) * 1000;
+    this.transport = typeof config.relay === 'string'
+      ? nodemailer.createTransport({ url: config.relay, pool: true, maxConnections: 1, connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms })
+      : config.relay;
     this.outbox = new Outbox({ db: this.db, service, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3, log: config.log ?? ((line) => console.error(line)) });
   }
 

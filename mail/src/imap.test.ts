@@ -15,7 +15,8 @@ if (missing) console.log(`# IMAP tests skipped: ${missing}`);
 
 test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, read, acknowledged and marked seen; one without the secret is refused', { skip: missing ?? false }, async () => {
   const dovecot = await startDovecot();
-  const sink = await smtpSink();
+  // dovecot is stopped if what follows cannot be had: no process is left to keep the runner waiting.
+  const sink = await smtpSink().catch(async (e) => (await dovecot.stop(), Promise.reject(e)));
   const { db } = await freshDb('sqlite');
   const clock = new TestClock();
   const service = new RaceService({ db, clock, course });

@@ -3,18 +3,20 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, exited, spawnServer } from '../../server/src/testing.js';
+import type { ChildProcess } from 'node:child_process';
+import { call, exitsWithin, spawnServer } from '../../server/src/testing.js';
 import { mailConfigFromEnv } from './gateway.js';
 import { freePort, sendMail, smtpSink, until } from './testing.js';
 
 test('npm start races by mail when MAIL_FROM, MAIL_RELAY_URL and MAIL_SMTP_LISTEN are set: a race created over HTTP mails its seats and takes their orders', async () => {
   const sink = await smtpSink();
   const [port, smtp] = [await freePort(), await freePort()];
-  const child = await spawnServer({
-    PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'rr-mail-')), DATABASE_URL: '',
-    MAIL_FROM: 'RoboRally <race@rr.test>', MAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_SMTP_LISTEN: `127.0.0.1:${smtp}`,
-  });
+  let child: ChildProcess | null = null;
   try {
+    child = await spawnServer({
+      PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'rr-mail-')), DATABASE_URL: '',
+      MAIL_FROM: 'RoboRally <race@rr.test>', MAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_SMTP_LISTEN: `127.0.0.1:${smtp}`,
+    });
     const created = await call(`http://127.0.0.1:${port}`, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 } });
     assert.equal(created.status, 201);
     assert.equal(created.body.seats[0].email, 'ava@a.test');
@@ -26,8 +28,8 @@ test('npm start races by mail when MAIL_FROM, MAIL_RELAY_URL and MAIL_SMTP_LISTE
     assert.match(ack.mail.text ?? '', /Every order was in, so the turn has been played; its report follows\./);
     await until('the report of turn 1', () => sink.mails.find((c) => /Turn 1: report/.test(c.mail.subject ?? '')));
   } finally {
-    child.kill('SIGTERM');
-    await exited(child);
+    child?.kill('SIGTERM');
+    if (child) await exitsWithin(child, 30_000);
     await sink.close();
   }
 });

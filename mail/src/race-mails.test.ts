@@ -409,6 +409,35 @@ test('a mail the relay refuses is logged with its error and sent again later', a
   }
 });
 
+test('a relay that takes the mail\'s data and never answers is given up on after the relay timeout: the mail is logged and tried again, and the gateway stops at once', { timeout: 60_000 }, async () => {
+  const hung: (() => void)[] = [];
+  const relay = new SMTPServer({
+    authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], disableReverseLookup: true, logger: false,
+    // The data is read, and the answer never comes (held until the test ends).
+    onData(stream, _session, done) {
+      stream.resume();
+      stream.on('end', () => hung.push(() => done()));
+    },
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', () => r()));
+  const a = relay.server.address();
+  const t = await setup({ relay: `smtp://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`, relayTimeoutSeconds: 0.5 });
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    assert.equal(hung.length, 1, 'the relay got the first mail');
+    assert.equal(t.logged.length, 1, t.logged.join('\n'));
+    assert.match(t.logged[0]!, /^mail: the relay refused ".*starts on first-shift" to ava@a\.test \(attempt 1\): .*[Tt]imeout.*; trying again in 5 s$/);
+    const rows = await mailDb(t.db).selectFrom('mail_outbox').select(['sent_at', 'attempts']).execute();
+    assert.ok(rows.every((r) => r.sent_at === null), 'nothing marked sent');
+  } finally {
+    await t.close();
+    hung.forEach((f) => f());
+    await new Promise<void>((r) => relay.close(() => r()));
+  }
+});
+
 test('a locked register is named in the instructions, and in the answer to a program with a card too many', async () => {
   const t = await setup();
   try {

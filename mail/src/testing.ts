@@ -127,14 +127,21 @@ export async function startDovecot(): Promise<{ url: string; port: number; user:
   child.stderr!.on('data', (d) => (out += String(d)));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const log = () => (existsSync(join(dir, 'dovecot.log')) ? readFileSync(join(dir, 'dovecot.log'), 'utf8') : '');
-  await until('dovecot to listen', async () => {
-    if (child.exitCode !== null) throw new Error(`dovecot exited: ${out}${log()}`);
-    return new Promise<boolean>((resolve) => {
-      const c = createConnection(port, '127.0.0.1');
-      c.once('data', () => (c.end(), resolve(true)));
-      c.once('error', () => resolve(false));
+  try {
+    await until('dovecot to listen', async () => {
+      if (child.exitCode !== null) throw new Error(`dovecot exited: ${out}${log()}`);
+      return new Promise<boolean>((resolve) => {
+        const c = createConnection(port, '127.0.0.1');
+        c.once('data', () => (c.end(), resolve(true)));
+        c.once('error', () => resolve(false));
+      });
     });
-  });
+  } catch (e) {
+    // A dovecot that never listened is not left running to keep the test runner waiting.
+    child.kill('SIGKILL');
+    await exited;
+    throw e;
+  }
   return {
     url: `imap://rr:race-secret@127.0.0.1:${port}/INBOX`, port, user: 'rr', pass: 'race-secret',
     stop: async () => {

@@ -6,11 +6,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import {
-  CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect,
+  CompiledQuery, Kysely, PostgresAdapter, SqliteDialect,
   type Generated, type LogEvent, type PostgresPool, type PostgresPoolClient, type QueryResult,
 } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrations.js';
+import { CurrentSchemaPostgresDialect, migrateToLatest } from './migrations.js';
 import { openSqlite } from './sqlite.js';
 
 export interface RaceRow {
@@ -258,7 +258,7 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
     const stats: DbStats = { statements: 0, transactions: 0, roundTrips: 0, poolWaits: 0, poolWaitMs: 0 };
-    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparedOnce(pool, max, stats) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
+    return { db: new Kysely<Tables>({ dialect: new CurrentSchemaPostgresDialect({ pool: preparedOnce(pool, max, stats) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
   }
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -276,6 +276,16 @@ export function databaseUnavailable(e: unknown): boolean {
   const message = typeof err?.message === 'string' ? err.message : '';
   return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', 'SQLITE_BUSY', 'SQLITE_IOERR']
     .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+}
+
+/**
+ * Whether an error means the database has no room to write (SQLite's SQLITE_FULL, PostgreSQL's
+ * disk_full): nothing of the request was kept, and it may be sent again once there is room
+ * (answered 507).
+ */
+export function databaseFull(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return code === 'SQLITE_FULL' || code === '53100';
 }
 
 /** Brings the database's tables up to date (server/src/migrations.ts). */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { call, exited, freshDb, PG_URL, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
+import { call, exited, exitsWithin, freshDb, PG_URL, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skip = !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)';
@@ -97,7 +97,7 @@ test('a second server process started while the first is busy on the same Postgr
       assert.equal(died, false, `start ${k + 1}: the second process died`);
       assert.ok(passedOn, `start ${k + 1}: process B passed on no entry committed by A`);
       second.kill('SIGTERM');
-      await exited(second);
+      assert.ok(await exitsWithin(second, 30_000), `start ${k + 1}: it stopped within 30 s of SIGTERM`);
       assert.equal(second.exitCode, 0, `start ${k + 1}: it stopped as asked`);
     }
   } finally {

@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Migrator, sql } from 'kysely';
+import pg from 'pg';
 import { migrate } from './db.js';
 import { storedDeal } from './deal.js';
 import { MIGRATIONS } from './migrations.js';
-import { freshDb, postgresAnswers } from './testing.js';
+import { PG_URL, dropSchema, freshDb, postgresAnswers } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
@@ -44,3 +45,44 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     }
   });
 }
+
+test('[postgres] migrations succeed while other schemas of the database are created and dropped meanwhile (by other tests or applications)', { skip: skipFor('postgres'), timeout: 120_000 }, async () => {
+  let stop = false;
+  let churned = 0;
+  // Two clients that make and drop schemas with a table in them as fast as they can.
+  const churn = async () => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    try {
+      while (!stop) {
+        const schema = `rr_churn_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+        await c.query(`create schema ${schema}`);
+        await c.query(`create table ${schema}.t (id serial primary key)`);
+        await c.query(`drop schema ${schema} cascade`);
+        churned++;
+      }
+    } finally {
+      await c.end();
+    }
+  };
+  const churners = [churn(), churn()];
+  const failed: string[] = [];
+  try {
+    for (let k = 0; k < 12; k++) {
+      const { db, url } = await freshDb('postgres', undefined, { tables: false });
+      try {
+        await migrate(db);
+      } catch (e) {
+        failed.push((e as Error).message);
+      } finally {
+        await db.destroy();
+        await dropSchema(url);
+      }
+    }
+  } finally {
+    stop = true;
+    await Promise.all(churners);
+  }
+  assert.ok(churned > 12, `schemas churned meanwhile: ${churned}`);
+  assert.deepEqual(failed, []);
+});

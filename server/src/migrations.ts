@@ -4,7 +4,7 @@
  * The first is the tables as they were made before migrations, created only where missing, so a
  * database made then takes it as done and goes on from there.
  */
-import { Kysely, Migrator, PostgresAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type Migration, type MigrationProvider, type SchemaMetadata, type TableMetadata } from 'kysely';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-tables': {
@@ -126,6 +126,40 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
     },
   },
 };
+
+/**
+ * What the Migrator asks of PostgreSQL (which tables and schemas there are), answered for the
+ * connection's current schema alone. Kysely's own introspector reads every schema of the database
+ * and calls functions that take a schema's name (has_schema_privilege, pg_get_serial_sequence), so
+ * a schema dropped meanwhile by anyone else (a test, another application) failed the migration
+ * with `schema "…" does not exist` (server/src/migrations.test.ts).
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    return (await sql<SchemaMetadata>`select current_schema() as name`.execute(this.db)).rows;
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, ns.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p')`.execute(this.db);
+    return rows.map((r) => ({ name: r.name, schema: r.schema, isView: r.kind === 'v', columns: [] }));
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
+}
+
+/** PostgreSQL as Kysely speaks it, its introspection held to the connection's current schema. */
+export class CurrentSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { PG_URL, call, dropSchema, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
+import { PG_URL, call, dropSchema, exited, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 // Many streams from the one address of the test.
@@ -12,12 +12,21 @@ async function twoProcesses() {
   const { db, url } = await freshDb('postgres');
   await db.destroy();
   const port = 20000 + Math.floor(Math.random() * 12000);
-  const procs = [await start(url!, port), await start(url!, port + 1)];
+  const procs = [await start(url!, port)];
+  // The first is stopped if the second cannot start: nothing is left to keep the runner waiting.
+  try {
+    procs.push(await start(url!, port + 1));
+  } catch (e) {
+    procs[0]!.kill('SIGKILL');
+    await exited(procs[0]!);
+    await dropSchema(url);
+    throw e;
+  }
   return {
     A: `http://127.0.0.1:${port}`, B: `http://127.0.0.1:${port + 1}`,
     stop: async () => {
       procs.forEach((p) => p.kill('SIGKILL'));
-      await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r(null) : p.once('exit', r)))));
+      await Promise.all(procs.map(exited));
       await dropSchema(url);
     },
   };
@@ -105,6 +114,9 @@ test('two server processes on one PostgreSQL database, the two people of a race 
     const [a, b] = [await decided(A), await decided(B)];
     assert.ok(a >= 1 && b >= 1, `each process dealt turns and decided their bots (A ${a}, B ${b})`);
     assert.ok(a + b >= played && a + b <= played + 1, `${a + b} decisions for ${played + 1} turns dealt`);
+    // The metrics tell so too: turns played with shared orders on each process, none asked for.
+    const handOvers = await Promise.all([A, B].map(async (base) => (await call(base, 'GET', '/api/metrics')).body.handOvers as { withShared: number; askedFor: number }));
+    assert.ok(handOvers.every((h) => h.withShared >= 1 && h.askedFor === 0), JSON.stringify(handOvers));
   } finally {
     await listener.end().catch(() => undefined);
     await stop();

@@ -21,7 +21,7 @@ const create = (s: TestServer, seats: Record<string, unknown>[]) =>
 
 test('robots chosen in the creation request are kept, the others get the first designs free, and a taken or unknown design is refused', async () => {
   await withServer(async (s) => {
-    const r = await create(s, [{ name: 'Ava', robot: 1 }, { name: 'Bob' }, { name: 'Bolt', bot: 'random', robot: 0 }, { name: 'Cog', bot: 'random' }]);
+    const r = await create(s, [{ name: 'Ava', robot: 1 }, { name: 'Bob' }, { name: 'Bea', bot: 'random', robot: 0 }, { name: 'Cy', bot: 'random' }]);
     assert.equal(r.status, 201, JSON.stringify(r.body));
     const view = (await call(s.base, 'GET', `/api/races/${r.body.id}`)).body;
     assert.deepEqual(view.seats.map((x: { robot: number }) => x.robot), [1, 2, 0, 3]);
@@ -33,6 +33,30 @@ test('robots chosen in the creation request are kept, the others get the first d
       assert.equal(out.status, 422, `robot ${JSON.stringify(bad)}`);
       assert.equal(out.body.error.field, 'seats[0].robot');
     }
+  });
+});
+
+test('a seat named after a robot design races that design, never another: a bot "Sprocket" is drawn as the Sprocket, and a contradicting choice is refused', async () => {
+  await withServer(async (s) => {
+    // Seat 3 would get the Gizmo in seat order: its name gives it the Sprocket (2), and Sam the first design free after.
+    const r = await create(s, [{ name: 'Ava' }, { name: 'Gears', bot: 'greedy' }, { name: 'Sam', bot: 'greedy' }, { name: 'sprocket', bot: 'greedy' }]);
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const view = (await call(s.base, 'GET', `/api/races/${r.body.id}`)).body;
+    assert.deepEqual(view.seats.map((x: { robot: number }) => x.robot), [0, 1, 3, 2]);
+    const chosenOther = await create(s, [{ name: 'Ava' }, { name: 'Bolt', bot: 'random', robot: 0 }]);
+    assert.equal(chosenOther.status, 422);
+    assert.equal(chosenOther.body.error.field, 'seats[1].robot');
+    const takenBefore = await create(s, [{ name: 'Ava', robot: 6 }, { name: 'Cog', bot: 'random' }]);
+    assert.equal(takenBefore.status, 422);
+    assert.equal(takenBefore.body.error.field, 'seats[1].name');
+    // A person named after a design keeps it: choosing another is refused.
+    const p = await create(s, [{ name: 'Gizmo' }, { name: 'Bob' }]);
+    assert.equal(p.status, 201, JSON.stringify(p.body));
+    const token = p.body.seats[0].token as string;
+    const other = await call(s.base, 'PUT', `/api/races/${p.body.id}/seats/0/robot`, { robot: 5 }, auth(token));
+    assert.equal(other.status, 409);
+    assert.equal(other.body.error.field, 'robot');
+    assert.equal((await call(s.base, 'PUT', `/api/races/${p.body.id}/seats/0/robot`, { robot: 3 }, auth(token))).status, 200);
   });
 });
 

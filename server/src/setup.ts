@@ -72,6 +72,15 @@ const SEAT = ['name', 'bot', 'dir', 'email', 'player', 'team', 'options', 'lives
 /** How many robot designs there are to choose from (render/src/robots.ts). */
 export const DESIGNS = ROBOT_DESIGNS.length;
 
+/**
+ * The design a seat's name names (a seat called "Sprocket" races the Sprocket: a legend never
+ * shows a robot named after one design drawn as another), or null.
+ */
+export function namedDesign(name: string): number | null {
+  const k = ROBOT_DESIGNS.findIndex((d) => d.name.toLowerCase() === name.toLowerCase());
+  return k < 0 ? null : k;
+}
+
 function unknownKey(o: Record<string, unknown>, allowed: readonly string[], path: string): Answer<never> | null {
   for (const k of Object.keys(o)) if (!allowed.includes(k)) return no(422, path ? `${path}.${k}` : k, `unknown field (expected one of ${allowed.join(', ')})`);
   return null;
@@ -137,7 +146,15 @@ export function readRaceRequest(
       return no(422, 'after', 'expected {"race": the id of the race this one follows in a series, "moderatorKey": its moderator key}');
     after = { race: a.race, moderatorKey: a.moderatorKey };
   }
-  // Each seat races a robot of its own: those not chosen get the first designs free, in seat order.
+  // Each seat races a robot of its own: one named after a design races it; those not chosen get the
+  // first designs free, in seat order.
+  for (let i = 0; i < seats.length; i++) {
+    const named = namedDesign(seats[i]!.name);
+    if (named === null || seats[i]!.robot !== null) continue;
+    const holder = seats.find((x) => x.robot === named);
+    if (holder) return no(422, `seats[${i}].name`, `"${seats[i]!.name}" names the robot ${holder.name} races: choose another name`);
+    seats[i] = { ...seats[i]!, robot: named };
+  }
   const free = Array.from({ length: DESIGNS }, (_, k) => k).filter((k) => !seats.some((x) => x.robot === k));
   for (let i = 0; i < seats.length; i++) if (seats[i]!.robot === null) seats[i] = { ...seats[i]!, robot: free.shift()! };
   return yes({
@@ -171,6 +188,8 @@ function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatR
   if (s.firstTimer !== undefined && bot) return no(422, `${p}.firstTimer`, 'a bot is no first-timer');
   if (s.robot !== undefined && (!Number.isInteger(s.robot) || (s.robot as number) < 0 || (s.robot as number) >= DESIGNS))
     return no(422, `${p}.robot`, `expected a robot design, 0 to ${DESIGNS - 1}`);
+  const named = namedDesign(name);
+  if (s.robot !== undefined && named !== null && s.robot !== named) return no(422, `${p}.robot`, `"${name}" is the name of robot ${named}: a seat so named races it`);
   if (s.robot !== undefined && earlier.some((o) => o.robot === s.robot)) return no(422, `${p}.robot`, `robot ${s.robot as number} is taken by ${earlier.find((o) => o.robot === s.robot)!.name}`);
   return yes({
     name, kind: bot ? 'bot' : 'human', level: bot ? (s.bot as Level) : null, dir: dir as Dir | undefined,

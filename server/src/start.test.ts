@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, exited, spawnServer } from './testing.js';
+import { call, exitsWithin, spawnServer } from './testing.js';
 
 const port = () => 20000 + Math.floor(Math.random() * 12000);
 
@@ -16,7 +16,7 @@ test('without DATABASE_URL the server starts on SQLite under DATA_DIR, whether P
     assert.deepEqual(await call(`http://127.0.0.1:${p}`, 'GET', '/api/health'), { status: 200, body: { ok: true } });
   } finally {
     child.kill('SIGTERM');
-    await exited(child);
+    await exitsWithin(child, 30_000);
   }
 });
 

@@ -140,15 +140,29 @@ export async function call(base: string, method: string, path: string, body?: un
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
-/** The real server (`npm start`) in a process of its own, once it listens. */
-export async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
+/**
+ * The real server (`npm start`) in a process of its own, once it listens. One that has not
+ * listened within `ms` is killed before the promise is refused: nothing the caller cannot see is
+ * left running to keep the test runner waiting.
+ */
+export async function spawnServer(env: Record<string, string>, ms = 90_000): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => ((out += String(d)), out.includes('roborally server on') && resolve()));
-    child.stderr!.on('data', (d) => (out += String(d)));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
+  let out = '';
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (d) => ((out += String(d)), out.includes('roborally server on') && resolve()));
+      child.stderr!.on('data', (d) => (out += String(d)));
+      child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+      timer = setTimeout(() => reject(new Error(`server did not listen within ${ms / 1000} s: ${out}`)), ms);
+    });
+  } catch (e) {
+    child.kill('SIGKILL');
+    await exited(child);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
   return child;
 }
 
@@ -235,6 +249,21 @@ export function playRaces(bases: string[], races: number): { statuses: Map<numbe
   };
   const all = Promise.all(Array.from({ length: races }, (_, k) => one(k)));
   return { statuses, ids, turns: () => turns, stop: async () => ((running = false), await all, undefined) };
+}
+
+/**
+ * Whether the process exits within `ms` (after a SIGTERM, say); one that has not by then is killed,
+ * so a test that waits on a stop never waits forever.
+ */
+export async function exitsWithin(child: ChildProcess, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const inTime = await Promise.race([exited(child).then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
+  clearTimeout(timer);
+  if (!inTime) {
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+  return inTime;
 }
 
 /** Resolves once the process has exited. */
