@@ -11,7 +11,7 @@ import { renderSvg } from '../../render/src/index.js';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { databaseUnavailable } from './db.js';
+import { databaseFull, databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { Entry, HandedPlay, RaceService } from './races.js';
 import { AfterQuery, AnyObject, NoQuery, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
@@ -211,6 +211,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (error.validation) return reply.code(422).send({ error: describeSchemaError(error.validation, error.validationContext ?? 'body') });
     // The database is away (restarting, a lost connection): the request may be sent again later.
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') readAway(req.raw, reply);
+    if (databaseFull(error)) {
+      console.error(`${req.method} ${req.url.split('?')[0]}: the database's disk is full (${error.message})`);
+      return reply.code(507).header('retry-after', '30').send({ error: { field: 'database', message: 'the database has no room left on its disk: nothing was changed; try again later' } });
+    }
     if (databaseUnavailable(error)) return reply.code(503).header('retry-after', '2').send({ error: { field: 'database', message: 'the database cannot be reached just now; try again shortly' } });
     if (!error.statusCode || error.statusCode >= 500) console.error(`${req.method} ${req.url.split('?')[0]}: ${error.stack ?? error.message}`);
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
@@ -224,7 +228,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (req, reply) => reply.code(404).send({ error: { field: 'path', message: `no ${req.method} ${req.url.split('?')[0]}` } }));
 
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const refused = { 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema };
+  const refused = { 401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema, 429: ErrorSchema, 503: ErrorSchema, 507: ErrorSchema };
   const answer = (description: string) => ({ 200: AnyObject(description), ...refused });
   const asSeat = [{ seat: [] }];
 

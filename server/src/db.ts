@@ -278,6 +278,16 @@ export function databaseUnavailable(e: unknown): boolean {
     .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 
+/**
+ * Whether an error means the database has no room to write (SQLite's SQLITE_FULL, PostgreSQL's
+ * disk_full): nothing of the request was kept, and it may be sent again once there is room
+ * (answered 507).
+ */
+export function databaseFull(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return code === 'SQLITE_FULL' || code === '53100';
+}
+
 /** Brings the database's tables up to date (server/src/migrations.ts). */
 export async function migrate(db: Db): Promise<void> {
   await migrateToLatest(db);

@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   });
   // For the operator and the load benchmark: the event loop's delay and the memory, from outside.
-  if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts }, ...(stats ? { db: { ...stats, notifies: fanout?.sent() ?? 0 } } : {}) }));
+  if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts }, ...(stats ? { db: { ...stats, notifies: fanout?.sent() ?? 0 }, handOvers: service.handOvers } : {}) }));
   // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
   // process, whose streams read the entries for their own clients.
   fanout = url

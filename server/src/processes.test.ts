@@ -114,6 +114,9 @@ test('two server processes on one PostgreSQL database, the two people of a race 
     const [a, b] = [await decided(A), await decided(B)];
     assert.ok(a >= 1 && b >= 1, `each process dealt turns and decided their bots (A ${a}, B ${b})`);
     assert.ok(a + b >= played && a + b <= played + 1, `${a + b} decisions for ${played + 1} turns dealt`);
+    // The metrics tell so too: turns played with shared orders on each process, none asked for.
+    const handOvers = await Promise.all([A, B].map(async (base) => (await call(base, 'GET', '/api/metrics')).body.handOvers as { withShared: number; askedFor: number }));
+    assert.ok(handOvers.every((h) => h.withShared >= 1 && h.askedFor === 0), JSON.stringify(handOvers));
   } finally {
     await listener.end().catch(() => undefined);
     await stop();

@@ -249,6 +249,11 @@ export class RaceService {
   private readonly sharedBots: RaceServiceOptions['sharedBots'];
   /** The bots' orders another process decided (`botsDecided`), by race: its latest turn's. */
   private readonly botsOfOthers = new Map<string, { turn: number; bots: string; orders: Record<number, BotTurn> }>();
+  /**
+   * With other processes: turns played here with the bots' orders the dealing process shared
+   * (`withShared`), and turns whose bots were asked of it (`askedFor`: they were not shared yet), for the metrics.
+   */
+  readonly handOvers = { withShared: 0, askedFor: 0 };
 
   constructor(o: RaceServiceOptions) {
     this.clock = o.clock;
@@ -340,10 +345,11 @@ export class RaceService {
     const seed = dealSeed(storedDeal(race));
     this.planner.dealt?.(id, st.turn, setup, st, bots, seed);
     const share = this.sharedBots;
+    if (!share) return;
     void this.planner.whenMade?.(id, st.turn)?.then(() => {
       // Unless a later turn (or a rewind) came meanwhile: `decided` then would start another decision.
-      const orders = share && this.planner.has?.(id, st.turn) ? this.planner.decided(id, st.turn, setup, st, bots, seed) : null;
-      if (orders) share!(id, st.turn, bots, orders);
+      const orders = this.planner.has?.(id, st.turn) ? this.planner.decided(id, st.turn, setup, st, bots, seed) : null;
+      if (orders) share(id, st.turn, bots, orders);
     });
   }
 
@@ -849,6 +855,7 @@ export class RaceService {
     }, HAND_OVER_MS);
     timer.unref();
     this.askedForBots.set(id, { turn: st.turn, timer });
+    this.handOvers.askedFor++;
     this.wantBots!(id, st.turn);
   }
 
@@ -876,7 +883,10 @@ export class RaceService {
   private decidedBots(race: Selectable<RaceRow>, seats: readonly Selectable<SeatRow>[], setup: Setup, st: GameState) {
     // Decided by the process that dealt the turn (`botsDecided`): not decided here a second time.
     const others = (this.planner.has?.(race.id, st.turn) ?? true) ? null : this.othersBots(race, seats, st);
-    if (others) return others;
+    if (others) {
+      this.handOvers.withShared++;
+      return others;
+    }
     return this.planner.decided(race.id, st.turn, setup, st, RaceService.bots(seats), dealSeed(storedDeal(race)));
   }
 

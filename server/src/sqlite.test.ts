@@ -4,7 +4,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from './sqlite.js';
-import { until } from './testing.js';
+import { sql } from 'kysely';
+import { call, freshDb, startServer, until } from './testing.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'rr-sqlite-')), 'race.sqlite');
 
@@ -48,5 +49,50 @@ test('a statement is prepared once: the same SQL gives the same statement, and t
     assert.notEqual(db.prepare('select 2'), b, 'the least recently used was dropped');
   } finally {
     db.close();
+  }
+});
+
+test('on a full disk a request is answered 507 and changes nothing, and the server serves again once there is room', async () => {
+  const { db } = await freshDb('sqlite');
+  const server = await startServer(db);
+  const newRace = () => call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+  const races = async () => (await db.selectFrom('races').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  try {
+    const race = (await newRace()).body;
+    const auth = { authorization: `Bearer ${race.seats[0].token}` };
+    const view = (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body;
+    const orders = () => call(server.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, view.you.openRegisters.length) }, auth);
+    // The database may grow no further than it is, with no free page left in it: a disk that is full.
+    await sql`VACUUM`.execute(db);
+    const pages = (await sql<{ page_count: number }>`PRAGMA page_count`.execute(db)).rows[0]!.page_count;
+    await sql.raw(`PRAGMA max_page_count = ${pages}`).execute(db);
+    // And no room left in its pages for an entry or orders (rows of a race that is not, smaller and smaller).
+    let n = 0;
+    for (const size of [2000, 200, 20, 1]) {
+      try {
+        for (;;) {
+          n++;
+          await db.insertInto('events').values({ race_id: '-', seq: n, turn: 0, body: 'x'.repeat(size) }).execute();
+          await db.insertInto('orders').values({ race_id: '-', turn: n, seat: 0, body: 'x'.repeat(size), submitted_at: 0 }).execute();
+        }
+      } catch (e) {
+        assert.equal((e as { code?: string }).code, 'SQLITE_FULL');
+      }
+    }
+    const before = await races();
+    for (const refused of [await newRace(), await orders()]) {
+      assert.equal(refused.status, 507, JSON.stringify(refused.body));
+      assert.equal(refused.body.error.field, 'database');
+    }
+    assert.equal(await races(), before, 'no race was half made');
+    const after = (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body;
+    assert.deepEqual(after.you, view.you, 'the seat is as it was: no orders kept');
+    // Room again: the same requests are served.
+    await sql.raw(`PRAGMA max_page_count = ${pages * 100}`).execute(db);
+    assert.equal((await orders()).status, 200);
+    assert.equal((await newRace()).status, 201);
+  } finally {
+    await server.close();
+    await db.destroy();
   }
 });

@@ -10,6 +10,10 @@
  * - Automatic checkpoints are off on this connection; a worker thread with its own connection
  *   (`sqlite-checkpointer.ts`) runs `wal_checkpoint(PASSIVE)` every `checkpointMs`, so the copy
  *   into the database file and its fsync happen off the event loop, and never block a writer.
+ * - A full disk (SQLITE_FULL) or a failed write may make SQLite roll the whole transaction back
+ *   itself; Kysely's `rollback` then finds none, and its "cannot rollback" error would hide the
+ *   one that says what happened (answered 507, app.ts). A rollback with no transaction open does
+ *   nothing here, so the first error is the one that is thrown.
  * - Every statement is prepared once: Kysely asks for a statement per query, and the same SQL
  *   gets the same prepared statement from a bounded cache (the least recently used goes first).
  */
@@ -49,7 +53,7 @@ export function openSqlite(file: string, o: SqliteOptions = {}): SqliteDatabase 
         // Most recently used last.
         cache.delete(sql);
       } else {
-        s = database.prepare(sql);
+        s = sql === ROLLBACK ? rollback(database) : database.prepare(sql);
         if (cache.size >= max) cache.delete(cache.keys().next().value!);
       }
       cache.set(sql, s);
@@ -62,4 +66,14 @@ export function openSqlite(file: string, o: SqliteOptions = {}): SqliteDatabase 
       database.close();
     },
   };
+}
+
+/** The statement Kysely's SQLite driver sends to undo a transaction. */
+const ROLLBACK = 'rollback';
+
+/** `rollback` as a statement that does nothing when SQLite has already rolled the transaction back itself. */
+function rollback(database: Database.Database): SqliteStatement {
+  const real = database.prepare(ROLLBACK);
+  const run = () => (database.inTransaction ? real.run() : { changes: 0, lastInsertRowid: 0 });
+  return { reader: false, run, all: () => (run(), []), iterate: () => (run(), [][Symbol.iterator]()) };
 }
