@@ -147,7 +147,7 @@ interface Row {
   readonly db: Record<string, number> | null;
   /** Entries a stream client did not receive: a seq that did not follow on from the one before (any client, any process). */
   readonly missed: number;
-  /** Two processes: the report's latency when the last orders arrived at the race's first process (which deals its turns), and at the other. */
+  /** Two processes: the report's latency when the last orders arrived at the race's first process (seat 0's), and at the other. */
   readonly split: { turns: number; p50: number; p99: number }[] | null;
   /** Two processes: turns played with the dealing process's shared bots' orders, and turns whose bots were asked of it (server metrics). */
   readonly handOvers: { withShared: number; askedFor: number } | null;
@@ -179,8 +179,9 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   let running = true;
   let measuring = false;
   const latencies: number[] = [];
-  // With two processes: the same, split by where the turn's last orders arrived (the process the
-  // race was created on, which deals its turns and decides its bots, or the other one).
+  // With two processes: the same, split by where the turn's last orders arrived: the process the
+  // race was created on (seat 0's; before the bots' orders were shared, the one that dealt every
+  // turn and decided its bots) or the other one.
   const byProcess: [number[], number[]] = [[], []];
   let turns = 0;
   let live = 0;
@@ -374,7 +375,7 @@ async function main(): Promise<void> {
       const cpu = r.mainMsPerTurn === null ? '' : `; the server's main thread${two ? 's' : ''} used ${r.mainMsPerTurn.toFixed(1)} ms of CPU per turn played, the server process${two ? 'es' : ''} ${r.serverCores!.toFixed(2)} cores in all (bot threads included)`;
       const d = r.db;
       const db = d ? `; per turn, ${d.statements!.toFixed(1)} statements, ${d.transactions!.toFixed(1)} transactions, ${d.roundTrips!.toFixed(1)} round trips, ${d.notifies!.toFixed(1)} NOTIFYs, ${d.poolWaits!.toFixed(2)} waits for a pool connection (${d.poolWaitMs!.toFixed(1)} ms)` : '';
-      const split = r.split ? `; last orders at the dealing process: p50 / p99 ${r.split[0]!.p50.toFixed(0)} / ${r.split[0]!.p99.toFixed(0)} ms (${r.split[0]!.turns} turns), at the other: ${r.split[1]!.p50.toFixed(0)} / ${r.split[1]!.p99.toFixed(0)} ms (${r.split[1]!.turns} turns); turns played with the bots' orders the dealing process shared: ${r.handOvers!.withShared}, whose bots were asked of it: ${r.handOvers!.askedFor}` : '';
+      const split = r.split ? `; last orders at the race's first process (seat 0's): p50 / p99 ${r.split[0]!.p50.toFixed(0)} / ${r.split[0]!.p99.toFixed(0)} ms (${r.split[0]!.turns} turns), at the other: ${r.split[1]!.p50.toFixed(0)} / ${r.split[1]!.p99.toFixed(0)} ms (${r.split[1]!.turns} turns); turns played with the bots' orders the dealing process shared: ${r.handOvers!.withShared}, whose bots were asked of it: ${r.handOvers!.askedFor}` : '';
       notes.push(`${r.setup}: the load generator used ${r.benchCores.toFixed(2)} of a core${cpu}${db}${split}${r.walMax === null ? '' : `; the write-ahead log reached ${(r.walMax / 2 ** 20).toFixed(1)} MiB at most`}; entries missed by stream clients: ${r.missed}.`);
     }
   }

@@ -75,6 +75,17 @@ export const DEFAULT_WEIGHTS: StrongWeights = {
  */
 const BOUND_SLACK = 1;
 
+/**
+ * Options that change neither how their robot moves nor where it touches flags or archives, only
+ * the damage it takes or deals (its weapons fire at others): the search's bound holds with them.
+ */
+const PLAIN_OPTIONS: ReadonlySet<string> = new Set([
+  'Ablative Coat', 'Power-Down Shield', 'Shield', 'Double-Barreled Laser', 'Double-Barreled Lasers', 'High-Power Laser',
+  'Rear-Firing Laser', 'Fire Control', 'Ramming Gear', 'Extra Memory', 'Pressor Beam', 'Tractor Beam', 'Mini Howitzer',
+  'Scrambler', 'Radio Control',
+]);
+const plainOptions = (r: RobotState): boolean => r.options.every((o) => PLAIN_OPTIONS.has(optionName(o)));
+
 /** The strong bot's judgement of positions on one course, with one set of weights (the expert bot's too). */
 export class Judge {
   readonly m: CourseMaps;
@@ -214,15 +225,15 @@ export class Judge {
    * only block) and the damage after the most a repair site gives back; destroyed, a life and the
    * nearest place it can re-enter from (its archive, a repair site or a flag it may touch on the
    * way), plus `BOUND_SLACK`. No bound (Infinity) where it may touch a flag in the registers left;
-   * none at all where robots move as a lone robot's cards do not: robot `me` holding options,
-   * another running locked registers or holding a weapon. Exact for a lone robot; among others
+   * none at all where robots move as a lone robot's cards do not: robot `me` holding an option
+   * other than `PLAIN_OPTIONS`, another running locked registers or holding a weapon. Exact for a lone robot; among others
    * the slack covers a robot in the way (`strong.test.ts` checks the bound on random games, and
    * that the search keeps the same programs with it).
    */
   bound(robots: readonly RobotState[], me: number): ((sim: Sim, reg: number) => number) | undefined {
     const m = this.m;
     const r0 = robots[me]!;
-    if (r0.options.length || r0.virtual || !m.toFlag.length) return undefined;
+    if (!plainOptions(r0) || r0.virtual || !m.toFlag.length) return undefined;
     // Others run their locked registers' cards (and may push it on); weapons pull and push.
     const moving = (o: RobotState) => o.locked !== 0 || o.options.some((x) => (WEAPONS as readonly string[]).includes(optionName(x)));
     if (robots.some((o, j) => j !== me && o.status === 'active' && moving(o))) return undefined;
@@ -234,7 +245,7 @@ export class Judge {
     return (sim, reg) => {
       const r = sim.robots[me]!;
       const flags = r.flags;
-      if (flags >= m.toFlag.length || r.options.length) return Infinity;
+      if (flags >= m.toFlag.length || !plainOptions(r)) return Infinity;
       const s = stateIndex(b, r.x, r.y, r.dir, reg + 1);
       const left = 5 - reg;
       if (m.fewest[flags]![s]! <= left) return Infinity;

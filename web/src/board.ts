@@ -57,11 +57,11 @@ export class BoardView {
         k();
       }
     });
-    // A change of width (a turned phone, a resized window) fits the course again.
-    let width = viewport.clientWidth;
+    // A change of size (a turned phone, a resized window, the room a replay's panel takes) fits the course again.
+    let [width, height] = [viewport.clientWidth, viewport.clientHeight];
     new ResizeObserver(() => {
-      if (viewport.clientWidth === width) return;
-      width = viewport.clientWidth;
+      if (viewport.clientWidth === width && viewport.clientHeight === height) return;
+      [width, height] = [viewport.clientWidth, viewport.clientHeight];
       if (this.fitted) this.fit();
     }).observe(viewport);
   }

@@ -158,6 +158,8 @@ export class ReplayPlayer {
     this.animating = k;
     const run = ++this.runs;
     this.label(k);
+    // The report as the step begins: what it shows happens as it is animated.
+    this.drawReport(k - 1);
     this.hooks.shown(s.before);
     const done = await this.animator.play(s, this.speed, (beat, ended, b) => {
       this.root.dataset.beat = String(beat);
@@ -282,14 +284,14 @@ export class ReplayPlayer {
     const s = this.steps[k];
     if (!s) return;
     const names = s.robots.map((r) => r.name);
+    const said = `Step ${k + 1} of ${this.steps.length}: ${s.register >= 1 && s.register <= 5 ? `register ${s.register}, ` : ''}${s.label}`;
     const what = this.root.querySelector('.step') ?? h('div', { class: 'step', 'aria-live': 'polite' });
     what.replaceChildren(
-      h('p', { class: 'step-label' }, `Step ${k + 1} of ${this.steps.length}: ${s.register >= 1 && s.register <= 5 ? `register ${s.register}, ` : ''}${s.label}`),
+      h('p', { class: 'step-label', title: said }, said),
       s.cards.length ? h('ol', { class: 'revealed', 'aria-label': 'Cards revealed' }, ...s.cards.map((c) => h('li', { 'data-card': c.card }, `${names[c.robot]}: ${cardWords(c.card)}${c.joined ? ` + ${cardWords(c.joined)}` : ''}${c.copy ? ' (Radio Control\'s copy)' : ''}`))) : '',
       h('ul', { class: 'happened' }, ...s.events.map(describe(names)).filter((t): t is string => t !== null).map((t) => h('li', {}, t))));
     if (!what.parentElement) this.root.append(what);
     this.root.dataset.register = String(s.register);
-    this.drawReport(s.register);
   }
 
   /** Draws again the step shown (back from the race as it is now): board, table and report. */
@@ -306,7 +308,7 @@ export class ReplayPlayer {
       this.root.dataset.step = '-1';
       this.root.toggleAttribute('data-ended', false);
       this.hooks.shown(first.before);
-      this.drawReport(0);
+      this.drawReport(-1);
       return;
     }
     const s = this.steps[this.at];
@@ -315,6 +317,7 @@ export class ReplayPlayer {
     const shown: GameEvent[] = s.registerEvents.filter((e) => e.type !== 'shot' || s.events.includes(e));
     this.board.draw({ robots: s.robots, ...(this.you !== undefined ? { you: this.you } : {}) }, shown, `Turn ${this.turn}: ${s.label}`);
     this.label(this.at);
+    this.drawReport(this.at);
     this.root.dataset.step = String(this.at);
     delete this.root.dataset.beat;
     this.root.toggleAttribute('data-ended', this.at === this.steps.length - 1);
@@ -323,16 +326,28 @@ export class ReplayPlayer {
     this.hooks.shown(s.robots);
   }
 
-  /** 001's report, up to the register shown: the rest is not told before it is played. */
-  private drawReport(register: number): void {
+  /**
+   * 001's report as step k ends (-1: before the first), never ahead of it: the registers played
+   * whole; the register playing, until its last step is shown, only the cards revealed so far,
+   * without the damage and notes its later steps bring; the later registers not at all.
+   */
+  private drawReport(k: number): void {
     const rep = this.report;
     if (!rep) return;
     this.reportBox.hidden = false;
-    const table = (reg: TurnReport['registers'][number]) =>
-      h('table', { class: `register-report${reg.register === register ? ' current' : ''}`, 'data-register': reg.register },
-        h('caption', {}, `Register ${reg.register}`),
+    const s = k >= 0 ? this.steps[k] : undefined;
+    const register = s?.register ?? 0;
+    const ended = s !== undefined && this.steps[k + 1]?.register !== register;
+    const names = s?.robots.map((r) => r.name) ?? [];
+    const revealed = new Set(s?.cards.map((c) => names[c.robot]));
+    const table = (reg: TurnReport['registers'][number]) => {
+      const whole = reg.register < register || ended;
+      const rows = whole ? reg.rows : reg.rows.filter((r) => revealed.has(r.name));
+      return h('table', { class: `register-report${reg.register === register ? ' current' : ''}`, 'data-register': reg.register, 'data-whole': whole ? 'true' : 'false' },
+        h('caption', {}, whole ? `Register ${reg.register}` : `Register ${reg.register}, playing: damage and notes at its end`),
         h('thead', {}, h('tr', {}, h('th', {}, 'Dmg'), h('th', {}, 'Name'), h('th', {}, 'Move'), h('th', {}, 'Notes'))),
-        h('tbody', {}, ...reg.rows.map((r) => h('tr', {}, h('td', {}, String(r.dmg)), h('td', {}, r.name), h('td', {}, r.move.join(',')), h('td', {}, r.notes.join('; '))))));
+        h('tbody', {}, ...rows.map((r) => h('tr', {}, h('td', {}, whole ? String(r.dmg) : '…'), h('td', {}, r.name), h('td', {}, r.move.join(',')), h('td', {}, whole ? r.notes.join('; ') : '')))));
+    };
     const seen = rep.registers.filter((r) => r.register <= register);
     this.reportBox.replaceChildren(
       h('h2', {}, `Turn ${rep.turn}: 001's report`),

@@ -939,3 +939,107 @@ test('a race on a course of its own, once over, is raced again by Rematch on the
   await page.screenshot({ path: `${SHOTS}rematch-own-course.png` });
   await ctx.close();
 });
+
+/** What the replay's panel and the report show at the step shown, measured in the page in one go. */
+interface Shown {
+  step: number;
+  register: number;
+  ended: boolean;
+  /** The report's register tables: register, told whole or not, its Dmg and Notes cells. */
+  tables: { register: number; whole: boolean; dmg: string[]; notes: string[] }[];
+  /** Boxes on the screen: the controls, the step's line, each card revealed, the floor (the board's region). */
+  controls: { top: number; bottom: number };
+  label: { top: number; bottom: number };
+  chips: { top: number; bottom: number }[];
+  floor: { top: number; bottom: number };
+  /** The step's panel: its line, the cards, what happened. */
+  panel: { top: number; bottom: number };
+}
+
+async function shownNow(page: Page): Promise<Shown> {
+  return page.evaluate(`(() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; };
+    const root = document.querySelector('#replay');
+    return {
+      step: Number(root.dataset.step), register: Number(root.dataset.register), ended: root.hasAttribute('data-ended'),
+      tables: [...document.querySelectorAll('#report .register-report')].map((t) => ({
+        register: Number(t.dataset.register), whole: t.dataset.whole === 'true',
+        dmg: [...t.querySelectorAll('tbody tr')].map((r) => r.cells[0].textContent), notes: [...t.querySelectorAll('tbody tr')].map((r) => r.cells[3].textContent),
+      })),
+      controls: box(root.querySelector('.controls')), label: box(root.querySelector('.step-label')),
+      chips: [...root.querySelectorAll('.revealed li')].map(box), floor: box(document.querySelector('.floor')), panel: box(root.querySelector('.step')),
+    };
+  })()`);
+}
+
+/** Steps forward once (shown whole, not mid-animation). */
+async function stepOnce(page: Page): Promise<void> {
+  const at = await page.getAttribute('#replay', 'data-step');
+  await page.click('#replay .forward');
+  await page.waitForSelector(`#replay:not([data-step="${at}"]):not([data-animating])`);
+}
+
+test('on a laptop (1366×768) the report never runs ahead of the replay: a register is told whole (damage, notes) only once its last step is shown; the controls, the step and the cards revealed stay on the screen at every step', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 }, reducedMotion: 'reduce' });
+  const { page } = await raceAndSend(ctx, 13);
+  await page.click('#replay .pause').catch(() => undefined);
+  await page.click('#replay .first');
+  await page.waitForSelector('#replay[data-step="0"]:not([data-animating])');
+  const seen: Shown[] = [];
+  for (let k = 0; k < 200; k++) {
+    const s = await shownNow(page);
+    seen.push(s);
+    for (const [what, b] of [['the controls', s.controls], ['the step', s.label], ...s.chips.map((c, i) => [`card ${i + 1} revealed`, c] as const)] as const)
+      assert.ok(b.top >= 0 && b.bottom <= 768, `step ${s.step + 1}: ${what} on the screen (${b.top}–${b.bottom})`);
+    assert.ok(s.chips.every((c) => c.top === s.chips[0]!.top), `step ${s.step + 1}: the cards revealed on one line`);
+    for (const t of s.tables) {
+      assert.ok(t.register <= s.register, `step ${s.step + 1} (register ${s.register}) tells register ${t.register}`);
+      if (!t.whole) {
+        assert.equal(t.register, s.register, `step ${s.step + 1}: only the register playing is told in part`);
+        assert.ok(t.dmg.every((d) => d === '…') && t.notes.every((n) => n === ''), `step ${s.step + 1}: no damage or notes of register ${t.register} before its end (${t.dmg} / ${t.notes})`);
+      }
+    }
+    if (s.ended) break;
+    await stepOnce(page);
+  }
+  assert.ok(seen.at(-1)!.ended, 'the replay reaches its end');
+  // Whole exactly from the register's last step: the step after it is another register's.
+  for (const [k, s] of seen.entries()) {
+    const current = s.tables.find((t) => t.register === s.register);
+    if (!current) continue;
+    const next = seen[k + 1];
+    assert.equal(current.whole, next === undefined || next.register !== s.register, `step ${s.step + 1}: register ${s.register} told whole ${current.whole ? 'before its end' : 'at its end? no'}`);
+  }
+  assert.ok(seen.some((s) => s.tables.some((t) => !t.whole && t.dmg.length > 0)), 'some step shows a register in part, its cards revealed');
+  await page.click('#replay .first');
+  for (let k = 0; k < 3; k++) await stepOnce(page);
+  await page.screenshot({ path: `${SHOTS}laptop-replay-report-in-step.png` });
+  await ctx.close();
+});
+
+test('on a phone (390×844, touch) the board\'s sticky region ends clean over the page scrolling under it: the step and the cards revealed (one line) shown whole inside it, on an opaque ground, the board first', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+  const { page } = await raceAndSend(ctx, 13);
+  await page.tap('#replay .pause').catch(() => undefined);
+  await page.tap('#replay .first');
+  // To a step where every robot's card of register 1 is revealed.
+  for (let k = 0; k < 40; k++) {
+    if ((await page.locator('#replay .revealed li').count()) >= 4) break;
+    await stepOnce(page);
+  }
+  await page.evaluate('window.scrollTo({ top: 500, behavior: "instant" })');
+  const s = await shownNow(page);
+  assert.ok(s.chips.length >= 4, `${s.chips.length} cards revealed`);
+  assert.ok(s.floor.top <= 1, `the board's region stays at the top (at ${s.floor.top})`);
+  const board = (await page.locator('#board').boundingBox())!;
+  assert.ok(board.y < s.controls.top, 'the board comes first, the replay under it');
+  for (const [i, c] of s.chips.entries()) {
+    assert.equal(c.top, s.chips[0]!.top, `card ${i + 1} on the chips' one line`);
+    assert.ok(c.top >= s.panel.top && c.bottom <= s.panel.bottom && c.bottom <= s.floor.bottom, `card ${i + 1} shown whole (${c.top}–${c.bottom}) in the step (${s.panel.top}–${s.panel.bottom}) and the board's region (to ${s.floor.bottom})`);
+  }
+  assert.ok(s.label.bottom <= s.floor.bottom, 'the step line whole in the region');
+  const ground = await page.evaluate('getComputedStyle(document.querySelector(".floor")).backgroundColor');
+  assert.match(String(ground), /^rgb\(/, `the region's ground is opaque (${ground})`);
+  await page.screenshot({ path: `${SHOTS}phone-replay-sticky-end.png` });
+  await ctx.close();
+});
