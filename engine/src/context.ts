@@ -28,11 +28,18 @@ export interface Setup {
   readonly spare?: { workspace: Workspace | null };
 }
 
-/** A shot waiting in the laser step to be dealt point by point (options/damage.ts). */
-export interface PendingShot {
+/**
+ * A shot waiting in the laser step to be dealt point by point (options/damage.ts): the Hit itself,
+ * with its target and points. The workspace keeps them and the step refills them: a robot holding
+ * options costs no new objects per shot.
+ */
+export interface PendingShot extends Hit {
   target: number;
   points: number;
-  hit: Hit;
+  dir: Hit['dir'];
+  shooter: number;
+  weapon: Hit['weapon'];
+  register: number;
 }
 
 /**
@@ -64,8 +71,9 @@ export interface Workspace {
   /** Laser step: per robot, what its own laser meets (a robot, a die as -1 - flag, or none), from the step's first pass. */
   aim: Int32Array;
   laserScratchClean: boolean;
-  /** Laser step: shots dealt point by point, and the optional weapons that hit. */
+  /** Laser step: shots dealt point by point (the first `nspecial`, the rest kept for reuse), and the optional weapons that hit. */
   readonly special: PendingShot[];
+  nspecial: number;
   readonly weaponShots: WeaponShot[];
   /** Belt step: the riders, their targets, which of them stay and which ride an express belt. */
   riders: Int32Array;
@@ -109,7 +117,7 @@ function newWorkspace(cells: number): Workspace {
     occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [],
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
     lit: new Int32Array(8), aim: new Int32Array(8), laserScratchClean: true,
-    special: [], weaponShots: [],
+    special: [], nspecial: 0, weaponShots: [],
     riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8), express: new Uint8Array(8),
     blockedSides: [], anyBlocked: false, fireControlUsed: new Map(), rams: new Set(),
   };

@@ -124,6 +124,13 @@ export interface DbConfig {
   readonly file?: string;
   /** PostgreSQL: connections kept at most (10 by default; `DB_POOL_SIZE`). */
   readonly poolSize?: number;
+  /**
+   * PostgreSQL: how long a statement may wait for its answer before it fails (10 s by default;
+   * `DB_QUERY_TIMEOUT_MS`): a database that stops answering without closing its connections (a
+   * frozen server, a network partition) gets the request a 503, not a wait as long as the fault.
+   * The connection is then dropped, so PostgreSQL rolls back what it had of the transaction.
+   */
+  readonly queryTimeoutMs?: number;
   /** Kysely's log of every query (the tests count statements with it). */
   readonly log?: (e: LogEvent) => void;
 }
@@ -245,7 +252,7 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
   if (c.url) {
     const max = c.poolSize ?? 10;
     const pool = new pg.Pool({
-      connectionString: c.url, max, connectionTimeoutMillis: 5000, pipeline: true,
+      connectionString: c.url, max, connectionTimeoutMillis: 5000, query_timeout: c.queryTimeoutMs ?? 10_000, pipeline: true,
       // Lets an operator (and the tests) tell this server's connections apart.
       ...(process.env.PG_APPLICATION_NAME ? { application_name: process.env.PG_APPLICATION_NAME } : {}),
     });
@@ -275,7 +282,7 @@ export function databaseUnavailable(e: unknown): boolean {
   const code = typeof err?.code === 'string' ? err.code : '';
   const message = typeof err?.message === 'string' ? err.message : '';
   return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', 'SQLITE_BUSY', 'SQLITE_IOERR']
-    .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+    .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, connect, type Socket } from 'node:net';
 import pg from 'pg';
-import { call, exited, exitsWithin, freshDb, PG_URL, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
+import { openDb, migrate } from './db.js';
+import { call, dropSchema, exited, exitsWithin, freshDb, PG_URL, playRaces, postgresAnswers, spawnServer, startServer, streamClient, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skip = !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)';
@@ -106,5 +108,63 @@ test('a second server process started while the first is busy on the same Postgr
     if (second) await exited(second);
     first.kill('SIGKILL');
     await exited(first);
+  }
+});
+
+/**
+ * A TCP relay to the test PostgreSQL that can stop passing bytes either way, as a database that
+ * freezes (or a network that drops everything) does, without closing a connection.
+ */
+async function freezableRelay(): Promise<{ port: number; freeze(): void; thaw(): void; close(): Promise<void> }> {
+  const target = new URL(PG_URL);
+  const pairs: [Socket, Socket][] = [];
+  let frozen = false;
+  const relay = createServer((client) => {
+    const server = connect(Number(target.port || 5432), target.hostname);
+    pairs.push([client, server]);
+    client.pipe(server);
+    server.pipe(client);
+    if (frozen) (client.pause(), server.pause());
+    const end = () => (client.destroy(), server.destroy());
+    client.on('error', end).on('close', end);
+    server.on('error', end).on('close', end);
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+  const addr = relay.address();
+  return {
+    port: typeof addr === 'object' && addr ? addr.port : 0,
+    freeze: () => ((frozen = true), pairs.forEach(([a, b]) => (a.pause(), b.pause()))),
+    thaw: () => ((frozen = false), pairs.forEach(([a, b]) => (a.resume(), b.resume()))),
+    close: () => (pairs.forEach(([a, b]) => (a.destroy(), b.destroy())), new Promise((r) => relay.close(() => r()))),
+  };
+}
+
+test('a PostgreSQL that stops answering without closing its connections: requests are answered 503 within the query timeout, and served again once it answers', { skip, timeout: 60_000 }, async () => {
+  const url = await freshUrl();
+  const relay = await freezableRelay();
+  const relayed = new URL(url);
+  relayed.host = `127.0.0.1:${relay.port}`;
+  const { db } = openDb({ url: relayed.toString(), queryTimeoutMs: 1000 });
+  await migrate(db);
+  const server = await startServer(db);
+  try {
+    const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } })).body;
+    const auth = { authorization: `Bearer ${race.seats[0].token}` };
+    const view = (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body;
+    const orders = () => call(server.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, view.you.openRegisters.length) }, auth);
+    relay.freeze();
+    // Without a timeout of its own the request would wait as long as the database stays frozen.
+    const answered = await Promise.race([orders(), new Promise<null>((r) => setTimeout(() => r(null), 20_000).unref())]);
+    assert.ok(answered, 'the request is answered while the database is frozen');
+    assert.equal(answered.status, 503, JSON.stringify(answered.body));
+    assert.equal(answered.body.error.field, 'database');
+    relay.thaw();
+    await until('orders taken once the database answers again', async () => (await orders()).status === 200, 20_000);
+  } finally {
+    // Its connections closed first, so that nothing waits on a frozen one.
+    await relay.close();
+    await server.close();
+    await db.destroy().catch(() => undefined);
+    await dropSchema(url);
   }
 });

@@ -79,7 +79,8 @@ async function main(): Promise<void> {
   await checkPort(host, port);
   const url = process.env.DATABASE_URL;
   const poolSize = envInt('DB_POOL_SIZE');
-  const { db, dialect, stats } = openDb(url ? { url, ...(poolSize ? { poolSize } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
+  const queryTimeoutMs = envInt('DB_QUERY_TIMEOUT_MS');
+  const { db, dialect, stats } = openDb(url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
   try {
     await migrate(db);
   } catch (e) {

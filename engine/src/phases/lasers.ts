@@ -1,11 +1,11 @@
 /** Board lasers and robot lasers fire together (RULES.md "Lasers"). */
 import { square } from '../board.js';
-import type { Ctx } from '../context.js';
+import type { Ctx, Workspace } from '../context.js';
 import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
 import type { WeaponName } from '../events.js';
 import { DX, DY, reverse, type Dir } from '../geometry.js';
-import { hurt } from '../options/damage.js';
+import { hurt, type Hit } from '../options/damage.js';
 import { holds } from '../options/held.js';
 import { chosenWeapon, piercingTargets, weaponApplies, weaponHits, weaponMoves, type WeaponShot } from '../options/weapons.js';
 
@@ -44,6 +44,7 @@ export function lasers(ctx: Ctx, register: number): void {
     nearestAt.fill(0);
   }
   work.laserScratchClean = false;
+  work.nspecial = 0;
   const dice = ctx.state.dice;
   const dieHits = dice.length && dice.some((v) => v > 0) ? dice.map(() => 0) : null;
   const { beamFrom, beamLaser, beamDistance } = b;
@@ -158,7 +159,7 @@ export function lasers(ctx: Ctx, register: number): void {
     const r = robots[i]!;
     const t = robots[target]!;
     if (t.options.length) {
-      special.push({ target, points: 1, hit: { dir: r.dir, shooter: i, weapon: 'main', register } });
+      pend(work, target, 1, r.dir, i, 'main', register);
       continue;
     }
     hits[target]! += 1;
@@ -166,19 +167,21 @@ export function lasers(ctx: Ctx, register: number): void {
   }
 
   // All damage together (B-28), then destruction, then the weapons that move robots (1.4).
-  let hit = special.length > 0;
+  const nspecial = work.nspecial;
+  let hit = nspecial > 0;
   for (let i = 0; i < n; i++) {
     if (!hits[i]) continue;
     hit = true;
     damage(ctx, i, hits[i]!);
   }
-  for (const s of special) {
+  for (let k = 0; k < nspecial; k++) {
+    const s = special[k]!;
     const r = robots[s.target]!;
-    if (s.hit.shooter >= 0) {
-      const from = robots[s.hit.shooter]!;
-      ctx.events?.push({ type: 'shot', robot: s.target, by: { robot: s.hit.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y), ...(s.hit.weapon !== 'main' ? { weapon: s.hit.weapon as WeaponName } : {}) });
+    if (s.shooter >= 0) {
+      const from = robots[s.shooter]!;
+      ctx.events?.push({ type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y), ...(s.weapon !== 'main' ? { weapon: s.weapon as WeaponName } : {}) });
     }
-    hurt(ctx, s.target, s.points, s.hit);
+    hurt(ctx, s.target, s.points, s);
     hits[s.target] = 1;
   }
   // 1.4: when effects change one register's card, Radio Control's copy comes first and a Scrambler's
@@ -193,8 +196,9 @@ export function lasers(ctx: Ctx, register: number): void {
   }
   work.laserScratchClean = true;
   if (weaponShots.length) weaponMoves(ctx, byShooterRank(ctx, weaponShots, register));
-  // Emptied only when used: setting an array's length is a call into the runtime.
-  if (special.length) special.length = 0;
+  // Emptied only when used: setting an array's length is a call into the runtime. The pending
+  // shots stay, for the next step to refill.
+  work.nspecial = 0;
   if (weaponShots.length) weaponShots.length = 0;
 }
 
@@ -217,8 +221,23 @@ function boardHit(ctx: Ctx, i: number, k: number, register: number): void {
   const l = ctx.board.lasers[k]!;
   const r = ctx.state.robots[i]!;
   ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: square(l.x, l.y), to: square(r.x, r.y) });
-  if (r.options.length) ctx.work.special.push({ target: i, points: l.beams, hit: { dir: l.dir, shooter: -1, weapon: 'board', register } });
+  if (r.options.length) pend(ctx.work, i, l.beams, l.dir, -1, 'board', register);
   else ctx.work.hits[i]! += l.beams;
+}
+
+/** A shot for the robot with options `target`, in the workspace's next pending shot (made on first need). */
+function pend(work: Workspace, target: number, points: number, dir: Dir, shooter: number, weapon: Hit['weapon'], register: number): void {
+  const s = work.special[work.nspecial++];
+  if (!s) {
+    work.special.push({ target, points, dir, shooter, weapon, register });
+    return;
+  }
+  s.target = target;
+  s.points = points;
+  s.dir = dir;
+  s.shooter = shooter;
+  s.weapon = weapon;
+  s.register = register;
 }
 
 /**
@@ -263,35 +282,46 @@ function firstInLine(ctx: Ctx, i: number, d: Dir): number {
  */
 function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | null): void {
   const r = ctx.state.robots[i]!;
-  const { special, weaponShots } = ctx.work;
-  const fire = (target: number, d: Dir, shots: number, weapon: 'main' | 'rear') => {
-    if (target === NONE) return;
-    if (target < 0) dieHits![-1 - target]! += shots;
-    else special.push({ target, points: shots, hit: { dir: d, shooter: i, weapon, register } });
-  };
+  const work = ctx.work;
   const weapon = chosenWeapon(ctx, i, register);
   const ahead = firstInLine(ctx, i, r.dir);
   const highPower = holds(r, 'High-Power Laser');
   // pbem's switched-on beam goes with every shot of the robot (OPTIONS.md part 3), a High-Power one
   // through a wall too; classic's optional weapon replaces the main laser, which alone High-Power mods.
-  const aimed = weapon && highPower && ctx.rules.options.toggles ? piercingTargets(ctx, i, r.dir).find((t) => t >= 0) ?? NONE : ahead;
+  const aimed = weapon && highPower && ctx.rules.options.toggles ? firstRobot(piercingTargets(ctx, i, r.dir)) : ahead;
   let main = true;
   if (weapon && aimed !== NONE && aimed >= 0) {
     const t = ctx.state.robots[aimed]!;
     if (weaponApplies(ctx, weapon, i, aimed, register)) {
       main = false;
-      weaponShots.push({ shooter: i, target: aimed, weapon, dir: r.dir });
-      if (weapon === 'Mini Howitzer') special.push({ target: aimed, points: 1, hit: { dir: r.dir, shooter: i, weapon, register } });
+      work.weaponShots.push({ shooter: i, target: aimed, weapon, dir: r.dir });
+      if (weapon === 'Mini Howitzer') pend(work, aimed, 1, r.dir, i, weapon, register);
       else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: square(r.x, r.y), to: square(t.x, t.y), weapon });
     }
   }
   if (main) {
     const shots = holds(r, ctx.rules.options.doubleBarreled) ? 2 : 1;
-    if (highPower) for (const t of piercingTargets(ctx, i, r.dir)) fire(t, r.dir, shots, 'main');
-    else fire(ahead, r.dir, shots, 'main');
+    if (highPower) for (const t of piercingTargets(ctx, i, r.dir)) fire(ctx, i, t, r.dir, shots, 'main', register, dieHits);
+    else fire(ctx, i, ahead, r.dir, shots, 'main', register, dieHits);
   }
   if (holds(r, 'Rear-Firing Laser')) {
     const back = reverse(r.dir);
-    fire(firstInLine(ctx, i, back), back, 1, 'rear');
+    fire(ctx, i, firstInLine(ctx, i, back), back, 1, 'rear', register, dieHits);
   }
+}
+
+/**
+ * Robot i's laser meets `target` (a robot, a die as -1 - flag, or NONE) with `shots` points. Its
+ * own function, not a closure in `armedFire`: that cost a context and a function on every call.
+ */
+function fire(ctx: Ctx, i: number, target: number, d: Dir, shots: number, weapon: 'main' | 'rear', register: number, dieHits: number[] | null): void {
+  if (target === NONE) return;
+  if (target < 0) dieHits![-1 - target]! += shots;
+  else pend(ctx.work, target, shots, d, i, weapon, register);
+}
+
+/** The first robot of a High-Power beam's targets (dice are -1 - flag), or NONE. */
+function firstRobot(targets: readonly number[]): number {
+  for (const t of targets) if (t >= 0) return t;
+  return NONE;
 }
