@@ -209,12 +209,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError & { field?: string }, req, reply) => {
     // A request that does not meet its route's schema: the field's path and what was expected.
     if (error.validation) return reply.code(422).send({ error: describeSchemaError(error.validation, error.validationContext ?? 'body') });
-    // The database is away (restarting, a lost connection): the request may be sent again later.
+    // A body over the limit: what the client is still sending is read away after the 413.
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') readAway(req.raw, reply);
+    // The database's disk is full: nothing was kept; the request may be sent again later.
     if (databaseFull(error)) {
       console.error(`${req.method} ${req.url.split('?')[0]}: the database's disk is full (${error.message})`);
       return reply.code(507).header('retry-after', '30').send({ error: { field: 'database', message: 'the database has no room left on its disk: nothing was changed; try again later' } });
     }
+    // The database is away (restarting, a lost connection): the request may be sent again later.
     if (databaseUnavailable(error)) return reply.code(503).header('retry-after', '2').send({ error: { field: 'database', message: 'the database cannot be reached just now; try again shortly' } });
     if (!error.statusCode || error.statusCode >= 500) console.error(`${req.method} ${req.url.split('?')[0]}: ${error.stack ?? error.message}`);
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
