@@ -11,6 +11,13 @@
  * asks the one that decides them to play it) and the answer (`tookBots`). Everything a process
  * notifies in one turn of its event loop goes in one statement.
  *
+ * A process alone on the database sends only what a process that starts later needs (a commit's
+ * race and seq, drafts, calls for bots), not the entries nor its bots' orders: nobody would read
+ * them, and PostgreSQL would write them to its notification queue and send them back to it. A
+ * process greets the others when its listener starts (they answer) and every `GREETING_MS`; it
+ * counts others as there while it has heard one within `OTHERS_GONE_MS`. Either way a process that
+ * gets no entries in a notification reads them, and one that gets no bots' orders asks for them.
+ *
  * A lost connection is never fatal: the listener reconnects with a growing pause (up to 5 s) and,
  * once back, `resync` lets the streams look for what was committed while it was away.
  */
@@ -106,6 +113,19 @@ function readBots(payload: string, self: string): [BotsCall, string, number] | n
   return [kind, race, turn];
 }
 
+/** How often a process greets the others (`hello`), and after how long without a word of them it counts itself alone. */
+const GREETING_MS = 30_000;
+const OTHERS_GONE_MS = 3 * GREETING_MS + 5000;
+
+/** Whether a notification is a greeting of this kind (`{from, hello}`). */
+function isGreeting(payload: string, hello: 1 | 2): boolean {
+  try {
+    return (JSON.parse(payload) as { hello?: unknown } | null)?.hello === hello;
+  } catch {
+    return false;
+  }
+}
+
 /** PostgreSQL refuses a notification's payload from 8000 bytes on. */
 const MAX_PAYLOAD = 7900;
 
@@ -166,8 +186,14 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   let closed = false;
   let listener: pg.Client | null = null;
   let pause = 100;
-  // This process's name on the drafts' channel: its own come back to it and are skipped.
+  // This process's name in its notifications: its own come back to it and are skipped.
   const self = randomUUID();
+  // JSON.stringify writes `from` first in every notification: this process's own are told by it unread.
+  const mine = `{"from":"${self}"`;
+  // When a notification of another process came last (0: never); a greeting's kind, `hello`: 1 asks the others to answer, 2 does not.
+  let heardOthers = 0;
+  const others = () => heardOthers > 0 && Date.now() - heardOthers < OTHERS_GONE_MS;
+  const greet = (hello: 1 | 2) => notify(BOTS, JSON.stringify({ from: self, hello }));
   const connect = async (): Promise<void> => {
     const c = new pg.Client(clientConfig(url));
     c.on('error', (e) => {
@@ -176,6 +202,9 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
     });
     c.on('end', () => lost(c));
     c.on('notification', (n) => {
+      if (!n.payload || n.payload.startsWith(mine)) return;
+      heardOthers = Date.now();
+      if (n.channel === BOTS && isGreeting(n.payload, 1)) return greet(2);
       if (n.channel === DRAFTS) {
         const d = readDraft(n.payload ?? '', self);
         if (d) on.draft(...d);
@@ -208,6 +237,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
     try {
       await connect();
       pause = 100;
+      greet(1);
       on.resync();
     } catch (e) {
       console.error(`NOTIFY listener: ${(e as Error).message}; trying again in ${pause} ms`);
@@ -234,22 +264,26 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
     if (!queued.length) setImmediate(flush);
     queued.push([channel, payload]);
   };
+  greet(1);
+  const greeting = setInterval(() => greet(2), GREETING_MS).unref();
   return {
     sent: () => sent,
     publish: (raceId, lastSeq, entries) => {
-      const payload = entries?.length ? JSON.stringify({ from: self, race: raceId, seq: lastSeq, entries }) : '';
+      const payload = entries?.length && others() ? JSON.stringify({ from: self, race: raceId, seq: lastSeq, entries }) : '';
       // Too long (a turn of many events): the others read the entries.
       notify(CHANNEL, payload && Buffer.byteLength(payload) <= MAX_PAYLOAD ? payload : JSON.stringify({ from: self, race: raceId, seq: lastSeq }));
     },
     publishDraft: (raceId, d) => notify(DRAFTS, JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled })),
     publishBots: (kind, raceId, turn) => notify(BOTS, JSON.stringify({ from: self, kind, race: raceId, turn })),
     publishDecided: (raceId, turn, bots, orders) => {
+      if (!others()) return;
       const payload = JSON.stringify({ from: self, race: raceId, turn, bots: bots.map((b) => ({ seat: b.seat, level: b.level })), orders });
       // Too long (many bots with long choices): the turn's last orders elsewhere ask for them instead (`wantBots`).
       if (Buffer.byteLength(payload) <= MAX_PAYLOAD) notify(BOTS, payload);
     },
     close: async () => {
       closed = true;
+      clearInterval(greeting);
       const l = listener;
       listener = null;
       await l?.end().catch(() => undefined);

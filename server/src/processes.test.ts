@@ -235,3 +235,48 @@ test('two server processes, many races played across both for hundreds of turns:
     await stop();
   }
 });
+
+test('a server process alone on PostgreSQL notifies its commits without their entries; once another process greets it, it answers and sends them along', {
+  skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
+  timeout: 60_000,
+}, async (t) => {
+  const { db, url } = await freshDb('postgres');
+  await db.destroy();
+  const port = 20000 + Math.floor(Math.random() * 12000);
+  const proc = await start(url!, port);
+  const A = `http://127.0.0.1:${port}`;
+  const other = new pg.Client({ connectionString: PG_URL });
+  try {
+    await other.connect();
+    const heard: { channel: string; payload: Record<string, unknown> }[] = [];
+    other.on('notification', (n) => heard.push({ channel: n.channel, payload: JSON.parse(n.payload ?? 'null') as Record<string, unknown> }));
+    await other.query('LISTEN roborally_entries');
+    await other.query('LISTEN roborally_bots');
+    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const id = created.body.id as string;
+    const send = async (seat: number) => {
+      const auth = { authorization: `Bearer ${created.body.seats[seat].token}` };
+      const view = (await call(A, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth)).body;
+      assert.equal((await call(A, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: view.turn, program: view.you.hand.slice(0, 5) }, auth)).status, 200);
+      return (await call(A, 'GET', `/api/races/${id}`)).body.lastSeq as number;
+    };
+    const commitsOf = (seq: number) => heard.filter((h) => h.channel === 'roborally_entries' && h.payload.race === id && h.payload.seq === seq);
+    const alone = await send(0);
+    await until('the commit of seat 0\'s orders notified', () => commitsOf(alone).length > 0, 10_000);
+    // Channels are the database's: a server of another test (another schema) on it counts as another process.
+    const self = commitsOf(alone)[0]!.payload.from;
+    if (!heard.some((h) => h.payload.from !== self)) assert.equal(commitsOf(alone)[0]!.payload.entries, undefined, 'alone: no entries in the notification');
+    else t.diagnostic('another server notified on this database meanwhile: the server was not alone, its first notification not checked');
+    // Another process starts: it greets, and the server answers.
+    await other.query('SELECT pg_notify($1, $2)', ['roborally_bots', JSON.stringify({ from: 'another', hello: 1 })]);
+    await until('the server\'s answer to the greeting', () => heard.some((h) => h.channel === 'roborally_bots' && h.payload.hello === 2), 10_000);
+    const together = await send(1);
+    await until('the commit of seat 1\'s orders notified', () => commitsOf(together).length > 0, 10_000);
+    assert.ok(Array.isArray(commitsOf(together)[0]!.payload.entries), 'with another process: the entries come along');
+  } finally {
+    await other.end().catch(() => undefined);
+    proc.kill('SIGKILL');
+    await exited(proc);
+    await dropSchema(url);
+  }
+});
