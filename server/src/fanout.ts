@@ -1,8 +1,9 @@
 /**
  * Several server processes on one PostgreSQL database: each tells the others, by NOTIFY, that a
- * race's entries up to a seq are committed, with the entries the commit wrote when they fit in a
- * notification (else the others read them from the database), and each sends them to its own
- * stream clients. The process skips its own notifications: its streams had them at once. A
+ * race's entries up to a seq are committed, and each reads them for its own stream clients. The
+ * payload is only the race, that seq and the process (which skips its own: its streams had them
+ * at once); the entries themselves are read from the database. The commits of one turn of the
+ * event loop go in one statement (`pg_notify` over an array), not one each. A
  * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
  * a channel of its own, whole; a process skips its own, which its streams had at once. So do a
  * turn's bots' orders once the process that dealt the turn has decided them (races.ts
@@ -11,9 +12,8 @@
  * asks the one that decides them to play it) and the answer (`tookBots`). Everything a process
  * notifies in one turn of its event loop goes in one statement.
  *
- * A process alone on the database sends only what a process that starts later needs (a commit's
- * race and seq, drafts, calls for bots), not the entries nor its bots' orders: nobody would read
- * them, and PostgreSQL would write them to its notification queue and send them back to it. A
+ * A process alone on the database does not send its bots' orders: nobody would read them, and
+ * PostgreSQL would write them to its notification queue and send them back to it. A
  * process greets the others when its listener starts (they answer) and every `GREETING_MS`; it
  * counts others as there while it has heard one within `OTHERS_GONE_MS`. Either way a process that
  * gets no entries in a notification reads them, and one that gets no bots' orders asks for them.
@@ -26,7 +26,6 @@ import pg from 'pg';
 import type { BotSeat, BotTurn } from '../../driver/src/index.js';
 import { isLevel } from '../../bots/src/index.js';
 import type { Draft } from './drafts.js';
-import type { Entry } from './races.js';
 
 const CHANNEL = 'roborally_entries';
 const DRAFTS = 'roborally_drafts';
@@ -35,8 +34,7 @@ const BOTS = 'roborally_bots';
 export interface Fanout {
   /** Statements sent to notify (each carries the commits of one turn of the event loop), for the metrics. */
   readonly sent: () => number;
-  /** `entries`: those the commit wrote, ending at `lastSeq` (sent along when they fit in a notification). */
-  publish(raceId: string, lastSeq: number, entries?: readonly Entry[]): void;
+  publish(raceId: string, lastSeq: number): void;
   publishDraft(raceId: string, draft: Draft): void;
   /** `wanted`: this process asks for the bots of a race's turn; `taken`: it plays that turn once they have decided. */
   publishBots(kind: BotsCall, raceId: string, turn: number): void;
@@ -46,8 +44,8 @@ export interface Fanout {
 }
 
 export interface FanoutHandlers {
-  /** Entries of `raceId` up to `seq` are committed (by another process), with those its commit wrote when the notification carried them. */
-  readonly entries: (raceId: string, seq: number, entries?: Entry[]) => void;
+  /** Entries of `raceId` up to `seq` are committed (by any process). */
+  readonly entries: (raceId: string, seq: number) => void;
   /** The listener was away: notifications may have been missed. */
   readonly resync: () => void;
   /** Another process took a seat's draft of race `raceId`. */
@@ -72,27 +70,6 @@ function fromOther(payload: string, self: string): Record<string, unknown> | nul
   }
   if (typeof m !== 'object' || m === null || (m as Record<string, unknown>).from === self) return null;
   return m as Record<string, unknown>;
-}
-
-const ENTRY_KEYS = new Set(['seq', 'turn', 'kind', 'event']);
-
-/**
- * A commit notification of another process, checked: [race, seq, the entries it carried if they
- * are entries (of a known kind, each with an event of a type, their seqs following on up to `seq`)],
- * or null.
- */
-export function readCommit(payload: string, self: string): [string, number, Entry[] | undefined] | null {
-  const m = fromOther(payload, self);
-  if (m === null) return null;
-  const { race, seq, entries } = m;
-  if (typeof race !== 'string' || !whole(seq, Number.MAX_SAFE_INTEGER)) return null;
-  const ok = Array.isArray(entries) && entries.length > 0 && entries.every((e: unknown, k) => {
-    if (typeof e !== 'object' || e === null || Object.keys(e).some((x) => !ENTRY_KEYS.has(x))) return false;
-    const { seq: at, turn, kind, event } = e as Record<string, unknown>;
-    return at === seq - entries.length + 1 + k && whole(turn, 2 ** 31) && (kind === 'race' || kind === 'game')
-      && typeof event === 'object' && event !== null && !Array.isArray(event) && typeof (event as Record<string, unknown>).type === 'string';
-  });
-  return [race, seq, ok ? (entries as Entry[]) : undefined];
 }
 
 /** A draft notification of another process, checked: [race, draft], or null. */
@@ -217,8 +194,8 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
         if (b) on.bots(...b);
         return;
       }
-      const c = readCommit(n.payload ?? '', self);
-      if (c) on.entries(...c);
+      const m = fromOther(n.payload, self);
+      if (m && typeof m.race === 'string' && whole(m.seq, Number.MAX_SAFE_INTEGER)) on.entries(m.race, m.seq);
     });
     await c.connect();
     await c.query(`LISTEN ${CHANNEL}`);
@@ -268,11 +245,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   const greeting = setInterval(() => greet(2), GREETING_MS).unref();
   return {
     sent: () => sent,
-    publish: (raceId, lastSeq, entries) => {
-      const payload = entries?.length && others() ? JSON.stringify({ from: self, race: raceId, seq: lastSeq, entries }) : '';
-      // Too long (a turn of many events): the others read the entries.
-      notify(CHANNEL, payload && Buffer.byteLength(payload) <= MAX_PAYLOAD ? payload : JSON.stringify({ from: self, race: raceId, seq: lastSeq }));
-    },
+    publish: (raceId, lastSeq) => notify(CHANNEL, JSON.stringify({ from: self, race: raceId, seq: lastSeq })),
     publishDraft: (raceId, d) => notify(DRAFTS, JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled })),
     publishBots: (kind, raceId, turn) => notify(BOTS, JSON.stringify({ from: self, kind, race: raceId, turn })),
     publishDecided: (raceId, turn, bots, orders) => {

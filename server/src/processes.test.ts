@@ -123,37 +123,6 @@ test('two server processes on one PostgreSQL database, the two people of a race 
   }
 });
 
-test('two server processes on one PostgreSQL database: the entries a commit wrote come with its notification, and the other process\'s stream clients get them as they came, without reading them back', {
-  skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
-  timeout: 60_000,
-}, async () => {
-  const { A, B, stop } = await twoProcesses();
-  const notifier = new pg.Client({ connectionString: PG_URL });
-  try {
-    await notifier.connect();
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
-    const id = created.body.id as string;
-    const auth = { authorization: `Bearer ${created.body.seats[0].token}` };
-    const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
-    await onB.ready;
-    // A real commit on A reaches B's client.
-    const view = (await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body;
-    await call(A, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, 5) }, auth);
-    const last = (await call(A, 'GET', `/api/races/${id}`)).body.lastSeq as number;
-    await until('B\'s client to have every entry', () => onB.seqs.length >= last, 20_000);
-    // A notification as another process sends it, of an entry that is in no database: only the notification can carry it.
-    const entry = { seq: last + 1, turn: view.turn, kind: 'race', event: { type: 'submitted', seat: 1 } };
-    await notifier.query('SELECT pg_notify($1, $2)', ['roborally_entries', JSON.stringify({ from: 'another', race: id, seq: last + 1, entries: [entry] })]);
-    await until('the notified entry on B\'s client', () => onB.seqs.includes(last + 1), 10_000);
-    assert.deepEqual(onB.seqs, Array.from({ length: last + 1 }, (_, k) => k + 1));
-    assert.deepEqual(onB.frames.at(-1), [entry], 'sent as it came');
-    onB.close();
-  } finally {
-    await notifier.end().catch(() => undefined);
-    await stop();
-  }
-});
-
 test('two server processes on one PostgreSQL database: a seat\'s draft sent to one reaches a stream client on each once, and a stream opened later on the other begins with it', {
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,
@@ -236,7 +205,7 @@ test('two server processes, many races played across both for hundreds of turns:
   }
 });
 
-test('a server process alone on PostgreSQL notifies its commits without their entries; once another process greets it, it answers and sends them along', {
+test('a server process alone on PostgreSQL keeps its bots\' orders out of its notifications; once another process greets it, it answers and shares them', {
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,
 }, async (t) => {
@@ -252,27 +221,21 @@ test('a server process alone on PostgreSQL notifies its commits without their en
     other.on('notification', (n) => heard.push({ channel: n.channel, payload: JSON.parse(n.payload ?? 'null') as Record<string, unknown> }));
     await other.query('LISTEN roborally_entries');
     await other.query('LISTEN roborally_bots');
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Rob', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     const id = created.body.id as string;
-    const send = async (seat: number) => {
-      const auth = { authorization: `Bearer ${created.body.seats[seat].token}` };
-      const view = (await call(A, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth)).body;
-      assert.equal((await call(A, 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: view.turn, program: view.you.hand.slice(0, 5) }, auth)).status, 200);
-      return (await call(A, 'GET', `/api/races/${id}`)).body.lastSeq as number;
-    };
-    const commitsOf = (seq: number) => heard.filter((h) => h.channel === 'roborally_entries' && h.payload.race === id && h.payload.seq === seq);
-    const alone = await send(0);
-    await until('the commit of seat 0\'s orders notified', () => commitsOf(alone).length > 0, 10_000);
-    // Channels are the database's: a server of another test (another schema) on it counts as another process.
-    const self = commitsOf(alone)[0]!.payload.from;
-    if (!heard.some((h) => h.payload.from !== self)) assert.equal(commitsOf(alone)[0]!.payload.entries, undefined, 'alone: no entries in the notification');
-    else t.diagnostic('another server notified on this database meanwhile: the server was not alone, its first notification not checked');
+    const shared = (turn: number) => heard.filter((h) => h.channel === 'roborally_bots' && h.payload.race === id && h.payload.turn === turn && 'orders' in h.payload);
     // Another process starts: it greets, and the server answers.
     await other.query('SELECT pg_notify($1, $2)', ['roborally_bots', JSON.stringify({ from: 'another', hello: 1 })]);
     await until('the server\'s answer to the greeting', () => heard.some((h) => h.channel === 'roborally_bots' && h.payload.hello === 2), 10_000);
-    const together = await send(1);
-    await until('the commit of seat 1\'s orders notified', () => commitsOf(together).length > 0, 10_000);
-    assert.ok(Array.isArray(commitsOf(together)[0]!.payload.entries), 'with another process: the entries come along');
+    const auth = { authorization: `Bearer ${created.body.seats[0].token}` };
+    const view = (await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body;
+    assert.equal((await call(A, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, 5) }, auth)).status, 200);
+    await until('turn 2\'s bots\' orders shared', () => shared(2).length > 0, 20_000);
+    // Channels are the database's: a server of another test (another schema) on it counts as another process.
+    const self = heard.find((h) => h.payload.race === id)!.payload.from;
+    const before = heard.slice(0, heard.findIndex((h) => h.payload.hello === 2));
+    if (!before.some((h) => h.payload.from !== self && h.payload.from !== 'another')) assert.equal(shared(1).length, 0, 'alone: turn 1\'s bots\' orders not notified');
+    else t.diagnostic('another server notified on this database meanwhile: the server was not alone, turn 1 not checked');
   } finally {
     await other.end().catch(() => undefined);
     proc.kill('SIGKILL');

@@ -109,8 +109,8 @@ export interface RaceServiceOptions {
   readonly clock: Clock;
   /** Finds a course by name. */
   readonly course: (name: string) => Course | undefined;
-  /** Called after a race's entries up to `lastSeq` are committed, with those the commit wrote when known (fan-out to other processes). */
-  readonly published?: (raceId: string, lastSeq: number, entries?: readonly Entry[]) => void;
+  /** Called after a race's entries up to `lastSeq` are committed (fan-out to other processes). */
+  readonly published?: (raceId: string, lastSeq: number) => void;
   /** Called with a seat's draft once this process's streams have it (fan-out to other processes; drafts.ts). */
   readonly drafted?: (raceId: string, draft: Draft) => void;
   /** The per-seat rate of drafts (drafts.ts). */
@@ -1050,18 +1050,17 @@ export class RaceService {
    */
   announce(id: string, lastSeq: number, entries?: readonly Entry[], played?: HandedPlay): void {
     this.bus.emit('committed', id, lastSeq, entries, played);
-    this.published?.(id, lastSeq, entries);
+    this.published?.(id, lastSeq);
   }
 
   /**
    * Another process committed race `id`'s entries up to `lastSeq` (its NOTIFY): the race as kept
    * here is older (unless kept since), so it is let go, and the next request reads it at once
-   * rather than look at its version first. This process's streams send the entries the
-   * notification carried (those the commit wrote, ending at `lastSeq`), or read them.
+   * rather than look at its version first; this process's streams read the entries.
    */
-  committedElsewhere(id: string, lastSeq: number, entries?: readonly Entry[]): void {
+  committedElsewhere(id: string, lastSeq: number): void {
     this.repo.cache.olderThan(id, lastSeq);
-    this.bus.emit('committed', id, lastSeq, entries);
+    this.bus.emit('committed', id, lastSeq);
   }
 
   /** A turn played, for its report and picture: the state it began from, its events, the state after it. */
