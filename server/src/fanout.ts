@@ -16,7 +16,7 @@
  * PostgreSQL would write them to its notification queue and send them back to it. A
  * process greets the others when its listener starts (they answer) and every `GREETING_MS`; it
  * counts others as there while it has heard one within `OTHERS_GONE_MS`. Either way a process that
- * gets no entries in a notification reads them, and one that gets no bots' orders asks for them.
+ * gets no bots' orders asks for them.
  *
  * A lost connection is never fatal: the listener reconnects with a growing pause (up to 5 s) and,
  * once back, `resync` lets the streams look for what was committed while it was away.
