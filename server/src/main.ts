@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { shippedCourses } from './courses.js';
 import { buildApp } from './app.js';
-import { migrate, openDb } from './db.js';
+import { migrateAtStart, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
 import { postgresFanout, type Fanout } from './fanout.js';
@@ -80,9 +80,11 @@ async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
   const poolSize = envInt('DB_POOL_SIZE');
   const queryTimeoutMs = envInt('DB_QUERY_TIMEOUT_MS');
-  const { db, dialect, stats } = openDb(url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
+  const config = url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') };
+  const { db, dialect, stats } = openDb(config);
   try {
-    await migrate(db);
+    // Without DB_QUERY_TIMEOUT_MS: a long migration does not fail the start (db.ts).
+    await migrateAtStart(config, db);
   } catch (e) {
     if (!url) throw e;
     await db.destroy().catch(() => undefined);
