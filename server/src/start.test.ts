@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,17 +86,19 @@ test('a DATABASE_URL that points nowhere stops the start with one line naming it
   });
 });
 
-test('a PORT already in use stops the start with one line naming the address and what to do, not a stack', { timeout: 60_000 }, async () => {
+test('a PORT already in use stops the start with one line naming the address and what to do, not a stack, and no database opened', { timeout: 60_000 }, async () => {
   const busy = createServer();
   await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
   const p = (busy.address() as AddressInfo).port;
   try {
-    await assert.rejects(spawnServer({ PORT: String(p), DATA_DIR: mkdtempSync(join(tmpdir(), 'rr-start-')), DATABASE_URL: '' }), (e: Error) => {
+    const dir = mkdtempSync(join(tmpdir(), 'rr-start-'));
+    await assert.rejects(spawnServer({ PORT: String(p), DATA_DIR: dir, DATABASE_URL: '' }), (e: Error) => {
       assert.match(e.message, /server exited \(1\)/);
       assert.match(e.message, new RegExp(`roborally server: 127\\.0\\.0\\.1:${p} is in use \\(another server\\?\\); stop it, or start on another port: PORT=\\d+ npm start`));
       assert.doesNotMatch(e.message, /\n\s+at /, 'no stack');
       return true;
     });
+    assert.deepEqual(readdirSync(dir), [], 'no database opened');
   } finally {
     busy.close();
   }
@@ -113,6 +115,32 @@ test('[postgres] a start-up migration that waits longer than DB_QUERY_TIMEOUT_MS
       if (s.failed) throw s.failed;
       return ((await held.waitedMs(name)) ?? 0) >= 1000;
     }, 60_000);
+    await held.release();
+    assert.ok(await s.started, s.failed?.message);
+    assert.deepEqual(await call(`http://127.0.0.1:${p}`, 'GET', '/api/health'), { status: 200, body: { ok: true } });
+  } finally {
+    await stopStarted(s, held);
+  }
+});
+
+test('[postgres] the server holds its port from before the database is opened: while it migrates another listener is refused the port and requests are answered 503, then it serves on that port', { skip: pgSkip, timeout: 120_000 }, async () => {
+  const held = await heldMigrations();
+  const name = `rr-start-port-${process.pid}`;
+  const p = port();
+  const s = starting({ PORT: String(p), DATABASE_URL: held.url, PG_APPLICATION_NAME: name });
+  try {
+    await until('the start-up migration waits', async () => {
+      if (s.failed) throw s.failed;
+      return (await held.waitedMs(name)) !== null;
+    }, 60_000);
+    // Another process (a second `npm start`) cannot take the port meanwhile.
+    const other = createServer();
+    const refused = await new Promise<NodeJS.ErrnoException | null>((r) => other.once('error', r).listen(p, '127.0.0.1', () => r(null)));
+    if (!refused) other.close();
+    assert.equal(refused?.code, 'EADDRINUSE');
+    const early = await call(`http://127.0.0.1:${p}`, 'GET', '/api/health');
+    assert.equal(early.status, 503);
+    assert.equal(early.body.error.field, 'server');
     await held.release();
     assert.ok(await s.started, s.failed?.message);
     assert.deepEqual(await call(`http://127.0.0.1:${p}`, 'GET', '/api/health'), { status: 200, body: { ok: true } });
