@@ -11,7 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { CurrentSchemaPostgresDialect, migrateToLatest } from './migrations.js';
-import { openSqlite } from './sqlite.js';
+import { openSqlite, type SqliteOptions } from './sqlite.js';
 
 export interface RaceRow {
   id: string;
@@ -134,6 +134,8 @@ export interface DbConfig {
   readonly queryTimeoutMs?: number | null;
   /** Kysely's log of every query (the tests count statements with it). */
   readonly log?: (e: LogEvent) => void;
+  /** SQLite: between two checkpoints, and the write-ahead log's size past which it is started over (sqlite.ts; the tests make them small). */
+  readonly sqlite?: Pick<SqliteOptions, 'checkpointMs' | 'walLimitBytes'>;
 }
 
 /**
@@ -272,7 +274,10 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   // WAL without an fsync per commit, checkpoints off the event loop, statements prepared once (sqlite.ts).
-  return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: openSqlite(file) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'sqlite' };
+  // The log is copied whole while Kysely's one connection is held: the requests' statements wait for it, the event loop does not.
+  const sqlite = openSqlite(file, { ...c.sqlite, hold: (work) => db.connection().execute(work) });
+  const db: Kysely<Tables> = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }), ...(c.log ? { log: c.log } : {}) });
+  return { db, dialect: 'sqlite' };
 }
 
 /**
