@@ -107,6 +107,18 @@ export interface SeatMailRow {
   secret: string;
 }
 
+/** The Idempotency-Key a race was created with (race-keys.ts), kept for KEY_TTL_MS. */
+export interface RaceKeyRow {
+  /** The key's hash (`keyHash`). */
+  key_hash: string;
+  /** The request body's hash (`bodyHash`): the key answers only a request with the same body. */
+  body_hash: string;
+  race_id: string;
+  /** The creation's answer, sealed with the key (`seal`). */
+  answer: string;
+  created_at: number;
+}
+
 export interface Tables {
   races: RaceRow;
   seats: SeatRow;
@@ -114,6 +126,7 @@ export interface Tables {
   orders: OrdersRow;
   events: EventRow;
   turns: TurnRow;
+  race_keys: RaceKeyRow;
 }
 
 export type Db = Kysely<Tables>;

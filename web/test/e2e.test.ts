@@ -1053,3 +1053,37 @@ test('on a phone (390×844, touch) the board\'s sticky region ends clean over th
   await page.screenshot({ path: `${SHOTS}phone-replay-sticky-end.png` });
   await ctx.close();
 });
+
+test('a race started from the home page whose answer is lost on the way is sent again with the same Idempotency-Key and made once; the next press sends a new key', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await open(ctx, '/');
+    const keys: string[] = [];
+    await page.route('**/api/races', async (route) => {
+      const req = route.request();
+      if (req.method() !== 'POST') return route.continue();
+      keys.push((await req.allHeaders())['idempotency-key'] ?? '');
+      if (keys.length > 1) return route.continue();
+      // The server makes the race; its answer never reaches the page.
+      await route.fetch();
+      return route.abort('connectionreset');
+    });
+    const races = async () => (await server.db.selectFrom('races').select('id').execute()).length;
+    const before = await races();
+    await startFromHome(page, 'first-shift');
+    await page.waitForURL(/\/race\/[\w-]+\?seat=0&token=/);
+    assert.equal(keys.length, 2, 'sent again once');
+    assert.match(keys[0]!, /^[0-9a-f]{32}$/);
+    assert.equal(keys[1], keys[0], 'with the same key');
+    assert.equal(await races(), before + 1, 'one race made');
+    await page.goto(`${server.base}/`);
+    await startFromHome(page, 'first-shift');
+    await page.waitForURL(/\/race\/[\w-]+\?seat=0&token=/);
+    assert.equal(keys.length, 3);
+    assert.notEqual(keys[2], keys[0], 'a new press, a new key');
+    assert.equal(await races(), before + 2);
+    await page.close();
+  } finally {
+    await ctx.close();
+  }
+});
