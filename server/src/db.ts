@@ -290,13 +290,15 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
 
 /**
  * Whether an error means the database cannot be reached now (a lost or refused connection, a
- * server shutting down), not that the request was wrong: such a request is answered 503.
+ * server shutting down), or ended the transaction to let another go first (PostgreSQL's
+ * serialization failure and deadlock: rolled back whole), not that the request was wrong: such a
+ * request is answered 503 and may be sent again.
  */
 export function databaseUnavailable(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown };
   const code = typeof err?.code === 'string' ? err.code : '';
   const message = typeof err?.message === 'string' ? err.message : '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', 'SQLITE_BUSY', 'SQLITE_IOERR']
+  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', '40001', '40P01', 'SQLITE_BUSY', 'SQLITE_IOERR']
     .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 
