@@ -107,6 +107,18 @@ export interface SeatMailRow {
   secret: string;
 }
 
+/** The Idempotency-Key a race was created with (race-keys.ts), kept for KEY_TTL_MS. */
+export interface RaceKeyRow {
+  /** The key's hash (`keyHash`). */
+  key_hash: string;
+  /** The request body's hash (`bodyHash`): the key answers only a request with the same body. */
+  body_hash: string;
+  race_id: string;
+  /** The creation's answer, sealed with the key (`seal`). */
+  answer: string;
+  created_at: number;
+}
+
 export interface Tables {
   races: RaceRow;
   seats: SeatRow;
@@ -114,6 +126,7 @@ export interface Tables {
   orders: OrdersRow;
   events: EventRow;
   turns: TurnRow;
+  race_keys: RaceKeyRow;
 }
 
 export type Db = Kysely<Tables>;
@@ -129,8 +142,9 @@ export interface DbConfig {
    * `DB_QUERY_TIMEOUT_MS`): a database that stops answering without closing its connections (a
    * frozen server, a network partition) gets the request a 503, not a wait as long as the fault.
    * The connection is then dropped, so PostgreSQL rolls back what it had of the transaction.
+   * `null`: none (the start-up's migrations, `migrateAtStart`).
    */
-  readonly queryTimeoutMs?: number;
+  readonly queryTimeoutMs?: number | null;
   /** Kysely's log of every query (the tests count statements with it). */
   readonly log?: (e: LogEvent) => void;
 }
@@ -252,7 +266,8 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
   if (c.url) {
     const max = c.poolSize ?? 10;
     const pool = new pg.Pool({
-      connectionString: c.url, max, connectionTimeoutMillis: 5000, query_timeout: c.queryTimeoutMs ?? 10_000, pipeline: true,
+      connectionString: c.url, max, connectionTimeoutMillis: 5000, pipeline: true,
+      ...(c.queryTimeoutMs === null ? {} : { query_timeout: c.queryTimeoutMs ?? 10_000 }),
       // Lets an operator (and the tests) tell this server's connections apart.
       ...(process.env.PG_APPLICATION_NAME ? { application_name: process.env.PG_APPLICATION_NAME } : {}),
     });
@@ -298,4 +313,20 @@ export function databaseFull(e: unknown): boolean {
 /** Brings the database's tables up to date (server/src/migrations.ts). */
 export async function migrate(db: Db): Promise<void> {
   await migrateToLatest(db);
+}
+
+/**
+ * The server's start: brings the database of `c` up to date. On PostgreSQL on a connection of its
+ * own, closed afterwards, without the statement timeout of `c.queryTimeoutMs` (which is for
+ * requests): a migration may take long on a big database, or wait for another process's (the
+ * Migrator's lock), and a start must not fail for that. SQLite has no statement timeout: `db`.
+ */
+export async function migrateAtStart(c: DbConfig, db: Db): Promise<void> {
+  if (!c.url) return migrate(db);
+  const own = openDb({ ...c, poolSize: 1, queryTimeoutMs: null });
+  try {
+    await migrate(own.db);
+  } finally {
+    await own.db.destroy();
+  }
 }
