@@ -107,6 +107,18 @@ export interface SeatMailRow {
   secret: string;
 }
 
+/** The Idempotency-Key a race was created with (race-keys.ts), kept for KEY_TTL_MS. */
+export interface RaceKeyRow {
+  /** The key's hash (`keyHash`). */
+  key_hash: string;
+  /** The request body's hash (`bodyHash`): the key answers only a request with the same body. */
+  body_hash: string;
+  race_id: string;
+  /** The creation's answer, sealed with the key (`seal`). */
+  answer: string;
+  created_at: number;
+}
+
 export interface Tables {
   races: RaceRow;
   seats: SeatRow;
@@ -114,6 +126,7 @@ export interface Tables {
   orders: OrdersRow;
   events: EventRow;
   turns: TurnRow;
+  race_keys: RaceKeyRow;
 }
 
 export type Db = Kysely<Tables>;
@@ -282,13 +295,15 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
 
 /**
  * Whether an error means the database cannot be reached now (a lost or refused connection, a
- * server shutting down), not that the request was wrong: such a request is answered 503.
+ * server shutting down), or ended the transaction to let another go first (PostgreSQL's
+ * serialization failure and deadlock: rolled back whole), not that the request was wrong: such a
+ * request is answered 503 and may be sent again.
  */
 export function databaseUnavailable(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown };
   const code = typeof err?.code === 'string' ? err.code : '';
   const message = typeof err?.message === 'string' ? err.message : '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', 'SQLITE_BUSY', 'SQLITE_IOERR']
+  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', '40001', '40P01', 'SQLITE_BUSY', 'SQLITE_IOERR']
     .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 
