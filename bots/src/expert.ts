@@ -1,7 +1,8 @@
 /**
  * The expert bot: the strong bot's search and judgement (strong.ts), looking beyond the turn.
  *
- * 1. The search over its hand, the others standing still, keeps the best `candidates` programs;
+ * 1. The search over its hand, the others standing still, keeps the best `candidates` programs
+ *    (cut by the strong bot's bound, `Judge.bound`: the same programs, fewer leaves);
  *    with another robot within reach, whole searches with the others playing the programs of the
  *    first deals of their hands add theirs, and same-type cards of other priorities.
  * 2. Then, in rounds while the budget lasts (budget.ts: evaluations, or a time on the caller's
@@ -195,7 +196,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
   const order = shuffle(rng, [0, 1, 2, 3, 4, 5, 6]);
   const sim = new Sim(setup, state);
   const evaluate = judge.scorer(i);
-  const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates });
+  const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates, bound: judge.bound(state.robots, i) });
   meter.spend(found.leaves);
   const cards = byType(robot.hand);
   const cand = (program: Card[], score: number, parent?: Candidate): Candidate =>

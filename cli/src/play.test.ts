@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { classic, parseBoard, parseCard, renderText } from '../../engine/src/index.js';
-import { parseProgram, playRace, type LineSource, type PlayOptions } from './play.js';
+import { ROBOT_DESIGNS } from '../../render/src/index.js';
+import { MAX_BOTS, parseProgram, playRace, robotNames, type LineSource, type PlayOptions } from './play.js';
 import { PLAY_BOARD } from './play-board.js';
 
 /** The repository root (dist/cli/src → three levels up). */
@@ -275,4 +276,14 @@ test('the terminal reads the same orders as a mail: the two-wrench choice and op
   const r = parseProgram('shield back', hand, classic);
   assert.ok(!r.ok);
   assert.match(r.error.message, /you hold none/);
+});
+
+test("the bots' default names differ in their initials and none is a robot design's name (a bot called Bolt would race in another design's body on the server)", () => {
+  const designs = new Set(ROBOT_DESIGNS.map((d) => d.name));
+  for (const player of ['Ava', 'Bob', 'Cy', 'Dee', 'Eli', 'Fay', 'Gus', 'Hal', 'Ida', 'Jo', 'Zed']) {
+    const names = robotNames(player, MAX_BOTS);
+    assert.equal(names.length, MAX_BOTS + 1, player);
+    assert.equal(new Set(names.map((n) => n[0])).size, names.length, `${player}: initials ${names.join(' ')}`);
+    assert.deepEqual(names.slice(1).filter((n) => designs.has(n)), [], player);
+  }
 });

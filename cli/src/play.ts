@@ -55,8 +55,12 @@ export const BOT_POWER_DOWN_AT = 5;
 /** Without --turns a race stops here at the latest, whatever happens. */
 export const MAX_TURNS = 100;
 
-/** Bots' names: each starts with its own letter, so the board tells them apart. */
-const BOT_NAMES = ['Bolt', 'Cog', 'Dash', 'Echo', 'Flux', 'Gizmo', 'Hex', 'Ion', 'Jolt'];
+/**
+ * Bots' names: each starts with its own letter, so the board tells them apart. None is the name of
+ * a robot design (render's ROBOT_DESIGNS: Bolt, Cog, Gizmo …): the terminal draws letters, but the
+ * same names raced on the server would put a bot called Bolt in another design's body.
+ */
+const BOT_NAMES = ['Buzz', 'Crank', 'Dash', 'Echo', 'Flux', 'Glitch', 'Hex', 'Ion', 'Jolt'];
 
 export interface PlayOptions {
   readonly seed?: number;

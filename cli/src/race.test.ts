@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from './main.js';
-import { progressLine, runRace } from './race.js';
+import { RACE_MAX_BOTS, progressLine, runRace } from './race.js';
+import { ROBOT_DESIGNS } from '../../render/src/index.js';
 import { plainBoard } from '../../bots/src/testing.js';
 
 /** A course file of our own, with its one board beside it. */
@@ -27,6 +28,15 @@ function courseFile(): string {
 }
 
 describe('roborally race', () => {
+  test("the bots' names are none of the robot designs' (a bot called Bolt would race in another design's body on the server)", () => {
+    const lines: string[] = [];
+    assert.equal(runRace({ course: 'grand-tour', bots: RACE_MAX_BOTS, level: ['random'], seed: 1, turns: 1 }, { print: (l) => lines.push(l), progress: () => undefined }), 0);
+    const rows = lines.filter((l) => /^(\d+|-)\s+\S+\s+random\s/.test(l)).map((l) => l.split(/\s+/)[1]!);
+    assert.equal(rows.length, RACE_MAX_BOTS, lines.join('\n'));
+    const designs = new Set(ROBOT_DESIGNS.map((d) => d.name));
+    assert.deepEqual(rows.filter((n) => designs.has(n)), []);
+  });
+
   test('roborally race prints the finishing order, the turns and the deaths of each robot', () => {
     const lines: string[] = [];
     const bars: string[] = [];

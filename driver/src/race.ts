@@ -59,7 +59,8 @@ export interface BotRaceResult {
   readonly state: GameState;
 }
 
-const DEFAULT_NAMES = ['Bolt', 'Cog', 'Dash', 'Echo', 'Flux', 'Gizmo', 'Hex', 'Ion', 'Jolt', 'Kilo', 'Lug', 'Mote'];
+/** Bots' names where none are given: none is a robot design's (render's ROBOT_DESIGNS), so the same names raced on the server never put a bot called Bolt in another design's body. */
+const DEFAULT_NAMES = ['Buzz', 'Crank', 'Dash', 'Echo', 'Flux', 'Glitch', 'Hex', 'Ion', 'Jolt', 'Kilo', 'Lug', 'Mote'];
 
 function must<T>(r: Result<T>, what: string): T {
   if (!r.ok) throw new Error(`${what}: ${r.error.field}: ${r.error.message}`);

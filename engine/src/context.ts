@@ -75,6 +75,8 @@ export interface Workspace {
   readonly special: PendingShot[];
   nspecial: number;
   readonly weaponShots: WeaponShot[];
+  /** Laser step: the robots (and dice) a High-Power beam meets (options/weapons.ts `piercingTargets`). */
+  readonly pierced: number[];
   /** Belt step: the riders, their targets, which of them stay and which ride an express belt. */
   riders: Int32Array;
   tx: Int32Array;
@@ -117,7 +119,7 @@ function newWorkspace(cells: number): Workspace {
     occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [],
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
     lit: new Int32Array(8), aim: new Int32Array(8), laserScratchClean: true,
-    special: [], nspecial: 0, weaponShots: [],
+    special: [], nspecial: 0, weaponShots: [], pierced: [],
     riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8), express: new Uint8Array(8),
     blockedSides: [], anyBlocked: false, fireControlUsed: new Map(), rams: new Set(),
   };

@@ -16,7 +16,7 @@ import type { GameState } from './state.js';
  * each: on a cube course (004 L179) the neighbour over a fold is the square across it.
  */
 export function wallsWithDice(b: Board, st: GameState): Uint8Array {
-  if (!st.dice.some((v) => v > 0)) return b.walls;
+  if (!st.dice.length || !st.dice.some((v) => v > 0)) return b.walls; // most races play without dice: no builtin call
   const walls = b.walls.slice();
   st.dice.forEach((left, f) => {
     if (left <= 0) return;

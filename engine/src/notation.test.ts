@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CARD_TYPES, COMMENT_HINT, DECK, RULE_SETS, apiOrders, cardName, cardParts, cardWords, describeOrders, entryName, exampleProgram, gearOf, instruction, orderHelp, orderLines, parseOrders, readEntry, readWebEntry, writeCard, writeProgram, type NotationContext, type Parsed, type RuleSet } from './index.js';
+import { CARD_TYPES, COMMENT_HINT, DECK, MAX_ORDER_LINES, RULE_SETS, apiOrders, cardName, cardParts, cardWords, describeOrders, entryName, exampleProgram, gearOf, instruction, orderHelp, orderLines, parseOrders, readEntry, readWebEntry, writeCard, writeProgram, type NotationContext, type Parsed, type RuleSet } from './index.js';
 
 const pbem: NotationContext = {
   rules: RULE_SETS.pbem!, hand: ['F1', 'F2', 'F3', 'B', 'L', 'R', 'U', 'F1', 'L', 'R'], openRegisters: [1, 2, 3, 4, 5], needsProgram: true, poweredDown: false, options: [], name: 'Fred',
@@ -311,4 +311,42 @@ test('a card name is read in its parts, code and priority, for the classic deck 
   for (const c of DECK) assert.equal(cardParts(cardName(c)).join(':'), cardName(c));
   assert.equal(cardWords('F2:670'), 'Move 2 (670)');
   assert.equal(cardWords('F0'), 'Brakes');
+});
+
+test('a hostile mail body (a megabyte of order lines or of junk, an endless line) is answered by one refusal of bounded size, never thrown', () => {
+  const size = (p: Parsed) => JSON.stringify(p).length;
+  for (const ctx of [pbem, classic]) {
+    // Half a million order lines: each reads as a card, and the count of them was spread into Math.max.
+    const many = parseOrders('F\n'.repeat(500_000), ctx);
+    assert.deepEqual(errors(many).map((e) => e.line), [0]);
+    assert.match(errors(many)[0]!.expected, new RegExp(`at most ${MAX_ORDER_LINES} lines of orders`));
+    // Ten thousand lines of junk were ten thousand refusals, each with the whole help.
+    assert.ok(size(parseOrders('What a lovely day\n'.repeat(10_000), ctx)) < 2_000);
+    // One line of a megabyte, alone or after the orders: quoted back in part.
+    for (const body of ['F'.repeat(1_000_000), `${ctx.rules.priorities ? 'P670 P80 P440 P90 P20' : 'F3 F2 F B L'}\n${'x'.repeat(1_000_000)}`]) {
+      const p = parseOrders(body, ctx);
+      assert.ok(size(p) < 4_000, `${body.slice(0, 20)}…: ${size(p)} characters`);
+    }
+  }
+  // As many lines as a mail may hold are still read: the orders, then a long signature.
+  const signed = parseOrders(`F3 F2 F B L\n${Array.from({ length: MAX_ORDER_LINES - 1 }, (_, k) => `Footer line ${k}`).join('\n')}`, pbem);
+  assert.equal(ok(signed).program.length, 5);
+  assert.equal(signed.ignored.length, MAX_ORDER_LINES - 1);
+});
+
+test('any text read as orders gets orders or refusals naming a line, never an exception (property)', () => {
+  const lines = fc.oneof(
+    fc.constantFrom('F3 F2 F B L', 'P670 P80 P440 P90 P20', '1: F2', 'Register 5 -', 'power down', 'stay down', 'turn 3', 'Fred turn 1', 're-enter facing N', 'take option',
+      'if damage > 3 repair, else take option', 'unlock 5 4', 'shield back', 'weapon 2 Tractor Beam if it falls', 'fire control 1: option Shield', 'brakes 2 4', 'exchange Shield in register 2, Gyro',
+      'chop shop end draw', 'conditional F2 P670 register 3', 'random', '-- ', '> quoted', '# comment', 'F+L', 'F2 R F1 L U pd', 'face E', 'recompile', 'active Brakes and Shield'),
+    fc.string(), fc.string({ unit: 'binary', maxLength: 600 }), fc.nat(700).map((n) => 'F '.repeat(n)),
+  );
+  fc.assert(fc.property(fc.array(lines, { maxLength: 40 }), fc.constantFrom(pbem, classic, { ...classic, options: ['Shield', 'Tractor Beam'], firstOfType: true, partial: true }), (ls, ctx) => {
+    const p = parseOrders(ls.join('\n'), ctx);
+    if (p.ok) return;
+    for (const e of p.errors) {
+      assert.ok(Number.isInteger(e.line) && e.line >= 0 && typeof e.text === 'string' && typeof e.expected === 'string' && e.expected.length > 0);
+      assert.ok(e.text.length <= 121);
+    }
+  }), { numRuns: 400, seed: 29 });
 });

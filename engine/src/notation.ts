@@ -322,10 +322,10 @@ export interface Line {
  * separator (`--`), a reply header ("On … wrote:", "-----Original Message-----", "From: …@…") or "Sent from
  * my …", and comment lines (`#` and not a card number) are not read.
  */
-export function orderLines(body: string): Line[] {
+export function orderLines(body: string, most = Infinity): Line[] {
   const out: Line[] = [];
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0; i < lines.length && out.length < most; i++) {
     const raw = lines[i]!;
     const t = raw.trim();
     if (/^--\s*$/.test(raw) || /^-{2,}\s*original message\s*-{2,}$/i.test(t) || /^on .+wrote:$/i.test(t) || /^sent from my /i.test(t) || /^from: .*@/i.test(t) || /^_{5,}$/.test(t)) break;
@@ -347,8 +347,31 @@ const registerList = (s: string): number[] | null => {
   return parts.map(Number);
 };
 
+/**
+ * The most lines of orders a mail is read for (after quotes, comments and the signature are left
+ * out): every order of a turn fits in far fewer. A body with more is refused whole, unread, so a
+ * mail of a megabyte costs no more than this to answer.
+ */
+export const MAX_ORDER_LINES = 200;
+/** The longest line read as an order; a longer one is no order (refused, or taken for a signature). */
+export const MAX_ORDER_LINE = 500;
+/** How much of a line an answer quotes back. */
+const QUOTED = 120;
+const quoted = (text: string): string => (text.length > QUOTED ? `${text.slice(0, QUOTED)}…` : text);
+
 /** Reads a seat's orders: a mail body, or a line typed in the terminal. */
 export function parseOrders(body: string, c: NotationContext): Parsed {
+  const lines = orderLines(body, MAX_ORDER_LINES + 1);
+  if (lines.length > MAX_ORDER_LINES) {
+    return { ok: false, errors: [{ line: 0, text: '', expected: `at most ${MAX_ORDER_LINES} lines of orders (this mail has more); ${COMMENT_HINT}` }], ignored: [] };
+  }
+  const parsed = readOrders(lines, c);
+  return parsed.ok
+    ? { ...parsed, ignored: parsed.ignored.map(quoted) }
+    : { ...parsed, errors: parsed.errors.map((e) => ({ ...e, text: quoted(e.text) })), ignored: parsed.ignored.map(quoted) };
+}
+
+function readOrders(lines: readonly Line[], c: NotationContext): Parsed {
   const { rules } = c;
   const keys = rules.options.choiceKeys;
   const errors: NotationError[] = [];
@@ -386,10 +409,12 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
     return c.hand[at]!;
   };
 
-  for (const l of orderLines(body)) {
+  for (const l of lines) {
     const s = l.text.toLowerCase();
     let m: RegExpExecArray | null;
-    if ((m = /^(?:(.+?),? )?turn (\d+):?$/.exec(s))) {
+    if (l.text.length > MAX_ORDER_LINE) {
+      unread.push(l);
+    } else if ((m = /^(?:(.+?),? )?turn (\d+):?$/.exec(s))) {
       // 003's order sheets begin "Fred Turn 3": the robot's name and the turn.
       if (m[1] && m[1] !== c.name.toLowerCase()) fail(l, `"Turn N", or "${c.name} Turn N" (this seat races ${c.name}, not "${m[1]}")`);
       else turn = Number(m[2]);
@@ -514,11 +539,10 @@ export function parseOrders(body: string, c: NotationContext): Parsed {
   }
 
   // Lines that read as no order after the last order line: a signature or a comment.
-  const lines = orderLines(body);
   const unreadSet = new Set(unread.map((l) => l.n));
   const lastOrder = Math.max(0, ...lines.filter((l) => !unreadSet.has(l.n)).map((l) => l.n));
   const ignored = lastOrder ? unread.filter((l) => l.n > lastOrder && !looksLikeOrder(l.text)) : [];
-  for (const l of unread) if (!ignored.includes(l)) fail(l, unreadHelp(l.text, rules));
+  for (const l of unread) if (!ignored.includes(l)) fail(l, l.text.length > MAX_ORDER_LINE ? `a line of orders of at most ${MAX_ORDER_LINE} characters` : unreadHelp(l.text, rules));
 
   // The program: all on one line, one register a line, or labelled registers, never mixed.
   let program: (string | null)[] = [];

@@ -98,16 +98,17 @@ export function damage(ctx: Ctx, i: number, points: number): void {
   // Fire Control's markers lock registers too, but the damage count locks its own (2.10).
   let have = popcount(r.locked & ~(r.opt?.fcLocks ?? 0));
   if (want <= have) return;
-  const newly: number[] = [];
+  // The list of newly locked registers only for the event: without events, no array.
+  const newly: number[] | null = ctx.events ? [] : null;
   for (let reg = 5; reg >= 1 && have < want; reg--) {
     const bit = 1 << (reg - 1);
     if (!(r.locked & bit)) {
       r.locked |= bit;
       have++;
-      newly.push(reg);
+      newly?.push(reg);
     }
   }
-  ctx.events?.push({ type: 'locked', robot: i, registers: newly });
+  if (newly) ctx.events!.push({ type: 'locked', robot: i, registers: newly });
 }
 
 /** Destroyed by damage: the rule set's limit reached (000 L207; 001 L297). */
@@ -134,21 +135,22 @@ export function repair(ctx: Ctx, i: number, points: number, by: RepairCause): vo
   const want = Math.min(5, ctx.rules.lockedCount(r.damage));
   let have = popcount(r.locked);
   if (have <= want) return;
-  const freed: number[] = [];
-  const free = (reg: number): void => {
+  // The registers the player named first (`unlock`), then from register 1; the list of freed
+  // registers only for the event. A loop over both, not a closure made on every call.
+  const freed: number[] | null = ctx.events ? [] : null;
+  const named = r.unlock;
+  for (let k = 0; k < named.length + 5 && have > want; k++) {
+    const reg = k < named.length ? named[k]! : k - named.length + 1;
     const bit = 1 << (reg - 1);
-    if (have > want && r.locked & bit) {
-      r.locked &= ~bit;
-      have--;
-      freed.push(reg);
-      const card = r.registers[reg - 1]!;
-      if (card) ctx.state.discard.push(card);
-      r.registers[reg - 1] = 0;
-    }
-  };
-  for (const reg of r.unlock) free(reg);
-  for (let reg = 1; reg <= 5; reg++) free(reg);
-  ctx.events?.push({ type: 'unlocked', robot: i, registers: freed });
+    if (!(r.locked & bit)) continue;
+    r.locked &= ~bit;
+    have--;
+    freed?.push(reg);
+    const card = r.registers[reg - 1]!;
+    if (card) ctx.state.discard.push(card);
+    r.registers[reg - 1] = 0;
+  }
+  if (freed) ctx.events!.push({ type: 'unlocked', robot: i, registers: freed });
 }
 
 /**

@@ -63,8 +63,11 @@ export function mailConfigFromEnv(env: NodeJS.ProcessEnv): MailConfig | null {
   };
 }
 
-/** What became of an incoming mail. */
-export type Received = 'accepted' | 'refused' | 'unreadable' | 'ignored' | 'duplicate' | 'automatic' | 'stranger';
+/**
+ * What became of an incoming mail. `malformed`: not a mail its parser can read (MIME nested past
+ * its bound, say): dropped and logged, never read again; the SMTP listener refuses it for good (554).
+ */
+export type Received = 'accepted' | 'refused' | 'unreadable' | 'ignored' | 'duplicate' | 'automatic' | 'stranger' | 'malformed';
 
 /**
  * Whether a mail was sent by a machine on its own (RFC 3834 and the headers responders use in
@@ -87,6 +90,8 @@ export function automatic(m: ParsedMail): string | null {
 }
 
 const MAX_MAIL = 1024 * 1024;
+/** The unreadable lines an answer lists (the first ones; the others are counted). */
+const SHOWN_ERRORS = 10;
 
 export class MailGateway {
   private readonly outbox: Outbox;
@@ -102,6 +107,7 @@ export class MailGateway {
 
   private readonly service: RaceService;
   private readonly config: MailConfig;
+  private readonly log: (line: string) => void;
 
   constructor(o: { service: RaceService; db: Db; clock: Clock; config: MailConfig }) {
     const { service, db, clock, config } = o;
@@ -115,7 +121,8 @@ export class MailGateway {
     this.transport = typeof config.relay === 'string'
       ? nodemailer.createTransport({ url: config.relay, pool: true, maxConnections: 1, connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms })
       : config.relay;
-    this.outbox = new Outbox({ db: this.db, service, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3, log: config.log ?? ((line) => console.error(line)) });
+    this.log = config.log ?? ((line) => console.error(line));
+    this.outbox = new Outbox({ db: this.db, service, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3, log: this.log });
   }
 
   /** Creates its tables, opens the listener and the mailbox, and starts writing and sending mail. */
@@ -132,7 +139,10 @@ export class MailGateway {
             if (stream.sizeExceeded) return done(Object.assign(new Error('mail too large'), { responseCode: 552 }));
             const rcpt = session.envelope.rcptTo.map((r) => r.address);
             // The sender hears 250 only once the orders and the answer are stored; else it tries again.
-            this.receive(Buffer.concat(chunks), rcpt).then(() => done(), (e: Error) => done(Object.assign(new Error(`try again later: ${e.message}`), { responseCode: 451 })));
+            this.receive(Buffer.concat(chunks), rcpt).then(
+              (got) => done(got === 'malformed' ? Object.assign(new Error('not a mail that can be read (its MIME structure is broken or nested too deep)'), { responseCode: 554 }) : undefined),
+              (e: Error) => done(Object.assign(new Error(`try again later: ${e.message}`), { responseCode: 451 })),
+            );
           });
         },
       });
@@ -142,7 +152,7 @@ export class MailGateway {
       });
     }
     if (this.config.imapUrl) {
-      this.imap = new ImapPoller(this.config.imapUrl, (raw) => this.receive(raw, []).then(() => undefined));
+      this.imap = new ImapPoller(this.config.imapUrl, (raw) => this.receive(raw, []).then(() => undefined), { maxBytes: MAX_MAIL });
       this.imap.start((this.config.imapPollSeconds ?? 60) * 1000);
     }
     this.timer = setInterval(() => void this.pump().catch((e: Error) => console.error('mail:', e.message)), this.config.pumpMs ?? 1000);
@@ -183,7 +193,15 @@ export class MailGateway {
    * through the outbox. A mail seen before (same Message-ID) is not read again.
    */
   async receive(raw: Buffer | string, envelope: readonly string[]): Promise<Received> {
-    const mail = await simpleParser(raw);
+    let mail: ParsedMail;
+    try {
+      mail = await simpleParser(raw);
+    } catch (e) {
+      // The same bytes fail the same way every time: tried again (SMTP 451, an IMAP mail left unseen) they would be for ever.
+      this.ignored++;
+      this.log(`mail: a mail that cannot be read was dropped (${(e as Error).message})`);
+      return 'malformed';
+    }
     const id = createHash('sha256').update(mail.messageId ?? raw).digest('hex').slice(0, 32);
     const key = `reply:${id}`;
     if (await this.outbox.has(key)) return 'duplicate';
@@ -315,7 +333,8 @@ export class MailGateway {
         status: 'unreadable',
         lines: [
           `Your orders for turn ${st.turn} could not be read, so nothing was changed (orders you sent before stand).`, '',
-          ...parsed.errors.map((e) => (e.line ? `Line ${e.line} "${e.text}": expected ${e.expected}.` : `Expected ${e.expected}.`)), '',
+          ...parsed.errors.slice(0, SHOWN_ERRORS).map((e) => (e.line ? `Line ${e.line} "${e.text}": expected ${e.expected}.` : `Expected ${e.expected}.`)),
+          ...(parsed.errors.length > SHOWN_ERRORS ? [`And ${parsed.errors.length - SHOWN_ERRORS} more that could not be read.`] : []), '',
           ...withBlank(lockedLines(st, s.seat)),
           ...ignoredLines(parsed.ignored),
           'Your instructions:', ...handLines(ctx), '',

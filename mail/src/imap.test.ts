@@ -132,3 +132,28 @@ test('a refused connection is a fault like a dropped one: the look rejects, is c
     await poller.stop();
   }
 });
+
+test('a mail larger than a mail may be is marked seen without being read, and logged; the mails beside it are read', { skip: missing ?? false }, async () => {
+  const dovecot = await startDovecot();
+  const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  const read: string[] = [];
+  const lines: string[] = [];
+  const poller = new ImapPoller(dovecot.url, async (raw) => void read.push(/^Subject: (.*)$/m.exec(raw.toString('latin1'))?.[1] ?? '?'), { log: (l) => lines.push(l), maxBytes: 100_000 });
+  try {
+    await client.connect();
+    const mail = (subject: string, body: string) => `From: ava@a.test\r\nTo: race@rr.test\r\nSubject: ${subject}\r\nMessage-ID: <${subject}@test>\r\n\r\n${body}\r\n`;
+    await client.append('INBOX', mail('small', 'F F F F F'));
+    await client.append('INBOX', mail('huge', `${'x'.repeat(999)}\r\n`.repeat(200)));
+    await client.append('INBOX', mail('after', 'random'));
+    await poller.poll();
+    assert.deepEqual(read, ['small', 'after']);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /^mail: IMAP message \d+: 20\d{4} bytes, more than the 100000 a mail may have; marked seen, not read$/);
+    await client.mailboxOpen('INBOX');
+    assert.deepEqual(await client.search({ seen: false }), []);
+  } finally {
+    await poller.stop();
+    await client.logout().catch(() => undefined);
+    await dovecot.stop();
+  }
+});

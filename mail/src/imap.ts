@@ -1,7 +1,8 @@
 /**
  * Orders from an IMAP mailbox: every so often the gateway logs in, reads the unseen mails, hands
  * each to the gateway, and marks it seen once it has been handled (a mail whose handling fails
- * stays unseen and is read again at the next look).
+ * stays unseen and is read again at the next look). A mail larger than `maxBytes` is marked seen
+ * unread.
  *
  * A fault of the mail server (refused connection, a connection dropped after login, a protocol
  * error) is never fatal: the client's `'error'` events are caught, the fault is logged, and the
@@ -17,6 +18,11 @@ export interface ImapPollerOptions {
   readonly firstRetryMs?: number;
   /** The longest pause between two tries after faults (5 minutes by default). */
   readonly maxRetryMs?: number;
+  /**
+   * The largest mail read, in bytes (1 MiB by default, as the SMTP listener's): a larger one is
+   * marked seen without being fetched, and logged, so a mailbox of huge mails costs no memory.
+   */
+  readonly maxBytes?: number;
 }
 
 export class ImapPoller {
@@ -93,11 +99,21 @@ export class ImapPoller {
       await client.connect();
       const lock = await client.getMailboxLock(decodeURIComponent(u.pathname.slice(1)) || 'INBOX');
       try {
-        const found: { uid: number; source: Buffer }[] = [];
-        for await (const m of client.fetch({ seen: false }, { uid: true, source: true }, { uid: true })) if (m.source) found.push({ uid: m.uid, source: m.source });
+        // The unseen mails' sizes first, then each mail's bytes one at a time: never more than one mail in memory.
+        const found: { uid: number; size: number }[] = [];
+        for await (const m of client.fetch({ seen: false }, { uid: true, size: true }, { uid: true })) found.push({ uid: m.uid, size: m.size ?? 0 });
+        const most = this.options.maxBytes ?? 1024 * 1024;
         for (const m of found) {
+          if (m.size > most) {
+            this.log(`mail: IMAP message ${m.uid}: ${m.size} bytes, more than the ${most} a mail may have; marked seen, not read`);
+            await client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true });
+            continue;
+          }
+          const one = await client.fetchOne(String(m.uid), { source: true }, { uid: true });
+          // Gone meanwhile (another client expunged it): nothing to read.
+          if (!one || !one.source) continue;
           try {
-            await this.handle(m.source);
+            await this.handle(one.source);
           } catch (e) {
             // Left unseen, to be read again at the next look; the others are read now.
             this.log(`mail: IMAP message ${m.uid}: ${(e as Error).message}`);

@@ -14,7 +14,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { databaseFull, databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { Entry, HandedPlay, RaceService } from './races.js';
-import { AfterQuery, AnyObject, NoQuery, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, NoQuery, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
@@ -208,7 +208,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: FastifyError & { field?: string }, req, reply) => {
     // A request that does not meet its route's schema: the field's path and what was expected.
-    if (error.validation) return reply.code(422).send({ error: describeSchemaError(error.validation, error.validationContext ?? 'body') });
+    // A header that is not as its schema says (the Idempotency-Key) is a request that is not well formed: 400.
+    if (error.validation) return reply.code(error.validationContext === 'headers' ? 400 : 422).send({ error: describeSchemaError(error.validation, error.validationContext ?? 'body') });
     // A body over the limit: what the client is still sending is read away after the 413.
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') readAway(req.raw, reply);
     // The database's disk is full: nothing was kept; the request may be sent again later.
@@ -277,8 +278,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return sendPrepared(req, reply, await picture, 'public, max-age=3600');
   });
 
-  api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn', body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), ...refused } } }, async (req, reply) => {
-    const created = await svc.create(req.body);
+  api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn (with an Idempotency-Key, a retry makes no second race)', headers: NewRaceHeaders, body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), 400: ErrorSchema, ...refused } } }, async (req, reply) => {
+    const created = await svc.create(req.body, req.headers['idempotency-key']);
     if (!created.ok) return send(reply, created);
     const v = created.value;
     return reply.code(201).send({

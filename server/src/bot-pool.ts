@@ -31,9 +31,12 @@ import { decideBots, type BotSeat, type BotTurn } from '../../driver/src/index.j
 /** What a thread is sent: the setup's parts, the turn as dealt, the bots and the race's seed. */
 export interface BotJob {
   readonly id: number;
-  /** The race, under which the thread keeps the setup it made. */
   readonly race: string;
-  readonly setup: { readonly board: Board; readonly rules: string; readonly settings: Settings; readonly boards: number };
+  /**
+   * The setup's parts; `boardId` names the board (one per board object of this process), so that a
+   * thread makes one setup for every race on it (`bot-setups.ts`), not one per race.
+   */
+  readonly setup: { readonly board: Board; readonly boardId: number; readonly rules: string; readonly settings: Settings; readonly boards: number };
   readonly state: GameState;
   readonly bots: readonly BotSeat[];
   readonly seed: Seed;
@@ -96,6 +99,9 @@ export class BotPool {
   private readonly decisions = new Map<string, Record<number, BotTurn>>();
   /** Each race's latest decision's key, the races seen least recently first. */
   private readonly latest = new Map<string, string>();
+  /** The boards sent to the threads, by object: the shipped courses' are shared by every race on them. */
+  private readonly boardIds = new WeakMap<Board, number>();
+  private nextBoardId = 1;
   /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
   readonly budgetMs: number;
   private readonly hungMs: number;
@@ -215,7 +221,9 @@ export class BotPool {
       this.decisions.delete(oldKey);
       this.byKey.get(oldKey)?.drop();
     }
-    const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed, budgetMs: this.budgetMs };
+    let boardId = this.boardIds.get(setup.board);
+    if (boardId === undefined) this.boardIds.set(setup.board, (boardId = this.nextBoardId++));
+    const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, boardId, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed, budgetMs: this.budgetMs };
     let resolve!: () => void;
     const result = new Promise<void>((r) => (resolve = r));
     const p: Pending = {

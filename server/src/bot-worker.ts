@@ -1,7 +1,8 @@
 /**
  * A thread of the bot pool (`bot-pool.ts`): decides the bots' orders for a turn as dealt, through
- * the driver's `decideBots`, off the server's event loop. Each race's setup is made once from the
- * board, rule set and settings it is sent, and kept (the bots' own tables per board follow it).
+ * the driver's `decideBots`, off the server's event loop. A setup is made once per board, rule set
+ * and settings it is sent, and kept for every race on them (`bot-setups.ts`; the bots' own tables
+ * per board follow it).
  * A bot that searches as long as it may (expert) is given half the pool's budget, so that its
  * answer is back in time.
  *
@@ -12,9 +13,9 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { makeSetup, type Setup } from '../../engine/src/index.js';
 import { decideBots } from '../../driver/src/index.js';
 import type { BotJob, BotAnswer } from './bot-pool.js';
+import { BotSetups } from './bot-setups.js';
 
 const nice = (workerData as { nice: number }).nice;
 if (nice > 0) {
@@ -25,24 +26,12 @@ if (nice > 0) {
   }
 }
 
-const setups = new Map<string, Setup>();
-const MAX_SETUPS = 2000;
-
-function setupFor(job: BotJob): Setup {
-  let s = setups.get(job.race);
-  if (s) return s;
-  const made = makeSetup(job.setup.board, job.setup.rules, job.setup.settings, job.setup.boards);
-  if (!made.ok) throw new Error(`${made.error.field}: ${made.error.message}`);
-  s = made.value;
-  if (setups.size >= MAX_SETUPS) setups.delete(setups.keys().next().value!);
-  setups.set(job.race, s);
-  return s;
-}
+const setups = new BotSetups();
 
 parentPort!.on('message', (job: BotJob) => {
   let answer: BotAnswer;
   try {
-    answer = { id: job.id, ok: true, turns: decideBots(setupFor(job), job.state, job.bots, job.seed, { ms: job.budgetMs / 2, now: () => performance.now() }) };
+    answer = { id: job.id, ok: true, turns: decideBots(setups.setupFor(job), job.state, job.bots, job.seed, { ms: job.budgetMs / 2, now: () => performance.now() }) };
   } catch (e) {
     answer = { id: job.id, ok: false, error: (e as Error).message };
   }

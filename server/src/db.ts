@@ -11,7 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { CurrentSchemaPostgresDialect, migrateToLatest } from './migrations.js';
-import { openSqlite } from './sqlite.js';
+import { openSqlite, type SqliteOptions } from './sqlite.js';
 
 export interface RaceRow {
   id: string;
@@ -107,6 +107,18 @@ export interface SeatMailRow {
   secret: string;
 }
 
+/** The Idempotency-Key a race was created with (race-keys.ts), kept for KEY_TTL_MS. */
+export interface RaceKeyRow {
+  /** The key's hash (`keyHash`). */
+  key_hash: string;
+  /** The request body's hash (`bodyHash`): the key answers only a request with the same body. */
+  body_hash: string;
+  race_id: string;
+  /** The creation's answer, sealed with the key (`seal`). */
+  answer: string;
+  created_at: number;
+}
+
 export interface Tables {
   races: RaceRow;
   seats: SeatRow;
@@ -114,6 +126,7 @@ export interface Tables {
   orders: OrdersRow;
   events: EventRow;
   turns: TurnRow;
+  race_keys: RaceKeyRow;
 }
 
 export type Db = Kysely<Tables>;
@@ -129,10 +142,13 @@ export interface DbConfig {
    * `DB_QUERY_TIMEOUT_MS`): a database that stops answering without closing its connections (a
    * frozen server, a network partition) gets the request a 503, not a wait as long as the fault.
    * The connection is then dropped, so PostgreSQL rolls back what it had of the transaction.
+   * `null`: none (the start-up's migrations, `migrateAtStart`).
    */
-  readonly queryTimeoutMs?: number;
+  readonly queryTimeoutMs?: number | null;
   /** Kysely's log of every query (the tests count statements with it). */
   readonly log?: (e: LogEvent) => void;
+  /** SQLite: between two checkpoints, and the write-ahead log's size past which it is started over (sqlite.ts; the tests make them small). */
+  readonly sqlite?: Pick<SqliteOptions, 'checkpointMs' | 'walLimitBytes'>;
 }
 
 /**
@@ -252,7 +268,8 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
   if (c.url) {
     const max = c.poolSize ?? 10;
     const pool = new pg.Pool({
-      connectionString: c.url, max, connectionTimeoutMillis: 5000, query_timeout: c.queryTimeoutMs ?? 10_000, pipeline: true,
+      connectionString: c.url, max, connectionTimeoutMillis: 5000, pipeline: true,
+      ...(c.queryTimeoutMs === null ? {} : { query_timeout: c.queryTimeoutMs ?? 10_000 }),
       // Lets an operator (and the tests) tell this server's connections apart.
       ...(process.env.PG_APPLICATION_NAME ? { application_name: process.env.PG_APPLICATION_NAME } : {}),
     });
@@ -270,18 +287,23 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   // WAL without an fsync per commit, checkpoints off the event loop, statements prepared once (sqlite.ts).
-  return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: openSqlite(file) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'sqlite' };
+  // The log is copied whole while Kysely's one connection is held: the requests' statements wait for it, the event loop does not.
+  const sqlite = openSqlite(file, { ...c.sqlite, hold: (work) => db.connection().execute(work) });
+  const db: Kysely<Tables> = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }), ...(c.log ? { log: c.log } : {}) });
+  return { db, dialect: 'sqlite' };
 }
 
 /**
  * Whether an error means the database cannot be reached now (a lost or refused connection, a
- * server shutting down), not that the request was wrong: such a request is answered 503.
+ * server shutting down), or ended the transaction to let another go first (PostgreSQL's
+ * serialization failure and deadlock: rolled back whole), not that the request was wrong: such a
+ * request is answered 503 and may be sent again.
  */
 export function databaseUnavailable(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown };
   const code = typeof err?.code === 'string' ? err.code : '';
   const message = typeof err?.message === 'string' ? err.message : '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', 'SQLITE_BUSY', 'SQLITE_IOERR']
+  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', '40001', '40P01', 'SQLITE_BUSY', 'SQLITE_IOERR']
     .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 
@@ -298,4 +320,20 @@ export function databaseFull(e: unknown): boolean {
 /** Brings the database's tables up to date (server/src/migrations.ts). */
 export async function migrate(db: Db): Promise<void> {
   await migrateToLatest(db);
+}
+
+/**
+ * The server's start: brings the database of `c` up to date. On PostgreSQL on a connection of its
+ * own, closed afterwards, without the statement timeout of `c.queryTimeoutMs` (which is for
+ * requests): a migration may take long on a big database, or wait for another process's (the
+ * Migrator's lock), and a start must not fail for that. SQLite has no statement timeout: `db`.
+ */
+export async function migrateAtStart(c: DbConfig, db: Db): Promise<void> {
+  if (!c.url) return migrate(db);
+  const own = openDb({ ...c, poolSize: 1, queryTimeoutMs: null });
+  try {
+    await migrate(own.db);
+  } finally {
+    await own.db.destroy();
+  }
 }

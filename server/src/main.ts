@@ -4,10 +4,13 @@
  * and MAIL_RELAY_URL set, races are also run by e-mail (docs/mail.md).
  */
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import { shippedCourses } from './courses.js';
 import { buildApp } from './app.js';
-import { migrate, openDb } from './db.js';
+import { migrateAtStart, openDb } from './db.js';
 import { systemClock } from './deadline.js';
 import { RaceService } from './races.js';
 import { postgresFanout, type Fanout } from './fanout.js';
@@ -62,27 +65,42 @@ function cannotListen(e: unknown): never {
 }
 
 /**
- * Whether the port can be listened on, asked before the database is opened: a second `npm start`
- * in the same folder would otherwise play the first one's due deadlines on its SQLite file
- * before it found the port taken.
+ * Takes the port before the database is opened, and keeps it: a second `npm start` in the same
+ * folder, or any process that took the port meanwhile, would otherwise open the database and play
+ * the first one's due deadlines before it found the port taken. Until the server is ready (its
+ * database migrated, every listener wired) the port's holder answers every request `503` (and
+ * `Retry-After`); the app then listens on the very socket (`listenOn`), without a moment's gap.
  */
-async function checkPort(host: string, port: number): Promise<void> {
-  if (port === 0) return;
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(port, host, () => resolve())).catch(cannotListen);
-  await new Promise((r) => probe.close(r));
+async function holdPort(host: string, port: number): Promise<Server> {
+  const body = JSON.stringify({ error: { field: 'server', message: 'the server is starting; try again in a moment' } });
+  const head = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'retry-after': '1', connection: 'close' };
+  const holder = createServer((_req, res) => res.writeHead(503, head).end(body));
+  holder.on('upgrade', (_req, socket: Duplex) => socket.end(`HTTP/1.1 503 Service Unavailable\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`));
+  await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(port, host, () => resolve())).catch(cannotListen);
+  return holder;
+}
+
+/**
+ * The app takes over the socket `holder` listens on (Node's `listen(handle)`: the same listening
+ * socket, its new connections the app's from then on). Named by the address it is bound to, so that
+ * fastify binds no other (for `localhost` it would bind each of its addresses to this socket too).
+ */
+async function listenOn(app: FastifyInstance, holder: Server): Promise<void> {
+  await app.listen({ host: (holder.address() as AddressInfo).address, handle: (holder as unknown as { _handle: object })._handle } as FastifyListenOptions);
 }
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   const host = process.env.HOST ?? '127.0.0.1';
-  await checkPort(host, port);
+  const holder = await holdPort(host, port);
   const url = process.env.DATABASE_URL;
   const poolSize = envInt('DB_POOL_SIZE');
   const queryTimeoutMs = envInt('DB_QUERY_TIMEOUT_MS');
-  const { db, dialect, stats } = openDb(url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') });
+  const config = url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') };
+  const { db, dialect, stats } = openDb(config);
   try {
-    await migrate(db);
+    // Without DB_QUERY_TIMEOUT_MS: a long migration does not fail the start (db.ts).
+    await migrateAtStart(config, db);
   } catch (e) {
     if (!url) throw e;
     await db.destroy().catch(() => undefined);
@@ -90,7 +108,8 @@ async function main(): Promise<void> {
   }
   const courses = shippedCourses();
   // Everything is wired before anything can arrive: the service, its streams, then the NOTIFY
-  // listener (a notification may come the moment it listens), then the HTTP listener.
+  // listener (a notification may come the moment it listens), then the app takes the port over
+  // (till then its holder answers 503).
   let fanout: Fanout | null = null;
   // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
   const workers = envInt('BOT_WORKERS');
@@ -156,9 +175,9 @@ async function main(): Promise<void> {
     console.error('resuming turns whose orders are in failed:', (e as Error).message);
   }
   const timer = setInterval(tick, 500);
-  await app.listen({ port, host }).catch(cannotListen);
+  await listenOn(app, holder);
   if (mail) console.log(`mail from ${mailConfig!.from}${mailConfig!.smtpListen ? `, SMTP listener on ${mailConfig!.smtpListen}` : ''}${mailConfig!.imapUrl ? ', IMAP mailbox polled' : ''}`);
-  const site = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  const site = `http://${host === '0.0.0.0' ? 'localhost' : host}:${(app.server.address() as AddressInfo).port}`;
   console.log(`roborally server on ${site} (${dialect}${dialect === 'sqlite' ? `, ${join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite')}` : ''}); API at ${site}/api/openapi.json`);
   let stopping = false;
   const stop = async () => {

@@ -125,6 +125,23 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('races_series_seq').unique().on('races').columns(['series', 'series_seq']).execute();
     },
   },
+  /**
+   * The `Idempotency-Key`s races were created with (race-keys.ts): the key's hash, the body's, the
+   * race and its first answer sealed with the key; kept a day (by `created_at`).
+   */
+  '0007-race-keys': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema
+        .createTable('race_keys')
+        .addColumn('key_hash', 'text', (c) => c.primaryKey())
+        .addColumn('body_hash', 'text', (c) => c.notNull())
+        .addColumn('race_id', 'text', (c) => c.notNull())
+        .addColumn('answer', 'text', (c) => c.notNull())
+        .addColumn('created_at', sql`bigint`, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('race_keys_created_at').on('race_keys').column('created_at').execute();
+    },
+  },
 };
 
 /**

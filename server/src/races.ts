@@ -27,8 +27,9 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
-import { RaceRepository, StaleChange, rowBody, rowUnread, type Change, type StoredOrders } from './repository.js';
+import { KeyTaken, RaceRepository, StaleChange, rowBody, rowUnread, type Change, type StoredOrders } from './repository.js';
 import { Moderation } from './moderation.js';
+import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
@@ -373,9 +374,37 @@ export class RaceService {
   /**
    * Creates a race and begins its first turn. Seats of one `player` share one invite link. A race
    * that follows another (`after`, its moderator key) joins its series and seats its robots by
-   * 001's picks from that race (001 L333-351): a start per robot goes in pick order.
+   * 001's picks from that race (001 L333-351): a start per robot goes in pick order. With an
+   * `idempotencyKey` (race-keys.ts), a request sent again is answered as the first was, making no
+   * second race; the key is stored with the race, in its transaction.
    */
-  async create(body: unknown): Promise<Answer<Created>> {
+  async create(body: unknown, idempotencyKey?: string): Promise<Answer<Created>> {
+    if (idempotencyKey === undefined) return this.createRace(body);
+    const keyed = { key: idempotencyKey, hash: keyHash(idempotencyKey), body: bodyHash(body) };
+    const earlier = await this.createdWith(keyed);
+    if (earlier) return earlier;
+    try {
+      return await this.createRace(body, keyed);
+    } catch (e) {
+      if (!(e instanceof KeyTaken)) throw e;
+      // Another request with the key came first (a retry sent while this one was in flight).
+      return (await this.createdWith(keyed)) ?? no(409, 'idempotency-key', 'another request with this Idempotency-Key is being answered; try again');
+    }
+  }
+
+  /**
+   * What the creation first sent with an Idempotency-Key answered, while the key is kept
+   * (race-keys.ts): for the same body, the same answer; for another, a refusal (422: the key is
+   * the first request's, not this one's); null for a key not kept.
+   */
+  private async createdWith(k: { key: string; hash: string; body: string }): Promise<Answer<Created> | null> {
+    const row = await this.repo.raceKey(k.hash, this.clock.now() - KEY_TTL_MS);
+    if (!row) return null;
+    if (row.body_hash !== k.body) return no(422, 'idempotency-key', 'this Idempotency-Key came with another body: a key is for one race (send the same body again, or a new key for a new race)');
+    return yes(unseal<Created>(k.key, row.answer));
+  }
+
+  private async createRace(body: unknown, keyed?: { key: string; hash: string; body: string }): Promise<Answer<Created>> {
     const read = readRaceRequest(body, (name) => this.setups.shippedCourse(name), (json) => {
       const c = courseFromJson(json);
       return c.ok ? yes(c.value) : no(422, c.error.field, c.error.message);
@@ -439,9 +468,11 @@ export class RaceService {
       first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0, robot: s.robot,
     }));
     const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: newMailSecret() }] : []));
-    await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null });
+    const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
+    const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
+    await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key);
     this.dealt(id, setup, begun.state, seatRows, race);
-    return yes({ id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) });
+    return yes(answer);
   }
 
   /** What anybody may see of a race, with its clock while it waits for the replay (ready.ts). */

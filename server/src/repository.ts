@@ -6,7 +6,7 @@
  */
 import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
-import { together, type Db, type EventRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
+import { together, type Db, type EventRow, type RaceKeyRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 import { logFromEntries, nextLog, stateOf, type CachedRace, type RaceCache, type TurnLog } from './race-cache.js';
@@ -47,6 +47,13 @@ export interface Change {
 export class StaleChange extends Error {
   constructor() {
     super('the race changed meanwhile');
+  }
+}
+
+/** A race's Idempotency-Key is another creation's (stored, or being stored): nothing was stored (`insertRace`). */
+export class KeyTaken extends Error {
+  constructor() {
+    super('the Idempotency-Key is taken');
   }
 }
 
@@ -157,9 +164,19 @@ export class RaceRepository {
     return this.db.selectFrom('races').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** A race's creation: its row, seats, mail seats, first entries and first turn, in one transaction. */
-  async insertRace(race: RaceRow, seats: Insertable<SeatRow>[], mail: { race_id: string; seat: number; email: string; secret: string }[], entries: readonly Omit<Entry, 'seq'>[], turn: TurnRow): Promise<void> {
+  /**
+   * A race's creation: its row, seats, mail seats, first entries and first turn, in one
+   * transaction; with `key`, the Idempotency-Key it was created with too (keys older than
+   * `expired` are deleted first). Throws `KeyTaken`, storing nothing, when another creation holds
+   * the key (in PostgreSQL, one still in flight is waited for).
+   */
+  async insertRace(race: RaceRow, seats: Insertable<SeatRow>[], mail: { race_id: string; seat: number; email: string; secret: string }[], entries: readonly Omit<Entry, 'seq'>[], turn: TurnRow, key?: { row: RaceKeyRow; expired: number }): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      if (key) {
+        await trx.deleteFrom('race_keys').where('created_at', '<', key.expired).execute();
+        const put = await trx.insertInto('race_keys').values(key.row).onConflict((oc) => oc.column('key_hash').doNothing()).executeTakeFirst();
+        if (Number(put.numInsertedOrUpdatedRows ?? 0) === 0) throw new KeyTaken();
+      }
       let seq = race.series_seq;
       if (race.series) {
         // Its place in the series, after every race of it stored so far. Touching the series' first
@@ -181,6 +198,11 @@ export class RaceRepository {
       const log = nextLog(undefined, entries, turn.turn, { turn: turn.turn, before: turn.before });
       this.cache.put({ race: row, seats: seats as Selectable<SeatRow>[], ...(log ? { log } : {}), orders: { turn: turn.turn, sent: new Map() } });
     });
+  }
+
+  /** The Idempotency-Key of hash `hash`, unless stored before `since`. */
+  raceKey(hash: string, since: number): Promise<Selectable<RaceKeyRow> | undefined> {
+    return this.db.selectFrom('race_keys').selectAll().where('key_hash', '=', hash).where('created_at', '>=', since).executeTakeFirst();
   }
 
   /**

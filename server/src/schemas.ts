@@ -131,6 +131,16 @@ export const NewRace = closed({
   after: Type.Optional(closed({ race: RaceId, moderatorKey: Type.String({ maxLength: 128 }) }, { description: 'the race this one follows in a series (it must be over): the seats are ordered by 001\'s picks from it' })),
 });
 
+/** An Idempotency-Key as POST /api/races takes it (race-keys.ts). */
+export const IDEMPOTENCY_KEY = { minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' } as const;
+/**
+ * POST /api/races's headers: other headers are the HTTP's own and pass; the Idempotency-Key, when
+ * sent, must be a key (a malformed one is answered 400).
+ */
+export const NewRaceHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ ...IDEMPOTENCY_KEY, description: 'a key of 16 to 128 letters, digits, "-" and "_", new for each race (a random UUID, say): the request sent again with it, within a day, is answered as the first was and makes no second race; with another body it is refused (422)' })),
+});
+
 // ---- PUT …/orders ----
 
 /** Every option decision key of any rule set; the engine checks them against the race's. */

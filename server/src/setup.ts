@@ -118,13 +118,13 @@ export function readRaceRequest(
   const policy = parsePolicy(body.deadline === undefined ? { kind: 'live', seconds: 180 } : body.deadline);
   if (!policy.ok) return no(422, policy.error.field, policy.error.message);
   if (!Array.isArray(body.seats) || body.seats.length < 1 || body.seats.length > MAX_SEATS)
-    return no(422, 'seats', `expected 1 to ${MAX_SEATS} seats: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot`);
+    return no(422, 'seats', `expected 1 to ${MAX_SEATS} seats: {"name": "Ava"} for a person, {"name": "Clank", "bot": "strong"} for a bot`);
   const seats: SeatRequest[] = [];
   const teams: Record<string, string[]> = {};
   for (let i = 0; i < body.seats.length; i++) {
     const s = body.seats[i];
     const p = `seats[${i}]`;
-    if (!isObject(s)) return no(422, p, 'expected a seat: {"name": "Ava"} for a person, {"name": "Bolt", "bot": "strong"} for a bot');
+    if (!isObject(s)) return no(422, p, 'expected a seat: {"name": "Ava"} for a person, {"name": "Clank", "bot": "strong"} for a bot');
     const bad = unknownKey(s, SEAT, p);
     if (bad) return bad;
     const seat = readSeat(s, p, seats);

@@ -64,7 +64,7 @@ export function describeSchemaError(errors: readonly ErrorObject[], part: string
   const e = [...errors].sort((a, b) => depth(b) - depth(a) || weak(a) - weak(b))[0]!;
   const p = e.params as Record<string, unknown>;
   const s = e.parentSchema as { minimum?: number; maximum?: number; properties?: object; description?: string; type?: string } | undefined;
-  const root = part === 'body' ? 'body' : part === 'querystring' ? 'query' : 'path';
+  const root = part === 'body' ? 'body' : part === 'querystring' ? 'query' : part === 'headers' ? 'headers' : 'path';
   const at = (last?: string) => fieldPath(e.instancePath, last) || root;
   switch (e.keyword) {
     case 'additionalProperties':

@@ -154,8 +154,8 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
-  const headers: Record<string, string> = {};
+export async function api<T>(method: string, path: string, body?: unknown, token?: string, more: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { ...more };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
@@ -165,6 +165,27 @@ export async function api<T>(method: string, path: string, body?: unknown, token
     throw new ApiError(res.status, e.field, e.message);
   }
   return json as T;
+}
+
+/** A new Idempotency-Key: 128 random bits in hex (crypto.getRandomValues, which pages served over plain HTTP have too). */
+export const newIdempotencyKey = (): string => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * POST /api/races for one press of a button, with an Idempotency-Key of its own (docs/server.md):
+ * when the answer is lost on the way (a network error) or the server could not answer just then
+ * (503), the request is sent again, up to twice, with the same key, and the server answers it as
+ * the first, making no second race.
+ */
+export async function createRace<T>(body: unknown): Promise<T> {
+  const key = newIdempotencyKey();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api<T>('POST', '/api/races', body, undefined, { 'idempotency-key': key });
+    } catch (e) {
+      if ((e instanceof ApiError && e.status !== 503) || attempt === 3) throw e;
+      await new Promise((r) => setTimeout(r, 1000 * attempt));
+    }
+  }
 }
 
 type Attrs = Record<string, string | number | boolean | null | undefined | ((e: never) => void)>;

@@ -6,7 +6,7 @@
  * course** creates a race with the course object (POST /api/races) and opens your seat.
  */
 import { DEFAULT_RULE_SET, RULE_SETS, type BoardJson, type Rotation, type Square } from '../../engine/src/index.js';
-import { api, ApiError, botSeats, byId, h, keepYourName, yourName, type CourseInfo } from './api.js';
+import { api, createRace, ApiError, botSeats, byId, h, keepYourName, yourName, type CourseInfo } from './api.js';
 import { BoardView } from './board.js';
 import { addBoard, check, fromJson, place, ruleSetsOf, toJson, type Checked, type Draft, type ShippedBoard } from './editor-model.js';
 
@@ -210,7 +210,7 @@ async function race(): Promise<void> {
   const seats = [{ name: you }, ...botSeats([you], bots, 'greedy')];
   const body = { course: toJson(draft), rules, seats, deadline: { kind: 'live', seconds: Math.max(5, num(byId<HTMLInputElement>('seconds').value, 180)) } };
   try {
-    const r = await api<Created>('POST', '/api/races', body);
+    const r = await createRace<Created>(body);
     keepYourName(you);
     location.assign(r.seats[0]!.link!);
   } catch (e) {

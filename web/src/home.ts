@@ -4,7 +4,7 @@
  * house rules, seats for people (each gets an invite link) and bots, and live or daily deadlines.
  */
 import { DEFAULT_RULE_SET, RULE_SETS } from '../../engine/src/index.js';
-import { api, botSeats, byId, copy, h, keepModeratorKey, keepYourName, yourName, type CourseInfo } from './api.js';
+import { api, createRace, botSeats, byId, copy, h, keepModeratorKey, keepYourName, yourName, type CourseInfo } from './api.js';
 
 interface Created {
   id: string;
@@ -121,7 +121,7 @@ form.addEventListener('submit', async (ev) => {
   const start = byId<HTMLButtonElement>('start');
   start.disabled = true;
   try {
-    const r = await api<Created>('POST', '/api/races', newRace(chosen));
+    const r = await createRace<Created>(newRace(chosen));
     keepYourName(field('you').value.trim());
     // This browser moderates it: its end page can start the next race of the series.
     keepModeratorKey(r.id, r.moderatorKey);

@@ -5,7 +5,7 @@
  * connection came back, asks for what it missed by the last seq it saw.
  */
 import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, list, ordinal, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
-import { api, ApiError, byId, copy, h, keepModeratorKey, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
+import { api, createRace, ApiError, byId, copy, h, keepModeratorKey, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
@@ -282,7 +282,7 @@ async function rematch(after: string | null): Promise<void> {
   };
   const out = byId('rematch');
   try {
-    const r = await api<Created & { moderatorKey: string }>('POST', '/api/races', body);
+    const r = await createRace<Created & { moderatorKey: string }>(body);
     // This browser made it: its end page can start the next race in turn.
     keepModeratorKey(r.id, r.moderatorKey);
     const people = r.seats.filter((s) => s.link);

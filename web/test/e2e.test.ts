@@ -797,6 +797,16 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
   assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Dice: flag 1\'s die absorbs 3 more damage, flag 2\'s die absorbs 2 more damage, flag 3\'s die absorbs 1 more damage.']);
   assert.equal(await page2.locator('#board svg text.die').count(), 3);
   await page2.screenshot({ path: `${SHOTS}dice.png` });
+  // Many notes under the board (four hammer sites' offers and the dice) stay in the board's column:
+  // on the laptop's 768 pixels the hand is beside the board, its first row of cards on the screen.
+  const many = (await call(server.base, 'POST', '/api/races', { course: 'grand-tour', rules: 'pbem', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1, 3] }, seats: [{ name: 'Ava' }, { name: 'Clank', bot: 'greedy' }] })).body;
+  const page3 = await open(ctx, `/race/${many.id}?seat=0&token=${many.seats[0].token}`);
+  await page3.waitForSelector('body[data-ready] .hand .card');
+  assert.equal(await page3.locator('#floor-notes li').count(), 5);
+  const [board, card] = [(await page3.locator('#board').boundingBox())!, (await page3.locator('.hand .card').first().boundingBox())!];
+  assert.ok(card.x >= board.x + board.width, 'the hand is beside the board');
+  assert.ok(card.y >= 0 && card.y + card.height <= 768, `the first card is on the screen (${card.y}–${card.y + card.height})`);
+  await page3.screenshot({ path: `${SHOTS}laptop-notes.png` });
   await ctx.close();
 });
 
@@ -1042,4 +1052,38 @@ test('on a phone (390×844, touch) the board\'s sticky region ends clean over th
   assert.match(String(ground), /^rgb\(/, `the region's ground is opaque (${ground})`);
   await page.screenshot({ path: `${SHOTS}phone-replay-sticky-end.png` });
   await ctx.close();
+});
+
+test('a race started from the home page whose answer is lost on the way is sent again with the same Idempotency-Key and made once; the next press sends a new key', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const page = await open(ctx, '/');
+    const keys: string[] = [];
+    await page.route('**/api/races', async (route) => {
+      const req = route.request();
+      if (req.method() !== 'POST') return route.continue();
+      keys.push((await req.allHeaders())['idempotency-key'] ?? '');
+      if (keys.length > 1) return route.continue();
+      // The server makes the race; its answer never reaches the page.
+      await route.fetch();
+      return route.abort('connectionreset');
+    });
+    const races = async () => (await server.db.selectFrom('races').select('id').execute()).length;
+    const before = await races();
+    await startFromHome(page, 'first-shift');
+    await page.waitForURL(/\/race\/[\w-]+\?seat=0&token=/);
+    assert.equal(keys.length, 2, 'sent again once');
+    assert.match(keys[0]!, /^[0-9a-f]{32}$/);
+    assert.equal(keys[1], keys[0], 'with the same key');
+    assert.equal(await races(), before + 1, 'one race made');
+    await page.goto(`${server.base}/`);
+    await startFromHome(page, 'first-shift');
+    await page.waitForURL(/\/race\/[\w-]+\?seat=0&token=/);
+    assert.equal(keys.length, 3);
+    assert.notEqual(keys[2], keys[0], 'a new press, a new key');
+    assert.equal(await races(), before + 2);
+    await page.close();
+  } finally {
+    await ctx.close();
+  }
 });

@@ -111,7 +111,14 @@ export function startOfRegister(ctx: Ctx, register: number): void {
 export function radioOrder(ctx: Ctx, register: number, order: number[]): number[] {
   const robots = ctx.state.robots;
   const k = register - 1;
-  if (!order.some((i) => robots[i]!.opt?.copied[k])) return order;
+  // A loop, and the reordering a function of its own: closures here made V8 allocate their context
+  // on every call, in every register where a robot holds option memory.
+  for (let a = 0; a < order.length; a++) if (robots[order[a]!]!.opt?.copied[k]) return withCopies(ctx, k, order);
+  return order;
+}
+
+function withCopies(ctx: Ctx, k: number, order: number[]): number[] {
+  const robots = ctx.state.robots;
   const out = order.filter((i) => !robots[i]!.opt?.copied[k]);
   const rank = (i: number) => ctx.rules.cardRank(robots[i]!.opt?.copied[k] || robots[i]!.registers[k]!);
   for (const i of order) {

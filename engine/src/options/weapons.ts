@@ -72,16 +72,20 @@ function dropsTarget(ctx: Ctx, weapon: Weapon, target: number, d: Dir): boolean 
 /**
  * 2.14 High-Power Laser (B-33): the beam passes the first wall or robot on its line (a wall on the
  * shooter's front edge counts) and goes on to the next robot; every robot it meets is hit. Returns
- * the robots hit, nearest first (a die of the Dice Rule as -1 - flag).
+ * the robots hit, nearest first (a die of the Dice Rule as -1 - flag), in the workspace's list
+ * (`work.pierced`), valid until the next call: a new list every shot was the laser step's one
+ * allocation for a robot holding High-Power.
  */
-export function piercingTargets(ctx: Ctx, i: number, d: Dir): number[] {
+export function piercingTargets(ctx: Ctx, i: number, d: Dir): readonly number[] {
   const b = ctx.board;
   const w = b.width;
   const r = ctx.state.robots[i]!;
   const dice = ctx.state.dice;
   let x = r.x, y = r.y;
   let pierce = 1;
-  const out: number[] = [];
+  const out = ctx.work.pierced;
+  // Overwritten in place and cut by pop(): setting an array's length is a call into the runtime.
+  while (out.length) out.pop();
   for (;;) {
     if ((b.walls[y * w + x]! | b.climb[y * w + x]!) & (1 << d)) {
       // a ledge met from below is a wall for beams (RULES.md "Expansion elements (003)")

@@ -179,7 +179,11 @@ export function lasers(ctx: Ctx, register: number): void {
     const r = robots[s.target]!;
     if (s.shooter >= 0) {
       const from = robots[s.shooter]!;
-      ctx.events?.push({ type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y), ...(s.weapon !== 'main' ? { weapon: s.weapon as WeaponName } : {}) });
+      // One literal per form: a spread of an optional part made two more objects a shot.
+      if (ctx.events)
+        ctx.events.push(s.weapon === 'main'
+          ? { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y) }
+          : { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y), weapon: s.weapon as WeaponName });
     }
     hurt(ctx, s.target, s.points, s);
     hits[s.target] = 1;

@@ -48,7 +48,11 @@ export function pushers(ctx: Ctx, register: number): void {
     if (!(p.registers & bit)) continue;
     if (ctx.occ[p.y * b.width + p.x]) {
       const chain = collectChain(ctx, p.x, p.y, p.dir, false);
-      if (chain) shoves.push({ pusher: k, dir: p.dir, robots: chain.slice(), ...(b.fold ? { dirs: ctx.work.chainDir.slice(0, chain.length) } : {}) });
+      // One literal per form: spreading the optional part made two more objects and a copy.
+      if (chain)
+        shoves.push(b.fold
+          ? { pusher: k, dir: p.dir, robots: chain.slice(), dirs: ctx.work.chainDir.slice(0, chain.length) }
+          : { pusher: k, dir: p.dir, robots: chain.slice() });
     }
     if (!virtuals) continue;
     // A virtual robot is pushed alone: it touches no other robot (000 L107).
@@ -76,7 +80,9 @@ export function pushers(ctx: Ctx, register: number): void {
       const i = s.robots[k]!;
       const r = robots[i]!;
       const d = (s.dirs ? s.dirs[k]! : s.dir) as Dir;
-      const [x, y] = b.fold ? pushedTo(ctx, r.x, r.y, d) : [r.x + DX[d]!, r.y + DY[d]!];
+      // Off a cube, the square ahead, with no pair made and taken apart.
+      let x = r.x + DX[d]!, y = r.y + DY[d]!;
+      if (b.fold) [x, y] = pushedTo(ctx, r.x, r.y, d);
       const by = { pusher: s.pusher };
       ctx.events?.push({ type: 'pushed', robot: i, from: square(r.x, r.y), to: square(x, y), by });
       ctx.pushedBy[i] = by;

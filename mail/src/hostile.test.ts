@@ -1,0 +1,111 @@
+/**
+ * Incoming mails as a stranger or a careless client would write them: whatever the bytes, the
+ * gateway answers with what became of the mail and never rejects (a rejection is an SMTP 451, which
+ * the sender retries for days, or an IMAP mail left unseen and read again at every look), and what
+ * it writes back is of bounded size.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import nodemailer from 'nodemailer';
+import { shippedCourses, RaceService } from '../../server/src/index.js';
+import { freshDb, TestClock } from '../../server/src/testing.js';
+import { MailGateway, type Received } from './gateway.js';
+import { mailDb } from './store.js';
+import { smtpSink } from './testing.js';
+
+const courses = shippedCourses();
+const course = (n: string) => courses.get(n);
+const STATUSES: readonly Received[] = ['accepted', 'refused', 'unreadable', 'ignored', 'duplicate', 'automatic', 'stranger', 'malformed'];
+
+async function setup() {
+  const { db } = await freshDb('sqlite');
+  const clock = new TestClock();
+  const service = new RaceService({ db, clock, course });
+  const sink = await smtpSink();
+  const logged: string[] = [];
+  const gateway = new MailGateway({ service, db, clock, config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', remindHours: 3, pumpMs: 3_600_000, log: (l) => logged.push(l) } });
+  await gateway.start();
+  const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
+  assert.ok(created.ok);
+  const id = created.value.id;
+  await gateway.pump();
+  const deal = sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(c.mail.subject ?? ''))!;
+  const address = deal.mail.replyTo!.value[0]!.address!;
+  /** The longest answer written back so far (the mail as the outbox keeps it). */
+  const longestAnswer = async () => {
+    const rows = await mailDb(db).selectFrom('mail_outbox').select('body').where('key', 'like', 'reply:%').execute();
+    return Math.max(0, ...rows.map((r) => r.body.length));
+  };
+  return {
+    id, address, subject: deal.mail.subject!, gateway, longestAnswer, logged,
+    close: async () => {
+      await gateway.stop();
+      await sink.close();
+      await db.destroy();
+    },
+  };
+}
+
+test('a megabyte of order lines, many lines of junk or an endless line, from the seat itself, are answered in a few kilobytes, not rejected', async () => {
+  const t = await setup();
+  try {
+    const junk = Array.from({ length: 150 }, (_, k) => `Hello there ${k}`).join('\r\n');
+    for (const [k, body] of ['F\r\n'.repeat(340_000), 'Hello there\r\n'.repeat(75_000), junk, `random\r\n${'x'.repeat(1_000_000)}`].entries()) {
+      const raw = `Message-ID: <big${k}@a.test>\r\nFrom: ava@a.test\r\nTo: ${t.address}\r\nSubject: Re: ${t.subject}\r\n\r\n${body}\r\n`;
+      const got = await t.gateway.receive(raw, []);
+      assert.equal(got, k === 3 ? 'accepted' : 'unreadable', `mail ${k}`);
+      assert.ok((await t.longestAnswer()) < 20_000, `mail ${k}: the answer has ${await t.longestAnswer()} characters`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+test('a mail whose MIME nests past its parser\'s bound is dropped and logged, and refused for good over SMTP (554), not left to be tried again for ever', async () => {
+  const t = await setup();
+  try {
+    const nested = `From: ava@a.test\r\nTo: ${t.address}\r\nSubject: Re: ${t.subject}\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n${'--b\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n'.repeat(1_000)}random\r\n`;
+    assert.equal(await t.gateway.receive(nested, []), 'malformed');
+    assert.match(t.logged.join('\n'), /^mail: a mail that cannot be read was dropped \(.+\)$/m);
+    const client = nodemailer.createTransport({ host: '127.0.0.1', port: t.gateway.smtpPort, secure: false, ignoreTLS: true });
+    try {
+      await assert.rejects(client.sendMail({ envelope: { from: 'ava@a.test', to: [t.address] }, raw: nested }), (e: Error & { responseCode?: number }) => e.responseCode === 554);
+    } finally {
+      client.close();
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+test('any mail, however malformed (broken MIME, unknown charsets and encodings, deep nesting, binary), is answered with what became of it, never rejected (property)', async () => {
+  const t = await setup();
+  try {
+    const header = fc.constantFrom(
+      `To: ${t.address}`, `Subject: Re: ${t.subject}`, 'From: ava@a.test', 'From: =?x-unknown?Q?=FF=FE?= <ava@a.test>', 'From: <>', 'From: "unterminated <ava@a.test',
+      'Subject: =?utf-8?B?////?=', 'Subject: =?utf-8?Q?=ZZ?=', 'Content-Type: text/plain; charset=x-no-such', 'Content-Type: text/plain; charset="utf-7"',
+      'Content-Transfer-Encoding: base64', 'Content-Transfer-Encoding: quoted-printable', 'Content-Transfer-Encoding: x-unheard-of',
+      'Content-Type: multipart/mixed; boundary=b', 'Content-Type: multipart/mixed', 'Content-Type: message/rfc822', 'Content-Type: text/html; charset=utf-8',
+      'Auto-Submitted: auto-replied', 'Delivered-To: race+x.9.y@rr.test', 'Message-ID:', 'Message-ID: <dup@x>', 'Reply-To: ,,,', `X-Long: ${'a'.repeat(20_000)}`,
+    );
+    const body = fc.oneof(
+      fc.constantFrom('F3 F2 F B L', '1 2 3 4 5\npower down', 'random', '--b\r\nContent-Type: text/plain\r\n\r\nF F F F F\r\n--b--', '=E9=\r\n=', '<p>F3 F2<br>F B L</p>', 'help', 'follow'),
+      fc.nat(3_000).map((n) => `${'--b\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n'.repeat(n)}F F F F F`),
+      fc.nat(3_000).map((n) => `${'Content-Type: message/rfc822\r\n\r\n'.repeat(n)}F F F F F`),
+      fc.string(), fc.string({ unit: 'binary' }),
+      fc.uint8Array({ maxLength: 2_000 }).map((b) => Buffer.from(b).toString('latin1')),
+    );
+    const mail = fc.tuple(fc.array(header, { maxLength: 8 }), fc.array(body, { minLength: 1, maxLength: 3 }), fc.boolean()).map(([hs, bs, crlf]) => {
+      const text = `${hs.join('\r\n')}\r\n\r\n${bs.join('\r\n')}\r\n`;
+      return crlf ? text : text.replace(/\r\n/g, '\n');
+    });
+    await fc.assert(fc.asyncProperty(mail, async (raw) => {
+      const got = await t.gateway.receive(Buffer.from(raw, 'latin1'), []);
+      assert.ok(STATUSES.includes(got), got);
+    }), { numRuns: 300, seed: 31 });
+    assert.ok((await t.longestAnswer()) < 60_000, `the longest answer has ${await t.longestAnswer()} characters`);
+  } finally {
+    await t.close();
+  }
+});
