@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readDecided } from './fanout.js';
+import { postgresFanout, readNotification } from './fanout.js';
+import { PG_URL, postgresAnswers } from './testing.js';
+
+const havePostgres = await postgresAnswers();
+
+const readDecided = (payload: string, self: string) => {
+  const h = readNotification('roborally_bots', payload, self);
+  if (h !== null && h.kind !== 'decided') assert.fail(`read as ${h.kind}`);
+  return h && [h.race, h.turn, h.bots, h.orders] as const;
+};
 
 const decision = (over: Record<string, unknown> = {}) => JSON.stringify({
   from: 'other', race: 'r1', turn: 3, bots: [{ seat: 2, level: 'strong' }],
@@ -28,4 +37,36 @@ test('a bot decision of another shape is ignored: unknown keys, an unknown level
     decision({ race: 7 }),
   ];
   for (const p of bad) assert.equal(readDecided(p, 'me'), null, p);
+});
+
+test('a notification is read once into what it says, by its channel: greetings, entries, drafts, calls for bots; other shapes and this process\'s own are ignored', () => {
+  assert.deepEqual(readNotification('roborally_bots', '{"from":"o","hello":1}', 'me'), { kind: 'hello', answer: true });
+  assert.deepEqual(readNotification('roborally_bots', '{"from":"o","hello":2}', 'me'), { kind: 'hello', answer: false });
+  assert.deepEqual(readNotification('roborally_entries', '{"from":"o","race":"r1","seq":12}', 'me'), { kind: 'entries', race: 'r1', seq: 12 });
+  assert.deepEqual(readNotification('roborally_drafts', '{"from":"o","race":"r1","turn":3,"seat":1,"filled":2}', 'me'), { kind: 'draft', race: 'r1', draft: { turn: 3, seat: 1, filled: 2 } });
+  assert.deepEqual(readNotification('roborally_bots', '{"from":"o","kind":"wanted","race":"r1","turn":3}', 'me'), { kind: 'bots', call: 'wanted', race: 'r1', turn: 3 });
+  for (const [channel, payload] of [
+    ['roborally_entries', '{"from":"me","race":"r1","seq":12}'],
+    ['roborally_entries', '{"from":"o","race":"r1","seq":-1}'],
+    ['roborally_entries', '{"from":"o","hello":1}'],
+    ['roborally_drafts', '{"from":"o","race":"r1","turn":3,"seat":1,"filled":6}'],
+    ['roborally_bots', '{"from":"o","kind":"asked","race":"r1","turn":3}'],
+    ['roborally_bots', '{"from":"o","race":"r1","seq":12}'],
+    ['elsewhere', '{"from":"o","race":"r1","seq":12}'],
+    ['roborally_bots', '[1'],
+  ]) assert.equal(readNotification(channel!, payload!, 'me'), null, `${channel} ${payload}`);
+});
+
+test('greetings are not counted among the notifying statements sent; a commit\'s notification is', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' }, async () => {
+  const fanout = await postgresFanout(PG_URL, { entries: () => undefined, resync: () => undefined, draft: () => undefined, bots: () => undefined, decided: () => undefined });
+  try {
+    // The greeting on start is flushed at the end of this turn of the event loop.
+    await new Promise((r) => setImmediate(r));
+    assert.equal(fanout.sent(), 0);
+    fanout.publish('pg2cpu-no-such-race', 1);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(fanout.sent(), 1);
+  } finally {
+    await fanout.close();
+  }
 });

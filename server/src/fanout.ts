@@ -32,7 +32,7 @@ const DRAFTS = 'roborally_drafts';
 const BOTS = 'roborally_bots';
 
 export interface Fanout {
-  /** Statements sent to notify (each carries the commits of one turn of the event loop), for the metrics. */
+  /** Statements sent to notify (each carries what one turn of the event loop notified), greetings alone not counted, for the metrics. */
   readonly sent: () => number;
   publish(raceId: string, lastSeq: number): void;
   publishDraft(raceId: string, draft: Draft): void;
@@ -72,36 +72,9 @@ function fromOther(payload: string, self: string): Record<string, unknown> | nul
   return m as Record<string, unknown>;
 }
 
-/** A draft notification of another process, checked: [race, draft], or null. */
-function readDraft(payload: string, self: string): [string, Draft] | null {
-  const m = fromOther(payload, self);
-  if (m === null) return null;
-  const { race, turn, seat, filled } = m;
-  if (typeof race !== 'string' || !whole(turn, 2 ** 31) || !whole(seat, 64) || !whole(filled, 5)) return null;
-  return [race, { turn, seat, filled }];
-}
-
-/** A call about a turn's bots of another process, checked: [kind, race, turn], or null. */
-function readBots(payload: string, self: string): [BotsCall, string, number] | null {
-  const m = fromOther(payload, self);
-  if (m === null) return null;
-  const { kind, race, turn } = m;
-  if ((kind !== 'wanted' && kind !== 'taken') || typeof race !== 'string' || !whole(turn, 2 ** 31)) return null;
-  return [kind, race, turn];
-}
-
 /** How often a process greets the others (`hello`), and after how long without a word of them it counts itself alone. */
 const GREETING_MS = 30_000;
 const OTHERS_GONE_MS = 3 * GREETING_MS + 5000;
-
-/** Whether a notification is a greeting of this kind (`{from, hello}`). */
-function isGreeting(payload: string, hello: 1 | 2): boolean {
-  try {
-    return (JSON.parse(payload) as { hello?: unknown } | null)?.hello === hello;
-  } catch {
-    return false;
-  }
-}
 
 /** PostgreSQL refuses a notification's payload from 8000 bytes on. */
 const MAX_PAYLOAD = 7900;
@@ -129,10 +102,8 @@ function readBotTurn(v: unknown): BotTurn | null {
   return { level, orders: o as BotTurn['orders'] };
 }
 
-/** A decision of a turn's bots sent by another process, checked: [race, turn, bots, orders], or null. */
-export function readDecided(payload: string, self: string): [string, number, BotSeat[], Record<number, BotTurn>] | null {
-  const m = fromOther(payload, self);
-  if (m === null) return null;
+/** A decision of a turn's bots another process sent, checked, or null. */
+function readDecided(m: Record<string, unknown>): Heard | null {
   const { race, turn, bots, orders } = m;
   if (typeof race !== 'string' || !whole(turn, 2 ** 31) || !Array.isArray(bots) || !bots.length || bots.length > 64) return null;
   if (typeof orders !== 'object' || orders === null || Array.isArray(orders)) return null;
@@ -150,7 +121,35 @@ export function readDecided(payload: string, self: string): [string, number, Bot
     checked[seat] = t;
   }
   if (seats.some((b) => !(b.seat in checked))) return null;
-  return [race, turn, seats, checked];
+  return { kind: 'decided', race, turn, bots: seats, orders: checked };
+}
+
+/** What another process said in a notification. */
+export type Heard =
+  | { readonly kind: 'hello'; readonly answer: boolean }
+  | { readonly kind: 'entries'; readonly race: string; readonly seq: number }
+  | { readonly kind: 'draft'; readonly race: string; readonly draft: Draft }
+  | { readonly kind: 'bots'; readonly call: BotsCall; readonly race: string; readonly turn: number }
+  | { readonly kind: 'decided'; readonly race: string; readonly turn: number; readonly bots: BotSeat[]; readonly orders: Record<number, BotTurn> };
+
+/**
+ * Another process's notification on `channel`, parsed once and checked in shape: a greeting (`hello`
+ * 1 asks for an answer, 2 does not), committed entries, a draft, a call about a turn's bots or their
+ * decision; null when it is not JSON, of no known shape, or this process's own.
+ */
+export function readNotification(channel: string, payload: string, self: string): Heard | null {
+  const m = fromOther(payload, self);
+  if (m === null) return null;
+  if (channel === CHANNEL) return typeof m.race === 'string' && whole(m.seq, Number.MAX_SAFE_INTEGER) ? { kind: 'entries', race: m.race, seq: m.seq } : null;
+  if (channel === DRAFTS) {
+    const { race, turn, seat, filled } = m;
+    if (typeof race !== 'string' || !whole(turn, 2 ** 31) || !whole(seat, 64) || !whole(filled, 5)) return null;
+    return { kind: 'draft', race, draft: { turn, seat, filled } };
+  }
+  if (channel !== BOTS) return null;
+  if (m.hello === 1 || m.hello === 2) return { kind: 'hello', answer: m.hello === 1 };
+  if (m.kind === 'wanted' || m.kind === 'taken') return typeof m.race === 'string' && whole(m.turn, 2 ** 31) ? { kind: 'bots', call: m.kind, race: m.race, turn: m.turn } : null;
+  return readDecided(m);
 }
 
 const clientConfig = (url: string): pg.ClientConfig => ({
@@ -170,7 +169,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   // When a notification of another process came last (0: never); a greeting's kind, `hello`: 1 asks the others to answer, 2 does not.
   let heardOthers = 0;
   const others = () => heardOthers > 0 && Date.now() - heardOthers < OTHERS_GONE_MS;
-  const greet = (hello: 1 | 2) => notify(BOTS, JSON.stringify({ from: self, hello }));
+  const greet = (hello: 1 | 2) => notify(BOTS, JSON.stringify({ from: self, hello }), true);
   const connect = async (): Promise<void> => {
     const c = new pg.Client(clientConfig(url));
     c.on('error', (e) => {
@@ -181,21 +180,13 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
     c.on('notification', (n) => {
       if (!n.payload || n.payload.startsWith(mine)) return;
       heardOthers = Date.now();
-      if (n.channel === BOTS && isGreeting(n.payload, 1)) return greet(2);
-      if (n.channel === DRAFTS) {
-        const d = readDraft(n.payload ?? '', self);
-        if (d) on.draft(...d);
-        return;
-      }
-      if (n.channel === BOTS) {
-        const d = readDecided(n.payload ?? '', self);
-        if (d) return on.decided(...d);
-        const b = readBots(n.payload ?? '', self);
-        if (b) on.bots(...b);
-        return;
-      }
-      const m = fromOther(n.payload, self);
-      if (m && typeof m.race === 'string' && whole(m.seq, Number.MAX_SAFE_INTEGER)) on.entries(m.race, m.seq);
+      const h = readNotification(n.channel, n.payload, self);
+      if (h?.kind === 'hello') {
+        if (h.answer) greet(2);
+      } else if (h?.kind === 'entries') on.entries(h.race, h.seq);
+      else if (h?.kind === 'draft') on.draft(h.race, h.draft);
+      else if (h?.kind === 'bots') on.bots(h.call, h.race, h.turn);
+      else if (h?.kind === 'decided') on.decided(h.race, h.turn, h.bots, h.orders);
     });
     await c.connect();
     await c.query(`LISTEN ${CHANNEL}`);
@@ -228,18 +219,21 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   sender.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`));
   sender.on('connect', (client) => client.on('error', (e) => console.error(`NOTIFY sender: ${e.message}`)));
   let sent = 0;
-  // Channels and payloads to notify at the end of this turn of the event loop, in order.
+  // Channels and payloads to notify at the end of this turn of the event loop, in order; and whether they are all greetings.
   let queued: [string, string][] = [];
+  let greetings = true;
   const flush = () => {
     const q = queued;
     queued = [];
-    sent++;
+    if (!greetings) sent++;
+    greetings = true;
     sender.query('SELECT pg_notify(c, p) FROM unnest($1::text[], $2::text[]) AS n(c, p)', [q.map((x) => x[0]), q.map((x) => x[1])])
       .catch((e: Error) => console.error(`NOTIFY of ${q.length} (${q[0]![0]} ${q[0]![1].slice(0, 80)}…): ${e.message}`));
   };
-  const notify = (channel: string, payload: string) => {
+  const notify = (channel: string, payload: string, greeting = false) => {
     if (!queued.length) setImmediate(flush);
     queued.push([channel, payload]);
+    greetings &&= greeting;
   };
   greet(1);
   const greeting = setInterval(() => greet(2), GREETING_MS).unref();

@@ -224,13 +224,22 @@ test('a server process alone on PostgreSQL keeps its bots\' orders out of its no
     const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Rob', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     const id = created.body.id as string;
     const shared = (turn: number) => heard.filter((h) => h.channel === 'roborally_bots' && h.payload.race === id && h.payload.turn === turn && 'orders' in h.payload);
+    const auth = { authorization: `Bearer ${created.body.seats[0].token}` };
+    const play = async (turn: number) => {
+      const view = (await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body;
+      assert.equal(view.turn, turn);
+      assert.equal((await call(A, 'PUT', `/api/races/${id}/seats/0/orders`, { turn, program: view.you.hand.slice(0, 5) }, auth)).status, 200);
+      await until(`turn ${turn} played`, async () => (await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body.turn > turn, 20_000);
+    };
+    // Turn 1 played alone: its bots had decided (and would have been shared) before it was played, so
+    // the greeting below cannot come before their decision (on a busy machine it could, when sent
+    // right after the race was created).
+    await play(1);
     // Another process starts: it greets, and the server answers.
     await other.query('SELECT pg_notify($1, $2)', ['roborally_bots', JSON.stringify({ from: 'another', hello: 1 })]);
     await until('the server\'s answer to the greeting', () => heard.some((h) => h.channel === 'roborally_bots' && h.payload.hello === 2), 10_000);
-    const auth = { authorization: `Bearer ${created.body.seats[0].token}` };
-    const view = (await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body;
-    assert.equal((await call(A, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, 5) }, auth)).status, 200);
-    await until('turn 2\'s bots\' orders shared', () => shared(2).length > 0, 20_000);
+    await play(2);
+    await until('turn 3\'s bots\' orders shared', () => shared(3).length > 0, 20_000);
     // Channels are the database's: a server of another test (another schema) on it counts as another process.
     const self = heard.find((h) => h.payload.race === id)!.payload.from;
     const before = heard.slice(0, heard.findIndex((h) => h.payload.hello === 2));
