@@ -4,7 +4,8 @@
  * 1. The search over its hand, the others standing still, keeps the best `candidates` programs
  *    (cut by the strong bot's bound, `Judge.bound`: the same programs, fewer leaves);
  *    with another robot within reach, whole searches with the others playing the programs of the
- *    first deals of their hands add theirs, and same-type cards of other priorities.
+ *    first deals of their hands (two, or three where the move order has no priorities) add theirs,
+ *    and same-type cards of other priorities.
  * 2. Then, in rounds while the budget lasts (budget.ts: evaluations, or a time on the caller's
  *    clock), each round adds
  *    - one deal of the others' plausible hands and their best programs with them (a sample, not a
@@ -52,6 +53,12 @@ export interface ExpertWeights extends StrongWeights {
    * programs of the first deals (rather than standing still), whose best programs join the candidates.
    */
   readonly moving: number;
+  /**
+   * The same where the move order goes by card type, with no priorities (pbem): a third search
+   * there won 218 of 320 head-to-head races against 203 with two (fresh seeds 81-120), in classic
+   * none more (docs/bots.md, 2026-11-29 18:30).
+   */
+  readonly movingByType: number;
   /** Rounds at most (each: a deal of the others' programs, and `hands` next hands). */
   readonly rounds: number;
   /** Next hands a round looks at. */
@@ -68,7 +75,7 @@ export interface ExpertWeights extends StrongWeights {
   readonly hurt: number;
 }
 
-export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 2, rounds: 8, hands: 4, optionValue: 2, kill: 8, hurt: 1 };
+export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 2, movingByType: 3, rounds: 8, hands: 4, optionValue: 2, kill: 8, hurt: 1 };
 
 /** The budget of a decision when the caller sets none: about 40 ms on a quiet core. */
 export const DEFAULT_BUDGET: Budget = { evaluations: 40_000 };
@@ -219,7 +226,8 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
     return deals[k]!;
   };
   if (close) {
-    for (let k = 0; k < w.moving && meter.left(); k++) {
+    const searches = setup.rules.priorities ? w.moving : w.movingByType;
+    for (let k = 0; k < searches && meter.left(); k++) {
       for (const c of movingSearches(sim, root, i, robot, [deal(k)], cands, versus, evaluate, order, (n) => meter.spend(n))) cands.push(cand(c.program, c.score));
     }
     if (setup.rules.priorities) {

@@ -11,7 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { CurrentSchemaPostgresDialect, migrateToLatest } from './migrations.js';
-import { openSqlite } from './sqlite.js';
+import { openSqlite, type SqliteOptions } from './sqlite.js';
 
 export interface RaceRow {
   id: string;
@@ -147,6 +147,8 @@ export interface DbConfig {
   readonly queryTimeoutMs?: number | null;
   /** Kysely's log of every query (the tests count statements with it). */
   readonly log?: (e: LogEvent) => void;
+  /** SQLite: between two checkpoints, and the write-ahead log's size past which it is started over (sqlite.ts; the tests make them small). */
+  readonly sqlite?: Pick<SqliteOptions, 'checkpointMs' | 'walLimitBytes'>;
 }
 
 /**
@@ -294,18 +296,23 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   // WAL without an fsync per commit, checkpoints off the event loop, statements prepared once (sqlite.ts).
-  return { db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: openSqlite(file) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'sqlite' };
+  // The log is copied whole while Kysely's one connection is held: the requests' statements wait for it, the event loop does not.
+  const sqlite = openSqlite(file, { ...c.sqlite, hold: (work) => db.connection().execute(work) });
+  const db: Kysely<Tables> = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }), ...(c.log ? { log: c.log } : {}) });
+  return { db, dialect: 'sqlite' };
 }
 
 /**
  * Whether an error means the database cannot be reached now (a lost or refused connection, a
- * server shutting down), not that the request was wrong: such a request is answered 503.
+ * server shutting down), or ended the transaction to let another go first (PostgreSQL's
+ * serialization failure and deadlock: rolled back whole), not that the request was wrong: such a
+ * request is answered 503 and may be sent again.
  */
 export function databaseUnavailable(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown };
   const code = typeof err?.code === 'string' ? err.code : '';
   const message = typeof err?.message === 'string' ? err.message : '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', 'SQLITE_BUSY', 'SQLITE_IOERR']
+  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '53300', '40001', '40P01', 'SQLITE_BUSY', 'SQLITE_IOERR']
     .includes(code) || /Connection terminated|not queryable|terminating connection|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 

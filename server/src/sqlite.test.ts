@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { openSqlite } from './sqlite.js';
 import { sql } from 'kysely';
 import { call, freshDb, startServer, until } from './testing.js';
+import { openDb } from './db.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'rr-sqlite-')), 'race.sqlite');
 
@@ -34,6 +35,34 @@ test('the checkpointer thread copies what was committed into the database file',
     await until('the commit copied into the database file', () => statSync(file).size > before + 400_000);
   } finally {
     db.close();
+  }
+});
+
+test('the write-ahead log starts over once past its limit although commits never stop, and what was committed meanwhile stays', async () => {
+  const file = tempFile();
+  const limit = 512 * 1024;
+  // Kysely on SQLite as the server opens it: one connection, held while the log is copied whole.
+  const { db } = openDb({ file, sqlite: { checkpointMs: 10, walLimitBytes: limit } });
+  try {
+    const created = statSync(file).size;
+    await sql`create table t (x text)`.execute(db);
+    // The checkpointer thread has started once the table is copied into the database file.
+    await until('the first checkpoint', () => statSync(file).size > created);
+    const wal = () => statSync(`${file}-wal`).size;
+    // Commits one after the other, the event loop turning between them: a passive checkpoint
+    // (its fsyncs) always overlaps one, so the log would not start over by itself. 40 MiB or so.
+    let largest = 0;
+    const rows = 4000;
+    for (let i = 0; i < rows; i++) {
+      await db.insertInto('t' as never).values({ x: 'x'.repeat(6000) } as never).execute();
+      largest = Math.max(largest, wal());
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(largest < 16 * limit, `the log reached ${largest} bytes`);
+    const { n } = (await sql<{ n: number }>`select count(*) as n from t`.execute(db)).rows[0]!;
+    assert.equal(n, rows);
+  } finally {
+    await db.destroy();
   }
 });
 

@@ -10,6 +10,12 @@
  * - Automatic checkpoints are off on this connection; a worker thread with its own connection
  *   (`sqlite-checkpointer.ts`) runs `wal_checkpoint(PASSIVE)` every `checkpointMs`, so the copy
  *   into the database file and its fsync happen off the event loop, and never block a writer.
+ * - The log starts over only when a checkpoint has copied all of it and no commit came meanwhile;
+ *   with commits every few ms and a checkpoint's fsyncs taking longer, that seldom happens, and the
+ *   log grew by megabytes a second (to 128-708 MiB in 3 minutes at 1,000 races). So once a
+ *   checkpoint finds the log past `walLimitBytes`, the server's statements are held (`hold`: they
+ *   wait, the event loop goes on) while the checkpointer copies what is left of it
+ *   (`wal_checkpoint(RESTART)`); the next commit starts it over, writing the file from its start.
  * - A full disk (SQLITE_FULL) or a failed write may make SQLite roll the whole transaction back
  *   itself; Kysely's `rollback` then finds none, and its "cannot rollback" error would hide the
  *   one that says what happened (answered 507, app.ts). A rollback with no transaction open does
@@ -24,6 +30,13 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 export interface SqliteOptions {
   /** Between two checkpoints (1 s by default). */
   readonly checkpointMs?: number;
+  /** The write-ahead log's size past which it is copied whole and started over, statements held meanwhile (16 MiB by default). */
+  readonly walLimitBytes?: number;
+  /**
+   * Runs `work` with no statement of the server running nor started until it is done (the server:
+   * Kysely's one SQLite connection held, db.ts); by default `work` runs at once.
+   */
+  readonly hold?: (work: () => Promise<void>) => Promise<void>;
   /** How many prepared statements are kept (500 by default). */
   readonly statements?: number;
 }
@@ -38,8 +51,28 @@ export function openSqlite(file: string, o: SqliteOptions = {}): SqliteDatabase 
   let worker: Worker | null = null;
   if (!memory) {
     database.pragma('wal_autocheckpoint = 0');
-    worker = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, everyMs: o.checkpointMs ?? 1000 } });
-    worker.on('error', (e) => console.error(`sqlite checkpointer: ${e.message}`));
+    const w = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, everyMs: o.checkpointMs ?? 1000, walLimitBytes: o.walLimitBytes ?? 16 * 2 ** 20 } });
+    worker = w;
+    w.on('error', (e) => console.error(`sqlite checkpointer: ${e.message}`));
+    // The checkpointer found the log too long: it copies the rest while the server's statements wait.
+    const hold = o.hold ?? ((work) => work());
+    let restarted: (() => void) | null = null;
+    w.on('message', (m: 'long' | 'restarted') => {
+      if (m === 'restarted') restarted?.();
+      else if (!restarted) {
+        void hold(() => new Promise<void>((resolve) => {
+          restarted = resolve;
+          // Statements wait for its answer: the process waits with them.
+          w.ref();
+          w.postMessage('restart');
+        })).catch((e: Error) => console.error(`sqlite checkpointer: ${e.message}`)).finally(() => {
+          restarted = null;
+          w.unref();
+        });
+      }
+    });
+    // A checkpointer gone (the database closed) leaves no statement held.
+    w.on('exit', () => restarted?.());
     // It must not keep a process alive that is otherwise done.
     worker.unref();
   }

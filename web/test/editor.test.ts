@@ -1,6 +1,7 @@
 /** The course editor's model without a browser: the same refusals as the server's, each naming its field. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { boardNames, courseFromJson, loadBoard, loadCourse } from '../../boards/src/index.js';
 import { courseFile, describeFold, type BoardJson } from '../../engine/src/index.js';
 import { addBoard, check, fromJson, place, ruleSetsOf, toJson, type Draft } from '../src/editor-model.js';
@@ -82,4 +83,30 @@ test('a cube course read into the editor stays a cube (004 L179): its file keeps
   const bad = fromJson({ ...file, cube: 'yes' });
   assert.ok(bad.ok, 'the shape is the engine\'s to judge');
   assert.match(check(bad.draft, lookup).problems[0]!.field, /^cube$/);
+});
+
+test('any file read into the editor is a draft or a refusal naming a field, and any draft it reads is checked without an exception (property)', () => {
+  const course = JSON.parse(JSON.stringify(toJson({ ...blank, boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }, { board: 'flyover', x: 12, y: 0, rotation: 90 }], flags: [[9, 3], [20, 5]], start: [10, 10], starts: [[1, 1], [2, 2]] }))) as Record<string, unknown>;
+  const odd = fc.constantFrom<unknown>(null, -1, 47, 48, 1e9, -1e9, 2 ** 31, 0.5, Number.MAX_SAFE_INTEGER, '', 'atoll', 'no-such-board', [], [0], [47, 47], [1e9, 0], {}, true, 270, 45, Array(500).fill([0, 0]));
+  const value = fc.oneof(fc.anything(), odd);
+  // The valid file with one of its fields, or one element of a list field, replaced.
+  const mutated = fc.tuple(fc.constantFrom(...Object.keys(course), 'cube', 'extra'), fc.nat(3), value, fc.boolean()).map(([k, i, v, inList]) => {
+    const m = structuredClone(course);
+    const at = m[k];
+    if (inList && Array.isArray(at) && at.length) {
+      const list = [...at];
+      list[i % list.length] = k === 'boards' && typeof v !== 'object' ? { ...(list[i % list.length] as object), [['board', 'x', 'y', 'rotation'][i]!]: v } : v;
+      m[k] = list;
+    } else m[k] = v;
+    return m;
+  });
+  fc.assert(fc.property(fc.oneof(value, mutated), (json) => {
+    const read = fromJson(json);
+    if (!read.ok) {
+      assert.ok(typeof read.field === 'string' && read.field && typeof read.message === 'string');
+      return;
+    }
+    const c = check(read.draft, lookup);
+    for (const p of c.problems) assert.ok(typeof p.field === 'string' && typeof p.message === 'string');
+  }), { numRuns: 1000, seed: 5 });
 });
