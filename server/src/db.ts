@@ -247,7 +247,16 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
           stats.roundTrips++;
           const batch = values[0];
           if (!(batch instanceof Pipelined)) return send(text, values);
-          const sent = batch.queries.map((q) => send(q.sql, q.parameters));
+          // Each statement's messages would be written to the socket on their own (a syscall each,
+          // and on loopback the kernel's whole send path in this thread): corked, the batch goes in one.
+          const socket = (client as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
+          socket?.cork?.();
+          let sent: Promise<pg.QueryResult>[];
+          try {
+            sent = batch.queries.map((q) => send(q.sql, q.parameters));
+          } finally {
+            socket?.uncork?.();
+          }
           const settled = await Promise.allSettled(sent);
           const failed = settled.find((x) => x.status === 'rejected');
           if (failed) throw failed.reason;
