@@ -4,20 +4,9 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { parseCard } from '../../engine/src/index.js';
 import { DraftGate } from './drafts.js';
-import { call, freshDb, startServer, until, type TestServer } from './testing.js';
+import { call, withServer, until, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function withServer(f: (s: TestServer) => Promise<void>): Promise<void> {
-  const { db } = await freshDb('sqlite');
-  const s = await startServer(db);
-  try {
-    await f(s);
-  } finally {
-    await s.close();
-    await db.destroy();
-  }
-}
 
 /** Every frame a stream client gets, as sent. */
 function frames(url: string): { got: string[]; ready: Promise<unknown>; close(): void } {

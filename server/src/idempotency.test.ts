@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { call, dropSchema, freshDb, postgresAnswers, startServer, type TestServer } from './testing.js';
+import { call, postgresAnswers, withServer, type TestServer } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
@@ -16,22 +16,9 @@ const body = (name = 'Bob') => ({ course: 'first-shift', seats: [{ name: 'Ava' }
 const create = (s: TestServer, b: unknown, key?: string) => call(s.base, 'POST', '/api/races', b, key === undefined ? {} : { 'idempotency-key': key });
 const count = async (db: Db, table: 'races' | 'race_keys') => Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
 
-/** A server over a fresh database of `dialect`, closed (and its PostgreSQL schema dropped) after `f`. */
-async function withServer(dialect: 'sqlite' | 'postgres', f: (s: TestServer) => Promise<void>): Promise<void> {
-  const { db, url } = await freshDb(dialect);
-  const s = await startServer(db);
-  try {
-    await f(s);
-  } finally {
-    await s.close();
-    await db.destroy();
-    await dropSchema(url);
-  }
-}
-
 for (const dialect of ['sqlite', 'postgres'] as const) {
   test(`[${dialect}] a race creation sent again with its Idempotency-Key gets the first answer (the same race and invite links) and makes no second race; the key with another body is refused 422; another key makes another race`, { skip: skipFor(dialect) }, async () => {
-    await withServer(dialect, async (s) => {
+    await withServer(async (s) => {
       const key = randomUUID();
       const first = await create(s, body(), key);
       assert.equal(first.status, 201, JSON.stringify(first.body));
@@ -51,22 +38,22 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(fresh.status, 201);
       assert.notEqual(fresh.body.id, first.body.id);
       assert.equal(await count(s.db, 'races'), 2);
-    });
+    }, dialect);
   });
 
   test(`[${dialect}] creations sent at once with one Idempotency-Key make one race, and each gets its answer`, { skip: skipFor(dialect) }, async () => {
-    await withServer(dialect, async (s) => {
+    await withServer(async (s) => {
       const key = randomUUID();
       const answers = await Promise.all(Array.from({ length: 4 }, () => create(s, body(), key)));
       assert.deepEqual(answers.map((a) => a.status), [201, 201, 201, 201], JSON.stringify(answers.map((a) => a.body)));
       for (const a of answers) assert.deepEqual(a.body, answers[0]!.body);
       assert.equal(await count(s.db, 'races'), 1);
       assert.equal(await count(s.db, 'race_keys'), 1);
-    });
+    }, dialect);
   });
 
   test(`[${dialect}] an Idempotency-Key is kept a day, hashed, with its answer sealed: a retry after a day makes a new race, and keys older than a day are deleted`, { skip: skipFor(dialect) }, async () => {
-    await withServer(dialect, async (s) => {
+    await withServer(async (s) => {
       const key = randomUUID();
       const first = await create(s, body(), key);
       assert.equal(first.status, 201);
@@ -81,12 +68,12 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(later.status, 201);
       assert.notEqual(later.body.id, first.body.id);
       assert.equal(await count(s.db, 'race_keys'), 1, 'the expired key was deleted');
-    });
+    }, dialect);
   });
 }
 
 test('a malformed Idempotency-Key (too short, too long, a character outside letters, digits, - and _, two keys) is refused 400 naming the header, and makes no race', async () => {
-  await withServer('sqlite', async (s) => {
+  await withServer(async (s) => {
     for (const key of ['short', 'x'.repeat(129), `${randomUUID()}!`, `${randomUUID()} ${randomUUID()}`]) {
       const r = await create(s, body(), key);
       assert.equal(r.status, 400, key);

@@ -1,20 +1,9 @@
 /** The robots seats race (render/src/robots.ts's eight designs) and the registers others see filled face down. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, startServer, type TestServer } from './testing.js';
+import { call, withServer, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function withServer(f: (s: TestServer) => Promise<void>): Promise<void> {
-  const { db } = await freshDb('sqlite');
-  const s = await startServer(db);
-  try {
-    await f(s);
-  } finally {
-    await s.close();
-    await db.destroy();
-  }
-}
 
 const create = (s: TestServer, seats: Record<string, unknown>[]) =>
   call(s.base, 'POST', '/api/races', { course: 'first-shift', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 5 }, seats });

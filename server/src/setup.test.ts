@@ -8,21 +8,10 @@ import { raceStats, startingPicks } from '../../engine/src/index.js';
 import { InsertQueryNode, type KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { openDb } from './db.js';
-import { call, freshDb, postgresAnswers, startServer, touchRace, until, type TestServer } from './testing.js';
+import { call, freshDb, postgresAnswers, startServer, withServer, touchRace, until, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const FIRST_SHIFT = JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8'));
-
-async function withServer(f: (s: TestServer) => Promise<void>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
-  const { db } = await freshDb(dialect);
-  const s = await startServer(db);
-  try {
-    await f(s);
-  } finally {
-    await s.close();
-    await db.destroy();
-  }
-}
 
 const create = (s: TestServer, body: Record<string, unknown>) =>
   call(s.base, 'POST', '/api/races', { course: 'first-shift', deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 5 }, ...body });

@@ -121,6 +121,22 @@ export async function startServer(db: Db, clock = new TestClock(), rateLimit?: {
   };
 }
 
+/**
+ * Runs `f` against a server over a fresh database of `dialect`; closes the server and the
+ * database afterwards and drops a PostgreSQL schema it made, whatever `f` did.
+ */
+export async function withServer(f: (s: TestServer) => Promise<void>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<void> {
+  const { db, url } = await freshDb(dialect);
+  const s = await startServer(db);
+  try {
+    await f(s);
+  } finally {
+    await s.close();
+    await db.destroy();
+    await dropSchema(url);
+  }
+}
+
 /** JSON over real HTTP. */
 export async function call(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(base + path, {
