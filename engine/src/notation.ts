@@ -414,7 +414,7 @@ function readOrders(lines: readonly Line[], c: NotationContext): Parsed {
     let m: RegExpExecArray | null;
     if (l.text.length > MAX_ORDER_LINE) {
       unread.push(l);
-    } else if ((m = /^(?:(.+?),? )?turn (\d+):?$/.exec(s))) {
+    } else if ((m = /^(?:(.+?),? )?turn (\d{1,9}):?$/.exec(s))) {
       // 003's order sheets begin "Fred Turn 3": the robot's name and the turn.
       if (m[1] && m[1] !== c.name.toLowerCase()) fail(l, `"Turn N", or "${c.name} Turn N" (this seat races ${c.name}, not "${m[1]}")`);
       else turn = Number(m[2]);

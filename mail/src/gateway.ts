@@ -324,8 +324,10 @@ export class MailGateway {
     const parsed = parseOrders(text, ctx);
     // The turn named by a "Turn N" line, or by the subject of the instructions or reminder replied to
     // (not by a report's: the report of turn N comes with the instructions of turn N + 1).
-    const named = parsed.ok && parsed.orders.turn !== null ? parsed.orders.turn : Number(/\bTurn (\d+): (?:your instructions|reminder)/i.exec(subject)?.[1] ?? st.turn);
-    if (named !== st.turn) {
+    // Kept as written (leading zeros dropped): a number of 20 digits is quoted back as it came, not as 1e+20 or Infinity.
+    const fromSubject = /\bTurn (\d+): (?:your instructions|reminder)/i.exec(subject)?.[1]?.replace(/^0+(?=\d)/, '');
+    const named = parsed.ok && parsed.orders.turn !== null ? String(parsed.orders.turn) : fromSubject ?? String(st.turn);
+    if (named !== String(st.turn)) {
       return { status: 'refused', lines: [`These orders are for turn ${named}, but race ${race.id} is at turn ${st.turn}; they were not used. The instructions of turn ${st.turn} came in a mail of their own: reply to that one.`] };
     }
     if (!parsed.ok) {
@@ -359,7 +361,7 @@ export class MailGateway {
     }
     // For the turn the mail is for: if that turn is played meanwhile, the race refuses them (409
     // turn or deadline) and the answer says so; they never land on the next turn.
-    const done = await this.service.submit(race.id, s.seat, { mailSecret: s.secret }, { ...apiOrders(parsed.orders), turn: named });
+    const done = await this.service.submit(race.id, s.seat, { mailSecret: s.secret }, { ...apiOrders(parsed.orders), turn: st.turn });
     if (!done.ok) {
       const late = done.refusal.field === 'turn' || done.refusal.field === 'deadline';
       return {

@@ -38,7 +38,7 @@ async function setup() {
     return Math.max(0, ...rows.map((r) => r.body.length));
   };
   return {
-    id, address, subject: deal.mail.subject!, gateway, longestAnswer, logged,
+    id, address, subject: deal.mail.subject!, gateway, longestAnswer, logged, db,
     close: async () => {
       await gateway.stop();
       await sink.close();
@@ -57,6 +57,22 @@ test('a megabyte of order lines, many lines of junk or an endless line, from the
       assert.equal(got, k === 3 ? 'accepted' : 'unreadable', `mail ${k}`);
       assert.ok((await t.longestAnswer()) < 20_000, `mail ${k}: the answer has ${await t.longestAnswer()} characters`);
     }
+  } finally {
+    await t.close();
+  }
+});
+
+test('a turn of twenty digits, in the subject replied to or in a \"Turn N\" line, is refused and quoted back as written, not as 1e+20 or Infinity', async () => {
+  const t = await setup();
+  try {
+    const huge = '99999999999999999999';
+    const send = (k: number, subject: string, body: string) => t.gateway.receive(`Message-ID: <turn${k}@a.test>\r\nFrom: ava@a.test\r\nTo: ${t.address}\r\nSubject: ${subject}\r\n\r\n${body}\r\n`, []);
+    assert.equal(await send(1, `Re: ${t.subject.replace('Turn 1:', `Turn ${huge}:`)}`, 'F1 F1 F1 F1 F1'), 'refused');
+    assert.equal(await send(2, `Re: ${t.subject}`, `Turn ${huge}\r\nF1 F1 F1 F1 F1`), 'unreadable');
+    assert.equal(await send(3, `Re: ${t.subject.replace('Turn 1:', 'Turn 001:')}`, '1 2 3 4 5'), 'accepted', 'leading zeros name the same turn');
+    const answers = (await mailDb(t.db).selectFrom('mail_outbox').select('body').where('key', 'like', 'reply:%').execute()).map((r) => r.body).join('\n');
+    assert.match(answers, new RegExp(`turn ${huge}[^0-9]`));
+    assert.doesNotMatch(answers, /1e\+20|100000000000000000000|Infinity/);
   } finally {
     await t.close();
   }
