@@ -515,9 +515,9 @@ export function drawInstructions(rng: RngState, odds: readonly (readonly [CardTy
 /**
  * Plays the chosen program (the others standing still), then a turn powered down from where it
  * ends: a power down pays when the damage it clears costs more than that turn, and the turn does
- * not destroy the robot. Leaves the sim changed.
+ * not destroy the robot. Leaves the sim changed. The expert bot decides by it too.
  */
-function shouldPowerDown(judge: Judge, sim: Sim, i: number, program: readonly Card[]): boolean {
+export function shouldPowerDown(judge: Judge, sim: Sim, i: number, program: readonly Card[]): boolean {
   const r = sim.robots[i]!;
   const locked = r.locked;
   let k = 0;
