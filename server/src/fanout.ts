@@ -15,8 +15,9 @@
  * asks the one that decides them to play it) and the answer (`tookBots`). Everything a process
  * notifies in one turn of its event loop goes in one statement.
  *
- * A process alone on the database does not send its bots' orders: nobody would read them, and
- * PostgreSQL would write them to its notification queue and send them back to it. A
+ * A process alone on the database does not send its bots' orders, nor what a commit changed (only
+ * its seq): nobody would read them, and PostgreSQL would write them to its notification queue and
+ * send them back to it. A
  * process greets the others when its listener starts (they answer) and every `GREETING_MS`; it
  * counts others as there while it has heard one within `OTHERS_GONE_MS`. Either way a process that
  * gets no bots' orders asks for them.
@@ -303,7 +304,8 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   const greeting = setInterval(() => greet(2), GREETING_MS).unref();
   return {
     sent: () => sent,
-    publish: (raceId, lastSeq, note) => notify(CHANNEL, entriesPayload(self, raceId, lastSeq, note)),
+    // Alone, the note goes to nobody (PostgreSQL would queue it and send it back to this process).
+    publish: (raceId, lastSeq, note) => notify(CHANNEL, entriesPayload(self, raceId, lastSeq, others() ? note : undefined)),
     publishDraft: (raceId, d) => notify(DRAFTS, JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled })),
     publishBots: (kind, raceId, turn) => notify(BOTS, JSON.stringify({ from: self, kind, race: raceId, turn })),
     publishDecided: (raceId, turn, bots, orders) => {
