@@ -10,7 +10,7 @@ import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { drawLegend, robotIcon as seatIcon, ordersPlayed, seatsTable, teamsOf } from './seats-view.js';
+import { drawLegend, robotIcon as seatIcon, ordersPlayed, programming, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
@@ -118,7 +118,18 @@ function countdown(): string {
     return `clock waits for ${names} (≤ ${clock(wait.startsBy - Date.now())})`;
   }
   if (view.deadlineAt === null) return '';
-  return `${clock(view.deadlineAt - Date.now())} left`;
+  return `${clock(view.deadlineAt - Date.now())} left${waitingFor()}`;
+}
+
+/**
+ * Whom the open turn waits for, once this seat's orders are in (a spectator: once anybody's are):
+ * the people still programming, by name (two at most, else how many).
+ */
+function waitingFor(): string {
+  const late = view.seats.filter((s) => programming(view, s.seat) && !s.submitted);
+  const sent = seat !== null ? view.seats[seat]?.submitted : view.seats.some((s) => s.kind === 'human' && s.submitted);
+  if (!sent || !late.length) return '';
+  return ` · waiting for ${late.length > 2 ? `${late.length} people` : late.map((s) => s.name).join(' and ')}`;
 }
 
 /** Whether the race's stream is cut: the browser is offline, or the connection dropped and is being opened again. */

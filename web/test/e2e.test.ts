@@ -247,6 +247,31 @@ test('a page that goes offline says so in its status line at once, and back onli
   await ctx.close();
 });
 
+test('once a person has sent, the status line says whom the turn waits for (a spectator\'s too), and no more once the turn is played', { skip }, async () => {
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const seatPage = async (k: number) => {
+    const p = await open(ctx, `/race/${created.id}?seat=${k}&token=${created.seats[k].token}`);
+    await p.waitForSelector('#program h2');
+    return p;
+  };
+  const [ava, bob, watcher] = [await seatPage(0), await seatPage(1), await open(ctx, `/race/${created.id}`)];
+  await watcher.waitForSelector('body[data-ready]');
+  assert.doesNotMatch(await ava.textContent('#status') ?? '', /waiting for/, 'nobody waited for before anybody sent');
+  await program(ava, 'tap');
+  await send(ava);
+  await ava.waitForSelector('#status:text("waiting for Bob")');
+  await watcher.waitForSelector('#status:text("waiting for Bob")');
+  await ava.screenshot({ path: `${SHOTS}waiting-for.png` });
+  // Bob, who has not sent, is told the time left, not that he waits for himself.
+  assert.doesNotMatch(await bob.textContent('#status') ?? '', /waiting for/);
+  await program(bob, 'tap');
+  await send(bob);
+  await ava.waitForSelector('#replay[data-turn="1"]');
+  await ava.waitForFunction('!/waiting for/.test(document.querySelector("#status").textContent)');
+  await ctx.close();
+});
+
 /** A finger's sideways swipe from `from` to `to` (CSS pixels), through the browser's touch events. */
 async function swipe(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
