@@ -173,6 +173,19 @@ const cardsAccountedFor: Check = (_g, st, when) => {
   if (problems.length) assert.fail(`${when}: ${problems.join('; ')}`);
 };
 
+/**
+ * The call just made gave its workspace back to the setup with an empty occupancy grid (context.ts
+ * `giveBack` clears the robots' squares instead of the next call clearing the whole grid): a square
+ * left set would carry into the next call on the same setup.
+ */
+const gridLeftEmpty: Check = (g, _st, when) => {
+  const occ = g.setup.spare?.workspace?.occ;
+  if (!occ) return;
+  const set: number[] = [];
+  occ.forEach((v, c) => v && set.push(c));
+  if (set.length) assert.fail(`${when}: the setup's spare occupancy grid still marks squares ${set.map((c) => `(${c % g.board.width},${Math.floor(c / g.board.width)})`).join(', ')}`);
+};
+
 /** Robots on the floor have fewer than 10 damage points (10 destroys, RULES.md). */
 const damageBelowTen: Check = (_g, st, when) => {
   for (const r of st.robots) {
@@ -276,11 +289,11 @@ const run = (prop: fc.IProperty<[GameSpec]>, numRuns = RUNS): void => {
 };
 
 describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots with random option cards and decisions, on boards with pits, belts, pushers, crushers and lasers`, () => {
-  test('after every register phase and every end of turn: no two real robots share a square, no robot on the floor stands on a pit, a repulsor field or off the board, each of the 84 cards is in exactly one place, robots on the floor have under 10 damage and damage − 4 locked registers', () => {
+  test('after every register phase and every end of turn: no two real robots share a square, no robot on the floor stands on a pit, a repulsor field or off the board, each of the 84 cards is in exactly one place, robots on the floor have under 10 damage and damage − 4 locked registers, and the call left the setup\'s spare occupancy grid empty', () => {
     let turns = 0;
     run(
       fc.property(gameSpec, (spec) => {
-        turns += play(spec, { checks: [realRobotsApart, robotsOnFloor, cardsAccountedFor, damageBelowTen, locksMatchDamage] }).turns;
+        turns += play(spec, { checks: [realRobotsApart, robotsOnFloor, cardsAccountedFor, damageBelowTen, locksMatchDamage, gridLeftEmpty] }).turns;
       }),
     );
     assert.ok(turns >= RUNS, `the games played ${turns} turns in all`);
@@ -319,7 +332,7 @@ describe(`${RUNS} random games of up to ${MAX_TURNS} turns, 2 to 8 robots with r
   test('pbem races with random upgrades and toggles: no two real robots share a square, none stands on a pit, a repulsor field or off the board, damage stays under 22, locks follow 001, and the same seeds replay the same events', () => {
     run(
       fc.property(gameSpec, (spec) => {
-        const a = play(spec, { rules: 'pbem', checks: [realRobotsApart, robotsOnFloor, pbemDamage], pure: true });
+        const a = play(spec, { rules: 'pbem', checks: [realRobotsApart, robotsOnFloor, pbemDamage, gridLeftEmpty], pure: true });
         const b = play(spec, { rules: 'pbem', viaJson: true });
         assert.equal(JSON.stringify(b.events), JSON.stringify(a.events));
       }),

@@ -98,17 +98,28 @@ export function damage(ctx: Ctx, i: number, points: number): void {
   // Fire Control's markers lock registers too, but the damage count locks its own (2.10).
   let have = popcount(r.locked & ~(r.opt?.fcLocks ?? 0));
   if (want <= have) return;
-  // The list of newly locked registers only for the event: without events, no array.
-  const newly: number[] | null = ctx.events ? [] : null;
+  // The newly locked registers, for the event, as digits (`registerList`): without events, no array.
+  let newly = 0, count = 0;
   for (let reg = 5; reg >= 1 && have < want; reg--) {
     const bit = 1 << (reg - 1);
     if (!(r.locked & bit)) {
       r.locked |= bit;
       have++;
-      newly?.push(reg);
+      newly = newly * 8 + reg;
+      count++;
     }
   }
-  if (newly) ctx.events!.push({ type: 'locked', robot: i, registers: newly });
+  if (ctx.events) ctx.events.push({ type: 'locked', robot: i, registers: registerList(newly, count) });
+}
+
+/**
+ * `count` registers written as base-8 digits, the first the highest (`seq = seq * 8 + reg`), as a
+ * list of exactly that length: an array literal, where an empty one grown by `push` took a backing
+ * store of 17 slots for the one or two registers of a lock or a repair.
+ */
+function registerList(seq: number, count: number): number[] {
+  const e = seq & 7, d = (seq >> 3) & 7, c = (seq >> 6) & 7, b = (seq >> 9) & 7, a = (seq >> 12) & 7;
+  return count === 1 ? [e] : count === 2 ? [d, e] : count === 3 ? [c, d, e] : count === 4 ? [b, c, d, e] : count === 5 ? [a, b, c, d, e] : [];
 }
 
 /** Destroyed by damage: the rule set's limit reached (000 L207; 001 L297). */
@@ -135,9 +146,9 @@ export function repair(ctx: Ctx, i: number, points: number, by: RepairCause): vo
   const want = Math.min(5, ctx.rules.lockedCount(r.damage));
   let have = popcount(r.locked);
   if (have <= want) return;
-  // The registers the player named first (`unlock`), then from register 1; the list of freed
-  // registers only for the event. A loop over both, not a closure made on every call.
-  const freed: number[] | null = ctx.events ? [] : null;
+  // The registers the player named first (`unlock`), then from register 1; the freed registers as
+  // digits for the event (`registerList`). A loop over both, not a closure made on every call.
+  let freed = 0, count = 0;
   const named = r.unlock;
   for (let k = 0; k < named.length + 5 && have > want; k++) {
     const reg = k < named.length ? named[k]! : k - named.length + 1;
@@ -145,12 +156,13 @@ export function repair(ctx: Ctx, i: number, points: number, by: RepairCause): vo
     if (!(r.locked & bit)) continue;
     r.locked &= ~bit;
     have--;
-    freed?.push(reg);
+    freed = freed * 8 + reg;
+    count++;
     const card = r.registers[reg - 1]!;
     if (card) ctx.state.discard.push(card);
     r.registers[reg - 1] = 0;
   }
-  if (freed) ctx.events!.push({ type: 'unlocked', robot: i, registers: freed });
+  if (ctx.events) ctx.events.push({ type: 'unlocked', robot: i, registers: registerList(freed, count) });
 }
 
 /**

@@ -186,12 +186,14 @@ function copyState(s: GameState, sharedHands: boolean): GameState {
     register: s.register,
     rng: s.rng.slice(),
     deck: s.deck, // shared: never changed in place
-    discard: s.discard.slice(),
+    // An empty list (the discard after a deal, the dice without the Dice Rule, the finishing
+    // groups before the first) is a new literal: `slice()` is a builtin call, a literal is not.
+    discard: s.discard.length ? s.discard.slice() : [],
     robots,
-    finished: s.finished.slice(),
+    finished: s.finished.length ? s.finished.slice() : [],
     winTurn: s.winTurn,
     offers: s.offers, // shared: never changed in place
-    dice: s.dice.slice(),
+    dice: s.dice.length ? s.dice.slice() : [],
     order: s.order.slice(),
     optionDeck: s.optionDeck ?? [], // shared (never changed in place); a state saved before options had none
     destructions: s.destructions,
