@@ -48,8 +48,22 @@ test('the syntax check agrees with JSON.parse on any text, JSON or not', () => {
     } catch {
       parses = false;
     }
-    assert.equal(jsonSyntaxError(text, 1000) === null, parses, text);
+    // A key written twice is refused where JSON.parse keeps the last of it.
+    const bad = jsonSyntaxError(text, 1000);
+    if (parses && bad && /a second time in one object/.test(bad.message)) return;
+    assert.equal(bad === null, parses, text);
   }), { numRuns: 3000 });
+});
+
+test('a key written twice in one object is refused at its second place, naming the first, where JSON.parse keeps the last in silence', () => {
+  assert.deepEqual(parseJson('{\n  "flags": [[1, 1]],\n  "start": [0, 0],\n  "flags": [[2, 2]]\n}', 'c.json'), {
+    ok: false, error: { field: 'c.json:4:3', message: 'not JSON: the key "flags" a second time in one object (first at line 2, column 3); expected each key once' },
+  });
+  // Written differently, the same key: an escape reads as its letter.
+  assert.match((parseJson('{"a": {"x": 1, "\\u0078": 2}}', 'f') as { error: { message: string } }).error.message, /the key "x" a second time/);
+  // The same key in two objects, or in an object and one inside it, is no repeat.
+  assert.deepEqual(parseJson('{"a": {"a": 1}, "b": {"a": 2}, "c": [{"a": 3}, {"a": 4}]}', 'f').ok, true);
+  assert.deepEqual(parseJson('{"__proto__": 1, "__proto__": 2}', 'f').ok, false);
 });
 
 test('a file over 4 MB is refused without being parsed', () => inDir((dir) => {

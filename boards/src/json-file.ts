@@ -1,8 +1,9 @@
 /**
  * The one reader of JSON files (boards, courses, scenarios, Tiled maps and tilesets): refuses
  * anything but a regular file (a FIFO, a device or a folder named `*.json` is answered, never
- * waited on), files over 4 MB, and JSON nested deeper than 64 levels, and names the file, line and
- * column of a syntax error. A leading byte-order mark is skipped. Never throws.
+ * waited on), files over 4 MB, JSON nested deeper than 64 levels and an object with a key written
+ * twice (JSON.parse would keep the last in silence), and names the file, line and column of a syntax
+ * error. A leading byte-order mark is skipped. Never throws.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { err, ok, type Result } from '../../engine/src/index.js';
@@ -19,7 +20,7 @@ export function lineColumn(text: string, pos: number): { line: number; column: n
   return { line, column: pos - start + 1 };
 }
 
-/** The first syntax error of a JSON text (RFC 8259), or null; nesting past the bound counts as one. */
+/** The first syntax error of a JSON text (RFC 8259), or null; nesting past the bound and a key twice in one object count as one. */
 export function jsonSyntaxError(text: string, maxDepth = MAX_JSON_DEPTH): { pos: number; message: string } | null {
   let i = 0;
   const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -59,10 +60,17 @@ export function jsonSyntaxError(text: string, maxDepth = MAX_JSON_DEPTH): { pos:
       i++;
       ws();
       if (text[i] === close) return void i++;
+      // Where each key of an object is first written: JSON.parse keeps the last of a key written twice, in silence.
+      const keys = c === '{' ? new Map<string, number>() : null;
       for (;;) {
-        if (c === '{') {
+        if (keys) {
           if (text[i] !== '"') fail(`expected a property name in double quotes, found ${shown()}`);
+          const at = i;
           string();
+          const key = JSON.parse(text.slice(at, i)) as string;
+          const first = keys.get(key);
+          if (first !== undefined) fail(`the key ${JSON.stringify(key)} a second time in one object (first at line ${lineColumn(text, first).line}, column ${lineColumn(text, first).column}); expected each key once`, at);
+          keys.set(key, at);
           ws();
           if (text[i] !== ':') fail(`expected ':' after the property name, found ${shown()}`);
           i++;

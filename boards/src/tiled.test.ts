@@ -389,6 +389,16 @@ test('layer data that inflates past the map\'s cells is refused without being in
   }
 });
 
+test('a map listing its tileset file 100,000 times is refused before any is read (each was read and parsed again, up to 4 MB each)', () => {
+  const map = copy(toTiled(L_SHAPE, 'big.tsj'));
+  map.tilesets = Array.from({ length: 100_000 }, () => ({ firstgid: 1, source: 'big.tsj' }));
+  let loads = 0;
+  const r = fromTiled(map, () => (loads++, { ok: false, error: { field: 'tileset "big.tsj"', message: 'not read' } }));
+  assert.deepEqual([r, loads], [{ ok: false, error: { field: 'tilesets', message: '100000 tilesets; expected at most 16 (the roborally tileset is one)' } }, 0]);
+  map.tilesets = Array.from({ length: 16 }, (_, k) => ({ firstgid: 1 + 1000 * k, source: 'roborally.tsj' }));
+  assert.equal(fromTiled(map).ok, true, 'sixteen are read');
+});
+
 test('a map over 48 cells a side is refused before its layers are read', () => {
   const map = { ...copy(toTiled(L_SHAPE, 'roborally.tsj')), width: 5000, height: 5000 };
   assert.deepEqual(refusal(map), { field: 'map', message: 'is 5000×5000 cells; expected at most 48 a side' });

@@ -152,6 +152,8 @@ function readTileset(ref: unknown, k: number, load: TilesetLoader): Result<Tiles
 }
 
 const FLIP_BITS = 0x10000000;
+/** The most tilesets a map may list (a map drawn with the roborally tileset lists one). */
+export const MAX_TILESETS = 16;
 
 /** A layer's cells as global tile ids, row by row; the layer must be the map's size. */
 /** A value from the file, for a message: numbers and strings as they are, anything else by its kind
@@ -247,6 +249,8 @@ export function fromTiled(json: unknown, loadTileset: TilesetLoader = builtinTil
 
   // Tilesets, and a tile for a global id.
   if (!Array.isArray(json.tilesets)) return err('map', 'expected "tilesets": a list');
+  // Each may be a file of its own, read and parsed (up to 4 MB): a map naming one file 100,000 times would be read for an hour.
+  if (json.tilesets.length > MAX_TILESETS) return err('tilesets', `${json.tilesets.length} tilesets; expected at most ${MAX_TILESETS} (the roborally tileset is one)`);
   const tilesets: Tileset[] = [];
   for (let k = 0; k < json.tilesets.length; k++) {
     const ts = readTileset(json.tilesets[k], k, loadTileset);

@@ -72,6 +72,16 @@ test('JSON nested 10,000 deep is refused at its line and column by check, show, 
   }
 }));
 
+test('a scenario with "expect" written twice fails at the second, where the first expectation was dropped unchecked and the scenario passed', () => inDir((dir) => {
+  const file = join(dir, 'twice.json');
+  // The robot ends at (0,1): the first "expect" is false, the second true.
+  writeFileSync(file, '{"id": "twice", "rules": "pbem", "board": {"grid": [". .", ". ."]}, "robots": [{"name": "A", "x": 0, "y": 0, "dir": "S"}],\n'
+    + ' "turns": [{"programs": {"A": ["F", "U", "U", "U", "U"]}}],\n "expect": {"robots": {"A": {"x": 1, "y": 1}}},\n "expect": {"robots": {"A": {"x": 0, "y": 1}}}}');
+  const r = run(['check', file]);
+  assert.equal(r.code, 1, r.out);
+  assert.match(r.out, /twice\.json:4:2: not JSON: the key "expect" a second time in one object \(first at line 3, column 2\); expected each key once/);
+}));
+
 test('check exits 1 when no scenario is found, and when a scenario checks nothing', () => inDir((dir) => {
   const none = run(['check', dir]);
   assert.equal(none.code, 1);

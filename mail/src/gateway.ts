@@ -41,16 +41,26 @@ export interface MailConfig {
   readonly log?: (line: string) => void;
 }
 
+/** The bounds of the mail's numbers in the environment, and their unit. */
+const MAIL_NUMBERS = {
+  MAIL_IMAP_POLL_SECONDS: [1, 86_400, 'seconds'],
+  MAIL_REMIND_HOURS: [0.1, 8_760, 'hours'],
+  MAIL_RELAY_TIMEOUT_SECONDS: [1, 3_600, 'seconds'],
+} as const;
+
 /** The mail configuration from the environment, or null when mail is off (docs/mail.md). */
 export function mailConfigFromEnv(env: NodeJS.ProcessEnv): MailConfig | null {
   const set = Object.keys(env).filter((k) => k.startsWith('MAIL_') && env[k]);
   if (!set.length) return null;
   if (!env.MAIL_FROM || !env.MAIL_RELAY_URL) throw new Error(`mail: MAIL_FROM and MAIL_RELAY_URL are both needed (found ${set.join(', ')})`);
   if (!env.MAIL_SMTP_LISTEN && !env.MAIL_IMAP_URL) throw new Error('mail: MAIL_SMTP_LISTEN (host:port) or MAIL_IMAP_URL is needed for the orders to come in');
-  const num = (k: string) => {
-    if (env[k] === undefined) return undefined;
-    const n = Number(env[k]);
-    if (!(n > 0)) throw new Error(`mail: ${k} must be a positive number`);
+  // A number written in digits (a fraction allowed), within bounds a timer can wait (2^31-1 ms).
+  const num = (k: keyof typeof MAIL_NUMBERS) => {
+    const v = env[k];
+    if (v === undefined || v === '') return undefined;
+    const [min, max, unit] = MAIL_NUMBERS[k];
+    const n = /^[0-9]{1,9}(\.[0-9]{1,6})?$/.test(v) ? Number(v) : NaN;
+    if (!(n >= min && n <= max)) throw new Error(`mail: ${k}: expected a number of ${unit} from ${min} to ${max}, written in digits; got ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`);
     return n;
   };
   return {

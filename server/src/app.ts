@@ -103,6 +103,18 @@ function readAway(req: FastifyRequest['raw'], reply: FastifyReply): void {
   }));
 }
 
+/**
+ * An upgrade refused with an answer (a path that is no URL encoding, no such route, a bad query):
+ * Node has handed its socket over and times it out no more, so it is ended with the answer and
+ * says so. Left open it was held for ever (a descriptor and a place in the address's connections,
+ * and `app.close()` waited on it), and it said `keep-alive` to a client that sent more on it.
+ */
+function endRefusedUpgrade(req: FastifyRequest, reply: FastifyReply): void {
+  if (req.headers.upgrade === undefined || reply.statusCode === 101) return;
+  reply.header('connection', 'close');
+  reply.raw.once('finish', () => req.raw.socket.destroySoon());
+}
+
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const limits = { ...CONNECTION_DEFAULTS, ...o.connections };
   // One notion of the client's address for the rate limit, the connections and the streams: fastify's `req.ip` with this trust.
@@ -125,7 +137,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     },
     // A path the router cannot read (bytes that are no UTF-8, a part longer than any id) is
     // refused in the API's own shape, without echoing the path back.
-    frameworkErrors: (error, _req, reply: FastifyReply) => {
+    frameworkErrors: (error, req, reply: FastifyReply) => {
+      endRefusedUpgrade(req, reply);
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       reply.code(tooLong ? 414 : 400).send({ error: { field: 'path', message: tooLong ? 'a part of the path is longer than any the API takes' : 'the path is not valid URL encoding' } });
     },
@@ -224,6 +237,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     const field = error.field ?? (status === 415 ? 'content-type' : status === 408 ? 'request' : status === 400 || status === 413 ? 'body' : status === 404 ? 'path' : 'server');
     return reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
   });
+  app.addHook('onSend', async (req, reply) => endRefusedUpgrade(req, reply));
   // A route of the API that takes no query refuses one too (`?foo=1`), as the others refuse keys they do not know.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NoQuery };

@@ -18,28 +18,7 @@ import { registerMetrics } from './metrics.js';
 import { BotPool } from './bot-pool.js';
 import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
 import type { BotSeat, BotTurn } from '../../driver/src/index.js';
-
-/** A whole number from the environment, or the default. */
-function envInt(name: string): number | undefined {
-  const v = process.env[name];
-  if (v === undefined || v === '') return undefined;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name}: expected a whole number above 0, got "${v}"`);
-  return n;
-}
-
-/**
- * TRUST_PROXY: behind a reverse proxy, which of them to believe about the client's address:
- * `true`, a number of hops, or addresses and CIDR ranges separated by commas (fastify's trustProxy).
- */
-function envTrustProxy(): boolean | string | ((address: string, hop: number) => boolean) | undefined {
-  const v = process.env.TRUST_PROXY?.trim();
-  if (!v || v === 'false') return undefined;
-  if (v === 'true') return true;
-  if (!/^\d+$/.test(v)) return v;
-  const hops = Number(v);
-  return (_address, hop) => hop < hops;
-}
+import { serverEnv } from './config.js';
 
 /** A failure to start that says itself what to do: printed alone, without a stack. */
 class StartError extends Error {}
@@ -90,13 +69,20 @@ async function listenOn(app: FastifyInstance, holder: Server): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const port = Number(process.env.PORT ?? 8080);
-  const host = process.env.HOST ?? '127.0.0.1';
+  // Every setting is read before anything starts: one not as expected is said in one line.
+  const read = serverEnv(process.env);
+  if (!read.ok) throw new StartError(`${read.error.field}: ${read.error.message}`);
+  const env = read.value;
+  let mailConfig: ReturnType<typeof mailConfigFromEnv>;
+  try {
+    mailConfig = mailConfigFromEnv(process.env);
+  } catch (e) {
+    throw new StartError((e as Error).message);
+  }
+  const { port, host, poolSize, queryTimeoutMs } = env;
   const holder = await holdPort(host, port);
-  const url = process.env.DATABASE_URL;
-  const poolSize = envInt('DB_POOL_SIZE');
-  const queryTimeoutMs = envInt('DB_QUERY_TIMEOUT_MS');
-  const config = url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}) } : { file: join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite') };
+  const url = env.databaseUrl;
+  const config = url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}) } : { file: join(env.dataDir, 'roborally.sqlite') };
   const { db, dialect, stats } = openDb(config);
   try {
     // Without DB_QUERY_TIMEOUT_MS: a long migration does not fail the start (db.ts).
@@ -104,7 +90,7 @@ async function main(): Promise<void> {
   } catch (e) {
     if (!url) throw e;
     await db.destroy().catch(() => undefined);
-    throw new StartError(`the PostgreSQL database of DATABASE_URL (${withoutPassword(url)}) cannot be used: ${(e as Error).message}${(e as { code?: string }).code ? ` (${(e as { code?: string }).code})` : ''}. Start it or correct DATABASE_URL, or leave DATABASE_URL unset to keep the races in SQLite under ${process.env.DATA_DIR ?? 'data'}/.`);
+    throw new StartError(`the PostgreSQL database of DATABASE_URL (${withoutPassword(url)}) cannot be used: ${(e as Error).message}${(e as { code?: string }).code ? ` (${(e as { code?: string }).code})` : ''}. Start it or correct DATABASE_URL, or leave DATABASE_URL unset to keep the races in SQLite under ${env.dataDir}/.`);
   }
   const courses = shippedCourses();
   // Everything is wired before anything can arrive: the service, its streams, then the NOTIFY
@@ -112,10 +98,7 @@ async function main(): Promise<void> {
   // (till then its holder answers 503).
   let fanout: Fanout | null = null;
   // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
-  const workers = envInt('BOT_WORKERS');
-  const budgetMs = envInt('BOT_BUDGET_MS');
-  const nice = envInt('BOT_NICE');
-  if (nice !== undefined && nice > 19) throw new Error(`BOT_NICE: expected a whole number from 1 to 19, got "${nice}"`);
+  const { botWorkers: workers, botBudgetMs: budgetMs, botNice: nice } = env;
   const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
   const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq, note) => fanout?.publish(id, seq, note), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite',
     // Other processes may share a PostgreSQL database: a turn's bots are decided by the one that dealt it.
@@ -124,10 +107,7 @@ async function main(): Promise<void> {
       wantBots: (id: string, turn: number) => fanout?.publishBots('wanted', id, turn), tookBots: (id: string, turn: number) => fanout?.publishBots('taken', id, turn),
       sharedBots: (id: string, turn: number, b: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => fanout?.publishDecided(id, turn, b, orders),
     } : {}) });
-  const perAddress = envInt('MAX_CONNECTIONS_PER_ADDRESS');
-  const streams = envInt('STREAMS_PER_ADDRESS');
-  const requests = envInt('REQUESTS_PER_10S');
-  const trustProxy = envTrustProxy();
+  const { connectionsPerAddress: perAddress, streamsPerAddress: streams, requestsPer10s: requests, trustProxy } = env;
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
     ...(perAddress ? { connections: { perAddress } } : {}),
@@ -136,7 +116,7 @@ async function main(): Promise<void> {
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   });
   // For the operator and the load benchmark: the event loop's delay and the memory, from outside.
-  if (process.env.METRICS === '1') registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts }, ...(stats ? { db: { ...stats, notifies: fanout?.sent() ?? 0 }, handOvers: service.handOvers } : {}) }));
+  if (env.metrics) registerMetrics(app, () => ({ bots: { threads: bots.size, ...bots.counts }, ...(stats ? { db: { ...stats, notifies: fanout?.sent() ?? 0 }, handOvers: service.handOvers } : {}) }));
   // With PostgreSQL, several processes can serve one database: each commit's seq reaches every
   // process, whose streams read the entries for their own clients.
   fanout = url
@@ -149,7 +129,6 @@ async function main(): Promise<void> {
       })
     : null;
   // Off unless configured: orders in by SMTP or IMAP, the race's mails out through the relay.
-  const mailConfig = mailConfigFromEnv(process.env);
   const mail = mailConfig ? new MailGateway({ service, db, clock: systemClock, config: mailConfig }) : null;
   await mail?.start();
   // Deadlines are in the database: whatever fell due while the server was down is played now.
@@ -178,7 +157,7 @@ async function main(): Promise<void> {
   await listenOn(app, holder);
   if (mail) console.log(`mail from ${mailConfig!.from}${mailConfig!.smtpListen ? `, SMTP listener on ${mailConfig!.smtpListen}` : ''}${mailConfig!.imapUrl ? ', IMAP mailbox polled' : ''}`);
   const site = `http://${host === '0.0.0.0' ? 'localhost' : host}:${(app.server.address() as AddressInfo).port}`;
-  console.log(`roborally server on ${site} (${dialect}${dialect === 'sqlite' ? `, ${join(process.env.DATA_DIR ?? 'data', 'roborally.sqlite')}` : ''}); API at ${site}/api/openapi.json`);
+  console.log(`roborally server on ${site} (${dialect}${dialect === 'sqlite' ? `, ${join(env.dataDir, 'roborally.sqlite')}` : ''}); API at ${site}/api/openapi.json`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
