@@ -75,7 +75,7 @@ for (const [kind, alone, storing, playing, outside] of [['sqlite', true, 3, 5, 0
     // PostgreSQL: the race's version, the writes together (the begin goes with them), the commit.
     const trips = kind === 'postgres' ? { roundTrips: 3 } : {};
     try {
-      const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 } });
+      const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
       assert.ok(created.ok);
       const { id, seats } = created.value;
       for (let turn = 1; turn <= 3; turn++) {
@@ -184,7 +184,7 @@ test('orders that arrive after the deadline are refused with 409 deadline and ne
 test('[sqlite] a turn as the benchmark plays it (two seat views, two PUTs, the played frame) costs 8 statements in 2 transactions: the race, its orders, its clock and the played turn are not read', async () => {
   const { service, counts, close, reset, tally } = await countedService('sqlite', true);
   try {
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const frames: PlayedFrame[] = [];
