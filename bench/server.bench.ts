@@ -89,7 +89,7 @@ function call(base: string, method: string, path: string, body?: unknown, token?
 async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), MAIN], {
     env: {
-      ...process.env, HOST: '127.0.0.1', METRICS: '1', REQUESTS_PER_10S: '100000000', MAX_CONNECTIONS_PER_ADDRESS: '100000', STREAMS_PER_ADDRESS: '100000', ...env,
+      ...process.env, HOST: '127.0.0.1', METRICS: '1', REQUESTS_PER_10S: '1000000', MAX_CONNECTIONS_PER_ADDRESS: '100000', STREAMS_PER_ADDRESS: '100000', ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

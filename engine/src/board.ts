@@ -404,8 +404,11 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   for (const c of crushers.value) crusherAt[c.y * width + c.x]! |= c.registers;
   const pusherAt = new Uint8Array(width * height);
   for (const p of pushers.value) pusherAt[p.y * width + p.x]! |= p.registers;
+  // Every field written out, no spread: a spread left the last fields (`plainStep`, `start`) out of
+  // the object, one more load for each read of the moves' table.
   const board: Board = {
-    width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach, ...beams, flags,
+    width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach,
+    beamFrom: beams.beamFrom, beamLaser: beams.beamLaser, beamDistance: beams.beamDistance, flags,
     lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, pusherAt,
     plainStep: plainSteps(width, height, floor, walls, climb, drop), start,
   };

@@ -3,7 +3,7 @@
  * its way (RULES.md "Movement and pushing"), with the expansion elements of 003 on the way.
  */
 import { square } from './board.js';
-import { type Dir, DX, DY, reverse } from './geometry.js';
+import { type Dir, dx, dy, reverse } from './geometry.js';
 import { blocked, type Ctx } from './context.js';
 import { fall, isHole, relocate } from './robots.js';
 import type { PushSource } from './events.js';
@@ -32,18 +32,24 @@ export function moveRobot(ctx: Ctx, i: number, squares: number, sideways?: Dir):
     ctx.events?.push({ type: 'slipped', robot: i });
   }
   let moved = false;
+  // Only plain steps taken: the robot cannot have ended on oil (a plain step never arrives there).
+  let plainOnly = true;
   // The way it moves, relative to its facing: over a cube's fold the facing turns, and the way with it.
   const way = (d - r.dir) & 3;
   while (left > 0 && r.status === 'active') {
     const step = ((r.dir + way) & 3) as Dir;
     // The plain step is a small function the optimizer inlines here; the rest is a call.
-    const used = plainStep(ctx, i, step) ? 1 : stepRobot(ctx, i, step, left, value);
+    let used = 1;
+    if (!plainStep(ctx, i, step)) {
+      plainOnly = false;
+      used = stepRobot(ctx, i, step, left, value);
+    }
     if (!used) break;
     moved = true;
     left -= used;
   }
   if (ctx.board.fold) d = ((r.dir + way) & 3) as Dir;
-  if (moved && r.status === 'active' && onOil(ctx, r.x, r.y)) slide(ctx, i, d); // 003 L77
+  if (moved && !plainOnly && r.status === 'active' && onOil(ctx, r.x, r.y)) slide(ctx, i, d); // 003 L77
 }
 
 /**
@@ -57,7 +63,7 @@ function plainStep(ctx: Ctx, i: number, d: Dir): boolean {
   const x = r.x, y = r.y;
   const c = y * b.width + x;
   if (!(b.plainStep[c]! & (1 << d)) || ctx.walls !== b.walls) return false;
-  const nx = x + DX[d]!, ny = y + DY[d]!;
+  const nx = x + dx(d), ny = y + dy(d);
   const nc = ny * b.width + nx;
   if (!r.virtual && ctx.occ[nc]) return false;
   ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
@@ -94,7 +100,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
       return 0;
     }
   }
-  let nx = x + DX[d]!, ny = y + DY[d]!;
+  let nx = x + dx(d), ny = y + dy(d);
   // Over a fold of a cube course (004 L179): onto the board attached there, turning with it.
   const over = b.fold ? b.fold.across[c * 4 + d]! : -1;
   if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
@@ -115,7 +121,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
     if (ctx.work.chainMeetsRepulsor) {
       const last = pushed[pushed.length - 1]!;
       const e = ctx.state.robots[last]!;
-      repulse(ctx, last, reverse(d), value, [e.x + DX[d]!, e.y + DY[d]!]);
+      repulse(ctx, last, reverse(d), value, [e.x + dx(d), e.y + dy(d)]);
       return 0;
     }
     landedOn = pushed[0]!;
@@ -161,8 +167,8 @@ export function collectChain(ctx: Ctx, x: number, y: number, d: Dir, repulsorEnd
       x = over % b.width;
       y = (over - x) / b.width;
     } else {
-      x += DX[d]!;
-      y += DY[d]!;
+      x += dx(d);
+      y += dy(d);
     }
     if (x < 0 || y < 0 || x >= b.width || y >= b.height) break;
     if (isRepulsor(ctx, x, y)) {
@@ -187,7 +193,7 @@ export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource, landedOn = 
   const b = ctx.board;
   const r = ctx.state.robots[j]!;
   const c = r.y * b.width + r.x;
-  let nx = r.x + DX[d]!, ny = r.y + DY[d]!;
+  let nx = r.x + dx(d), ny = r.y + dy(d);
   const over = b.fold ? b.fold.across[c * 4 + d]! : -1;
   if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
   ctx.events?.push({ type: 'pushed', robot: j, from: square(r.x, r.y), to: square(nx, ny), by });

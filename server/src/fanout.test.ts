@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postgresFanout, readNotification } from './fanout.js';
+import { ENTRIES_CHANNEL, entriesPayload, postgresFanout, readNotification } from './fanout.js';
 import { PG_URL, postgresAnswers } from './testing.js';
 
 const havePostgres = await postgresAnswers();
@@ -69,4 +69,24 @@ test('greetings are not counted among the notifying statements sent; a commit\'s
   } finally {
     await fanout.close();
   }
+});
+
+test('a commit\'s notification tells its version and, when the whole fits, its entries and writes; a play too long for one says only that it dealt a turn; a note of another shape is dropped, the seq kept', () => {
+  const entries = [{ turn: 3, kind: 'race' as const, event: { type: 'submitted' as const, seat: 1 } }];
+  const small = { version: 7, entries, set: { play_by: 123 }, orders: { turn: 3, seat: 1, body: '{"program":[1,2]}' } };
+  assert.deepEqual(readNotification(ENTRIES_CHANNEL, entriesPayload('o', 'r1', 12, small), 'me'), { kind: 'entries', race: 'r1', seq: 12, note: small });
+  const opaque = { version: 8, entries, set: { state: '{}', deadline_at: null }, opaque: true as const, seatsChanged: true as const };
+  assert.deepEqual(readNotification(ENTRIES_CHANNEL, entriesPayload('o', 'r1', 12, opaque), 'me'), { kind: 'entries', race: 'r1', seq: 12, note: opaque });
+  const long = { version: 9, dealt: 4, entries: Array.from({ length: 200 }, () => ({ turn: 3, kind: 'game' as const, event: { type: 'moved', pad: 'x'.repeat(40) } as never })) };
+  const told = entriesPayload('o', 'r1', 212, long);
+  assert.ok(Buffer.byteLength(told) < 8000, 'within a notification');
+  assert.deepEqual(readNotification(ENTRIES_CHANNEL, told, 'me'), { kind: 'entries', race: 'r1', seq: 212, note: { version: 9, dealt: 4 } });
+  assert.deepEqual(readNotification(ENTRIES_CHANNEL, entriesPayload('o', 'r1', 12), 'me'), { kind: 'entries', race: 'r1', seq: 12 });
+  const head = { from: 'o', race: 'r1', seq: 12, v: 7 };
+  for (const bad of [
+    { v: -1 }, { v: 7, t: 'x' }, { e: [] }, { e: [{ turn: 3, kind: 'note', event: { type: 'x' } }] }, { e: [{ turn: 3, kind: 'race', event: { type: 1 } }] },
+    { e: [{ turn: 3, kind: 'race', event: { type: 'x' }, seq: 4 }] }, { e: [{ turn: 3, kind: 'race', event: { type: 'x' } }], s: { version: 3 } },
+    { e: [{ turn: 3, kind: 'race', event: { type: 'x' } }], s: { deadline_at: 'soon' } }, { e: [{ turn: 3, kind: 'race', event: { type: 'x' } }], o: { turn: 3, seat: 1 } },
+    { s: { play_by: 1 } },
+  ]) assert.deepEqual(readNotification(ENTRIES_CHANNEL, JSON.stringify({ ...head, ...bad }), 'me'), { kind: 'entries', race: 'r1', seq: 12 }, JSON.stringify(bad));
 });

@@ -1,8 +1,11 @@
 /**
  * Several server processes on one PostgreSQL database: each tells the others, by NOTIFY, that a
- * race's entries up to a seq are committed, and each reads them for its own stream clients. The
- * payload is only the race, that seq and the process (which skips its own: its streams had them
- * at once); the entries themselves are read from the database. The commits of one turn of the
+ * race's entries up to a seq are committed (the process that sent it skips its own: its streams had
+ * them at once), with the race's version the commit made and what it changed (`entriesPayload`): a
+ * small change whole, its entries and writes, so that the others follow it in the race they keep
+ * and hand the entries to their streams without a read; a change too long for a notification (a
+ * turn played, with its new state), only that it dealt a turn, which the others then read in one
+ * round trip (races.ts `committedElsewhere`). The commits of one turn of the
  * event loop go in one statement (`pg_notify` over an array), not one each. A
  * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
  * a channel of its own, whole; a process skips its own, which its streams had at once. So do a
@@ -12,8 +15,9 @@
  * asks the one that decides them to play it) and the answer (`tookBots`). Everything a process
  * notifies in one turn of its event loop goes in one statement.
  *
- * A process alone on the database does not send its bots' orders: nobody would read them, and
- * PostgreSQL would write them to its notification queue and send them back to it. A
+ * A process alone on the database does not send its bots' orders, nor what a commit changed (only
+ * its seq): nobody would read them, and PostgreSQL would write them to its notification queue and
+ * send them back to it. A
  * process greets the others when its listener starts (they answer) and every `GREETING_MS`; it
  * counts others as there while it has heard one within `OTHERS_GONE_MS`. Either way a process that
  * gets no bots' orders asks for them.
@@ -26,15 +30,20 @@ import pg from 'pg';
 import type { BotSeat, BotTurn } from '../../driver/src/index.js';
 import { isLevel } from '../../bots/src/index.js';
 import type { Draft } from './drafts.js';
+import type { ChangeNote, NoteSet } from './race-cache.js';
+import type { Entry } from './races.js';
 
 const CHANNEL = 'roborally_entries';
+/** The channel of committed entries (`entriesPayload`). */
+export const ENTRIES_CHANNEL = CHANNEL;
 const DRAFTS = 'roborally_drafts';
 const BOTS = 'roborally_bots';
 
 export interface Fanout {
   /** Statements sent to notify (each carries what one turn of the event loop notified), greetings alone not counted, for the metrics. */
   readonly sent: () => number;
-  publish(raceId: string, lastSeq: number): void;
+  /** Entries of `raceId` up to `lastSeq` are committed, by the change `note` when told. */
+  publish(raceId: string, lastSeq: number, note?: ChangeNote): void;
   publishDraft(raceId: string, draft: Draft): void;
   /** `wanted`: this process asks for the bots of a race's turn; `taken`: it plays that turn once they have decided. */
   publishBots(kind: BotsCall, raceId: string, turn: number): void;
@@ -44,8 +53,8 @@ export interface Fanout {
 }
 
 export interface FanoutHandlers {
-  /** Entries of `raceId` up to `seq` are committed (by any process). */
-  readonly entries: (raceId: string, seq: number) => void;
+  /** Entries of `raceId` up to `seq` are committed (by another process), by the change `note` when told. */
+  readonly entries: (raceId: string, seq: number, note?: ChangeNote) => void;
   /** The listener was away: notifications may have been missed. */
   readonly resync: () => void;
   /** Another process took a seat's draft of race `raceId`. */
@@ -124,10 +133,62 @@ function readDecided(m: Record<string, unknown>): Heard | null {
   return { kind: 'decided', race, turn, bots: seats, orders: checked };
 }
 
+/**
+ * What a commit's notification says (`race`, `seq`: its entries end there), written by the process
+ * that committed it (`self`): with `note`, the race's version it made (`v`), whether it dealt a turn
+ * (`t`) or changed the seats (`sc`), and, if the whole fits in a notification, its entries (`e`),
+ * the columns it set (`s`), the orders it stored (`o`) and whether it wrote more (`w`).
+ */
+export function entriesPayload(self: string, race: string, seq: number, note?: ChangeNote): string {
+  const head = { from: self, race, seq };
+  if (!note) return JSON.stringify(head);
+  const brief = { ...head, v: note.version, ...(note.dealt !== undefined ? { t: note.dealt } : {}), ...(note.seatsChanged ? { sc: 1 } : {}) };
+  if (note.entries) {
+    const told = JSON.stringify({ ...brief, e: note.entries.map((e) => ({ turn: e.turn, kind: e.kind, event: e.event })), ...(note.set ? { s: note.set } : {}), ...(note.orders ? { o: note.orders } : {}), ...(note.opaque ? { w: 1 } : {}) });
+    // Too long: the others read the entries (and the race) instead.
+    if (Buffer.byteLength(told) <= MAX_PAYLOAD) return told;
+  }
+  return JSON.stringify(brief);
+}
+
+const SET_STRINGS = new Set(['state', 'status']);
+const SET_NUMBERS = new Set(['deadline_at', 'paused_left', 'play_by']);
+
+/** A commit's note as another process wrote it (`entriesPayload`), checked in shape; undefined when there is none or it is not of that shape (the commit is then read). */
+function readNote(m: Record<string, unknown>): ChangeNote | undefined {
+  const { v, t, sc, e, s, o, w } = m;
+  if (!whole(v, Number.MAX_SAFE_INTEGER) || (t !== undefined && !whole(t, 2 ** 31)) || (sc !== undefined && sc !== 1) || (w !== undefined && w !== 1)) return undefined;
+  const base: ChangeNote = { version: v, ...(t !== undefined ? { dealt: t as number } : {}), ...(sc === 1 ? { seatsChanged: true as const } : {}) };
+  if (e === undefined) return s === undefined && o === undefined && w === undefined ? base : undefined;
+  if (!Array.isArray(e) || !e.length || e.length > 1000) return undefined;
+  const entries: { turn: number; kind: 'game' | 'race'; event: Entry['event'] }[] = [];
+  for (const x of e as unknown[]) {
+    const { turn, kind, event, ...rest } = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>;
+    if (Object.keys(rest).length || !whole(turn, 2 ** 31) || (kind !== 'game' && kind !== 'race')) return undefined;
+    if (typeof event !== 'object' || event === null || Array.isArray(event) || typeof (event as Record<string, unknown>).type !== 'string') return undefined;
+    entries.push({ turn, kind, event: event as Entry['event'] });
+  }
+  let set: NoteSet | undefined;
+  if (s !== undefined) {
+    if (typeof s !== 'object' || s === null || Array.isArray(s)) return undefined;
+    for (const [k, x] of Object.entries(s)) {
+      if (SET_STRINGS.has(k) ? typeof x !== 'string' : !SET_NUMBERS.has(k) || (x !== null && !whole(x, Number.MAX_SAFE_INTEGER))) return undefined;
+    }
+    set = s as NoteSet;
+  }
+  let orders: ChangeNote['orders'];
+  if (o !== undefined) {
+    const { turn, seat, body, ...rest } = (typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>;
+    if (Object.keys(rest).length || !whole(turn, 2 ** 31) || !whole(seat, 64) || typeof body !== 'string') return undefined;
+    orders = { turn, seat, body };
+  }
+  return { ...base, entries, ...(set ? { set } : {}), ...(orders ? { orders } : {}), ...(w === 1 ? { opaque: true as const } : {}) };
+}
+
 /** What another process said in a notification. */
 export type Heard =
   | { readonly kind: 'hello'; readonly answer: boolean }
-  | { readonly kind: 'entries'; readonly race: string; readonly seq: number }
+  | { readonly kind: 'entries'; readonly race: string; readonly seq: number; readonly note?: ChangeNote }
   | { readonly kind: 'draft'; readonly race: string; readonly draft: Draft }
   | { readonly kind: 'bots'; readonly call: BotsCall; readonly race: string; readonly turn: number }
   | { readonly kind: 'decided'; readonly race: string; readonly turn: number; readonly bots: BotSeat[]; readonly orders: Record<number, BotTurn> };
@@ -140,7 +201,11 @@ export type Heard =
 export function readNotification(channel: string, payload: string, self: string): Heard | null {
   const m = fromOther(payload, self);
   if (m === null) return null;
-  if (channel === CHANNEL) return typeof m.race === 'string' && whole(m.seq, Number.MAX_SAFE_INTEGER) ? { kind: 'entries', race: m.race, seq: m.seq } : null;
+  if (channel === CHANNEL) {
+    if (typeof m.race !== 'string' || !whole(m.seq, Number.MAX_SAFE_INTEGER)) return null;
+    const note = readNote(m);
+    return { kind: 'entries', race: m.race, seq: m.seq, ...(note ? { note } : {}) };
+  }
   if (channel === DRAFTS) {
     const { race, turn, seat, filled } = m;
     if (typeof race !== 'string' || !whole(turn, 2 ** 31) || !whole(seat, 64) || !whole(filled, 5)) return null;
@@ -183,7 +248,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
       const h = readNotification(n.channel, n.payload, self);
       if (h?.kind === 'hello') {
         if (h.answer) greet(2);
-      } else if (h?.kind === 'entries') on.entries(h.race, h.seq);
+      } else if (h?.kind === 'entries') on.entries(h.race, h.seq, h.note);
       else if (h?.kind === 'draft') on.draft(h.race, h.draft);
       else if (h?.kind === 'bots') on.bots(h.call, h.race, h.turn);
       else if (h?.kind === 'decided') on.decided(h.race, h.turn, h.bots, h.orders);
@@ -239,7 +304,8 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   const greeting = setInterval(() => greet(2), GREETING_MS).unref();
   return {
     sent: () => sent,
-    publish: (raceId, lastSeq) => notify(CHANNEL, JSON.stringify({ from: self, race: raceId, seq: lastSeq })),
+    // Alone, the note goes to nobody (PostgreSQL would queue it and send it back to this process).
+    publish: (raceId, lastSeq, note) => notify(CHANNEL, entriesPayload(self, raceId, lastSeq, others() ? note : undefined)),
     publishDraft: (raceId, d) => notify(DRAFTS, JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled })),
     publishBots: (kind, raceId, turn) => notify(BOTS, JSON.stringify({ from: self, kind, race: raceId, turn })),
     publishDecided: (raceId, turn, bots, orders) => {

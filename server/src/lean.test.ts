@@ -4,9 +4,12 @@ import { type LogEvent } from 'kysely';
 import pg from 'pg';
 import { pbem, type RuleSet } from '../../engine/src/index.js';
 import { openDb } from './db.js';
-import { RaceService, type HandedPlay, type PlayedFrame } from './races.js';
+import type { WebSocket } from 'ws';
+import { RaceService, type Entry, type HandedPlay, type PlayedFrame } from './races.js';
 import { shippedCourses } from './courses.js';
-import { freshDb, PG_URL, postgresAnswers, TestClock } from './testing.js';
+import { ENTRIES_CHANNEL, entriesPayload, readNotification } from './fanout.js';
+import { StreamHub } from './stream.js';
+import { dropSchema, freshDb, PG_URL, postgresAnswers, TestClock, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const courses = shippedCourses();
@@ -72,7 +75,7 @@ for (const [kind, alone, storing, playing, outside] of [['sqlite', true, 3, 5, 0
     // PostgreSQL: the race's version, the writes together (the begin goes with them), the commit.
     const trips = kind === 'postgres' ? { roundTrips: 3 } : {};
     try {
-      const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 } });
+      const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
       assert.ok(created.ok);
       const { id, seats } = created.value;
       for (let turn = 1; turn <= 3; turn++) {
@@ -181,7 +184,7 @@ test('orders that arrive after the deadline are refused with 409 deadline and ne
 test('[sqlite] a turn as the benchmark plays it (two seat views, two PUTs, the played frame) costs 8 statements in 2 transactions: the race, its orders, its clock and the played turn are not read', async () => {
   const { service, counts, close, reset, tally } = await countedService('sqlite', true);
   try {
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const frames: PlayedFrame[] = [];
@@ -196,6 +199,119 @@ test('[sqlite] a turn as the benchmark plays it (two seat views, two PUTs, the p
       assert.deepEqual(tally(), { statements: 8, transactions: 2, outside: 0 }, `a turn:\n${counts.sql.join('\n')}`);
       assert.equal(frames.length, turn, 'the played turn was handed over with its announcement');
     }
+  } finally {
+    await close();
+  }
+});
+
+/** A stream client as the hub sees it: a socket that takes every frame at once, keeping the seqs and the turns played it got. */
+function heldSocket() {
+  const got = { seqs: [] as number[], played: [] as number[] };
+  const socket = {
+    readyState: 1, bufferedAmount: 0,
+    send(frame: string, done?: () => void) {
+      const f = JSON.parse(frame);
+      for (const e of Array.isArray(f) ? f : f.entries ?? []) got.seqs.push(e.seq);
+      if (f.played) got.played.push(f.played.turn);
+      done?.();
+    },
+    on: () => undefined, ping: () => undefined,
+    terminate: () => void (socket.readyState = 3), close: () => void (socket.readyState = 3),
+  };
+  return { socket: socket as unknown as WebSocket, got };
+}
+
+/**
+ * Two server processes on one PostgreSQL database, in this one: each a race service with its own
+ * pool (its statements and round trips counted) and its own stream hub, the NOTIFY between them
+ * played by handing each commit's notification, as fanout.ts writes and reads it, to the other.
+ */
+async function twoCounted() {
+  const fresh = await freshDb('postgres');
+  await fresh.db.destroy();
+  const clock = new TestClock();
+  const procs: { service: RaceService; hub: StreamHub; stats: NonNullable<ReturnType<typeof openDb>['stats']>; db: ReturnType<typeof openDb>['db'] }[] = [];
+  for (const k of [0, 1]) {
+    const { db, stats } = openDb({ url: fresh.url! });
+    const service = new RaceService({
+      db, clock, course: (n) => courses.get(n), alone: false,
+      published: (id, seq, note) => setImmediate(() => {
+        const heard = readNotification(ENTRIES_CHANNEL, entriesPayload(`p${k}`, id, seq, note), `p${1 - k}`);
+        if (heard?.kind === 'entries') procs[1 - k]!.service.committedElsewhere(heard.race, heard.seq, heard.note);
+      }),
+    });
+    const hub = new StreamHub({
+      entries: (id, after, limit) => service.entries(id, after, limit),
+      lastSeq: (id) => service.lastSeq(id),
+      played: async (id, turn) => {
+        const got = await service.played(id, turn);
+        return got.ok ? { turn, ...got.value } : null;
+      },
+    });
+    service.bus.on('committed', (id: string, seq: number, entries?: readonly Entry[], played?: HandedPlay) => hub.committed(id, seq, entries, played));
+    procs.push({ service, hub, stats: stats!, db });
+  }
+  const observer = openDb({ url: fresh.url! }).db;
+  const counted = () => procs.reduce((a, p) => ({ statements: a.statements + p.stats.statements, roundTrips: a.roundTrips + p.stats.roundTrips }), { statements: 0, roundTrips: 0 });
+  const close = async () => {
+    await observer.destroy();
+    for (const p of procs) {
+      p.hub.close();
+      await p.db.destroy();
+    }
+    await dropSchema(fresh.url);
+  };
+  return { procs, observer, counted, close };
+}
+
+test('[postgres] two processes: a turn as the benchmark plays it (a person on each, each with a stream client; a seat view and a PUT on each) costs 15 statements in 9 round trips over both, the last orders on either', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 60_000 }, async () => {
+  const { procs, observer, counted, close } = await twoCounted();
+  try {
+    const created = await procs[0]!.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    assert.ok(created.ok);
+    const { id, seats } = created.value;
+    const clients = procs.map((p) => {
+      const c = heldSocket();
+      p.hub.attach(c.socket, id, 0, `client ${procs.indexOf(p)}`);
+      return c.got;
+    });
+    // Every entry committed so far, and every turn played, on both clients: nothing is left to read
+    // (the race as it stands read apart, not counted).
+    const settled = async () => {
+      const row = await observer.selectFrom('races').select(['last_seq', 'state', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+      // An ended race stays at its last turn.
+      const played = (JSON.parse(row.state) as { turn: number }).turn - (row.status === 'over' ? 0 : 1);
+      await until(`both stream clients to have the ${row.last_seq} entries and the ${played} turns played`, () => clients.every((c) => c.seqs.length === row.last_seq && c.played.length === played))
+        .catch((e: Error) => assert.fail(`${e.message}: ${JSON.stringify(clients)}`));
+      return played;
+    };
+    await settled();
+    const perTurn: { statements: number; roundTrips: number }[] = [];
+    for (let turn = 1; turn <= 7; turn++) {
+      const before = counted();
+      // The person on process 0 first on odd turns, the one on process 1 on even ones: the last orders land on each in turn.
+      for (const seat of turn % 2 ? [0, 1] : [1, 0]) {
+        const p = procs[seat]!.service;
+        const you = await p.seat(id, seat, seats[seat]!.token!);
+        assert.ok(you.ok, JSON.stringify(you));
+        // A robot out or locked whole sends nothing: the turn goes on without it (the other's orders played it).
+        if (you.value.turn !== turn || !you.value.you.needsProgram) continue;
+        const program = you.value.you.hand.slice(0, you.value.you.openRegisters.length);
+        assert.ok((await p.submit(id, seat, { token: seats[seat]!.token! }, { turn, program })).ok);
+        await settled();
+      }
+      assert.equal(await settled(), turn, 'the last orders played the turn');
+      const after = counted();
+      perTurn.push({ statements: after.statements - before.statements, roundTrips: after.roundTrips - before.roundTrips });
+      // Both clients got every entry once, in order.
+      for (const c of clients) assert.deepEqual(c.seqs, Array.from({ length: c.seqs.length }, (_, k) => k + 1));
+    }
+    // The first turn reads the race in the process it was not created in. Then, a turn: the seat
+    // views and the PUTs as with one process (2 and 4 + 6 statements; 2 and 3 + 3 round trips), the
+    // first PUT's notification followed from what it tells (nothing read), and the played turn read
+    // by the other process in one round trip (its entries, the turns played and dealt, the race: 3),
+    // its frame made from the turn's log kept there. (On 079da87: 25 statements, 12 round trips.)
+    assert.deepEqual(perTurn.slice(1), Array(6).fill({ statements: 15, roundTrips: 9 }), JSON.stringify(perTurn));
   } finally {
     await close();
   }

@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
   const { botWorkers: workers, botBudgetMs: budgetMs, botNice: nice } = env;
   const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
-  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq) => fanout?.publish(id, seq), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite',
+  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq, note) => fanout?.publish(id, seq, note), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots, alone: dialect === 'sqlite',
     // Other processes may share a PostgreSQL database: a turn's bots are decided by the one that dealt it.
     // Each tells the others what they decided, so that a turn's last orders play it wherever they arrive.
     ...(url ? {
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
   // process, whose streams read the entries for their own clients.
   fanout = url
     ? await postgresFanout(url, {
-        entries: (raceId, seq) => service.committedElsewhere(raceId, seq),
+        entries: (raceId, seq, note) => service.committedElsewhere(raceId, seq, note),
         resync: () => service.bus.emit('resync'),
         draft: (raceId, d) => service.relayDraft(raceId, d),
         bots: (kind, raceId, turn) => (kind === 'wanted' ? service.botsWanted(raceId, turn) : service.botsTaken(raceId, turn)),

@@ -2,15 +2,17 @@
  * The races this process has read or changed lately, kept parsed: a request that finds its race
  * here reads neither the race row (its state, a few KB of JSON) nor its seats. An entry stands for
  * one version of the race: a change committed by this process replaces it with the next version
- * once its transaction has committed (repository.ts `commitChange`), and a change that another
- * process may have made is found by the version itself (the repository checks it, unless this
- * process is the database's only writer), or let go when its NOTIFY arrives (`olderThan`). A stale
- * entry is never written from: every change commits only on the version it read.
+ * once its transaction has committed (repository.ts `commitChange`). A change that another
+ * process made is followed the same way when its NOTIFY tells it (`ChangeNote`: the next version
+ * of the one kept here; repository.ts `follow`, `followPlay`), else the entry is let go when the
+ * NOTIFY arrives (`olderThan`); either way the version itself is the check (the repository looks
+ * at it, unless this process is the database's only writer). A stale entry is never written from:
+ * every change commits only on the version it read.
  *
  * With an entry, the current turn's log as far as this process knows it (`TurnLog`): the entries
- * that tell the replay clock (ready.ts), and, for a turn this process dealt, the state the turn
- * began from and its game events so far, from which the turn's replay and report are made when
- * this process plays it (no read back).
+ * that tell the replay clock (ready.ts), and, for a turn this process dealt or saw dealt, the state
+ * the turn began from and its game events so far, from which the turn's replay and report are made
+ * when it is played, here or elsewhere (no read back).
  */
 import type { Selectable } from 'kysely';
 import type { GameEvent, GameState } from '../../engine/src/index.js';
@@ -27,8 +29,9 @@ export interface TurnLog {
    */
   readonly clock: readonly Pick<Entry, 'kind' | 'event'>[];
   /**
-   * For a turn this process dealt: the state it began from (the turns row's `before`, as stored)
-   * and its game events so far, those a read of the turn's entries (less the rewound) would give.
+   * For a turn this process dealt, or followed the deal of (repository.ts `followPlay`): the state
+   * it began from (the turns row's `before`, as stored) and its game events so far, those a read of
+   * the turn's entries (less the rewound) would give.
    */
   readonly dealt?: { readonly before: string; readonly events: readonly GameEvent[] };
 }
@@ -40,6 +43,31 @@ export interface CachedRace {
   /** The orders of a turn (the current one) at this version, by seat, as a read would give them. */
   readonly orders?: { readonly turn: number; readonly sent: ReadonlyMap<number, unknown> };
 }
+
+/**
+ * A committed change as the other processes are told of it (fanout.ts), so that they can follow it
+ * in the copy they keep rather than read the race again: the version it committed and, as far as a
+ * notification holds them, its entries and what else it wrote.
+ */
+export interface ChangeNote {
+  /** The race's version once the change committed. */
+  readonly version: number;
+  /** Its entries, in order (the last at the notification's seq); absent when too long to be told. */
+  readonly entries?: readonly Omit<Entry, 'seq'>[];
+  /** The race's columns it set (told with `entries`). */
+  readonly set?: NoteSet;
+  /** The orders it stored (its only write besides the race and entries, unless `opaque`). */
+  readonly orders?: { readonly turn: number; readonly seat: number; readonly body: string };
+  /** It dealt this turn (it played the one before). */
+  readonly dealt?: number;
+  /** It changed the race's seats. */
+  readonly seatsChanged?: true;
+  /** It wrote more than `orders` tells (orders withdrawn or filled, turns rewritten). */
+  readonly opaque?: true;
+}
+
+/** The race columns a change may set, as a note tells them. */
+export type NoteSet = Partial<Pick<RaceRow, 'state' | 'status' | 'deadline_at' | 'paused_left' | 'play_by'>>;
 
 /** Races kept at most; the least recently used goes first. */
 const KEPT = 5000;

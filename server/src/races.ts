@@ -15,7 +15,7 @@ import {
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
 import type { Kysely, Selectable } from 'kysely';
-import type { Db, RaceRow, SeatRow, Tables } from './db.js';
+import type { Db, RaceRow, SeatRow, Tables, TurnRow } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
 import { replayWaitMs, type Clock, type DeadlinePolicy } from './deadline.js';
 import { clockView, waitingClock } from './ready.js';
@@ -34,7 +34,7 @@ import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
-import { RaceCache, stateOf } from './race-cache.js';
+import { RaceCache, stateOf, type CachedRace, type ChangeNote, type NoteSet } from './race-cache.js';
 import { inSlices } from './slices.js';
 import type { PlayedTurn } from './readmodels.js';
 
@@ -110,8 +110,11 @@ export interface RaceServiceOptions {
   readonly clock: Clock;
   /** Finds a course by name. */
   readonly course: (name: string) => Course | undefined;
-  /** Called after a race's entries up to `lastSeq` are committed (fan-out to other processes). */
-  readonly published?: (raceId: string, lastSeq: number) => void;
+  /**
+   * Called after a race's entries up to `lastSeq` are committed (fan-out to other processes), with
+   * what this process's commit changed (`note`: the other processes follow it in what they keep).
+   */
+  readonly published?: (raceId: string, lastSeq: number, note?: ChangeNote) => void;
   /** Called with a seat's draft once this process's streams have it (fan-out to other processes; drafts.ts). */
   readonly drafted?: (raceId: string, draft: Draft) => void;
   /** The per-seat rate of drafts (drafts.ts). */
@@ -198,6 +201,24 @@ const BOTS_OF_OTHERS = 5000;
 
 /** Which bots decide, at which level: a decision is for these. */
 const botsKey = (bots: readonly BotSeat[]): string => bots.map((b) => `${b.seat}${b.level}`).join(',');
+
+/** The race columns a note may tell (`noteOf`): a change that sets any other is told without them. */
+const NOTE_SET = new Set(['state', 'status', 'deadline_at', 'paused_left', 'play_by']);
+
+/**
+ * What the other processes are told of a change this process committed (fanout.ts), `version` the
+ * race's version it committed: its entries and writes, except for a change that dealt a turn (they
+ * read what it made: its new state and turn are long) or set columns a note does not tell.
+ */
+function noteOf(version: number, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}): ChangeNote {
+  const base = { version, ...(change.seatsChanged ? { seatsChanged: true as const } : {}) };
+  if (change.dealt) return { ...base, dealt: change.dealt.turn };
+  if (Object.keys(change.set ?? {}).some((k) => !NOTE_SET.has(k))) return base;
+  return {
+    ...base, entries, ...(change.set ? { set: change.set as NoteSet } : {}), ...(change.orders ? { orders: change.orders } : {}),
+    ...(change.writes && !change.orders ? { opaque: true as const } : {}),
+  };
+}
 
 /** What `versioned` gives when another change of the race came first: nothing of the work was kept. */
 const STALE = Symbol('stale');
@@ -291,7 +312,7 @@ export class RaceService {
   /** The repository's versioned commit, then the announcement of what it committed. */
   private async commit(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change): Promise<number | null> {
     const last = await this.repo.commitChange(race, entries, change);
-    if (last !== null && entries.length) this.announce(race.id, last, withSeqs(entries, last));
+    if (last !== null && entries.length) this.announce(race.id, last, withSeqs(entries, last), undefined, noteOf(race.version + 1, entries, change));
     return last;
   }
 
@@ -324,7 +345,7 @@ export class RaceService {
         if (last === null) throw new StaleChange();
         if (entries.length) {
           const stored = withSeqs(entries, last);
-          this.announce(race.id, last, stored, this.handOver(race.id, play, last, stored));
+          this.announce(race.id, last, stored, this.handOver(race.id, play, last, stored), noteOf(race.version + 1, entries, change));
         }
         return last;
       });
@@ -1079,19 +1100,64 @@ export class RaceService {
    * commit wrote, ending at `lastSeq`) the streams send those as they are; else they read them
    * from the database. Each client gets each entry once, in order, whichever process wrote it.
    */
-  announce(id: string, lastSeq: number, entries?: readonly Entry[], played?: HandedPlay): void {
+  announce(id: string, lastSeq: number, entries?: readonly Entry[], played?: HandedPlay, note?: ChangeNote): void {
     this.bus.emit('committed', id, lastSeq, entries, played);
-    this.published?.(id, lastSeq);
+    this.published?.(id, lastSeq, note);
   }
 
   /**
-   * Another process committed race `id`'s entries up to `lastSeq` (its NOTIFY): the race as kept
-   * here is older (unless kept since), so it is let go, and the next request reads it at once
-   * rather than look at its version first; this process's streams read the entries.
+   * Another process committed race `id`'s entries up to `lastSeq` (its NOTIFY), with `note` telling
+   * what the commit changed. When the race is kept here at the version before it, the kept copy
+   * follows the change and this process's streams are handed its entries: as the note tells them
+   * (a small change: nothing is read), or, for a turn played there, read with the race and the
+   * dealt turn in one round trip, the played turn's frame made from the turn's log kept here.
+   * Otherwise the kept race is let go (the next request reads it at once rather than look at its
+   * version first) and the streams read the entries.
    */
-  committedElsewhere(id: string, lastSeq: number): void {
+  committedElsewhere(id: string, lastSeq: number, note?: ChangeNote): void {
+    const told = note ? this.repo.follow(id, lastSeq, note) : null;
+    if (told) return void this.bus.emit('committed', id, lastSeq, told);
+    if (note?.dealt === undefined || note.entries) return this.letGo(id, lastSeq);
+    void this.repo.followPlay(id, lastSeq, note).then((got) => {
+      if (!got) return this.letGo(id, lastSeq);
+      this.bus.emit('committed', id, lastSeq, got.entries, this.playedElsewhere(id, got));
+    }, (e: Error) => {
+      console.error(`race ${id}: reading the turn another process played failed (${e.message}); its streams read it`);
+      this.letGo(id, lastSeq);
+    });
+  }
+
+  /** Another process's commit that this one does not follow: the kept race is let go and the streams read its entries. */
+  private letGo(id: string, lastSeq: number): void {
     this.repo.cache.olderThan(id, lastSeq);
     this.bus.emit('committed', id, lastSeq);
+  }
+
+  /**
+   * The turn another process played, as the streams are handed it, when this process knows all of
+   * it: the turn's log as kept here before the play (it began with the turn's deal) and the play's
+   * entries, the rows of the turn played (its first seq) and of the turn dealt (its `before`: the
+   * state the play left).
+   */
+  private playedElsewhere(id: string, got: { kept: CachedRace; race: Selectable<RaceRow>; entries: readonly Entry[]; played: Selectable<TurnRow>; dealt: Selectable<TurnRow> }): HandedPlay | undefined {
+    const { kept, race, entries } = got;
+    const ended = [...entries].reverse().find((e) => e.kind === 'game' && e.event.type === 'turnEnded');
+    const log = kept.log;
+    if (!ended || ended.turn !== got.played.turn || log?.turn !== ended.turn || !log.dealt) return undefined;
+    const turn = ended.turn;
+    const dealt = log.dealt;
+    const first = got.played.first_seq!;
+    const after = got.dealt.before;
+    return {
+      endedSeq: ended.seq,
+      frame: () => ({
+        turn,
+        ...this.reads.handOver(id, turn, first, {
+          before: JSON.parse(dealt.before), events: [...dealt.events, ...entries.filter((e) => e.kind === 'game' && e.turn === turn).map((e) => e.event as GameEvent)],
+          after: JSON.parse(after), setup: this.setups.setupOf(race), designs: kept.seats.map((x) => x.robot ?? x.seat),
+        }),
+      }),
+    };
   }
 
   /** A turn played, for its report and picture: the state it began from, its events, the state after it. */

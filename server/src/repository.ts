@@ -9,7 +9,7 @@ import type { GameEvent } from '../../engine/src/index.js';
 import { together, type Db, type EventRow, type RaceKeyRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
-import { logFromEntries, nextLog, stateOf, type CachedRace, type RaceCache, type TurnLog } from './race-cache.js';
+import { logFromEntries, nextLog, stateOf, type CachedRace, type ChangeNote, type RaceCache, type TurnLog } from './race-cache.js';
 import { MAX_INT32 } from './schemas.js';
 
 /** A race and its seats, as read (or kept: race-cache.ts; then frozen). */
@@ -236,12 +236,8 @@ export class RaceRepository {
         const [bumped] = await together(trx, writes.map((w) => w.compile()));
         if (bumped!.rowCount !== 1) throw new StaleChange();
         if (kept && kept.race.version === race.version && !change.seatsChanged) {
-          const row = { ...kept.race, ...change.set, version: race.version + 1, last_seq: last };
-          // The new state is parsed here once (stateOf keeps it with the row) rather than by the next request.
-          const turn = change.set?.state === undefined ? kept.log?.turn : stateOf(row).turn;
-          const log = turn === undefined ? undefined : nextLog(kept.log, entries, turn, change.dealt);
-          const orders = nextOrders(kept.orders, change);
-          repo.committed.push(() => this.cache.put({ race: row, seats: kept.seats, ...(log ? { log } : {}), ...(orders ? { orders } : {}) }));
+          const next = nextKept(kept, last, entries, change);
+          repo.committed.push(() => this.cache.put(next));
         }
         return last;
       });
@@ -249,6 +245,51 @@ export class RaceRepository {
       if (e instanceof StaleChange && !this.db.isTransaction) return null;
       throw e;
     }
+  }
+
+  /**
+   * Another process committed the change `note` of a race, its entries ending at `last`, when the
+   * race is kept here at the version before it: the kept copy follows it, as this process's own
+   * commit would, from what the note tells (its entries and writes). Returns the change's entries
+   * as stored, or null when the note does not tell them or the copy kept is not the one before it.
+   */
+  follow(id: string, last: number, note: ChangeNote): Entry[] | null {
+    const kept = this.cache.get(id);
+    const entries = note.entries;
+    if (!kept || !entries || note.dealt !== undefined || note.seatsChanged || kept.race.version !== note.version - 1 || kept.race.last_seq !== last - entries.length) return null;
+    this.cache.put(nextKept(kept, last, entries, { ...(note.set ? { set: note.set } : {}), ...(note.orders ? { orders: note.orders } : {}), ...(note.opaque ? { writes: () => [] } : {}) }));
+    return entries.map((e, k) => ({ seq: last - entries.length + 1 + k, turn: e.turn, kind: e.kind, event: e.event }));
+  }
+
+  /**
+   * What another process's play of a race (the change `note`, which dealt turn `note.dealt`; its
+   * entries ending at `last`) made of the race, read in one round trip on PostgreSQL when the race
+   * is kept here at the version before it: the play's entries, the race as it stands, and the rows
+   * of the turn played (its first seq) and of the one dealt (the state the play left). The kept
+   * copy follows it (the dealt turn's log begun, no orders yet). Null when the race is not kept at
+   * that version, or has moved on since.
+   */
+  async followPlay(id: string, last: number, note: ChangeNote): Promise<{ kept: CachedRace; race: Selectable<RaceRow>; entries: Entry[]; played: Selectable<TurnRow>; dealt: Selectable<TurnRow> } | null> {
+    const kept = this.cache.get(id);
+    const turn = note.dealt;
+    if (!kept || turn === undefined || note.seatsChanged || kept.race.version !== note.version - 1) return null;
+    const after = kept.race.last_seq;
+    // The race last: each statement sees what was committed when it began, so a race still at the
+    // note's version says that the rows read before it are of that version too.
+    const [entries, turns, races] = await together(this.db, [
+      this.db.selectFrom('events').selectAll().where('race_id', '=', id).where('seq', '>', after).where('seq', '<=', last).orderBy('seq').compile(),
+      this.db.selectFrom('turns').selectAll().where('race_id', '=', id).where('turn', 'in', [turn - 1, turn]).compile(),
+      this.db.selectFrom('races').selectAll().where('id', '=', id).compile(),
+    ]);
+    const race = races!.rows[0] as Selectable<RaceRow> | undefined;
+    const rows = turns!.rows as Selectable<TurnRow>[];
+    const played = rows.find((r) => r.turn === turn - 1);
+    const dealt = rows.find((r) => r.turn === turn);
+    const read = (entries!.rows as Selectable<EventRow>[]).map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }) as Entry);
+    if (!race || !played || played.first_seq === null || !dealt || race.version !== note.version || race.last_seq !== last || read.length !== last - after) return null;
+    const log = nextLog(kept.log, read, turn, { turn, before: dealt.before });
+    this.cache.put({ race, seats: kept.seats, ...(log ? { log } : {}), orders: { turn, sent: new Map() } });
+    return { kept, race, entries: read, played, dealt };
   }
 
   /** The orders sent for a turn, by seat; a row that is not JSON is kept as `UnreadableRow`. */
@@ -427,11 +468,21 @@ function storedOrders(body: string): StoredOrders {
   }
 }
 
+/** The kept copy of a race's next version, once `change` (its entries ending at `last`) has committed on top of `kept`. */
+function nextKept(kept: CachedRace, last: number, entries: readonly Omit<Entry, 'seq'>[], change: Pick<Change, 'set' | 'dealt' | 'orders' | 'writes'>): CachedRace {
+  const row = { ...kept.race, ...change.set, version: kept.race.version + 1, last_seq: last };
+  // The new state is parsed here once (stateOf keeps it with the row) rather than by the next request.
+  const turn = change.set?.state === undefined ? kept.log?.turn : stateOf(row).turn;
+  const log = turn === undefined ? undefined : nextLog(kept.log, entries, turn, change.dealt);
+  const orders = nextOrders(kept.orders, change);
+  return { race: row, seats: kept.seats, ...(log ? { log } : {}), ...(orders ? { orders } : {}) };
+}
+
 /**
  * The orders kept with the next version, once `change` has committed on top of those kept with
  * this one (undefined: not known; a change whose writes are not told is not followed).
  */
-function nextOrders(kept: CachedRace['orders'], change: Change): CachedRace['orders'] {
+function nextOrders(kept: CachedRace['orders'], change: Pick<Change, 'dealt' | 'orders' | 'writes'>): CachedRace['orders'] {
   if (change.dealt) return { turn: change.dealt.turn, sent: new Map() };
   if (change.orders) {
     const { turn, seat, body } = change.orders;

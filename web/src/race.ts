@@ -10,7 +10,7 @@ import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
-import { drawLegend, robotIcon as seatIcon, ordersPlayed, seatsTable, teamsOf } from './seats-view.js';
+import { drawLegend, robotIcon as seatIcon, ordersPlayed, programming, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
@@ -118,13 +118,33 @@ function countdown(): string {
     return `clock waits for ${names} (≤ ${clock(wait.startsBy - Date.now())})`;
   }
   if (view.deadlineAt === null) return '';
-  return `${clock(view.deadlineAt - Date.now())} left`;
+  return `${clock(view.deadlineAt - Date.now())} left${waitingFor()}`;
+}
+
+/**
+ * Whom the open turn waits for, once this seat's orders are in (a spectator: once anybody's are):
+ * the people still programming, by name (two at most, else how many).
+ */
+function waitingFor(): string {
+  const late = view.seats.filter((s) => programming(view, s.seat) && !s.submitted);
+  const sent = seat !== null ? view.seats[seat]?.submitted : view.seats.some((s) => s.kind === 'human' && s.submitted);
+  if (!sent || !late.length) return '';
+  return ` · waiting for ${late.length > 2 ? `${late.length} people` : late.map((s) => s.name).join(' and ')}`;
+}
+
+/** Whether the race's stream is cut: the browser is offline, or the connection dropped and is being opened again. */
+function cut(): string | null {
+  if (view.status === 'over') return null;
+  if (!navigator.onLine) return 'offline';
+  return following && !document.body.dataset.live ? 'reconnecting…' : null;
 }
 
 function drawStatus(): void {
   const who = seat !== null ? view.seats[seat]?.name ?? '' : 'Watching';
   // A phone's line is the turn and the time left: the legend under the board says whose robot is yours.
-  byId('status').replaceChildren(h('span', { class: 'wide' }, `${who} · ${view.rules} · `), `turn ${view.turn}`, countdown() ? ` · ${countdown()}` : '');
+  const down = cut();
+  byId('status').replaceChildren(h('span', { class: 'wide' }, `${who} · ${view.rules} · `), `turn ${view.turn}`, countdown() ? ` · ${countdown()}` : '',
+    down ? h('span', { class: 'offline' }, ` · ${down}`) : '');
 }
 
 /** Which of the side's sections a phone shows (a wide screen shows them all). */
@@ -341,13 +361,26 @@ function refreshSoon(): void {
   }, 50);
 }
 
+/** The stream's connection, once the page follows the race; the reconnection waiting, if one is. */
+let following: WebSocket | null = null;
+let retry: ReturnType<typeof setTimeout> | null = null;
+
 /** The race's stream, from the last seq seen; reconnects after a drop and catches up. */
 function follow(delay = 500): void {
+  if (retry) clearTimeout(retry);
+  retry = null;
+  // One stream at a time: one still trying (opened offline) is let go.
+  if (following) {
+    following.onopen = following.onclose = following.onmessage = null;
+    following.close();
+  }
   const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/races/${id}/stream?after=${lastSeq}`);
+  following = ws;
   let opened = false;
   ws.onopen = () => {
     opened = true;
     document.body.dataset.live = 'true';
+    drawStatus();
   };
   ws.onmessage = (m) => {
     const frame = JSON.parse(String(m.data)) as StreamFrame;
@@ -367,9 +400,31 @@ function follow(delay = 500): void {
   };
   ws.onclose = () => {
     delete document.body.dataset.live;
+    drawStatus();
     if (view.status === 'over') return;
-    setTimeout(() => follow(opened ? 500 : Math.min(delay * 2, 10_000)), opened ? 500 : delay);
+    retry = setTimeout(() => follow(opened ? 500 : Math.min(delay * 2, 10_000)), opened ? 500 : delay);
   };
+}
+
+/**
+ * The browser going offline says so at once (a connection that went with it may stay open without
+ * a word until it times out): the stream is let go and the status line says "offline". Back
+ * online, the stream is opened again at once from the last seq seen, and the page catches up.
+ */
+function online(): void {
+  addEventListener('offline', () => {
+    const ws = following;
+    if (ws) {
+      ws.onclose = ws.onmessage = null;
+      ws.close();
+    }
+    delete document.body.dataset.live;
+    drawStatus();
+  });
+  addEventListener('online', () => {
+    drawStatus();
+    if (view.status !== 'over' && !document.body.dataset.live) follow();
+  });
 }
 
 /** A request of the seat; a refusal names the field the server named. */
@@ -482,6 +537,7 @@ async function main(): Promise<void> {
   setInterval(drawStatus, 1000);
   document.body.dataset.ready = 'true';
   follow();
+  online();
 }
 
 void main();

@@ -38,7 +38,7 @@ export function drawLegend(box: HTMLElement, view: RaceView, you: number | null,
 }
 
 /** Whether seat `k`'s person programs registers this turn (the race runs; its robot is active, powered up, not all locked). */
-function programming(view: RaceView, k: number): boolean {
+export function programming(view: RaceView, k: number): boolean {
   const r = view.robots[k]!;
   return view.status === 'running' && view.seats[k]?.kind === 'human' && r.status === 'active' && !r.poweredDown && r.lockedCount < 5;
 }

@@ -224,6 +224,125 @@ test('a page whose connection drops reconnects and catches up with the turn play
   await ctx.close();
 });
 
+test('a page that goes offline says so in its status line at once, and back online catches up at once with the turn played meanwhile', { skip }, async () => {
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await open(ctx, `/race/${created.id}`);
+  await page.waitForSelector('body[data-live]');
+  assert.doesNotMatch(await page.textContent('#status') ?? '', /offline|reconnecting/);
+  // The network goes (a phone out of reach): the connection it had may stay open without a word,
+  // so the page says so from the browser's own word, not from the stream.
+  await ctx.setOffline(true);
+  await page.waitForSelector('#status .offline:text("offline")');
+  // Meanwhile Ava's orders play the turn.
+  const token = created.seats[0].token;
+  const you = (await call(server.base, 'GET', `/api/races/${created.id}/seats/0`, undefined, { authorization: `Bearer ${token}` })).body.you;
+  assert.equal((await call(server.base, 'PUT', `/api/races/${created.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, { authorization: `Bearer ${token}` })).status, 200);
+  await page.screenshot({ path: `${SHOTS}offline.png` });
+  await ctx.setOffline(false);
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.waitForSelector('body[data-live]');
+  await page.waitForFunction('!document.querySelector("#status .offline")');
+  assert.match(await page.textContent('#status') ?? '', /turn 2/);
+  await ctx.close();
+});
+
+test('once a person has sent, the status line says whom the turn waits for (a spectator\'s too), and no more once the turn is played', { skip }, async () => {
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const seatPage = async (k: number) => {
+    const p = await open(ctx, `/race/${created.id}?seat=${k}&token=${created.seats[k].token}`);
+    await p.waitForSelector('#program h2');
+    return p;
+  };
+  const [ava, bob, watcher] = [await seatPage(0), await seatPage(1), await open(ctx, `/race/${created.id}`)];
+  await watcher.waitForSelector('body[data-ready]');
+  assert.doesNotMatch(await ava.textContent('#status') ?? '', /waiting for/, 'nobody waited for before anybody sent');
+  await program(ava, 'tap');
+  await send(ava);
+  await ava.waitForSelector('#status:text("waiting for Bob")');
+  await watcher.waitForSelector('#status:text("waiting for Bob")');
+  await ava.screenshot({ path: `${SHOTS}waiting-for.png` });
+  // Bob, who has not sent, is told the time left, not that he waits for himself.
+  assert.doesNotMatch(await bob.textContent('#status') ?? '', /waiting for/);
+  await program(bob, 'tap');
+  await send(bob);
+  await ava.waitForSelector('#replay[data-turn="1"]');
+  await ava.waitForFunction('!/waiting for/.test(document.querySelector("#status").textContent)');
+  await ctx.close();
+});
+
+/** A finger's sideways swipe from `from` to `to` (CSS pixels), through the browser's touch events. */
+async function swipe(page: Page, from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ ...from, id: 1 }] });
+  for (let k = 1; k <= 10; k++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from.x + ((to.x - from.x) * k) / 10, y: from.y + ((to.y - from.y) * k) / 10, id: 1 }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+test('on a phone (390×844, touch) a finger swiping sideways off the cards stays on the race page, and a replay seen to its end leaves the hand two rows of cards between the board and the program\'s bar', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await open(ctx, '/');
+  await startFromHome(page, 'first-shift', undefined, true);
+  await page.waitForSelector('#program h2');
+  const race = page.url();
+  // A finger that missed a card swipes across the registers' bar, left to right: the phone's
+  // browser must not take it for "back" (to the home page).
+  const bar = (await page.locator('.program-bar').boundingBox())!;
+  await swipe(page, { x: 20, y: bar.y + 30 }, { x: 370, y: bar.y + 30 });
+  for (const el of ['documentElement', 'body']) assert.equal(await page.evaluate(`getComputedStyle(document.${el}).overscrollBehaviorX`), 'none', `${el} lets no sideways swipe leave the page`);
+  await program(page, 'touch');
+  await page.tap('.send');
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.tap('#replay .skip');
+  await page.waitForSelector('#replay[data-ended]:not([data-playing])');
+  await page.waitForSelector('#program h2:text("turn 2")');
+  assert.equal(page.url(), race, 'still on the race page');
+  // Scrolled to the hand, as a person does to program the next turn: the board's sticky region
+  // (with the replay's panel) and the bar leave at least two rows of cards in view between them.
+  const room = await page.evaluate<{ floor: number; bar: number; card: number; play: number }>(`(() => {
+    const card = document.querySelector('.hand .card');
+    const floor = document.querySelector('.floor');
+    scrollBy({ top: card.getBoundingClientRect().top - floor.getBoundingClientRect().height - 8, behavior: 'instant' });
+    const play = document.querySelector('#replay .play').getBoundingClientRect();
+    return { floor: floor.getBoundingClientRect().bottom, bar: document.querySelector('.program-bar').getBoundingClientRect().top, card: card.getBoundingClientRect().height, play: play.bottom };
+  })()`);
+  await page.screenshot({ path: `${SHOTS}phone-replay-seen.png` });
+  assert.ok(room.bar - room.floor >= 2 * room.card, `two rows of the hand in view between the board and the bar (${room.bar - room.floor} px for cards ${room.card} px high)`);
+  assert.ok(room.play > 0 && room.play <= room.floor, 'Play is still there, under the board, to watch the turn again');
+  // A step back shows the step whole again.
+  await page.tap('#replay .back');
+  await page.waitForSelector('#replay:not([data-ended]) .step-label', { state: 'visible' });
+  await ctx.close();
+});
+
+test('on a phone turned sideways (844×390, touch) the hand can be reached and played: the board scrolls with the page instead of covering the screen', { skip }, async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await open(ctx, '/');
+  await startFromHome(page, 'first-shift', undefined, true);
+  await page.waitForSelector('#program h2');
+  await page.setViewportSize({ width: 844, height: 390 });
+  // The hand's first card scrolled to the middle of the screen, as a finger would: it is what lies there.
+  const card = (await page.locator('.hand .card').first().getAttribute('data-card'))!;
+  const there = await page.evaluate(`(() => {
+    const c = document.querySelector('.hand .card');
+    c.scrollIntoView({ block: 'center', behavior: 'instant' });
+    const r = c.getBoundingClientRect();
+    const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return top ? (top.closest('.card')?.dataset.card ?? top.className.baseVal ?? top.className) : null;
+  })()`);
+  await page.screenshot({ path: `${SHOTS}phone-landscape.png` });
+  assert.equal(there, card, 'the card is on the screen, not under the board');
+  await page.tap(`.hand .card[data-card="${card}"]`);
+  await page.waitForSelector(`.register[data-register="1"] .card[data-card="${card}"]`);
+  await page.tap('.send');
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await ctx.close();
+});
+
 test('on a phone (390×844, touch) the board comes first and stays in view while programming, the replay plays there, the robots and the report are one tap away', { skip }, async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   const page = await open(ctx, '/');

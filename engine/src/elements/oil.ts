@@ -7,7 +7,7 @@
  */
 import { Floor, square } from '../board.js';
 import type { Ctx } from '../context.js';
-import { DX, DY, type Dir } from '../geometry.js';
+import { dx, dy, type Dir } from '../geometry.js';
 import { collectChain, pushOne, shut } from '../movement.js';
 import { fall, isHole, relocate } from '../robots.js';
 import { afterCrossing } from './ledges.js';
@@ -22,7 +22,7 @@ export function slide(ctx: Ctx, i: number, d: Dir): void {
   while (r.status === 'active' && onOil(ctx, r.x, r.y)) {
     const x = r.x, y = r.y;
     if (shut(ctx, x, y, d)) return; // a wall stops the slide
-    let nx = x + DX[d]!, ny = y + DY[d]!;
+    let nx = x + dx(d), ny = y + dy(d);
     const over = b.fold ? b.fold.across[(y * b.width + x) * 4 + d]! : -1;
     if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
     const inside = nx >= 0 && ny >= 0 && nx < b.width && ny < b.height;

@@ -9,7 +9,7 @@
  */
 import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
-import { DX, DY, type Dir } from '../geometry.js';
+import { dx, dy, type Dir } from '../geometry.js';
 import { collectChain, pushOne, shut } from '../movement.js';
 
 export const isRepulsor = (ctx: Ctx, x: number, y: number): boolean =>
@@ -21,7 +21,7 @@ export function repulse(ctx: Ctx, j: number, d: Dir, squares: number, field: [nu
   const r = ctx.state.robots[j]!;
   for (let k = 0; k < squares && r.status === 'active'; k++) {
     if (shut(ctx, r.x, r.y, d)) return;
-    let nx = r.x + DX[d]!, ny = r.y + DY[d]!;
+    let nx = r.x + dx(d), ny = r.y + dy(d);
     // Over a fold of a cube course the throw goes on as the floor turns (004 L179).
     const c = r.y * b.width + r.x;
     const over = b.fold ? b.fold.across[c * 4 + d]! : -1;

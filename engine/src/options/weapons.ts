@@ -5,7 +5,7 @@
  */
 import { Floor } from '../board.js';
 import type { Ctx } from '../context.js';
-import { DX, DY, reverse, type Dir } from '../geometry.js';
+import { dx, dy, reverse, type Dir } from '../geometry.js';
 import { collectChain, pushOne, shut } from '../movement.js';
 import { stepOver } from '../cube.js';
 import { holds, memory, replaceCard, spend, used } from './held.js';
@@ -100,8 +100,8 @@ export function piercingTargets(ctx: Ctx, i: number, d: Dir): readonly number[] 
       else if (f >= 0 && dice[f]! > 0) out.push(-1 - f);
       break;
     }
-    x += DX[d]!;
-    y += DY[d]!;
+    x += dx(d);
+    y += dy(d);
     if (x < 0 || y < 0 || x >= w || y >= b.height || b.floor[y * w + x] === Floor.Void) break;
     let hit = ctx.occ[y * w + x]! - 1;
     if (hit < 0) {

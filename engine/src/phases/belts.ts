@@ -5,7 +5,7 @@ import { stabilized } from '../options/movement.js';
 import { shut } from '../movement.js';
 import { isRepulsor } from '../elements/repulsors.js';
 import { afterCrossing } from '../elements/ledges.js';
-import { DX, DY, type Dir } from '../geometry.js';
+import { dx, dy, type Dir } from '../geometry.js';
 import { fall, isHole } from '../robots.js';
 import { foldTurn, turnWithFold } from '../cube.js';
 
@@ -69,17 +69,19 @@ function boardRiders(ctx: Ctx, expressOnly: boolean): number {
   // A plain step (`Board.plainStep`: no wall, ledge, edge, hole or repulsor field on the way, the
   // Dice Rule's walls not standing, no cube) needs none of the element rules below.
   const plainSteps = ctx.walls === b.walls && !b.fold ? b.plainStep : null;
+  // Out of the loop: the optimized loop tested the parameter as any value, on every robot.
+  const anyBelt = expressOnly ? Floor.Express : Floor.Belt;
   let n = 0;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
     const c = r.y * w + r.x;
     const f = b.floor[c]!;
-    if (f === Floor.Express || (!expressOnly && f === Floor.Belt)) {
+    if (f === Floor.Express || f === anyBelt) {
       const d = b.beltDir[c]! as Dir;
       riders[n] = i;
-      tx[n] = r.x + DX[d]!;
-      ty[n] = r.y + DY[d]!;
+      tx[n] = r.x + dx(d);
+      ty[n] = r.y + dy(d);
       express[n] = f === Floor.Express ? 1 : 0;
       if (plainSteps && plainSteps[c]! & (1 << d)) {
         stuck[n++] = 0;

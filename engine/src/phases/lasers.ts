@@ -4,7 +4,7 @@ import type { Ctx, Workspace } from '../context.js';
 import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
 import type { WeaponName } from '../events.js';
-import { DX, DY, reverse, type Dir } from '../geometry.js';
+import { dx, dy, reverse, type Dir } from '../geometry.js';
 import { hurt, type Hit } from '../options/damage.js';
 import { holds } from '../options/held.js';
 import { chosenWeapon, piercingTargets, weaponApplies, weaponHits, weaponMoves, type WeaponShot } from '../options/weapons.js';
@@ -62,6 +62,10 @@ export function lasers(ctx: Ctx, register: number): void {
   // read them again).
   let virtuals = false;
   let nlit = 0;
+  // The robots a shot reaches, a bit each (the loops after the shots visit only those); with more
+  // robots than bits (`wide`) the mask is not read and those loops visit every robot.
+  let mask = 0;
+  const wide = n > 31;
   if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
   const plain = !dice.length && !b.beyond;
   const occ = ctx.occ, reach = b.reach;
@@ -128,7 +132,10 @@ export function lasers(ctx: Ctx, register: number): void {
     const l = b.lasers[k]!;
     const who = nearest[k]!;
     if (who < 0) dieHits![-1 - who]! += l.beams;
-    else boardHit(ctx, who, k, register);
+    else {
+      boardHit(ctx, who, k, register);
+      mask |= 1 << who;
+    }
   }
   for (let i = 0; nl && virtuals && i < n; i++) {
     const r = robots[i]!;
@@ -141,6 +148,7 @@ export function lasers(ctx: Ctx, register: number): void {
       // of and for virtual robots too").
       if (dieHits && dieAtDistance[k]! < beamDistance[e]!) continue;
       boardHit(ctx, i, k, register);
+      mask |= 1 << i;
     }
   }
 
@@ -163,13 +171,20 @@ export function lasers(ctx: Ctx, register: number): void {
       continue;
     }
     hits[target]! += 1;
+    mask |= 1 << target;
     ctx.events?.push({ type: 'shot', robot: target, by: { robot: i }, points: 1, from: square(r.x, r.y), to: square(t.x, t.y) });
   }
 
-  // All damage together (B-28), then destruction, then the weapons that move robots (1.4).
+  // All damage together (B-28), then destruction, then the weapons that move robots (1.4). The
+  // robots hit are visited from the bit mask, lowest first (robot order); past 31 robots, all.
   const nspecial = work.nspecial;
   let hit = nspecial > 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0, m = mask; i < n; i++) {
+    if (!wide) {
+      if (!m) break;
+      i = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+    }
     if (!hits[i]) continue;
     hit = true;
     damage(ctx, i, hits[i]!);
@@ -187,13 +202,19 @@ export function lasers(ctx: Ctx, register: number): void {
     }
     hurt(ctx, s.target, s.points, s);
     hits[s.target] = 1;
+    mask |= 1 << s.target;
   }
   // 1.4: when effects change one register's card, Radio Control's copy comes first and a Scrambler's
   // card wins over it, whatever the order of the shooters.
   if (weaponShots.length > 1) weaponShots.sort((a, b) => +(b.weapon === 'Radio Control') - +(a.weapon === 'Radio Control'));
   for (const w of weaponShots) weaponHits(ctx, w, register);
   for (let f = 0; dieHits && f < dieHits.length; f++) if (dieHits[f]) damageDie(ctx, f, dieHits[f]!);
-  for (let i = 0; hit && i < n; i++) {
+  for (let i = 0, m = mask; hit && i < n; i++) {
+    if (!wide) {
+      if (!m) break;
+      i = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+    }
     if (!hits[i]) continue;
     hits[i] = 0;
     destroyIfWrecked(ctx, i);
@@ -255,7 +276,7 @@ function firstInLine(ctx: Ctx, i: number, d: Dir): number {
   const w = b.width;
   const r = ctx.state.robots[i]!;
   const dice = ctx.state.dice;
-  const step = DY[d]! * w + DX[d]!;
+  const step = dy(d) * w + dx(d);
   const occ = ctx.occ;
   const anyDice = dice.length > 0;
   const from = r.y * w + r.x;
@@ -292,7 +313,10 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
   const highPower = holds(r, 'High-Power Laser');
   // pbem's switched-on beam goes with every shot of the robot (OPTIONS.md part 3), a High-Power one
   // through a wall too; classic's optional weapon replaces the main laser, which alone High-Power mods.
-  const aimed = weapon && highPower && ctx.rules.options.toggles ? firstRobot(piercingTargets(ctx, i, r.dir)) : ahead;
+  // The High-Power beam's targets, walked once a shot: kept for the main laser below if the weapon
+  // does not act (`work.pierced` holds them until the next walk; nothing between walks a beam).
+  let pierced: readonly number[] | null = null;
+  const aimed = weapon && highPower && ctx.rules.options.toggles ? firstRobot((pierced = piercingTargets(ctx, i, r.dir))) : ahead;
   let main = true;
   if (weapon && aimed !== NONE && aimed >= 0) {
     const t = ctx.state.robots[aimed]!;
@@ -305,7 +329,7 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
   }
   if (main) {
     const shots = holds(r, ctx.rules.options.doubleBarreled) ? 2 : 1;
-    if (highPower) for (const t of piercingTargets(ctx, i, r.dir)) fire(ctx, i, t, r.dir, shots, 'main', register, dieHits);
+    if (highPower) for (const t of pierced ?? piercingTargets(ctx, i, r.dir)) fire(ctx, i, t, r.dir, shots, 'main', register, dieHits);
     else fire(ctx, i, ahead, r.dir, shots, 'main', register, dieHits);
   }
   if (holds(r, 'Rear-Firing Laser')) {

@@ -3,7 +3,7 @@ import { square } from '../board.js';
 import type { Ctx } from '../context.js';
 import { isRepulsor } from '../elements/repulsors.js';
 import { afterCrossing } from '../elements/ledges.js';
-import { DX, DY, type Dir } from '../geometry.js';
+import { dx, dy, type Dir } from '../geometry.js';
 import { collectChain, shut } from '../movement.js';
 import { fall, isHole } from '../robots.js';
 import { foldTurn, turnWithFold } from '../cube.js';
@@ -20,7 +20,7 @@ interface Shove {
 function pushedTo(ctx: Ctx, x: number, y: number, d: Dir): [number, number] {
   const b = ctx.board;
   const over = b.fold ? b.fold.across[(y * b.width + x) * 4 + d]! : -1;
-  return over >= 0 ? [over % b.width, Math.floor(over / b.width)] : [x + DX[d]!, y + DY[d]!];
+  return over >= 0 ? [over % b.width, Math.floor(over / b.width)] : [x + dx(d), y + dy(d)];
 }
 
 /**
@@ -58,7 +58,7 @@ export function pushers(ctx: Ctx, register: number): void {
     // A virtual robot is pushed alone: it touches no other robot (000 L107).
     for (let i = 0; i < robots.length; i++) {
       const r = robots[i]!;
-      if (r.status === 'active' && r.virtual && r.x === p.x && r.y === p.y && !shut(ctx, p.x, p.y, p.dir) && !isRepulsor(ctx, p.x + DX[p.dir]!, p.y + DY[p.dir]!))
+      if (r.status === 'active' && r.virtual && r.x === p.x && r.y === p.y && !shut(ctx, p.x, p.y, p.dir) && !isRepulsor(ctx, p.x + dx(p.dir), p.y + dy(p.dir)))
         shoves.push({ pusher: k, dir: p.dir, robots: [i] });
     }
   }
@@ -81,7 +81,7 @@ export function pushers(ctx: Ctx, register: number): void {
       const r = robots[i]!;
       const d = (s.dirs ? s.dirs[k]! : s.dir) as Dir;
       // Off a cube, the square ahead, with no pair made and taken apart.
-      let x = r.x + DX[d]!, y = r.y + DY[d]!;
+      let x = r.x + dx(d), y = r.y + dy(d);
       if (b.fold) [x, y] = pushedTo(ctx, r.x, r.y, d);
       const by = { pusher: s.pusher };
       ctx.events?.push({ type: 'pushed', robot: i, from: square(r.x, r.y), to: square(x, y), by });
