@@ -9,7 +9,7 @@ import { DECK, beginTurn, cardType, cloneState, createState, playTurn, submitOrd
 import { EXPERT_WEIGHTS, againstRivals, expertDecision, expertOptionThreshold, expertReentry } from './expert.js';
 import { playProgram } from './search.js';
 import { Sim } from './sim.js';
-import { Judge } from './strong.js';
+import { Judge, shouldPowerDown } from './strong.js';
 import { chooseOrders } from './index.js';
 import { must, plainBoard, randomGame, setupOf } from './testing.js';
 
@@ -109,6 +109,25 @@ describe('the expert bot', () => {
     // Without weights, the judge's score alone.
     const alone = judge.scorer(0);
     assert.equal(againstRivals(alone, shot, [1], { ...w, kill: 0, hurt: 0 }), alone);
+  });
+
+  test('where priorities decide the move order (classic), it powers down by the strong bot\'s rule on the program it chose, whatever budget is left', () => {
+    let decided = 0;
+    let down = 0;
+    for (let seed = 1; seed <= 80; seed++) {
+      const g = randomGame(seed, 'classic');
+      const st = must(beginTurn(g.setup, g.state, {}, { events: false })).state;
+      st.robots.forEach((r, i) => {
+        if (r.status !== 'active' || r.poweredDown || !r.hand.length || g.setup.rules.powerDownRefusal(r) !== null) return;
+        // A budget of one evaluation: the first search, nothing after it.
+        const { orders } = expertDecision(g.setup, st, i, seed, { evaluations: 1 });
+        const strong = shouldPowerDown(new Judge(g.setup, EXPERT_WEIGHTS), new Sim(g.setup, st), i, orders.program ?? []);
+        assert.equal(orders.powerDown === true, strong, `seed ${seed}, robot ${i}`);
+        decided++;
+        if (strong) down++;
+      });
+    }
+    assert.ok(down > 0 && decided > down, `${down} of ${decided} power down`);
   });
 
   test('two-wrench choice: an option while whole, the repair when badly damaged', () => {
