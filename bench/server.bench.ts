@@ -85,6 +85,9 @@ function call(base: string, method: string, path: string, body?: unknown, token?
   });
 }
 
+/** A request that got no answer, as an answer of status 0 naming why (the error's code, or its message). */
+const lost = (e: NodeJS.ErrnoException): { status: number; body: any } => ({ status: 0, body: { lost: e.code ?? e.message } });
+
 /** A server process (`npm start`), once it listens. */
 async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), MAIN], {
@@ -204,10 +207,10 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     const base = (seat: number) => bases[(k + seat) % bases.length]!;
     const created = await call(base(0), 'POST', '/api/races', {
       course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }, { name: 'Zap', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 },
-    }).catch(() => null);
+    }).catch(lost);
     if (!running) return;
-    if (created?.status !== 201) {
-      fault(`POST /api/races ${created?.status ?? 'failed'}`);
+    if (created.status !== 201) {
+      fault(`POST /api/races ${created.status || `failed (${created.body.lost})`}`);
       return later(1000, () => void race(k));
     }
     live++;
@@ -221,22 +224,22 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
       for (const seat of [0, 1]) {
         later(THINK[0] + Math.random() * (THINK[1] - THINK[0]), () => void (async () => {
           if (!running || over || turn !== t) return;
-          const you = await call(base(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, tokens[seat]).catch(() => null);
+          const you = await call(base(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, tokens[seat]).catch(lost);
           if (!running || over || turn !== t) return;
-          if (you?.status !== 200) return void fault(`GET seat ${you?.status ?? 'failed'}`);
+          if (you.status !== 200) return void fault(`GET seat ${you.status || `failed (${you.body.lost})`}`);
           if (you.body.status !== 'running') return;
           const y = you.body.you as { hand: string[]; openRegisters: number[]; needsProgram: boolean };
           // A robot out, or with every register locked, sends nothing; the turn goes on without it.
           if (!y.needsProgram) return;
           sent.set(seat, performance.now());
           const program = y.hand.slice(0, y.openRegisters.length);
-          let r = await call(base(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { ...(withTurn ? { turn: t } : {}), program }, tokens[seat]).catch(() => null);
+          let r = await call(base(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { ...(withTurn ? { turn: t } : {}), program }, tokens[seat]).catch(lost);
           // A server whose orders carry no turn yet.
-          if (r?.status === 422 && r.body?.error?.field === 'turn') {
+          if (r.status === 422 && r.body?.error?.field === 'turn') {
             withTurn = false;
-            r = await call(base(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, tokens[seat]).catch(() => null);
+            r = await call(base(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { program }, tokens[seat]).catch(lost);
           }
-          if (r?.status !== 200 && r?.status !== 409) fault(`PUT orders ${r?.status ?? 'failed'} ${r?.body?.error?.field ?? ''}`);
+          if (r.status !== 200 && r.status !== 409) fault(`PUT orders ${r.status || `failed (${r.body.lost})`} ${r.body?.error?.field ?? ''}`);
         })());
       }
     };
