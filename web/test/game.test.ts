@@ -55,7 +55,7 @@ async function watchReplays(page: Page): Promise<void> {
   })()`);
 }
 
-test('turns played seconds apart are replayed in order, each to its end: the later waits behind the one playing (⏭ says so), and ⏭ skips to the present', { skip }, async () => {
+test('turns played seconds apart are replayed in order, each to its end: the later waits behind the one playing (a button says so, and skips to the present)', { skip }, async () => {
   const r = await race();
   const ctx = await browser.newContext(LAPTOP);
   const page = await ctx.newPage();
@@ -77,7 +77,7 @@ test('turns played seconds apart are replayed in order, each to its end: the lat
   // Turn 1 plays to its end, then turn 2 from its start, to its end.
   await page.waitForSelector('#replay[data-turn="2"][data-ended]', { timeout: 60_000 });
   assert.deepEqual(await page.evaluate('window.replays'), [{ turn: '1', ended: true }, { turn: '2', ended: true }], 'each turn replayed whole, in order');
-  // Two turns more while turn 3 plays: ⏭ goes to the last one's end at once, none left waiting.
+  // Two turns more while turn 3 plays: the skip goes to the last one's end at once, none left waiting.
   await until(r, 3);
   await sendBehind(r, 3);
   await page.waitForSelector('#replay[data-turn="3"][data-playing]');
