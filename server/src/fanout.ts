@@ -42,6 +42,12 @@ const BOTS = 'roborally_bots';
 export interface Fanout {
   /** Statements sent to notify (each carries what one turn of the event loop notified), greetings alone not counted, for the metrics. */
   readonly sent: () => number;
+  /**
+   * Whether this process may count itself the database's only writer: it has heard no other
+   * process within `OTHERS_GONE_MS`, and has listened for `ANSWER_MS` at least (the others' answers
+   * to its greeting come within it). A process that starts greets the others, who count it from then on.
+   */
+  readonly alone: () => boolean;
   /** Entries of `raceId` up to `lastSeq` are committed, by the change `note` when told. */
   publish(raceId: string, lastSeq: number, note?: ChangeNote): void;
   publishDraft(raceId: string, draft: Draft): void;
@@ -84,6 +90,8 @@ function fromOther(payload: string, self: string): Record<string, unknown> | nul
 /** How often a process greets the others (`hello`), and after how long without a word of them it counts itself alone. */
 const GREETING_MS = 30_000;
 const OTHERS_GONE_MS = 3 * GREETING_MS + 5000;
+/** How long a process that starts waits for the others' answers to its greeting before it may count itself alone. */
+const ANSWER_MS = 2000;
 
 /** PostgreSQL refuses a notification's payload from 8000 bytes on. */
 const MAX_PAYLOAD = 7900;
@@ -234,6 +242,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   // When a notification of another process came last (0: never); a greeting's kind, `hello`: 1 asks the others to answer, 2 does not.
   let heardOthers = 0;
   const others = () => heardOthers > 0 && Date.now() - heardOthers < OTHERS_GONE_MS;
+  const started = Date.now();
   const greet = (hello: 1 | 2) => notify(BOTS, JSON.stringify({ from: self, hello }), true);
   const connect = async (): Promise<void> => {
     const c = new pg.Client(clientConfig(url));
@@ -304,6 +313,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   const greeting = setInterval(() => greet(2), GREETING_MS).unref();
   return {
     sent: () => sent,
+    alone: () => !others() && Date.now() - started >= ANSWER_MS,
     // Alone, the note goes to nobody (PostgreSQL would queue it and send it back to this process).
     publish: (raceId, lastSeq, note) => notify(CHANNEL, entriesPayload(self, raceId, lastSeq, others() ? note : undefined)),
     publishDraft: (raceId, d) => notify(DRAFTS, JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled })),
