@@ -6,7 +6,8 @@
  * and hand the entries to their streams without a read; a change too long for a notification (a
  * turn played, with its new state), only that it dealt a turn, which the others then read in one
  * round trip (races.ts `committedElsewhere`). The commits of one turn of the
- * event loop go in one statement (`pg_notify` over an array), not one each. A
+ * event loop go in one statement (`pg_notify` over an array), not one each (a process alone: those
+ * of `ALONE_FLUSH_MS`). A
  * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
  * a channel of its own, whole; a process skips its own, which its streams had at once. So do a
  * turn's bots' orders once the process that dealt the turn has decided them (races.ts
@@ -90,6 +91,8 @@ function fromOther(payload: string, self: string): Record<string, unknown> | nul
 /** How often a process greets the others (`hello`), and after how long without a word of them it counts itself alone. */
 const GREETING_MS = 30_000;
 const OTHERS_GONE_MS = 3 * GREETING_MS + 5000;
+/** How long the notifications of a process alone wait to go together in one statement. */
+const ALONE_FLUSH_MS = 50;
 /** How long a process that starts waits for the others' answers to its greeting before it may count itself alone. */
 const ANSWER_MS = 2000;
 
@@ -305,7 +308,12 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
       .catch((e: Error) => console.error(`NOTIFY of ${q.length} (${q[0]![0]} ${q[0]![1].slice(0, 80)}…): ${e.message}`));
   };
   const notify = (channel: string, payload: string, greeting = false) => {
-    if (!queued.length) setImmediate(flush);
+    // Alone, nobody waits for them (but a process starting, who has not been heard yet): they go
+    // together, one statement every ALONE_FLUSH_MS.
+    if (!queued.length) {
+      if (others()) setImmediate(flush);
+      else setTimeout(flush, ALONE_FLUSH_MS);
+    }
     queued.push([channel, payload]);
     greetings &&= greeting;
   };
