@@ -69,7 +69,7 @@ async function run(argv: readonly string[]): Promise<number> {
     .option('--name <name>', 'your robot\'s name', DEFAULT_NAME)
     .option('--course <name-or-file>', 'race on a course (see `roborally boards`) instead of the built-in board')
     .action(async (opts: { seed: number; turns?: number; bots: number; name: string; course?: string }) => {
-      if (opts.course) {
+      if (opts.course !== undefined) {
         const loaded = loadCourse(opts.course);
         if (!loaded.ok) {
           console.error(`roborally play: ${loaded.error.field}: ${loaded.error.message}`);

@@ -143,11 +143,12 @@ export interface RaceServiceOptions {
    */
   readonly sharedBots?: (raceId: string, turn: number, bots: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => void;
   /**
-   * This process is the database's only writer (SQLite): a race kept in memory (race-cache.ts) is
-   * used without a look at its version. Else (PostgreSQL, where other processes may change a
-   * race) each request reads the race's version first.
+   * This process is the database's only writer (SQLite; PostgreSQL while no other process is
+   * heard: a function asked at each request): a race kept in memory (race-cache.ts) is used
+   * without a look at its version. Else (other processes may change a race, and their commits'
+   * notifications may not have come yet) each request reads the race's version first.
    */
-  readonly alone?: boolean;
+  readonly alone?: boolean | (() => boolean);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -287,7 +288,7 @@ export class RaceService {
     this.wantBots = o.wantBots;
     this.tookBots = o.tookBots;
     this.sharedBots = o.sharedBots;
-    this.repo = new RaceRepository(o.db, new RaceCache(o.alone ?? false));
+    this.repo = new RaceRepository(o.db, new RaceCache(typeof o.alone === 'function' ? o.alone : () => o.alone === true));
     this.auth = new Auth(this.repo);
     this.setups = new RaceSetups(o.course);
     this.reads = new ReadModels(this.repo, this.setups);
