@@ -1,10 +1,11 @@
 /**
  * boards: the shipped factory boards and courses and their loader (library.ts), the one JSON file
- * reader (json-file.ts), safe output files (out-file.ts), and Tiled import and export (tiled.ts,
+ * reader (json-text.ts, and json-file.ts for files), safe output files (out-file.ts), and Tiled import and export (tiled.ts,
  * tiled-files.ts).
  */
 export { FACTORY_DIR, COURSES_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
-export { MAX_JSON_BYTES, MAX_JSON_DEPTH, fileProblem, jsonSyntaxError, lineColumn, parseJson, readJsonFile, readTextFile } from './json-file.js';
+export { MAX_JSON_BYTES, fileProblem, readJsonFile, readTextFile } from './json-file.js';
+export { MAX_JSON_DEPTH, jsonSyntaxError, lineColumn, parseJson } from './json-text.js';
 export { writeOutputFile, writeProblem } from './out-file.js';
 export {
   DEVICE_TYPES, EDGE_LAYERS, builtinTileset, fromTiled, toTiled,

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { MAX_JSON_BYTES, MAX_JSON_DEPTH, jsonSyntaxError, lineColumn, parseJson, readJsonFile } from './json-file.js';
+import { MAX_JSON_BYTES, readJsonFile } from './json-file.js';
+import { MAX_JSON_DEPTH, jsonSyntaxError, lineColumn, parseJson } from './json-text.js';
 import { writeOutputFile } from './out-file.js';
 
 function inDir(run: (dir: string) => void): void {

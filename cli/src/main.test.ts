@@ -61,6 +61,21 @@ test('show and course validate say once what is wrong with a file: missing, a li
   assert.match(neither.out, /^roborally show: no board or course "nope" \(boards: atoll, .*; courses: .*first-shift/);
 }));
 
+test('course validate takes 160,000 files in one call (Math.max(...) over them overflowed the stack: an internal error): each missing one is refused, exit 1', () => {
+  const files = Array.from({ length: 160_000 }, (_, k) => `m${k % 10}`);
+  const r = spawnSync(process.execPath, [BIN, 'course', 'validate', ...files], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'ignore', 'pipe'] });
+  assert.equal(r.stderr, '');
+  assert.equal(r.status, 1);
+});
+
+test('play --course with an empty name is refused, exit 2, as race refuses it (it raced on the built-in board instead)', () => {
+  for (const command of ['play', 'race']) {
+    const r = spawnSync(process.execPath, [BIN, command, '--course', '', '--turns', '1'], { encoding: 'utf8', timeout: 60_000, input: '' });
+    assert.equal(r.status, 2, `${command}: ${r.stdout.slice(0, 200)}`);
+    assert.match(r.stderr + r.stdout, /^roborally (play|race): course: no course ""/, command);
+  }
+});
+
 test('JSON nested 10,000 deep is refused at its line and column by check, show, course validate and tiled import', () => inDir((dir) => {
   const file = join(dir, 'deep.json');
   writeFileSync(file, `${'['.repeat(10000)}${']'.repeat(10000)}`);

@@ -89,6 +89,11 @@ export interface Board {
   /** Per cell: the registers (bit r-1) in which a pusher there is active, or 0. */
   readonly pusherAt: Uint8Array;
   /**
+   * Per cell: 1 on a flag, a wrench or a double wrench, where a robot ending a register touches
+   * something (phases/checkpoints.ts); one look instead of the flag table and the floor.
+   */
+  readonly siteAt: Uint8Array;
+  /**
    * Per cell: bit d set if a step from it in direction d meets nothing but floor (no wall, ledge,
    * edge, pit, hole, repulsor field, oil or portal on the way or on arrival): moving robots check
    * this one entry before the element rules (movement.ts).
@@ -404,12 +409,14 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   for (const c of crushers.value) crusherAt[c.y * width + c.x]! |= c.registers;
   const pusherAt = new Uint8Array(width * height);
   for (const p of pushers.value) pusherAt[p.y * width + p.x]! |= p.registers;
+  const siteAt = new Uint8Array(width * height);
+  for (let c = 0; c < siteAt.length; c++) siteAt[c] = flagAt[c] || floor[c] === Floor.Wrench || floor[c] === Floor.DoubleWrench ? 1 : 0;
   // Every field written out, no spread: a spread left the last fields (`plainStep`, `start`) out of
   // the object, one more load for each read of the moves' table.
   const board: Board = {
     width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach,
     beamFrom: beams.beamFrom, beamLaser: beams.beamLaser, beamDistance: beams.beamDistance, flags,
-    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, pusherAt,
+    lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, pusherAt, siteAt,
     plainStep: plainSteps(width, height, floor, walls, climb, drop), start,
   };
   const unstandable = start && cannotStand(board, start[0], start[1]);

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { beginTurn, cardName, enterCheckedOrders, enterOrders, fillProgram, readOrders, storedOrders, storedTurn, submitOrders, type GameState, type Setup } from './index.js';
+import { beginTurn, cardName, enterCheckedOrders, instruction, shownCards, type GameEvent, enterOrders, fillProgram, readOrders, storedOrders, storedTurn, submitOrders, type GameState, type Setup } from './index.js';
 import { card, must, race } from './testing.js';
 
 const HAND = ['F2:670', 'R:80', 'B:440', 'L:90', 'U:20', 'F1:500', 'F1:510', 'R:100', 'F3:800'];
@@ -156,4 +156,32 @@ test('stored orders are shown to their seat as they will be played: what no long
   assert.deepEqual(filled, shown.orders.program.flatMap((c, k) => (c === null ? [k + 1] : [])));
   // No object at all: every open register left to the random fill.
   assert.deepEqual(storedOrders(setup, st, 0, null).orders.program, [null, null, null, null, null]);
+});
+
+test('the cards a turn showed of a hand: each play\'s open registers, as often as one play showed them, none drawn from the deck, copied or locked, none from before a Recompile', () => {
+  const st = { robots: [{ locked: 0 }, { locked: 0b10000 }] } as unknown as GameState;
+  const f1 = instruction('F1');
+  const play = (...events: GameEvent[]): GameEvent[] => [{ type: 'registerBegan', register: 1 }, ...events];
+  const events: GameEvent[] = [
+    ...play(
+      { type: 'revealed', robot: 1, register: 1, card: card('R:80') },
+      { type: 'revealed', robot: 0, register: 1, card: card('L:90') },
+      { type: 'revealed', robot: 1, register: 2, card: f1, joined: card('U:20') },
+      { type: 'aborted', robot: 1, register: 3, card: card('F3:800') },
+      { type: 'revealed', robot: 1, register: 3, card: card('F3:800') },
+      { type: 'revealed', robot: 1, register: 4, card: card('B:440'), copy: true },
+      { type: 'revealed', robot: 1, register: 5, card: card('F2:670') },
+    ),
+    // Played again after a rewind: F1 twice, R:80 once more; the turn shows F1 twice, R:80 once.
+    ...play(
+      { type: 'revealed', robot: 1, register: 1, card: f1 },
+      { type: 'revealed', robot: 1, register: 2, card: f1 },
+      { type: 'revealed', robot: 1, register: 3, card: card('R:80') },
+    ),
+  ];
+  const names = (cards: number[]) => cards.map(cardName).sort();
+  assert.deepEqual(names(shownCards(st, 1, events)), names([card('R:80'), f1, f1, card('U:20')]));
+  assert.deepEqual(names(shownCards(st, 0, events)), names([card('L:90')]));
+  // A Recompile deals a new hand: what was shown of the old one is none of it.
+  assert.deepEqual(shownCards(st, 1, [...events, { type: 'recompiled', robot: 1, cards: 9 }]), []);
 });

@@ -6,8 +6,9 @@
  * dealt (the engine's `checkOrders`, once), and gives them back as written (`SeatOrders`, what a
  * server keeps and shows) and as the engine enters them at the deadline (`CheckedTurn`).
  */
-import { cardName, handCard, type Card } from './cards.js';
+import { cardName, handCard, upgradeOf, type Card } from './cards.js';
 import type { Setup } from './context.js';
+import type { GameEvent } from './events.js';
 import { facingChoosable } from './game.js';
 import { parseDir } from './geometry.js';
 import { readEntry } from './notation.js';
@@ -77,7 +78,7 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
     if (!facingChoosable(st, seat)) return err('facing', 'the starting facing is chosen in the first turn only (002 L38-39); after that, reenter.dir if destroyed');
   }
   const open = openRegisters(r.locked);
-  const needs = r.status === 'active' && !r.poweredDown && open.length > 0;
+  const needs = needsCards(r);
   const raw = body.program === undefined ? (needs ? open.map(() => null) : []) : body.program;
   if (!Array.isArray(raw) || raw.length > 5) return err('program', 'expected a list of cards, one per open register (null: leave it to the random fill)');
   if (!needs && raw.some((c) => c !== null)) return err('program', `${r.name} ${r.poweredDown ? 'is powered down' : r.status !== 'active' ? 'is not on the board' : 'has every register locked'} and plays no cards this turn`);
@@ -109,6 +110,65 @@ export function readOrders(setup: Setup, st: GameState, seat: number, body: unkn
   const trial: Orders = { ...turn.orders, program: needs ? turn.orders.program!.map((c) => c || left.shift() || 0) : [], joined: needs ? turn.orders.joined! : [] };
   return checkOrders(setup, st, seat, trial) ?? ok({ written, turn });
 }
+
+/**
+ * The cards of robot `seat`'s hand that a turn's events showed (those of every time the turn was
+ * played, rewound ones too; `st` is the turn as dealt): each card revealed in one of its open
+ * registers, and any card joined to it, as often as one play showed it, since its last Recompile.
+ * A card copied (Radio Control), drawn from the deck (Abort Switch, Scrambler) or revealed in a
+ * locked register is none of the hand's.
+ */
+export function shownCards(st: GameState, seat: number, events: readonly GameEvent[]): Card[] {
+  const locked = st.robots[seat]?.locked ?? 0b11111;
+  let most = new Map<Card, number>();
+  let play = new Map<Card, number>();
+  let drawn = new Set<number>();
+  for (const e of events) {
+    if (e.type === 'recompiled' && e.robot === seat) (most = new Map()), (play = new Map());
+    else if (e.type === 'registerBegan' && e.register === 1) (play = new Map()), (drawn = new Set());
+    else if ((e.type === 'aborted' || e.type === 'scrambled') && e.robot === seat) drawn.add(e.register);
+    else if (e.type === 'revealed' && e.robot === seat && !e.copy && !(locked & (1 << (e.register - 1))) && !drawn.has(e.register)) {
+      for (const c of e.joined ? [e.card, e.joined] : [e.card]) {
+        const n = (play.get(handCard(c)) ?? 0) + 1;
+        play.set(handCard(c), n);
+        if (n > (most.get(handCard(c)) ?? 0)) most.set(handCard(c), n);
+      }
+    }
+  }
+  return [...most].flatMap(([c, n]) => Array<Card>(n).fill(c));
+}
+
+/**
+ * The moderator's correction of robot `seat`'s orders on a turn taken back, read as `readOrders`
+ * reads a seat's own, but against the cards the turn showed (`shown`, from `shownCards`) in place
+ * of the hand, so that no answer depends on a card that was never shown: a card the robot holds
+ * unplayed is refused exactly as one it does not hold (issue 13: the moderator key opens no hand).
+ * For the same reason every open register names a card (the random fill would draw from the cards
+ * never shown), and in a race whose options are secret a correction makes no option decisions,
+ * plays no gear's code and joins no cards (each would be taken only from a robot holding the option).
+ */
+export function readCorrection(setup: Setup, st: GameState, seat: number, body: unknown, shown: readonly Card[]): Result<{ written: SeatOrders; turn: CheckedTurn }> {
+  const r = st.robots[seat];
+  if (!r) return err('seat', `no robot number ${seat}`);
+  // The hand as far as it was shown (the cards shown of its open registers all came from it).
+  const left = shown.slice();
+  const hand: Card[] = [];
+  for (const c of r.hand) {
+    const k = left.indexOf(c);
+    if (k >= 0) left.splice(k, 1), hand.push(c);
+  }
+  if (isObject(body)) {
+    const named = !needsCards(r) || (Array.isArray(body.program) && body.program.every((c) => c !== null));
+    if (!named) return err('program', `a correction names a card for every open register, from those ${r.name} showed when turn ${st.turn} was played (${hand.map(cardName).join(' ') || 'none'}): the random fill would draw from cards never shown`);
+    if (setup.settings.secretOptions && body.choices !== undefined && body.choices !== null) return err('choices', 'the options are secret in this race: a correction makes no option decisions');
+    // A gear's code or two cards joined in a register is taken only from a robot holding the option.
+    const onOption = (c: unknown) => typeof c === 'string' && c.length <= MAX_ENTRY && ((e) => typeof e !== 'string' && (e.joined !== 0 || upgradeOf(e.card) !== undefined))(readEntry(c, setup.rules));
+    if (setup.settings.secretOptions && Array.isArray(body.program) && body.program.some(onOption)) return err('program', 'the options are secret in this race: a correction plays no gear\'s code (F0, F4, B2) and joins no cards');
+  }
+  return readOrders(setup, { ...st, robots: st.robots.map((x, i) => (i === seat ? { ...x, hand } : x)) }, seat, body);
+}
+
+const needsCards = (r: GameState['robots'][number]): boolean => r.status === 'active' && !r.poweredDown && openRegisters(r.locked).length > 0;
 
 /** A program entry read: the card, and the card joined to it (0: none); both 0 for a register left to the random fill. */
 type Entry = { card: Card; joined: Card };

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
-import { cardName, formatStandings, writeProgram } from '../../engine/src/index.js';
+import { formatStandings, writeProgram } from '../../engine/src/index.js';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
-import { freshDb, rigRaceState, TestClock } from '../../server/src/testing.js';
+import { freshDb, rigRaceState, shownProgram, TestClock } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { gainedLines } from './outbox.js';
 import { endMail, followWord, helpWord, reportMail, seriesLines } from './templates.js';
@@ -190,11 +190,23 @@ test('a turn the moderator took back and that was played again comes as a correc
   }
 });
 
+/**
+ * The cards seat 1's robot showed in turn 1, in reverse order: a correction the moderator may make
+ * once the turn is taken back (the races deal from a known seed, in which it lives through turn 1).
+ */
+async function shownOf(t: Awaited<ReturnType<typeof setup>>, id: string): Promise<string[]> {
+  const entries = await t.service.entries(id, 0);
+  assert.ok(entries.ok);
+  const shown = shownProgram(entries.value as never, 1, 1);
+  assert.equal(shown.length, 5, 'seat 1 showed five cards');
+  return shown.reverse();
+}
+
 test('a rewound race\'s mails: the taking back to everybody, the corrected orders to their seat with the program as it now stands, the other seats told whose orders were corrected but not what they are, then the corrected report', async () => {
   const t = await setup();
   try {
     const emails = ['ava@a.test', 'bob@b.test'];
-    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 } });
+    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 }, deal: { secret: false, seed: 1 } });
     assert.ok(created.ok);
     const { id, moderatorKey } = created.value;
     await t.gateway.pump();
@@ -202,8 +214,8 @@ test('a rewound race\'s mails: the taking back to everybody, the corrected order
     const back = await t.service.moderate(id, moderatorKey, 'rewind', {});
     assert.ok(back.ok, JSON.stringify(back));
     await t.gateway.pump();
-    const hand = (await t.service.mailRace(id))!.state.robots[1]!.hand.map(cardName);
-    const fixed = await t.service.submit(id, 1, { moderatorKey }, { turn: 1, program: hand.slice(0, 5) });
+    const hand = await shownOf(t, id);
+    const fixed = await t.service.submit(id, 1, { moderatorKey }, { turn: 1, program: hand });
     assert.ok(fixed.ok, JSON.stringify(fixed));
     await t.gateway.pump();
     await everyoneRandom(t, emails, 1);
@@ -667,7 +679,7 @@ test('a player racing two robots gets one mail for both of each of the start, th
     const created = await t.service.create({
       course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 },
       seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava', options: ['Brakes'] }, { name: 'Bob', email: 'bob@b.test' }],
-      deadline: { kind: 'live', seconds: 120 },
+      deadline: { kind: 'live', seconds: 120 }, deal: { secret: false, seed: 7 },
     });
     assert.ok(created.ok);
     const { id, moderatorKey } = created.value;
@@ -712,8 +724,8 @@ test('a player racing two robots gets one mail for both of each of the start, th
     assert.match(text(ava().find((c) => /Turn 1: report/.test(subject(c)))!), /Ava: registers 1, 2, 3, 4 and 5 left to chance as ordered, so they get random available instructions from the list/);
     assert.ok((await t.service.moderate(id, moderatorKey, 'rewind', {})).ok);
     await t.gateway.pump();
-    const hand = (await t.service.mailRace(id))!.state.robots[1]!.hand.map(cardName);
-    assert.ok((await t.service.submit(id, 1, { moderatorKey }, { turn: 1, program: hand.slice(0, 5) })).ok);
+    const hand = await shownOf(t, id);
+    assert.ok((await t.service.submit(id, 1, { moderatorKey }, { turn: 1, program: hand })).ok);
     await t.gateway.pump();
     // The moderator's correction completes the orders of the turn taken back: it is played again, and the race ends again.
     await until('the corrected end', async () => {

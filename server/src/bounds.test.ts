@@ -152,6 +152,35 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
   });
 }
 
+test('a body with a key written twice in one object is refused 422 naming its line and column, and nothing is changed (JSON.parse played the second "program" in silence)', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
+    const hand: string[] = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0].token))).body.you.hand;
+    const lastSeq = async () => (await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq;
+    const before = await lastSeq();
+    const orders = `/api/races/${race.id}/seats/0/orders`;
+    const program = (cards: string[]) => JSON.stringify(cards);
+    for (const [path, text, message] of [
+      [orders, `{"turn": 1, "program": ${program(hand.slice(0, 5))},\n "program": ${program(hand.slice(4, 9))}}`, 'line 2, column 2: the key "program" a second time in one object (first at line 1, column 13)'],
+      [orders, `{"turn": 1, "program": ${program(hand.slice(0, 5))}, "reenter": {"dir": "N", "dir": "S"}}`, 'the key "dir" a second time'],
+      ['/api/races', '{"course": "first-shift", "seats": [{"name": "A"}], "seats": [{"name": "B"}, {"name": "C"}]}', 'the key "seats" a second time'],
+    ] as const) {
+      const r = await call(s.base, path === orders ? 'PUT' : 'POST', path, text, auth(race.seats[0].token));
+      assert.deepEqual([r.status, r.body.error?.field], [422, 'body'], `${text}: ${JSON.stringify(r.body)}`);
+      assert.ok(r.body.error.message.includes(message), r.body.error.message);
+    }
+    assert.equal(await lastSeq(), before, 'no orders stored');
+    assert.equal((await db.selectFrom('races').select('id').execute()).length, 1, 'no race made');
+    // Each key once (and a byte-order mark first): taken.
+    assert.equal((await call(s.base, 'PUT', orders, `\ufeff{"turn": 1, "program": ${program(hand.slice(0, 5))}}`, auth(race.seats[0].token))).status, 200);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
 test('a path the router cannot read (a race id longer than any, bytes that are no UTF-8) is answered 4xx naming the path, in the {error: {field}} shape', async () => {
   const { db, url } = await freshDb('sqlite');
   const s = await startServer(db);

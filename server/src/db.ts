@@ -231,6 +231,8 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
       const asked = full ? performance.now() : 0;
       const client = await pool.connect();
       if (full) (stats.poolWaits++, (stats.poolWaitMs += performance.now() - asked));
+      // A transaction's `begin`, answered but not sent yet: it goes out with the statement after it.
+      let begun = false;
       return {
         // Kysely's query (no cursor is configured, so never a cursor's).
         query: (async (text: string, values: readonly unknown[]) => {
@@ -241,22 +243,27 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
           };
           if (text === 'begin') {
             stats.transactions++;
-            send(text, values).catch(() => undefined);
+            begun = true;
             return { command: 'BEGIN', rowCount: null, rows: [] };
           }
           stats.roundTrips++;
           const batch = values[0];
-          if (!(batch instanceof Pipelined)) return send(text, values);
+          const queries = batch instanceof Pipelined ? batch.queries : [CompiledQuery.raw(text, [...values])];
           // Each statement's messages would be written to the socket on their own (a syscall each,
-          // and on loopback the kernel's whole send path in this thread): corked, the batch goes in one.
+          // and on loopback the kernel's whole send path in this thread): corked, the transaction's
+          // begin and the batch go in one.
           const socket = (client as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
           socket?.cork?.();
           let sent: Promise<pg.QueryResult>[];
           try {
-            sent = batch.queries.map((q) => send(q.sql, q.parameters));
+            // A begin that failed fails the statements after it too (the connection is gone).
+            if (begun) send('begin', []).catch(() => undefined);
+            begun = false;
+            sent = queries.map((q) => send(q.sql, q.parameters));
           } finally {
             socket?.uncork?.();
           }
+          if (!(batch instanceof Pipelined)) return sent[0]!;
           const settled = await Promise.allSettled(sent);
           const failed = settled.find((x) => x.status === 'rejected');
           if (failed) throw failed.reason;

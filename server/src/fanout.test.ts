@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENTRIES_CHANNEL, entriesPayload, postgresFanout, readNotification } from './fanout.js';
-import { PG_URL, postgresAnswers } from './testing.js';
+import pg from 'pg';
+import { PG_URL, postgresAnswers, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 
@@ -57,17 +58,34 @@ test('a notification is read once into what it says, by its channel: greetings, 
   ]) assert.equal(readNotification(channel!, payload!, 'me'), null, `${channel} ${payload}`);
 });
 
-test('greetings are not counted among the notifying statements sent; a commit\'s notification is', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' }, async () => {
+test('greetings are not counted among the notifying statements sent; a commit\'s notification is; a process alone sends the notifications of many turns of its event loop in one statement', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' }, async (t) => {
+  const heard: string[] = [];
+  const listener = new pg.Client({ connectionString: PG_URL });
+  await listener.connect();
+  listener.on('notification', (n) => heard.push(n.payload ?? ''));
+  await listener.query('LISTEN roborally_entries');
   const fanout = await postgresFanout(PG_URL, { entries: () => undefined, resync: () => undefined, draft: () => undefined, bots: () => undefined, decided: () => undefined });
   try {
-    // The greeting on start is flushed at the end of this turn of the event loop.
-    await new Promise((r) => setImmediate(r));
-    assert.equal(fanout.sent(), 0);
-    fanout.publish('pg2cpu-no-such-race', 1);
-    await new Promise((r) => setImmediate(r));
+    const race = `pgcpu-${Math.random().toString(36).slice(2)}`;
+    // The greeting on start is flushed at once, or at the latest with the first commits.
+    fanout.publish(race, 1);
+    await until('the first notification', () => heard.some((p) => p.includes(race)));
     assert.equal(fanout.sent(), 1);
+    // Alone once the others' answers to its greeting would have come (unless another server is on this database).
+    const alone = await until('the process to count itself alone', () => fanout.alone(), 5000).catch(() => false);
+    const before = fanout.sent();
+    // Twenty commits, each in a turn of the event loop of its own.
+    for (let seq = 2; seq <= 21; seq++) {
+      fanout.publish(race, seq);
+      await new Promise((r) => setImmediate(r));
+    }
+    await until('the twenty notifications', () => heard.filter((p) => p.includes(race)).length === 21);
+    // Another server on this database (another test's) counts as another process: then one statement a turn of the loop.
+    if (alone && fanout.alone()) assert.ok(fanout.sent() - before <= 10, `${fanout.sent() - before} statements for 20 commits`);
+    else t.diagnostic('another server notified on this database: not alone, not checked');
   } finally {
     await fanout.close();
+    await listener.end();
   }
 });
 

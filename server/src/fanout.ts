@@ -6,7 +6,8 @@
  * and hand the entries to their streams without a read; a change too long for a notification (a
  * turn played, with its new state), only that it dealt a turn, which the others then read in one
  * round trip (races.ts `committedElsewhere`). The commits of one turn of the
- * event loop go in one statement (`pg_notify` over an array), not one each. A
+ * event loop go in one statement (`pg_notify` over an array), not one each (a process alone: those
+ * of `ALONE_FLUSH_MS`). A
  * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
  * a channel of its own, whole; a process skips its own, which its streams had at once. So do a
  * turn's bots' orders once the process that dealt the turn has decided them (races.ts
@@ -42,6 +43,12 @@ const BOTS = 'roborally_bots';
 export interface Fanout {
   /** Statements sent to notify (each carries what one turn of the event loop notified), greetings alone not counted, for the metrics. */
   readonly sent: () => number;
+  /**
+   * Whether this process may count itself the database's only writer: it has heard no other
+   * process within `OTHERS_GONE_MS`, and has listened for `ANSWER_MS` at least (the others' answers
+   * to its greeting come within it). A process that starts greets the others, who count it from then on.
+   */
+  readonly alone: () => boolean;
   /** Entries of `raceId` up to `lastSeq` are committed, by the change `note` when told. */
   publish(raceId: string, lastSeq: number, note?: ChangeNote): void;
   publishDraft(raceId: string, draft: Draft): void;
@@ -84,6 +91,10 @@ function fromOther(payload: string, self: string): Record<string, unknown> | nul
 /** How often a process greets the others (`hello`), and after how long without a word of them it counts itself alone. */
 const GREETING_MS = 30_000;
 const OTHERS_GONE_MS = 3 * GREETING_MS + 5000;
+/** How long the notifications of a process alone wait to go together in one statement. */
+const ALONE_FLUSH_MS = 50;
+/** How long a process that starts waits for the others' answers to its greeting before it may count itself alone. */
+const ANSWER_MS = 2000;
 
 /** PostgreSQL refuses a notification's payload from 8000 bytes on. */
 const MAX_PAYLOAD = 7900;
@@ -234,6 +245,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   // When a notification of another process came last (0: never); a greeting's kind, `hello`: 1 asks the others to answer, 2 does not.
   let heardOthers = 0;
   const others = () => heardOthers > 0 && Date.now() - heardOthers < OTHERS_GONE_MS;
+  const started = Date.now();
   const greet = (hello: 1 | 2) => notify(BOTS, JSON.stringify({ from: self, hello }), true);
   const connect = async (): Promise<void> => {
     const c = new pg.Client(clientConfig(url));
@@ -296,7 +308,12 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
       .catch((e: Error) => console.error(`NOTIFY of ${q.length} (${q[0]![0]} ${q[0]![1].slice(0, 80)}…): ${e.message}`));
   };
   const notify = (channel: string, payload: string, greeting = false) => {
-    if (!queued.length) setImmediate(flush);
+    // Alone, nobody waits for them (but a process starting, who has not been heard yet): they go
+    // together, one statement every ALONE_FLUSH_MS.
+    if (!queued.length) {
+      if (others()) setImmediate(flush);
+      else setTimeout(flush, ALONE_FLUSH_MS);
+    }
     queued.push([channel, payload]);
     greetings &&= greeting;
   };
@@ -304,6 +321,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   const greeting = setInterval(() => greet(2), GREETING_MS).unref();
   return {
     sent: () => sent,
+    alone: () => !others() && Date.now() - started >= ANSWER_MS,
     // Alone, the note goes to nobody (PostgreSQL would queue it and send it back to this process).
     publish: (raceId, lastSeq, note) => notify(CHANNEL, entriesPayload(self, raceId, lastSeq, others() ? note : undefined)),
     publishDraft: (raceId, d) => notify(DRAFTS, JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled })),

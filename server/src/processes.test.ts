@@ -205,7 +205,7 @@ test('two server processes, many races played across both for hundreds of turns:
   }
 });
 
-test('a server process alone on PostgreSQL keeps its bots\' orders out of its notifications; once another process greets it, it answers and shares them', {
+test('a server process alone on PostgreSQL keeps its bots\' orders out of its notifications and reads no race\'s version; once another process greets it, it answers, shares them and reads the version of each race it serves', {
   skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)',
   timeout: 60_000,
 }, async (t) => {
@@ -235,13 +235,28 @@ test('a server process alone on PostgreSQL keeps its bots\' orders out of its no
     // the greeting below cannot come before their decision (on a busy machine it could, when sent
     // right after the race was created).
     await play(1);
+    // The statements a seat view costs (the server's own count).
+    const statements = async () => (await call(A, 'GET', '/api/metrics')).body.db.statements as number;
+    const seatView = async () => {
+      const before = await statements();
+      assert.equal((await call(A, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).status, 200);
+      return (await statements()) - before;
+    };
+    // (Alone, the server sends its notifications every 50 ms.)
+    const self = (await until('a notification of the race', () => heard.find((h) => h.payload.race === id))).payload.from;
+    // A server of another test on this database counts as another process (see below).
+    const othersHeard = () => heard.some((h) => h.payload.from !== self && h.payload.from !== 'another');
+    // Alone (once its greeting's answers would have come): the race kept is used as it is.
+    await until('a seat view that reads nothing', async () => othersHeard() || (await seatView()) === 0, 10_000);
+    if (othersHeard()) t.diagnostic('another server notified on this database: the server was not alone, its seat views not checked alone');
     // Another process starts: it greets, and the server answers.
     await other.query('SELECT pg_notify($1, $2)', ['roborally_bots', JSON.stringify({ from: 'another', hello: 1 })]);
     await until('the server\'s answer to the greeting', () => heard.some((h) => h.channel === 'roborally_bots' && h.payload.hello === 2), 10_000);
+    // Another process may change the race: its version is read first.
+    assert.equal(await seatView(), 1, 'a seat view reads the race\'s version');
     await play(2);
     await until('turn 3\'s bots\' orders shared', () => shared(3).length > 0, 20_000);
     // Channels are the database's: a server of another test (another schema) on it counts as another process.
-    const self = heard.find((h) => h.payload.race === id)!.payload.from;
     const before = heard.slice(0, heard.findIndex((h) => h.payload.hello === 2));
     if (!before.some((h) => h.payload.from !== self && h.payload.from !== 'another')) assert.equal(shared(1).length, 0, 'alone: turn 1\'s bots\' orders not notified');
     else t.diagnostic('another server notified on this database meanwhile: the server was not alone, turn 1 not checked');

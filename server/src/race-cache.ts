@@ -76,10 +76,14 @@ export class RaceCache {
   private readonly races = new Map<string, CachedRace>();
 
   /**
-   * @param alone this process is the database's only writer (SQLite): an entry is used without a
-   * look at the race's version.
+   * @param isAlone whether this process is the database's only writer now (SQLite; PostgreSQL while
+   * no other process is heard, fanout.ts): an entry is then used without a look at the race's version.
    */
-  constructor(readonly alone: boolean) {}
+  constructor(private readonly isAlone: () => boolean) {}
+
+  get alone(): boolean {
+    return this.isAlone();
+  }
 
   get(id: string): CachedRace | undefined {
     const c = this.races.get(id);

@@ -10,8 +10,8 @@
  */
 import { EventEmitter } from 'node:events';
 import {
-  cardName, readOrders, recompile, needsProgram, raceStats, startingPicks, storedOrders, storedTurn,
-  type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
+  cardName, readCorrection, readOrders, recompile, needsProgram, raceStats, shownCards, startingPicks, storedOrders, storedTurn,
+  type Card, type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
 import type { Kysely, Selectable } from 'kysely';
@@ -143,11 +143,12 @@ export interface RaceServiceOptions {
    */
   readonly sharedBots?: (raceId: string, turn: number, bots: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => void;
   /**
-   * This process is the database's only writer (SQLite): a race kept in memory (race-cache.ts) is
-   * used without a look at its version. Else (PostgreSQL, where other processes may change a
-   * race) each request reads the race's version first.
+   * This process is the database's only writer (SQLite; PostgreSQL while no other process is
+   * heard: a function asked at each request): a race kept in memory (race-cache.ts) is used
+   * without a look at its version. Else (other processes may change a race, and their commits'
+   * notifications may not have come yet) each request reads the race's version first.
    */
-  readonly alone?: boolean;
+  readonly alone?: boolean | (() => boolean);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -289,7 +290,7 @@ export class RaceService {
     this.wantBots = o.wantBots;
     this.tookBots = o.tookBots;
     this.sharedBots = o.sharedBots;
-    this.repo = new RaceRepository(o.db, new RaceCache(o.alone ?? false));
+    this.repo = new RaceRepository(o.db, new RaceCache(typeof o.alone === 'function' ? o.alone : () => o.alone === true));
     this.auth = new Auth(this.repo);
     this.setups = new RaceSetups(o.course);
     this.reads = new ReadModels(this.repo, this.setups);
@@ -715,18 +716,23 @@ export class RaceService {
       if (!turn.ok) return turn;
       if (race.status !== 'running') return no(409, 'race', 'the race is over');
       const st = stateOf(race);
+      // The cards the turn showed of the seat's hand, for a correction (null: the seat's own orders).
+      let shown: Card[] | null = null;
       if (who.moderatorKey !== undefined) {
         // The moderator key opens no seat: it corrects a seat's orders only on a turn taken back
         // (a rewound turn has been played before), and the correction is logged for everybody.
         const at = await repo.turnPlayedAt(id, st.turn);
         if (at === undefined || at === null) return no(403, 'moderatorKey', `the moderator key opens no seat; a seat's orders may be corrected only on a turn taken back with rewind, and turn ${st.turn} has not been played yet`);
+        // Nor a hand: a correction uses only cards the turn showed when it was played (readCorrection).
+        const events = (await repo.turnEntries(id, st.turn)).flatMap((e) => (e.kind === 'game' ? [e.event as GameEvent] : []));
+        shown = shownCards(st, seat, events);
       }
       if (turn.value !== st.turn) return no(409, 'turn', `these orders are for turn ${turn.value}, but the race is at turn ${st.turn}`);
       if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
       const now = this.clock.now();
       if (race.deadline_at !== null && race.deadline_at <= now) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
       const setup = this.setups.setupOf(race);
-      const orders = readOrders(setup, st, seat, body);
+      const orders = shown ? readCorrection(setup, st, seat, body, shown) : readOrders(setup, st, seat, body);
       if (!orders.ok) return no(422, orders.error.field, orders.error.message);
       const mine = orders.value.written;
       const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };

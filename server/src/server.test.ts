@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { cardName } from '../../engine/src/index.js';
-import { call, freshDb, postgresAnswers, startServer, TestClock, until } from './testing.js';
+import { call, freshDb, postgresAnswers, shownProgram, startServer, TestClock, until } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const DIALECTS = ['sqlite', 'postgres'] as const;
@@ -235,7 +235,8 @@ for (const dialect of DIALECTS) {
     const { db } = await freshDb(dialect);
     const s = await startServer(db);
     try {
-      const race = await newRace(s.base);
+      // Seed 2: Ava's robot lives through turn 1 and shows the five cards her correction uses.
+      const race = await newRace(s.base, { deal: { secret: false, seed: 2 } });
       const mod = { 'x-moderator-key': race.moderatorKey };
       assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/pause`, {}, { 'x-moderator-key': 'nope' })).status, 401);
       assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/pause`, {}, mod)).status, 200);
@@ -253,9 +254,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/rewind`, {}, mod)).status, 200);
       const rewound = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
       assert.equal(rewound.turn, 1);
-      // A correction of Ava's orders by the moderator, then the turn is played again.
-      const you = await hand(s.base, race.id, 0, race.seats[0]!.token!);
-      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, mod)).status, 200);
+      // A correction of Ava's orders by the moderator (the cards her robot showed, in another order), then the turn is played again.
+      const shown = shownProgram((await call(s.base, 'GET', `/api/races/${race.id}/events`)).body, 0, 1);
+      assert.equal(shown.length, 5, 'Ava showed five cards');
+      assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: shown.reverse() }, mod)).status, 200);
       assert.equal((await call(s.base, 'GET', `/api/races/${race.id}`)).body.turn, 2);
       const rep = await call(s.base, 'GET', `/api/races/${race.id}/turns/1/report`);
       assert.equal(rep.body.report.registers.length, 5);

@@ -15,7 +15,7 @@ import type { StreamLimits } from './stream.js';
 import { shippedCourses } from './courses.js';
 import { migrate, openDb, type Db } from './db.js';
 import { RaceService } from './races.js';
-import type { GameState } from '../../engine/src/index.js';
+import { cardName, type GameState } from '../../engine/src/index.js';
 
 export class TestClock {
   constructor(public t = Date.UTC(2026, 10, 2, 9, 0)) {}
@@ -285,3 +285,13 @@ export async function exitsWithin(child: ChildProcess, ms: number): Promise<bool
 /** Resolves once the process has exited. */
 export const exited = (child: ChildProcess) =>
   new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+
+/**
+ * The cards a turn showed of a seat's program the first time it was played (its `revealed` entries,
+ * in register order), by name: what the moderator may correct the seat's orders with once the turn
+ * is taken back (docs/server.md, Moderator).
+ */
+export function shownProgram(entries: readonly { turn: number; event: { type: string; robot?: number; register?: number; card?: number } }[], seat: number, turn: number): string[] {
+  const shown = entries.filter((e) => e.turn === turn && e.event.type === 'revealed' && e.event.robot === seat);
+  return shown.slice(0, 5).sort((a, b) => a.event.register! - b.event.register!).map((e) => cardName(e.event.card!));
+}

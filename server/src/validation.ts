@@ -6,6 +6,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { jsonSyntaxError, lineColumn } from '../../boards/src/index.js';
 
 /** How deep a JSON body may nest: a course file is the deepest thing sent, at 6 levels. */
 export const MAX_JSON_DEPTH = 32;
@@ -142,6 +143,7 @@ export function prototypeKey(v: unknown, path = ''): string | null {
 /**
  * JSON bodies: fastify's own parser (which refuses __proto__ and constructor keys), after a depth
  * check; a body refused for such a key is answered 422 naming it, not as JSON that does not parse.
+ * A key written twice in one object is refused 422 (`body`, naming its line and column).
  */
 export function boundJsonDepth(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
@@ -162,6 +164,14 @@ export function boundJsonDepth(app: FastifyInstance): void {
         const at = prototypeKey(plain);
         if (at) return done(Object.assign(new Error('a key "__proto__", or "constructor" holding "prototype", is refused: no field has that name, and it could reach an object\'s prototype'), { statusCode: 422, field: at }), undefined);
         return done(error, undefined);
+      }
+      // A key written twice in one object: JSON.parse keeps the last in silence (orders with two
+      // "program"s played the second); refused as the project's one JSON reader refuses it.
+      const text = (body as string).charCodeAt(0) === 0xfeff ? (body as string).slice(1) : (body as string);
+      const twice = jsonSyntaxError(text, MAX_JSON_DEPTH + 1);
+      if (twice) {
+        const { line, column } = lineColumn(text, twice.pos);
+        return done(Object.assign(new Error(`line ${line}, column ${column}: ${twice.message}`), { statusCode: 422, field: 'body' }), undefined);
       }
       return done(null, value);
     });

@@ -6,6 +6,7 @@
  * (`boards[1]`, `flags[0]`, `start`, `starts[2]`).
  */
 import { composeBoards, courseRuleSets, parseBoard, parseCourse, validateCourse, type Board, type BoardJson, type Course, type Rotation, type Square } from '../../engine/src/index.js';
+import { jsonSyntaxError, lineColumn } from '../../boards/src/json-text.js';
 
 export interface Placed {
   board: string;
@@ -64,6 +65,23 @@ export function toJson(d: Draft): Record<string, unknown> {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isSquare = (v: unknown): v is Square => Array.isArray(v) && v.length === 2 && v.every((n) => Number.isInteger(n) && n >= 0 && n < 48);
+
+/**
+ * A course file's text (an upload, or text pasted) read into a draft: by the project's one JSON
+ * reader (the server's and the command line's: a key written twice is refused, not taken as its
+ * last as JSON.parse takes it), then `fromJson`. The refusal says where: `is not JSON: line 3,
+ * column 12: ...` or `is not a course file: flags[1]: ...`.
+ */
+export function fromText(text: string): { ok: true; draft: Draft } | { ok: false; message: string } {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bad = jsonSyntaxError(body);
+  if (bad) {
+    const { line, column } = lineColumn(body, bad.pos);
+    return { ok: false, message: `is not JSON: line ${line}, column ${column}: ${bad.message}` };
+  }
+  const read = fromJson(JSON.parse(body));
+  return read.ok ? read : { ok: false, message: `is not a course file: ${read.field}: ${read.message}` };
+}
 
 /**
  * A course file (an upload, or text pasted) read into a draft: its shape only, naming the field of

@@ -8,7 +8,7 @@
 import { DEFAULT_RULE_SET, RULE_SETS, type BoardJson, type Rotation, type Square } from '../../engine/src/index.js';
 import { api, createRace, ApiError, botSeats, byId, h, keepYourName, yourName, type CourseInfo } from './api.js';
 import { BoardView } from './board.js';
-import { addBoard, check, fromJson, place, ruleSetsOf, toJson, type Checked, type Draft, type ShippedBoard } from './editor-model.js';
+import { addBoard, check, fromText, place, ruleSetsOf, toJson, type Checked, type Draft, type ShippedBoard } from './editor-model.js';
 
 let shipped: ShippedBoard[] = [];
 const lookup = (name: string): BoardJson | undefined => shipped.find((b) => b.name === name)?.board;
@@ -171,16 +171,9 @@ function listen(view: BoardView, viewport: HTMLElement): void {
 /** Reads a course file (uploaded or pasted) into the editor, or says what is wrong with it. */
 function load(text: string, from: string): void {
   const out = byId('file-error');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    out.textContent = `${from} is not JSON: ${(e as Error).message}`;
-    return;
-  }
-  const read = fromJson(json);
+  const read = fromText(text);
   if (!read.ok) {
-    out.textContent = `${from} is not a course file: ${read.field}: ${read.message}`;
+    out.textContent = `${from} ${read.message}`;
     return;
   }
   out.textContent = '';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { boardNames, courseFromJson, loadBoard, loadCourse } from '../../boards/src/index.js';
 import { courseFile, describeFold, type BoardJson } from '../../engine/src/index.js';
-import { addBoard, check, fromJson, place, ruleSetsOf, toJson, type Draft } from '../src/editor-model.js';
+import { addBoard, check, fromJson, fromText, place, ruleSetsOf, toJson, type Draft } from '../src/editor-model.js';
 
 const shipped = new Map(boardNames().map((n) => {
   const b = loadBoard(n);
@@ -109,4 +109,15 @@ test('any file read into the editor is a draft or a refusal naming a field, and 
     const c = check(read.draft, lookup);
     for (const p of c.problems) assert.ok(typeof p.field === 'string' && typeof p.message === 'string');
   }), { numRuns: 1000, seed: 5 });
+});
+
+test('an imported course file with a key written twice is refused at the second, as the server and the command line refuse it (JSON.parse took the last flags in silence)', () => {
+  const text = '{\n  "name": "Twice", "players": [1, 4], "complexity": "easy", "time": "short",\n  "boards": [{"board": "atoll", "x": 0, "y": 0}],\n  "flags": [[9, 3]],\n  "flags": [[5, 6]]\n}\n';
+  const read = fromText(text);
+  assert.equal(read.ok, false);
+  assert.equal(!read.ok && read.message, 'is not JSON: line 5, column 3: the key "flags" a second time in one object (first at line 4, column 3); expected each key once');
+  // Written once, the same file reads; a byte-order mark is skipped, as the command line skips it.
+  const once = fromText(`\ufeff${text.replace(/,\n  "flags": \[\[5, 6\]\]/, '')}`);
+  assert.ok(once.ok && once.draft.flags.length === 1, JSON.stringify(once));
+  assert.equal((fromText('{"name": "x",}') as { message: string }).message, 'is not JSON: line 1, column 14: expected a property name in double quotes, found "}"');
 });

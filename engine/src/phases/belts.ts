@@ -17,8 +17,7 @@ import { foldTurn, turnWithFold } from '../cube.js';
  * (000 L231-235; 001 L129). Virtual robots interact with no robot (000 L107).
  */
 export function beltStep(ctx: Ctx, expressOnly: boolean): void {
-  const n = boardRiders(ctx, expressOnly);
-  if (n) carryRiders(ctx, n);
+  belts(ctx, expressOnly ? EXPRESS : ALL);
 }
 
 /**
@@ -28,34 +27,27 @@ export function beltStep(ctx: Ctx, expressOnly: boolean): void {
  * Otherwise the express riders move first and the all-belts step looks again.
  */
 export function expressThenAllBelts(ctx: Ctx): void {
-  const n = boardRiders(ctx, false);
-  if (!n) return;
-  const { riders, tx, ty, stuck, express } = ctx.work;
-  let m = 0;
-  for (let a = 0; a < n; a++) {
-    if (!express[a]) continue;
-    riders[m] = riders[a]!;
-    tx[m] = tx[a]!;
-    ty[m] = ty[a]!;
-    stuck[m++] = stuck[a]!;
-  }
-  if (!m) {
-    carryRiders(ctx, n);
-    return;
-  }
-  carryRiders(ctx, m);
-  beltStep(ctx, false);
+  belts(ctx, EXPRESS_THEN_ALL);
 }
 
+/** `belts`' modes: the express step, the all-belts step, and the two in turn (classic). */
+const EXPRESS = 0, ALL = 1, EXPRESS_THEN_ALL = 2;
+
 /**
- * The robots on a belt of the given kinds, in robot order, into the workspace's scratch: `riders`,
- * their targets (`tx`, `ty`), whether a wall, ledge or repulsor field holds them (`stuck`) and
- * whether they ride an express belt (`express`). Returns how many.
+ * The belt steps in one function, the look at the robots and the carry on the same locals (two
+ * functions, each with its entry checks and its reads of the board and the scratch, were a sixth
+ * of a register's instructions). Each round: the robots on a belt of the mode's kinds, in robot
+ * order, into the workspace's scratch (`riders`, their targets `tx`, `ty`, whether a wall, ledge
+ * or repulsor field holds them `stuck`, whether they ride an express belt `express`); then they
+ * move one square each, all at once. EXPRESS_THEN_ALL carries the express riders, if any, and
+ * then looks again for all belts' riders.
  */
-function boardRiders(ctx: Ctx, expressOnly: boolean): number {
+function belts(ctx: Ctx, mode: number): void {
   const b = ctx.board;
-  const w = b.width;
+  const w = b.width, h = b.height;
   const robots = ctx.state.robots;
+  const { floor, beltDir } = b;
+  const occ = ctx.occ;
   // The workspace's scratch arrays, grown to the number of robots.
   const work = ctx.work;
   if (work.riders.length < robots.length) {
@@ -69,110 +61,121 @@ function boardRiders(ctx: Ctx, expressOnly: boolean): number {
   // A plain step (`Board.plainStep`: no wall, ledge, edge, hole or repulsor field on the way, the
   // Dice Rule's walls not standing, no cube) needs none of the element rules below.
   const plainSteps = ctx.walls === b.walls && !b.fold ? b.plainStep : null;
-  // Out of the loop: the optimized loop tested the parameter as any value, on every robot.
-  const anyBelt = expressOnly ? Floor.Express : Floor.Belt;
-  let n = 0;
-  for (let i = 0; i < robots.length; i++) {
-    const r = robots[i]!;
-    if (r.status !== 'active') continue;
-    const c = r.y * w + r.x;
-    const f = b.floor[c]!;
-    if (f === Floor.Express || f === anyBelt) {
-      const d = b.beltDir[c]! as Dir;
+  for (;;) {
+    // Out of the loop: the optimized loop tested the kind as any value, on every robot.
+    const anyBelt = mode === EXPRESS ? Floor.Express : Floor.Belt;
+    let n = 0;
+    let expressRiders = 0;
+    for (let i = 0; i < robots.length; i++) {
+      const r = robots[i]!;
+      if (r.status !== 'active') continue;
+      const c = r.y * w + r.x;
+      const f = floor[c]!;
+      if (f !== Floor.Express && f !== anyBelt) continue;
+      const d = beltDir[c]! as Dir;
       riders[n] = i;
       tx[n] = r.x + dx(d);
       ty[n] = r.y + dy(d);
-      express[n] = f === Floor.Express ? 1 : 0;
+      if (f === Floor.Express) {
+        express[n] = 1;
+        expressRiders++;
+      } else express[n] = 0;
       if (plainSteps && plainSteps[c]! & (1 << d)) {
         stuck[n++] = 0;
         continue;
       }
       // Over a fold of a cube course, onto the board attached there (004 L179).
-      const over = b.fold ? b.fold.across[(r.y * w + r.x) * 4 + d]! : -1;
+      const over = b.fold ? b.fold.across[c * 4 + d]! : -1;
       if (over >= 0) (tx[n] = over % w), (ty[n] = (over - tx[n]!) / w);
       // A belt cannot carry a robot through a wall, up a ledge or into a repulsor field.
       stuck[n] = shut(ctx, r.x, r.y, d) || isRepulsor(ctx, tx[n]!, ty[n]!) ? 1 : 0;
       n++;
     }
-  }
-  return n;
-}
-
-/** The `n` riders of the workspace's scratch (`boardRiders`) move one square each, all at once. */
-function carryRiders(ctx: Ctx, n: number): void {
-  const b = ctx.board;
-  const w = b.width;
-  const robots = ctx.state.robots;
-  const { riders, tx, ty, stuck } = ctx.work;
-  const plainSteps = ctx.walls === b.walls && !b.fold ? b.plainStep : null;
-  // Conflicts between real riders: one target, or a swap.
-  for (let a = 0; a < n; a++) {
-    const ra = robots[riders[a]!]!;
-    if (ra.virtual || stuck[a]) continue;
-    for (let c = a + 1; c < n; c++) {
-      const rc = robots[riders[c]!]!;
-      if (rc.virtual || stuck[c]) continue;
-      const same = tx[a] === tx[c] && ty[a] === ty[c];
-      const swap = tx[a] === rc.x && ty[a] === rc.y && tx[c] === ra.x && ty[c] === ra.y;
-      if (same || swap) stuck[a] = stuck[c] = 1; // 000 L233 "neither robot moves"
+    if (!n) return;
+    // Classic's express step first, when someone rides an express belt: those riders only.
+    const again = mode === EXPRESS_THEN_ALL && expressRiders > 0;
+    if (again) {
+      let m = 0;
+      for (let a = 0; a < n; a++) {
+        if (!express[a]) continue;
+        riders[m] = riders[a]!;
+        tx[m] = tx[a]!;
+        ty[m] = ty[a]!;
+        stuck[m++] = stuck[a]!;
+      }
+      n = m;
     }
-  }
-  // A robot ahead that stays blocks the rider, and so on back along the line (000 L235).
-  for (let changed = true; changed; ) {
-    changed = false;
+    // Conflicts between real riders: one target, or a swap.
     for (let a = 0; a < n; a++) {
-      if (stuck[a] || robots[riders[a]!]!.virtual) continue;
-      const x = tx[a]!, y = ty[a]!;
-      if (x < 0 || y < 0 || x >= w || y >= b.height) continue;
-      const j = ctx.occ[y * w + x]!;
-      if (!j) continue;
-      let k = n - 1;
-      while (k >= 0 && riders[k] !== j - 1) k--;
-      if (k < 0 || stuck[k]) {
-        stuck[a] = 1;
-        changed = true;
+      const ra = robots[riders[a]!]!;
+      if (ra.virtual || stuck[a]) continue;
+      for (let c = a + 1; c < n; c++) {
+        const rc = robots[riders[c]!]!;
+        if (rc.virtual || stuck[c]) continue;
+        const same = tx[a] === tx[c] && ty[a] === ty[c];
+        const swap = tx[a] === rc.x && ty[a] === rc.y && tx[c] === ra.x && ty[c] === ra.y;
+        if (same || swap) stuck[a] = stuck[c] = 1; // 000 L233 "neither robot moves"
       }
     }
-  }
-  // Everyone who moves leaves first, then arrives: the moves are simultaneous.
-  for (let a = 0; a < n; a++) {
-    if (stuck[a]) continue;
-    const r = robots[riders[a]!]!;
-    if (!r.virtual && ctx.occ[r.y * w + r.x] === riders[a]! + 1) ctx.occ[r.y * w + r.x] = 0;
-  }
-  for (let a = 0; a < n; a++) {
-    if (stuck[a]) continue;
-    const i = riders[a]!;
-    const r = robots[i]!;
-    const from = r.y * w + r.x;
-    let carry = b.beltDir[from]! as Dir;
-    const x = tx[a]!, y = ty[a]!;
-    ctx.events?.push({ type: 'carried', robot: i, from: square(r.x, r.y), to: square(x, y), express: b.floor[from] === Floor.Express });
-    if (plainSteps && plainSteps[from]! & (1 << carry)) {
-      // On the board, onto floor, no ledge crossed, no fold: it arrives, and a belt may turn it.
-      r.x = x;
+    // A robot ahead that stays blocks the rider, and so on back along the line (000 L235).
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let a = 0; a < n; a++) {
+        if (stuck[a] || robots[riders[a]!]!.virtual) continue;
+        const x = tx[a]!, y = ty[a]!;
+        if (x < 0 || y < 0 || x >= w || y >= h) continue;
+        const j = occ[y * w + x]!;
+        if (!j) continue;
+        let k = n - 1;
+        while (k >= 0 && riders[k] !== j - 1) k--;
+        if (k < 0 || stuck[k]) {
+          stuck[a] = 1;
+          changed = true;
+        }
+      }
+    }
+    // Everyone who moves leaves first, then arrives: the moves are simultaneous.
+    for (let a = 0; a < n; a++) {
+      if (stuck[a]) continue;
+      const r = robots[riders[a]!]!;
+      if (!r.virtual && occ[r.y * w + r.x] === riders[a]! + 1) occ[r.y * w + r.x] = 0;
+    }
+    for (let a = 0; a < n; a++) {
+      if (stuck[a]) continue;
+      const i = riders[a]!;
+      const r = robots[i]!;
+      const from = r.y * w + r.x;
+      let carry = beltDir[from]! as Dir;
+      const x = tx[a]!, y = ty[a]!;
+      ctx.events?.push({ type: 'carried', robot: i, from: square(r.x, r.y), to: square(x, y), express: floor[from] === Floor.Express });
+      if (plainSteps && plainSteps[from]! & (1 << carry)) {
+        // On the board, onto floor, no ledge crossed, no fold: it arrives, and a belt may turn it.
+        r.x = x;
+        r.y = y;
+        if (!r.virtual) occ[y * w + x] = i + 1;
+        turnOnArrival(ctx, i, carry);
+        continue;
+      }
+      if (x < 0 || y < 0 || x >= w || y >= h || isHole(ctx, x, y)) {
+        fall(ctx, i, x, y);
+        continue;
+      }
+      r.x = x; // not relocate(): the old square was cleared above
       r.y = y;
-      if (!r.virtual) ctx.occ[y * w + x] = i + 1;
-      turnOnArrival(ctx, i, carry);
-      continue;
+      if (!r.virtual) occ[y * w + x] = i + 1;
+      // A drop down a ledge first: a robot its damage destroys is removed where it lands, and the
+      // belt there does not turn it (RULES.md "Expansion elements (003)").
+      afterCrossing(ctx, i, from, carry, -1);
+      const turn = b.fold ? foldTurn(b, from, carry) : 0;
+      if (turn && r.status === 'active') {
+        // Carried over a fold: it turns with the floor, and arrives going the way the floor turned.
+        turnWithFold(ctx, i, turn);
+        carry = ((carry + turn) & 3) as Dir;
+      }
+      if (r.status === 'active') turnOnArrival(ctx, i, carry);
     }
-    if (x < 0 || y < 0 || x >= w || y >= b.height || isHole(ctx, x, y)) {
-      fall(ctx, i, x, y);
-      continue;
-    }
-    r.x = x; // not relocate(): the old square was cleared above
-    r.y = y;
-    if (!r.virtual) ctx.occ[y * w + x] = i + 1;
-    // A drop down a ledge first: a robot its damage destroys is removed where it lands, and the
-    // belt there does not turn it (RULES.md "Expansion elements (003)").
-    afterCrossing(ctx, i, from, carry, -1);
-    const turn = b.fold ? foldTurn(b, from, carry) : 0;
-    if (turn && r.status === 'active') {
-      // Carried over a fold: it turns with the floor, and arrives going the way the floor turned.
-      turnWithFold(ctx, i, turn);
-      carry = ((carry + turn) & 3) as Dir;
-    }
-    if (r.status === 'active') turnOnArrival(ctx, i, carry);
+    if (!again) return;
+    mode = ALL;
   }
 }
 
