@@ -36,6 +36,25 @@ function deaf(url: string): Promise<WebSocket> {
   });
 }
 
+/** A race's log in memory: `add(n)` appends n entries, as commits would, and returns the last seq. */
+function noteLog() {
+  const log: Entry[] = [];
+  const add = (n: number) => {
+    for (let k = 0; k < n; k++) log.push({ seq: log.length + 1, turn: 1, kind: 'race', event: { type: 'note' } as unknown as Entry['event'] });
+    return log.length;
+  };
+  return { log, add };
+}
+
+/** A stream hub of race 'r' over `source` (a page of 10), its WebSocket server, and a client of it from the start. */
+async function hubAndClient(source: StreamSource) {
+  const hub = new StreamHub(source, { page: 10 });
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  wss.on('connection', (socket) => hub.attach(socket, 'r', 0, '127.0.0.1'));
+  await new Promise((r) => wss.once('listening', r));
+  return { hub, wss, client: streamClient(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`) };
+}
+
 const serverSockets = (s: TestServer) => [...(s.app as unknown as { websocketServer: { clients: Set<WebSocket> } }).websocketServer.clients];
 
 test('200 stream clients that never read hold at most a page of the backlog each, and one that reads gets it all once, in order', { timeout: 120_000 }, async () => {
@@ -150,11 +169,7 @@ test('entries a commit of this process hands over are sent without a database re
     entries: async (_id, after, limit) => (reads++, { ok: true, value: log.slice(after, after + limit) }),
     lastSeq: async () => log.length,
   };
-  const hub = new StreamHub(source, { page: 10 });
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  wss.on('connection', (socket) => hub.attach(socket, 'r', 0, '127.0.0.1'));
-  await new Promise((r) => wss.once('listening', r));
-  const client = streamClient(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`);
+  const { hub, wss, client } = await hubAndClient(source);
   try {
     await until('the backlog', () => client.seqs.length === 5);
     // The catching-up client's reads are done once it follows the live batches.
@@ -201,11 +216,7 @@ test('one address may hold only so many streams', async () => {
 });
 
 test('a stream whose database reads fail for a moment keeps its client: its backlog and the entries committed meanwhile arrive once, in order, when reads succeed again', { timeout: 30_000 }, async () => {
-  const log: Entry[] = [];
-  const add = (n: number) => {
-    for (let k = 0; k < n; k++) log.push({ seq: log.length + 1, turn: 1, kind: 'race', event: { type: 'note' } as unknown as Entry['event'] });
-    return log.length;
-  };
+  const { log, add } = noteLog();
   add(30);
   let failing = 3; // the next reads that fail, as while PostgreSQL replaces a terminated connection
   let failed = 0;
@@ -253,11 +264,7 @@ test('a stream whose database reads fail for a moment keeps its client: its back
 });
 
 test('a commit announced while a race\'s first stream client looks up where its live reads begin comes to it at once, with no later commit to wake the stream', { timeout: 30_000 }, async () => {
-  const log: Entry[] = [];
-  const add = (n: number) => {
-    for (let k = 0; k < n; k++) log.push({ seq: log.length + 1, turn: 1, kind: 'race', event: { type: 'note' } as unknown as Entry['event'] });
-    return log.length;
-  };
+  const { log, add } = noteLog();
   add(3);
   // The first client's look-up of the last seq is held: it reads the race as it was before the commit below.
   let asked!: () => void;
@@ -271,11 +278,7 @@ test('a commit announced while a race\'s first stream client looks up where its 
       return new Promise<number>((r) => (answer = () => r(seen)));
     },
   };
-  const hub = new StreamHub(source, { page: 10 });
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  wss.on('connection', (socket) => hub.attach(socket, 'r', 0, '127.0.0.1'));
-  await new Promise((r) => wss.once('listening', r));
-  const client = streamClient(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`);
+  const { hub, wss, client } = await hubAndClient(source);
   try {
     await lookedUp;
     // A commit (of another process: nothing handed over) announced meanwhile: the race's last one.
