@@ -249,6 +249,9 @@ export class Judge {
     const settings = this.setup.settings;
     const life = (lives: number) => (settings.infiniteLives ? this.lifeCost(3) / 2 : this.lifeCost(lives));
     const b = m.board;
+    // The re-entry part depends only on the flags touched and the archive: computed once for each
+    // (the archive seldom changes within a turn), not at every node.
+    let reFlags = -1, reX = 0, reY = 0, reentry = 0;
     return (sim, reg) => {
       const r = sim.robots[me]!;
       const flags = r.flags;
@@ -257,8 +260,14 @@ export class Judge {
       const left = 5 - reg;
       if (m.fewest[flags]![s]! <= left) return Infinity;
       const ending = -(m.after[flags]! + m.nearest[flags]![left]![s]! + this.damageCost(Math.max(0, r.damage - mostRepair)));
-      const [ax, ay] = r.archive ?? r.start;
-      const reentry = Math.min(this.nearestSite(flags), ...[0, 1, 2, 3].map((d) => togo(m, flags, ax, ay, d, 1)));
+      const at = r.archive ?? r.start;
+      const ax = at[0], ay = at[1];
+      if (flags !== reFlags || ax !== reX || ay !== reY) {
+        reFlags = flags;
+        reX = ax;
+        reY = ay;
+        reentry = Math.min(this.nearestSite(flags), togo(m, flags, ax, ay, 0, 1), togo(m, flags, ax, ay, 1, 1), togo(m, flags, ax, ay, 2, 1), togo(m, flags, ax, ay, 3, 1));
+      }
       return Math.max(ending, -(reentry + life(r.lives))) + BOUND_SLACK;
     };
   }

@@ -6,7 +6,7 @@
  * dealt (the engine's `checkOrders`, once), and gives them back as written (`SeatOrders`, what a
  * server keeps and shows) and as the engine enters them at the deadline (`CheckedTurn`).
  */
-import { cardName, handCard, type Card } from './cards.js';
+import { cardName, handCard, upgradeOf, type Card } from './cards.js';
 import type { Setup } from './context.js';
 import type { GameEvent } from './events.js';
 import { facingChoosable } from './game.js';
@@ -144,7 +144,8 @@ export function shownCards(st: GameState, seat: number, events: readonly GameEve
  * of the hand, so that no answer depends on a card that was never shown: a card the robot holds
  * unplayed is refused exactly as one it does not hold (issue 13: the moderator key opens no hand).
  * For the same reason every open register names a card (the random fill would draw from the cards
- * never shown), and in a race whose options are secret a correction makes no option decisions.
+ * never shown), and in a race whose options are secret a correction makes no option decisions,
+ * plays no gear's code and joins no cards (each would be taken only from a robot holding the option).
  */
 export function readCorrection(setup: Setup, st: GameState, seat: number, body: unknown, shown: readonly Card[]): Result<{ written: SeatOrders; turn: CheckedTurn }> {
   const r = st.robots[seat];
@@ -160,6 +161,9 @@ export function readCorrection(setup: Setup, st: GameState, seat: number, body: 
     const named = !needsCards(r) || (Array.isArray(body.program) && body.program.every((c) => c !== null));
     if (!named) return err('program', `a correction names a card for every open register, from those ${r.name} showed when turn ${st.turn} was played (${hand.map(cardName).join(' ') || 'none'}): the random fill would draw from cards never shown`);
     if (setup.settings.secretOptions && body.choices !== undefined && body.choices !== null) return err('choices', 'the options are secret in this race: a correction makes no option decisions');
+    // A gear's code or two cards joined in a register is taken only from a robot holding the option.
+    const onOption = (c: unknown) => typeof c === 'string' && c.length <= MAX_ENTRY && ((e) => typeof e !== 'string' && (e.joined !== 0 || upgradeOf(e.card) !== undefined))(readEntry(c, setup.rules));
+    if (setup.settings.secretOptions && Array.isArray(body.program) && body.program.some(onOption)) return err('program', 'the options are secret in this race: a correction plays no gear\'s code (F0, F4, B2) and joins no cards');
   }
   return readOrders(setup, { ...st, robots: st.robots.map((x, i) => (i === seat ? { ...x, hand } : x)) }, seat, body);
 }

@@ -238,8 +238,9 @@ function heldSocket() {
  * Two server processes on one PostgreSQL database, in this one: each a race service with its own
  * pool (its statements and round trips counted) and its own stream hub, the NOTIFY between them
  * played by handing each commit's notification, as fanout.ts writes and reads it, to the other.
+ * With `held`, the notifications wait there, each process's in order, until the test hands them on.
  */
-async function twoCounted() {
+async function twoCounted(held?: (() => void)[][]) {
   const fresh = await freshDb('postgres');
   await fresh.db.destroy();
   const clock = new TestClock();
@@ -248,10 +249,14 @@ async function twoCounted() {
     const { db, stats } = openDb({ url: fresh.url! });
     const service = new RaceService({
       db, clock, course: (n) => courses.get(n), alone: false,
-      published: (id, seq, note) => setImmediate(() => {
-        const heard = readNotification(ENTRIES_CHANNEL, entriesPayload(`p${k}`, id, seq, note), `p${1 - k}`);
-        if (heard?.kind === 'entries') procs[1 - k]!.service.committedElsewhere(heard.race, heard.seq, heard.note);
-      }),
+      published: (id, seq, note) => {
+        const tell = () => {
+          const heard = readNotification(ENTRIES_CHANNEL, entriesPayload(`p${k}`, id, seq, note), `p${1 - k}`);
+          if (heard?.kind === 'entries') procs[1 - k]!.service.committedElsewhere(heard.race, heard.seq, heard.note);
+        };
+        if (held) held[k]!.push(tell);
+        else setImmediate(tell);
+      },
     });
     const hub = new StreamHub({
       entries: (id, after, limit) => service.entries(id, after, limit),
@@ -325,6 +330,71 @@ test('[postgres] two processes: a turn as the benchmark plays it (a person on ea
     // by the other process in one round trip (its entries, the turns played and dealt, the race: 3),
     // its frame made from the turn's log kept there. (On 079da87: 25 statements, 12 round trips.)
     assert.deepEqual(perTurn.slice(1), Array(6).fill({ statements: 15, roundTrips: 9 }), JSON.stringify(perTurn));
+  } finally {
+    await close();
+  }
+});
+
+test('[postgres] two processes: a commit noted while the other process reads back the turn played before it waits for that read; the race kept there ends at the database\'s version, and its streams are handed each commit\'s entries in order', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 60_000 }, async () => {
+  const held: (() => void)[][] = [[], []];
+  const { procs, observer, close } = await twoCounted(held);
+  const [A, B] = [procs[0]!.service, procs[1]!.service];
+  const next = () => held[0]!.shift()!();
+  try {
+    const created = await A.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    assert.ok(created.ok);
+    const { id, seats } = created.value;
+    const put = async (seat: number, turn: number) => {
+      const you = await A.seat(id, seat, seats[seat]!.token!);
+      assert.ok(you.ok && you.value.turn === turn && you.value.you.needsProgram, JSON.stringify(you));
+      assert.ok((await A.submit(id, seat, { token: seats[seat]!.token! }, { turn, program: you.value.you.hand.slice(0, you.value.you.openRegisters.length) })).ok);
+    };
+    // B keeps the race (a seat view there) and streams it to a client.
+    assert.ok((await B.seat(id, 1, seats[1]!.token!)).ok);
+    const client = heldSocket();
+    procs[1]!.hub.attach(client.socket, id, 0, 'client');
+    const first = (await observer.selectFrom('races').select('last_seq').where('id', '=', id).executeTakeFirstOrThrow()).last_seq;
+    await until('the client to have the race\'s first entries', () => client.got.seqs.length === first);
+    const told: { seq: number; handed: boolean }[] = [];
+    B.bus.on('committed', (_id: string, seq: number, entries?: readonly Entry[]) => told.push({ seq, handed: entries !== undefined }));
+    // Turn 1 played on A (Ava's orders, then Bob's): two notes; B follows the first.
+    await put(0, 1);
+    await put(1, 1);
+    assert.equal(held[0]!.length, 2);
+    next();
+    // B's read of the play is held once PostgreSQL has answered it (the race at the play's version
+    // then), while Ava's orders of turn 2 are committed on A and their note arrives.
+    const repo = (B as unknown as { repo: { db: object; cache: { get(id: string): { race: { version: number } } | undefined } } }).repo;
+    const db = repo.db as { executeQuery: (...a: unknown[]) => Promise<unknown> };
+    let answered!: () => void;
+    const read = new Promise<void>((r) => (answered = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    repo.db = new Proxy(db, {
+      get: (target, key) => key === 'executeQuery'
+        ? async (...a: unknown[]) => {
+          const got = await target.executeQuery(...a);
+          // The read of the play (db.ts `together`), not a stream's.
+          if ((a[0] as { sql: string }).sql !== '-- pipelined') return got;
+          answered();
+          await gate;
+          return got;
+        }
+        : typeof Reflect.get(target, key) === 'function' ? (Reflect.get(target, key) as (...a: unknown[]) => unknown).bind(target) : Reflect.get(target, key),
+    });
+    next();
+    await read;
+    repo.db = db;
+    await put(0, 2);
+    next();
+    release();
+    const row = await observer.selectFrom('races').select(['version', 'last_seq']).where('id', '=', id).executeTakeFirstOrThrow();
+    await until('B told of the last commit', () => told.some((t) => t.seq === row.last_seq));
+    await until('the client to have every entry', () => client.got.seqs.length === row.last_seq);
+    assert.deepEqual(client.got.seqs, Array.from({ length: row.last_seq }, (_, k) => k + 1));
+    assert.equal(repo.cache.get(id)?.race.version, Number(row.version), 'the race kept on B is at the database\'s version');
+    assert.deepEqual(told.map((t) => t.seq), [...told.map((t) => t.seq)].sort((a, b) => a - b), `B's streams told of the commits in order: ${JSON.stringify(told)}`);
+    assert.ok(told.every((t) => t.handed), `each commit's entries handed to B's streams, none read: ${JSON.stringify(told)}`);
   } finally {
     await close();
   }

@@ -137,3 +137,31 @@ test('pbem upgrade codes are orders only for a robot holding the upgrade', async
     await db.destroy();
   }
 });
+
+test('Secret Options: a correction on a turn taken back joins no cards, so its answer does not tell who holds Dual Processor', async () => {
+  const { s, race, close } = await optionRace({ secretOptions: true, optionDeck: ['Dual Processor', 'Shield'] });
+  try {
+    const mod = { 'x-moderator-key': race.moderatorKey };
+    const hands = [(await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0]!.token))).body.you, (await call(s.base, 'GET', `/api/races/${race.id}/seats/1`, undefined, auth(race.seats[1]!.token))).body.you];
+    assert.deepEqual(hands.map((y) => y.options), [['Dual Processor'], ['Shield']]);
+    for (const k of [0, 1]) assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/${k}/orders`, { turn: 1, program: hands[k].hand.slice(0, 5) }, auth(race.seats[k]!.token))).status, 200);
+    assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/rewind`, {}, mod)).status, 200);
+    assert.equal((await call(s.base, 'POST', `/api/races/${race.id}/moderator/pause`, {}, mod)).status, 200);
+    const said: string[] = [];
+    for (const k of [0, 1]) {
+      const p: string[] = hands[k].hand.slice(0, 5);
+      // Each move card joined with each turn card the seat played (Dual Processor's pairs), the fifth
+      // register a card again: without the guard, the holder was refused for that, the other for the option.
+      for (const move of p.filter((c) => /^[FB]/.test(c))) for (const turn of p.filter((c) => /^[LR]/.test(c))) {
+        const rest = p.filter((c) => c !== move && c !== turn);
+        const r = await call(s.base, 'PUT', `/api/races/${race.id}/seats/${k}/orders`, { turn: 1, program: [`${move}+${turn}`, ...rest, rest[0]] }, mod);
+        said.push(JSON.stringify([r.status, r.body]).replace(/[FBLRU]\d?:\d+/g, 'a card').replaceAll(hands[k].name ?? (k ? 'Bob' : 'Ava'), 'the robot'));
+      }
+    }
+    assert.ok(said.length >= 2, 'pairs were tried');
+    assert.equal(new Set(said).size, 1, said.join('\n'));
+    assert.match(said[0]!, /^\[422,.*"field":"program".*secret/);
+  } finally {
+    await close();
+  }
+});

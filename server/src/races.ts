@@ -270,6 +270,8 @@ export class RaceService {
   /** Races whose turn waits for the bots of another process (`wantBots`): decided here too once the timer fires, unless one took it. */
   private readonly askedForBots = new Map<string, { turn: number; timer: NodeJS.Timeout }>();
   private readonly sharedBots: RaceServiceOptions['sharedBots'];
+  /** Races whose last note from another process is being followed (a play read back): the next note waits for it (`committedElsewhere`). */
+  private readonly following = new Map<string, Promise<void>>();
   /** The bots' orders another process decided (`botsDecided`), by race: its latest turn's. */
   private readonly botsOfOthers = new Map<string, { turn: number; bots: string; orders: Record<number, BotTurn> }>();
   /**
@@ -1119,16 +1121,32 @@ export class RaceService {
    * dealt turn in one round trip, the played turn's frame made from the turn's log kept here.
    * Otherwise the kept race is let go (the next request reads it at once rather than look at its
    * version first) and the streams read the entries.
+   *
+   * A race's notes are followed one after the other: one that comes while the play before it is
+   * being read waits for that read (`following`). Else it would find the copy kept at the version
+   * before the play and let it go, and the read, coming back, would keep the play's version, older
+   * than the database's, and hand the streams the play after the later commit.
    */
   committedElsewhere(id: string, lastSeq: number, note?: ChangeNote): void {
+    const before = this.following.get(id);
+    const now = before ? before.then(() => this.followNote(id, lastSeq, note)) : this.followNote(id, lastSeq, note);
+    if (!now) return;
+    this.following.set(id, now);
+    void now.then(() => {
+      if (this.following.get(id) === now) this.following.delete(id);
+    });
+  }
+
+  /** One note of another process's commit, followed (`committedElsewhere`); a promise while its play is read, settled (never rejected) once followed. */
+  private followNote(id: string, lastSeq: number, note?: ChangeNote): Promise<void> | undefined {
     const told = note ? this.repo.follow(id, lastSeq, note) : null;
     if (told) return void this.bus.emit('committed', id, lastSeq, told);
-    if (note?.dealt === undefined || note.entries) return this.letGo(id, lastSeq);
-    void this.repo.followPlay(id, lastSeq, note).then((got) => {
+    if (note?.dealt === undefined || note.entries) return void this.letGo(id, lastSeq);
+    return this.repo.followPlay(id, lastSeq, note).then((got) => {
       if (!got) return this.letGo(id, lastSeq);
       this.bus.emit('committed', id, lastSeq, got.entries, this.playedElsewhere(id, got));
-    }, (e: Error) => {
-      console.error(`race ${id}: reading the turn another process played failed (${e.message}); its streams read it`);
+    }).catch((e: Error) => {
+      console.error(`race ${id}: following the turn another process played failed (${e.message}); its streams read it`);
       this.letGo(id, lastSeq);
     });
   }

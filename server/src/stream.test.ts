@@ -251,3 +251,41 @@ test('a stream whose database reads fail for a moment keeps its client: its back
     await new Promise((r) => wss.close(r));
   }
 });
+
+test('a commit announced while a race\'s first stream client looks up where its live reads begin comes to it at once, with no later commit to wake the stream', { timeout: 30_000 }, async () => {
+  const log: Entry[] = [];
+  const add = (n: number) => {
+    for (let k = 0; k < n; k++) log.push({ seq: log.length + 1, turn: 1, kind: 'race', event: { type: 'note' } as unknown as Entry['event'] });
+    return log.length;
+  };
+  add(3);
+  // The first client's look-up of the last seq is held: it reads the race as it was before the commit below.
+  let asked!: () => void;
+  const lookedUp = new Promise<void>((r) => (asked = r));
+  let answer!: (seq: number) => void;
+  const source: StreamSource = {
+    entries: async (_id, after, limit) => ({ ok: true, value: log.slice(after, after + limit) }),
+    lastSeq: () => {
+      const seen = log.length;
+      asked();
+      return new Promise<number>((r) => (answer = () => r(seen)));
+    },
+  };
+  const hub = new StreamHub(source, { page: 10 });
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  wss.on('connection', (socket) => hub.attach(socket, 'r', 0, '127.0.0.1'));
+  await new Promise((r) => wss.once('listening', r));
+  const client = streamClient(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`);
+  try {
+    await lookedUp;
+    // A commit (of another process: nothing handed over) announced meanwhile: the race's last one.
+    hub.committed('r', add(2));
+    answer(3);
+    await until('the entries committed while the client joined', () => client.seqs.length >= 5, 5_000);
+    assert.deepEqual(client.seqs, [1, 2, 3, 4, 5]);
+  } finally {
+    client.close();
+    hub.close();
+    await new Promise((r) => wss.close(r));
+  }
+});

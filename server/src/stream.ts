@@ -242,6 +242,10 @@ export class StreamHub {
           }
           c.catchingUp = false;
           if (hub.sent < c.last) hub.sent = c.last;
+          // A commit announced while the first client looked up the last seq (its live reads begin
+          // there, before the commit) found no live read to wake (`readLive` waits for `sent`): the
+          // hub reads it now, or the client would wait for the race's next commit, maybe never.
+          void this.readLive(id, hub);
           if (!c.drafted) {
             // Opened mid-turn: the registers the others have filled so far (drafts relayed from
             // now on follow these).

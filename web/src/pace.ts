@@ -10,14 +10,18 @@ import { turnSteps, type GameEvent } from '../../engine/src/index.js';
 import { apply, robotsFromView } from './steps.js';
 import { beatActions, type Action } from './timeline.js';
 
-/** Milliseconds at 1× for each kind of action; a beat lasts as long as its longest. */
-const DURATION: Readonly<Record<Action['kind'], number>> = { move: 380, turn: 380, fall: 520, wreck: 520, beam: 600, hit: 600, flag: 600, enter: 300, element: 380 };
+/**
+ * Milliseconds at 1× for each kind of action; a beat lasts as long as its longest. Brisk, as a game
+ * plays: a square's glide a fifth of a second, a register of four robots about two seconds (it
+ * was 380 ms a glide, 250 ms between steps: a turn of four robots played 12–20 s, some 34 s).
+ */
+const DURATION: Readonly<Record<Action['kind'], number>> = { move: 200, turn: 200, fall: 300, wreck: 300, beam: 320, hit: 320, flag: 320, enter: 200, element: 200 };
 /** A U-turn takes half as long again as a quarter turn. */
 const UTURN = 1.5;
 /** The pause between two steps, at 1×. */
-export const STEP_GAP_MS = 250;
+export const STEP_GAP_MS = 60;
 /** With reduced motion each step is a picture shown this long, at 1×. */
-export const STILL_STEP_MS = 900;
+export const STILL_STEP_MS = 500;
 
 /** An action's length at 1×. */
 export const actionMs = (a: Action): number => DURATION[a.kind] * (a.kind === 'turn' && a.quarter === 2 ? UTURN : 1);

@@ -37,6 +37,8 @@ export interface ProgramOptions {
   readonly facing?: (dir: string) => void;
   /** A card was placed or taken back: how many registers hold one now, for the others to see face down. */
   readonly drafted?: (turn: number, filled: number) => void;
+  /** Draws the time left to send into the element beside Send (and keeps it counting down). */
+  readonly clock?: (el: HTMLElement) => void;
 }
 
 export class ProgramPanel {
@@ -408,6 +410,9 @@ export class ProgramPanel {
       this.reentry(),
       this.optionsPart());
     const send = h('button', { type: 'button', class: 'primary send', onclick: (e: Event) => void this.submit(e.currentTarget as HTMLButtonElement) }, this.sentAt ? 'Send again' : 'Send');
+    // The time left beside Send, where the thumb is: whose move it is and how long it has.
+    const time = h('span', { class: 'turn-clock', role: 'timer', 'aria-label': 'Time left to send' });
+    this.o.clock?.(time);
     const sent = h('p', { class: 'sent', 'aria-live': 'polite' }, this.sentAt === 'changed' ? 'Changed since sent: send again to replace your orders.' : this.sentAt ? `Sent${this.sentAt === 'earlier' ? '' : ` at ${this.sentAt}`}. You can change your mind until the turn is played.` : '');
     // A redraw (the race's news arrives while the player programs) keeps the keyboard's place.
     const had = document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement) ? document.activeElement : null;
@@ -416,7 +421,7 @@ export class ProgramPanel {
       : had?.dataset.field ? `[data-field="${had.dataset.field}"]` : null;
     // The registers and Send together: on a phone a bar kept at the bottom of the screen while the
     // hand and the questions scroll under the board (on a laptop each where it was: app.css).
-    this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), h('div', { class: 'program-bar' }, registers, h('div', { class: 'send-line' }, send, sent)), hand, why, questions);
+    this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), h('div', { class: 'program-bar' }, registers, h('div', { class: 'send-line' }, send, time, sent)), hand, why, questions);
     if (again) this.root.querySelector<HTMLElement>(again)?.focus();
     this.showRefusal();
   }

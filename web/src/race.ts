@@ -139,7 +139,25 @@ function cut(): string | null {
   return following && !document.body.dataset.live ? 'reconnecting…' : null;
 }
 
+/** Under this, the time left to send is told in red. */
+const HURRY_MS = 30_000;
+
+/**
+ * The time left to send, in the program's bar beside Send: "1:42 to send" (red in the last half
+ * minute), "sent ✓" once the orders are in, "after the replay" while the clock waits for it.
+ */
+function drawTurnClock(el: HTMLElement | null = document.querySelector<HTMLElement>('#program .turn-clock')): void {
+  if (!el || seat === null) return;
+  const wait = view.clock && view.clock.startsBy > Date.now();
+  const left = view.deadlineAt === null ? null : view.deadlineAt - Date.now();
+  const text = view.status !== 'running' ? '' : view.paused ? 'paused' : view.seats[seat]?.submitted ? 'sent ✓' : wait ? 'clock after the replay' : left === null ? '' : `${clock(left)} to send`;
+  el.textContent = text;
+  el.classList.toggle('hurry', !view.seats[seat]?.submitted && !wait && left !== null && left < HURRY_MS);
+  el.classList.toggle('done', !!view.seats[seat]?.submitted);
+}
+
 function drawStatus(): void {
+  drawTurnClock();
   const who = seat !== null ? view.seats[seat]?.name ?? '' : 'Watching';
   // A phone's line is the turn and the time left: the legend under the board says whose robot is yours.
   const down = cut();
@@ -323,8 +341,14 @@ let endWaits = false;
 /** Draws the race anew from the server; `fresh` for the first time, when no turn was played meanwhile. */
 async function refresh(fresh = false): Promise<void> {
   const before = view.turn;
+  const playedBefore = played(view);
   if (!fresh) view = await load();
-  const newTurn = !fresh && played(view) > 0 && (view.turn !== before || (view.status === 'over' && replay.shownTurn !== played(view)));
+  // The turns played since (two may come in one refresh: each is replayed, in order); a turn
+  // rewound by the moderator: the one played last again.
+  const newTurns = fresh || played(view) === 0 ? []
+    : played(view) > playedBefore ? Array.from({ length: played(view) - playedBefore }, (_, k) => playedBefore + 1 + k)
+    : view.turn !== before ? [played(view)] : [];
+  const newTurn = newTurns.length > 0;
   drawStatus();
   drawLegend(byId('legend'), view, seat, draftsNow());
   // While a replay is shown (or about to be), the table follows it, not the race as it stands.
@@ -341,14 +365,14 @@ async function refresh(fresh = false): Promise<void> {
   // seen, skipped or left, never ahead of it.
   if (newTurn && view.status === 'over') endWaits = true;
   if (!endWaits) void drawResult();
-  // A turn was played meanwhile: its replay, from the start.
+  // Turns played meanwhile: their replays, from the start, one after another.
   if (newTurn) {
     showMode('replay');
     // On a wide screen the report sits beside the board, above the program: Send left the page
     // scrolled down past it, so it is brought back into view (the board stays, sticky).
     const top = byId('report').getBoundingClientRect().top;
     if (matchMedia('(min-width: 900px)').matches && top < 0) window.scrollBy({ top: top - 8 });
-    await replay.open(played(view), true);
+    await replay.enqueue(newTurns);
   }
 }
 
@@ -443,6 +467,17 @@ async function ask(method: string, path: string, body?: unknown): Promise<Refusa
  * once a turn: a live race's clock starts when every person has (docs/server.md).
  */
 let readySent = 0;
+
+/**
+ * The replay of the turn just played seen to its end: on a laptop the program comes first beside
+ * the board again (app.css), and the page, scrolled down to the report, goes back up to it.
+ */
+function programInView(): void {
+  const box = byId('program');
+  if (box.hidden || !matchMedia('(min-width: 900px)').matches) return;
+  const top = box.getBoundingClientRect().top;
+  if (top < 0 || top > innerHeight / 2) window.scrollBy({ top: top - 8 });
+}
 function ready(): void {
   if (seat === null || !view.clock?.waitingFor.includes(seat) || readySent === view.turn) return;
   readySent = view.turn;
@@ -503,6 +538,8 @@ async function main(): Promise<void> {
     seen: (turn) => {
       if (turn !== played(view)) return;
       ready();
+      // Once the replay's last marks (playing) are off the page: the program's place is the new one.
+      setTimeout(programInView);
       if (endWaits) {
         endWaits = false;
         void drawResult();
@@ -525,7 +562,7 @@ async function main(): Promise<void> {
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile, facing: (dir) => {
       facing = dir;
       drawNow();
-    }, drafted: (turn, filled) => {
+    }, clock: drawTurnClock, drafted: (turn, filled) => {
       draftWanted = { turn, filled };
       void sendDraft();
     } });

@@ -16,6 +16,14 @@ import { robotsFromView, steps, type Robot, type Step } from './steps.js';
 import { cardWords, describe } from './words.js';
 
 const SPEEDS = [0.5, 1, 2, 4];
+/** The speed chosen last, remembered by the browser. */
+const SPEED_KEY = 'roborally.speed';
+const savedSpeed = (): number => {
+  const s = Number(localStorage.getItem(SPEED_KEY));
+  return SPEEDS.includes(s) ? s : 1;
+};
+/** While more turns wait their replay, the one playing goes this much faster. */
+const CATCH_UP = 2;
 
 export interface ReplayHooks {
   /** The robots as the replay shows them now (the table follows them). */
@@ -34,7 +42,11 @@ export class ReplayPlayer {
   /** The step being animated, if one is. */
   private animating: number | null = null;
   private runs = 0;
-  private speed = 1;
+  private speed = savedSpeed();
+  /** Turns played meanwhile, waiting their replay in order (the stream may bring them seconds apart). */
+  private queue: number[] = [];
+  /** Left for the race as it is now (or never opened): nothing is being watched. */
+  private away = true;
   private played = 0;
   private report: TurnReport | null = null;
   /** The events of the turn shown. */
@@ -78,6 +90,35 @@ export class ReplayPlayer {
     this.known.set(turn, { replay, report });
   }
 
+  /**
+   * Turns just played, replayed in order: the first at once unless a replay is being watched (not
+   * seen to its end), else each after the one before ends. None is cut short or dropped.
+   */
+  async enqueue(turns: readonly number[]): Promise<void> {
+    const watching = !this.away && (this.playing || this.animating !== null || this.at < this.steps.length - 1);
+    this.queue.push(...turns);
+    if (!watching) return this.next();
+    this.controls();
+  }
+
+  /** The next turn waiting, played from its start. */
+  private async next(): Promise<void> {
+    const turn = this.queue.shift();
+    if (turn !== undefined) await this.open(turn, true);
+  }
+
+  /** Every turn waiting skipped: the last one's end, the race as it stands after it. */
+  private async toPresent(): Promise<void> {
+    const last = this.queue.pop();
+    this.queue = [];
+    if (last !== undefined) await this.open(last, false);
+  }
+
+  /** The speed played at: the one chosen, faster while turns wait behind. */
+  private get pace(): number {
+    return this.speed * (this.queue.length ? CATCH_UP : 1);
+  }
+
   /** Loads a played turn and its report, and plays it from the start (or shows its end). */
   async open(turn: number, autoplay: boolean): Promise<void> {
     this.stop();
@@ -87,6 +128,7 @@ export class ReplayPlayer {
       api<{ report: TurnReport }>('GET', `/api/races/${this.raceId}/turns/${turn}/report`),
     ]);
     this.turn = turn;
+    this.away = false;
     this.events = replay.events;
     // Those that finished in an earlier turn start it finished (a race may play on after its first finisher).
     const start = robotsFromView(replay.robots, this.designs()).map((r) => {
@@ -123,20 +165,27 @@ export class ReplayPlayer {
   /** Plays step after step while playing; a paused animation holds the loop where it is. */
   private async loop(): Promise<void> {
     this.looping = true;
+    let ended = false;
     try {
       while (this.playing && this.at < this.steps.length - 1) {
         const done = await this.playStep(this.at + 1);
         if (!done) return;
-        if (this.playing && this.at < this.steps.length - 1) await new Promise((r) => setTimeout(r, STEP_GAP_MS / this.speed));
+        if (this.playing && this.at < this.steps.length - 1) await new Promise((r) => setTimeout(r, STEP_GAP_MS / this.pace));
       }
       if (this.playing) {
         this.playing = false;
         delete this.root.dataset.playing;
         this.controls();
+        ended = true;
       }
     } finally {
       this.looping = false;
     }
+    // Played to its end: the next turn waiting, after a breath (unless another was asked for meanwhile).
+    const turn = this.turn;
+    if (!ended || !this.queue.length) return;
+    await new Promise((r) => setTimeout(r, (4 * STEP_GAP_MS) / this.pace));
+    if (this.turn === turn && !this.playing) await this.next();
   }
 
   /** Animates step k from the end of the one before; false if stopped meanwhile. */
@@ -145,7 +194,7 @@ export class ReplayPlayer {
     if (reducedMotion() || !s.beats.some((b) => b.actions.length)) {
       this.at = k;
       this.show();
-      if (reducedMotion()) await new Promise((r) => setTimeout(r, STILL_STEP_MS / this.speed));
+      if (reducedMotion()) await new Promise((r) => setTimeout(r, STILL_STEP_MS / this.pace));
       return true;
     }
     // The picture as the step begins: the robots before it, the register's moves before it.
@@ -161,7 +210,7 @@ export class ReplayPlayer {
     // The report as the step begins: what it shows happens as it is animated.
     this.drawReport(k - 1);
     this.hooks.shown(s.before);
-    const done = await this.animator.play(s, this.speed, (beat, ended, b) => {
+    const done = await this.animator.play(s, this.pace, (beat, ended, b) => {
       this.root.dataset.beat = String(beat);
       this.root.toggleAttribute('data-beat-done', ended);
       if (ended) this.hooks.shown(b.robots);
@@ -193,15 +242,18 @@ export class ReplayPlayer {
     delete this.root.dataset.animating;
   }
 
-  /** Leaves the replay (the board shows now). */
+  /** Leaves the replay (the board shows now): the turns waiting are skipped with it. */
   leave(): void {
     this.stop();
+    this.queue = [];
+    this.away = true;
     if (this.turn) this.hooks.seen(this.turn);
   }
 
-  /** To the turn's end at once. */
+  /** To the turn's end at once; the next turn waiting, if one is, plays then. */
   private skip(): void {
     this.go(this.steps.length - 1);
+    void this.next();
   }
 
   private go(k: number): void {
@@ -229,6 +281,7 @@ export class ReplayPlayer {
     forward: HTMLButtonElement;
     skip: HTMLButtonElement;
     speed: HTMLSelectElement;
+    present: HTMLButtonElement;
     scrub: HTMLInputElement;
     motion: HTMLInputElement;
   } | null = null;
@@ -237,13 +290,20 @@ export class ReplayPlayer {
     const btn = (label: string, aria: string, on: () => void, cls: string) =>
       h('button', { type: 'button', class: cls, 'aria-label': aria, onclick: on }, label);
     const ui = {
-      turns: h('select', { 'aria-label': 'Turn', class: 'turn-pick', onchange: (e: Event) => void this.open(Number((e.target as HTMLSelectElement).value), true) }),
+      // A turn picked: the one wanted, the turns waiting skipped.
+      turns: h('select', { 'aria-label': 'Turn', class: 'turn-pick', onchange: (e: Event) => {
+        this.queue = [];
+        void this.open(Number((e.target as HTMLSelectElement).value), true);
+      } }),
       back: btn('◀', 'Step back', () => this.go(this.at - 1), 'back'),
       play: btn('▶ Play', 'Play', () => (this.playing ? this.pause() : this.play()), 'play'),
       forward: btn('▶', 'Step forward', () => void this.forward(), 'forward'),
       skip: btn('Skip', 'Skip the replay', () => this.skip(), 'skip'),
-      speed: h('select', { 'aria-label': 'Speed', class: 'speed', onchange: (e: Event) => (this.speed = Number((e.target as HTMLSelectElement).value)) },
-        ...SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`))),
+      speed: h('select', { 'aria-label': 'Speed', class: 'speed', onchange: (e: Event) => {
+        this.speed = Number((e.target as HTMLSelectElement).value);
+        localStorage.setItem(SPEED_KEY, String(this.speed));
+      } }, ...SPEEDS.map((s) => h('option', { value: s, selected: s === this.speed }, `${s}×`))),
+      present: btn('', 'Skip to the present', () => void this.toPresent(), 'present'),
       scrub: h('input', { type: 'range', min: 0, max: 0, value: 0, 'aria-label': 'Step', class: 'scrub', oninput: (e: Event) => this.go(Number((e.target as HTMLInputElement).value)) }),
       motion: h('input', {
         type: 'checkbox', class: 'reduce-motion', checked: reducedMotion(),
@@ -255,7 +315,7 @@ export class ReplayPlayer {
       btn('|◀', 'First step', () => this.go(0), 'first'),
       ui.back, ui.play, ui.forward,
       btn('▶|', 'Last step', () => this.go(this.steps.length - 1), 'last'),
-      ui.skip, ui.speed, ui.scrub,
+      ui.skip, ui.present, ui.speed, ui.scrub,
       h('label', { class: 'motion' }, ui.motion, ' Reduce motion')));
     return ui;
   }
@@ -276,6 +336,11 @@ export class ReplayPlayer {
     ui.play.setAttribute('aria-label', this.playing ? 'Pause' : 'Play');
     ui.play.classList.toggle('play', !this.playing);
     ui.play.classList.toggle('pause', this.playing);
+    // Turns waiting: how many, and the way to the last one's end at once.
+    ui.present.hidden = !this.queue.length;
+    ui.present.textContent = `Skip to turn ${this.queue[this.queue.length - 1] ?? ''} (${this.queue.length} waiting: playing ${CATCH_UP}×)`;
+    if (this.queue.length) this.root.dataset.queued = String(this.queue.length);
+    else delete this.root.dataset.queued;
     ui.scrub.max = String(Math.max(0, last));
     ui.scrub.value = String(Math.max(0, this.at));
   }

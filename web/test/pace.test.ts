@@ -19,7 +19,9 @@ test('a step lasts as long as its beats: a Move 3 is three glides, a U-turn half
   ];
   const robots = [robot('Ava', 2, 5), robot('Bob', 6, 6)];
   // Ava's move, Bob's U-turn, and the whole turn at once (a picture: nothing to animate).
-  const animated = 3 * 380 + 1.5 * 380 + 0 + 2 * STEP_GAP_MS;
+  const glide = actionMs({ kind: 'move', robot: 0, from: [2, 5], to: [2, 4], how: 'programmed' });
+  const quarter = actionMs({ kind: 'turn', robot: 1, from: 0, to: 1, quarter: 1, by: 'card' });
+  const animated = 3 * glide + 1.5 * quarter + 0 + 2 * STEP_GAP_MS;
   const still = 3 * STILL_STEP_MS + 2 * STEP_GAP_MS;
   assert.deepEqual(replayLengths(robots, ev), { steps: 3, animated, still });
   assert.equal(replayMs(robots, ev), Math.max(animated, still), 'the longer of the two');
@@ -69,4 +71,14 @@ test("the replay's length from the beats' actions alone is that of the page's st
     }
   }
   assert.ok(turns >= 50, `${turns} turns compared`);
+});
+
+test('a register of four robots each playing a Move 2, then the lasers, replays briskly: under 2.5 s at 1×', () => {
+  const ev: GameEvent[] = [{ type: 'registerBegan', register: 1 }];
+  const robots = [0, 1, 2, 3].map((k) => robot(`R${k}`, 2 * k + 1, 8));
+  for (const k of [0, 1, 2, 3]) ev.push({ type: 'moved', robot: k, from: [2 * k + 1, 8], to: [2 * k + 1, 7] }, { type: 'moved', robot: k, from: [2 * k + 1, 7], to: [2 * k + 1, 6] });
+  ev.push({ type: 'shot', robot: 1, by: { robot: 0 }, points: 1, from: [1, 6], to: [3, 6] });
+  const { animated } = replayLengths(robots, ev);
+  // 380 ms a glide and 250 ms between steps made it 4.6 s.
+  assert.ok(animated < 2500, `${animated} ms`);
 });

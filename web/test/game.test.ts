@@ -1,0 +1,166 @@
+/**
+ * The race page plays like a game (docs/web.md, "The replay" and "On a phone, on a laptop"): turns
+ * played seconds apart are replayed one after another, never cut short; the speed chosen stays;
+ * on a laptop the program is back on the screen once the replay is seen. Debian's chromium.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { call } from '../../server/src/testing.js';
+import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
+
+// With a clock that stands still the rate limit's window would never close: no limit here.
+useBrowser({ max: 1e9, windowMs: 1000 });
+
+const LAPTOP = { viewport: { width: 1366, height: 768 } };
+
+/** A live race of Ava (a person) and three greedy bots on first-shift; her seat's link and token. */
+async function race(): Promise<{ id: string; link: string; token: string }> {
+  const created = (await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
+    seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }, { name: 'Gears', bot: 'greedy' }, { name: 'Flux', bot: 'greedy' }],
+  })).body as { id: string; seats: { link: string | null; token: string | null }[] };
+  return { id: created.id, link: created.seats[0]!.link!, token: created.seats[0]!.token! };
+}
+
+/** Ava's orders for `turn` sent past the page (as another device of hers would): the first five cards of her hand. */
+async function sendBehind(r: { id: string; token: string }, turn: number): Promise<void> {
+  const auth = { authorization: `Bearer ${r.token}` };
+  const you = (await call(server.base, 'GET', `/api/races/${r.id}/seats/0`, undefined, auth)).body as { turn: number; you: { hand: string[] } };
+  assert.equal(you.turn, turn, 'the turn to program');
+  const put = await call(server.base, 'PUT', `/api/races/${r.id}/seats/0/orders`, { turn, program: you.you.hand.slice(0, 5) }, auth);
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+}
+
+/** Waits until the race's view is at `turn` (the bots have sent and the turn before is played). */
+async function until(r: { id: string }, turn: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (((await call(server.base, 'GET', `/api/races/${r.id}`)).body as { turn: number }).turn < turn) {
+    assert.ok(Date.now() < deadline, `turn ${turn} not reached`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The page's replay as it goes: each turn opened and each turn seen to its end, in order (a MutationObserver in the page). */
+async function watchReplays(page: Page): Promise<void> {
+  await page.evaluate(`(() => {
+    const root = document.getElementById('replay');
+    window.replays = [];
+    new MutationObserver(() => {
+      const t = root.dataset.turn;
+      const last = window.replays[window.replays.length - 1];
+      if (!last || last.turn !== t) window.replays.push({ turn: t, ended: false });
+      if (root.hasAttribute('data-ended')) window.replays[window.replays.length - 1].ended = true;
+    }).observe(root, { attributes: true });
+  })()`);
+}
+
+test('turns played seconds apart are replayed in order, each to its end: the later waits behind the one playing (a button says so, and skips to the present)', { skip }, async () => {
+  const r = await race();
+  const ctx = await browser.newContext(LAPTOP);
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // Half speed: turn 1's replay lasts long enough for turn 2 to be played behind it.
+  await page.addInitScript(`localStorage.setItem('roborally.speed', '0.5')`);
+  await page.goto(server.base + r.link);
+  await page.waitForSelector('body[data-live]');
+  await watchReplays(page);
+  await sendBehind(r, 1);
+  await page.waitForSelector('#replay[data-turn="1"][data-playing]');
+  // Turn 2 played while turn 1's replay plays: it waits, and the page says so.
+  await until(r, 2);
+  await sendBehind(r, 2);
+  await page.waitForSelector('#replay[data-turn="1"][data-queued="1"] button.present:not([hidden])');
+  assert.match(await page.locator('button.present').innerText(), /Skip to turn 2 \(1 waiting/);
+  await page.screenshot({ path: `${SHOTS}game-queued.png` });
+  // Turn 1 plays to its end, then turn 2 from its start, to its end.
+  await page.waitForSelector('#replay[data-turn="2"][data-ended]', { timeout: 60_000 });
+  assert.deepEqual(await page.evaluate('window.replays'), [{ turn: '1', ended: true }, { turn: '2', ended: true }], 'each turn replayed whole, in order');
+  // Two turns more while turn 3 plays: the skip goes to the last one's end at once, none left waiting.
+  await until(r, 3);
+  await sendBehind(r, 3);
+  await page.waitForSelector('#replay[data-turn="3"][data-playing]');
+  await until(r, 4);
+  await sendBehind(r, 4);
+  await page.waitForSelector('#replay[data-turn="3"][data-queued="1"]');
+  await page.click('button.present');
+  await page.waitForSelector('#replay[data-turn="4"][data-ended]:not([data-queued])');
+  assert.ok(await page.locator('button.present').isHidden(), 'no turn waiting: no skip to the present');
+  assert.equal(await page.locator('#replay[data-playing]').count(), 0, 'nothing plays after the present');
+  await ctx.close();
+  assert.deepEqual(errors, [], 'no script errors');
+});
+
+test('the replay speed chosen is remembered: a page opened again plays at it', { skip }, async () => {
+  const r = await race();
+  const ctx = await browser.newContext(LAPTOP);
+  const page = await ctx.newPage();
+  await page.goto(server.base + r.link);
+  await page.waitForSelector('body[data-live]');
+  await sendBehind(r, 1);
+  await page.waitForSelector('#replay[data-turn="1"] select.speed');
+  assert.equal(await page.locator('select.speed').inputValue(), '1', '1× at first');
+  await page.selectOption('select.speed', '2');
+  await page.reload();
+  await page.waitForSelector('body[data-live]');
+  await page.click('#tab-replay');
+  await page.waitForSelector('#replay[data-turn="1"] select.speed');
+  assert.equal(await page.locator('select.speed').inputValue(), '2', 'the speed chosen before the reload');
+  await ctx.close();
+});
+
+test('on a 1366×768 laptop, the replay seen to its end, the next program (hand, registers and Send) is on the screen without scrolling, the board beside it', { skip }, async () => {
+  const r = await race();
+  const ctx = await browser.newContext(LAPTOP);
+  const page = await ctx.newPage();
+  await page.addInitScript(`localStorage.setItem('roborally.speed', '4')`);
+  await page.goto(server.base + r.link);
+  await page.waitForSelector('.hand .card');
+  // As a newcomer: five taps, Send (the page scrolls to it), the replay played through.
+  for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().click();
+  await page.click('.send');
+  await page.waitForSelector('#replay[data-turn="1"][data-playing]');
+  await page.waitForSelector('#replay[data-turn="1"][data-ended]:not([data-playing])', { timeout: 60_000 });
+  await page.waitForSelector('.hand .card');
+  // The page's scroll settles (programInView runs after the replay's last marks are off).
+  await page.waitForFunction(`(() => { const t = document.getElementById('program').getBoundingClientRect().top; return t >= 0 && t < innerHeight / 2; })()`, undefined, { timeout: 5000 }).catch(() => undefined);
+  await page.screenshot({ path: `${SHOTS}game-laptop-after-replay.png` });
+  const onScreen = async (sel: string) => {
+    const b = (await page.locator(sel).first().boundingBox())!;
+    return b.y >= 0 && b.y + b.height <= 768;
+  };
+  for (const sel of ['.hand .card', '.register[data-register="1"]', '.register[data-register="5"]', 'button.send', '#board svg']) assert.ok(await onScreen(sel), `${sel} on the screen`);
+  await ctx.close();
+});
+
+const PHONE_TOUCH = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+test('on a phone, the program\'s bar tells beside Send the time left to send, counting down, red in the last half minute, and "sent ✓" once the orders are in', { skip }, async () => {
+  const made = async (seconds: number) => (await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds },
+    seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
+  })).body as { seats: { link: string | null }[] };
+  const ctx = await browser.newContext(PHONE_TOUCH);
+  const page = await ctx.newPage();
+  await page.goto(server.base + (await made(600)).seats[0]!.link!);
+  await page.waitForSelector('.hand .card');
+  const clock = page.locator('.program-bar .turn-clock');
+  const first = await clock.innerText();
+  assert.match(first, /^\d+:\d\d to send$/, 'the time left, beside Send');
+  const box = (await clock.boundingBox())!;
+  const send = (await page.locator('.program-bar .send').boundingBox())!;
+  assert.ok(box.y >= 0 && box.y + box.height <= 844 && Math.abs(box.y + box.height / 2 - (send.y + send.height / 2)) < send.height, 'on the screen, on Send\'s line');
+  assert.ok(!(await clock.getAttribute('class'))!.includes('hurry'), 'ten minutes: no hurry');
+  // It counts down (the browser's clock moves; the server's deadline stands).
+  await page.waitForFunction(`document.querySelector('.program-bar .turn-clock').textContent !== ${JSON.stringify(first)}`, undefined, { timeout: 5000 });
+  for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().tap();
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program-bar .turn-clock.done:text("sent ✓")');
+  await page.screenshot({ path: `${SHOTS}game-phone-sent.png` });
+  // A race of 20 seconds a turn: red at once.
+  await page.goto(server.base + (await made(20)).seats[0]!.link!);
+  await page.waitForSelector('.program-bar .turn-clock.hurry');
+  await page.screenshot({ path: `${SHOTS}game-phone-hurry.png` });
+  await ctx.close();
+});
