@@ -89,6 +89,32 @@ test('greetings are not counted among the notifying statements sent; a commit\'s
   }
 });
 
+test('a process alone on PostgreSQL does not count itself alone while its listener is lost, nor once back until the others could have answered its greeting; back, it is told to resync', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 30_000 }, async (t) => {
+  const name = `fanout-lost-${Math.random().toString(36).slice(2)}`;
+  const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}application_name=${name}`;
+  let resyncs = 0;
+  // Whether the process counted itself alone when it was told to resync.
+  const aloneAtResync: boolean[] = [];
+  const fanout: Awaited<ReturnType<typeof postgresFanout>> = await postgresFanout(url, {
+    entries: () => undefined, resync: () => (resyncs++, aloneAtResync.push(fanout.alone())), draft: () => undefined, bots: () => undefined, decided: () => undefined,
+  });
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    if (!(await until('the process to count itself alone', () => fanout.alone(), 10_000).catch(() => false))) return t.skip('another server notified on this database: never alone');
+    // Its listener's connection ends (a database restart, a lost network).
+    const killed = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and query like 'LISTEN%'`, [name]);
+    assert.equal(killed.rowCount, 1, 'the listener found');
+    await until('the process to stop counting itself alone', () => !fanout.alone(), 5000);
+    await until('the listener back, and the process told to resync', () => resyncs === 1, 10_000);
+    assert.deepEqual(aloneAtResync, [false], 'not alone the moment it is back');
+    await until('alone again once the others could have answered', () => fanout.alone(), 10_000);
+  } finally {
+    await admin.end();
+    await fanout.close();
+  }
+});
+
 test('a commit\'s notification tells its version and, when the whole fits, its entries and writes; a play too long for one says only that it dealt a turn; a note of another shape is dropped, the seq kept', () => {
   const entries = [{ turn: 3, kind: 'race' as const, event: { type: 'submitted' as const, seat: 1 } }];
   const small = { version: 7, entries, set: { play_by: 123 }, orders: { turn: 3, seat: 1, body: '{"program":[1,2]}' } };

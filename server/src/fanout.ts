@@ -245,7 +245,8 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   // When a notification of another process came last (0: never); a greeting's kind, `hello`: 1 asks the others to answer, 2 does not.
   let heardOthers = 0;
   const others = () => heardOthers > 0 && Date.now() - heardOthers < OTHERS_GONE_MS;
-  const started = Date.now();
+  // When the listener last began to listen (it hears nothing of the others while it is lost).
+  let listening = Date.now();
   const greet = (hello: 1 | 2) => notify(BOTS, JSON.stringify({ from: self, hello }), true);
   const connect = async (): Promise<void> => {
     const c = new pg.Client(clientConfig(url));
@@ -281,6 +282,7 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
     if (closed || listener) return;
     try {
       await connect();
+      listening = Date.now();
       pause = 100;
       greet(1);
       on.resync();
@@ -321,7 +323,9 @@ export async function postgresFanout(url: string, on: FanoutHandlers): Promise<F
   const greeting = setInterval(() => greet(2), GREETING_MS).unref();
   return {
     sent: () => sent,
-    alone: () => !others() && Date.now() - started >= ANSWER_MS,
+    // Not while the listener is lost, nor until it has listened again long enough for the others'
+    // answers: a commit made meanwhile by a process it has not heard of would go unseen.
+    alone: () => listener !== null && !others() && Date.now() - listening >= ANSWER_MS,
     // Alone, the note goes to nobody (PostgreSQL would queue it and send it back to this process).
     publish: (raceId, lastSeq, note) => notify(CHANNEL, entriesPayload(self, raceId, lastSeq, others() ? note : undefined)),
     publishDraft: (raceId, d) => notify(DRAFTS, JSON.stringify({ from: self, race: raceId, turn: d.turn, seat: d.seat, filled: d.filled })),

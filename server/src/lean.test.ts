@@ -335,6 +335,27 @@ test('[postgres] two processes: a turn as the benchmark plays it (a person on ea
   }
 });
 
+test('a process told that other processes\' notifications may have been missed (its listener was lost) lets the races it keeps go: the next seat view reads the race again', async () => {
+  const { service, close, reset, tally } = await countedService('sqlite', true);
+  try {
+    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
+    assert.ok(created.ok);
+    const { id, seats } = created.value;
+    const view = async () => {
+      reset();
+      assert.ok((await service.seat(id, 0, seats[0]!.token!)).ok);
+      return tally().statements;
+    };
+    await view();
+    assert.equal(await view(), 0, 'a race kept is not read');
+    service.missedNotes();
+    assert.ok(await view() > 0, 'read again once notifications may have been missed');
+    assert.equal(await view(), 0, 'and kept again');
+  } finally {
+    await close();
+  }
+});
+
 test('[postgres] two processes: a commit noted while the other process reads back the turn played before it waits for that read; the race kept there ends at the database\'s version, and its streams are handed each commit\'s entries in order', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 60_000 }, async () => {
   const held: (() => void)[][] = [[], []];
   const { procs, observer, close } = await twoCounted(held);

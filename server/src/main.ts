@@ -124,7 +124,7 @@ async function main(): Promise<void> {
   fanout = url
     ? await postgresFanout(url, {
         entries: (raceId, seq, note) => service.committedElsewhere(raceId, seq, note),
-        resync: () => service.bus.emit('resync'),
+        resync: () => service.missedNotes(),
         draft: (raceId, d) => service.relayDraft(raceId, d),
         bots: (kind, raceId, turn) => (kind === 'wanted' ? service.botsWanted(raceId, turn) : service.botsTaken(raceId, turn)),
         decided: (raceId, turn, b, orders) => service.botsDecided(raceId, turn, b, orders),

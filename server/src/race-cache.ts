@@ -120,6 +120,11 @@ export class RaceCache {
   drop(id: string): void {
     this.races.delete(id);
   }
+
+  /** Lets every race go (commits of other processes may have gone unheard). */
+  clear(): void {
+    this.races.clear();
+  }
 }
 
 function freezeRace(c: CachedRace): CachedRace {

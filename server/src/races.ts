@@ -1151,6 +1151,16 @@ export class RaceService {
     });
   }
 
+  /**
+   * The notifications of the other processes may have been missed (the listener was lost, and is
+   * back): each race kept here is let go, since a commit made meanwhile would go unseen while this
+   * process counts itself alone, and the streams look again at each race's last seq.
+   */
+  missedNotes(): void {
+    this.repo.cache.clear();
+    this.bus.emit('resync');
+  }
+
   /** Another process's commit that this one does not follow: the kept race is let go and the streams read its entries. */
   private letGo(id: string, lastSeq: number): void {
     this.repo.cache.olderThan(id, lastSeq);
