@@ -5,7 +5,7 @@
  */
 export { FACTORY_DIR, COURSES_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
 export { MAX_JSON_BYTES, fileProblem, readJsonFile, readTextFile } from './json-file.js';
-export { MAX_JSON_DEPTH, jsonSyntaxError, lineColumn, parseJson } from './json-text.js';
+export { MAX_JSON_DEPTH, jsonSyntaxError, jsonTextError, lineColumn, parseJson } from './json-text.js';
 export { writeOutputFile, writeProblem } from './out-file.js';
 export {
   DEVICE_TYPES, EDGE_LAYERS, builtinTileset, fromTiled, toTiled,

@@ -99,14 +99,20 @@ export function jsonSyntaxError(text: string, maxDepth = MAX_JSON_DEPTH): { pos:
   }
 }
 
+/** JSON text without its leading byte-order mark, if it has one. */
+export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/** What is wrong with JSON text (a leading byte-order mark skipped), at its line and column; null: it is JSON. */
+export function jsonTextError(text: string, maxDepth = MAX_JSON_DEPTH): { line: number; column: number; message: string } | null {
+  const body = withoutBom(text);
+  const bad = jsonSyntaxError(body, maxDepth);
+  return bad && { ...lineColumn(body, bad.pos), message: bad.message };
+}
+
 /** Parses JSON text; an error names `name:line:column`. A leading byte-order mark is skipped. */
 export function parseJson(text: string, name: string): Result<unknown> {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const bad = jsonSyntaxError(body);
-  if (bad) {
-    const { line, column } = lineColumn(body, bad.pos);
-    return err(`${name}:${line}:${column}`, `not JSON: ${bad.message}`);
-  }
-  return ok(JSON.parse(body) as unknown);
+  const bad = jsonTextError(text);
+  if (bad) return err(`${name}:${bad.line}:${bad.column}`, `not JSON: ${bad.message}`);
+  return ok(JSON.parse(withoutBom(text)) as unknown);
 }
 

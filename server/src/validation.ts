@@ -6,7 +6,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
-import { jsonSyntaxError, lineColumn } from '../../boards/src/index.js';
+import { jsonTextError } from '../../boards/src/index.js';
 
 /** How deep a JSON body may nest: a course file is the deepest thing sent, at 6 levels. */
 export const MAX_JSON_DEPTH = 32;
@@ -167,12 +167,8 @@ export function boundJsonDepth(app: FastifyInstance): void {
       }
       // A key written twice in one object: JSON.parse keeps the last in silence (orders with two
       // "program"s played the second); refused as the project's one JSON reader refuses it.
-      const text = (body as string).charCodeAt(0) === 0xfeff ? (body as string).slice(1) : (body as string);
-      const twice = jsonSyntaxError(text, MAX_JSON_DEPTH + 1);
-      if (twice) {
-        const { line, column } = lineColumn(text, twice.pos);
-        return done(Object.assign(new Error(`line ${line}, column ${column}: ${twice.message}`), { statusCode: 422, field: 'body' }), undefined);
-      }
+      const twice = jsonTextError(body as string, MAX_JSON_DEPTH + 1);
+      if (twice) return done(Object.assign(new Error(`line ${twice.line}, column ${twice.column}: ${twice.message}`), { statusCode: 422, field: 'body' }), undefined);
       return done(null, value);
     });
   });

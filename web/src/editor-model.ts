@@ -6,7 +6,7 @@
  * (`boards[1]`, `flags[0]`, `start`, `starts[2]`).
  */
 import { composeBoards, courseRuleSets, parseBoard, parseCourse, validateCourse, type Board, type BoardJson, type Course, type Rotation, type Square } from '../../engine/src/index.js';
-import { jsonSyntaxError, lineColumn } from '../../boards/src/json-text.js';
+import { jsonTextError, withoutBom } from '../../boards/src/json-text.js';
 
 export interface Placed {
   board: string;
@@ -73,13 +73,9 @@ const isSquare = (v: unknown): v is Square => Array.isArray(v) && v.length === 2
  * column 12: ...` or `is not a course file: flags[1]: ...`.
  */
 export function fromText(text: string): { ok: true; draft: Draft } | { ok: false; message: string } {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const bad = jsonSyntaxError(body);
-  if (bad) {
-    const { line, column } = lineColumn(body, bad.pos);
-    return { ok: false, message: `is not JSON: line ${line}, column ${column}: ${bad.message}` };
-  }
-  const read = fromJson(JSON.parse(body));
+  const bad = jsonTextError(text);
+  if (bad) return { ok: false, message: `is not JSON: line ${bad.line}, column ${bad.column}: ${bad.message}` };
+  const read = fromJson(JSON.parse(withoutBom(text)));
   return read.ok ? read : { ok: false, message: `is not a course file: ${read.field}: ${read.message}` };
 }
 
