@@ -164,3 +164,50 @@ test('on a phone, the program\'s bar tells beside Send the time left to send, co
   await page.screenshot({ path: `${SHOTS}game-phone-hurry.png` });
   await ctx.close();
 });
+
+test('Send says "Sending…" and takes no second press while the orders are on their way; with the connection lost it says so, keeps the program, and Try again sends it', { skip }, async () => {
+  const made = (await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
+    seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
+  })).body as { id: string; seats: { link: string | null; token: string | null }[] };
+  const ctx = await browser.newContext(PHONE_TOUCH);
+  const page = await ctx.newPage();
+  await page.goto(server.base + made.seats[0]!.link!);
+  await page.waitForSelector('.hand .card');
+  for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().tap();
+  const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
+  const placed = await program();
+  assert.equal(placed.length, 5);
+  // The first request is lost on the way; the second is held until the test lets it go.
+  const requests: string[] = [];
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route('**/seats/0/orders', async (route) => {
+    requests.push(route.request().method());
+    if (requests.length === 1) return route.abort('internetdisconnected');
+    await held;
+    return route.continue();
+  });
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program-bar .send:text("Try again")');
+  assert.match(await page.locator('.program .sent').innerText(), /^Not sent: the connection to the server was lost\. Your program is kept/);
+  assert.deepEqual(await program(), placed, 'the program kept as it was');
+  await page.screenshot({ path: `${SHOTS}game-send-lost.png` });
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program-bar .send[disabled]:text("Sending…")');
+  assert.equal(await page.locator('.program .sent').innerText(), 'Sending your program…');
+  await page.screenshot({ path: `${SHOTS}game-sending.png` });
+  // Pressed again, and a card of the registers tapped: nothing goes, nothing moves.
+  const at = async (sel: string) => { const b = (await page.locator(sel).first().boundingBox())!; await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2); };
+  await at('.program-bar .send');
+  await at('.registers .card');
+  assert.deepEqual(await program(), placed, 'the registers stand still while sending');
+  assert.equal(requests.length, 2, 'one request for the second press, none for the third');
+  release();
+  await page.waitForSelector('.program-bar .send:not([disabled]):text("Send again")');
+  assert.match(await page.locator('.program .sent').innerText(), /^Sent at /);
+  assert.equal(requests.length, 2);
+  const seat = (await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, { authorization: `Bearer ${made.seats[0]!.token}` })).body as { you: { orders: { program: string[] } | null } };
+  assert.deepEqual(seat.you.orders?.program, placed, 'the orders are in, as programmed');
+  await ctx.close();
+});
