@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { call } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
+import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
+import { robotsFromView, steps } from '../src/steps.js';
+import { turnResult } from '../src/words.js';
 
 // With a clock that stands still the rate limit's window would never close: no limit here.
 useBrowser({ max: 1e9, windowMs: 1000 });
@@ -209,5 +211,33 @@ test('Send says "Sending…" and takes no second press while the orders are on t
   assert.equal(requests.length, 2);
   const seat = (await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, { authorization: `Bearer ${made.seats[0]!.token}` })).body as { you: { orders: { program: string[] } | null } };
   assert.deepEqual(seat.you.orders?.program, placed, 'the orders are in, as programmed');
+  await ctx.close();
+});
+
+test('on a phone, the replay seen to its end tells the turn\'s result under the board, the player\'s own robot first (never before the end)', { skip }, async () => {
+  const r = await race();
+  const ctx = await browser.newContext(PHONE_TOUCH);
+  const page = await ctx.newPage();
+  await page.addInitScript(`localStorage.setItem('roborally.speed', '4')`);
+  await page.goto(server.base + r.link);
+  await page.waitForSelector('.hand .card');
+  for (let k = 0; k < 5; k++) await tapInView(page, '.hand .card');
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('#replay[data-turn="1"][data-playing]');
+  assert.equal(await page.locator('.turn-result').isVisible(), false, 'nothing told while the replay plays');
+  await page.waitForSelector('#replay[data-turn="1"][data-ended]:not([data-playing]) .turn-result:not([hidden])', { timeout: 60_000 });
+  // What the engine's events say of turn 1, Ava first.
+  const replay = (await call(server.base, 'GET', `/api/races/${r.id}/turns/1`)).body as { robots: Parameters<typeof robotsFromView>[0]; events: Parameters<typeof steps>[1] };
+  const whole = steps(robotsFromView(replay.robots), replay.events).at(-1)!;
+  const lines = turnResult(whole.robots.map((x) => x.name), replay.events, whole.before, whole.robots, 0);
+  assert.equal(lines[0]!.robot, 0);
+  const result = page.locator('.turn-result');
+  assert.equal(await result.textContent(), `Turn 1: ${lines.map((l) => l.text).join(' · ')}`);
+  assert.equal(await result.locator('.yours').first().textContent(), lines[0]!.text, 'her own line first, marked');
+  // On the screen, in the board's sticky region (one line: the hand keeps its room).
+  const box = (await result.boundingBox())!;
+  const floor = (await page.locator('.floor').boundingBox())!;
+  assert.ok(box.y >= 0 && box.y + box.height <= floor.y + floor.height + 1 && box.height < 24, `one line under the board (${JSON.stringify(box)})`);
+  await page.screenshot({ path: `${SHOTS}game-phone-result.png` });
   await ctx.close();
 });
