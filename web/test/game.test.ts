@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { call } from '../../server/src/testing.js';
 import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
@@ -41,6 +41,17 @@ async function until(r: { id: string }, turn: number): Promise<void> {
     assert.ok(Date.now() < deadline, `turn ${turn} not reached`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Ava's page of a new race (`race`) in a browser of its own, replaying at 4×, once her hand is dealt. */
+async function opened(options: BrowserContextOptions): Promise<{ r: Awaited<ReturnType<typeof race>>; ctx: BrowserContext; page: Page }> {
+  const r = await race();
+  const ctx = await browser.newContext(options);
+  const page = await ctx.newPage();
+  await page.addInitScript(`localStorage.setItem('roborally.speed', '4')`);
+  await page.goto(server.base + r.link);
+  await page.waitForSelector('.hand .card');
+  return { r, ctx, page };
 }
 
 /** The page's replay as it goes: each turn opened and each turn seen to its end, in order (a MutationObserver in the page). */
@@ -113,12 +124,7 @@ test('the replay speed chosen is remembered: a page opened again plays at it', {
 });
 
 test('on a 1366×768 laptop, the replay seen to its end, the next program (hand, registers and Send) is on the screen without scrolling, the board beside it', { skip }, async () => {
-  const r = await race();
-  const ctx = await browser.newContext(LAPTOP);
-  const page = await ctx.newPage();
-  await page.addInitScript(`localStorage.setItem('roborally.speed', '4')`);
-  await page.goto(server.base + r.link);
-  await page.waitForSelector('.hand .card');
+  const { ctx, page } = await opened(LAPTOP);
   // As a newcomer: five taps, Send (the page scrolls to it), the replay played through.
   for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().click();
   await page.click('.send');
@@ -215,12 +221,7 @@ test('Send says "Sending…" and takes no second press while the orders are on t
 });
 
 test('on a phone, the replay seen to its end tells the turn\'s result under the board, the player\'s own robot first (never before the end)', { skip }, async () => {
-  const r = await race();
-  const ctx = await browser.newContext(PHONE_TOUCH);
-  const page = await ctx.newPage();
-  await page.addInitScript(`localStorage.setItem('roborally.speed', '4')`);
-  await page.goto(server.base + r.link);
-  await page.waitForSelector('.hand .card');
+  const { r, ctx, page } = await opened(PHONE_TOUCH);
   for (let k = 0; k < 5; k++) await tapInView(page, '.hand .card');
   await page.tap('.program-bar .send');
   await page.waitForSelector('#replay[data-turn="1"][data-playing]');
