@@ -154,12 +154,28 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(method: string, path: string, body?: unknown, token?: string, more: Record<string, string> = {}): Promise<T> {
+/** No answer (neither an answer nor a failure) within `deadlineMs`: the request is abandoned (aborted, so a late answer is never read). */
+export class NoAnswer extends Error {
+  constructor(readonly deadlineMs: number) {
+    super(`no answer came within ${deadlineMs / 1000} s`);
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, token?: string, more: Record<string, string> = {}, deadlineMs?: number): Promise<T> {
   const headers: Record<string, string> = { ...more };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const json = await res.json().catch(() => null);
+  const stop = new AbortController();
+  const timer = deadlineMs === undefined ? undefined : setTimeout(() => stop.abort(new NoAnswer(deadlineMs)), deadlineMs);
+  let res: Response, json: { error?: { field: string; message: string } } | null;
+  try {
+    res = await fetch(path, { method, headers, signal: stop.signal, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    json = await res.json().catch(() => null);
+  } catch (e) {
+    throw stop.signal.aborted ? stop.signal.reason : e;
+  } finally {
+    clearTimeout(timer);
+  }
   if (!res.ok) {
     const e = json?.error ?? { field: 'server', message: `${res.status} ${res.statusText}` };
     throw new ApiError(res.status, e.field, e.message);

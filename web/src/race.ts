@@ -5,7 +5,7 @@
  * connection came back, asks for what it missed by the last seq it saw.
  */
 import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, list, ordinal, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
-import { api, createRace, ApiError, byId, copy, h, keepModeratorKey, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
+import { api, createRace, ApiError, NoAnswer, byId, copy, h, keepModeratorKey, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
@@ -451,16 +451,23 @@ function online(): void {
   });
 }
 
+/**
+ * How long a seat's request waits for an answer before it is abandoned and may be tried again
+ * (a request that hangs would otherwise leave Send saying "Sending…" for ever).
+ */
+const ANSWER_WITHIN_MS = 15_000;
+
 /** A request of the seat; a refusal names the field the server named. */
 async function ask(method: string, path: string, body?: unknown): Promise<Refusal | null> {
   try {
-    await api(method, path, body, token);
+    await api(method, path, body, token, {}, ANSWER_WITHIN_MS);
     refreshSoon();
     return null;
   } catch (e) {
-    // A refusal names its field; no answer (a network error, a server unable to answer: 5xx) may be tried again.
+    // A refusal names its field; no answer (a network error, a server unable to answer: 5xx, none in time) may be tried again.
     if (e instanceof ApiError && e.status < 500) return { field: e.field, message: e.message };
-    return { field: 'server', message: e instanceof ApiError ? `the server could not answer (${e.message})` : 'the connection to the server was lost', retry: true };
+    const message = e instanceof ApiError ? `the server could not answer (${e.message})` : e instanceof NoAnswer ? e.message : 'the connection to the server was lost';
+    return { field: 'server', message, retry: true };
   }
 }
 

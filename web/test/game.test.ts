@@ -220,6 +220,52 @@ test('Send says "Sending…" and takes no second press while the orders are on t
   await ctx.close();
 });
 
+test('orders that get no answer within 15 s are abandoned: Send offers Try again with the program kept, and the first request arriving late changes nothing', { skip }, async () => {
+  const made = (await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
+    seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
+  })).body as { id: string; seats: { link: string | null; token: string | null }[] };
+  const ctx = await browser.newContext(PHONE_TOUCH);
+  const page = await ctx.newPage();
+  // The page's clock is the test's: the 15 s pass when the test says, not in a sleep.
+  await page.clock.install();
+  await page.goto(server.base + made.seats[0]!.link!);
+  await page.waitForSelector('.hand .card');
+  for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().tap();
+  const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
+  const placed = await program();
+  // The first request hangs (no answer, no failure) until the test lets it go; the others go through.
+  let requests = 0, release = (): void => undefined;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  const first = new Promise<void>((resolve) => page.route('**/seats/0/orders', async (route) => {
+    if (++requests > 1) return route.continue();
+    await held;
+    await route.continue().catch(() => undefined);
+    resolve();
+  }));
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program-bar .send[disabled]:text("Sending…")');
+  await page.clock.fastForward(14_000);
+  assert.equal(await page.locator('.program-bar .send').textContent(), 'Sending…', 'still waiting before the deadline');
+  await page.clock.fastForward(1_000);
+  await page.waitForSelector('.program-bar .send:not([disabled]):text("Try again")');
+  assert.match(await page.locator('.program .sent').innerText(), /^Not sent: no answer came within 15 s\. Your program is kept: press Try again\./);
+  assert.deepEqual(await program(), placed, 'the program kept as it was');
+  await page.screenshot({ path: `${SHOTS}game-send-no-answer.png` });
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program-bar .send:not([disabled]):text("Send again")');
+  assert.match(await page.locator('.program .sent').innerText(), /^Sent at /);
+  // The first request let go now, reaching the server late: the same orders for the same turn are
+  // stored again as they were (docs/server.md), and the page, which abandoned it, never reads its answer.
+  release();
+  await first;
+  assert.match(await page.locator('.program .sent').innerText(), /^Sent at /);
+  assert.equal(requests, 2);
+  const seat = (await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, { authorization: `Bearer ${made.seats[0]!.token}` })).body as { you: { orders: { program: string[] } | null } };
+  assert.deepEqual(seat.you.orders?.program, placed, 'the orders are in, as programmed');
+  await ctx.close();
+});
+
 test('on a phone, the replay seen to its end tells the turn\'s result under the board, the player\'s own robot first (never before the end)', { skip }, async () => {
   const { r, ctx, page } = await opened(PHONE_TOUCH);
   for (let k = 0; k < 5; k++) await tapInView(page, '.hand .card');
