@@ -479,13 +479,26 @@ let readySent = 0;
 
 /**
  * The replay of the turn just played seen to its end: on a laptop the program comes first beside
- * the board again (app.css), and the page, scrolled down to the report, goes back up to it.
+ * the board again (app.css), and the page, scrolled down to the report, goes back up to it. On a
+ * phone the hand's first card goes just under the board (sticky at the top of the screen) when it
+ * is under it or under the program's bar (sticky at the bottom), so programming starts in reach.
  */
 function programInView(): void {
   const box = byId('program');
-  if (box.hidden || !matchMedia('(min-width: 900px)').matches) return;
-  const top = box.getBoundingClientRect().top;
-  if (top < 0 || top > innerHeight / 2) window.scrollBy({ top: top - 8 });
+  if (box.hidden) return;
+  if (matchMedia('(min-width: 900px)').matches) {
+    const top = box.getBoundingClientRect().top;
+    if (top < 0 || top > innerHeight / 2) window.scrollBy({ top: top - 8 });
+    return;
+  }
+  const card = box.querySelector('.hand .card'), floor = document.querySelector('.floor'), bar = box.querySelector('.program-bar');
+  // No card, or the program not the tab shown.
+  if (!card?.getClientRects().length) return;
+  const sticky = (e: Element | null) => !!e && getComputedStyle(e).position === 'sticky';
+  const under = sticky(floor) ? floor!.getBoundingClientRect().bottom : 0;
+  const above = sticky(bar) ? bar!.getBoundingClientRect().top : innerHeight;
+  const r = card.getBoundingClientRect();
+  if (r.top < under || r.bottom > above) window.scrollBy({ top: r.top - under - 8 });
 }
 function ready(): void {
   if (seat === null || !view.clock?.waitingFor.includes(seat) || readySent === view.turn) return;
