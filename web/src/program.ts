@@ -19,6 +19,12 @@ import { cardWords } from './words.js';
 
 const ICON: Record<string, string> = { F1: '↑1', F2: '↑2', F3: '↑3', B: '↓', L: '↶', R: '↷', U: '⤸' };
 
+/** A card's face: its icon, its priority and its name. */
+function cardFace(card: string): HTMLElement[] {
+  const [code, priority] = cardParts(card);
+  return [h('span', { class: 'icon', 'aria-hidden': 'true' }, ICON[code] ?? code), h('span', { class: 'priority' }, priority), h('span', { class: 'name' }, cardWords(card).replace(/ \(\d+\)$/, ''))];
+}
+
 /** A refusal of the server: the field it names (`program[2]`, `choices.weapon.3`…) and why. */
 export interface Refusal {
   readonly field: string;
@@ -186,7 +192,7 @@ export class ProgramPanel {
   }
 
   private cardButton(card: string, from: number | null, joined = false): HTMLElement {
-    const [code, priority] = cardParts(card);
+    const [code] = cardParts(card);
     const b = h('button', {
       type: 'button', class: `card card-${code}${joined ? ' joined' : ''}`, 'data-card': card, 'aria-label': `${cardWords(card)}${from ? `, ${joined ? 'joined ' : ''}in register ${from}` : ''}`,
       onkeydown: (e: KeyboardEvent) => {
@@ -216,8 +222,15 @@ export class ProgramPanel {
         (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
         e.preventDefault();
       },
-    }, h('span', { class: 'icon', 'aria-hidden': 'true' }, ICON[code] ?? code), h('span', { class: 'priority' }, priority), h('span', { class: 'name' }, cardWords(card).replace(/ \(\d+\)$/, '')));
+    }, ...cardFace(card));
     return b;
+  }
+
+  /** A locked register's card: drawn as the cards are, marked locked, and not to be moved. */
+  private lockedCard(card: string | null): HTMLElement {
+    if (!card) return h('span', { class: 'card locked-card', 'data-card': '' }, h('span', { class: 'lock', 'aria-hidden': 'true' }, 'locked'), '—');
+    return h('span', { class: `card card-${cardParts(card)[0]} locked-card`, 'data-card': card, 'aria-label': `${cardWords(card)}, locked` },
+      h('span', { class: 'lock', 'aria-hidden': 'true' }, 'locked'), ...cardFace(card));
   }
 
   /** Focuses `selector` at the next frame, unless the focus has moved meanwhile (a key or a click faster than a frame). */
@@ -399,7 +412,7 @@ export class ProgramPanel {
         },
       },
       h('span', { class: 'reg-number' }, String(reg)),
-      lock ? h('span', { class: 'card locked-card', 'data-card': lock.card ?? '' }, lock.card ? cardWords(lock.card) : '—') : card ? this.cardButton(card, reg) : h('span', { class: 'empty' }, open ? (this.target === reg ? 'next card' : 'empty') : '—'),
+      lock ? this.lockedCard(lock.card) : card ? this.cardButton(card, reg) : h('span', { class: 'empty' }, open ? (this.target === reg ? 'next card' : 'empty') : '—'),
       joined ? this.cardButton(joined, reg, true) : null,
       lock ? h('small', { class: 'why' }, lock.by === 'Fire Control' ? 'locked: Fire Control' : `locked: ${r.damage} damage`) : null,
       gear ? h('label', { class: 'gear', title: `${gear.option}${rules.gearCodes ? ` (${gear.code})` : ''}; default: not used` },

@@ -316,6 +316,41 @@ test('[desktop] the replay of a turn after a robot finished shows it finished fr
   }
 });
 
+for (const [size, opts] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  test(`[${size}] a locked register's card is drawn as the hand's cards are (icon, priority, name, the same size), marked locked`, { skip }, async () => {
+    // Ava starts at (10,10) (a wrench) with 4 damage, facing north; her Move 1 takes her into the
+    // laser across row 9 for three registers, her Back-Up out of it: registers 3 to 5 lock with
+    // the cards she plays there.
+    const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 11 }, seats: [{ name: 'Ava', damage: 4 }, { name: 'Bolt', bot: 'random' }] });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const { id } = created.body;
+    const auth = { authorization: `Bearer ${created.body.seats[0].token}` };
+    const program = ['F1:500', 'R:340', 'R:160', 'B:430', 'L:410'];
+    const hand = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body.you.hand as string[];
+    assert.deepEqual([...hand].sort(), [...program].sort(), 'seed 11 deals these');
+    const put = await call(server.base, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: 1, program, facing: 'N' }, auth);
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    await until('turn 1 is played', async () => (await call(server.base, 'GET', `/api/races/${id}`)).body.turn === 2);
+    const locked = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body.robots[0].locked as { register: number; card: string | null }[];
+    const card = locked.find((l) => l.card)?.card;
+    assert.ok(card, `a locked register holds a card: ${JSON.stringify(locked)}`);
+    const ctx = await browser.newContext(opts);
+    try {
+      const page = await open(ctx, created.body.seats[0].link);
+      const shown = page.locator(`.register.locked .card.locked-card[data-card="${card}"]`);
+      await shown.waitFor();
+      assert.equal(await shown.locator('.lock').count(), 1, 'marked locked');
+      assert.equal(await shown.locator('.priority').textContent(), card.split(':')[1]);
+      assert.equal(await shown.locator('.icon').count(), 1);
+      const a = (await shown.boundingBox())!, b = (await page.locator('.hand .card').first().boundingBox())!;
+      assert.ok(Math.abs(a.width - b.width) <= 4 && Math.abs(a.height - b.height) <= 4, `the size of a hand's card: ${JSON.stringify([a, b])}`);
+      await page.screenshot({ path: `${SHOTS}locked-card-${size}.png`, fullPage: true });
+    } finally {
+      await ctx.close();
+    }
+  });
+}
+
 /**
  * Each name of the Robots table on one line beside its robot (measured in the page in one go: the
  * table is drawn anew as entries arrive): the robot's icon and its name side by side, the name one
