@@ -173,16 +173,26 @@ test('on a phone, the program\'s bar tells beside Send the time left to send, co
   await ctx.close();
 });
 
-test('Send says "Sending…" and takes no second press while the orders are on their way; with the connection lost it says so, keeps the program, and Try again sends it', { skip }, async () => {
+/**
+ * Ava's page on a phone in a race of two people and a bot (the turn waits for Bob), her five
+ * registers filled by tapping; `before` runs on the page before it loads.
+ */
+async function programmed(before?: (page: Page) => Promise<void>): Promise<{ made: { id: string; seats: { link: string | null; token: string | null }[] }; ctx: BrowserContext; page: Page }> {
   const made = (await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
     seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
   })).body as { id: string; seats: { link: string | null; token: string | null }[] };
   const ctx = await browser.newContext(PHONE_TOUCH);
   const page = await ctx.newPage();
+  await before?.(page);
   await page.goto(server.base + made.seats[0]!.link!);
   await page.waitForSelector('.hand .card');
   for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().tap();
+  return { made, ctx, page };
+}
+
+test('Send says "Sending…" and takes no second press while the orders are on their way; with the connection lost it says so, keeps the program, and Try again sends it', { skip }, async () => {
+  const { made, ctx, page } = await programmed();
   const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
   const placed = await program();
   assert.equal(placed.length, 5);
@@ -221,17 +231,8 @@ test('Send says "Sending…" and takes no second press while the orders are on t
 });
 
 test('orders that get no answer within 15 s are abandoned: Send offers Try again with the program kept, and the first request arriving late changes nothing', { skip }, async () => {
-  const made = (await call(server.base, 'POST', '/api/races', {
-    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
-    seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
-  })).body as { id: string; seats: { link: string | null; token: string | null }[] };
-  const ctx = await browser.newContext(PHONE_TOUCH);
-  const page = await ctx.newPage();
   // The page's clock is the test's: the 15 s pass when the test says, not in a sleep.
-  await page.clock.install();
-  await page.goto(server.base + made.seats[0]!.link!);
-  await page.waitForSelector('.hand .card');
-  for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().tap();
+  const { made, ctx, page } = await programmed((p) => p.clock.install());
   const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
   const placed = await program();
   // The first request hangs (no answer, no failure) until the test lets it go; the others go through.
