@@ -56,8 +56,11 @@ export interface Workspace {
   /** On a cube course: the way each robot of `chain` is pushed (a fold turns it). */
   readonly chainDir: number[];
   chainMeetsRepulsor: boolean;
-  /** The robots that run a card this register (phases/program.ts). */
+  /** The robots that run a card this register (phases/program.ts), and their cards while they are sorted. */
   readonly moving: number[];
+  moveCards: Int32Array;
+  /** Whether some robot has option memory (`opt`), as the last look for the movers found. */
+  withOptions: boolean;
   /**
    * Laser step: points per robot; per board laser its nearest blocker, that blocker's distance + 1
    * and the nearest die's distance; the lasers that meet a blocker. `hits` and `nearestAt` are all
@@ -116,7 +119,7 @@ export interface Ctx {
 
 function newWorkspace(cells: number): Workspace {
   return {
-    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [],
+    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [], moveCards: new Int32Array(8), withOptions: false,
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
     lit: new Int32Array(8), aim: new Int32Array(8), laserScratchClean: true,
     special: [], nspecial: 0, weaponShots: [], pierced: [],
