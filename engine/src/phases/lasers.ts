@@ -6,7 +6,7 @@ import { damageDie } from '../dice.js';
 import type { WeaponName } from '../events.js';
 import { dx, dy, reverse, type Dir } from '../geometry.js';
 import { hurt, type Hit } from '../options/damage.js';
-import { holds } from '../options/held.js';
+import { holds, used } from '../options/held.js';
 import { chosenWeapon, piercingTargets, weaponApplies, weaponHits, weaponMoves, type WeaponShot } from '../options/weapons.js';
 
 const FAR = 0x7fffffff;
@@ -327,25 +327,32 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
       else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: square(r.x, r.y), to: square(t.x, t.y), weapon });
     }
   }
+  // An option that changes a shot that hits is used: its points or its beam are seen (Secret Options).
   if (main) {
-    const shots = holds(r, ctx.rules.options.doubleBarreled) ? 2 : 1;
-    if (highPower) for (const t of pierced ?? piercingTargets(ctx, i, r.dir)) fire(ctx, i, t, r.dir, shots, 'main', register, dieHits);
-    else fire(ctx, i, ahead, r.dir, shots, 'main', register, dieHits);
+    const double = ctx.rules.options.doubleBarreled;
+    const shots = holds(r, double) ? 2 : 1;
+    let hit = false;
+    if (highPower) for (const t of pierced ?? piercingTargets(ctx, i, r.dir)) hit = fire(ctx, i, t, r.dir, shots, 'main', register, dieHits) || hit;
+    else hit = fire(ctx, i, ahead, r.dir, shots, 'main', register, dieHits);
+    if (hit && highPower) used(ctx, i, 'High-Power Laser');
+    if (hit && shots === 2) used(ctx, i, double);
   }
   if (holds(r, 'Rear-Firing Laser')) {
     const back = reverse(r.dir);
-    fire(ctx, i, firstInLine(ctx, i, back), back, 1, 'rear', register, dieHits);
+    if (fire(ctx, i, firstInLine(ctx, i, back), back, 1, 'rear', register, dieHits)) used(ctx, i, 'Rear-Firing Laser');
   }
 }
 
 /**
  * Robot i's laser meets `target` (a robot, a die as -1 - flag, or NONE) with `shots` points. Its
  * own function, not a closure in `armedFire`: that cost a context and a function on every call.
+ * True when it met something.
  */
-function fire(ctx: Ctx, i: number, target: number, d: Dir, shots: number, weapon: 'main' | 'rear', register: number, dieHits: number[] | null): void {
-  if (target === NONE) return;
+function fire(ctx: Ctx, i: number, target: number, d: Dir, shots: number, weapon: 'main' | 'rear', register: number, dieHits: number[] | null): boolean {
+  if (target === NONE) return false;
   if (target < 0) dieHits![-1 - target]! += shots;
   else pend(ctx.work, target, shots, d, i, weapon, register);
+  return true;
 }
 
 /** The first robot of a High-Power beam's targets (dice are -1 - flag), or NONE. */

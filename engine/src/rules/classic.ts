@@ -128,7 +128,7 @@ function dealFromDeck(ctx: Ctx): void {
   st.discard = [];
   st.robots.forEach((r, i) => {
     if (r.status !== 'active' || r.poweredDown) return;
-    r.hand = deck.splice(deck.length - Math.min(deck.length, ctx.rules.handSize(r.damage) + extraCards(r)));
+    r.hand = deck.splice(deck.length - Math.min(deck.length, ctx.rules.handSize(r.damage) + extraCards(ctx, i)));
     flywheelToHand(ctx, i);
     ctx.events?.push({ type: 'dealt', robot: i, cards: r.hand.length });
   });
