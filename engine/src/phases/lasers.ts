@@ -1,5 +1,5 @@
 /** Board lasers and robot lasers fire together (RULES.md "Lasers"). */
-import { square } from '../board.js';
+import { boardSquare } from '../board.js';
 import type { Ctx, Workspace } from '../context.js';
 import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
@@ -178,7 +178,7 @@ export function lasers(ctx: Ctx, register: number): void {
     }
     hits[target]! += 1;
     mask |= 1 << target;
-    ctx.events?.push({ type: 'shot', robot: target, by: { robot: i }, points: 1, from: square(r.x, r.y), to: square(t.x, t.y) });
+    ctx.events?.push({ type: 'shot', robot: target, by: { robot: i }, points: 1, from: boardSquare(r.x, r.y), to: boardSquare(t.x, t.y) });
   }
 
   // All damage together (B-28), then destruction, then the weapons that move robots (1.4). The
@@ -203,8 +203,8 @@ export function lasers(ctx: Ctx, register: number): void {
       // One literal per form: a spread of an optional part made two more objects a shot.
       if (ctx.events)
         ctx.events.push(s.weapon === 'main'
-          ? { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y) }
-          : { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y), weapon: s.weapon as WeaponName });
+          ? { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: boardSquare(from.x, from.y), to: boardSquare(r.x, r.y) }
+          : { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: boardSquare(from.x, from.y), to: boardSquare(r.x, r.y), weapon: s.weapon as WeaponName });
     }
     hurt(ctx, s.target, s.points, s);
     hits[s.target] = 1;
@@ -252,7 +252,7 @@ const ARMED = 0x7ffffffe;
 function boardHit(ctx: Ctx, i: number, k: number, register: number): void {
   const l = ctx.board.lasers[k]!;
   const r = ctx.state.robots[i]!;
-  ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: square(l.x, l.y), to: square(r.x, r.y) });
+  ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: boardSquare(l.x, l.y), to: boardSquare(r.x, r.y) });
   if (r.options.length) pend(ctx.work, i, l.beams, l.dir, -1, 'board', register);
   else ctx.work.hits[i]! += l.beams;
 }
@@ -331,7 +331,7 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
       main = false;
       work.weaponShots.push({ shooter: i, target: aimed, weapon, dir: r.dir });
       if (weapon === 'Mini Howitzer') pend(work, aimed, 1, r.dir, i, weapon, register);
-      else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: square(r.x, r.y), to: square(t.x, t.y), weapon });
+      else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: boardSquare(r.x, r.y), to: boardSquare(t.x, t.y), weapon });
     }
   }
   // An option that changes a shot that hits is used: its points or its beam are seen (Secret Options).
