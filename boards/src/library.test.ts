@@ -13,6 +13,14 @@ const boardSchema = ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, 'board.sch
 const courseSchema = ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, 'course.schema.json'), 'utf8')));
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
+test("the README's counts of the shipped boards and courses are the library's", () => {
+  const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8').replace(/\s+/g, ' ');
+  const words = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+  const count = (re: RegExp) => words.indexOf(re.exec(readme)?.[1]?.toLowerCase() ?? '') + 1;
+  assert.equal(count(/(\w+) original 12×12 boards/), boardNames().length, 'boards');
+  assert.equal(count(/\) and (\w+) courses, from/), courseNames().length, 'courses');
+});
+
 test('the project ships at least eight 12x12 factory boards, two of them with expansion elements', () => {
   const names = boardNames();
   assert.ok(names.length >= 8, `only ${names.length} boards`);

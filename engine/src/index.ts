@@ -24,7 +24,7 @@ export * from './validate.js';
 export * from './report/table.js';
 export { list, narrate, narrateEvents, ordinal, plural, type Narration } from './report/narrate.js';
 export * from './report/stats.js';
-export { STEP_HEADINGS, stepHeading, turnSteps, type RevealedCard, type StepKind, type TurnStep } from './report/steps.js';
+export { STEP_HEADINGS, stepHeading, stepMoments, turnSteps, type RevealedCard, type StepKind, type TurnStep } from './report/steps.js';
 export type { OptionRules } from './rules/ruleset.js';
 export { OPTION_CARDS, UPGRADES, WEAPONS, TOGGLES, optionName, optionStep, type OptionStep } from './options/catalog.js';
 export { optionText } from './options/texts.js';

@@ -3,7 +3,7 @@ import { Floor } from './board.js';
 import type { Ctx } from './context.js';
 import type { DestroyCause, RepairCause } from './events.js';
 import { popcount } from './state.js';
-import { holds, memory as memoryOf } from './options/held.js';
+import { holds, memory as memoryOf, used } from './options/held.js';
 
 /** Moves a robot's token to (x, y) and keeps the occupancy grid true. */
 export function relocate(ctx: Ctx, i: number, x: number, y: number): void {
@@ -76,10 +76,14 @@ function keepSuperiorArchive(ctx: Ctx, i: number): void {
 }
 
 /** Damage a robot re-enters with: the rule set's, or none the first time under One Free Life
- *  (004 L188) or with Superior Archive (2.25). */
+ *  (004 L188) or with Superior Archive (2.25), which is then used (everybody sees the robot
+ *  re-enter undamaged, so under Secret Options it is shown). Called as the robot re-enters. */
 export function reentryDamage(ctx: Ctx, i: number): number {
   const r = ctx.state.robots[i]!;
-  if (r.opt?.superior) return 0;
+  if (r.opt?.superior) {
+    used(ctx, i, 'Superior Archive');
+    return 0;
+  }
   return ctx.setup.settings.oneFreeLife && r.reentries === 0 ? 0 : ctx.rules.reentryDamage;
 }
 

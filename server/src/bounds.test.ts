@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { call, dropSchema, freshDb, postgresAnswers, startServer } from './testing.js';
 
 const havePostgres = await postgresAnswers();
@@ -175,6 +176,27 @@ test('a body with a key written twice in one object is refused 422 naming its li
     assert.equal((await db.selectFrom('races').select('id').execute()).length, 1, 'no race made');
     // Each key once (and a byte-order mark first): taken.
     assert.equal((await call(s.base, 'PUT', orders, `\ufeff{"turn": 1, "program": ${program(hand.slice(0, 5))}}`, auth(race.seats[0].token))).status, 200);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('a body sent compressed (Content-Encoding gzip, deflate, br) is refused 415 naming content-encoding, not as JSON that does not parse, and nothing is made', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const text = JSON.stringify({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] });
+    for (const [coding, body] of [['gzip', gzipSync(text)], ['deflate', deflateSync(text)], ['br', brotliCompressSync(text)], ['GZIP, identity', gzipSync(text)]] as const) {
+      const res = await fetch(`${s.base}/api/races`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': coding }, body });
+      const answer = (await res.json()) as { error?: { field?: string; message?: string } };
+      assert.deepEqual([res.status, answer.error?.field], [415, 'content-encoding'], `${coding}: ${JSON.stringify(answer)}`);
+      assert.match(answer.error!.message!, /no coding is accepted/);
+    }
+    assert.equal((await db.selectFrom('races').select('id').execute()).length, 0, 'no race made');
+    // Identity is no coding: taken.
+    const res = await fetch(`${s.base}/api/races`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body: text });
+    assert.equal(res.status, 201);
   } finally {
     await s.close();
     await db.destroy();

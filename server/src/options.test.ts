@@ -165,3 +165,14 @@ test('Secret Options: a correction on a turn taken back joins no cards, so its a
     await close();
   }
 });
+
+test('Secret Options: the cards a robot was dealt do not tell the others of an option the public view hides (Extra Memory is shown once it deals its card)', async () => {
+  const { s, race, close } = await optionRace({ secretOptions: true, optionDeck: ['Extra Memory', 'Shield'] });
+  try {
+    const pub = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
+    const seen = pub.robots.map((r: { cards: number; damage: number; options: string[]; hiddenOptions: number }) => [r.cards - (9 - r.damage), r.options, r.hiddenOptions]);
+    assert.deepEqual(seen, [[1, ['Extra Memory'], 0], [0, [], 1]], 'each card beyond 9 - damage is told by an option shown');
+  } finally {
+    await close();
+  }
+});

@@ -143,12 +143,20 @@ export function prototypeKey(v: unknown, path = ''): string | null {
 /**
  * JSON bodies: fastify's own parser (which refuses __proto__ and constructor keys), after a depth
  * check; a body refused for such a key is answered 422 naming it, not as JSON that does not parse.
- * A key written twice in one object is refused 422 (`body`, naming its line and column).
+ * A key written twice in one object is refused 422 (`body`, naming its line and column); a body
+ * sent with a Content-Encoding (gzip, …) 415 (`content-encoding`).
  */
 export function boundJsonDepth(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // A compressed body would be read as text and refused as JSON that does not parse, which
+    // misleads: no coding is taken (a request's body is small), so it is refused 415 by its name.
+    const coding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (coding && coding !== 'identity') {
+      const e = Object.assign(new Error(`the body is sent with Content-Encoding ${JSON.stringify(coding.slice(0, 40))}; no coding is accepted: send the JSON as it is, without Content-Encoding`), { statusCode: 415, field: 'content-encoding' });
+      return done(e, undefined);
+    }
     if (jsonDepth(body as string, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
       const e = Object.assign(new Error(`the body nests deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 422, field: 'body' });
       return done(e, undefined);

@@ -6,7 +6,7 @@
  * once for every turn it plays, so the steps' pictures are not made (a third of what the server's
  * event loop allocated, issue 13): the beats' actions only, step by step as `steps` cuts them.
  */
-import { turnSteps, type GameEvent } from '../../engine/src/index.js';
+import { stepMoments, turnSteps, type GameEvent } from '../../engine/src/index.js';
 import { apply, robotsFromView } from './steps.js';
 import { beatActions, type Action } from './timeline.js';
 
@@ -36,7 +36,7 @@ export function replayLengths(view: Parameters<typeof robotsFromView>[0], events
   const cut = turnSteps(events);
   let animated = 0;
   for (const t of cut) {
-    for (const actions of beatActions(robots, t.events)) animated += beatMs(actions);
+    for (const actions of beatActions(robots, stepMoments(t))) animated += beatMs(actions);
     for (const e of t.events) apply(robots, e);
   }
   // Last, `steps`' whole turn at once: a picture, nothing to animate.

@@ -23,6 +23,8 @@ const ICON: Record<string, string> = { F1: '↑1', F2: '↑2', F3: '↑3', B: '�
 export interface Refusal {
   readonly field: string;
   readonly message: string;
+  /** No answer came (the connection lost, the server unable to answer just then): the same orders may be sent again. */
+  readonly retry?: true;
 }
 
 export interface ProgramOptions {
@@ -58,6 +60,8 @@ export class ProgramPanel {
   /** The hand the placements are of: a recompiled hand starts the program again. */
   private dealt = '';
   private sentAt: string | null = null;
+  /** The orders are on their way: until the server answers, the program stands still and Send says so. */
+  private sending = false;
   private drag: { card: string; from: number | null; joined: boolean; ghost: HTMLElement | null; x: number; y: number; id: number } | null = null;
 
   /** The race's rule set: what the form offers is read from its data. */
@@ -315,10 +319,22 @@ export class ProgramPanel {
     };
   }
 
-  private async submit(button: HTMLButtonElement): Promise<void> {
-    button.disabled = true;
+  /**
+   * Sends the orders once: while they are on their way Send says "Sending…" and takes no press, and
+   * the registers and the hand stand still (a redraw meanwhile keeps them so), until the server
+   * answers: "Sent", or its refusal, or, with no answer (the connection lost), the program as it was
+   * and Send offering to try again.
+   */
+  private async submit(): Promise<void> {
+    if (this.sending) return;
+    const turn = this.turn;
+    this.sending = true;
+    this.refusal = null;
+    this.render();
     const refusal = await this.o.send(this.orders());
-    button.disabled = false;
+    this.sending = false;
+    // The turn played meanwhile: update() drew the next one.
+    if (turn !== this.turn) return this.render();
     if (refusal) return this.refuse(refusal);
     this.sentAt = new Date().toLocaleTimeString();
     this.render();
@@ -343,7 +359,7 @@ export class ProgramPanel {
     const controls = [...this.root.querySelectorAll<HTMLElement>('[data-field]')];
     const field = fieldOf(r.field, controls.map((c) => c.dataset.field!));
     const at = controls.find((c) => c.dataset.field === field);
-    const text = `Refused: ${r.field}: ${r.message}`;
+    const text = r.retry ? `Not sent: ${r.message}. Your program is kept: press Try again.` : `Refused: ${r.field}: ${r.message}`;
     const note = h('span', { class: 'field-error error', role: 'alert' }, text);
     // Inside a register or a group of controls; after a single control.
     if (at?.matches('li, fieldset')) at.append(note);
@@ -409,11 +425,12 @@ export class ProgramPanel {
       this.startFacing(),
       this.reentry(),
       this.optionsPart());
-    const send = h('button', { type: 'button', class: 'primary send', onclick: (e: Event) => void this.submit(e.currentTarget as HTMLButtonElement) }, this.sentAt ? 'Send again' : 'Send');
+    const send = h('button', { type: 'button', class: 'primary send', disabled: this.sending, 'aria-busy': this.sending ? 'true' : false, onclick: () => void this.submit() },
+      this.sending ? 'Sending…' : this.refusal?.retry ? 'Try again' : this.sentAt ? 'Send again' : 'Send');
     // The time left beside Send, where the thumb is: whose move it is and how long it has.
     const time = h('span', { class: 'turn-clock', role: 'timer', 'aria-label': 'Time left to send' });
     this.o.clock?.(time);
-    const sent = h('p', { class: 'sent', 'aria-live': 'polite' }, this.sentAt === 'changed' ? 'Changed since sent: send again to replace your orders.' : this.sentAt ? `Sent${this.sentAt === 'earlier' ? '' : ` at ${this.sentAt}`}. You can change your mind until the turn is played.` : '');
+    const sent = h('p', { class: 'sent', 'aria-live': 'polite' }, this.sending ? 'Sending your program…' : this.sentAt === 'changed' ? 'Changed since sent: send again to replace your orders.' : this.sentAt ? `Sent${this.sentAt === 'earlier' ? '' : ` at ${this.sentAt}`}. You can change your mind until the turn is played.` : '');
     // A redraw (the race's news arrives while the player programs) keeps the keyboard's place.
     const had = document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement) ? document.activeElement : null;
     const again = had?.dataset.card !== undefined
@@ -421,6 +438,9 @@ export class ProgramPanel {
       : had?.dataset.field ? `[data-field="${had.dataset.field}"]` : null;
     // The registers and Send together: on a phone a bar kept at the bottom of the screen while the
     // hand and the questions scroll under the board (on a laptop each where it was: app.css).
+    // While the orders are on their way nothing in them can change (the hand and registers inert).
+    registers.inert = hand.inert = questions.inert = this.sending;
+    this.root.classList.toggle('sending', this.sending);
     this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), h('div', { class: 'program-bar' }, registers, h('div', { class: 'send-line' }, send, time, sent)), hand, why, questions);
     if (again) this.root.querySelector<HTMLElement>(again)?.focus();
     this.showRefusal();

@@ -458,7 +458,9 @@ async function ask(method: string, path: string, body?: unknown): Promise<Refusa
     refreshSoon();
     return null;
   } catch (e) {
-    return { field: e instanceof ApiError ? e.field : 'server', message: (e as Error).message };
+    // A refusal names its field; no answer (a network error, a server unable to answer: 5xx) may be tried again.
+    if (e instanceof ApiError && e.status < 500) return { field: e.field, message: e.message };
+    return { field: 'server', message: e instanceof ApiError ? `the server could not answer (${e.message})` : 'the connection to the server was lost', retry: true };
   }
 }
 

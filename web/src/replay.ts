@@ -13,7 +13,7 @@ import type { BoardView } from './board.js';
 import { STEP_GAP_MS, STILL_STEP_MS } from './pace.js';
 import { placeOf } from './robots-state.js';
 import { robotsFromView, steps, type Robot, type Step } from './steps.js';
-import { cardWords, describe } from './words.js';
+import { cardWords, describe, turnResult } from './words.js';
 
 const SPEEDS = [0.5, 1, 2, 4];
 /** The speed chosen last, remembered by the browser. */
@@ -364,7 +364,25 @@ export class ReplayPlayer {
     if (this.steps.length) this.show();
   }
 
+  /**
+   * The turn's result, under the controls once the replay has reached the turn's end (never before:
+   * it would tell what the replay has not shown): the viewer's robot first, in bold.
+   */
+  private result(): void {
+    const el = this.root.querySelector<HTMLElement>('.turn-result') ?? h('p', { class: 'turn-result', 'aria-live': 'polite' });
+    if (!el.parentElement) this.root.querySelector('.controls')!.after(el);
+    const last = this.steps[this.steps.length - 1];
+    el.hidden = !last || this.at !== this.steps.length - 1;
+    if (!last || el.hidden) return el.replaceChildren();
+    const lines = turnResult(last.robots.map((r) => r.name), this.events, last.before, last.robots, this.you);
+    el.replaceChildren(h('strong', {}, `Turn ${this.turn}: `),
+      ...(lines.length ? lines.flatMap((l, k) => [k ? ' · ' : '', l.robot === this.you ? h('b', { class: 'yours' }, l.text) : l.text]) : ['no flag touched, nobody destroyed, no damage.']));
+    el.title = el.textContent ?? '';
+  }
+
   private show(): void {
+    this.controls();
+    this.result();
     if (this.at < 0) {
       // Before the turn's first step: the robots as the turn began.
       const first = this.steps[0];

@@ -3,7 +3,7 @@
  * `stepHeading`, engine/src/report/steps.ts), each with the robots as they stand before and after
  * it and its beats (web/src/timeline.ts); last, the whole turn at once.
  */
-import { cardName, stepHeading, turnSteps, type GameEvent } from '../../engine/src/index.js';
+import { cardName, stepHeading, stepMoments, turnSteps, type GameEvent } from '../../engine/src/index.js';
 import { apply, type Robot } from './robots-state.js';
 import { beats, type Beat } from './timeline.js';
 
@@ -34,7 +34,7 @@ export function steps(start: readonly Robot[], events: readonly GameEvent[]): St
     for (const e of t.events) apply(robots, e);
     return {
       register: t.register, label: stepHeading(t, names), events: t.events, registerEvents: t.registerEvents,
-      robots: robots.map((r) => ({ ...r })), before, beats: beats(before, t.events),
+      robots: robots.map((r) => ({ ...r })), before, beats: beats(before, stepMoments(t)),
       cards: t.revealed.map((c) => ({ robot: c.robot, card: cardName(c.card), ...(c.joined ? { joined: cardName(c.joined) } : {}), ...(c.copy ? { copy: true } : {}) })),
     };
   });

@@ -3,10 +3,14 @@
  * events alone (no rules run again). A robot's Move 3 is three beats, one square each; the robot
  * it pushes moves in the same beat as it; belts carry every robot at once, then turn them; a robot
  * moved onto a pit or off the edge falls in the next beat; lasers fire together and the robots hit
- * blink in that beat. Each beat holds the robots as they stand after it, so a test (or the table
+ * blink in that beat. What happens at once is the engine's word (`stepMoments`): each moment of a
+ * step begins after the one before has ended (the robots a laser wrecks, once every beam has hit). Each beat holds the robots as they stand after it, so a test (or the table
  * beside the board) can ask where everyone is at any moment of the animation.
  */
 import type { Dir, GameEvent } from '../../engine/src/index.js';
+
+/** A step's events in the moments the engine cuts them into (`stepMoments`): one moment after another. */
+export type Moments = readonly (readonly GameEvent[])[];
 import { apply, type Robot } from './robots-state.js';
 
 export type Cell = readonly [number, number];
@@ -74,13 +78,14 @@ function action(e: GameEvent, robots: readonly Robot[]): Action | null {
 }
 
 /**
- * The beats of one step, from the robots as it begins and its events. Each robot's motions take
- * its next free beat, so belts carry everyone in the first beat and turn them in the second; a
- * pushed robot and the robot pushing it share one; a second beam at a robot waits for the next.
- * Events with nothing to animate (and hits, flags) stay in the beat of the event before them.
+ * The beats of one step, from the robots as it begins and its events in their moments. Within a
+ * moment each robot's motions take its next free beat, so belts carry everyone in the first beat
+ * and turn them in the second; a pushed robot and the robot pushing it share one; every beam of
+ * the moment fires in its first beat. Events with nothing to animate (and hits, flags) stay in the
+ * beat of the event before them.
  */
-export function beats(before: readonly Robot[], events: readonly GameEvent[]): Beat[] {
-  const { placed, count } = place(before, events);
+export function beats(before: readonly Robot[], moments: Moments): Beat[] {
+  const { placed, count } = place(before, moments);
   const now = before.map((r) => ({ ...r }));
   const out: Beat[] = [];
   for (let k = 0; k < count; k++) {
@@ -95,50 +100,56 @@ export function beats(before: readonly Robot[], events: readonly GameEvent[]): B
  * The actions of each of `beats`' beats, in the same order, without the robots' pictures: what a
  * replay's length needs (pace.ts; the race server computes one for every turn it plays).
  */
-export function beatActions(before: readonly Robot[], events: readonly GameEvent[]): Action[][] {
-  const { placed, count } = place(before, events);
+export function beatActions(before: readonly Robot[], moments: Moments): Action[][] {
+  const { placed, count } = place(before, moments);
   const out: Action[][] = Array.from({ length: count }, () => []);
   for (const p of placed) out[p.beat]!.push(...p.actions);
   return out;
 }
 
 /** Which beat each event goes in, with its actions, and how many beats there are. */
-function place(before: readonly Robot[], events: readonly GameEvent[]): { placed: { beat: number; e: GameEvent; actions: Action[] }[]; count: number } {
+function place(before: readonly Robot[], moments: Moments): { placed: { beat: number; e: GameEvent; actions: Action[] }[]; count: number } {
   const robots = before.map((r) => ({ ...r }));
   const next = new Map<number, number>();
-  const beamNext = new Map<number, number>();
-  const free = (i: number) => next.get(i) ?? 0;
   const placed: { beat: number; e: GameEvent; actions: Action[] }[] = [];
+  // The first beat of the moment being placed: the one after the last beat of the moment before.
+  let start = 0;
+  const free = (i: number) => Math.max(start, next.get(i) ?? 0);
   let prev = 0;
-  for (const e of events) {
-    // Where the robots stand as the events come, for the squares of falls, gears and crushers.
-    const a = action(e, robots);
-    let beat = prev;
-    const actions: Action[] = [];
-    if (a) {
-      if (a.kind === 'turn' && a.by === 'fold') {
-        // A fold crossed turns the robot as it crosses: in the beat of its move across.
-        beat = Math.max(0, free(a.robot) - 1);
-      } else if (a.kind === 'move' || a.kind === 'turn' || a.kind === 'fall' || a.kind === 'enter') {
-        const pusher = e.type === 'pushed' && 'robot' in e.by ? e.by.robot : null;
-        beat = Math.max(free(a.robot), pusher === null ? 0 : free(pusher));
-        next.set(a.robot, beat + 1);
-        // The pusher's own move, next in the events, goes in this beat.
-        if (pusher !== null) next.set(pusher, beat);
-      } else if (a.kind === 'wreck') {
-        next.set(a.robot, Math.max(free(a.robot), beat + 1));
-      } else if (a.kind === 'beam') {
-        beat = beamNext.get(a.robot) ?? 0;
-        beamNext.set(a.robot, beat + 1);
+  // How many beats the moments so far take.
+  let count = 0;
+  for (const [m, events] of moments.entries()) {
+    if (m > 0) prev = start = count;
+    for (const e of events) {
+      // Where the robots stand as the events come, for the squares of falls, gears and crushers.
+      const a = action(e, robots);
+      let beat = prev;
+      const actions: Action[] = [];
+      if (a) {
+        if (a.kind === 'turn' && a.by === 'fold') {
+          // A fold crossed turns the robot as it crosses: in the beat of its move across.
+          beat = Math.max(0, free(a.robot) - 1);
+        } else if (a.kind === 'move' || a.kind === 'turn' || a.kind === 'fall' || a.kind === 'enter') {
+          const pusher = e.type === 'pushed' && 'robot' in e.by ? e.by.robot : null;
+          beat = Math.max(free(a.robot), pusher === null ? 0 : free(pusher));
+          next.set(a.robot, beat + 1);
+          // The pusher's own move, next in the events, goes in this beat.
+          if (pusher !== null) next.set(pusher, beat);
+        } else if (a.kind === 'wreck') {
+          next.set(a.robot, Math.max(free(a.robot), beat + 1));
+        } else if (a.kind === 'beam') {
+          beat = start;
+        }
+        actions.push(a);
+        if (e.type === 'pushed' && 'pusher' in e.by) actions.push({ kind: 'element', element: 'pusher', pusher: e.by.pusher });
+        if (e.type === 'turned' && e.by === 'gear') actions.push({ kind: 'element', element: 'gear', at: [robots[e.robot]!.x, robots[e.robot]!.y] });
+        if (e.type === 'destroyed' && e.cause === 'crusher') actions.push({ kind: 'element', element: 'crusher', at: [robots[e.robot]!.x, robots[e.robot]!.y] });
       }
-      actions.push(a);
-      if (e.type === 'pushed' && 'pusher' in e.by) actions.push({ kind: 'element', element: 'pusher', pusher: e.by.pusher });
-      if (e.type === 'turned' && e.by === 'gear') actions.push({ kind: 'element', element: 'gear', at: [robots[e.robot]!.x, robots[e.robot]!.y] });
-      if (e.type === 'destroyed' && e.cause === 'crusher') actions.push({ kind: 'element', element: 'crusher', at: [robots[e.robot]!.x, robots[e.robot]!.y] });
+      placed.push({ beat, e, actions });
+      prev = beat;
+      count = Math.max(count, beat + 1);
+      apply(robots, e);
     }
-    placed.push({ beat, e, actions });
-    prev = beat;
-    apply(robots, e);
   }
-  return { placed, count: Math.max(1, ...placed.map((p) => p.beat + 1)) };
+  return { placed, count: Math.max(1, count) };
 }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canJoin, compact, entryName, fieldOf, gearFor, offered, readEntry } from '../src/choices.js';
-import { describe } from '../src/words.js';
+import { describe, turnResult } from '../src/words.js';
 
 const CLASSIC_KEYS = ['unlock', 'exchange', 'lose', 'shield', 'gyro', 'weapon', 'fireControl', 'brakes', 'fourthGear', 'reverseGear', 'abort', 'conditional', 'flywheel', 'recompile', 'chopShop'];
 
@@ -65,4 +65,22 @@ test('the replay tells the options\' events', () => {
   assert.equal(say({ type: 'optionDrawn', robot: 1, option: 'a secret option' }), 'Bolt draws a secret option');
   assert.equal(say({ type: 'circuitBreaker', robot: 0, damage: 3 }), "Ava's Circuit Breaker trips at 3 damage points: powered down next turn");
   assert.equal(say({ type: 'markerLocked', robot: 1, register: 5, by: 0 }), "Ava's Fire Control locks Bolt's register 5");
+});
+
+test('a turn\'s result tells the viewer\'s robot first, then each robot destroyed, each flag touched and the damage taken by those still on the floor', () => {
+  const names = ['Ava', 'Bob', 'Cy'];
+  const before = [{ damage: 0 }, { damage: 1 }, { damage: 2 }];
+  const events = [
+    { type: 'flagTouched', robot: 1, flag: 1 },
+    { type: 'damaged', robot: 2, points: 2, damage: 4 },
+    { type: 'destroyed', robot: 0, cause: 'pit', pushedBy: null, lives: 2 },
+  ] as const;
+  const after = [{ damage: 2, status: 'destroyed' }, { damage: 3, status: 'active' }, { damage: 4, status: 'active' }];
+  assert.deepEqual(turnResult(names, events, before, after, 0).map((l) => l.text), [
+    'Ava is destroyed (fell into a pit): 2 lives left', 'Bob touches flag 1', 'Bob takes 2 damage (3 total)', 'Cy takes 2 damage (4 total)',
+  ]);
+  assert.deepEqual(turnResult(names, events, before, after, 2).map((l) => l.robot), [2, 1, 0, 1], 'the viewer\'s first, the rest in the order they came');
+  const calm = [{ damage: 0, status: 'active' }, { damage: 1, status: 'active' }, { damage: 2, status: 'active' }];
+  assert.deepEqual(turnResult(names, [], before, calm, 1).map((l) => l.text), ['Bob takes no damage'], 'the viewer\'s robot is always told');
+  assert.deepEqual(turnResult(names, [], before, calm), [], 'a spectator: nothing to tell');
 });

@@ -5,9 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { call } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
+import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
+import { robotsFromView, steps } from '../src/steps.js';
+import { turnResult } from '../src/words.js';
 
 // With a clock that stands still the rate limit's window would never close: no limit here.
 useBrowser({ max: 1e9, windowMs: 1000 });
@@ -39,6 +41,17 @@ async function until(r: { id: string }, turn: number): Promise<void> {
     assert.ok(Date.now() < deadline, `turn ${turn} not reached`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Ava's page of a new race (`race`) in a browser of its own, replaying at 4×, once her hand is dealt. */
+async function opened(options: BrowserContextOptions): Promise<{ r: Awaited<ReturnType<typeof race>>; ctx: BrowserContext; page: Page }> {
+  const r = await race();
+  const ctx = await browser.newContext(options);
+  const page = await ctx.newPage();
+  await page.addInitScript(`localStorage.setItem('roborally.speed', '4')`);
+  await page.goto(server.base + r.link);
+  await page.waitForSelector('.hand .card');
+  return { r, ctx, page };
 }
 
 /** The page's replay as it goes: each turn opened and each turn seen to its end, in order (a MutationObserver in the page). */
@@ -111,12 +124,7 @@ test('the replay speed chosen is remembered: a page opened again plays at it', {
 });
 
 test('on a 1366×768 laptop, the replay seen to its end, the next program (hand, registers and Send) is on the screen without scrolling, the board beside it', { skip }, async () => {
-  const r = await race();
-  const ctx = await browser.newContext(LAPTOP);
-  const page = await ctx.newPage();
-  await page.addInitScript(`localStorage.setItem('roborally.speed', '4')`);
-  await page.goto(server.base + r.link);
-  await page.waitForSelector('.hand .card');
+  const { ctx, page } = await opened(LAPTOP);
   // As a newcomer: five taps, Send (the page scrolls to it), the replay played through.
   for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().click();
   await page.click('.send');
@@ -162,5 +170,75 @@ test('on a phone, the program\'s bar tells beside Send the time left to send, co
   await page.goto(server.base + (await made(20)).seats[0]!.link!);
   await page.waitForSelector('.program-bar .turn-clock.hurry');
   await page.screenshot({ path: `${SHOTS}game-phone-hurry.png` });
+  await ctx.close();
+});
+
+test('Send says "Sending…" and takes no second press while the orders are on their way; with the connection lost it says so, keeps the program, and Try again sends it', { skip }, async () => {
+  const made = (await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
+    seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
+  })).body as { id: string; seats: { link: string | null; token: string | null }[] };
+  const ctx = await browser.newContext(PHONE_TOUCH);
+  const page = await ctx.newPage();
+  await page.goto(server.base + made.seats[0]!.link!);
+  await page.waitForSelector('.hand .card');
+  for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().tap();
+  const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
+  const placed = await program();
+  assert.equal(placed.length, 5);
+  // The first request is lost on the way; the second is held until the test lets it go.
+  const requests: string[] = [];
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route('**/seats/0/orders', async (route) => {
+    requests.push(route.request().method());
+    if (requests.length === 1) return route.abort('internetdisconnected');
+    await held;
+    return route.continue();
+  });
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program-bar .send:text("Try again")');
+  assert.match(await page.locator('.program .sent').innerText(), /^Not sent: the connection to the server was lost\. Your program is kept/);
+  assert.deepEqual(await program(), placed, 'the program kept as it was');
+  await page.screenshot({ path: `${SHOTS}game-send-lost.png` });
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program-bar .send[disabled]:text("Sending…")');
+  assert.equal(await page.locator('.program .sent').innerText(), 'Sending your program…');
+  await page.screenshot({ path: `${SHOTS}game-sending.png` });
+  // Pressed again, and a card of the registers tapped: nothing goes, nothing moves.
+  const at = async (sel: string) => { const b = (await page.locator(sel).first().boundingBox())!; await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2); };
+  await at('.program-bar .send');
+  await at('.registers .card');
+  assert.deepEqual(await program(), placed, 'the registers stand still while sending');
+  assert.equal(requests.length, 2, 'one request for the second press, none for the third');
+  release();
+  await page.waitForSelector('.program-bar .send:not([disabled]):text("Send again")');
+  assert.match(await page.locator('.program .sent').innerText(), /^Sent at /);
+  assert.equal(requests.length, 2);
+  const seat = (await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, { authorization: `Bearer ${made.seats[0]!.token}` })).body as { you: { orders: { program: string[] } | null } };
+  assert.deepEqual(seat.you.orders?.program, placed, 'the orders are in, as programmed');
+  await ctx.close();
+});
+
+test('on a phone, the replay seen to its end tells the turn\'s result under the board, the player\'s own robot first (never before the end)', { skip }, async () => {
+  const { r, ctx, page } = await opened(PHONE_TOUCH);
+  for (let k = 0; k < 5; k++) await tapInView(page, '.hand .card');
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('#replay[data-turn="1"][data-playing]');
+  assert.equal(await page.locator('.turn-result').isVisible(), false, 'nothing told while the replay plays');
+  await page.waitForSelector('#replay[data-turn="1"][data-ended]:not([data-playing]) .turn-result:not([hidden])', { timeout: 60_000 });
+  // What the engine's events say of turn 1, Ava first.
+  const replay = (await call(server.base, 'GET', `/api/races/${r.id}/turns/1`)).body as { robots: Parameters<typeof robotsFromView>[0]; events: Parameters<typeof steps>[1] };
+  const whole = steps(robotsFromView(replay.robots), replay.events).at(-1)!;
+  const lines = turnResult(whole.robots.map((x) => x.name), replay.events, whole.before, whole.robots, 0);
+  assert.equal(lines[0]!.robot, 0);
+  const result = page.locator('.turn-result');
+  assert.equal(await result.textContent(), `Turn 1: ${lines.map((l) => l.text).join(' · ')}`);
+  assert.equal(await result.locator('.yours').first().textContent(), lines[0]!.text, 'her own line first, marked');
+  // On the screen, in the board's sticky region (one line: the hand keeps its room).
+  const box = (await result.boundingBox())!;
+  const floor = (await page.locator('.floor').boundingBox())!;
+  assert.ok(box.y >= 0 && box.y + box.height <= floor.y + floor.height + 1 && box.height < 24, `one line under the board (${JSON.stringify(box)})`);
+  await page.screenshot({ path: `${SHOTS}game-phone-result.png` });
   await ctx.close();
 });

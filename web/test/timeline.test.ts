@@ -17,7 +17,7 @@ test('a Move 3 glides square by square, one beat a square', () => {
     { type: 'moved', robot: 0, from: [2, 4], to: [2, 3] },
     { type: 'moved', robot: 0, from: [2, 3], to: [2, 2] },
   ];
-  const b = beats([robot('Ava', 2, 5)], ev);
+  const b = beats([robot('Ava', 2, 5)], [ev]);
   assert.equal(b.length, 3);
   assert.deepEqual(b.map((x) => at(x, 0)), [[2, 4], [2, 3], [2, 2]]);
   assert.deepEqual(b[1]!.actions, [{ kind: 'move', robot: 0, from: [2, 4], to: [2, 3], how: 'programmed' }]);
@@ -30,7 +30,7 @@ test('a pushed robot moves in the same beat as the robot pushing it', () => {
     { type: 'pushed', robot: 1, from: [4, 3], to: [5, 3], by: { robot: 0 } },
     { type: 'moved', robot: 0, from: [3, 3], to: [4, 3] },
   ];
-  const b = beats([robot('Ava', 2, 3, 1), robot('Bob', 3, 3)], ev);
+  const b = beats([robot('Ava', 2, 3, 1), robot('Bob', 3, 3)], [ev]);
   assert.equal(b.length, 2);
   assert.deepEqual(b[0]!.actions.map((a) => a.kind === 'move' && `${a.robot} ${a.how}`), ['1 pushed', '0 programmed']);
   assert.deepEqual([at(b[0]!, 0), at(b[0]!, 1)], [[3, 3], [4, 3]]);
@@ -44,7 +44,7 @@ test('belts carry every robot at once, then turn them', () => {
     { type: 'carried', robot: 1, from: [5, 5], to: [5, 6], express: false },
     { type: 'turned', robot: 1, from: 2, to: 1, by: 'belt' },
   ];
-  const b = beats([robot('Ava', 0, 0), robot('Bob', 5, 5, 2)], ev);
+  const b = beats([robot('Ava', 0, 0), robot('Bob', 5, 5, 2)], [ev]);
   assert.equal(b.length, 2);
   assert.deepEqual(b[0]!.actions.map((a) => a.kind), ['move', 'move']);
   assert.deepEqual(b[1]!.actions.map((a) => a.kind === 'turn' && a.quarter), [1, -1]);
@@ -56,7 +56,7 @@ test('a robot that moves onto a pit or off the edge falls in the next beat, wher
     { type: 'moved', robot: 0, from: [0, 1], to: [-1, 1] },
     { type: 'destroyed', robot: 0, cause: 'edge', pushedBy: null, lives: 2 },
   ];
-  const b = beats([robot('Ava', 0, 1, 3)], ev);
+  const b = beats([robot('Ava', 0, 1, 3)], [ev]);
   assert.equal(b.length, 2);
   assert.deepEqual(b[1]!.actions, [{ kind: 'fall', robot: 0, at: [-1, 1], cause: 'edge' }]);
   assert.equal(b[0]!.robots[0]!.status, 'active');
@@ -70,19 +70,36 @@ test('lasers fire together and the robots they hit blink in that beat', () => {
     { type: 'shot', robot: 0, by: { robot: 1 }, points: 1, from: [3, 4], to: [3, 1] },
     { type: 'damaged', robot: 0, points: 1, damage: 1 },
   ];
-  const b = beats([robot('Ava', 3, 1, 2), robot('Bob', 3, 4)], ev);
+  const b = beats([robot('Ava', 3, 1, 2), robot('Bob', 3, 4)], [ev]);
   assert.equal(b.length, 1);
   assert.deepEqual(b[0]!.actions.map((a) => `${a.kind} ${'robot' in a ? a.robot : ''}`), ['beam 1', 'hit 1', 'beam 0', 'hit 0']);
   assert.deepEqual(b[0]!.robots.map((r) => r.damage), [1, 1]);
+});
+
+test('every beam of the lasers\' step fires in one beat, two at one robot too, and the robots hit blink in it; the robot they wreck goes after', () => {
+  // The engine's order: every shot, then the damage, then the destruction (B-28).
+  const ev: GameEvent[] = [
+    { type: 'registerBegan', register: 1 },
+    { type: 'shot', robot: 1, by: { laser: 0 }, points: 1, from: [0, 4], to: [3, 4] },
+    { type: 'shot', robot: 0, by: { robot: 1 }, points: 1, from: [3, 4], to: [3, 1] },
+    { type: 'shot', robot: 1, by: { robot: 0 }, points: 1, from: [3, 1], to: [3, 4] },
+    { type: 'damaged', robot: 0, points: 1, damage: 1 },
+    { type: 'damaged', robot: 1, points: 2, damage: 10 },
+    { type: 'destroyed', robot: 1, cause: 'damage', pushedBy: null, lives: 2 },
+  ];
+  const lasers = steps([robot('Ava', 3, 1, 2), robot('Bob', 3, 4)], ev).find((s) => s.label === 'Lasers fire')!;
+  const kinds = lasers.beats.map((b) => b.actions.map((a) => `${a.kind} ${'robot' in a ? a.robot : ''}`));
+  assert.deepEqual(kinds, [['beam 1', 'beam 0', 'beam 1', 'hit 0', 'hit 1'], ['wreck 1']]);
+  assert.deepEqual(lasers.beats[0]!.robots.map((r) => r.status), ['active', 'active'], 'wrecked only after the beams');
 });
 
 test('pushers, gears and crushers at work are named in the beat they act', () => {
   const ev: GameEvent[] = [
     { type: 'pushed', robot: 0, from: [1, 1], to: [2, 1], by: { pusher: 3 } },
   ];
-  assert.deepEqual(beats([robot('Ava', 1, 1)], ev)[0]!.actions[1], { kind: 'element', element: 'pusher', pusher: 3 });
+  assert.deepEqual(beats([robot('Ava', 1, 1)], [ev])[0]!.actions[1], { kind: 'element', element: 'pusher', pusher: 3 });
   const gear: GameEvent[] = [{ type: 'turned', robot: 0, from: 0, to: 3, by: 'gear' }];
-  assert.deepEqual(beats([robot('Ava', 4, 4)], gear)[0]!.actions, [
+  assert.deepEqual(beats([robot('Ava', 4, 4)], [gear])[0]!.actions, [
     { kind: 'turn', robot: 0, from: 0, to: 3, quarter: -1, by: 'gear' }, { kind: 'element', element: 'gear', at: [4, 4] }]);
 });
 

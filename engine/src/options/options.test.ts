@@ -9,7 +9,7 @@ import { instruction, upgradeCode } from '../cards.js';
 import { createState, makeSetup } from '../game.js';
 import { parseBoard } from '../board.js';
 import { beginTurn, fillProgram, playRegister, recompile, submitOrders } from '../turn.js';
-import { end, must, ofType, race, robot, turn } from '../testing.js';
+import { end, must, ofType, program, race, robot, turn } from '../testing.js';
 import { OPTION_CARDS } from './catalog.js';
 import { parseChoices } from './choices.js';
 
@@ -162,6 +162,35 @@ test('an option the robot uses is marked as seen by the others (Secret Options)'
   const t = turn(g, { programs: { A: ['F1:500', 'R:80', 'L:70', 'R:100', 'L:90'] }, orders: { A: { choices: { brakes: [1] } } } });
   assert.deepEqual(robot(t, 'A').opt!.shown, ['Brakes']);
   assert.deepEqual([robot(t, 'A').x, robot(t, 'A').y], [1, 2]);
+});
+
+test('Extra Memory is used when it deals its card, and the Flywheel when it stores one: the hand\'s size and the log tell the others, so they are shown (Secret Options)', () => {
+  // 004 L188 "kept face-down until used"; OPTIONS.md 2.9 "one extra card each round", 2.11 the stored card.
+  const g = race(open5, [{ name: 'A', x: 1, y: 1, dir: 'N', options: ['Extra Memory', 'Flywheel', 'Shield'] }, { name: 'B', x: 3, y: 1, dir: 'N', options: ['Shield'] }]);
+  const begun = must(beginTurn(g.setup, g.state));
+  assert.deepEqual(begun.state.robots.map((r) => r.hand.length), [10, 9]);
+  assert.deepEqual(begun.state.robots[0]!.opt!.shown, ['Extra Memory']);
+  assert.deepEqual(ofType(begun.events, 'optionUsed'), [{ type: 'optionUsed', robot: 0, option: 'Extra Memory' }]);
+  const hand = begun.state.robots[0]!.hand;
+  const a = must(submitOrders(g.setup, begun.state, 0, { program: hand.slice(0, 5), choices: { flywheel: hand[5]! } }));
+  const sent = must(submitOrders(g.setup, a, 1, { program: begun.state.robots[1]!.hand.slice(0, 5) }));
+  const played = must(playRegister(g.setup, sent));
+  assert.deepEqual(played.state.robots[0]!.opt!.shown, ['Extra Memory', 'Flywheel']);
+  assert.equal(played.state.robots[1]!.opt?.shown.length ?? 0, 0, 'B used nothing');
+});
+
+test('lasers that change a shot which hits, and Superior Archive as its robot re-enters undamaged, are used, so shown (Secret Options)', () => {
+  // 004 L188; OPTIONS.md 2.7 Double-Barreled (two points), 2.14 High-Power, 2.21 Rear-Firing, 2.25 Superior Archive.
+  const armed = ['Double-Barreled Laser', 'High-Power Laser', 'Rear-Firing Laser'];
+  const g = race(open5, [{ name: 'A', x: 2, y: 1, dir: 'E', options: [...armed, 'Shield'] }, { name: 'B', x: 4, y: 1, dir: 'N' }, { name: 'C', x: 0, y: 1, dir: 'N' }]);
+  const shot = turn(g, { programs: { A: [], B: [], C: [] }, registers: 1 });
+  assert.deepEqual([...robot(shot, 'A').opt!.shown].sort(), armed);
+  const alone = turn(race(open5, [{ name: 'A', x: 2, y: 1, dir: 'E', options: armed }]), { programs: { A: [] }, registers: 1 });
+  assert.deepEqual(robot(alone, 'A').opt?.shown ?? [], [], 'a shot that meets nothing shows nothing');
+  const fell = turn(race(['. . .'], [{ name: 'A', x: 1, y: 0, dir: 'N', options: ['Superior Archive'] }]), { programs: { A: ['F1:500'] } });
+  const back = program(fell);
+  assert.equal(robot(back, 'A').damage, 0);
+  assert.deepEqual(robot(back, 'A').opt!.shown, ['Superior Archive']);
 });
 
 test('a repair point frees the lowest-numbered locked register first, removing a Fire Control marker before damage', () => {

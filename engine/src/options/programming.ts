@@ -6,16 +6,18 @@
 import type { Card } from '../cards.js';
 import type { Ctx } from '../context.js';
 import { damage } from '../robots.js';
-import type { RobotState } from '../state.js';
 import { hurt } from './damage.js';
 import { holds, memory, replaceCard, used } from './held.js';
 
 /**
- * Cards a robot is dealt beyond the rule set's count: 2.9 Extra Memory (001 L225 "One more
- * instruction"), and 2.11 the Flywheel's stored card, which joins the hand.
+ * Cards robot i is dealt beyond the rule set's count: 2.9 Extra Memory (001 L225 "One more
+ * instruction"). Dealing its card is its use: everybody sees the hand's size, so under Secret
+ * Options (004 L188, "face-down until used") the card is shown from then on.
  */
-export function extraCards(r: RobotState): number {
-  return r.options.length && holds(r, 'Extra Memory') ? 1 : 0;
+export function extraCards(ctx: Ctx, i: number): number {
+  if (!holds(ctx.state.robots[i]!, 'Extra Memory')) return 0;
+  used(ctx, i, 'Extra Memory');
+  return 1;
 }
 
 /** 2.11 Flywheel: a stored card joins the dealt hand (hand + 1) and leaves the card. */
@@ -45,6 +47,8 @@ export function setAside(ctx: Ctx, i: number): void {
   if (c.conditional) memory(r).aside = take(c.conditional.card);
   if (c.flywheel) {
     memory(r).flywheel = take(c.flywheel);
+    // The log tells the store (and the next hand holds the card): the Flywheel is used, so shown.
+    used(ctx, i, 'Flywheel');
     ctx.events?.push({ type: 'stored', robot: i });
   }
   r.hand = hand;
@@ -60,7 +64,7 @@ export function recompileHand(ctx: Ctx, i: number): void {
   const o = ctx.rules.options;
   const old = r.hand;
   if (o.recompileDamageFirst) damage(ctx, i, o.recompileDamage);
-  const size = o.recompileDamageFirst ? ctx.rules.handSize(r.damage) + extraCards(r) : old.length;
+  const size = o.recompileDamageFirst ? ctx.rules.handSize(r.damage) + extraCards(ctx, i) : old.length;
   for (const c of old) ctx.state.discard.push(c);
   r.hand = [];
   for (let k = 0; k < size; k++) {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCard } from '../cards.js';
 import type { GameEvent } from '../events.js';
-import { stepHeading, turnSteps } from './steps.js';
+import { stepHeading, stepMoments, turnSteps } from './steps.js';
 import { EVERY_EVENT } from './narrate.test.js';
 
 const card = (s: string, priorities = true) => parseCard(s, priorities)!;
@@ -113,4 +113,22 @@ test('every event of every kind is in exactly one step, in order, but the marker
   const steps = turnSteps(events);
   assert.deepEqual(steps.flatMap((s) => s.events), events.filter((e) => e.type !== 'registerBegan' && e.type !== 'turnEnded'));
   for (const s of steps) assert.ok(s.events.length > 0, 'no empty step');
+});
+
+test('the lasers\' step is two moments, every shot with its damage and then the robots wrecked (B-28); a board element\'s step and a robot\'s move are one', () => {
+  const events: GameEvent[] = [
+    { type: 'registerBegan', register: 1 },
+    { type: 'carried', robot: 0, from: [1, 2], to: [2, 2], express: false },
+    { type: 'carried', robot: 1, from: [1, 3], to: [2, 3], express: false },
+    { type: 'shot', robot: 0, by: { laser: 0 }, points: 1, from: [0, 2], to: [2, 2] },
+    { type: 'shot', robot: 1, by: { robot: 0 }, points: 1, from: [2, 2], to: [2, 3] },
+    { type: 'damaged', robot: 0, points: 1, damage: 1 },
+    { type: 'damaged', robot: 1, points: 1, damage: 10 },
+    { type: 'destroyed', robot: 1, cause: 'damage', pushedBy: null, lives: 2 },
+  ];
+  const moments = turnSteps(events).map((s) => [s.kind, stepMoments(s).map((m) => m.map((e) => e.type))]);
+  assert.deepEqual(moments, [
+    ['belts', [['carried', 'carried']]],
+    ['lasers', [['shot', 'shot', 'damaged', 'damaged'], ['destroyed']]],
+  ]);
 });

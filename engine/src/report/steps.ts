@@ -148,6 +148,19 @@ export function turnSteps(events: readonly GameEvent[]): TurnStep[] {
   return out;
 }
 
+/**
+ * A step's events cut into the moments that follow one another; the events of one moment happen at
+ * once. Lasers fire together and their damage is dealt together, and only then are robots destroyed
+ * (B-28): the shots with their damage are one moment, the robots they wreck the next. Every other
+ * step is one moment: a board element acts on every robot at once, and a robot's move is one robot
+ * (with those it pushes). The web's replay animates each moment after the one before
+ * (web/src/timeline.ts).
+ */
+export function stepMoments(step: Pick<TurnStep, 'kind' | 'events'>): readonly (readonly GameEvent[])[] {
+  const wrecked = step.kind === 'lasers' ? step.events.findIndex((e) => e.type === 'destroyed') : -1;
+  return wrecked <= 0 ? [step.events] : [step.events.slice(0, wrecked), step.events.slice(wrecked)];
+}
+
 /** A step's heading (`STEP_HEADINGS` filled in), robots named by `names` (by index). */
 export function stepHeading(step: TurnStep, names: readonly string[]): string {
   const c = step.card;

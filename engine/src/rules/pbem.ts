@@ -202,7 +202,7 @@ function drawInstructions(ctx: Ctx): void {
   st.robots.forEach((r, i) => {
     if (r.status !== 'active' || r.poweredDown) return;
     r.hand = [];
-    for (let k = ctx.rules.handSize(r.damage) + extraCards(r); k > 0; k--) {
+    for (let k = ctx.rules.handSize(r.damage) + extraCards(ctx, i); k > 0; k--) {
       r.hand.push(weightedInstruction(ctx));
     }
     flywheelToHand(ctx, i);
