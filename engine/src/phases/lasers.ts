@@ -68,16 +68,22 @@ export function lasers(ctx: Ctx, register: number): void {
   const wide = n > 31;
   if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
   const plain = !dice.length && !b.beyond;
-  const occ = ctx.occ, reach = b.reach;
+  const occ = ctx.occ, reach = b.reach, siteAt = b.siteAt;
+  // For the checkpoints step after this one (`work.onSites`): the robots on a flag or repair site,
+  // a bit each; all robots (-1) once one has option memory or options (their shots may move
+  // robots, their flags may be touched from afar).
+  let onSites = wide ? -1 : 0;
   for (let i = 0; i < n; i++) {
     const r = robots[i]!;
     aim[i] = NONE;
     if (r.status !== 'active') continue;
+    const from = r.y * w + r.x;
+    if (r.opt !== null || r.options.length) onSites = -1;
+    else if (siteAt[from]) onSites |= 1 << i;
     if (r.virtual) {
       virtuals = true;
       continue;
     }
-    const from = r.y * w + r.x;
     for (let e = beamFrom[from]!, end = beamFrom[from + 1]!; e < end; e++) {
       const k = beamLaser[e]!;
       const at = beamDistance[e]! + 1;
@@ -220,6 +226,7 @@ export function lasers(ctx: Ctx, register: number): void {
     destroyIfWrecked(ctx, i);
   }
   work.laserScratchClean = true;
+  work.onSites = onSites;
   if (weaponShots.length) weaponMoves(ctx, byShooterRank(ctx, weaponShots, register));
   // Emptied only when used: setting an array's length is a call into the runtime. The pending
   // shots stay, for the next step to refill.
