@@ -1,12 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_BOARD_LIST, cannotStand, parseBoard, parseBoardFile } from './board.js';
+import { MAX_BOARD_LIST, MAX_BOARD_SIDE, boardSquare, cannotStand, parseBoard, parseBoardFile, square } from './board.js';
 
 const refusal = (json: Record<string, unknown>) => {
   const r = parseBoard({ grid: ['. . .', '. O .', '. . RF'], ...json });
   assert.equal(r.ok, false, 'expected a refusal');
   return r.ok ? null : r.error;
 };
+
+test('boardSquare names every square of the largest board as square does, by the same shared pair; square makes a new pair off it', () => {
+  for (let y = 0; y < MAX_BOARD_SIDE; y++) {
+    for (let x = 0; x < MAX_BOARD_SIDE; x++) {
+      assert.equal(boardSquare(x, y), square(x, y), `(${x},${y})`);
+      assert.deepEqual(boardSquare(x, y), [x, y]);
+    }
+  }
+  for (const [x, y] of [[-1, 0], [0, -1], [MAX_BOARD_SIDE, 3], [3, MAX_BOARD_SIDE]] as const) assert.deepEqual(square(x, y), [x, y]);
+});
 
 test('a board refuses unknown keys in lasers, pushers and crushers, naming the key\'s path', () => {
   assert.deepEqual(refusal({ lasers: [{ x: 0, y: 0, dir: 'E', beam: 3 }] }), { field: 'board.lasers[0].beam', message: 'unknown key (expected one of x, y, dir, beams)' });

@@ -142,6 +142,13 @@ const SQUARES: readonly Square[] = Array.from({ length: MAX_BOARD_SIDE * MAX_BOA
 /** The square (x, y) as events name it: the shared frozen pair, or a new one off the board (a fall past an edge). */
 export const square = (x: number, y: number): Square =>
   x >= 0 && y >= 0 && x < MAX_BOARD_SIDE && y < MAX_BOARD_SIDE ? SQUARES[y * MAX_BOARD_SIDE + x]! : [x, y];
+/**
+ * `square` of a square known to be on the board (a robot on the floor, a laser, a plain step's
+ * end): the shared pair, with no test. Its few bytes of code cost the optimizer's inlining budget
+ * almost nothing, where `square`'s test, inlined at every event's squares, cost the hot moves the
+ * budget that inlined them into their callers (docs/performance.md, engine events, 2026-11-30).
+ */
+export const boardSquare = (x: number, y: number): Square => SQUARES[y * MAX_BOARD_SIDE + x]!;
 /** The most flags a board or course holds. */
 export const MAX_FLAGS = 16;
 /** The longest text a board or course file holds (its name, author or description). */

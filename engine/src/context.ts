@@ -56,8 +56,11 @@ export interface Workspace {
   /** On a cube course: the way each robot of `chain` is pushed (a fold turns it). */
   readonly chainDir: number[];
   chainMeetsRepulsor: boolean;
-  /** The robots that run a card this register (phases/program.ts). */
+  /** The robots that run a card this register (phases/program.ts), and their cards while they are sorted. */
   readonly moving: number[];
+  moveCards: Int32Array;
+  /** Whether some robot has option memory (`opt`), as the last look for the movers found. */
+  withOptions: boolean;
   /**
    * Laser step: points per robot; per board laser its nearest blocker, that blocker's distance + 1
    * and the nearest die's distance; the lasers that meet a blocker. `hits` and `nearestAt` are all
@@ -71,6 +74,8 @@ export interface Workspace {
   /** Laser step: per robot, what its own laser meets (a robot, a die as -1 - flag, or none), from the step's first pass. */
   aim: Int32Array;
   laserScratchClean: boolean;
+  /** Laser step: the robots that stood on a flag or repair site, a bit each, or -1 for all (phases/checkpoints.ts). */
+  onSites: number;
   /** Laser step: shots dealt point by point (the first `nspecial`, the rest kept for reuse), and the optional weapons that hit. */
   readonly special: PendingShot[];
   nspecial: number;
@@ -116,9 +121,9 @@ export interface Ctx {
 
 function newWorkspace(cells: number): Workspace {
   return {
-    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [],
+    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [], moveCards: new Int32Array(8), withOptions: false,
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
-    lit: new Int32Array(8), aim: new Int32Array(8), laserScratchClean: true,
+    lit: new Int32Array(8), aim: new Int32Array(8), laserScratchClean: true, onSites: -1,
     special: [], nspecial: 0, weaponShots: [], pierced: [],
     riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8), express: new Uint8Array(8),
     blockedSides: [], anyBlocked: false, fireControlUsed: new Map(), rams: new Set(),

@@ -95,7 +95,7 @@ export function createState(setup: Setup, robots: readonly RobotInit[], seed: Se
     }
     for (let k = 0; k < (r.options ?? []).length; k++) {
       const o = r.options![k]!;
-      const m = /^(.*?)(?::(\d+))?$/.exec(o)!;
+      const m = /^(.*?)(?::(\d+))?$/s.exec(o)!;
       if (!rules.options.catalog.includes(m[1]!)) return err(`${p}.options[${k}]`, `"${o}" is not an option of ${rules.name} (expected one of ${rules.options.catalog.join(', ')})`);
       if (m[2] !== undefined && !rules.options.uses[m[1]!]) return err(`${p}.options[${k}]`, `${m[1]} has no uses to count`);
     }

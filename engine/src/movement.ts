@@ -2,7 +2,7 @@
  * Robots moving under their own power: a card runs whole, square by square, pushing the robots in
  * its way (RULES.md "Movement and pushing"), with the expansion elements of 003 on the way.
  */
-import { square } from './board.js';
+import { boardSquare, square } from './board.js';
 import { type Dir, dx, dy, reverse } from './geometry.js';
 import { blocked, type Ctx } from './context.js';
 import { fall, isHole, relocate } from './robots.js';
@@ -67,7 +67,7 @@ function plainStep(ctx: Ctx, i: number, d: Dir): boolean {
   const nc = ny * b.width + nx;
   if (!r.virtual && ctx.occ[nc]) return false;
   ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
-  ctx.events?.push({ type: 'moved', robot: i, from: square(x, y), to: square(nx, ny) });
+  ctx.events?.push({ type: 'moved', robot: i, from: boardSquare(x, y), to: boardSquare(nx, ny) });
   if (!r.virtual) {
     if (ctx.occ[c] === i + 1) ctx.occ[c] = 0;
     ctx.occ[nc] = i + 1;
@@ -131,7 +131,7 @@ function stepRobot(ctx: Ctx, i: number, d: Dir, left: number, value: number): nu
     if (r.options.length) ram(ctx, i, landedOn);
   }
   ctx.pushedBy[i] = null; // moving under its own power, whatever pushed it before
-  ctx.events?.push({ type: 'moved', robot: i, from: square(x, y), to: square(nx, ny) });
+  ctx.events?.push({ type: 'moved', robot: i, from: boardSquare(x, y), to: square(nx, ny) });
   if (!inside || isHole(ctx, nx, ny)) {
     fall(ctx, i, nx, ny); // 000 L144 "a pit will destroy any robot that moves over it"
     return 0;
@@ -196,7 +196,7 @@ export function pushOne(ctx: Ctx, j: number, d: Dir, by: PushSource, landedOn = 
   let nx = r.x + dx(d), ny = r.y + dy(d);
   const over = b.fold ? b.fold.across[c * 4 + d]! : -1;
   if (over >= 0) (nx = over % b.width), (ny = (over - nx) / b.width);
-  ctx.events?.push({ type: 'pushed', robot: j, from: square(r.x, r.y), to: square(nx, ny), by });
+  ctx.events?.push({ type: 'pushed', robot: j, from: boardSquare(r.x, r.y), to: square(nx, ny), by });
   ctx.pushedBy[j] = by;
   if (nx < 0 || ny < 0 || nx >= b.width || ny >= b.height || isHole(ctx, nx, ny)) fall(ctx, j, nx, ny);
   else {

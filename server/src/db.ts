@@ -156,7 +156,8 @@ export interface DbConfig {
  * which the PostgreSQL pool below recognises.
  */
 class Pipelined {
-  constructor(readonly queries: readonly CompiledQuery[]) {}
+  /** @param commits the transaction's `commit` goes with them (`changeTogether`). */
+  constructor(readonly queries: readonly CompiledQuery[], readonly commits = false) {}
 }
 
 /** One statement's answer as `together` gives it. */
@@ -186,11 +187,36 @@ export async function together(db: Kysely<Tables>, queries: readonly CompiledQue
   return r.rows;
 }
 
+/** PostgreSQL's division_by_zero: what the guarded bump of `changeTogether` raises when it changed no row. */
+const NO_ROW = '22012';
+
+/**
+ * A change's statements run together (as `together` runs them), `bump` first: an UPDATE that must
+ * change exactly one row (the race's version), or nothing of the change may be kept. Returns whether
+ * it changed one; if not, the caller rolls the transaction back. With `commits`, these are the last
+ * statements of the transaction `db` is: on PostgreSQL its `commit` goes with them (the begin, the
+ * statements and the commit in one round trip and one write), and the bump is sent as a statement
+ * that fails when it changed no row, so that PostgreSQL keeps nothing of the transaction then (a
+ * commit after a failed statement rolls back). Kysely's own `commit` afterwards is then answered
+ * without being sent.
+ */
+export async function changeTogether(db: Kysely<Tables>, bump: CompiledQuery, rest: readonly CompiledQuery[], commits: boolean): Promise<boolean> {
+  if (!commits || !(db.getExecutor().adapter instanceof PostgresAdapter)) return (await together(db, [bump, ...rest]))[0]!.rowCount === 1;
+  const guarded = CompiledQuery.raw(`with bumped as (${bump.sql} returning 1) select 1 / count(*) as bumped from bumped`, [...bump.parameters]);
+  try {
+    await db.executeQuery(CompiledQuery.raw('-- pipelined', [new Pipelined([guarded, ...rest], true)]));
+    return true;
+  } catch (e) {
+    if ((e as { code?: unknown }).code === NO_ROW) return false;
+    throw e;
+  }
+}
+
 /**
  * What a PostgreSQL server process has sent its database since it started (`GET /api/metrics`'s
  * `db`, which the load benchmark divides by the turns played): statements (not counting begin,
  * commit and rollback), transactions (begins), round trips (a statement's answer waited for; a
- * begin sent ahead with the statement after it is none), and the connections taken from the pool
+ * begin sent ahead with the statement after it is none, nor a commit sent with those before it), and the connections taken from the pool
  * that had to wait for one to come free, with how long they waited in all.
  */
 export interface DbStats {
@@ -233,6 +259,8 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
       if (full) (stats.poolWaits++, (stats.poolWaitMs += performance.now() - asked));
       // A transaction's `begin`, answered but not sent yet: it goes out with the statement after it.
       let begun = false;
+      // The transaction's `commit` went out with its last statements, and was answered (`changeTogether`).
+      let ended = false;
       return {
         // Kysely's query (no cursor is configured, so never a cursor's).
         query: (async (text: string, values: readonly unknown[]) => {
@@ -244,7 +272,12 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
           if (text === 'begin') {
             stats.transactions++;
             begun = true;
+            ended = false;
             return { command: 'BEGIN', rowCount: null, rows: [] };
+          }
+          if (text === 'commit' && ended) {
+            ended = false;
+            return { command: 'COMMIT', rowCount: null, rows: [] };
           }
           stats.roundTrips++;
           const batch = values[0];
@@ -255,18 +288,25 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
           const socket = (client as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } }).connection?.stream;
           socket?.cork?.();
           let sent: Promise<pg.QueryResult>[];
+          let commit: Promise<pg.QueryResult> | null = null;
           try {
             // A begin that failed fails the statements after it too (the connection is gone).
             if (begun) send('begin', []).catch(() => undefined);
             begun = false;
             sent = queries.map((q) => send(q.sql, q.parameters));
+            if (batch instanceof Pipelined && batch.commits) commit = send('commit', []);
           } finally {
             socket?.uncork?.();
           }
           if (!(batch instanceof Pipelined)) return sent[0]!;
-          const settled = await Promise.allSettled(sent);
+          const settled = await Promise.allSettled(commit ? [...sent, commit] : sent);
           const failed = settled.find((x) => x.status === 'rejected');
           if (failed) throw failed.reason;
+          // Every statement went through: so did the commit, unless PostgreSQL answered it with a rollback.
+          if (commit) {
+            if ((settled.pop() as PromiseFulfilledResult<pg.QueryResult>).value.command !== 'COMMIT') throw new Error('the transaction was rolled back');
+            ended = true;
+          }
           const rows: Answered[] = settled.map((x) => {
             const r = (x as PromiseFulfilledResult<pg.QueryResult>).value;
             return { command: r.command, rowCount: r.rowCount ?? 0, rows: r.rows };

@@ -340,18 +340,30 @@ export class RaceService {
    * of the commit's transaction: the commit is checked against the version they read, so it cannot
    * build on anything older, and no pool connection is held while the work reads, or plays a turn
    * on the event loop, or waits for it.
+   *
+   * A race kept in memory is taken as it is, without a look at its version, even while other
+   * processes share the database (repository.ts `trusting`): a change made from a copy gone stale
+   * commits nothing (`STALE`, and the caller makes it again from a fresh read). Work that ends
+   * without a commit (a refusal, nothing to do) may have judged from a stale copy, so its answer
+   * stands only once the version is seen unchanged; else the work runs again, reading the race.
    */
   private async versioned<T>(work: (repo: RaceRepository, commit: Committer) => Promise<T>): Promise<T | typeof STALE> {
+    let committed = false;
+    const run = (repo: RaceRepository) => work(repo, async (race, entries, change, play) => {
+      committed = true;
+      const last = await this.repo.commitChange(race, entries, change);
+      if (last === null) throw new StaleChange();
+      if (entries.length) {
+        const stored = withSeqs(entries, last);
+        this.announce(race.id, last, stored, this.handOver(race.id, play, last, stored), noteOf(race.version + 1, entries, change));
+      }
+      return last;
+    });
     try {
-      return await work(this.repo, async (race, entries, change, play) => {
-        const last = await this.repo.commitChange(race, entries, change);
-        if (last === null) throw new StaleChange();
-        if (entries.length) {
-          const stored = withSeqs(entries, last);
-          this.announce(race.id, last, stored, this.handOver(race.id, play, last, stored), noteOf(race.version + 1, entries, change));
-        }
-        return last;
-      });
+      const trusting = this.repo.trusting();
+      const out = await run(trusting);
+      if (committed || !(await trusting.uncheckedMoved())) return out;
+      return await run(this.repo);
     } catch (e) {
       if (e instanceof StaleChange) return STALE;
       throw e;

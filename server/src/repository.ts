@@ -6,7 +6,7 @@
  */
 import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
-import { together, type Db, type EventRow, type RaceKeyRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
+import { changeTogether, together, type Db, type EventRow, type RaceKeyRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 import { logFromEntries, nextLog, stateOf, type CachedRace, type ChangeNote, type RaceCache, type TurnLog } from './race-cache.js';
@@ -65,8 +65,38 @@ export class RaceRepository {
    * @param cache the races kept in this process (race-cache.ts), shared by the repositories of its transactions
    * @param tried in a transaction, the races and versions its changes were computed from
    * @param committed what to do once the transaction this repository is part of has committed
+   * @param unchecked for a repository of `trusting`: the races it took as kept, and their versions
    */
-  constructor(readonly db: Db, readonly cache: RaceCache, private readonly tried: Pick<RaceRow, 'id' | 'version'>[] = [], private readonly committed: (() => void)[] = []) {}
+  constructor(
+    readonly db: Db, readonly cache: RaceCache, private readonly tried: Pick<RaceRow, 'id' | 'version'>[] = [], private readonly committed: (() => void)[] = [],
+    private readonly unchecked?: Map<string, number>,
+  ) {}
+
+  /**
+   * A repository whose `load` takes a kept race as it is, without a look at its version, and notes
+   * it (`uncheckedMoved`): for work that changes the race, whose commit is checked against the
+   * version it read anyway (a change from a copy gone stale commits nothing, and is made again from
+   * a fresh read). What such work answers without a commit (a refusal, nothing to do) may come from
+   * a stale copy: its caller looks at `uncheckedMoved` before it answers.
+   */
+  trusting(): RaceRepository {
+    return new RaceRepository(this.db, this.cache, this.tried, this.committed, new Map());
+  }
+
+  /**
+   * Whether a race that `load` took unchecked (`trusting`) is at another version now (one read
+   * each): such a race is let go, so that the next load reads it at once.
+   */
+  async uncheckedMoved(): Promise<boolean> {
+    let moved = false;
+    for (const [id, version] of this.unchecked ?? []) {
+      if ((await this.db.selectFrom('races').select('version').where('id', '=', id).executeTakeFirst())?.version === version) continue;
+      this.cache.drop(id);
+      moved = true;
+    }
+    this.unchecked?.clear();
+    return moved;
+  }
 
   /**
    * Runs `work` in one transaction, with a repository whose every read and write is part of it:
@@ -104,6 +134,10 @@ export class RaceRepository {
     const kept = o.fresh ? undefined : this.cache.get(id);
     if (kept) {
       if (this.cache.alone) return kept;
+      if (this.unchecked) {
+        if (!this.unchecked.has(id)) this.unchecked.set(id, kept.race.version);
+        return kept;
+      }
       const now = await this.db.selectFrom('races').select('version').where('id', '=', id).executeTakeFirst();
       if (!now) return (this.cache.drop(id), null);
       if (Number(now.version) === kept.race.version) return kept;
@@ -212,10 +246,11 @@ export class RaceRepository {
    * writes. Returns the seq the race's entries now end at, or null when nothing was committed.
    * Called on a repository of `transaction`, it is part of that transaction.
    *
-   * Its statements go together (one round trip on PostgreSQL: db.ts `together`), the bump first.
-   * When the bump finds another version, the transaction is rolled back (with whatever else it
-   * did: within a larger one, all of it), and null returned; within a larger transaction,
-   * `StaleChange` is thrown through it instead.
+   * Its statements go together, the bump first, and, unless it is part of a larger transaction,
+   * the commit with them (one round trip on PostgreSQL: db.ts `changeTogether`). When the bump
+   * finds another version, the transaction is rolled back (with whatever else it did: within a
+   * larger one, all of it), and null returned; within a larger transaction, `StaleChange` is thrown
+   * through it instead.
    */
   async commitChange(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}): Promise<number | null> {
     const first = race.last_seq + 1;
@@ -224,6 +259,8 @@ export class RaceRepository {
     // committed; until then (and if it does not commit) the race is read from the database.
     const kept = this.cache.get(race.id);
     this.cache.drop(race.id);
+    // Unless part of a larger transaction, these statements end the transaction: its commit goes with them.
+    const ends = !this.db.isTransaction;
     try {
       return await this.transaction(async (repo) => {
         repo.tried.push({ id: race.id, version: race.version });
@@ -232,9 +269,8 @@ export class RaceRepository {
           .where('id', '=', race.id).where('version', '=', race.version);
         const before = change.beforeDeadline;
         if (before !== undefined) q = q.where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', before)]));
-        const writes = [q, ...entryInserts(trx, race.id, first, entries), ...(change.writes?.(trx, first) ?? [])];
-        const [bumped] = await together(trx, writes.map((w) => w.compile()));
-        if (bumped!.rowCount !== 1) throw new StaleChange();
+        const writes = [...entryInserts(trx, race.id, first, entries), ...(change.writes?.(trx, first) ?? [])];
+        if (!(await changeTogether(trx, q.compile(), writes.map((w) => w.compile()), ends))) throw new StaleChange();
         if (kept && kept.race.version === race.version && !change.seatsChanged) {
           const next = nextKept(kept, last, entries, change);
           repo.committed.push(() => this.cache.put(next));

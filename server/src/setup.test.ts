@@ -422,3 +422,30 @@ test('names are NFKC-normalized and trimmed; blank, invisible, over-long names a
     await db.destroy();
   }
 });
+
+test('player and team names are read as seat names: trimmed and normalized, blank and invisible ones refused, one that looks like another seat\'s but is written otherwise refused', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  const race = (seats: Record<string, string>[]) => call(s.base, 'POST', '/api/races', { course: 'first-shift', seats });
+  try {
+    const ok = await race([{ name: 'Ava', player: ' ava ', team: 'Ｒｅｄ ' }, { name: 'Ava2', player: 'ava', team: 'Red' }, { name: 'Bob', team: 'Blue' }]);
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    assert.deepEqual((await call(s.base, 'GET', `/api/races/${ok.body.id}`)).body.settings.teams, { Red: ['Ava', 'Ava2'], Blue: ['Bob'] });
+    assert.equal(ok.body.seats[0].token, ok.body.seats[1].token, 'one player, one link, however the name was padded');
+    for (const k of ['team', 'player']) {
+      for (const seats of [
+        [{ name: 'Ava', [k]: ' ' }],
+        [{ name: 'Ava', [k]: 'Red\u200b' }],
+        [{ name: 'Ava', [k]: 'Red' }, { name: 'Bob', [k]: 'RED' }],
+        [{ name: 'Ava', [k]: 'Red' }, { name: 'Bob', [k]: 'R\u0435d' }],
+        [{ name: 'Ava', [k]: 'Red' }, { name: 'Bob', [k]: 'R.ed' }],
+      ]) {
+        const r = await race(seats);
+        assert.deepEqual([r.status, r.body.error?.field], [422, `seats[${seats.length - 1}].${k}`], JSON.stringify(seats));
+      }
+    }
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});

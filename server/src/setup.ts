@@ -174,8 +174,17 @@ function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatR
   if (dir !== undefined && dir < 0) return no(422, `${p}.dir`, 'expected the starting facing: N, E, S or W (or leave it out and choose it once the first hand is dealt)');
   // A person may race by e-mail (mail/): the race's mails go to this address.
   if (s.email !== undefined && (bot || typeof s.email !== 'string' || !EMAIL.test(s.email))) return no(422, `${p}.email`, bot ? 'a bot has no e-mail address' : 'expected an e-mail address such as "ava@example.org"');
-  for (const k of ['player', 'team'] as const)
-    if (s[k] !== undefined && (typeof s[k] !== 'string' || !NAME.test(s[k] as string))) return no(422, `${p}.${k}`, `expected a ${k} name of 1 to 24 letters, digits, spaces, _ . -`);
+  // A player's and a team's name are read as a seat's: normalized and trimmed, and none written
+  // otherwise but looking like another seat's (two teams "Red" and "Rеd" would look like one).
+  const group: Partial<Record<'player' | 'team', string>> = {};
+  for (const k of ['player', 'team'] as const) {
+    if (s[k] === undefined) continue;
+    const v = typeof s[k] === 'string' ? s[k].normalize('NFKC').trim() : '';
+    if (!NAME.test(v)) return no(422, `${p}.${k}`, `expected a ${k} name of 1 to 24 letters, digits, spaces, _ . - (no control or invisible characters)`);
+    const other = earlier.find((o) => o[k] !== null && o[k] !== v && lookalike(o[k]) === lookalike(v));
+    if (other) return no(422, `${p}.${k}`, `"${v}" looks like "${other[k]}", the ${k} of ${other.name}: write it the same way for the same ${k}, or choose one nobody can mistake for it`);
+    group[k] = v;
+  }
   if (s.player !== undefined && bot) return no(422, `${p}.player`, 'a bot plays its own seat');
   if (s.options !== undefined && (!Array.isArray(s.options) || s.options.length > 8 || s.options.some((o) => typeof o !== 'string' || o.length > 32)))
     return no(422, `${p}.options`, 'expected a list of up to 8 option names held from the start (a handicap)');
@@ -193,7 +202,7 @@ function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatR
   if (s.robot !== undefined && earlier.some((o) => o.robot === s.robot)) return no(422, `${p}.robot`, `robot ${s.robot as number} is taken by ${earlier.find((o) => o.robot === s.robot)!.name}`);
   return yes({
     name, kind: bot ? 'bot' : 'human', level: bot ? (s.bot as Level) : null, dir: dir as Dir | undefined,
-    email: (s.email as string | undefined) ?? null, player: (s.player as string | undefined) ?? null, team: (s.team as string | undefined) ?? null,
+    email: (s.email as string | undefined) ?? null, player: group.player ?? null, team: group.team ?? null,
     ...(s.options !== undefined ? { options: s.options as string[] } : {}),
     ...(s.lives !== undefined ? { lives: s.lives as number } : {}),
     ...(s.damage !== undefined ? { damage: s.damage as number } : {}),

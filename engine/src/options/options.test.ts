@@ -124,6 +124,16 @@ test('Recompile deals a new hand of the same size from the undealt cards, then c
   assert.equal(recompile(g.setup, res.state, 0).ok, false);
 });
 
+test('a robot\'s option with a line break in its name is refused naming the option, not thrown on', () => {
+  const b = must(parseBoard({ grid: open5 }));
+  const setup = must(makeSetup(b, 'classic'));
+  for (const o of ['Brakes\r\nx', 'Brakes\n', '\nBrakes', 'Mini Howitzer\n:3']) {
+    const made = createState(setup, [{ name: 'A', x: 1, y: 1, dir: 0, options: [o] }]);
+    assert.ok(!made.ok, JSON.stringify(o));
+    assert.equal(made.error.field, 'robots[0].options[0]');
+  }
+});
+
 test('pbem Recompile takes its 2 damage first, so the new count of instructions reflects it', () => {
   // 001 L227; OPTIONS.md part 3, 22 "costs 2 damage, taken first, so the new count reflects it"
   const b = must(parseBoard({ grid: open5 }));

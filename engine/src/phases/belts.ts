@@ -1,5 +1,5 @@
 /** Conveyor belts: the express step and the all-belts step of a register (RULES.md "Conveyor belts"). */
-import { Floor, square } from '../board.js';
+import { boardSquare, Floor, square } from '../board.js';
 import type { Ctx } from '../context.js';
 import { stabilized } from '../options/movement.js';
 import { shut } from '../movement.js';
@@ -147,7 +147,7 @@ function belts(ctx: Ctx, mode: number): void {
       const from = r.y * w + r.x;
       let carry = beltDir[from]! as Dir;
       const x = tx[a]!, y = ty[a]!;
-      ctx.events?.push({ type: 'carried', robot: i, from: square(r.x, r.y), to: square(x, y), express: floor[from] === Floor.Express });
+      ctx.events?.push({ type: 'carried', robot: i, from: boardSquare(r.x, r.y), to: square(x, y), express: floor[from] === Floor.Express });
       if (plainSteps && plainSteps[from]! & (1 << carry)) {
         // On the board, onto floor, no ledge crossed, no fold: it arrives, and a belt may turn it.
         r.x = x;

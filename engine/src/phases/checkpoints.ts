@@ -12,12 +12,31 @@ import { chopShop, touchedRepairSite } from '../options/deck.js';
  * last flag win, robots of one register sharing the place (B-43).
  */
 export function checkpoints(ctx: Ctx): void {
+  touchSites(ctx, -1);
+}
+
+/**
+ * The checkpoints step right after the lasers step, which noted the robots that may touch
+ * something (`work.onSites`, from the same positions: nothing moves robots in that step but
+ * options, and then it notes them all): only those are visited, lowest first (robot order).
+ */
+export function checkpointsAfterLasers(ctx: Ctx): void {
+  touchSites(ctx, ctx.work.onSites);
+}
+
+/** The checkpoints step for the robots of bit mask `visit` (-1: every robot). */
+function touchSites(ctx: Ctx, visit: number): void {
   const b = ctx.board;
   const st = ctx.state;
   const last = b.flags.length;
   const arena = ctx.setup.settings.variant === 'arena';
   let group: number[] | null = null;
-  for (let i = 0; i < st.robots.length; i++) {
+  for (let i = 0, m = visit; i < st.robots.length; i++) {
+    if (visit !== -1) {
+      if (!m) break;
+      i = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+    }
     const r = st.robots[i]!;
     if (r.status !== 'active' || r.poweredDown) continue;
     const c = r.y * b.width + r.x;

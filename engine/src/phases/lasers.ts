@@ -1,5 +1,5 @@
 /** Board lasers and robot lasers fire together (RULES.md "Lasers"). */
-import { square } from '../board.js';
+import { boardSquare } from '../board.js';
 import type { Ctx, Workspace } from '../context.js';
 import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
@@ -68,16 +68,22 @@ export function lasers(ctx: Ctx, register: number): void {
   const wide = n > 31;
   if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
   const plain = !dice.length && !b.beyond;
-  const occ = ctx.occ, reach = b.reach;
+  const occ = ctx.occ, reach = b.reach, siteAt = b.siteAt;
+  // For the checkpoints step after this one (`work.onSites`): the robots on a flag or repair site,
+  // a bit each; all robots (-1) once one has option memory or options (their shots may move
+  // robots, their flags may be touched from afar).
+  let onSites = wide ? -1 : 0;
   for (let i = 0; i < n; i++) {
     const r = robots[i]!;
     aim[i] = NONE;
     if (r.status !== 'active') continue;
+    const from = r.y * w + r.x;
+    if (r.opt !== null || r.options.length) onSites = -1;
+    else if (siteAt[from]) onSites |= 1 << i;
     if (r.virtual) {
       virtuals = true;
       continue;
     }
-    const from = r.y * w + r.x;
     for (let e = beamFrom[from]!, end = beamFrom[from + 1]!; e < end; e++) {
       const k = beamLaser[e]!;
       const at = beamDistance[e]! + 1;
@@ -172,7 +178,7 @@ export function lasers(ctx: Ctx, register: number): void {
     }
     hits[target]! += 1;
     mask |= 1 << target;
-    ctx.events?.push({ type: 'shot', robot: target, by: { robot: i }, points: 1, from: square(r.x, r.y), to: square(t.x, t.y) });
+    ctx.events?.push({ type: 'shot', robot: target, by: { robot: i }, points: 1, from: boardSquare(r.x, r.y), to: boardSquare(t.x, t.y) });
   }
 
   // All damage together (B-28), then destruction, then the weapons that move robots (1.4). The
@@ -197,8 +203,8 @@ export function lasers(ctx: Ctx, register: number): void {
       // One literal per form: a spread of an optional part made two more objects a shot.
       if (ctx.events)
         ctx.events.push(s.weapon === 'main'
-          ? { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y) }
-          : { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: square(from.x, from.y), to: square(r.x, r.y), weapon: s.weapon as WeaponName });
+          ? { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: boardSquare(from.x, from.y), to: boardSquare(r.x, r.y) }
+          : { type: 'shot', robot: s.target, by: { robot: s.shooter }, points: s.points, from: boardSquare(from.x, from.y), to: boardSquare(r.x, r.y), weapon: s.weapon as WeaponName });
     }
     hurt(ctx, s.target, s.points, s);
     hits[s.target] = 1;
@@ -220,6 +226,7 @@ export function lasers(ctx: Ctx, register: number): void {
     destroyIfWrecked(ctx, i);
   }
   work.laserScratchClean = true;
+  work.onSites = onSites;
   if (weaponShots.length) weaponMoves(ctx, byShooterRank(ctx, weaponShots, register));
   // Emptied only when used: setting an array's length is a call into the runtime. The pending
   // shots stay, for the next step to refill.
@@ -245,7 +252,7 @@ const ARMED = 0x7ffffffe;
 function boardHit(ctx: Ctx, i: number, k: number, register: number): void {
   const l = ctx.board.lasers[k]!;
   const r = ctx.state.robots[i]!;
-  ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: square(l.x, l.y), to: square(r.x, r.y) });
+  ctx.events?.push({ type: 'shot', robot: i, by: { laser: k }, points: l.beams, from: boardSquare(l.x, l.y), to: boardSquare(r.x, r.y) });
   if (r.options.length) pend(ctx.work, i, l.beams, l.dir, -1, 'board', register);
   else ctx.work.hits[i]! += l.beams;
 }
@@ -324,7 +331,7 @@ function armedFire(ctx: Ctx, i: number, register: number, dieHits: number[] | nu
       main = false;
       work.weaponShots.push({ shooter: i, target: aimed, weapon, dir: r.dir });
       if (weapon === 'Mini Howitzer') pend(work, aimed, 1, r.dir, i, weapon, register);
-      else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: square(r.x, r.y), to: square(t.x, t.y), weapon });
+      else ctx.events?.push({ type: 'shot', robot: aimed, by: { robot: i }, points: 0, from: boardSquare(r.x, r.y), to: boardSquare(t.x, t.y), weapon });
     }
   }
   // An option that changes a shot that hits is used: its points or its beam are seen (Secret Options).

@@ -1,5 +1,5 @@
 /** Pushers: each active in its listed registers pushes the robot in front of it one square. */
-import { square } from '../board.js';
+import { boardSquare, square } from '../board.js';
 import type { Ctx } from '../context.js';
 import { isRepulsor } from '../elements/repulsors.js';
 import { afterCrossing } from '../elements/ledges.js';
@@ -84,7 +84,7 @@ export function pushers(ctx: Ctx, register: number): void {
       let x = r.x + dx(d), y = r.y + dy(d);
       if (b.fold) [x, y] = pushedTo(ctx, r.x, r.y, d);
       const by = { pusher: s.pusher };
-      ctx.events?.push({ type: 'pushed', robot: i, from: square(r.x, r.y), to: square(x, y), by });
+      ctx.events?.push({ type: 'pushed', robot: i, from: boardSquare(r.x, r.y), to: square(x, y), by });
       ctx.pushedBy[i] = by;
       if (x < 0 || y < 0 || x >= b.width || y >= b.height || isHole(ctx, x, y)) {
         fall(ctx, i, x, y);

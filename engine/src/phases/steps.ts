@@ -1,7 +1,7 @@
 /** The steps of a register phase, by name; each rule set lists them in its own order. */
 import type { RegisterStep } from '../rules/ruleset.js';
 import { allBelts, beltStep, expressBelts, expressThenAllBelts } from './belts.js';
-import { checkpoints } from './checkpoints.js';
+import { checkpoints, checkpointsAfterLasers } from './checkpoints.js';
 import { crushers } from './crushers.js';
 import { gears, gearsThenCrushers, pushersGearsCrushers } from './gears.js';
 import { lasers } from './lasers.js';
@@ -35,7 +35,8 @@ export function startRegister(ctx: Ctx): void {
  * through `step.run`: one call site for eight functions is a megamorphic call the optimizer can
  * neither inline nor call directly, and it was a tenth of a turn's time in the CPU profile. Steps
  * that follow each other in this order run merged, with fewer looks at the robots: classic's
- * express and all belts, pushers with gears and crushers, gears with crushers.
+ * express and all belts, pushers with gears and crushers, gears with crushers; the checkpoints
+ * after the lasers visit only the robots the laser step found on a site.
  */
 export function runSteps(ctx: Ctx, steps: readonly RegisterStep[], register: number): void {
   for (let s = 0; s < steps.length; s++) {
@@ -61,7 +62,13 @@ export function runSteps(ctx: Ctx, steps: readonly RegisterStep[], register: num
       } else gears(ctx);
     }
     else if (step === STEPS.crushers) crushers(ctx, register);
-    else if (step === STEPS.lasers) lasers(ctx, register);
+    else if (step === STEPS.lasers) {
+      lasers(ctx, register);
+      if (steps[s + 1] === STEPS.checkpoints) {
+        checkpointsAfterLasers(ctx);
+        s++;
+      }
+    }
     else if (step === STEPS.checkpoints) checkpoints(ctx);
     else step.run(ctx, register);
   }

@@ -46,25 +46,8 @@ export const classic: RuleSet = {
   registerSteps: [STEPS.robotsMove, STEPS.expressBelts, STEPS.allBelts, STEPS.pushers, STEPS.gears, STEPS.crushers, STEPS.lasers, STEPS.checkpoints],
   handSize: (damage) => Math.max(0, 9 - damage), // 000 L80, L164-174
   lockedCount: (damage) => Math.min(5, Math.max(0, damage - 4)), // 004 L94 "over four"
-  moveOrder(ctx, _register, movers) {
-    // 000 L120 "A higher number means a higher priority"; the number alone decides (B-23).
-    const robots = ctx.state.robots;
-    const reg = _register - 1;
-    for (let k = 1; k < movers.length; k++) {
-      // Insertion sort, highest first: a handful of robots, no comparator.
-      const m = movers[k]!;
-      const p = robots[m]!.registers[reg]!;
-      let j = k - 1;
-      for (; j >= 0 && robots[movers[j]!]!.registers[reg]! < p; j--) movers[j + 1] = movers[j]!;
-      movers[j + 1] = m;
-    }
-    // The state's own copy (cloneState), overwritten in place and cut by pop() (setting an array's
-    // length is a call into the runtime).
-    const order = ctx.state.order;
-    for (let k = 0; k < movers.length; k++) order[k] = movers[k]!;
-    while (order.length > movers.length) order.pop();
-    return movers;
-  },
+  // No moveOrder: 000 L120 "A higher number means a higher priority"; the number alone decides
+  // (B-23). The movers are put in that order as they are found (phases/program.ts).
   cardRank: (card) => card, // 000 L120
   shooterRank: (ctx, i, register) => effectiveCard(ctx.state.robots[i]!, register),
   drawCard: drawFromDeck,

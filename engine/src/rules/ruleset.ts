@@ -88,8 +88,12 @@ export interface RuleSet {
   readonly registerSteps: readonly RegisterStep[];
   handSize(damage: number): number;
   lockedCount(damage: number): number;
-  /** The robots in `movers`, in the order their cards run; records it in `state.order`. */
-  moveOrder(ctx: Ctx, register: number, movers: number[]): number[];
+  /**
+   * The robots in `movers`, in the order their cards run; records it in `state.order`. Absent: the
+   * cards run by their number, highest first (classic's printed priorities, 000 L120; B-23), a tie
+   * in robot order, as the movers are found (phases/program.ts).
+   */
+  readonly moveOrder?: (ctx: Ctx, register: number, movers: number[]) => number[];
   /** How a card ranks in the move order, higher first (Radio Control's copies slot in by it). */
   cardRank(card: number): number;
   /** The rank of robot i's move this register, higher first: the order option weapons act in (1.4). */
