@@ -342,8 +342,9 @@ for (const [size, opts] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       assert.equal(await shown.locator('.lock').count(), 1, 'marked locked');
       assert.equal(await shown.locator('.priority').textContent(), card.split(':')[1]);
       assert.equal(await shown.locator('.icon').count(), 1);
-      const a = (await shown.boundingBox())!, b = (await page.locator('.hand .card').first().boundingBox())!;
-      assert.ok(Math.abs(a.width - b.width) <= 4 && Math.abs(a.height - b.height) <= 4, `the size of a hand's card: ${JSON.stringify([a, b])}`);
+      // Both measured in one go in the page: the program is drawn anew as the race's news arrives.
+      const [a, b] = await page.evaluate<{ width: number; height: number }[]>(`[document.querySelector('.register.locked .card[data-card="${card}"]'), document.querySelector('.hand .card')].map((e) => { const r = e.getBoundingClientRect(); return { width: r.width, height: r.height }; })`);
+      assert.ok(a && b && Math.abs(a.width - b.width) <= 4 && Math.abs(a.height - b.height) <= 4, `the size of a hand's card: ${JSON.stringify([a, b])}`);
       await page.screenshot({ path: `${SHOTS}locked-card-${size}.png`, fullPage: true });
     } finally {
       await ctx.close();
