@@ -163,8 +163,11 @@ export function readRaceRequest(
   });
 }
 
+/** A name as sent (a seat's, a player's, a team's), normalized and trimmed; '' if it is no text. */
+const nameText = (v: unknown): string => (typeof v === 'string' ? v.normalize('NFKC').trim() : '');
+
 function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatRequest[]): Answer<SeatRequest> {
-  const name = typeof s.name === 'string' ? s.name.normalize('NFKC').trim() : '';
+  const name = nameText(s.name);
   if (!NAME.test(name)) return no(422, `${p}.name`, 'expected a name of 1 to 24 letters, digits, spaces, _ . - (no control or invisible characters)');
   const like = earlier.find((o) => lookalike(o.name) === lookalike(name));
   if (like) return no(422, `${p}.name`, like.name === name ? `"${name}" is taken` : `"${name}" looks like "${like.name}", the name of another seat: choose one nobody can mistake for it`);
@@ -179,7 +182,7 @@ function readSeat(s: Record<string, unknown>, p: string, earlier: readonly SeatR
   const group: Partial<Record<'player' | 'team', string>> = {};
   for (const k of ['player', 'team'] as const) {
     if (s[k] === undefined) continue;
-    const v = typeof s[k] === 'string' ? s[k].normalize('NFKC').trim() : '';
+    const v = nameText(s[k]);
     if (!NAME.test(v)) return no(422, `${p}.${k}`, `expected a ${k} name of 1 to 24 letters, digits, spaces, _ . - (no control or invisible characters)`);
     const other = earlier.find((o) => o[k] !== null && o[k] !== v && lookalike(o[k]) === lookalike(v));
     if (other) return no(422, `${p}.${k}`, `"${v}" looks like "${other[k]}", the ${k} of ${other.name}: write it the same way for the same ${k}, or choose one nobody can mistake for it`);
