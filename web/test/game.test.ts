@@ -230,19 +230,21 @@ test('Send says "Sending…" and takes no second press while the orders are on t
   await ctx.close();
 });
 
-test('orders that get no answer within 15 s are abandoned: Send offers Try again with the program kept, and the first request arriving late changes nothing', { skip }, async () => {
+test('orders that get no answer within 15 s are abandoned: Send offers Try again with the program kept; changed and sent again, the first request arriving late is refused (409 revision) and the orders stay as sent last', { skip }, async () => {
   // The page's clock is the test's: the 15 s pass when the test says, not in a sleep.
   const { made, ctx, page } = await programmed((p) => p.clock.install());
   const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
   const placed = await program();
-  // The first request hangs (no answer, no failure) until the test lets it go; the others go through.
+  // The first request hangs (no answer, no failure) until the test lets it go, then goes to the
+  // server (its answer read here: the page has abandoned it); the others go through.
   let requests = 0, release = (): void => undefined;
   const held = new Promise<void>((resolve) => { release = resolve; });
-  const first = new Promise<void>((resolve) => page.route('**/seats/0/orders', async (route) => {
+  const first = new Promise<number>((resolve) => page.route('**/seats/0/orders', async (route) => {
     if (++requests > 1) return route.continue();
     await held;
-    await route.continue().catch(() => undefined);
-    resolve();
+    const late = await route.fetch();
+    await route.fulfill({ response: late }).catch(() => undefined);
+    resolve(late.status());
   }));
   await page.tap('.program-bar .send');
   await page.waitForSelector('.program-bar .send[disabled]:text("Sending…")');
@@ -253,17 +255,23 @@ test('orders that get no answer within 15 s are abandoned: Send offers Try again
   assert.match(await page.locator('.program .sent').innerText(), /^Not sent: no answer came within 15 s\. Your program is kept: press Try again\./);
   assert.deepEqual(await program(), placed, 'the program kept as it was');
   await page.screenshot({ path: `${SHOTS}game-send-no-answer.png` });
+  // Ava changes her mind: register 1's card back to the hand, another card in its place; sent.
+  await page.locator('.registers .card').first().tap();
+  await page.locator(`.hand .card:not([data-card="${placed[0]}"])`).first().tap();
+  const changed = await program();
+  assert.equal(changed.length, 5);
+  assert.notDeepEqual(changed, placed);
   await page.tap('.program-bar .send');
   await page.waitForSelector('.program-bar .send:not([disabled]):text("Send again")');
   assert.match(await page.locator('.program .sent').innerText(), /^Sent at /);
-  // The first request let go now, reaching the server late: the same orders for the same turn are
-  // stored again as they were (docs/server.md), and the page, which abandoned it, never reads its answer.
+  // The first request let go now, reaching the server after the second: refused, as older than the
+  // orders held (docs/server.md, revision), and the page, which abandoned it, never reads its answer.
   release();
-  await first;
+  assert.equal(await first, 409, 'the late first request is refused');
   assert.match(await page.locator('.program .sent').innerText(), /^Sent at /);
   assert.equal(requests, 2);
   const seat = (await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, { authorization: `Bearer ${made.seats[0]!.token}` })).body as { you: { orders: { program: string[] } | null } };
-  assert.deepEqual(seat.you.orders?.program, placed, 'the orders are in, as programmed');
+  assert.deepEqual(seat.you.orders?.program, changed, 'the orders are those sent last');
   await ctx.close();
 });
 
