@@ -1,8 +1,10 @@
 /** The race driver: placing the entrants, the deal, the bots' decisions, the fill, the turn, the end. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { beginTurn, cardName, createState, makeSetup, openRegisters, parseBoard, readOrders, storedTurn, type CheckedTurn, type GameState, type Setup } from '../../engine/src/index.js';
-import { plainBoard, setupOf } from '../../bots/src/testing.js';
+import { plainBoard, randomGame, setupOf } from '../../bots/src/testing.js';
+import { chooseOrders } from '../../bots/src/index.js';
 import { adjudicate, botSeed, decideBot, decideBots, entrants, startRace } from './index.js';
 
 const must = <T>(r: { ok: true; value: T } | { ok: false; error: { field: string; message: string } }): T => {
@@ -152,5 +154,39 @@ describe('adjudicate', () => {
     assert.equal(played.over, true);
     assert.equal(played.next, null);
     assert.equal(played.state, played.ended);
+  });
+});
+
+describe('what a bot sees', () => {
+  /** Random games' first turns with Secret Options, another robot holding an option it has not used. */
+  const cases = [[7, 1, 'Rear-Firing Laser'], [9, 1, 'Double-Barreled Laser'], [11, 1, 'Ablative Coat'], [23, 1, 'Double-Barreled Laser']] as const;
+  const withOption = (seed: number, other: number, option: string) => {
+    const g = randomGame(seed, 'classic');
+    const setup: Setup = { ...g.setup, settings: { ...g.setup.settings, secretOptions: true } };
+    const without = must(beginTurn(setup, g.state)).state;
+    const held = structuredClone(without);
+    held.robots[other]!.options = [...held.robots[other]!.options, option];
+    return { setup, without, held };
+  };
+
+  test('under Secret Options a bot decides as if the others\' options not yet used were not there', () => {
+    let changed = 0;
+    for (const [seed, other, option] of cases) {
+      const { setup, without, held } = withOption(seed, other, option);
+      const botsSeed = botSeed(5, held.turn, 0);
+      const hidden = chooseOrders(setup, without, 0, botsSeed, 'strong');
+      // Known, the option changes the strong bot's plan (in one case at least); hidden, it does not.
+      if (!isDeepStrictEqual(chooseOrders(setup, held, 0, botsSeed, 'strong'), hidden)) changed++;
+      assert.deepEqual(decideBot(setup, held, 0, 'strong', 5).orders, hidden, `game ${seed}, ${option}`);
+    }
+    assert.ok(changed > 0, 'no hidden option changed a plan: the cases check nothing');
+  });
+
+  test('where the options are no secret a bot decides on them all', () => {
+    for (const [seed, other, option] of cases) {
+      const { setup, held } = withOption(seed, other, option);
+      const open: Setup = { ...setup, settings: { ...setup.settings, secretOptions: false } };
+      assert.deepEqual(decideBot(open, held, 0, 'strong', 5).orders, chooseOrders(open, held, 0, botSeed(5, held.turn, 0), 'strong'));
+    }
   });
 });

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  arenaStarts, beginTurn, chooseFacing, endTurn, enterCheckedOrders, enterOrders, needsProgram, newRace, playRegister, playTurn, raceOver,
+  arenaStarts, beginTurn, chooseFacing, endTurn, enterCheckedOrders, enterOrders, needsProgram, newRace, playRegister, playTurn, raceOver, seatState,
   type CheckedTurn, type Dir, type Entrant, type GameEvent, type GameState, type Orders, type Outcome, type Reentry, type Result, type Seed, type Setup, type Square,
 } from '../../engine/src/index.js';
 import { BOTS, chooseOrders, chooseReentry, type Budget, type Level } from '../../bots/src/index.js';
@@ -100,13 +100,14 @@ export interface BotTurn {
 }
 
 /**
- * One bot's orders for the turn as dealt, with its option decisions (bots/src/options.ts), within
- * `budget` (the bots' budget.ts: evaluations, or milliseconds on a clock the caller passes; the
- * expert bot spends what it is given, the others finish anyway).
+ * One bot's orders for the turn as dealt, with its option decisions (bots/src/options.ts), decided
+ * on what its seat may see (the engine's `seatState`: not the others' hands, programs or unused
+ * secret options), within `budget` (the bots' budget.ts: evaluations, or milliseconds on a clock
+ * the caller passes; the expert bot spends what it is given, the others finish anyway).
  */
 export function decideBot(setup: Setup, dealt: GameState, seat: number, level: Level, seed: Seed, budget?: Budget): BotTurn {
   if (dealt.robots[seat]?.status !== 'active') return { level, orders: null };
-  return { level, orders: chooseOrders(setup, dealt, seat, botSeed(seed, dealt.turn, seat), level, budget) };
+  return { level, orders: chooseOrders(setup, seatState(setup, dealt, seat), seat, botSeed(seed, dealt.turn, seat), level, budget) };
 }
 
 /** Every bot's orders for the turn as dealt: each decides on the same state, seeing nobody's program, each within `budget`. */
@@ -233,8 +234,8 @@ function playRegisters(setup: Setup, state: GameState, o: AdjudicateOptions): Re
 /**
  * Plays the turn dealt in `state`: the orders entered (`enterTurn`), the five registers and the
  * end of the turn; then, unless the race is over, the destroyed robots re-enter (people as they
- * asked, bots as they choose now) and the next turn is dealt. Pure: no I/O; the engine's
- * generator in the state is the only randomness.
+ * asked, bots as they choose now, on what their seat may see) and the next turn is dealt. Pure: no
+ * I/O; the engine's generator in the state is the only randomness.
  */
 export function adjudicate(
   setup: Setup, state: GameState, orders: Readonly<Record<number, CheckedTurn | undefined>>, bots: Readonly<Record<number, BotTurn | undefined>>,
@@ -250,7 +251,7 @@ export function adjudicate(
   if (raceOver(setup, ended)) return { ok: true, value: { fills, played: [...faced, ...played.value.events], ended, over: true, next: null, state: ended } };
   for (const [k, b] of Object.entries(bots)) {
     const i = Number(k);
-    if (b && ended.robots[i]?.status === 'destroyed') reentry[i] = chooseReentry(setup, ended, i, botSeed(seed, turn + 1, i), b.level, o.budget);
+    if (b && ended.robots[i]?.status === 'destroyed') reentry[i] = chooseReentry(setup, seatState(setup, ended, i), i, botSeed(seed, turn + 1, i), b.level, o.budget);
   }
   const next = beginTurn(setup, ended, reentry, o.events === false ? { events: false } : undefined);
   if (!next.ok) return next;

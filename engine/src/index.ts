@@ -31,5 +31,6 @@ export { optionText } from './options/texts.js';
 export { CHOICE_NAME_LENGTH, CHOICE_OPTION, parseChoices } from './options/choices.js';
 export { optionOrders, type OptionOrders } from './options/orders.js';
 export * from './notation.js';
+export { optionsSeen, seatState } from './view.js';
 export { readCorrection, readOrders, shownCards, storedOrders, storedTurn, type SeatOrders } from './orders.js';
 export { describeFold, type CubeSide, type Fold, type Seam } from './cube.js';

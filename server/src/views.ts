@@ -3,7 +3,7 @@
  * also sees its own hand and its own orders for the turn. No view shows another seat's hand or
  * orders before the turn is played, not even the moderator's.
  */
-import { cardName, dirName, optionName, popcount, type GameEvent, type GameState, type RobotState, type Settings } from '../../engine/src/index.js';
+import { cardName, dirName, optionsSeen, popcount, type GameEvent, type GameState, type RobotState, type Settings } from '../../engine/src/index.js';
 import type { DeadlinePolicy } from './deadline.js';
 import type { PublicDeal } from './deal.js';
 
@@ -35,8 +35,7 @@ export interface RaceSummary {
  * has used; the rest are counted.
  */
 export function visibleOptions(r: RobotState, secret: boolean): { options: readonly string[]; hiddenOptions: number } {
-  if (!secret) return { options: r.options, hiddenOptions: 0 };
-  const shown = r.options.filter((o) => r.opt?.shown.includes(optionName(o)));
+  const shown = optionsSeen(r, secret);
   return { options: shown, hiddenOptions: r.options.length - shown.length };
 }
 
