@@ -20,6 +20,7 @@
  *   npm run bench:bots                                       # everything, 100 seeds a row
  *   npm run bench:bots -- --seeds 10 --courses first-shift --rules classic --rows greedy,solo
  *   npm run bench:bots -- --workers 1 --budget 20000 --out results.ndjson
+ *   npm run bench:bots -- --rows greedy --first 101                 # fresh seeds: 101 to 200
  *
  * Races are shared out among worker processes, a few seeds at a time; every race is deterministic
  * (its seed, and the expert's budget counted in evaluations), so the numbers do not depend on the
@@ -42,6 +43,8 @@ type Kind = (typeof ROWS)[number];
 
 interface Args {
   readonly seeds: number;
+  /** The first seed of a row (then `seeds` in a row): other seeds than the ones a change was chosen on. */
+  readonly first: number;
   readonly courses: readonly string[];
   readonly rules: readonly string[];
   readonly rows: readonly Kind[];
@@ -57,7 +60,7 @@ function parseArgs(argv: readonly string[]): Args {
     return k >= 0 ? argv[k + 1] : undefined;
   };
   for (let k = 0; k < argv.length; k += 2)
-    if (!['--seeds', '--courses', '--rules', '--rows', '--workers', '--budget', '--out', '--clock'].includes(argv[k]!)) throw new Error(`unknown option ${argv[k]} (expected --seeds N --courses a,b --rules a,b --rows ${ROWS.join(',')} --workers N --budget N --out file --clock cpu|wall)`);
+    if (!['--seeds', '--first', '--courses', '--rules', '--rows', '--workers', '--budget', '--out', '--clock'].includes(argv[k]!)) throw new Error(`unknown option ${argv[k]} (expected --seeds N --first N --courses a,b --rules a,b --rows ${ROWS.join(',')} --workers N --budget N --out file --clock cpu|wall)`);
   const list = (name: string, all: readonly string[]): string[] => {
     const v = get(name);
     if (v === undefined) return all.slice();
@@ -74,6 +77,7 @@ function parseArgs(argv: readonly string[]): Args {
   };
   return {
     seeds: whole('seeds', 100),
+    first: whole('first', 1),
     courses: list('courses', courseNames()),
     rules: list('rules', Object.keys(RULE_SETS)),
     rows: list('rows', ROWS) as Kind[],
@@ -195,7 +199,7 @@ async function main(): Promise<void> {
     return entrants(setupFor(course, rules).setup, l.value.course, seats, 0).ok;
   };
   const jobs: Job[] = [];
-  const seeds = Array.from({ length: a.seeds }, (_, k) => k + 1);
+  const seeds = Array.from({ length: a.seeds }, (_, k) => k + a.first);
   const chunks = Array.from({ length: Math.ceil(seeds.length / CHUNK) }, (_, k) => seeds.slice(k * CHUNK, (k + 1) * CHUNK));
   // Row by row, the rows asked first first, so that a run stopped early has whole rows.
   for (const kind of a.rows)
@@ -206,7 +210,7 @@ async function main(): Promise<void> {
       }
   const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
   const started = new Date().toISOString();
-  console.log(`Bot benchmark, ${started}: ${a.courses.length} course(s) (${a.rules.join(', ')}); rows ${a.rows.join(', ')}; ${a.seeds} seeds a row; at most ${MAX_TURNS} turns; expert budget ${a.budget} evaluations; decisions timed on ${a.clock === 'cpu' ? 'CPU time' : 'wall time'}; ${a.workers} worker process(es) on ${availableParallelism()} core(s); node ${process.version}; load average ${load()}`);
+  console.log(`Bot benchmark, ${started}: ${a.courses.length} course(s) (${a.rules.join(', ')}); rows ${a.rows.join(', ')}; ${a.seeds} seeds a row (${a.first} to ${a.first + a.seeds - 1}); at most ${MAX_TURNS} turns; expert budget ${a.budget} evaluations; decisions timed on ${a.clock === 'cpu' ? 'CPU time' : 'wall time'}; ${a.workers} worker process(es) on ${availableParallelism()} core(s); node ${process.version}; load average ${load()}`);
   if (a.out) writeFileSync(a.out, '');
   const t0 = performance.now();
   const results: JobResult[] = [];

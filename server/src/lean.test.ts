@@ -460,15 +460,27 @@ test('[postgres] a change whose version bump finds no row keeps nothing, though 
   }
 });
 
-test('[postgres] two processes: orders sent to a process whose kept race is stale (the other\'s commit not noted there yet) are committed from a fresh read, the turn played once; orders for a turn the other process dealt are not refused from the stale copy', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 60_000 }, async () => {
+/**
+ * Two processes (`twoCounted`) whose notifications wait until the test hands them on (`release`),
+ * and a live race of Ava and Bob created on the first (A).
+ */
+async function heldRace() {
   const held: (() => void)[][] = [[], []];
-  // A play too long to be told (2 to 3 KB compressed): B reads it back. Orders' notes (a few hundred bytes) are told.
-  const { procs, observer, close } = await twoCounted(held, 1000);
-  const [A, B] = [procs[0]!.service, procs[1]!.service];
+  const { procs, observer, close } = await twoCounted(held);
+  const created = await procs[0]!.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+  if (!created.ok) {
+    await close();
+    assert.fail(JSON.stringify(created));
+  }
+  const release = () => {
+    for (const k of [0, 1]) while (held[k]!.length) held[k]!.shift()!();
+  };
+  return { A: procs[0]!.service, B: procs[1]!.service, observer, close, release, ...created.value };
+}
+
+test('[postgres] two processes: orders sent to a process whose kept race is stale (the other\'s commit not noted there yet) are committed from a fresh read, the turn played once; orders for a turn the other process dealt are not refused from the stale copy', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 60_000 }, async () => {
+  const { A, B, observer, close, release, id, seats } = await heldRace();
   try {
-    const created = await A.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
-    assert.ok(created.ok);
-    const { id, seats } = created.value;
     const orders = async (p: RaceService, seat: number, turn: number) => {
       const you = await p.seat(id, seat, seats[seat]!.token!);
       assert.ok(you.ok && you.value.turn === turn, JSON.stringify(you));
@@ -491,9 +503,29 @@ test('[postgres] two processes: orders sent to a process whose kept race is stal
     assert.ok(ava.ok, `orders for turn 2 answered from a stale copy: ${JSON.stringify(ava)}`);
     const stored = await observer.selectFrom('orders').select('seat').where('race_id', '=', id).where('turn', '=', 2).execute();
     assert.deepEqual(stored.map((r) => r.seat), [0]);
-    for (const k of [0, 1]) while (held[k]!.length) held[k]!.shift()!();
+    release();
     assert.equal(await ended(1), 1);
     assert.equal(await ended(2), 0);
+  } finally {
+    await close();
+  }
+});
+
+test('[postgres] two processes: orders of an older revision sent to a process whose kept race is stale (the newer orders, stored by the other, not noted there yet) are refused with 409 revision from a fresh read, and the newer orders stay', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 60_000 }, async () => {
+  const { A, B, observer, close, release, id, seats } = await heldRace();
+  try {
+    const ava = { token: seats[0]!.token! };
+    // Both processes keep the race at turn 1, with no orders.
+    const { program } = await firstCards(A, id, 0, ava.token);
+    await firstCards(B, id, 0, ava.token);
+    const newer = { turn: 1, program: [...program].reverse(), revision: 2 };
+    // The newer orders on B, its notification to A held: A's copy holds no orders of Ava's.
+    assert.ok((await B.submit(id, 0, ava, newer)).ok);
+    const late = await A.submit(id, 0, ava, { turn: 1, program, revision: 1 });
+    assert.ok(!late.ok && late.refusal.status === 409 && late.refusal.field === 'revision', JSON.stringify(late));
+    const stored = await observer.selectFrom('orders').select('body').where('race_id', '=', id).where('turn', '=', 1).where('seat', '=', 0).execute();
+    assert.deepEqual(stored.map((r) => JSON.parse(r.body).program), [newer.program]);
+    release();
   } finally {
     await close();
   }

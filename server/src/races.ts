@@ -27,7 +27,7 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
-import { KeyTaken, RaceRepository, StaleChange, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
+import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
 import { Moderation } from './moderation.js';
 import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
 import { ReadModels } from './readmodels.js';
@@ -36,6 +36,7 @@ import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
 import { RaceCache, stateOf, type ChangeNote, type NoteSet } from './race-cache.js';
 import { inSlices } from './slices.js';
+import { MAX_INT32 } from './schemas.js';
 import type { PlayedTurn } from './readmodels.js';
 
 /** What happens to a race, besides the engine's events. */
@@ -238,6 +239,17 @@ function readTurn(body: unknown): Answer<number> {
   const turn = isObject(body) ? body.turn : undefined;
   if (!Number.isSafeInteger(turn) || (turn as number) < 1) return no(422, 'turn', 'expected the number of the turn the orders are for (the seat view\'s "turn")');
   return yes(turn as number);
+}
+
+/**
+ * The orders' `revision` (the order of the seat's sends, the server's and not the engine's: it is
+ * taken out of the orders the engine reads), undefined without one.
+ */
+function readRevision(body: unknown): Answer<{ revision: number | undefined; orders: unknown }> {
+  if (!isObject(body) || body.revision === undefined) return yes({ revision: undefined, orders: body });
+  const { revision, ...orders } = body;
+  if (!Number.isSafeInteger(revision) || (revision as number) < 1 || (revision as number) > MAX_INT32) return no(422, 'revision', `expected a whole number from 1 to ${MAX_INT32}: the order of this seat's sends`);
+  return yes({ revision: revision as number, orders });
 }
 
 type Loaded = { race: Selectable<RaceRow>; seats: Selectable<SeatRow>[] };
@@ -734,6 +746,9 @@ export class RaceService {
       if (!seats[seat]) return no(404, 'seat', `race "${id}" has no seat ${seat}`);
       const turn = readTurn(body);
       if (!turn.ok) return turn;
+      const revised = readRevision(body);
+      if (!revised.ok) return revised;
+      const { revision } = revised.value;
       if (race.status !== 'running') return no(409, 'race', 'the race is over');
       const st = stateOf(race);
       // The cards the turn showed of the seat's hand, for a correction (null: the seat's own orders).
@@ -752,11 +767,22 @@ export class RaceService {
       const now = this.clock.now();
       if (race.deadline_at !== null && race.deadline_at <= now) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
       const setup = this.setups.setupOf(race);
-      const orders = shown ? readCorrection(setup, st, seat, body, shown) : readOrders(setup, st, seat, body);
+      const orders = shown ? readCorrection(setup, st, seat, revised.value.orders, shown) : readOrders(setup, st, seat, revised.value.orders);
       if (!orders.ok) return no(422, orders.error.field, orders.error.message);
-      const mine = orders.value.written;
-      const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
+      // The orders held for the seat this turn, read with the race: the revision is checked against
+      // them, and the commit only goes through at the race's version they were read at, so orders
+      // another request (or process) stored meanwhile make it read and check again (`versioned`).
+      const sent = await repo.turnOrders(got.value, st.turn);
+      const held = revisionOf(sent.get(seat));
+      // Without a revision (mail, the moderator) the orders replace those held and keep their
+      // revision: a late request of the web client, which always sends one, is still refused.
+      const kept = revision ?? held;
+      const mine: SeatOrders & { revision?: number } = kept ? { ...orders.value.written, revision: kept } : orders.value.written;
       const stored = JSON.stringify(mine);
+      if (revision !== undefined && (revision < held || (revision === held && JSON.stringify(sent.get(seat)) !== stored))) {
+        return no(409, 'revision', `orders of revision ${held} for turn ${st.turn} are held for this seat, sent after these (revision ${revision}): these are not stored`);
+      }
+      const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
       const store = (q: Kysely<Tables>) => q.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
         .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now }));
       const entries: Omit<Entry, 'seq'>[] = [{ turn: st.turn, kind: 'race', event }];
@@ -764,7 +790,6 @@ export class RaceService {
       let play: Play | null = null;
       let waitForBots = false;
       if (JSON.parse(race.policy).kind === 'live') {
-        const sent = await repo.turnOrders(got.value, st.turn);
         // The Three Minute Rule filled this seat's program at random (004 L188): that stands.
         if (hurriedFill(sent.get(seat)) && who.moderatorKey === undefined) return no(409, 'deadline', `the Three Minute Rule's time for turn ${st.turn} is up: ${seats[seat]!.name}'s program was filled at random and stands`);
         sent.set(seat, mine);

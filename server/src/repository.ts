@@ -515,6 +515,11 @@ export type StoredOrders = SeatOrders | UnreadableRow;
 export const unreadableRow = (o: StoredOrders | undefined): o is UnreadableRow => !!o && 'unreadableRow' in o;
 /** A stored row as the engine's reader takes it (`storedTurn`, `storedOrders`): a row that is not JSON is no orders. */
 export const rowBody = (o: StoredOrders): SeatOrders | null => (unreadableRow(o) ? null : o);
+/** The revision stored orders were sent with (`PUT …/orders`, the order of a seat's sends), 0 for none: sent without one, or a row that is not JSON. */
+export const revisionOf = (o: StoredOrders | undefined): number => {
+  const revision = o && !unreadableRow(o) ? (o as { revision?: unknown }).revision : undefined;
+  return Number.isSafeInteger(revision) ? (revision as number) : 0;
+};
 /** What of a stored row did not read: the row itself when it is not JSON, else what the engine's reader named. */
 export const rowUnread = (o: StoredOrders, unread: readonly { field: string; message: string }[] | undefined): readonly { field: string; message: string }[] =>
   unreadableRow(o) ? [{ field: 'body', message: `not JSON (${o.unreadableRow})` }] : unread ?? [];
