@@ -20,8 +20,12 @@
  * (a seq that does not follow on from the one before it). `--disk-load` adds, for each set-up, a row with a second process
  * writing and fsyncing a file in a loop (a disk and a core busy).
  *
+ * The PostgreSQL rows name the `synchronous_commit` their commits ran with: the database's own
+ * (PostgreSQL's default `on`: a commit waits for the WAL's fsync), or `off` with
+ * `--synchronous-commit off` (the servers' `DB_SYNCHRONOUS_COMMIT=off`, docs/server.md).
+ *
  *   npm run bench:server -- --races 1000 --minutes 5 [--db sqlite,postgres,postgres2] [--disk-load]
- *                           [--think-min 5 --think-max 30] [--profile DIR]
+ *                           [--synchronous-commit off] [--think-min 5 --think-max 30] [--profile DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -31,6 +35,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { diskHog } from './disk-hog.js';
 
 const MAIN = fileURLToPath(new URL('../server/src/main.js', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -43,10 +48,14 @@ const RACES = Number(option('races', '1000'));
 const MINUTES = Number(option('minutes', '5'));
 const DBS = option('db', 'sqlite,postgres,postgres2').split(',') as Kind[];
 const DISK_LOAD = process.argv.includes('--disk-load');
+/** The servers' `DB_SYNCHRONOUS_COMMIT` (PostgreSQL rows): `off`, or unset (the database's own). */
+const SYNCHRONOUS_COMMIT = option('synchronous-commit', '');
+if (SYNCHRONOUS_COMMIT !== '' && SYNCHRONOUS_COMMIT !== 'off') throw new Error(`--synchronous-commit: expected off; got ${SYNCHRONOUS_COMMIT}`);
 /** A folder for the servers' CPU profiles (`node --cpu-prof`), one per process and row. */
 const PROFILE = option('profile', '');
 const THINK = [Number(option('think-min', '5')) * 1000, Number(option('think-max', '30')) * 1000] as const;
 let withTurn = true;
+let takesSeen = true;
 
 type Kind = 'sqlite' | 'postgres' | 'postgres2';
 
@@ -109,12 +118,6 @@ async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
   return child;
 }
 
-/** A process that keeps a disk and a core busy: 1 MiB writes, an fsync every 8 MiB, a 64 MiB file. */
-function diskHog(dir: string): ChildProcess {
-  const code = `const fs=require('fs');const f=fs.openSync(${JSON.stringify(join(dir, 'hog'))},'w');const b=Buffer.alloc(1<<20,7);let n=0;for(;;){fs.writeSync(f,b,0,b.length,(n%64)*b.length);if(++n%8===0)fs.fsyncSync(f);}`;
-  return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
-}
-
 /**
  * CPU seconds a thread (or, with `tid` = `pid`'s main thread left out, the whole process) has used,
  * from Linux's /proc (user and system time, in clock ticks of 10 ms); null where there is none.
@@ -167,18 +170,21 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   const port = 21000 + Math.floor(Math.random() * 10000);
   let schema: string | null = null;
   let url = '';
+  // PostgreSQL: the synchronous_commit the servers' commits run with.
+  let commits = '';
   if (kind !== 'sqlite') {
     schema = `rr_bench_${Date.now().toString(36)}`;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
+    commits = SYNCHRONOUS_COMMIT || (await admin.query<{ synchronous_commit: string }>('show synchronous_commit')).rows[0]!.synchronous_commit;
     await admin.end();
     url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   }
   const servers: ChildProcess[] = [];
   const bases: string[] = [];
   for (let k = 0; k < (kind === 'postgres2' ? 2 : 1); k++) {
-    servers.push(await spawnServer({ PORT: String(port + k), DATA_DIR: dir, DATABASE_URL: url }));
+    servers.push(await spawnServer({ PORT: String(port + k), DATA_DIR: dir, DATABASE_URL: url, ...(SYNCHRONOUS_COMMIT && kind !== 'sqlite' ? { DB_SYNCHRONOUS_COMMIT: SYNCHRONOUS_COMMIT } : {}) }));
     bases.push(`http://127.0.0.1:${port + k}`);
   }
   const hog = diskLoad ? diskHog(dir) : null;
@@ -224,11 +230,20 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     let over = false;
     const sent = new Map<number, number>();
     const played = new Set<number>();
+    /** The last seq each seat's stream gave. */
+    const seen = [0, 0];
     const think = (t: number) => {
       for (const seat of [0, 1]) {
         later(THINK[0] + Math.random() * (THINK[1] - THINK[0]), () => void (async () => {
           if (!running || over || turn !== t) return;
-          const you = await call(base(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, tokens[seat]).catch(lost);
+          // With the last seq its stream gave, as the web client sends it.
+          const view = (withSeen: boolean) => call(base(seat), 'GET', `/api/races/${id}/seats/${seat}${withSeen && seen[seat] ? `?seen=${seen[seat]}` : ''}`, undefined, tokens[seat]).catch(lost);
+          let you = await view(takesSeen);
+          // A server whose views take no `seen` yet.
+          if (you.status === 422 && takesSeen) {
+            takesSeen = false;
+            you = await view(false);
+          }
           if (!running || over || turn !== t) return;
           if (you.status !== 200) return void fault(`GET seat ${you.status || `failed (${you.body.lost})`}`);
           if (you.body.status !== 'running') return;
@@ -288,6 +303,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
           if (e.seq !== seq + 1 && running) missed += Math.max(1, e.seq - seq - 1);
           seq = Math.max(seq, e.seq);
         }
+        seen[seat] = seq;
         onFrame(data);
       });
       s.on('error', (e) => fault(`stream ${e.message}`));
@@ -355,7 +371,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
   for (const xs of byProcess) xs.sort((a, b) => a - b);
   if (errors.size) console.error(`  (${kind}${diskLoad ? ', disk load' : ''}: failed: ${[...errors].map(([w, n]) => `${w} ×${n}`).join(', ')})`);
   return {
-    setup: `${kind === 'sqlite' ? 'SQLite' : kind === 'postgres' ? 'PostgreSQL, 1 process' : 'PostgreSQL, 2 processes'}${diskLoad ? ', disk + core busy' : ''}`,
+    setup: `${kind === 'sqlite' ? 'SQLite' : kind === 'postgres' ? 'PostgreSQL, 1 process' : 'PostgreSQL, 2 processes'}${commits ? ` (synchronous_commit ${commits})` : ''}${diskLoad ? ', disk + core busy' : ''}`,
     races: live, turns, turnsPerSecond: turns / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99),
     loopP99: Math.max(...metrics.map((m) => m.eventLoopDelayMs.p99)),
     rssPerRace: metrics.reduce((a, m) => a + m.rssBytes, 0) / Math.max(1, live),

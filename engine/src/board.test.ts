@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_BOARD_LIST, MAX_BOARD_SIDE, boardSquare, cannotStand, parseBoard, parseBoardFile, square } from './board.js';
+import { cellsDisagree, must } from './testing.js';
+import { busyCourse24, randomBoard } from '../../testkit/src/index.js';
 
 const refusal = (json: Record<string, unknown>) => {
   const r = parseBoard({ grid: ['. . .', '. O .', '. . RF'], ...json });
@@ -16,6 +18,15 @@ test('boardSquare names every square of the largest board as square does, by the
     }
   }
   for (const [x, y] of [[-1, 0], [0, -1], [MAX_BOARD_SIDE, 3], [3, MAX_BOARD_SIDE]] as const) assert.deepEqual(square(x, y), [x, y]);
+});
+
+test('a board\'s packed per-cell table holds what its floor, belt, plain-step, site, pusher, crusher, reach and beam tables hold, on every cell', () => {
+  assert.deepEqual(cellsDisagree(must(parseBoard(busyCourse24()))), []);
+  for (let seed = 1; seed <= 20; seed++) {
+    const size = 4 + ((seed * 7) % 45);
+    const b = must(parseBoard(randomBoard(seed, { width: size, height: 2 + ((seed * 5) % 47), oil: 3, portals: 2, repulsors: 3, ledges: 4, lasers: 12, pushers: 6, crushers: 4 })));
+    assert.deepEqual(cellsDisagree(b), [], `seed ${seed}`);
+  }
 });
 
 test('a board refuses unknown keys in lasers, pushers and crushers, naming the key\'s path', () => {

@@ -99,6 +99,15 @@ export interface Board {
    * this one entry before the element rules (movement.ts).
    */
   readonly plainStep: Uint8Array;
+  /**
+   * The per-cell tables the register steps read for a robot's square, packed four 32-bit words a
+   * cell (`packCells`), so that a square's facts share one cache line instead of one line in each
+   * of eight tables: word 0 floor | beltDir << 8 | plainStep << 16 | siteAt << 24; word 1 pusherAt
+   * | crusherAt << 8; word 2 reach in directions 0-3, a byte each; word 3 beamFrom. One cell more
+   * at the end holds beamFrom's last entry. The separate tables stay the reference
+   * (board.test.ts checks the two agree).
+   */
+  readonly cells: Int32Array;
   readonly start: Square | null;
   /** A cube course (004 L179): how its boards are folded (cube.ts `foldNet`). */
   readonly fold?: Fold;
@@ -420,15 +429,31 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
   for (let c = 0; c < siteAt.length; c++) siteAt[c] = flagAt[c] || floor[c] === Floor.Wrench || floor[c] === Floor.DoubleWrench ? 1 : 0;
   // Every field written out, no spread: a spread left the last fields (`plainStep`, `start`) out of
   // the object, one more load for each read of the moves' table.
+  const plainStep = plainSteps(width, height, floor, walls, climb, drop);
   const board: Board = {
     width, height, floor, beltDir, walls, ledges, ramps, climb, drop, ramp, portalPair, portalLabel, flagAt, reach,
     beamFrom: beams.beamFrom, beamLaser: beams.beamLaser, beamDistance: beams.beamDistance, flags,
     lasers: lasers.value, pushers: pushers.value, crushers: crushers.value, crusherAt, pusherAt, siteAt,
-    plainStep: plainSteps(width, height, floor, walls, climb, drop), start,
+    plainStep, cells: packCells({ floor, beltDir, plainStep, siteAt, pusherAt, crusherAt, reach, beamFrom: beams.beamFrom }), start,
   };
   const unstandable = start && cannotStand(board, start[0], start[1]);
   if (unstandable) return err(`${path}.start`, `${unstandable}; expected a square a robot can stand on`);
   return ok(board);
+}
+
+/** `Board.cells`: the tables it packs, four words a cell and one cell more for beamFrom's end. */
+export function packCells(t: Pick<Board, 'floor' | 'beltDir' | 'plainStep' | 'siteAt' | 'pusherAt' | 'crusherAt' | 'reach' | 'beamFrom'>): Int32Array {
+  const n = t.floor.length;
+  const cells = new Int32Array((n + 1) * 4);
+  for (let c = 0; c < n; c++) {
+    const r = c * 4;
+    cells[r] = t.floor[c]! | (t.beltDir[c]! << 8) | (t.plainStep[c]! << 16) | (t.siteAt[c]! << 24);
+    cells[r + 1] = t.pusherAt[c]! | (t.crusherAt[c]! << 8);
+    cells[r + 2] = t.reach[r]! | (t.reach[r + 1]! << 8) | (t.reach[r + 2]! << 16) | (t.reach[r + 3]! << 24);
+    cells[r + 3] = t.beamFrom[c]!;
+  }
+  cells[n * 4 + 3] = t.beamFrom[n]!;
+  return cells;
 }
 
 /** Floors a step may arrive on with nothing happening on arrival (`Board.plainStep`). */

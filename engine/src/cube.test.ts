@@ -6,7 +6,7 @@ import { validateCourse } from './validate.js';
 import { describeFold } from './cube.js';
 import { createState, makeSetup } from './game.js';
 import type { Settings } from './settings.js';
-import { at, dir, must, ofType, turn, type Game } from './testing.js';
+import { at, cellsDisagree, dir, must, ofType, turn, type Game } from './testing.js';
 
 // 004 L179 "Arrange six boards in a cross (or any other arrangement that can be folded into a
 // cube) ... every board edge is attached to another board edge somewhere on the configuration."
@@ -114,6 +114,14 @@ test('004 L179 inside the cube: lasers cross a board edge only into the first ro
   const board = (settings: Settings) => turn(game(cube('laser'), [{ name: 'Eve', x: 1, y: 3, dir: 'S' }], settings), { registers: 1 }).state.robots[0]!.damage;
   assert.equal(board({ cubed: 'inside' }), 1);
   assert.equal(board({ cubed: 'outside' }), 0);
+});
+
+test('a cube course\'s packed per-cell table holds its own reach and beams, inside the cube and outside', () => {
+  for (const cubed of ['inside', 'outside'] as const) {
+    const b = must(makeSetup(cube('laser').board, 'classic', { cubed }, 6)).board;
+    assert.notEqual(b.reach, cube('laser').board.reach, 'the cube has reach tables of its own');
+    assert.deepEqual(cellsDisagree(b), [], cubed);
+  }
 });
 
 test('the setting cubed is refused on a course that is not a cube', () => {

@@ -9,7 +9,7 @@
  * then lasers do not cross board boundaries ... If you are playing on the inside of the cube then
  * lasers only cross board boundaries to the first row of across the boundary" (004 L179).
  */
-import { beamCover, Floor, type Board } from './board.js';
+import { beamCover, Floor, packCells, type Board } from './board.js';
 import type { Ctx } from './context.js';
 import { DIR_NAMES, DX, DY, reverse, type Dir } from './geometry.js';
 import { err, ok, type Result } from './result.js';
@@ -238,8 +238,12 @@ export function cubeBeams(b: Board, side: CubeSide): Board {
   }
   // Outside the cube no beam crosses a board edge: the board has no `beyond`, which every beam
   // (board, main, High-Power, the weapons') asks before crossing.
-  if (side === 'outside') return { ...b, reach, ...beamCover(w, h, reach, b.lasers) };
-  return { ...b, reach, ...beamCover(w, h, reach, b.lasers, beyond), beyond };
+  if (side === 'outside') {
+    const beams = beamCover(w, h, reach, b.lasers);
+    return { ...b, reach, ...beams, cells: packCells({ ...b, reach, beamFrom: beams.beamFrom }) };
+  }
+  const beams = beamCover(w, h, reach, b.lasers, beyond);
+  return { ...b, reach, ...beams, beyond, cells: packCells({ ...b, reach, beamFrom: beams.beamFrom }) };
 }
 
 /** The cell entered leaving cell c in direction d: across a fold, or the grid's neighbour (-1: off the grid). */

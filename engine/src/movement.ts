@@ -62,7 +62,7 @@ function plainStep(ctx: Ctx, i: number, d: Dir): boolean {
   const r = ctx.state.robots[i]!;
   const x = r.x, y = r.y;
   const c = y * b.width + x;
-  if (!(b.plainStep[c]! & (1 << d)) || ctx.walls !== b.walls) return false;
+  if (!((b.cells[c * 4]! >>> 16) & (1 << d)) || ctx.walls !== b.walls) return false;
   const nx = x + dx(d), ny = y + dy(d);
   const nc = ny * b.width + nx;
   if (!r.virtual && ctx.occ[nc]) return false;

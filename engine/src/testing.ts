@@ -3,7 +3,7 @@
  * in the grammar of SCENARIOS.md, and turns played from programs written as card names. Each
  * throws when the engine refuses, so a test reads as the rule it checks. Pure; not in index.ts.
  */
-import { parseBoard, type BoardJson } from './board.js';
+import { parseBoard, type Board, type BoardJson } from './board.js';
 import { DECK, parseCard, type Card } from './cards.js';
 import type { Setup } from './context.js';
 import type { GameEvent } from './events.js';
@@ -142,3 +142,25 @@ export function turn(g: Game, plan: TurnPlan = {}): Game {
 /** The events of one type, typed. */
 export const ofType = <T extends GameEvent['type']>(ev: readonly GameEvent[], t: T): Extract<GameEvent, { type: T }>[] =>
   ev.filter((e): e is Extract<GameEvent, { type: T }> => e.type === t);
+
+/**
+ * Where a board's packed per-cell table (`Board.cells`) disagrees with the tables it packs, as
+ * "table at cell" texts (empty: it agrees everywhere, beamFrom's last entry included).
+ */
+export function cellsDisagree(b: Board): string[] {
+  const out: string[] = [];
+  const n = b.width * b.height;
+  if (b.cells.length !== (n + 1) * 4) return [`cells has ${b.cells.length} words for ${n} cells`];
+  for (let c = 0; c < n; c++) {
+    const w0 = b.cells[c * 4]!, w1 = b.cells[c * 4 + 1]!, w2 = b.cells[c * 4 + 2]!;
+    const want: [string, number, number][] = [
+      ['floor', w0 & 255, b.floor[c]!], ['beltDir', (w0 >>> 8) & 255, b.beltDir[c]!], ['plainStep', (w0 >>> 16) & 255, b.plainStep[c]!],
+      ['siteAt', w0 >>> 24, b.siteAt[c]!], ['pusherAt', w1 & 255, b.pusherAt[c]!], ['crusherAt', (w1 >>> 8) & 255, b.crusherAt[c]!],
+      ['beamFrom', b.cells[c * 4 + 3]!, b.beamFrom[c]!],
+    ];
+    for (let d = 0; d < 4; d++) want.push([`reach[${d}]`, (w2 >>> (d * 8)) & 255, b.reach[c * 4 + d]!]);
+    for (const [name, got, is] of want) if (got !== is) out.push(`${name} at ${c}: ${got}, not ${is}`);
+  }
+  if (b.cells[n * 4 + 3] !== b.beamFrom[n]) out.push(`beamFrom's end: ${b.cells[n * 4 + 3]}, not ${b.beamFrom[n]}`);
+  return out;
+}

@@ -236,13 +236,13 @@ export class MailGateway {
     const from = mail.from?.text ?? 'an unknown sender';
     // `player`: an answer about all the robots of the seat's player, not marked as its robot's alone.
     const answer = async (lines: string[], as = key, player = false) =>
-      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(player ? { ...s.ctx, robots: [] } : s.ctx, { subject, messageId: mail.messageId ?? null }, lines), threadRoot(this.addr.domain, race.id, rootSeat(race.seats, s.email))) }]);
+      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(player ? { ...s.ctx, robots: [] } : s.ctx, { subject: quoted(subject), messageId: mail.messageId ?? null }, lines), threadRoot(this.addr.domain, race.id, rootSeat(race.seats, s.email))) }]);
     if (seat.secret !== s.secret) {
       // Told to the seat's own address, never to the sender: a forger learns nothing, the player
       // learns of it; once a turn at most, so that forged mails cannot flood the player.
       await answer([
         `A mail for your seat in race ${race.id} (${s.ctx.name}) was refused: it did not carry your seat's secret code.`,
-        `It came from ${from}, subject "${subject}".`,
+        `It came from ${quoted(from)}, subject "${quoted(subject)}".`,
         `Orders count only when sent to ${s.ctx.replyTo} or with ${s.ctx.code} in the subject: reply to a mail of the race. Nothing was changed.`,
         'Other such mails this turn are refused without a notice.',
       ], `refused:${race.id}:${s.seat}:${race.state.turn}`);
@@ -418,9 +418,9 @@ export class MailGateway {
     await this.outbox.enqueue([{
       key, race: race.id, seq: race.lastSeq, to: mine[0]!.email,
       mail: threaded({
-        subject: /^re:/i.test(mail.subject ?? '') ? mail.subject! : `Re: ${mail.subject || 'your mail to the RoboRally races'}`,
+        subject: answerSubject(mail),
         text: [
-          `Your mail "${mail.subject ?? ''}" carried no seat code, so it counted for no seat: nothing in it was read as orders, and nothing was changed.`, '',
+          `Your mail "${quoted(mail.subject ?? '')}" carried no seat code, so it counted for no seat: nothing in it was read as orders, and nothing was changed.`, '',
           `You race by mail in ${races.length === 1 ? 'this race' : 'these races'}:`, ...lines, '',
           'The easiest is to reply to the latest mail of your race: its address and subject carry the code.',
           'Other mails without a code this turn are not answered.',
@@ -445,7 +445,7 @@ export class MailGateway {
     await this.outbox.enqueue([{
       key, race: '', seq: 0, to: from,
       mail: {
-        subject: /^re:/i.test(mail.subject ?? '') ? mail.subject! : `Re: ${mail.subject || 'your mail to the RoboRally races'}`,
+        subject: answerSubject(mail),
         text: [
           `This is the RoboRally race server at ${me}. Your mail named no seat of a race, so nothing was done with it.`, '',
           'To race by mail:',
@@ -474,6 +474,24 @@ export class MailGateway {
     return null;
   }
 }
+
+/**
+ * The most of an incoming mail's subject or sender an answer quotes back (a header may run to the
+ * mail's 1 MiB): above the longest subject of our own mails (8 robots of 64-character names, some 600).
+ */
+const QUOTED = 1_000;
+
+/** An incoming mail's subject or sender as an answer quotes it: cut after `QUOTED` characters (never inside one), with an ellipsis. */
+function quoted(text: string): string {
+  const chars = Array.from(text.slice(0, 2 * QUOTED + 1));
+  return chars.length > QUOTED ? `${chars.slice(0, QUOTED).join('')}…` : text;
+}
+
+/** The subject of an answer to a mail that named no seat: its own, quoted, as a reply. */
+const answerSubject = (mail: ParsedMail): string => {
+  const subject = quoted(mail.subject ?? '');
+  return /^re:/i.test(subject) ? subject : `Re: ${subject || 'your mail to the RoboRally races'}`;
+};
 
 /**
  * A mail of a player racing several robots, split at its "Robot NAME" lines (read by the engine's

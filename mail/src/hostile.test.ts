@@ -125,3 +125,24 @@ test('any mail, however malformed (broken MIME, unknown charsets and encodings, 
     await t.close();
   }
 });
+
+test('a subject or sender of half a megabyte is quoted back cut short in every answer: to orders, to a forged code, to no code, to a stranger', async () => {
+  const t = await setup();
+  try {
+    const long = 'A'.repeat(500_000);
+    const forged = t.address.replace(/\.[a-z0-9]+@/, '.zzzzzzzzzzzz@');
+    const send = (k: number, from: string, to: string, subject: string, body: string) => t.gateway.receive(`Message-ID: <long${k}@a.test>\r\nFrom: ${from}\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\n${body}\r\n`, []);
+    assert.equal(await send(1, 'ava@a.test', t.address, `Re: ${t.subject} ${long}`, 'random'), 'accepted');
+    assert.equal(await send(2, `"${long}" <mallory@m.test>`, forged, long, 'F1 F1 F1 F1 F1'), 'refused');
+    assert.equal(await send(3, 'bob@b.test', 'race@rr.test', long, 'F1 F1 F1 F1 F1'), 'refused');
+    assert.equal(await send(4, 'stranger@s.test', 'race@rr.test', long, 'hello'), 'stranger');
+    const answers = await mailDb(t.db).selectFrom('mail_outbox').select(['key', 'body']).where((w) => w.or(['reply:%', 'refused:%', 'uncoded:%', 'stranger:%'].map((k) => w('key', 'like', k)))).execute();
+    assert.deepEqual(answers.map((a) => a.key.split(':')[0]).sort(), ['refused', 'reply', 'stranger', 'uncoded']);
+    for (const a of answers) {
+      assert.ok(a.body.length < 10_000, `${a.key}: the answer has ${a.body.length} characters`);
+      assert.match(a.body, /AAAA…/, `${a.key}: the long text is quoted, cut short`);
+    }
+  } finally {
+    await t.close();
+  }
+});

@@ -13,7 +13,7 @@ import { MAX_TIMER_MS, serverEnv } from './config.js';
 import { mailConfigFromEnv } from '../../mail/src/index.js';
 import { spawnServer } from './testing.js';
 
-const NAMES = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'DB_POOL_SIZE', 'DB_QUERY_TIMEOUT_MS', 'BOT_WORKERS', 'BOT_BUDGET_MS', 'BOT_NICE', 'MAX_CONNECTIONS_PER_ADDRESS', 'STREAMS_PER_ADDRESS', 'REQUESTS_PER_10S', 'TRUST_PROXY', 'METRICS'];
+const NAMES = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'DB_POOL_SIZE', 'DB_QUERY_TIMEOUT_MS', 'DB_SYNCHRONOUS_COMMIT', 'BOT_WORKERS', 'BOT_BUDGET_MS', 'BOT_NICE', 'MAX_CONNECTIONS_PER_ADDRESS', 'STREAMS_PER_ADDRESS', 'REQUESTS_PER_10S', 'TRUST_PROXY', 'METRICS'];
 
 test('a time past what a timer can wait (2^31 ms fires after 1 ms), a number in another notation or out of range is refused naming its variable', () => {
   for (const [name, value] of [
@@ -51,7 +51,7 @@ test('the mail numbers are refused in other notations, out of range or past what
 test('any environment is read into settings within bounds, or refused naming one of its variables, never thrown (property)', () => {
   const value = fc.oneof(
     fc.string(), fc.string({ unit: 'binary' }), fc.nat().map(String), fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String),
-    fc.double().map(String), fc.constantFrom('', ' ', '0', '1', '19', '20', '65535', '65536', '2147483647', '2147483648', 'true', 'false', '\u0000', '1,2', '127.0.0.1/33', '::1', '10.0.0.0/8'),
+    fc.double().map(String), fc.constantFrom('', ' ', '0', '1', '19', '20', '65535', '65536', '2147483647', '2147483648', 'true', 'false', '\u0000', '1,2', '127.0.0.1/33', '::1', '10.0.0.0/8', 'on', 'off'),
   );
   fc.assert(fc.property(fc.dictionary(fc.constantFrom(...NAMES), value), (env) => {
     const r = serverEnv(env);
@@ -63,6 +63,7 @@ test('any environment is read into settings within bounds, or refused naming one
     const v = r.value;
     assert.ok(Number.isInteger(v.port) && v.port >= 0 && v.port <= 65535);
     for (const ms of [v.queryTimeoutMs, v.botBudgetMs]) assert.ok(ms === undefined || (Number.isInteger(ms) && ms >= 1 && ms <= MAX_TIMER_MS));
+    assert.ok(v.synchronousCommit === undefined || v.synchronousCommit === 'off');
     for (const k of ['poolSize', 'botWorkers', 'botNice', 'connectionsPerAddress', 'streamsPerAddress', 'requestsPer10s'] as const) assert.ok(v[k] === undefined || (Number.isSafeInteger(v[k]) && v[k]! >= 1));
   }), { numRuns: 500, seed: 20261129 });
 });

@@ -16,6 +16,8 @@ export interface ServerEnv {
   readonly databaseUrl?: string;
   readonly poolSize?: number;
   readonly queryTimeoutMs?: number;
+  /** `DB_SYNCHRONOUS_COMMIT=off`: PostgreSQL's commits do not wait for their WAL flush (db.ts `DbConfig.synchronousCommit`). */
+  readonly synchronousCommit?: 'off';
   readonly botWorkers?: number;
   readonly botBudgetMs?: number;
   readonly botNice?: number;
@@ -61,6 +63,10 @@ export function serverEnv(env: NodeJS.ProcessEnv): EnvAnswer<ServerEnv> {
     if (!r.ok) return r;
     if (r.value !== undefined) n[name] = r.value;
   }
+  const sync = env.DB_SYNCHRONOUS_COMMIT;
+  if (sync !== undefined && sync !== '' && sync !== 'on' && sync !== 'off') {
+    return { ok: false, error: { field: 'DB_SYNCHRONOUS_COMMIT', message: `expected on (the default: a commit waits for its fsync) or off (a commit survives the server process's crash, not PostgreSQL's nor a power cut); got ${JSON.stringify(sync.length > 40 ? `${sync.slice(0, 40)}…` : sync)}` } };
+  }
   const tp = env.TRUST_PROXY?.trim();
   let trustProxy: AppOptions['trustProxy'];
   if (tp && tp !== 'false') {
@@ -84,6 +90,7 @@ export function serverEnv(env: NodeJS.ProcessEnv): EnvAnswer<ServerEnv> {
       ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
       ...(n.DB_POOL_SIZE ? { poolSize: n.DB_POOL_SIZE } : {}),
       ...(n.DB_QUERY_TIMEOUT_MS ? { queryTimeoutMs: n.DB_QUERY_TIMEOUT_MS } : {}),
+      ...(sync === 'off' ? { synchronousCommit: 'off' as const } : {}),
       ...(n.BOT_WORKERS ? { botWorkers: n.BOT_WORKERS } : {}),
       ...(n.BOT_BUDGET_MS ? { botBudgetMs: n.BOT_BUDGET_MS } : {}),
       ...(n.BOT_NICE ? { botNice: n.BOT_NICE } : {}),

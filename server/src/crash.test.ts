@@ -4,9 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cardName } from '../../engine/src/index.js';
-import { call, exited, spawnServer, until } from './testing.js';
+import pg from 'pg';
+import { call, dropSchema, exited, freshDb, PG_URL, postgresAnswers, spawnServer, until } from './testing.js';
 
-const start = (dataDir: string, port: number) => spawnServer({ PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '' });
+const havePostgres = await postgresAnswers();
 
 /** A seeded generator for the test's own choices (how long to wait before the kill). */
 function rng(seed: number) {
@@ -14,12 +15,18 @@ function rng(seed: number) {
   return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
 }
 
-test('after kill -9 at random moments and a restart, no acknowledged orders are lost and the race goes on', { timeout: 120_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rr-crash-'));
+/**
+ * Orders flow in while the server is killed (`kill -9`) at random moments and restarted: every
+ * acknowledged order is still there, or was played as sent. `env` is the server's database;
+ * `meanwhile`, if given, is done at a random moment of each round before the kill (its
+ * PostgreSQL connections terminated).
+ */
+async function killedAndRestarted(env: Record<string, string>, meanwhile?: () => Promise<unknown>): Promise<void> {
   const port = 20000 + Math.floor(Math.random() * 12000);
+  const start = () => spawnServer({ PORT: String(port), ...env });
   const base = `http://127.0.0.1:${port}`;
   const rand = rng(42);
-  let child = await start(dir, port);
+  let child = await start();
   try {
     const created = await call(base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 5 } });
     assert.equal(created.status, 201);
@@ -51,10 +58,14 @@ test('after kill -9 at random moments and a restart, no acknowledged orders are 
       })().finally(() => (done = true));
       await until('an order acknowledged in this round', () => answered > 0 || done, 30_000);
       await new Promise((r) => setTimeout(r, rand() * 150));
+      if (meanwhile) {
+        await meanwhile();
+        await new Promise((r) => setTimeout(r, rand() * 150));
+      }
       child.kill('SIGKILL');
       await exited(child);
       await sending;
-      child = await start(dir, port);
+      child = await start();
       // Every acknowledged order is either still waiting for its turn or was played as sent.
       const race = (await call(base, 'GET', `/api/races/${id}`)).body as { turn: number; status: string };
       const events = (await call(base, 'GET', `/api/races/${id}/events`)).body as { turn: number; event: { type: string; robot?: number; card?: number; register?: number } }[];
@@ -76,5 +87,24 @@ test('after kill -9 at random moments and a restart, no acknowledged orders are 
   } finally {
     child.kill('SIGKILL');
     await exited(child);
+  }
+}
+
+test('after kill -9 at random moments and a restart, no acknowledged orders are lost and the race goes on', { timeout: 120_000 }, async () => {
+  await killedAndRestarted({ DATA_DIR: mkdtempSync(join(tmpdir(), 'rr-crash-')), DATABASE_URL: '' });
+});
+
+test('[postgres] with DB_SYNCHRONOUS_COMMIT=off (commits not waiting for their fsync): after its connections are terminated and kill -9 at random moments, and a restart, no acknowledged orders are lost', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 180_000 }, async () => {
+  const { db, url } = await freshDb('postgres', undefined, { tables: false });
+  await db.destroy();
+  const appName = `rr_crash_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await killedAndRestarted({ DATABASE_URL: url!, DB_SYNCHRONOUS_COMMIT: 'off', PG_APPLICATION_NAME: appName },
+      () => admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [appName]));
+  } finally {
+    await admin.end();
+    await dropSchema(url);
   }
 });

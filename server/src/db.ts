@@ -145,6 +145,18 @@ export interface DbConfig {
    * `null`: none (the start-up's migrations, `migrateAtStart`).
    */
   readonly queryTimeoutMs?: number | null;
+  /**
+   * PostgreSQL: `'off'` (`DB_SYNCHRONOUS_COMMIT=off`) sets `synchronous_commit = off` on every
+   * connection: a commit is answered once its WAL record is in PostgreSQL's shared memory, without
+   * waiting for the fdatasync of the WAL (PostgreSQL's WAL writer flushes it within 3 ×
+   * `wal_writer_delay`, 600 ms by default). It then survives what SQLite's commits survive here
+   * (sqlite.ts): the server process killed, and a PostgreSQL backend terminated; a crash of
+   * PostgreSQL itself (its restart after any backend crashes, an immediate shutdown), of the
+   * operating system, or a power cut may lose the last commits (never half of one: the database
+   * stays whole). Unset: the database's own setting (PostgreSQL's default `on`: a commit waits for
+   * the fsync). docs/server.md, docs/performance.md ("Commits on a busy disk").
+   */
+  readonly synchronousCommit?: 'off';
   /** Kysely's log of every query (the tests count statements with it). */
   readonly log?: (e: LogEvent) => void;
   /** SQLite: between two checkpoints, and the write-ahead log's size past which it is started over (sqlite.ts; the tests make them small). */
@@ -335,6 +347,9 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
     // A connection in use that the server closes fails its query (answered 503); its 'error' event
     // is logged here rather than left to the process's last resort.
     pool.on('connect', (client) => client.on('error', (e) => console.error(`database connection lost in use: ${e.message}`)));
+    // Sent before anything else on the connection (its queries go in order): a connection whose SET
+    // failed commits as the database says, never less durably than asked.
+    if (c.synchronousCommit === 'off') pool.on('connect', (client) => void client.query('set synchronous_commit = off').catch((e: Error) => console.error(`synchronous_commit = off not set: ${e.message}`)));
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
     const stats: DbStats = { statements: 0, transactions: 0, roundTrips: 0, poolWaits: 0, poolWaitMs: 0 };

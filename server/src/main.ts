@@ -79,10 +79,10 @@ async function main(): Promise<void> {
   } catch (e) {
     throw new StartError((e as Error).message);
   }
-  const { port, host, poolSize, queryTimeoutMs } = env;
+  const { port, host, poolSize, queryTimeoutMs, synchronousCommit } = env;
   const holder = await holdPort(host, port);
   const url = env.databaseUrl;
-  const config = url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}) } : { file: join(env.dataDir, 'roborally.sqlite') };
+  const config = url ? { url, ...(poolSize ? { poolSize } : {}), ...(queryTimeoutMs ? { queryTimeoutMs } : {}), ...(synchronousCommit ? { synchronousCommit } : {}) } : { file: join(env.dataDir, 'roborally.sqlite') };
   const { db, dialect, stats } = openDb(config);
   try {
     // Without DB_QUERY_TIMEOUT_MS: a long migration does not fail the start (db.ts).

@@ -10,7 +10,7 @@ import {
 import type { RaceRow, SeatRow } from './db.js';
 import { publicDeal, storedDeal } from './deal.js';
 import { no, yes, type Answer } from './errors.js';
-import { rowBody, rowUnread, submittedCounts, type LoadedRace, type RaceRepository } from './repository.js';
+import { revisionOf, rowBody, rowUnread, submittedCounts, type LoadedRace, type RaceRepository } from './repository.js';
 import type { RaceSetups } from './setups.js';
 import { stateOf } from './race-cache.js';
 import { finishOrder, publicRobots, publicView, seatView, type RaceSummary, type SeatInfo } from './views.js';
@@ -73,14 +73,12 @@ export class ReadModels {
 
   constructor(private readonly repo: RaceRepository, private readonly setups: RaceSetups) {}
 
-  /** What anybody may see of a race. */
-  async view(id: string): Promise<Answer<ReturnType<typeof publicView> & { standings: Standing[]; series: string | null }>> {
-    const got = await this.repo.load(id);
-    if (!got) return no(404, 'race', `no race "${id}"`);
+  /** What anybody may see of a race, as loaded. */
+  async view(got: LoadedRace): Promise<ReturnType<typeof publicView> & { standings: Standing[]; series: string | null }> {
     const st = stateOf(got.race);
     // The standings as they stand (teams listed as teams, 000 L21); final once the race is over.
     const view = publicView(raceSummary(got.race), st, got.seats.map(seatInfo), submittedCounts(await this.repo.turnOrders(got, st.turn)));
-    return yes({ ...view, standings: standings(this.setups.setupOf(got.race), st), series: got.race.series });
+    return { ...view, standings: standings(this.setups.setupOf(got.race), st), series: got.race.series };
   }
 
   /** What a seat may see, once it has shown it holds the seat: the race, its own hand and its own orders. */
@@ -93,7 +91,9 @@ export class ReadModels {
     const setup = this.setups.setupOf(race);
     // Its orders as they will be played: what no longer reads shown as it will be (filled at random, left out) and named.
     const read = stored ? storedOrders(setup, st, seat, rowBody(stored)) : null;
-    const mine = stored && read ? { orders: read.orders, unread: rowUnread(stored, read.unread) } : null;
+    // With the revision they were sent with (`revision`, also when they no longer read): the web client counts its sends on from it.
+    const revision = revisionOf(stored);
+    const mine = stored && read ? { orders: revision ? { ...read.orders, revision } : read.orders, unread: rowUnread(stored, read.unread) } : null;
     // The other seats of the same player, opened by the same link (000 L40).
     const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
     const view = seatView(raceSummary(race), st, seats.map(seatInfo), submittedCounts(sent), seat, mine, setup.rules.options.choiceKeys);

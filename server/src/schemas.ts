@@ -37,6 +37,10 @@ export const CourseParams = closed({ name: Type.String({ pattern: '^[A-Za-z0-9_.
 export const SeriesParams = closed({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'a series, named by its first race' }) });
 /** A seat's secret may come as ?token= (an invite link) instead of a Bearer token. */
 export const TokenQuery = closed({ token: Type.Optional(Type.String({ maxLength: 128, description: 'the seat\'s secret token, if not sent as a Bearer token' })) });
+/** A view's `seen`: the last seq the client has seen (its stream's); a view at least that new is enough. */
+const seen = Type.Optional(whole(0, MAX_INT32, 'the last seq the client has seen (its stream\'s): the view is at least that new'));
+export const SeenQuery = closed({ seen });
+export const SeatViewQuery = closed({ token: TokenQuery.properties.token, seen });
 export const AfterQuery = closed({ after: Type.Optional(whole(0, MAX_INT32, 'the last seq the client has; entries after it come')) });
 export const ReportQuery = closed({ format: Type.Optional(Type.Enum(['json', 'text'], { description: 'text: 001\'s table as plain text' })) });
 
@@ -189,6 +193,7 @@ if (missing.length) throw new Error(`schemas.ts: no schema for the option decisi
 
 export const OrdersSchema = closed({
   turn: whole(1, MAX_INT32, 'the turn the orders are for (the view\'s turn): another turn is refused with 409 turn, orders after the deadline with 409 deadline'),
+  revision: Type.Optional(whole(1, MAX_INT32, 'the order of the seat\'s sends this turn (the web client counts its sends): lower than the orders held, or the same with other orders, is refused with 409 revision; without one, the orders replace those held and keep their revision')),
   program: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 32 }), Type.Null()]), {
     maxItems: 5,
     description: 'one card per open register ("F2:670" classic, "F2" pbem, the pbem upgrade codes "F0", "F4", "B2"; two joined by + for Crab Legs or Dual Processor: "F1:500+R:80", "F+L"); null leaves a register to the random fill at the deadline',

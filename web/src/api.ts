@@ -99,6 +99,8 @@ export function botSeats(taken: readonly string[], n: number, level: string): { 
 export type SentOrders = Omit<SeatOrders, 'facing' | 'choices'> & {
   readonly facing?: string | null;
   readonly choices?: Record<string, unknown> | null;
+  /** The order of the seat's sends this turn (docs/server.md): orders the server holds of a later revision are never replaced by these. */
+  readonly revision?: number;
 };
 
 export interface SeatView extends RaceView {

@@ -68,6 +68,12 @@ export class ProgramPanel {
   private sentAt: string | null = null;
   /** The orders are on their way: until the server answers, the program stands still and Send says so. */
   private sending = false;
+  /**
+   * The revision of the last orders this page sent, or the server holds, whichever is higher: each
+   * send carries the next, so a send the page abandoned (no answer within 15 s) that reaches the
+   * server after a later one is refused there (409 revision), never replacing it (docs/server.md).
+   */
+  private revision = 0;
   private drag: { card: string; from: number | null; joined: boolean; ghost: HTMLElement | null; x: number; y: number; id: number } | null = null;
 
   /** The race's rule set: what the form offers is read from its data. */
@@ -87,6 +93,7 @@ export class ProgramPanel {
    */
   update(view: SeatView): void {
     this.view = view;
+    this.revision = Math.max(this.revision, view.you.orders?.revision ?? 0);
     this.robot = view.robots[view.you.seat]!;
     const dealt = view.you.hand.join(' ');
     if (view.turn !== this.turn || dealt !== this.dealt) {
@@ -344,7 +351,7 @@ export class ProgramPanel {
     this.sending = true;
     this.refusal = null;
     this.render();
-    const refusal = await this.o.send(this.orders());
+    const refusal = await this.o.send({ ...this.orders(), revision: ++this.revision });
     this.sending = false;
     // The turn played meanwhile: update() drew the next one.
     if (turn !== this.turn) return this.render();

@@ -377,7 +377,6 @@ export class ReplayPlayer {
     const lines = turnResult(last.robots.map((r) => r.name), this.events, last.before, last.robots, this.you);
     el.replaceChildren(h('strong', {}, `Turn ${this.turn}: `),
       ...(lines.length ? lines.flatMap((l, k) => [k ? ' · ' : '', l.robot === this.you ? h('b', { class: 'yours' }, l.text) : l.text]) : ['no flag touched, nobody destroyed, no damage.']));
-    el.title = el.textContent ?? '';
   }
 
   private show(): void {

@@ -16,10 +16,10 @@ useBrowser({ max: 1e9, windowMs: 1000 });
 
 const LAPTOP = { viewport: { width: 1366, height: 768 } };
 
-/** A live race of Ava (a person) and three greedy bots on first-shift; her seat's link and token. */
-async function race(): Promise<{ id: string; link: string; token: string }> {
+/** A live race of Ava (a person) and three greedy bots on first-shift, dealt from `seed`; her seat's link and token. */
+async function race(seed = 4): Promise<{ id: string; link: string; token: string }> {
   const created = (await call(server.base, 'POST', '/api/races', {
-    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed }, deadline: { kind: 'live', seconds: 600 },
     seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }, { name: 'Gears', bot: 'greedy' }, { name: 'Flux', bot: 'greedy' }],
   })).body as { id: string; seats: { link: string | null; token: string | null }[] };
   return { id: created.id, link: created.seats[0]!.link!, token: created.seats[0]!.token! };
@@ -43,9 +43,9 @@ async function until(r: { id: string }, turn: number): Promise<void> {
   }
 }
 
-/** Ava's page of a new race (`race`) in a browser of its own, replaying at 4×, once her hand is dealt. */
-async function opened(options: BrowserContextOptions): Promise<{ r: Awaited<ReturnType<typeof race>>; ctx: BrowserContext; page: Page }> {
-  const r = await race();
+/** Ava's page of a new race (`race`, dealt from `seed`) in a browser of its own, replaying at 4×, once her hand is dealt. */
+async function opened(options: BrowserContextOptions, seed?: number): Promise<{ r: Awaited<ReturnType<typeof race>>; ctx: BrowserContext; page: Page }> {
+  const r = await race(seed);
   const ctx = await browser.newContext(options);
   const page = await ctx.newPage();
   await page.addInitScript(`localStorage.setItem('roborally.speed', '4')`);
@@ -230,19 +230,21 @@ test('Send says "Sending…" and takes no second press while the orders are on t
   await ctx.close();
 });
 
-test('orders that get no answer within 15 s are abandoned: Send offers Try again with the program kept, and the first request arriving late changes nothing', { skip }, async () => {
+test('orders that get no answer within 15 s are abandoned: Send offers Try again with the program kept; changed and sent again, the first request arriving late is refused (409 revision) and the orders stay as sent last', { skip }, async () => {
   // The page's clock is the test's: the 15 s pass when the test says, not in a sleep.
   const { made, ctx, page } = await programmed((p) => p.clock.install());
   const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
   const placed = await program();
-  // The first request hangs (no answer, no failure) until the test lets it go; the others go through.
+  // The first request hangs (no answer, no failure) until the test lets it go, then goes to the
+  // server (its answer read here: the page has abandoned it); the others go through.
   let requests = 0, release = (): void => undefined;
   const held = new Promise<void>((resolve) => { release = resolve; });
-  const first = new Promise<void>((resolve) => page.route('**/seats/0/orders', async (route) => {
+  const first = new Promise<number>((resolve) => page.route('**/seats/0/orders', async (route) => {
     if (++requests > 1) return route.continue();
     await held;
-    await route.continue().catch(() => undefined);
-    resolve();
+    const late = await route.fetch();
+    await route.fulfill({ response: late }).catch(() => undefined);
+    resolve(late.status());
   }));
   await page.tap('.program-bar .send');
   await page.waitForSelector('.program-bar .send[disabled]:text("Sending…")');
@@ -253,17 +255,23 @@ test('orders that get no answer within 15 s are abandoned: Send offers Try again
   assert.match(await page.locator('.program .sent').innerText(), /^Not sent: no answer came within 15 s\. Your program is kept: press Try again\./);
   assert.deepEqual(await program(), placed, 'the program kept as it was');
   await page.screenshot({ path: `${SHOTS}game-send-no-answer.png` });
+  // Ava changes her mind: register 1's card back to the hand, another card in its place; sent.
+  await page.locator('.registers .card').first().tap();
+  await page.locator(`.hand .card:not([data-card="${placed[0]}"])`).first().tap();
+  const changed = await program();
+  assert.equal(changed.length, 5);
+  assert.notDeepEqual(changed, placed);
   await page.tap('.program-bar .send');
   await page.waitForSelector('.program-bar .send:not([disabled]):text("Send again")');
   assert.match(await page.locator('.program .sent').innerText(), /^Sent at /);
-  // The first request let go now, reaching the server late: the same orders for the same turn are
-  // stored again as they were (docs/server.md), and the page, which abandoned it, never reads its answer.
+  // The first request let go now, reaching the server after the second: refused, as older than the
+  // orders held (docs/server.md, revision), and the page, which abandoned it, never reads its answer.
   release();
-  await first;
+  assert.equal(await first, 409, 'the late first request is refused');
   assert.match(await page.locator('.program .sent').innerText(), /^Sent at /);
   assert.equal(requests, 2);
   const seat = (await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, { authorization: `Bearer ${made.seats[0]!.token}` })).body as { you: { orders: { program: string[] } | null } };
-  assert.deepEqual(seat.you.orders?.program, placed, 'the orders are in, as programmed');
+  assert.deepEqual(seat.you.orders?.program, changed, 'the orders are those sent last');
   await ctx.close();
 });
 
@@ -288,8 +296,9 @@ test('on a phone, once the replay of a turn is seen, the first card of the new h
   await ctx.close();
 });
 
-test('on a phone, the replay seen to its end tells the turn\'s result under the board, the player\'s own robot first (never before the end)', { skip }, async () => {
-  const { r, ctx, page } = await opened(PHONE_TOUCH);
+test('on a phone 360 px wide, the replay seen to its end tells the turn\'s result whole under the board, wrapped and never cut, the player\'s own robot first (never before the end)', { skip }, async () => {
+  // Seed 5: in turn 1 Ava's first five cards drive her into a pit and two bots touch flag 1, a result longer than a line.
+  const { r, ctx, page } = await opened({ ...PHONE_TOUCH, viewport: { width: 360, height: 740 } }, 5);
   for (let k = 0; k < 5; k++) await tapInView(page, '.hand .card');
   await page.tap('.program-bar .send');
   await page.waitForSelector('#replay[data-turn="1"][data-playing]');
@@ -300,13 +309,21 @@ test('on a phone, the replay seen to its end tells the turn\'s result under the 
   const whole = steps(robotsFromView(replay.robots), replay.events).at(-1)!;
   const lines = turnResult(whole.robots.map((x) => x.name), replay.events, whole.before, whole.robots, 0);
   assert.equal(lines[0]!.robot, 0);
+  assert.ok(lines.length >= 3, `a busy turn: ${JSON.stringify(lines)}`);
   const result = page.locator('.turn-result');
   assert.equal(await result.textContent(), `Turn 1: ${lines.map((l) => l.text).join(' · ')}`);
   assert.equal(await result.locator('.yours').first().textContent(), lines[0]!.text, 'her own line first, marked');
-  // On the screen, in the board's sticky region (one line: the hand keeps its room).
+  // Whole: nothing overflows its box (cut with an ellipsis it did), and it takes more than one line to say.
+  const fit = await page.evaluate<{ scroll: number; client: number; height: number; line: number }>(`(() => {
+    const e = document.querySelector('.turn-result');
+    return { scroll: e.scrollWidth, client: e.clientWidth, height: e.getBoundingClientRect().height, line: parseFloat(getComputedStyle(e).lineHeight) };
+  })()`);
+  assert.ok(fit.scroll <= fit.client, `the result is not clipped (${fit.scroll} px of text in ${fit.client} px)`);
+  assert.ok(fit.height > 1.5 * fit.line, `wrapped over more than one line (${fit.height} px, lines of ${fit.line} px)`);
+  // On the screen, in the board's sticky region, within the width.
   const box = (await result.boundingBox())!;
   const floor = (await page.locator('.floor').boundingBox())!;
-  assert.ok(box.y >= 0 && box.y + box.height <= floor.y + floor.height + 1 && box.height < 24, `one line under the board (${JSON.stringify(box)})`);
+  assert.ok(box.y >= 0 && box.y + box.height <= floor.y + floor.height + 1 && box.x >= 0 && box.x + box.width <= 360, `whole under the board (${JSON.stringify(box)})`);
   await page.screenshot({ path: `${SHOTS}game-phone-result.png` });
   await ctx.close();
 });

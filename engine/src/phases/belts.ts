@@ -46,7 +46,7 @@ function belts(ctx: Ctx, mode: number): void {
   const b = ctx.board;
   const w = b.width, h = b.height;
   const robots = ctx.state.robots;
-  const { floor, beltDir } = b;
+  const cells = b.cells;
   const occ = ctx.occ;
   // The workspace's scratch arrays, grown to the number of robots.
   const work = ctx.work;
@@ -58,9 +58,10 @@ function belts(ctx: Ctx, mode: number): void {
     work.express = new Uint8Array(robots.length);
   }
   const { riders, tx, ty, stuck, express } = work;
-  // A plain step (`Board.plainStep`: no wall, ledge, edge, hole or repulsor field on the way, the
-  // Dice Rule's walls not standing, no cube) needs none of the element rules below.
-  const plainSteps = ctx.walls === b.walls && !b.fold ? b.plainStep : null;
+  // A plain step (`Board.plainStep`, read from `Board.cells`: no wall, ledge, edge, hole or repulsor
+  // field on the way) needs none of the element rules below, when the Dice Rule's walls do not
+  // stand and the course is no cube.
+  const plainSteps = ctx.walls === b.walls && !b.fold;
   for (;;) {
     // Out of the loop: the optimized loop tested the kind as any value, on every robot.
     const anyBelt = mode === EXPRESS ? Floor.Express : Floor.Belt;
@@ -70,9 +71,11 @@ function belts(ctx: Ctx, mode: number): void {
       const r = robots[i]!;
       if (r.status !== 'active') continue;
       const c = r.y * w + r.x;
-      const f = floor[c]!;
+      // The square's floor, belt and plain steps from the packed table (`Board.cells`): one cache line.
+      const v = cells[c * 4]!;
+      const f = v & 255;
       if (f !== Floor.Express && f !== anyBelt) continue;
-      const d = beltDir[c]! as Dir;
+      const d = ((v >>> 8) & 255) as Dir;
       riders[n] = i;
       tx[n] = r.x + dx(d);
       ty[n] = r.y + dy(d);
@@ -80,7 +83,7 @@ function belts(ctx: Ctx, mode: number): void {
         express[n] = 1;
         expressRiders++;
       } else express[n] = 0;
-      if (plainSteps && plainSteps[c]! & (1 << d)) {
+      if (plainSteps && (v >>> 16) & (1 << d)) {
         stuck[n++] = 0;
         continue;
       }
@@ -145,10 +148,11 @@ function belts(ctx: Ctx, mode: number): void {
       const i = riders[a]!;
       const r = robots[i]!;
       const from = r.y * w + r.x;
-      let carry = beltDir[from]! as Dir;
+      const v = cells[from * 4]!;
+      let carry = ((v >>> 8) & 255) as Dir;
       const x = tx[a]!, y = ty[a]!;
-      ctx.events?.push({ type: 'carried', robot: i, from: boardSquare(r.x, r.y), to: square(x, y), express: floor[from] === Floor.Express });
-      if (plainSteps && plainSteps[from]! & (1 << carry)) {
+      ctx.events?.push({ type: 'carried', robot: i, from: boardSquare(r.x, r.y), to: square(x, y), express: (v & 255) === Floor.Express });
+      if (plainSteps && (v >>> 16) & (1 << carry)) {
         // On the board, onto floor, no ledge crossed, no fold: it arrives, and a belt may turn it.
         r.x = x;
         r.y = y;
@@ -186,10 +190,10 @@ function belts(ctx: Ctx, mode: number): void {
 function turnOnArrival(ctx: Ctx, i: number, carry: Dir): void {
   const b = ctx.board;
   const r = ctx.state.robots[i]!;
-  const c = r.y * b.width + r.x;
-  const f = b.floor[c]!;
+  const v = b.cells[(r.y * b.width + r.x) * 4]!;
+  const f = v & 255;
   if (f !== Floor.Belt && f !== Floor.Express) return;
-  const delta = (b.beltDir[c]! - carry + 4) & 3;
+  const delta = (((v >>> 8) & 255) - carry + 4) & 3;
   if (delta !== 1 && delta !== 3) return;
   if (r.options.length && stabilized(ctx, i)) return;
   const from = r.dir;

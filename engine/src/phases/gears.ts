@@ -31,9 +31,9 @@ export function gearsThenCrushers(ctx: Ctx, register: number): void {
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
-    const c = r.y * b.width + r.x;
-    if (b.crusherAt[c]! & bit) crushing = true;
-    const f = b.floor[c]!;
+    const c = (r.y * b.width + r.x) * 4;
+    if ((b.cells[c + 1]! >>> 8) & bit) crushing = true;
+    const f = b.cells[c]! & 255;
     if (f === Floor.GearRight || f === Floor.GearLeft) onGear(ctx, i, f);
   }
   if (crushing) crush(ctx, bit);
@@ -55,10 +55,12 @@ export function pushersGearsCrushers(ctx: Ctx, register: number): void {
   for (let i = 0; i < robots.length && !pushing; i++) {
     const r = robots[i]!;
     if (r.status !== 'active') continue;
-    const c = r.y * b.width + r.x;
-    if (b.pusherAt[c]! & bit) pushing = true;
-    if (b.crusherAt[c]! & bit) crushing = true;
-    const f = b.floor[c]!;
+    // The square's pusher, crusher and floor from the packed table (`Board.cells`): one cache line.
+    const c = (r.y * b.width + r.x) * 4;
+    const v = b.cells[c + 1]!;
+    if (v & bit) pushing = true;
+    if ((v >>> 8) & bit) crushing = true;
+    const f = b.cells[c]! & 255;
     if (f === Floor.GearRight || f === Floor.GearLeft) geared |= 1 << i;
   }
   if (pushing) {

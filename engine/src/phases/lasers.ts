@@ -68,7 +68,8 @@ export function lasers(ctx: Ctx, register: number): void {
   const wide = n > 31;
   if (dieHits) for (let k = 0; k < nl; k++) dieAtDistance[k] = FAR;
   const plain = !dice.length && !b.beyond;
-  const occ = ctx.occ, reach = b.reach, siteAt = b.siteAt;
+  // A robot's square read from the packed table (`Board.cells`): its site, beams and reach on one cache line.
+  const occ = ctx.occ, cells = b.cells;
   // For the checkpoints step after this one (`work.onSites`): the robots on a flag or repair site,
   // a bit each; all robots (-1) once one has option memory or options (their shots may move
   // robots, their flags may be touched from afar).
@@ -78,18 +79,19 @@ export function lasers(ctx: Ctx, register: number): void {
     aim[i] = NONE;
     if (r.status !== 'active') continue;
     const from = r.y * w + r.x;
+    const at = from * 4;
     if (r.opt !== null || r.options.length) onSites = -1;
-    else if (siteAt[from]) onSites |= 1 << i;
+    else if (cells[at]! >>> 24) onSites |= 1 << i;
     if (r.virtual) {
       virtuals = true;
       continue;
     }
-    for (let e = beamFrom[from]!, end = beamFrom[from + 1]!; e < end; e++) {
+    for (let e = cells[at + 3]!, end = cells[at + 7]!; e < end; e++) {
       const k = beamLaser[e]!;
-      const at = beamDistance[e]! + 1;
+      const dist = beamDistance[e]! + 1;
       const was = nearestAt[k]!;
       if (was === 0) lit[nlit++] = k;
-      if (was === 0 || at < was) (nearestAt[k] = at), (nearest[k] = i);
+      if (was === 0 || dist < was) (nearestAt[k] = dist), (nearest[k] = i);
     }
     if (r.poweredDown) continue;
     if (r.options.length) {
@@ -100,7 +102,7 @@ export function lasers(ctx: Ctx, register: number): void {
       const d = r.dir;
       const step = d === 0 ? -w : d === 1 ? 1 : d === 2 ? w : -1;
       let c = from;
-      for (let s = reach[c * 4 + d]!; s > 0; s--) {
+      for (let s = (cells[at + 2]! >>> (d << 3)) & 255; s > 0; s--) {
         c += step;
         const j = occ[c]!;
         if (j) {
