@@ -46,7 +46,9 @@ function fail(message: string): void {
 }
 
 async function load(): Promise<RaceView> {
-  return seat !== null ? api<SeatView>('GET', `/api/races/${id}/seats/${seat}`, undefined, token) : api<RaceView>('GET', `/api/races/${id}`);
+  // The last seq seen on the stream: a server process whose kept race is that new answers without a look at the database.
+  const seen = lastSeq ? `?seen=${lastSeq}` : '';
+  return seat !== null ? api<SeatView>('GET', `/api/races/${id}/seats/${seat}${seen}`, undefined, token) : api<RaceView>('GET', `/api/races/${id}${seen}`);
 }
 
 function showMode(m: 'now' | 'replay'): void {
