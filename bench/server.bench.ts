@@ -55,6 +55,7 @@ if (SYNCHRONOUS_COMMIT !== '' && SYNCHRONOUS_COMMIT !== 'off') throw new Error(`
 const PROFILE = option('profile', '');
 const THINK = [Number(option('think-min', '5')) * 1000, Number(option('think-max', '30')) * 1000] as const;
 let withTurn = true;
+let takesSeen = true;
 
 type Kind = 'sqlite' | 'postgres' | 'postgres2';
 
@@ -229,11 +230,20 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
     let over = false;
     const sent = new Map<number, number>();
     const played = new Set<number>();
+    /** The last seq each seat's stream gave. */
+    const seen = [0, 0];
     const think = (t: number) => {
       for (const seat of [0, 1]) {
         later(THINK[0] + Math.random() * (THINK[1] - THINK[0]), () => void (async () => {
           if (!running || over || turn !== t) return;
-          const you = await call(base(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, tokens[seat]).catch(lost);
+          // With the last seq its stream gave, as the web client sends it.
+          const view = (withSeen: boolean) => call(base(seat), 'GET', `/api/races/${id}/seats/${seat}${withSeen && seen[seat] ? `?seen=${seen[seat]}` : ''}`, undefined, tokens[seat]).catch(lost);
+          let you = await view(takesSeen);
+          // A server whose views take no `seen` yet.
+          if (you.status === 422 && takesSeen) {
+            takesSeen = false;
+            you = await view(false);
+          }
           if (!running || over || turn !== t) return;
           if (you.status !== 200) return void fault(`GET seat ${you.status || `failed (${you.body.lost})`}`);
           if (you.body.status !== 'running') return;
@@ -293,6 +303,7 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
           if (e.seq !== seq + 1 && running) missed += Math.max(1, e.seq - seq - 1);
           seq = Math.max(seq, e.seq);
         }
+        seen[seat] = seq;
         onFrame(data);
       });
       s.on('error', (e) => fault(`stream ${e.message}`));

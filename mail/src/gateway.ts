@@ -236,7 +236,7 @@ export class MailGateway {
     const from = mail.from?.text ?? 'an unknown sender';
     // `player`: an answer about all the robots of the seat's player, not marked as its robot's alone.
     const answer = async (lines: string[], as = key, player = false) =>
-      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(player ? { ...s.ctx, robots: [] } : s.ctx, { subject: quoted(subject), messageId: mail.messageId ?? null }, lines), threadRoot(this.addr.domain, race.id, rootSeat(race.seats, s.email))) }]);
+      this.outbox.enqueue([{ key: as, race: race.id, seq: race.lastSeq, to: s.email, mail: threaded(replyMail(player ? { ...s.ctx, robots: [] } : s.ctx, { subject: quoted(subject), messageId: answered(mail) }, lines), threadRoot(this.addr.domain, race.id, rootSeat(race.seats, s.email))) }]);
     if (seat.secret !== s.secret) {
       // Told to the seat's own address, never to the sender: a forger learns nothing, the player
       // learns of it; once a turn at most, so that forged mails cannot flood the player.
@@ -426,7 +426,7 @@ export class MailGateway {
           'Other mails without a code this turn are not answered.',
         ].join('\n'),
         autoSubmitted: 'auto-replied',
-        ...(mail.messageId ? { inReplyTo: mail.messageId } : {}),
+        ...(answered(mail) ? { inReplyTo: answered(mail)! } : {}),
       }, threadRoot(this.addr.domain, race.id, rootSeat(race.seats, mine[0]!.email))),
     }]);
     return true;
@@ -458,7 +458,7 @@ export class MailGateway {
           'This answer is sent once: later mails from you that name no seat are not answered.',
         ].join('\n'),
         autoSubmitted: 'auto-replied',
-        ...(mail.messageId ? { inReplyTo: mail.messageId } : {}),
+        ...(answered(mail) ? { inReplyTo: answered(mail)! } : {}),
       },
     }]);
     return true;
@@ -486,6 +486,12 @@ function quoted(text: string): string {
   const chars = Array.from(text.slice(0, 2 * QUOTED + 1));
   return chars.length > QUOTED ? `${chars.slice(0, QUOTED).join('')}…` : text;
 }
+
+/**
+ * The Message-ID an answer names as the one it answers (In-Reply-To, References): none when it is
+ * longer than a header line may be (998 characters, RFC 5322 2.1.1), rather than echo it whole.
+ */
+const answered = (mail: ParsedMail): string | null => (mail.messageId && mail.messageId.length <= 998 ? mail.messageId : null);
 
 /** The subject of an answer to a mail that named no seat: its own, quoted, as a reply. */
 const answerSubject = (mail: ParsedMail): string => {

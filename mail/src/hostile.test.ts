@@ -126,12 +126,12 @@ test('any mail, however malformed (broken MIME, unknown charsets and encodings, 
   }
 });
 
-test('a subject or sender of half a megabyte is quoted back cut short in every answer: to orders, to a forged code, to no code, to a stranger', async () => {
+test('a subject or sender of 400,000 characters, or a Message-ID of 100,000, is not echoed whole in any answer: to orders, to a forged code, to no code, to a stranger', async () => {
   const t = await setup();
   try {
-    const long = 'A'.repeat(500_000);
+    const long = 'A'.repeat(400_000);
     const forged = t.address.replace(/\.[a-z0-9]+@/, '.zzzzzzzzzzzz@');
-    const send = (k: number, from: string, to: string, subject: string, body: string) => t.gateway.receive(`Message-ID: <long${k}@a.test>\r\nFrom: ${from}\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\n${body}\r\n`, []);
+    const send = (k: number, from: string, to: string, subject: string, body: string) => t.gateway.receive(`Message-ID: <${'m'.repeat(100_000)}${k}@a.test>\r\nFrom: ${from}\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\n${body}\r\n`, []);
     assert.equal(await send(1, 'ava@a.test', t.address, `Re: ${t.subject} ${long}`, 'random'), 'accepted');
     assert.equal(await send(2, `"${long}" <mallory@m.test>`, forged, long, 'F1 F1 F1 F1 F1'), 'refused');
     assert.equal(await send(3, 'bob@b.test', 'race@rr.test', long, 'F1 F1 F1 F1 F1'), 'refused');

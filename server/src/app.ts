@@ -14,7 +14,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { databaseFull, databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { Entry, HandedPlay, RaceService } from './races.js';
-import { AfterQuery, AnyObject, NoQuery, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, NoQuery, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeatViewQuery, SeenQuery, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
@@ -301,7 +301,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       seats: v.seats.map((s) => ({ ...s, link: s.token ? `/race/${v.id}?seat=${s.seat}&token=${s.token}` : null })),
     });
   });
-  api.get('/api/races/:id', { schema: { summary: 'What anybody may see of a race', params: IdParams, response: answer('public view') } }, async (req, reply) => send(reply, await svc.view(req.params.id)));
+  api.get('/api/races/:id', { schema: { summary: 'What anybody may see of a race', params: IdParams, querystring: SeenQuery, response: answer('public view') } }, async (req, reply) => send(reply, await svc.view(req.params.id, req.query.seen)));
   api.get('/api/races/:id/course', { schema: { summary: 'The race\'s course, shipped or its own, with its composed board', params: IdParams, response: answer('the course') } }, async (req, reply) => send(reply, await svc.raceCourse(req.params.id)));
   api.get('/api/series/:id', { schema: { summary: 'A series: its races and the standings across those that are over', params: SeriesParams, response: answer('{races, standings}') } }, async (req, reply) => send(reply, await svc.series(req.params.id)));
   api.post('/api/races/:id/seats/:seat/recompile', {
@@ -311,8 +311,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.post('/api/races/:id/seats/:seat/ready', {
     schema: { summary: 'The seat\'s person has watched or skipped the replay of the turn just played: a live race\'s programming clock starts once every person still racing has, or at the latest at the view\'s clock.startsBy (the replay\'s length and a margin)', params: SeatParams, querystring: TokenQuery, body: ReadySchema, security: asSeat, response: answer('{turn, clockStarted, deadlineAt}') },
   }, async (req, reply) => send(reply, await svc.ready(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
-  api.get('/api/races/:id/seats/:seat', { schema: { summary: 'A seat\'s view: the race, its hand and its orders', params: SeatParams, querystring: TokenQuery, security: asSeat, response: answer('seat view') } }, async (req, reply) =>
-    send(reply, await svc.seat(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token))));
+  api.get('/api/races/:id/seats/:seat', { schema: { summary: 'A seat\'s view: the race, its hand and its orders', params: SeatParams, querystring: SeatViewQuery, security: asSeat, response: answer('seat view') } }, async (req, reply) =>
+    send(reply, await svc.seat(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.query.seen)));
   // A seat chooses its robot before the first turn is played (a design no other seat races).
   api.put('/api/races/:id/seats/:seat/robot', {
     schema: { summary: 'Choose the seat\'s robot, one of the eight designs no other seat races, before the first turn is played', params: SeatParams, querystring: TokenQuery, body: RobotSchema, security: asSeat, response: answer('{seat, robot}') },

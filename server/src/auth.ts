@@ -24,9 +24,12 @@ export interface SeatCredentials {
 export class Auth {
   constructor(private readonly repo: RaceRepository) {}
 
-  /** The race, once `who` is shown to hold seat `seat` (a person's seat); read through `repo` (a transaction's) if given. */
-  async seat(id: string, seat: number, who: SeatCredentials, repo = this.repo): Promise<Answer<LoadedRace>> {
-    const got = await repo.load(id);
+  /**
+   * The race, once `who` is shown to hold seat `seat` (a person's seat); read through `repo` (a
+   * transaction's) if given; `seen`: the last seq the asker has seen (repository.ts `load`).
+   */
+  async seat(id: string, seat: number, who: SeatCredentials, repo = this.repo, seen?: number): Promise<Answer<LoadedRace>> {
+    const got = await repo.load(id, seen === undefined ? {} : { seen });
     if (!got) return no(404, 'race', `no race "${id}"`);
     const s = got.seats[seat];
     if (!s) return no(404, 'seat', `race "${id}" has no seat ${seat}`);

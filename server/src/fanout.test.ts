@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
 import { ENTRIES_CHANNEL, entriesPayload, postgresFanout, readNotification } from './fanout.js';
 import pg from 'pg';
 import { PG_URL, postgresAnswers, until } from './testing.js';
@@ -115,7 +116,7 @@ test('a process alone on PostgreSQL does not count itself alone while its listen
   }
 });
 
-test('a commit\'s notification tells its version and, when the whole fits, its entries and writes; a play too long for one says only that it dealt a turn; a note of another shape is dropped, the seq kept', () => {
+test('a commit\'s notification tells its version and, when the whole fits, its entries and writes; a play, compressed, whole too, and one too long even so only that it dealt a turn; a note of another shape is dropped, the seq kept', () => {
   const entries = [{ turn: 3, kind: 'race' as const, event: { type: 'submitted' as const, seat: 1 } }];
   const small = { version: 7, entries, set: { play_by: 123 }, orders: { turn: 3, seat: 1, body: '{"program":[1,2]}' } };
   assert.deepEqual(readNotification(ENTRIES_CHANNEL, entriesPayload('o', 'r1', 12, small), 'me'), { kind: 'entries', race: 'r1', seq: 12, note: small });
@@ -126,11 +127,24 @@ test('a commit\'s notification tells its version and, when the whole fits, its e
   assert.ok(Buffer.byteLength(told) < 8000, 'within a notification');
   assert.deepEqual(readNotification(ENTRIES_CHANNEL, told, 'me'), { kind: 'entries', race: 'r1', seq: 212, note: { version: 9, dealt: 4 } });
   assert.deepEqual(readNotification(ENTRIES_CHANNEL, entriesPayload('o', 'r1', 12), 'me'), { kind: 'entries', race: 'r1', seq: 12 });
+  // A play is told whole, compressed: its entries, columns, first seq and the dealt turn's beginning.
+  const state = JSON.stringify({ turn: 4, robots: Array.from({ length: 8 }, (_, k) => ({ seat: k, hand: [10 * k, 20, 30, 40, 50, 60, 70, 80, 90], damage: 0 })) });
+  const play = { version: 10, dealt: 4, entries: long.entries, set: { state, deadline_at: 99, status: 'running', play_by: null }, played: { first: 13, before: state.replace('"turn":4', '"turn":3') } };
+  const whole = entriesPayload('o', 'r1', 212, play);
+  assert.ok(Buffer.byteLength(whole) < 8000 && Buffer.byteLength(JSON.stringify(play)) > 8000, `a play longer than a notification told in one: ${Buffer.byteLength(whole)} bytes`);
+  assert.deepEqual(readNotification(ENTRIES_CHANNEL, whole, 'me'), { kind: 'entries', race: 'r1', seq: 212, note: play });
+  // Too long even so: only that it dealt the turn.
+  assert.deepEqual(readNotification(ENTRIES_CHANNEL, entriesPayload('o', 'r1', 212, play, 200), 'me'), { kind: 'entries', race: 'r1', seq: 212, note: { version: 10, dealt: 4 } });
+  const z = (m: unknown) => deflateRawSync(JSON.stringify(m)).toString('base64');
   const head = { from: 'o', race: 'r1', seq: 12, v: 7 };
   for (const bad of [
     { v: -1 }, { v: 7, t: 'x' }, { e: [] }, { e: [{ turn: 3, kind: 'note', event: { type: 'x' } }] }, { e: [{ turn: 3, kind: 'race', event: { type: 1 } }] },
     { e: [{ turn: 3, kind: 'race', event: { type: 'x' }, seq: 4 }] }, { e: [{ turn: 3, kind: 'race', event: { type: 'x' } }], s: { version: 3 } },
     { e: [{ turn: 3, kind: 'race', event: { type: 'x' } }], s: { deadline_at: 'soon' } }, { e: [{ turn: 3, kind: 'race', event: { type: 'x' } }], o: { turn: 3, seat: 1 } },
     { s: { play_by: 1 } },
+    // A compressed play: without its turn dealt, not deflated, of another shape, with something else beside it.
+    { z: z({ e: play.entries, s: {}, f: 13, d: '{}' }) }, { t: 4, z: 'not deflated' }, { t: 4, z: z({ e: play.entries, s: {}, f: 13 }) },
+    { t: 4, z: z({ e: play.entries, s: { version: 3 }, f: 13, d: '{}' }) }, { t: 4, z: z({ e: play.entries, s: {}, f: 13, d: '{}', x: 1 }) },
+    { t: 4, z: z({ e: play.entries, s: {}, f: 13, d: '{}' }), e: play.entries }, { t: 4, z: 7 },
   ]) assert.deepEqual(readNotification(ENTRIES_CHANNEL, JSON.stringify({ ...head, ...bad }), 'me'), { kind: 'entries', race: 'r1', seq: 12 }, JSON.stringify(bad));
 });

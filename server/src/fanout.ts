@@ -2,10 +2,11 @@
  * Several server processes on one PostgreSQL database: each tells the others, by NOTIFY, that a
  * race's entries up to a seq are committed (the process that sent it skips its own: its streams had
  * them at once), with the race's version the commit made and what it changed (`entriesPayload`): a
- * small change whole, its entries and writes, so that the others follow it in the race they keep
- * and hand the entries to their streams without a read; a change too long for a notification (a
- * turn played, with its new state), only that it dealt a turn, which the others then read in one
- * round trip (races.ts `committedElsewhere`). The commits of one turn of the
+ * small change whole, its entries and writes, and a turn played whole but compressed (its entries,
+ * its new state, the dealt turn's beginning), so that the others follow it in the race they keep
+ * and hand the entries to their streams without a read; a change too long for a notification even
+ * so, only that it dealt a turn, which the others then read in one round trip (races.ts
+ * `committedElsewhere`). The commits of one turn of the
  * event loop go in one statement (`pg_notify` over an array), not one each (a process alone: those
  * of `ALONE_FLUSH_MS`). A
  * seat's draft (drafts.ts: how many registers it has filled, stored in no database) goes the same way on
@@ -27,6 +28,7 @@
  * once back, `resync` lets the streams look for what was committed while it was away.
  */
 import { randomUUID } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import pg from 'pg';
 import type { BotSeat, BotTurn } from '../../driver/src/index.js';
 import { isLevel } from '../../bots/src/index.js';
@@ -148,16 +150,24 @@ function readDecided(m: Record<string, unknown>): Heard | null {
  * What a commit's notification says (`race`, `seq`: its entries end there), written by the process
  * that committed it (`self`): with `note`, the race's version it made (`v`), whether it dealt a turn
  * (`t`) or changed the seats (`sc`), and, if the whole fits in a notification, its entries (`e`),
- * the columns it set (`s`), the orders it stored (`o`) and whether it wrote more (`w`).
+ * the columns it set (`s`), the orders it stored (`o`) and whether it wrote more (`w`); for a turn
+ * played, those compressed (`z`). `max`: the longest notification sent (PostgreSQL's bound; a test
+ * makes the others read a play back with a smaller one).
  */
-export function entriesPayload(self: string, race: string, seq: number, note?: ChangeNote): string {
+export function entriesPayload(self: string, race: string, seq: number, note?: ChangeNote, max = MAX_PAYLOAD): string {
   const head = { from: self, race, seq };
   if (!note) return JSON.stringify(head);
   const brief = { ...head, v: note.version, ...(note.dealt !== undefined ? { t: note.dealt } : {}), ...(note.seatsChanged ? { sc: 1 } : {}) };
   if (note.entries) {
-    const told = JSON.stringify({ ...brief, e: note.entries.map((e) => ({ turn: e.turn, kind: e.kind, event: e.event })), ...(note.set ? { s: note.set } : {}), ...(note.orders ? { o: note.orders } : {}), ...(note.opaque ? { w: 1 } : {}) });
+    const e = note.entries.map((x) => ({ turn: x.turn, kind: x.kind, event: x.event }));
+    // A play (its entries and two game states, 5 to 18 KB as JSON on first-shift with 2 to 8 robots)
+    // goes compressed, in 2 to 3 KB: `z`, the deflated JSON of its entries, columns, first seq and
+    // the dealt turn's beginning, in base64.
+    const told = note.played
+      ? JSON.stringify({ ...brief, z: deflateRawSync(JSON.stringify({ e, s: note.set ?? {}, f: note.played.first, d: note.played.before })).toString('base64') })
+      : JSON.stringify({ ...brief, e, ...(note.set ? { s: note.set } : {}), ...(note.orders ? { o: note.orders } : {}), ...(note.opaque ? { w: 1 } : {}) });
     // Too long: the others read the entries (and the race) instead.
-    if (Buffer.byteLength(told) <= MAX_PAYLOAD) return told;
+    if (Buffer.byteLength(told) <= max) return told;
   }
   return JSON.stringify(brief);
 }
@@ -165,27 +175,59 @@ export function entriesPayload(self: string, race: string, seq: number, note?: C
 const SET_STRINGS = new Set(['state', 'status']);
 const SET_NUMBERS = new Set(['deadline_at', 'paused_left', 'play_by']);
 
-/** A commit's note as another process wrote it (`entriesPayload`), checked in shape; undefined when there is none or it is not of that shape (the commit is then read). */
-function readNote(m: Record<string, unknown>): ChangeNote | undefined {
-  const { v, t, sc, e, s, o, w } = m;
-  if (!whole(v, Number.MAX_SAFE_INTEGER) || (t !== undefined && !whole(t, 2 ** 31)) || (sc !== undefined && sc !== 1) || (w !== undefined && w !== 1)) return undefined;
-  const base: ChangeNote = { version: v, ...(t !== undefined ? { dealt: t as number } : {}), ...(sc === 1 ? { seatsChanged: true as const } : {}) };
-  if (e === undefined) return s === undefined && o === undefined && w === undefined ? base : undefined;
+/** A note's entries (`e`), checked in shape; undefined when they are not of it. */
+function readEntries(e: unknown): Omit<Entry, 'seq'>[] | undefined {
   if (!Array.isArray(e) || !e.length || e.length > 1000) return undefined;
-  const entries: { turn: number; kind: 'game' | 'race'; event: Entry['event'] }[] = [];
+  const entries: Omit<Entry, 'seq'>[] = [];
   for (const x of e as unknown[]) {
     const { turn, kind, event, ...rest } = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>;
     if (Object.keys(rest).length || !whole(turn, 2 ** 31) || (kind !== 'game' && kind !== 'race')) return undefined;
     if (typeof event !== 'object' || event === null || Array.isArray(event) || typeof (event as Record<string, unknown>).type !== 'string') return undefined;
     entries.push({ turn, kind, event: event as Entry['event'] });
   }
+  return entries;
+}
+
+/** A note's columns (`s`), checked in shape; null when they are not of it. */
+function readSet(s: unknown): NoteSet | null {
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) return null;
+  for (const [k, x] of Object.entries(s)) {
+    if (SET_STRINGS.has(k) ? typeof x !== 'string' : !SET_NUMBERS.has(k) || (x !== null && !whole(x, Number.MAX_SAFE_INTEGER))) return null;
+  }
+  return s as NoteSet;
+}
+
+/** What a compressed play (`z`) holds, once inflated (at most this many bytes: a play's is far less) and checked; undefined when it is not that. */
+const MAX_PLAY = 1 << 20;
+function readPlay(base: ChangeNote, z: unknown): ChangeNote | undefined {
+  if (base.dealt === undefined || typeof z !== 'string' || z.length > MAX_PAYLOAD) return undefined;
+  let m: unknown;
+  try {
+    m = JSON.parse(inflateRawSync(Buffer.from(z, 'base64'), { maxOutputLength: MAX_PLAY }).toString());
+  } catch {
+    return undefined;
+  }
+  const { e, s, f, d, ...rest } = (typeof m === 'object' && m !== null ? m : {}) as Record<string, unknown>;
+  const entries = readEntries(e);
+  const set = readSet(s);
+  if (Object.keys(rest).length || !entries || !set || !whole(f, Number.MAX_SAFE_INTEGER) || typeof d !== 'string') return undefined;
+  return { ...base, entries, set, played: { first: f, before: d } };
+}
+
+/** A commit's note as another process wrote it (`entriesPayload`), checked in shape; undefined when there is none or it is not of that shape (the commit is then read). */
+function readNote(m: Record<string, unknown>): ChangeNote | undefined {
+  const { v, t, sc, e, s, o, w, z } = m;
+  if (!whole(v, Number.MAX_SAFE_INTEGER) || (t !== undefined && !whole(t, 2 ** 31)) || (sc !== undefined && sc !== 1) || (w !== undefined && w !== 1)) return undefined;
+  const base: ChangeNote = { version: v, ...(t !== undefined ? { dealt: t as number } : {}), ...(sc === 1 ? { seatsChanged: true as const } : {}) };
+  if (z !== undefined) return e === undefined && s === undefined && o === undefined && w === undefined ? readPlay(base, z) : undefined;
+  if (e === undefined) return s === undefined && o === undefined && w === undefined ? base : undefined;
+  const entries = readEntries(e);
+  if (!entries) return undefined;
   let set: NoteSet | undefined;
   if (s !== undefined) {
-    if (typeof s !== 'object' || s === null || Array.isArray(s)) return undefined;
-    for (const [k, x] of Object.entries(s)) {
-      if (SET_STRINGS.has(k) ? typeof x !== 'string' : !SET_NUMBERS.has(k) || (x !== null && !whole(x, Number.MAX_SAFE_INTEGER))) return undefined;
-    }
-    set = s as NoteSet;
+    const read = readSet(s);
+    if (!read) return undefined;
+    set = read;
   }
   let orders: ChangeNote['orders'];
   if (o !== undefined) {

@@ -60,6 +60,12 @@ export interface ChangeNote {
   readonly orders?: { readonly turn: number; readonly seat: number; readonly body: string };
   /** It dealt this turn (it played the one before). */
   readonly dealt?: number;
+  /**
+   * A turn played (with `dealt` and `entries`): the seq of the played turn's first entry (its turns
+   * row's `first_seq`) and the state the dealt turn begins from (the dealt turn's row's `before`, as
+   * stored), so that the others follow the play without reading it back.
+   */
+  readonly played?: { readonly first: number; readonly before: string };
   /** It changed the race's seats. */
   readonly seatsChanged?: true;
   /** It wrote more than `orders` tells (orders withdrawn or filled, turns rewritten). */

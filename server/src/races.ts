@@ -15,7 +15,7 @@ import {
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
 import type { Kysely, Selectable } from 'kysely';
-import type { Db, RaceRow, SeatRow, Tables, TurnRow } from './db.js';
+import type { Db, RaceRow, SeatRow, Tables } from './db.js';
 import { dealNumber, dealSeed, storedDeal } from './deal.js';
 import { replayWaitMs, type Clock, type DeadlinePolicy } from './deadline.js';
 import { clockView, waitingClock } from './ready.js';
@@ -27,14 +27,14 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
-import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type StoredOrders } from './repository.js';
+import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
 import { Moderation } from './moderation.js';
 import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
-import { RaceCache, stateOf, type CachedRace, type ChangeNote, type NoteSet } from './race-cache.js';
+import { RaceCache, stateOf, type ChangeNote, type NoteSet } from './race-cache.js';
 import { inSlices } from './slices.js';
 import { MAX_INT32 } from './schemas.js';
 import type { PlayedTurn } from './readmodels.js';
@@ -209,13 +209,18 @@ const NOTE_SET = new Set(['state', 'status', 'deadline_at', 'paused_left', 'play
 
 /**
  * What the other processes are told of a change this process committed (fanout.ts), `version` the
- * race's version it committed: its entries and writes, except for a change that dealt a turn (they
- * read what it made: its new state and turn are long) or set columns a note does not tell.
+ * race's version it committed: its entries and writes, unless it set columns a note does not tell.
+ * A change that dealt a turn is told whole when it played one (`first`: the seq of the play's first
+ * entry): its entries, its new state and the state the dealt turn begins from (fanout.ts sends it
+ * compressed, and only that it dealt the turn when even so it is too long: the others read it).
  */
-function noteOf(version: number, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}): ChangeNote {
+function noteOf(version: number, entries: readonly Omit<Entry, 'seq'>[], change: Change = {}, first?: number): ChangeNote {
   const base = { version, ...(change.seatsChanged ? { seatsChanged: true as const } : {}) };
-  if (change.dealt) return { ...base, dealt: change.dealt.turn };
-  if (Object.keys(change.set ?? {}).some((k) => !NOTE_SET.has(k))) return base;
+  if (Object.keys(change.set ?? {}).some((k) => !NOTE_SET.has(k))) return change.dealt ? { ...base, dealt: change.dealt.turn } : base;
+  if (change.dealt) {
+    if (first === undefined) return { ...base, dealt: change.dealt.turn };
+    return { ...base, dealt: change.dealt.turn, entries, ...(change.set ? { set: change.set as NoteSet } : {}), played: { first, before: change.dealt.before } };
+  }
   return {
     ...base, entries, ...(change.set ? { set: change.set as NoteSet } : {}), ...(change.orders ? { orders: change.orders } : {}),
     ...(change.writes && !change.orders ? { opaque: true as const } : {}),
@@ -367,7 +372,7 @@ export class RaceService {
       if (last === null) throw new StaleChange();
       if (entries.length) {
         const stored = withSeqs(entries, last);
-        this.announce(race.id, last, stored, this.handOver(race.id, play, last, stored), noteOf(race.version + 1, entries, change));
+        this.announce(race.id, last, stored, this.handOver(race.id, play, last, stored), noteOf(race.version + 1, entries, change, play && last - play.entries.length + 1));
       }
       return last;
     });
@@ -523,12 +528,15 @@ export class RaceService {
     return yes(answer);
   }
 
-  /** What anybody may see of a race, with its clock while it waits for the replay (ready.ts). */
-  async view(id: string) {
-    const v = await this.reads.view(id);
-    if (!v.ok) return v;
-    const got = await this.repo.load(id);
-    return yes({ ...v.value, clock: got ? await this.replayClock(got) : null });
+  /**
+   * What anybody may see of a race, with its clock while it waits for the replay (ready.ts).
+   * `seen`: the last seq the asker has seen (its stream's); a race kept here that reaches it is
+   * answered without a look at its version (repository.ts `load`).
+   */
+  async view(id: string, seen?: number) {
+    const got = await this.repo.load(id, seen === undefined ? {} : { seen });
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    return yes({ ...(await this.reads.view(got)), clock: await this.replayClock(got) });
   }
 
   /** The current turn's clock while it waits for the people to watch the replay (ready.ts); null when it runs. */
@@ -617,9 +625,9 @@ export class RaceService {
     return this.reads.series(id);
   }
 
-  /** What a seat may see: the race, its own hand and its own orders. */
-  async seat(id: string, seat: number, secret: string | undefined) {
-    const got = await this.auth.seat(id, seat, { token: secret });
+  /** What a seat may see: the race, its own hand and its own orders; `seen` as for `view`. */
+  async seat(id: string, seat: number, secret: string | undefined, seen?: number) {
+    const got = await this.auth.seat(id, seat, { token: secret }, undefined, seen);
     if (!got.ok) return got;
     const v = await this.reads.seat(got.value, seat);
     return v.ok ? yes({ ...v.value, clock: await this.replayClock(got.value) }) : v;
@@ -1176,12 +1184,14 @@ export class RaceService {
 
   /** One note of another process's commit, followed (`committedElsewhere`); a promise while its play is read, settled (never rejected) once followed. */
   private followNote(id: string, lastSeq: number, note?: ChangeNote): Promise<void> | undefined {
+    // A play the note tells whole (its entries, its state, the dealt turn's beginning) is followed
+    // from it, as a small change is: nothing is read. One too long to be told is read back.
     const told = note ? this.repo.follow(id, lastSeq, note) : null;
-    if (told) return void this.bus.emit('committed', id, lastSeq, told);
+    if (told) return void this.bus.emit('committed', id, lastSeq, told.entries, told.play && this.playedElsewhere(id, told.entries, told.play));
     if (note?.dealt === undefined || note.entries) return void this.letGo(id, lastSeq);
     return this.repo.followPlay(id, lastSeq, note).then((got) => {
       if (!got) return this.letGo(id, lastSeq);
-      this.bus.emit('committed', id, lastSeq, got.entries, this.playedElsewhere(id, got));
+      this.bus.emit('committed', id, lastSeq, got.entries, this.playedElsewhere(id, got.entries, got.play));
     }).catch((e: Error) => {
       console.error(`race ${id}: following the turn another process played failed (${e.message}); its streams read it`);
       this.letGo(id, lastSeq);
@@ -1207,18 +1217,16 @@ export class RaceService {
   /**
    * The turn another process played, as the streams are handed it, when this process knows all of
    * it: the turn's log as kept here before the play (it began with the turn's deal) and the play's
-   * entries, the rows of the turn played (its first seq) and of the turn dealt (its `before`: the
-   * state the play left).
+   * entries, the turn played and its first seq, and the state the play left (the dealt turn's
+   * `before`), as its note told them or as read back.
    */
-  private playedElsewhere(id: string, got: { kept: CachedRace; race: Selectable<RaceRow>; entries: readonly Entry[]; played: Selectable<TurnRow>; dealt: Selectable<TurnRow> }): HandedPlay | undefined {
-    const { kept, race, entries } = got;
+  private playedElsewhere(id: string, entries: readonly Entry[], play: OtherPlay): HandedPlay | undefined {
+    const { kept, race, first, after } = play;
     const ended = [...entries].reverse().find((e) => e.kind === 'game' && e.event.type === 'turnEnded');
     const log = kept.log;
-    if (!ended || ended.turn !== got.played.turn || log?.turn !== ended.turn || !log.dealt) return undefined;
+    if (!ended || ended.turn !== play.turn || log?.turn !== ended.turn || !log.dealt) return undefined;
     const turn = ended.turn;
     const dealt = log.dealt;
-    const first = got.played.first_seq!;
-    const after = got.dealt.before;
     return {
       endedSeq: ended.seq,
       frame: () => ({

@@ -73,14 +73,12 @@ export class ReadModels {
 
   constructor(private readonly repo: RaceRepository, private readonly setups: RaceSetups) {}
 
-  /** What anybody may see of a race. */
-  async view(id: string): Promise<Answer<ReturnType<typeof publicView> & { standings: Standing[]; series: string | null }>> {
-    const got = await this.repo.load(id);
-    if (!got) return no(404, 'race', `no race "${id}"`);
+  /** What anybody may see of a race, as loaded. */
+  async view(got: LoadedRace): Promise<ReturnType<typeof publicView> & { standings: Standing[]; series: string | null }> {
     const st = stateOf(got.race);
     // The standings as they stand (teams listed as teams, 000 L21); final once the race is over.
     const view = publicView(raceSummary(got.race), st, got.seats.map(seatInfo), submittedCounts(await this.repo.turnOrders(got, st.turn)));
-    return yes({ ...view, standings: standings(this.setups.setupOf(got.race), st), series: got.race.series });
+    return { ...view, standings: standings(this.setups.setupOf(got.race), st), series: got.race.series };
   }
 
   /** What a seat may see, once it has shown it holds the seat: the race, its own hand and its own orders. */

@@ -18,6 +18,19 @@ export interface LoadedRace {
   readonly seats: Selectable<SeatRow>[];
 }
 
+/**
+ * A turn another process played, as this one followed it (`follow`, `followPlay`): the race kept
+ * before the play, the race after it, the turn played and the seq of its first entry, and the state
+ * the play left (the dealt turn's `before`, as stored).
+ */
+export interface OtherPlay {
+  readonly kept: CachedRace;
+  readonly race: Selectable<RaceRow>;
+  readonly turn: number;
+  readonly first: number;
+  readonly after: string;
+}
+
 /** What a change writes besides its entries. */
 export interface Change {
   /** Columns of the race row to set (version and last_seq are the helper's). */
@@ -129,11 +142,14 @@ export class RaceRepository {
    * A race and its seats: as kept, when this process is the database's only writer or the race's
    * version says the kept one still stands (one small read); else read together with the orders
    * and the entries of its current turn (one round trip on PostgreSQL) and kept. `fresh`: read, whatever is kept.
+   * `seen`: the last seq the asker has seen (a client's stream gave it); a kept race whose entries
+   * reach it is as new as the asker needs, and is taken without a look at its version (every change
+   * appends an entry, so a version the asker has seen ends at or before `seen`).
    */
-  async load(id: string, o: { fresh?: boolean } = {}): Promise<LoadedRace | null> {
+  async load(id: string, o: { fresh?: boolean; seen?: number } = {}): Promise<LoadedRace | null> {
     const kept = o.fresh ? undefined : this.cache.get(id);
     if (kept) {
-      if (this.cache.alone) return kept;
+      if (this.cache.alone || (o.seen !== undefined && kept.race.last_seq >= o.seen)) return kept;
       if (this.unchecked) {
         if (!this.unchecked.has(id)) this.unchecked.set(id, kept.race.version);
         return kept;
@@ -286,15 +302,22 @@ export class RaceRepository {
   /**
    * Another process committed the change `note` of a race, its entries ending at `last`, when the
    * race is kept here at the version before it: the kept copy follows it, as this process's own
-   * commit would, from what the note tells (its entries and writes). Returns the change's entries
-   * as stored, or null when the note does not tell them or the copy kept is not the one before it.
+   * commit would, from what the note tells (its entries and writes; a play told whole, its new
+   * state and the dealt turn's beginning too). Returns the change's entries as stored (and, for a
+   * play, what it made of the race), or null when the note does not tell them or the copy kept is
+   * not the one before it.
    */
-  follow(id: string, last: number, note: ChangeNote): Entry[] | null {
+  follow(id: string, last: number, note: ChangeNote): { entries: Entry[]; play?: OtherPlay } | null {
     const kept = this.cache.get(id);
-    const entries = note.entries;
-    if (!kept || !entries || note.dealt !== undefined || note.seatsChanged || kept.race.version !== note.version - 1 || kept.race.last_seq !== last - entries.length) return null;
-    this.cache.put(nextKept(kept, last, entries, { ...(note.set ? { set: note.set } : {}), ...(note.orders ? { orders: note.orders } : {}), ...(note.opaque ? { writes: () => [] } : {}) }));
-    return entries.map((e, k) => ({ seq: last - entries.length + 1 + k, turn: e.turn, kind: e.kind, event: e.event }));
+    const { entries, dealt, played } = note;
+    if (!kept || !entries || (dealt !== undefined && !played) || note.seatsChanged || kept.race.version !== note.version - 1 || kept.race.last_seq !== last - entries.length) return null;
+    const next = nextKept(kept, last, entries, {
+      ...(note.set ? { set: note.set } : {}), ...(note.orders ? { orders: note.orders } : {}), ...(note.opaque ? { writes: () => [] } : {}),
+      ...(dealt !== undefined && played ? { dealt: { turn: dealt, before: played.before } } : {}),
+    });
+    this.cache.put(next);
+    const stored = entries.map((e, k) => ({ seq: last - entries.length + 1 + k, turn: e.turn, kind: e.kind, event: e.event }));
+    return { entries: stored, ...(dealt !== undefined && played ? { play: { kept, race: next.race, turn: dealt - 1, first: played.first, after: played.before } } : {}) };
   }
 
   /**
@@ -305,7 +328,7 @@ export class RaceRepository {
    * copy follows it (the dealt turn's log begun, no orders yet). Null when the race is not kept at
    * that version, or has moved on since.
    */
-  async followPlay(id: string, last: number, note: ChangeNote): Promise<{ kept: CachedRace; race: Selectable<RaceRow>; entries: Entry[]; played: Selectable<TurnRow>; dealt: Selectable<TurnRow> } | null> {
+  async followPlay(id: string, last: number, note: ChangeNote): Promise<{ entries: Entry[]; play: OtherPlay } | null> {
     const kept = this.cache.get(id);
     const turn = note.dealt;
     if (!kept || turn === undefined || note.seatsChanged || kept.race.version !== note.version - 1) return null;
@@ -325,7 +348,7 @@ export class RaceRepository {
     if (!race || !played || played.first_seq === null || !dealt || race.version !== note.version || race.last_seq !== last || read.length !== last - after) return null;
     const log = nextLog(kept.log, read, turn, { turn, before: dealt.before });
     this.cache.put({ race, seats: kept.seats, ...(log ? { log } : {}), orders: { turn, sent: new Map() } });
-    return { kept, race, entries: read, played, dealt };
+    return { entries: read, play: { kept, race, turn: played.turn, first: played.first_seq, after: dealt.before } };
   }
 
   /** The orders sent for a turn, by seat; a row that is not JSON is kept as `UnreadableRow`. */

@@ -37,6 +37,10 @@ export const CourseParams = closed({ name: Type.String({ pattern: '^[A-Za-z0-9_.
 export const SeriesParams = closed({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'a series, named by its first race' }) });
 /** A seat's secret may come as ?token= (an invite link) instead of a Bearer token. */
 export const TokenQuery = closed({ token: Type.Optional(Type.String({ maxLength: 128, description: 'the seat\'s secret token, if not sent as a Bearer token' })) });
+/** A view's `seen`: the last seq the client has seen (its stream's); a view at least that new is enough. */
+const seen = Type.Optional(whole(0, MAX_INT32, 'the last seq the client has seen (its stream\'s): the view is at least that new'));
+export const SeenQuery = closed({ seen });
+export const SeatViewQuery = closed({ token: TokenQuery.properties.token, seen });
 export const AfterQuery = closed({ after: Type.Optional(whole(0, MAX_INT32, 'the last seq the client has; entries after it come')) });
 export const ReportQuery = closed({ format: Type.Optional(Type.Enum(['json', 'text'], { description: 'text: 001\'s table as plain text' })) });
 

@@ -39,6 +39,11 @@ export interface ProgramOptions {
   readonly chopShop: boolean;
   /** Sends the orders; resolves with a refusal, or null when they were taken. */
   readonly send: (orders: SentOrders) => Promise<Refusal | null>;
+  /**
+   * The seat's view fetched at once (null when it could not be): after a `409 revision` (orders sent
+   * meanwhile from another device or by mail), the orders the server holds then replace the program.
+   */
+  readonly held: () => Promise<SeatView | null>;
   /** Recompile: a new hand (POST …/recompile, then the view again); resolves with a refusal, or null. */
   readonly recompile: () => Promise<Refusal | null>;
   /** The starting facing chosen in the form ('' for none yet), for the board to show it. */
@@ -89,14 +94,14 @@ export class ProgramPanel {
 
   /**
    * A new view of the seat: a new turn, or a new hand (Recompile), empties the registers (or fills
-   * them from the orders sent).
+   * them from the orders sent); so does `held`, the orders sent elsewhere that refused the page's.
    */
-  update(view: SeatView): void {
+  update(view: SeatView, held = false): void {
     this.view = view;
     this.revision = Math.max(this.revision, view.you.orders?.revision ?? 0);
     this.robot = view.robots[view.you.seat]!;
     const dealt = view.you.hand.join(' ');
-    if (view.turn !== this.turn || dealt !== this.dealt) {
+    if (held || view.turn !== this.turn || dealt !== this.dealt) {
       this.turn = view.turn;
       this.dealt = dealt;
       this.placed.clear();
@@ -114,7 +119,7 @@ export class ProgramPanel {
           if (e.joined) this.joined.set(reg, e.joined);
           if (e.coded) this.geared.add(reg);
         });
-        this.sentAt = 'earlier';
+        this.sentAt = held ? 'elsewhere' : 'earlier';
       }
       this.form = sent ?? { program: [], powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null };
       this.o.facing?.(this.form.facing ?? '');
@@ -352,9 +357,13 @@ export class ProgramPanel {
     this.refusal = null;
     this.render();
     const refusal = await this.o.send({ ...this.orders(), revision: ++this.revision });
+    // Orders sent meanwhile from another device or by mail: the program shown becomes theirs (Send
+    // still "Sending…" until it is), and the next Send, counting on from their revision, replaces them.
+    const held = refusal?.field === 'revision' && turn === this.turn ? await this.o.held() : null;
     this.sending = false;
     // The turn played meanwhile: update() drew the next one.
     if (turn !== this.turn) return this.render();
+    if (held?.turn === turn && held.you.orders) return this.update(held, true);
     if (refusal) return this.refuse(refusal);
     this.sentAt = new Date().toLocaleTimeString();
     this.render();
@@ -450,7 +459,9 @@ export class ProgramPanel {
     // The time left beside Send, where the thumb is: whose move it is and how long it has.
     const time = h('span', { class: 'turn-clock', role: 'timer', 'aria-label': 'Time left to send' });
     this.o.clock?.(time);
-    const sent = h('p', { class: 'sent', 'aria-live': 'polite' }, this.sending ? 'Sending your program…' : this.sentAt === 'changed' ? 'Changed since sent: send again to replace your orders.' : this.sentAt ? `Sent${this.sentAt === 'earlier' ? '' : ` at ${this.sentAt}`}. You can change your mind until the turn is played.` : '');
+    const sent = h('p', { class: 'sent', 'aria-live': 'polite' }, this.sending ? 'Sending your program…' : this.sentAt === 'changed' ? 'Changed since sent: send again to replace your orders.'
+      : this.sentAt === 'elsewhere' ? 'Your orders were changed elsewhere (on another device or by mail): shown here as the server holds them. Sending again replaces them.'
+      : this.sentAt ? `Sent${this.sentAt === 'earlier' ? '' : ` at ${this.sentAt}`}. You can change your mind until the turn is played.` : '');
     // A redraw (the race's news arrives while the player programs) keeps the keyboard's place.
     const had = document.activeElement instanceof HTMLElement && this.root.contains(document.activeElement) ? document.activeElement : null;
     const again = had?.dataset.card !== undefined

@@ -46,7 +46,9 @@ function fail(message: string): void {
 }
 
 async function load(): Promise<RaceView> {
-  return seat !== null ? api<SeatView>('GET', `/api/races/${id}/seats/${seat}`, undefined, token) : api<RaceView>('GET', `/api/races/${id}`);
+  // The last seq seen on the stream: a server process whose kept race is that new answers without a look at the database.
+  const seen = lastSeq ? `?seen=${lastSeq}` : '';
+  return seat !== null ? api<SeatView>('GET', `/api/races/${id}/seats/${seat}${seen}`, undefined, token) : api<RaceView>('GET', `/api/races/${id}${seen}`);
 }
 
 function showMode(m: 'now' | 'replay'): void {
@@ -513,6 +515,8 @@ const send = (orders: SentOrders) => {
   draftWanted = null;
   return ask('PUT', `/api/races/${id}/seats/${seat}/orders`, orders);
 };
+/** The seat's view as the server holds it now, or null with no answer (the refusal is shown then). */
+const held = () => api<SeatView>('GET', `/api/races/${id}/seats/${seat}`, undefined, token, {}, ANSWER_WITHIN_MS).catch(() => null);
 const recompile = () => ask('POST', `/api/races/${id}/seats/${seat}/recompile`);
 
 /**
@@ -581,7 +585,7 @@ async function main(): Promise<void> {
     // Joining: the robot to race, chosen before the first turn is played.
     // After the program (on a phone the board and the program stay together; a laptop shows it first: app.css).
     byId('program').after(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }));
-    program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, recompile, facing: (dir) => {
+    program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, held, recompile, facing: (dir) => {
       facing = dir;
       drawNow();
     }, clock: drawTurnClock, drafted: (turn, filled) => {

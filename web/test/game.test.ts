@@ -275,6 +275,48 @@ test('orders that get no answer within 15 s are abandoned: Send offers Try again
   await ctx.close();
 });
 
+test('orders sent meanwhile from another device refuse the page\'s Send (409 revision): the page shows them at once, says they were changed elsewhere, and the next Send replaces them', { skip }, async () => {
+  const { made, ctx, page } = await programmed();
+  const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
+  const auth = { authorization: `Bearer ${made.seats[0]!.token}` };
+  const seatView = async () => ((await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, auth)).body as { turn: number; you: { hand: string[]; orders: { program: string[]; revision?: number } | null } });
+  const placed = await program();
+  const { turn, you } = await seatView();
+  const other = you.hand.filter((c) => !placed.includes(c)).slice(0, 4).concat(placed[0]!);
+  assert.equal(other.length, 5);
+  assert.notDeepEqual(other, placed);
+  // Ava's other device sends its program just before the page's first request reaches the server
+  // (the page has seen no view with it): the page's revision, 1, is older than the 5 held.
+  const sent: { revision: number; status: number }[] = [];
+  await page.route('**/seats/0/orders', async (route) => {
+    if (sent.length === 0) {
+      const put = await call(server.base, 'PUT', `/api/races/${made.id}/seats/0/orders`, { turn, program: other, revision: 5 }, auth);
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+    }
+    const answer = await route.fetch();
+    sent.push({ revision: (route.request().postDataJSON() as { revision: number }).revision, status: answer.status() });
+    await route.fulfill({ response: answer });
+  });
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program .sent:text("changed elsewhere")');
+  assert.equal(await page.locator('.program .sent').innerText(), 'Your orders were changed elsewhere (on another device or by mail): shown here as the server holds them. Sending again replaces them.');
+  assert.deepEqual(sent, [{ revision: 1, status: 409 }]);
+  assert.deepEqual(await program(), other, 'the registers show the other device\'s program');
+  assert.equal(await page.locator('.program-bar .send:not([disabled])').textContent(), 'Send again');
+  await page.screenshot({ path: `${SHOTS}game-send-elsewhere.png` });
+  // Ava sends again from the page, its register 1's card back to the hand and another in its place.
+  await page.locator('.registers .card').first().tap();
+  await page.locator(`.hand .card:not([data-card="${other[0]}"])`).first().tap();
+  const mine = await program();
+  assert.notDeepEqual(mine, other);
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program .sent:text("Sent at")');
+  assert.deepEqual(sent, [{ revision: 1, status: 409 }, { revision: 6, status: 200 }]);
+  const held = (await seatView()).you.orders;
+  assert.deepEqual([held?.program, held?.revision], [mine, 6], 'the page\'s orders replaced those of the other device');
+  await ctx.close();
+});
+
 test('on a phone, once the replay of a turn is seen, the first card of the new hand is on the screen, under the board and above the program\'s bar, not covered', { skip }, async () => {
   const { ctx, page } = await opened(PHONE_TOUCH);
   for (let k = 0; k < 5; k++) await tapInView(page, '.hand .card');
