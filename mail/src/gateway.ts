@@ -426,7 +426,7 @@ export class MailGateway {
           'Other mails without a code this turn are not answered.',
         ].join('\n'),
         autoSubmitted: 'auto-replied',
-        ...(answered(mail) ? { inReplyTo: answered(mail)! } : {}),
+        ...inReplyTo(mail),
       }, threadRoot(this.addr.domain, race.id, rootSeat(race.seats, mine[0]!.email))),
     }]);
     return true;
@@ -458,7 +458,7 @@ export class MailGateway {
           'This answer is sent once: later mails from you that name no seat are not answered.',
         ].join('\n'),
         autoSubmitted: 'auto-replied',
-        ...(answered(mail) ? { inReplyTo: answered(mail)! } : {}),
+        ...inReplyTo(mail),
       },
     }]);
     return true;
@@ -492,6 +492,12 @@ function quoted(text: string): string {
  * longer than a header line may be (998 characters, RFC 5322 2.1.1), rather than echo it whole.
  */
 const answered = (mail: ParsedMail): string | null => (mail.messageId && mail.messageId.length <= 998 ? mail.messageId : null);
+
+/** An answer's In-Reply-To header: the Message-ID it answers (`answered`), or none. */
+function inReplyTo(mail: ParsedMail): { inReplyTo?: string } {
+  const id = answered(mail);
+  return id ? { inReplyTo: id } : {};
+}
 
 /** The subject of an answer to a mail that named no seat: its own, quoted, as a reply. */
 const answerSubject = (mail: ParsedMail): string => {
