@@ -381,7 +381,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     svc.bus.off('draft', onDraft);
     hub.close();
   });
-  api.get('/api/races/:id/stream', { websocket: true, schema: { params: IdParams, querystring: AfterQuery } }, (socket, req) => {
+  // The server holds so many streams in all (`MAX_STREAMS`): one more is refused before its upgrade.
+  const admitted = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!req.ws || hub.admit(req.raw.socket)) return;
+    return reply.code(503).header('retry-after', '5').send({ error: { field: 'streams', message: `the server holds its most streams (${hub.total}); try again shortly` } });
+  };
+  api.get('/api/races/:id/stream', { websocket: true, schema: { params: IdParams, querystring: AfterQuery }, preHandler: admitted }, (socket, req) => {
     hub.attach(socket, req.params.id, req.query.after ?? 0, req.ip);
   });
 
