@@ -150,6 +150,12 @@ export class Outbox {
       .onConflict((oc) => oc.column('key').doNothing()).execute();
   }
 
+  /** How many mails of a race (`''`: the answers to strangers) were written after `since`. */
+  async written(race: string, since: number): Promise<number> {
+    const row = await this.o.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('race_id', '=', race).where('created_at', '>', since).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** Whether a mail with this key was ever written. */
   async has(key: string): Promise<boolean> {
     return !!(await this.o.db.selectFrom('mail_outbox').select('key').where('key', '=', key).executeTakeFirst());
