@@ -11,6 +11,7 @@ import nodemailer from 'nodemailer';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
 import { MailGateway, WELCOMES_PER_HOUR, type Received } from './gateway.js';
+import { UNANSWERED_PER_DAY } from './outbox.js';
 import { mailDb } from './store.js';
 import { sendMail, smtpSink } from './testing.js';
 
@@ -38,7 +39,7 @@ async function setup() {
     return Math.max(0, ...rows.map((r) => r.body.length));
   };
   return {
-    id, address, subject: deal.mail.subject!, gateway, longestAnswer, logged, db, sink, clock,
+    id, address, subject: deal.mail.subject!, gateway, longestAnswer, logged, db, sink, clock, service,
     close: async () => {
       await gateway.stop();
       await sink.close();
@@ -213,6 +214,42 @@ test(`strangers are answered ${WELCOMES_PER_HOUR} an hour at most, all together:
     const n = t.sink.mails.length;
     await t.gateway.pump();
     assert.equal(t.sink.mails.length - n, WELCOMES_PER_HOUR + 1);
+  } finally {
+    await t.close();
+  }
+});
+
+test(`an address seated by whoever creates races, that never answers, is sent ${UNANSWERED_PER_DAY} mails in 24 hours at most: the rest are withheld (logged once), holding back nothing; once it answers with its secret, its mails go out`, async () => {
+  const t = await setup();
+  try {
+    const to = (a: string) => t.sink.mails.filter((c) => c.to.some((x) => x.toLowerCase() === a));
+    // Twelve races seat a victim (two mails each: the start and the instructions), some in another case.
+    const ids = [];
+    for (let k = 0; k < 12; k++) {
+      const r = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'V', email: k % 2 ? 'Victim@V.test' : 'victim@v.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
+      assert.ok(r.ok);
+      ids.push(r.value.id);
+    }
+    await t.gateway.pump();
+    const victim = to('victim@v.test');
+    assert.equal(victim.length, UNANSWERED_PER_DAY);
+    assert.equal(t.logged.filter((l) => /^mail: (v|V)ictim@(v|V)\.test has been sent 20 mails in 24 hours and has never answered one/.test(l)).length, 1, t.logged.join('\n'));
+    // Bob never answered either (two mails of the first race, two of each of these): twenty, the rest withheld, each race's other mails not held back.
+    assert.equal(to('bob@b.test').length, UNANSWERED_PER_DAY);
+    const withheld = await mailDb(t.db).selectFrom('mail_outbox').select('to').where('error', 'like', 'withheld:%').execute();
+    assert.deepEqual(withheld.map((w) => w.to.toLowerCase()).sort(), [...Array(6).fill('bob@b.test'), ...Array(4).fill('victim@v.test')]);
+    // The victim answers one of its mails with the secret: from then on its mails go out.
+    const deal = victim.find((c) => /Turn 1: your instructions/.test(c.mail.subject ?? ''))!;
+    await sendMail(t.gateway.smtpPort, { from: 'victim@v.test', to: deal.mail.replyTo!.value[0]!.address!, subject: `Re: ${deal.mail.subject}`, text: 'random' });
+    const more = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'V', email: 'victim@v.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
+    assert.ok(more.ok);
+    await t.gateway.pump();
+    assert.equal(to('victim@v.test').length, UNANSWERED_PER_DAY + 3, 'its answer, the start and the instructions of the new race');
+    // A day later, an address that never answered is sent mails again.
+    t.clock.advance(24 * 3600_000);
+    assert.ok((await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Bob', email: 'bob@b.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } })).ok);
+    await t.gateway.pump();
+    assert.equal(to('bob@b.test').length, UNANSWERED_PER_DAY + 2);
   } finally {
     await t.close();
   }
