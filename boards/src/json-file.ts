@@ -70,7 +70,7 @@ export function readTextFile(path: string, name = path): Result<string> {
       total += got;
       if (total > MAX_JSON_BYTES) return err(name, `is over ${MAX_JSON_BYTES} bytes (4 MB); expected less`);
     }
-    return utf8(Buffer.concat(chunks, total), name);
+    return utf8Text(Buffer.concat(chunks, total), name);
   } catch (e) {
     return err(name, fileProblem(path, e));
   } finally {
@@ -78,10 +78,19 @@ export function readTextFile(path: string, name = path): Result<string> {
   }
 }
 
-/** `bytes` as UTF-8 text, or the line and column of the first byte that is no UTF-8. */
-function utf8(bytes: Buffer, name: string): Result<string> {
+/**
+ * `bytes` as UTF-8 text, or the line and column of the first byte that is no UTF-8 (named
+ * `name:line:column`): Node's decoder would read such bytes as U+FFFD in silence.
+ */
+export function utf8Text(bytes: Buffer, name: string): Result<string> {
   const text = bytes.toString('utf8');
   if (isUtf8(bytes)) return ok(text);
+  const bad = notUtf8(bytes, text);
+  return err(`${name}:${bad.line}:${bad.column}`, bad.message);
+}
+
+/** Where the first byte of `bytes` that is no UTF-8 is in `text` (`bytes` as Node decodes them), and what it is. */
+export function notUtf8(bytes: Buffer, text: string): { line: number; column: number; message: string } {
   // The first U+FFFD that stands for bytes that are no UTF-8 (not for one written in UTF-8).
   let i = 0, at = 0;
   for (; i < text.length; i++) {
@@ -90,6 +99,5 @@ function utf8(bytes: Buffer, name: string): Result<string> {
     if (c > 0xffff) i++;
     at += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
   }
-  const { line, column } = lineColumn(text, i);
-  return err(`${name}:${line}:${column}`, `byte 0x${bytes[at]!.toString(16).padStart(2, '0')} is no UTF-8 (a file written in another encoding?); expected UTF-8`);
+  return { ...lineColumn(text, i), message: `byte 0x${bytes[at]!.toString(16).padStart(2, '0')} is no UTF-8 (text written in another encoding?); expected UTF-8` };
 }
