@@ -27,17 +27,16 @@
  *   npm run bench:server -- --races 1000 --minutes 5 [--db sqlite,postgres,postgres2] [--disk-load]
  *                           [--synchronous-commit off] [--think-min 5 --think-max 30] [--profile DIR]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { diskHog } from './disk-hog.js';
+import { spawnServer as spawnMain } from './spawn-server.js';
 
-const MAIN = fileURLToPath(new URL('../server/src/main.js', import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function option(name: string, fallback: string): string {
@@ -101,22 +100,11 @@ function call(base: string, method: string, path: string, body?: unknown, token?
 /** A request that got no answer, as an answer of status 0 naming why (the error's code, or its message). */
 const lost = (e: NodeJS.ErrnoException): { status: number; body: any } => ({ status: 0, body: { lost: e.code ?? e.message } });
 
-/** A server process (`npm start`), once it listens. */
-async function spawnServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), MAIN], {
-    env: {
-      ...process.env, HOST: '127.0.0.1', METRICS: '1', REQUESTS_PER_10S: '1000000', MAX_CONNECTIONS_PER_ADDRESS: '100000', STREAMS_PER_ADDRESS: '100000', ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => ((out += String(d)), out.includes('roborally server on') && resolve()));
-    child.stderr!.on('data', (d) => (out = (out + String(d)).slice(-20_000)));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-  return child;
-}
+/** A server process (`npm start`) with the bench's limits, once it listens. */
+const spawnServer = (env: Record<string, string>): Promise<ChildProcess> => spawnMain(
+  { METRICS: '1', REQUESTS_PER_10S: '1000000', MAX_CONNECTIONS_PER_ADDRESS: '100000', STREAMS_PER_ADDRESS: '100000', ...env },
+  PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
+);
 
 /**
  * CPU seconds a thread (or, with `tid` = `pid`'s main thread left out, the whole process) has used,

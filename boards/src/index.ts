@@ -4,7 +4,7 @@
  * tiled-files.ts).
  */
 export { FACTORY_DIR, COURSES_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
-export { MAX_JSON_BYTES, fileProblem, readJsonFile, readTextFile } from './json-file.js';
+export { MAX_JSON_BYTES, fileProblem, readJsonFile, readTextFile, notUtf8, utf8Text } from './json-file.js';
 export { MAX_JSON_DEPTH, jsonSyntaxError, jsonTextError, lineColumn, parseJson } from './json-text.js';
 export { writeOutputFile, writeProblem } from './out-file.js';
 export {

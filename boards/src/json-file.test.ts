@@ -67,6 +67,17 @@ test('a key written twice in one object is refused at its second place, naming t
   assert.deepEqual(parseJson('{"__proto__": 1, "__proto__": 2}', 'f').ok, false);
 });
 
+test('a file with bytes that are no UTF-8 is refused at the line and column of the first, where they were read as U+FFFD in silence; a U+FFFD written in UTF-8 is taken', () => inDir((dir) => {
+  const f = join(dir, 'b.json');
+  writeFileSync(f, Buffer.concat([Buffer.from('{\n  "name": "Caf'), Buffer.from([0xe9]), Buffer.from('"\n}')]));
+  assert.deepEqual(readJsonFile(f, 'b.json'), { ok: false, error: { field: 'b.json:2:15', message: 'byte 0xe9 is no UTF-8 (text written in another encoding?); expected UTF-8' } });
+  // A truncated sequence at the very end, after a character of four bytes.
+  writeFileSync(f, Buffer.concat([Buffer.from('["\u{1F916}",\n"\uFFFD", "'), Buffer.from([0xe2, 0x82])]));
+  assert.deepEqual(readJsonFile(f, 'b.json'), { ok: false, error: { field: 'b.json:2:7', message: 'byte 0xe2 is no UTF-8 (text written in another encoding?); expected UTF-8' } });
+  writeFileSync(f, '["\u{1F916}", "\uFFFD"]');
+  assert.deepEqual(readJsonFile(f, 'b.json'), { ok: true, value: ['\u{1F916}', '\uFFFD'] });
+}));
+
 test('a file over 4 MB is refused without being parsed', () => inDir((dir) => {
   const file = join(dir, 'big.json');
   writeFileSync(file, `[${'0,'.repeat(MAX_JSON_BYTES / 2)}0]`);

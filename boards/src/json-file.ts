@@ -2,12 +2,14 @@
  * The one reader of JSON files (boards, courses, scenarios, Tiled maps and tilesets): refuses
  * anything but a regular file (a FIFO, a device or a folder named `*.json` is answered, never
  * waited on), files over 4 MB, JSON nested deeper than 64 levels and an object with a key written
- * twice (JSON.parse would keep the last in silence), and names the file, line and column of a syntax
+ * twice (JSON.parse would keep the last in silence), bytes that are no UTF-8 (read as U+FFFD, a
+ * name would change in silence), and names the file, line and column of a syntax
  * error (json-text.ts). A leading byte-order mark is skipped. Never throws.
  */
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { err, ok, type Result } from '../../engine/src/index.js';
-import { parseJson } from './json-text.js';
+import { lineColumn, parseJson } from './json-text.js';
 
 /** The largest JSON file read, in bytes: the biggest course is some 40 KB. */
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;
@@ -68,10 +70,34 @@ export function readTextFile(path: string, name = path): Result<string> {
       total += got;
       if (total > MAX_JSON_BYTES) return err(name, `is over ${MAX_JSON_BYTES} bytes (4 MB); expected less`);
     }
-    return ok(Buffer.concat(chunks, total).toString('utf8'));
+    return utf8Text(Buffer.concat(chunks, total), name);
   } catch (e) {
     return err(name, fileProblem(path, e));
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * `bytes` as UTF-8 text, or the line and column of the first byte that is no UTF-8 (named
+ * `name:line:column`): Node's decoder would read such bytes as U+FFFD in silence.
+ */
+export function utf8Text(bytes: Buffer, name: string): Result<string> {
+  const text = bytes.toString('utf8');
+  if (isUtf8(bytes)) return ok(text);
+  const bad = notUtf8(bytes, text);
+  return err(`${name}:${bad.line}:${bad.column}`, bad.message);
+}
+
+/** Where the first byte of `bytes` that is no UTF-8 is in `text` (`bytes` as Node decodes them), and what it is. */
+export function notUtf8(bytes: Buffer, text: string): { line: number; column: number; message: string } {
+  // The first U+FFFD that stands for bytes that are no UTF-8 (not for one written in UTF-8).
+  let i = 0, at = 0;
+  for (; i < text.length; i++) {
+    const c = text.codePointAt(i)!;
+    if (c === 0xfffd && !(bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd)) break;
+    if (c > 0xffff) i++;
+    at += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  }
+  return { ...lineColumn(text, i), message: `byte 0x${bytes[at]!.toString(16).padStart(2, '0')} is no UTF-8 (text written in another encoding?); expected UTF-8` };
 }

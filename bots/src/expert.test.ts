@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DECK, beginTurn, cardType, cloneState, createState, playTurn, submitOrders, type GameState } from '../../engine/src/index.js';
-import { EXPERT_WEIGHTS, againstRivals, expertDecision, expertOptionThreshold, expertReentry } from './expert.js';
+import { EXPERT_WEIGHTS, againstRivals, expertDecision, expertOptionThreshold, expertReentry, lookedAt, type Candidate } from './expert.js';
 import { playProgram } from './search.js';
 import { Sim } from './sim.js';
 import { Judge, shouldPowerDown } from './strong.js';
@@ -47,6 +47,35 @@ describe('the expert bot', () => {
       assert.ok(more.evaluations >= some.evaluations);
       for (const d of [none, some, more]) assert.ok(submitOrders(setup, st, i, d.orders).ok);
     }
+  });
+
+  test('after `narrowAfter` rounds the next hands are looked at only for the `contenders` best programs so far, a same-type variant standing for its program', () => {
+    const program = (k: number): Candidate =>
+      ({ program: [DECK[k]!], turn: -k, samples: 1, next: -k, hands: 4, ended: undefined });
+    const programs = Array.from({ length: 10 }, (_, k) => program(k));
+    // A variant of the last program (other cards of the same types) scores best of all this turn.
+    const variant: Candidate = { ...program(9), program: [DECK[40]!], turn: 100, parent: programs[9] };
+    const cands = [...programs, variant];
+    const w = { narrowAfter: 4, contenders: 6 };
+    for (const round of [0, 3]) assert.deepEqual(lookedAt(cands, round, w), programs, `round ${round}: every program, no variant`);
+    for (const round of [4, 15]) assert.deepEqual(lookedAt(cands, round, w), [...programs.slice(0, 5), programs[9]], `round ${round}`);
+    // A program not looked at yet (hands 0) counts the mean next turn of those looked at.
+    const fresh: Candidate = { ...program(0), next: 0, hands: 0, turn: 3 };
+    assert.deepEqual(lookedAt([...programs, fresh], 4, { narrowAfter: 4, contenders: 3 }), [programs[0], programs[1], fresh]);
+  });
+
+  test('with a budget that does not bind, the narrowed look spends fewer evaluations than looking at every program in every round, deterministic and legal', () => {
+    let fewer = 0;
+    for (const { setup, st, i, seed } of positions()) {
+      const narrowed = expertDecision(setup, st, i, seed, { evaluations: 10_000_000 });
+      const again = expertDecision(setup, cloneState(st), i, seed, { evaluations: 10_000_000 });
+      const every = expertDecision(setup, st, i, seed, { evaluations: 10_000_000 }, { ...EXPERT_WEIGHTS, contenders: Infinity });
+      assert.deepEqual(narrowed, again);
+      assert.ok(narrowed.evaluations <= every.evaluations, `${narrowed.evaluations} > ${every.evaluations}`);
+      if (narrowed.evaluations < every.evaluations) fewer++;
+      assert.ok(submitOrders(setup, st, i, narrowed.orders).ok);
+    }
+    assert.ok(fewer > 0);
   });
 
   test('a time budget is read on the clock the caller gives: a deadline already passed leaves only the first search', () => {

@@ -13,9 +13,10 @@
  *      where what the others lose counts too: `kill` for another robot destroyed during the turn,
  *      `hurt` for each point of damage it takes (pushed into a pit, shot: in a head-to-head race
  *      the other's turns lost are as good as one's own gained);
- *    - `hands` hands it may be dealt next turn, and for every program the best lone next turn with
- *      each (lone.ts: on the course maps' transitions, every ordering of the hand's types) from
- *      where the program ends, after the end of the turn (repairs, locked registers: the engine's
+ *    - `hands` hands it may be dealt next turn, and for every program (after `narrowAfter` rounds,
+ *      for the `contenders` best programs so far only) the best lone next turn with each (lone.ts:
+ *      on the course maps' transitions, every ordering of the hand's types) from where the program
+ *      ends, after the end of the turn (repairs, locked registers: the engine's
  *      `endTurn`), with a whole hand: the fewer cards and locked registers its damage leaves it are
  *      the judge's cost of carrying damage, already in the turn's score (counted twice, they made
  *      it shy of every laser: 56 of 140 head-to-head classic races won, against 68 with a whole
@@ -65,6 +66,13 @@ export interface ExpertWeights extends StrongWeights {
   readonly rounds: number;
   /** Next hands a round looks at. */
   readonly hands: number;
+  /**
+   * Rounds whose next hands are looked at for every program; the later rounds look at them only for
+   * the `contenders` best programs so far (the others' deals are still played against every one).
+   */
+  readonly narrowAfter: number;
+  /** Programs whose next hands a round after `narrowAfter` looks at. */
+  readonly contenders: number;
   /** What an option card is worth against the repair it takes the place of, in registers of delay. */
   readonly optionValue: number;
   /**
@@ -77,12 +85,12 @@ export interface ExpertWeights extends StrongWeights {
   readonly hurt: number;
 }
 
-export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 2, movingByType: 3, rounds: 8, hands: 4, optionValue: 2, kill: 8, hurt: 1 };
+export const EXPERT_WEIGHTS: ExpertWeights = { ...DEFAULT_WEIGHTS, candidates: 24, moving: 2, movingByType: 3, rounds: 16, hands: 4, narrowAfter: 4, contenders: 6, optionValue: 2, kill: 8, hurt: 1 };
 
 /** The budget of a decision when the caller sets none: about 40 ms on a quiet core. */
 export const DEFAULT_BUDGET: Budget = { evaluations: 40_000 };
 
-interface Candidate {
+export interface Candidate {
   readonly program: Card[];
   /** Sum of the turn's scores over the others' samples (standing still first), and their count. */
   turn: number;
@@ -245,10 +253,6 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
     if (!h) hitCosts.set(d, (h = judge.hitCosts(d)));
     return h;
   };
-  const value = (c: Candidate, neutral: number) => {
-    const p = c.parent ?? c;
-    return c.turn / c.samples + (p.hands ? p.next / p.hands : neutral);
-  };
   for (let round = 0; round < w.rounds && meter.left(); round++) {
     if (rivals.rivals.length) {
       const scenario = deal(round);
@@ -264,8 +268,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
     // turn can take it, not only where it stands. Its damage is the judge's cost, counted once.
     const draws = Array.from({ length: w.hands }, () => ex.handDraw(rng));
     const gains = new Map<LoneStart, number>(); // programs that end alike share their look
-    for (const c of cands) {
-      if (c.parent) continue;
+    for (const c of lookedAt(cands, round, w)) {
       if (!meter.left()) break;
       if (c.ended === undefined) {
         sim.restore(root);
@@ -290,8 +293,7 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
     }
   }
   sim.restore(root);
-  const looked = cands.filter((c) => c.hands);
-  const neutral = looked.length ? looked.reduce((a, c) => a + c.next / c.hands, 0) / looked.length : 0;
+  const neutral = neutralOf(cands);
   let best = cands[0]!;
   for (const c of cands) if (value(c, neutral) > value(best, neutral)) best = c;
   const orders: { program: Card[]; powerDown?: boolean } = { program: best.program };
@@ -300,6 +302,36 @@ function decide(setup: Setup, state: GameState, i: number, seed: number, meter: 
     if (down) orders.powerDown = true;
   }
   return orders;
+}
+
+/** A program's value so far: the turn's mean over the deals and its next turn's (a variant's: its program's). */
+function value(c: Candidate, neutral: number): number {
+  const p = c.parent ?? c;
+  return c.turn / c.samples + (p.hands ? p.next / p.hands : neutral);
+}
+
+/** The next turn's value of a program not looked at (destroyed, finished, or not yet): the mean of those looked at. */
+function neutralOf(cands: readonly Candidate[]): number {
+  const looked = cands.filter((c) => c.hands);
+  return looked.length ? looked.reduce((a, c) => a + c.next / c.hands, 0) / looked.length : 0;
+}
+
+/**
+ * The programs whose next hands round `round` (from 0) looks at, in the candidates' order: every
+ * program in the first `narrowAfter` rounds, then the `contenders` best by their value so far (a
+ * same-type variant standing for its program): the hands go where the choice is made.
+ */
+export function lookedAt(cands: readonly Candidate[], round: number, w: Pick<ExpertWeights, 'narrowAfter' | 'contenders'>): Candidate[] {
+  const programs = cands.filter((c) => !c.parent);
+  if (round < w.narrowAfter) return programs;
+  const neutral = neutralOf(cands);
+  const ranked = cands.map((c, k) => ({ c, k, v: value(c, neutral) })).sort((a, b) => b.v - a.v || a.k - b.k);
+  const best = new Set<Candidate>();
+  for (const { c } of ranked) {
+    if (best.size >= w.contenders) break;
+    best.add(c.parent ?? c);
+  }
+  return programs.filter((c) => best.has(c));
 }
 
 /**

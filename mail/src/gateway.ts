@@ -100,6 +100,12 @@ export function automatic(m: ParsedMail): string | null {
 }
 
 const MAX_MAIL = 1024 * 1024;
+const HOUR = 3600_000;
+/**
+ * The strangers answered in an hour, all together (each once ever): a person asking how to join is
+ * answered at once, and a flood of mails under forged senders makes at most this many mails an hour.
+ */
+export const WELCOMES_PER_HOUR = 30;
 /** The unreadable lines an answer lists (the first ones; the others are counted). */
 const SHOWN_ERRORS = 10;
 
@@ -114,6 +120,9 @@ export class MailGateway {
   private pumping: Promise<void> | null = null;
   /** Mails that claimed no known seat, dropped without an answer. */
   ignored = 0;
+  /** When the log last said that strangers are no longer answered this hour. */
+  private welcomesFullSince = -Infinity;
+  private readonly now: () => number;
 
   private readonly service: RaceService;
   private readonly config: MailConfig;
@@ -123,6 +132,7 @@ export class MailGateway {
     const { service, db, clock, config } = o;
     this.service = service;
     this.config = config;
+    this.now = clock.now;
     this.db = mailDb(db);
     this.addr = addressing(config.from);
     // One pooled connection to the relay, kept open between mails; a relay that hangs is given up
@@ -148,8 +158,10 @@ export class MailGateway {
           stream.on('end', () => {
             if (stream.sizeExceeded) return done(Object.assign(new Error('mail too large'), { responseCode: 552 }));
             const rcpt = session.envelope.rcptTo.map((r) => r.address);
+            // The envelope's sender: '' for a null one (MAIL FROM:<>, a bounce).
+            const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
             // The sender hears 250 only once the orders and the answer are stored; else it tries again.
-            this.receive(Buffer.concat(chunks), rcpt).then(
+            this.receive(Buffer.concat(chunks), rcpt, sender).then(
               (got) => done(got === 'malformed' ? Object.assign(new Error('not a mail that can be read (its MIME structure is broken or nested too deep)'), { responseCode: 554 }) : undefined),
               (e: Error) => done(Object.assign(new Error(`try again later: ${e.message}`), { responseCode: 451 })),
             );
@@ -200,9 +212,11 @@ export class MailGateway {
   /**
    * One incoming mail: which seat it claims, whether it carries the seat's secret, its orders read
    * and sent to the race; the answer (acknowledgement or refusal) goes to the seat's own address
-   * through the outbox. A mail seen before (same Message-ID) is not read again.
+   * through the outbox. A mail seen before (same Message-ID) is not read again. `envelope`: the
+   * envelope's recipients; `sender`: its sender (MAIL FROM, '' for a null sender), when the mail
+   * came over SMTP (from IMAP, the mail's Return-Path says it).
    */
-  async receive(raw: Buffer | string, envelope: readonly string[]): Promise<Received> {
+  async receive(raw: Buffer | string, envelope: readonly string[], sender?: string): Promise<Received> {
     let mail: ParsedMail;
     try {
       mail = await simpleParser(raw);
@@ -225,7 +239,7 @@ export class MailGateway {
     if (!seat) {
       this.ignored++;
       if (await this.uncoded(mail)) return 'refused';
-      return (await this.welcome(mail)) ? 'stranger' : 'ignored';
+      return (await this.welcome(mail, sender)) ? 'stranger' : 'ignored';
     }
     const race = await this.outbox.race(seat.race);
     const s = race?.seats.find((x) => x.seat === seat.seat);
@@ -434,13 +448,25 @@ export class MailGateway {
 
   /**
    * A mail that names no seat (a newcomer writing to the race address): answered once per sender,
-   * ever, with how to join; later ones are dropped. Returns whether it was answered.
+   * ever, with how to join; later ones are dropped. Answered only at the address that sent it (its
+   * From, when the envelope's sender is that same address), never at a Reply-To, and no more than
+   * `WELCOMES_PER_HOUR` strangers an hour all together: whoever forges a sender cannot make the
+   * server mail an address of their choosing more than once, nor many addresses fast. Returns
+   * whether it was answered.
    */
-  private async welcome(mail: ParsedMail): Promise<boolean> {
-    const from = (mail.replyTo?.value[0]?.address ?? mail.from?.value[0]?.address ?? '').toLowerCase();
-    if (!from.includes('@')) return false;
+  private async welcome(mail: ParsedMail, sender: string | undefined): Promise<boolean> {
+    const from = strangerAddress(mail, sender);
+    if (!from) return false;
     const key = `stranger:${createHash('sha256').update(from).digest('hex').slice(0, 32)}`;
     if (await this.outbox.has(key)) return false;
+    if (await this.outbox.written('', this.now() - HOUR) >= WELCOMES_PER_HOUR) {
+      // Told once an hour at most, so that a flood of strangers does not flood the log too.
+      if (this.now() - this.welcomesFullSince >= HOUR) {
+        this.welcomesFullSince = this.now();
+        this.log(`mail: ${WELCOMES_PER_HOUR} strangers were answered in the last hour; more mails that name no seat are dropped unanswered until the hour has passed`);
+      }
+      return false;
+    }
     const me = `${this.addr.local}@${this.addr.domain}`;
     await this.outbox.enqueue([{
       key, race: '', seq: 0, to: from,
@@ -497,6 +523,21 @@ const answered = (mail: ParsedMail): string | null => (mail.messageId && mail.me
 function inReplyTo(mail: ParsedMail): { inReplyTo?: string } {
   const id = answered(mail);
   return id ? { inReplyTo: id } : {};
+}
+
+/**
+ * The address a stranger's mail may be answered at: its From, when it names one address and the
+ * envelope's sender (`sender` over SMTP, else the Return-Path the delivering server wrote) is
+ * unknown or that same address; none for a null sender (a bounce), and never its Reply-To, which
+ * names whomever its writer likes.
+ */
+export function strangerAddress(mail: ParsedMail, sender: string | undefined): string | null {
+  const froms = mail.from?.value.filter((v) => v.address) ?? [];
+  const from = froms.length === 1 ? froms[0]!.address!.toLowerCase() : '';
+  if (!/^[^@\s]+@[^@\s]+$/.test(from)) return null;
+  const path = mail.headers.get('return-path');
+  const envelope = sender ?? (path && typeof path === 'object' && 'value' in path ? (path as AddressObject).value[0]?.address ?? '' : undefined);
+  return envelope === undefined || envelope.toLowerCase() === from ? from : null;
 }
 
 /** The subject of an answer to a mail that named no seat: its own, quoted, as a reply. */

@@ -10,9 +10,10 @@ import fc from 'fast-check';
 import nodemailer from 'nodemailer';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
-import { MailGateway, type Received } from './gateway.js';
+import { MailGateway, WELCOMES_PER_HOUR, type Received } from './gateway.js';
+import { UNANSWERED_PER_DAY } from './outbox.js';
 import { mailDb } from './store.js';
-import { smtpSink } from './testing.js';
+import { sendMail, smtpSink } from './testing.js';
 
 const courses = shippedCourses();
 const course = (n: string) => courses.get(n);
@@ -38,7 +39,7 @@ async function setup() {
     return Math.max(0, ...rows.map((r) => r.body.length));
   };
   return {
-    id, address, subject: deal.mail.subject!, gateway, longestAnswer, logged, db,
+    id, address, subject: deal.mail.subject!, gateway, longestAnswer, logged, db, sink, clock, service,
     close: async () => {
       await gateway.stop();
       await sink.close();
@@ -142,6 +143,113 @@ test('a subject or sender of 400,000 characters, or a Message-ID of 100,000, is 
       assert.ok(a.body.length < 10_000, `${a.key}: the answer has ${a.body.length} characters`);
       assert.match(a.body, /AAAA…/, `${a.key}: the long text is quoted, cut short`);
     }
+  } finally {
+    await t.close();
+  }
+});
+
+test('a stranger is answered only at the address that sent it: never at a Reply-To naming somebody else, nor when the envelope names another sender or none (a bounce)', async () => {
+  const t = await setup();
+  try {
+    const port = t.gateway.smtpPort;
+    const hello = { to: 'race@rr.test', subject: 'Can I race?', text: 'Hello' };
+    // Over SMTP: the Reply-To names a victim; the envelope's sender is another address; a null one.
+    await sendMail(port, { ...hello, from: 'stranger@s.test', headers: { 'Reply-To': 'victim@v.test' } });
+    await sendMail(port, { ...hello, from: 'victim2@v.test', envelope: { from: 'mallory@m.test', to: 'race@rr.test' } });
+    await sendMail(port, { ...hello, from: 'victim3@v.test', envelope: { from: '', to: 'race@rr.test' } });
+    // From IMAP, the Return-Path the delivering server wrote is the envelope's sender.
+    const imap = (k: number, returnPath: string, from: string) => t.gateway.receive(`Return-Path: ${returnPath}\r\nMessage-ID: <rp${k}@s.test>\r\nFrom: ${from}\r\nReply-To: victim5@v.test\r\nTo: race@rr.test\r\nSubject: hi\r\n\r\nHello\r\n`, []);
+    assert.equal(await imap(1, '<mallory@m.test>', 'victim4@v.test'), 'ignored');
+    assert.equal(await imap(2, '<>', 'victim4@v.test'), 'ignored');
+    assert.equal(await imap(3, '<Newcomer@N.test>', 'newcomer@n.test'), 'stranger');
+    // Two addresses in From: whose would it be? None is answered.
+    assert.equal(await t.gateway.receive('Message-ID: <two@s.test>\r\nFrom: victim6@v.test, victim7@v.test\r\nTo: race@rr.test\r\nSubject: hi\r\n\r\nHello\r\n', []), 'ignored');
+    const n = t.sink.mails.length;
+    await t.gateway.pump();
+    const answered = t.sink.mails.slice(n).flatMap((c) => c.to);
+    assert.deepEqual(answered.sort(), ['newcomer@n.test', 'stranger@s.test'], 'the two who wrote from their own address, at that address');
+    assert.match(t.sink.mails.at(-1)!.mail.text ?? '', /Your mail named no seat of a race/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a seated player\'s Reply-To changes nothing: its orders, a mail without a code from its address and a forged code are each answered at the seat\'s address only', async () => {
+  const t = await setup();
+  try {
+    const port = t.gateway.smtpPort;
+    const n = t.sink.mails.length;
+    const elsewhere = { 'Reply-To': 'victim@v.test' };
+    await sendMail(port, { from: 'ava@a.test', to: t.address, subject: `Re: ${t.subject}`, text: 'random', headers: elsewhere });
+    await sendMail(port, { from: 'ava@a.test', to: 'race@rr.test', subject: 'my orders', text: 'random', headers: elsewhere });
+    await sendMail(port, { from: 'ava@a.test', to: t.address.replace(/\.[a-z0-9]+@/, '.zzzzzzzzzzzz@'), subject: 'orders', text: 'random', headers: elsewhere });
+    await t.gateway.pump();
+    const sent = t.sink.mails.slice(n);
+    assert.deepEqual(sent.map((c) => c.to), [['ava@a.test'], ['ava@a.test'], ['ava@a.test']]);
+    assert.deepEqual(sent.map((c) => (c.mail.text ?? '').split('\n')[0]!.replace(/ \(.*$|:.*$/, '')).sort(), [
+      `A mail for your seat in race ${t.id}`,
+      'Your mail "my orders" carried no seat code, so it counted for no seat',
+      'Your orders for turn 1 are in. As understood',
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+test(`strangers are answered ${WELCOMES_PER_HOUR} an hour at most, all together: the next new address in the hour gets nothing (the log says so once), and is answered when it writes again after the hour`, async () => {
+  const t = await setup();
+  try {
+    const hello = (k: number, from: string) => t.gateway.receive(`Message-ID: <hello${k}@s.test>\r\nFrom: ${from}\r\nTo: race@rr.test\r\nSubject: hi\r\n\r\nHello\r\n`, [], from);
+    for (let k = 0; k < WELCOMES_PER_HOUR; k++) {
+      assert.equal(await hello(k, `s${k}@s.test`), 'stranger', `stranger ${k}`);
+      t.clock.advance(60_000);
+    }
+    assert.equal(await hello(100, 'late@s.test'), 'ignored');
+    assert.equal(await hello(101, 'later@s.test'), 'ignored');
+    assert.deepEqual(t.logged.filter((l) => /strangers were answered in the last hour/.test(l)).length, 1);
+    // An hour after the first answer, one more may go.
+    t.clock.t += 3600_000 - WELCOMES_PER_HOUR * 60_000;
+    assert.equal(await hello(102, 'late@s.test'), 'stranger');
+    assert.equal(await hello(103, 'later@s.test'), 'ignored');
+    const n = t.sink.mails.length;
+    await t.gateway.pump();
+    assert.equal(t.sink.mails.length - n, WELCOMES_PER_HOUR + 1);
+  } finally {
+    await t.close();
+  }
+});
+
+test(`an address seated by whoever creates races, that never answers, is sent ${UNANSWERED_PER_DAY} mails in 24 hours at most: the rest are withheld (logged once), holding back nothing; once it answers with its secret, its mails go out`, async () => {
+  const t = await setup();
+  try {
+    const to = (a: string) => t.sink.mails.filter((c) => c.to.some((x) => x.toLowerCase() === a));
+    // Twelve races seat a victim (two mails each: the start and the instructions), some in another case.
+    const ids = [];
+    for (let k = 0; k < 12; k++) {
+      const r = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'V', email: k % 2 ? 'Victim@V.test' : 'victim@v.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
+      assert.ok(r.ok);
+      ids.push(r.value.id);
+    }
+    await t.gateway.pump();
+    const victim = to('victim@v.test');
+    assert.equal(victim.length, UNANSWERED_PER_DAY);
+    assert.equal(t.logged.filter((l) => /^mail: (v|V)ictim@(v|V)\.test has been sent 20 mails in 24 hours and has never answered one/.test(l)).length, 1, t.logged.join('\n'));
+    // Bob never answered either (two mails of the first race, two of each of these): twenty, the rest withheld, each race's other mails not held back.
+    assert.equal(to('bob@b.test').length, UNANSWERED_PER_DAY);
+    const withheld = await mailDb(t.db).selectFrom('mail_outbox').select('to').where('error', 'like', 'withheld:%').execute();
+    assert.deepEqual(withheld.map((w) => w.to.toLowerCase()).sort(), [...Array(6).fill('bob@b.test'), ...Array(4).fill('victim@v.test')]);
+    // The victim answers one of its mails with the secret: from then on its mails go out.
+    const deal = victim.find((c) => /Turn 1: your instructions/.test(c.mail.subject ?? ''))!;
+    await sendMail(t.gateway.smtpPort, { from: 'victim@v.test', to: deal.mail.replyTo!.value[0]!.address!, subject: `Re: ${deal.mail.subject}`, text: 'random' });
+    const more = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'V', email: 'victim@v.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
+    assert.ok(more.ok);
+    await t.gateway.pump();
+    assert.equal(to('victim@v.test').length, UNANSWERED_PER_DAY + 3, 'its answer, the start and the instructions of the new race');
+    // A day later, an address that never answered is sent mails again.
+    t.clock.advance(24 * 3600_000);
+    assert.ok((await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Bob', email: 'bob@b.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } })).ok);
+    await t.gateway.pump();
+    assert.equal(to('bob@b.test').length, UNANSWERED_PER_DAY + 2);
   } finally {
     await t.close();
   }

@@ -7,6 +7,7 @@
  * Message-ID, so the receiving side can tell.)
  */
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Transporter } from 'nodemailer';
 import {
   facingChoosable, goalLine, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
@@ -14,7 +15,7 @@ import {
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
-import type { MailDb } from './store.js';
+import type { MailDb, OutboxRow } from './store.js';
 import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
@@ -114,6 +115,14 @@ function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st
 /** No reminder sooner than this after the instructions it repeats. */
 const REMIND_AFTER = 3600_000;
 
+/**
+ * The mails sent in any 24 hours to an address that has never written to the race server with its
+ * seat's secret: whoever creates races can seat any address, and this bounds what they can make the
+ * server send it (a player who answers once is no longer counted).
+ */
+export const UNANSWERED_PER_DAY = 20;
+const DAY = 24 * 3600_000;
+
 /** After this many failed attempts a mail no longer holds back the later mails of its race. */
 const GIVE_WAY = 8;
 
@@ -148,6 +157,12 @@ export class Outbox {
     await this.o.db.insertInto('mail_outbox')
       .values(rows.map((r) => ({ key: r.key, race_id: r.race, seq: r.seq, created_at: now, to: r.to, body: JSON.stringify(r.mail), sent_at: null, claimed_until: null, attempts: 0, error: null })))
       .onConflict((oc) => oc.column('key').doNothing()).execute();
+  }
+
+  /** How many mails of a race (`''`: the answers to strangers) were written after `since`. */
+  async written(race: string, since: number): Promise<number> {
+    const row = await this.o.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('race_id', '=', race).where('created_at', '>', since).executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   /** Whether a mail with this key was ever written. */
@@ -323,6 +338,26 @@ export class Outbox {
   }
 
   /**
+   * Whether a mail is withheld: its address never wrote to the race server with its seat's secret
+   * (no answer to a mail of its was ever written, `reply:…`), and was sent `UNANSWERED_PER_DAY`
+   * mails in the last 24 hours. A withheld mail is marked sent, with why, so it holds back nothing;
+   * the first of an address's day is logged.
+   */
+  private async withhold(row: OutboxRow, m: Mail): Promise<boolean> {
+    const { db } = this.o;
+    const to = sql<string>`lower(${sql.ref('to')})`;
+    const address = row.to.toLowerCase();
+    if (await db.selectFrom('mail_outbox').select('key').where(to, '=', address).where('key', 'like', 'reply:%').executeTakeFirst()) return false;
+    const now = this.o.now();
+    const day = (withheld: boolean) => db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where(to, '=', address).where('sent_at', '>', now - DAY)
+      .where('error', withheld ? 'like' : 'is', withheld ? 'withheld:%' : null).executeTakeFirst().then((r) => Number(r?.n ?? 0));
+    if ((await day(false)) < UNANSWERED_PER_DAY) return false;
+    if (!(await day(true))) this.o.log?.(`mail: ${row.to} has been sent ${UNANSWERED_PER_DAY} mails in 24 hours and has never answered one; its mails are withheld until it does or the day has passed ("${m.subject}" the first)`);
+    await db.updateTable('mail_outbox').set({ sent_at: now, claimed_until: null, error: `withheld: ${UNANSWERED_PER_DAY} mails in 24 hours to an address that never answered` }).where('key', '=', row.key).execute();
+    return true;
+  }
+
+  /**
    * Sends what is waiting, oldest first, through the transport; returns how many were sent. Each
    * mail is claimed first, so two processes never send the same one at once, and a race's mails go
    * out in order: one that another process holds, or that failed, holds back the later ones of its
@@ -344,6 +379,7 @@ export class Outbox {
         continue;
       }
       const m: Mail = JSON.parse(row.body);
+      if (await this.withhold(row, m)) continue;
       try {
         await transport.sendMail({
           from: this.o.addressing.from, to: row.to, subject: m.subject, text: m.text, ...(m.html ? { html: m.html } : {}),

@@ -58,6 +58,8 @@ export async function migrateMail(db: MailDb): Promise<void> {
     .addColumn('error', 'text')
     .execute();
   await db.schema.createIndex('mail_outbox_unsent').ifNotExists().on('mail_outbox').columns(['sent_at', 'created_at']).execute();
+  await db.schema.createIndex('mail_outbox_race').ifNotExists().on('mail_outbox').columns(['race_id', 'created_at']).execute();
+  await db.schema.createIndex('mail_outbox_to').ifNotExists().on('mail_outbox').expression(sql`lower("to")`).execute();
   await db.schema
     .createTable('mail_cursor').ifNotExists()
     .addColumn('race_id', 'text', (c) => c.primaryKey())

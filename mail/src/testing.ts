@@ -66,7 +66,7 @@ export async function stoppableRelay(): Promise<{ port: number; mails: Caught[];
 }
 
 /** Sends a mail as a player's mail client would, to an SMTP server on loopback. */
-export async function sendMail(port: number, m: { from: string; to: string; subject: string; text: string; inReplyTo?: string; headers?: Record<string, string> }): Promise<void> {
+export async function sendMail(port: number, m: { from: string; to: string; subject: string; text: string; inReplyTo?: string; headers?: Record<string, string>; envelope?: { from: string; to: string } }): Promise<void> {
   const t = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
   try {
     await t.sendMail(m);

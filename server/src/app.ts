@@ -238,6 +238,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
   });
   app.addHook('onSend', async (req, reply) => endRefusedUpgrade(req, reply));
+  // Answers that may hold a secret (a new race's moderator key and invite tokens, a seat's hand
+  // and orders) are kept by no cache: a seat's view asked by ?token= would be kept under its URL.
+  app.addHook('onSend', async (req, reply) => {
+    const route = req.routeOptions.url ?? '';
+    if ((route === '/api/races' && req.method === 'POST') || route.startsWith('/api/races/:id/seats/')) reply.header('cache-control', 'no-store');
+  });
   // A route of the API that takes no query refuses one too (`?foo=1`), as the others refuse keys they do not know.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NoQuery };
@@ -381,7 +387,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     svc.bus.off('draft', onDraft);
     hub.close();
   });
-  api.get('/api/races/:id/stream', { websocket: true, schema: { params: IdParams, querystring: AfterQuery } }, (socket, req) => {
+  // The server holds so many streams in all (`MAX_STREAMS`): one more is refused before its upgrade.
+  const admitted = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!req.ws || hub.admit(req.raw.socket)) return;
+    return reply.code(503).header('retry-after', '5').send({ error: { field: 'streams', message: `the server holds its most streams (${hub.total}); try again shortly` } });
+  };
+  api.get('/api/races/:id/stream', { websocket: true, schema: { params: IdParams, querystring: AfterQuery }, preHandler: admitted }, (socket, req) => {
     hub.attach(socket, req.params.id, req.query.after ?? 0, req.ip);
   });
 

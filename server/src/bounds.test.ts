@@ -7,6 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COURSES_DIR } from '../../boards/src/index.js';
 import { call, dropSchema, freshDb, postgresAnswers, startServer } from './testing.js';
 
 const havePostgres = await postgresAnswers();
@@ -197,6 +200,29 @@ test('a body sent compressed (Content-Encoding gzip, deflate, br) is refused 415
     // Identity is no coding: taken.
     const res = await fetch(`${s.base}/api/races`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'identity' }, body: text });
     assert.equal(res.status, 201);
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('a body with bytes that are no UTF-8 is refused 400 naming the line and column of the first, where a course named in Latin-1 was taken as U+FFFD in silence, and nothing is made', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  try {
+    const course = JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8')) as Record<string, unknown>;
+    const text = JSON.stringify({ course, seats: [{ name: 'Ava' }, { name: 'Bob' }] }, null, 1);
+    const at = text.indexOf('"First Shift"');
+    assert.ok(at > 0, 'the course\'s name in the body');
+    const body = Buffer.concat([Buffer.from(text.slice(0, at + 6)), Buffer.from([0xe9]), Buffer.from(text.slice(at + 7))]);
+    const res = await fetch(`${s.base}/api/races`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = (await res.json()) as { error?: { field?: string; message?: string } };
+    const line = text.slice(0, at).split('\n').length, column = at - text.lastIndexOf('\n', at) + 6;
+    assert.deepEqual([res.status, answer.error], [400, { field: 'body', message: `line ${line}, column ${column}: byte 0xe9 is no UTF-8 (text written in another encoding?); expected UTF-8` }]);
+    assert.equal((await db.selectFrom('races').select('id').execute()).length, 0, 'no race made');
+    // A U+FFFD written in UTF-8 is a character like any other.
+    const taken = await fetch(`${s.base}/api/races`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text.replace('"First Shift"', '"First \uFFFD"') });
+    assert.equal(taken.status, 201);
   } finally {
     await s.close();
     await db.destroy();

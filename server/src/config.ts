@@ -23,6 +23,7 @@ export interface ServerEnv {
   readonly botNice?: number;
   readonly connectionsPerAddress?: number;
   readonly streamsPerAddress?: number;
+  readonly maxStreams?: number;
   readonly requestsPer10s?: number;
   readonly trustProxy?: AppOptions['trustProxy'];
   readonly metrics: boolean;
@@ -38,6 +39,7 @@ const NUMBERS = {
   BOT_NICE: [1, 19, 'a nice value'],
   MAX_CONNECTIONS_PER_ADDRESS: [1, 1_000_000, 'connections'],
   STREAMS_PER_ADDRESS: [1, 1_000_000, 'streams'],
+  MAX_STREAMS: [1, 1_000_000, 'streams'],
   REQUESTS_PER_10S: [1, 1_000_000, 'requests'],
 } as const;
 
@@ -96,6 +98,7 @@ export function serverEnv(env: NodeJS.ProcessEnv): EnvAnswer<ServerEnv> {
       ...(n.BOT_NICE ? { botNice: n.BOT_NICE } : {}),
       ...(n.MAX_CONNECTIONS_PER_ADDRESS ? { connectionsPerAddress: n.MAX_CONNECTIONS_PER_ADDRESS } : {}),
       ...(n.STREAMS_PER_ADDRESS ? { streamsPerAddress: n.STREAMS_PER_ADDRESS } : {}),
+      ...(n.MAX_STREAMS ? { maxStreams: n.MAX_STREAMS } : {}),
       ...(n.REQUESTS_PER_10S ? { requestsPer10s: n.REQUESTS_PER_10S } : {}),
       ...(trustProxy !== undefined ? { trustProxy } : {}),
       metrics: env.METRICS === '1',

@@ -224,8 +224,10 @@ function heldSocket() {
   const got = { seqs: [] as number[], played: [] as number[] };
   const socket = {
     readyState: 1, bufferedAmount: 0,
-    send(frame: string, done?: () => void) {
-      const f = JSON.parse(frame);
+    // As ws's: (data, callback) or (data, options, callback); data a string or its UTF-8 bytes.
+    send(frame: string | Buffer, options?: object | (() => void), callback?: () => void) {
+      const done = typeof options === 'function' ? options : callback;
+      const f = JSON.parse(String(frame));
       for (const e of Array.isArray(f) ? f : f.entries ?? []) got.seqs.push(e.seq);
       if (f.played) got.played.push(f.played.turn);
       done?.();

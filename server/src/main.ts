@@ -109,11 +109,11 @@ async function main(): Promise<void> {
       wantBots: (id: string, turn: number) => fanout?.publishBots('wanted', id, turn), tookBots: (id: string, turn: number) => fanout?.publishBots('taken', id, turn),
       sharedBots: (id: string, turn: number, b: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => fanout?.publishDecided(id, turn, b, orders),
     } : {}) });
-  const { connectionsPerAddress: perAddress, streamsPerAddress: streams, requestsPer10s: requests, trustProxy } = env;
+  const { connectionsPerAddress: perAddress, streamsPerAddress: streams, maxStreams: total, requestsPer10s: requests, trustProxy } = env;
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
     ...(perAddress ? { connections: { perAddress } } : {}),
-    ...(streams ? { stream: { perAddress: streams } } : {}),
+    ...(streams || total ? { stream: { ...(streams ? { perAddress: streams } : {}), ...(total ? { total } : {}) } } : {}),
     ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   });

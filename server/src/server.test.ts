@@ -405,3 +405,28 @@ test('a pbem race: instructions without priorities, a start per robot, five more
     await db.destroy();
   }
 });
+
+test('answers holding a secret (a new race\'s moderator key and invite tokens, a seat\'s hand and orders) say Cache-Control: no-store, so no cache keeps them, a seat view asked by ?token= under its URL included', async () => {
+  const s = await startServer((await freshDb('sqlite')).db);
+  try {
+    const res = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      fetch(s.base + path, { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const made = await res('POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 } });
+    assert.equal(made.status, 201);
+    assert.equal(made.headers.get('cache-control'), 'no-store', 'the creation');
+    const race = await made.json() as { id: string; seats: { token: string }[] };
+    const token = race.seats[0]!.token;
+    const view = await res('GET', `/api/races/${race.id}/seats/0?token=${token}`);
+    assert.equal(view.status, 200);
+    assert.equal(view.headers.get('cache-control'), 'no-store', 'the seat\'s view');
+    const you = (await view.json() as { turn: number; you: { hand: string[] } });
+    const orders = await res('PUT', `/api/races/${race.id}/seats/0/orders`, { turn: you.turn, program: you.you.hand.slice(0, 5) }, auth(token));
+    assert.equal(orders.status, 200);
+    assert.equal(orders.headers.get('cache-control'), 'no-store', 'the orders as understood');
+    const refused = await res('GET', `/api/races/${race.id}/seats/1?token=${token}`);
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('cache-control'), 'no-store', 'a refusal of a seat\'s route');
+  } finally {
+    await s.close();
+  }
+});

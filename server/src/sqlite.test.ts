@@ -21,6 +21,21 @@ test('SQLite commits to the write-ahead log without an fsync of its own (synchro
   }
 });
 
+test('closing the database asks its checkpointer to end, which it does on its own, even while it is still starting (never terminated inside a call, which aborts the process)', async () => {
+  // Closed at once: the thread is still loading and preparing its statements.
+  const early = openSqlite(tempFile());
+  early.close();
+  assert.equal(await early.ended, 0);
+  // Closed after checkpoints have run.
+  const file = tempFile();
+  const late = openSqlite(file, { checkpointMs: 5 });
+  late.prepare('create table t (x text)').run([]);
+  late.prepare('insert into t values (?)').run(['x'.repeat(100_000)]);
+  await until('a checkpoint copied the commit into the database file', () => statSync(file).size > 100_000);
+  late.close();
+  assert.equal(await late.ended, 0);
+});
+
 test('the checkpointer thread copies what was committed into the database file', async () => {
   const file = tempFile();
   const db = openSqlite(file, { checkpointMs: 20 });

@@ -42,17 +42,23 @@ export interface SqliteOptions {
 }
 
 /** Opens `file` for Kysely's SqliteDialect, with its checkpointer (none for `:memory:`). */
-export function openSqlite(file: string, o: SqliteOptions = {}): SqliteDatabase & { readonly database: Database.Database } {
+export function openSqlite(file: string, o: SqliteOptions = {}): SqliteDatabase & {
+  readonly database: Database.Database;
+  /** The checkpointer's exit code once it has ended (0 at once for `:memory:`, which has none). */
+  readonly ended: Promise<number>;
+} {
   const database = new Database(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   const memory = file === ':memory:' || file === '';
   let worker: Worker | null = null;
+  let ended: Promise<number> = Promise.resolve(0);
   if (!memory) {
     database.pragma('wal_autocheckpoint = 0');
     const w = new Worker(new URL('./sqlite-checkpointer.js', import.meta.url), { workerData: { file, everyMs: o.checkpointMs ?? 1000, walLimitBytes: o.walLimitBytes ?? 16 * 2 ** 20 } });
     worker = w;
+    ended = new Promise((resolve) => w.once('exit', resolve));
     w.on('error', (e) => console.error(`sqlite checkpointer: ${e.message}`));
     // The checkpointer found the log too long: it copies the rest while the server's statements wait.
     const hold = o.hold ?? ((work) => work());
@@ -92,9 +98,14 @@ export function openSqlite(file: string, o: SqliteOptions = {}): SqliteDatabase 
       cache.set(sql, s);
       return s;
     },
+    ended,
     close(): void {
       cache.clear();
-      if (worker) void worker.terminate();
+      if (worker) {
+        // Asked to end, not terminated (sqlite-checkpointer.ts): the process waits for it to end.
+        worker.ref();
+        worker.postMessage('close');
+      }
       worker = null;
       database.close();
     },

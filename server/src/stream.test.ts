@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Entry } from './races.js';
-import { StreamHub, type StreamSource } from './stream.js';
+import { PAGES_PER_TURN, StreamHub, type StreamSource } from './stream.js';
 import { call, freshDb, startServer, streamClient, touchRace, until, type TestServer } from './testing.js';
 
 const newRace = async (base: string) =>
@@ -290,5 +290,86 @@ test('a commit announced while a race\'s first stream client looks up where its 
     client.close();
     hub.close();
     await new Promise((r) => wss.close(r));
+  }
+});
+
+test('the server holds only so many streams in all: one more is refused 503 with Retry-After before its upgrade, and once one closes a new one is taken', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, undefined, { total: 3, perAddress: 1000 });
+  try {
+    const race = await newRace(s.base);
+    const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
+    const open = [streamClient(url), streamClient(url), streamClient(url)];
+    await Promise.all(open.map((c) => c.ready));
+    // Opens a stream: 'open', or the refusal's status, Retry-After and body.
+    const attempt = () => new Promise<{ ws: WebSocket } | { status: number; retryAfter: unknown; body: string }>((resolve, reject) => {
+      const ws = new WebSocket(url);
+      ws.once('open', () => resolve({ ws }));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d) => (body += String(d)));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body }));
+      });
+      ws.once('error', reject);
+    });
+    const fourth = await attempt();
+    assert.ok(!('ws' in fourth), 'a fourth stream was taken');
+    assert.equal(fourth.status, 503);
+    assert.equal(fourth.retryAfter, '5');
+    assert.equal(JSON.parse(fourth.body).error.field, 'streams');
+    assert.equal((await call(s.base, 'GET', '/api/health')).status, 200);
+    open[0]!.close();
+    const again = await until('a stream taken once one closed', async () => {
+      const a = await attempt();
+      return 'ws' in a ? a.ws : null;
+    });
+    again.close();
+    for (const c of open.slice(1)) c.close();
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('a backlog page is read and serialized once for all the clients catching up, and each gets the whole log once, in order', async () => {
+  const { log, add } = noteLog();
+  add(35);
+  const reads = new Map<number, number>();
+  const source: StreamSource = {
+    entries: async (_id, after, limit) => (reads.set(after, (reads.get(after) ?? 0) + 1), { ok: true, value: log.slice(after, after + limit) }),
+    lastSeq: async () => log.length,
+  };
+  const { hub, wss, client } = await hubAndClient(source);
+  const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}`;
+  // 16 streams from one address, the most it may hold.
+  const clients = [client, ...Array.from({ length: 15 }, () => streamClient(url))];
+  try {
+    await until('every client\'s backlog', () => clients.every((c) => c.seqs.length === 35));
+    for (const c of clients) assert.deepEqual(c.seqs, Array.from({ length: 35 }, (_, k) => k + 1));
+    // The full pages (10 entries each) were read once for the 16 clients.
+    assert.deepEqual([0, 10, 20].map((after) => reads.get(after)), [1, 1, 1]);
+  } finally {
+    for (const c of clients) c.close();
+    hub.close();
+    await new Promise((r) => wss.close(r));
+  }
+});
+
+test('clients catching up are sent a few backlog pages per turn of the event loop, so that other work is done between them', async () => {
+  const { log, add } = noteLog();
+  add(100);
+  const hub = new StreamHub({ entries: async (_id, after, limit) => ({ ok: true, value: log.slice(after, after + limit) }), lastSeq: async () => log.length }, { page: 10, perAddress: 1000 });
+  let sent = 0;
+  // A socket that takes every frame and never says it was written out: each client is sent one page.
+  const socket = () => ({ readyState: 1, bufferedAmount: 0, send: () => void sent++, on: () => undefined, once: () => undefined, terminate: () => undefined, close: () => undefined, ping: () => undefined });
+  try {
+    // The event loop's next turn, asked for before the clients come.
+    const next = new Promise((r) => setImmediate(r));
+    for (let k = 0; k < 40; k++) hub.attach(socket() as unknown as WebSocket, 'r', 0, `10.0.0.${k}`);
+    await next;
+    assert.ok(sent > 0 && sent <= PAGES_PER_TURN, `${sent} pages sent before the event loop's next turn`);
+    await until('a page to each client', () => sent === 40);
+  } finally {
+    hub.close();
   }
 });

@@ -14,12 +14,18 @@
  * gap) is read from the database. Every client gets every committed entry once and in order,
  * whichever process wrote it. A client that falls behind (its outgoing buffer above a bound) or stops
  * answering pings is dropped; it reconnects with `after` = the last seq it saw and misses nothing.
+ *
+ * A backlog page is read and serialized once for all the clients that want it (backlog.ts), and the
+ * clients catching up are sent a few pages per turn of the event loop: 640 clients catching up at
+ * once held up every request for seconds (docs/server.md). The server holds so many streams in all
+ * (`total`); one more is refused before its upgrade, `503` with `Retry-After` (app.ts).
  */
 import type { WebSocket } from 'ws';
 import type { Answer } from './errors.js';
 import type { Entry } from './races.js';
 import type { Draft } from './drafts.js';
 import { inSlices } from './slices.js';
+import { BacklogPages } from './backlog.js';
 
 export interface PlayedTurn {
   readonly turn: number;
@@ -47,12 +53,16 @@ export interface StreamLimits {
   readonly pingMs: number;
   /** Open streams per client address (default 16). */
   readonly perAddress: number;
+  /** Open streams in all, upgrades being made included (default 5,000). */
+  readonly total: number;
 }
 
 /** Clients pinged in one task. */
 const PING_SLICE = 200;
+/** Backlog pages sent in one turn of the event loop (the other clients catching up wait for the next). */
+export const PAGES_PER_TURN = 8;
 
-export const STREAM_DEFAULTS: StreamLimits = { page: 500, maxBuffered: 1 << 20, pingMs: 30_000, perAddress: 16 };
+export const STREAM_DEFAULTS: StreamLimits = { page: 500, maxBuffered: 1 << 20, pingMs: 30_000, perAddress: 16, total: 5000 };
 
 interface Client {
   readonly socket: WebSocket;
@@ -104,17 +114,23 @@ const READ_RETRIES = 12;
 const retryPause = (failures: number) => Math.min(100 * 2 ** (failures - 1), 5000);
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-/** Sends a frame and resolves once the socket has written it out (or is gone). */
-const sendDrained = (socket: WebSocket, frame: string) =>
+/** Sends a text frame (its UTF-8 bytes) and resolves once the socket has written it out (or is gone). */
+const sendDrained = (socket: WebSocket, frame: Buffer) =>
   new Promise<void>((resolve) => {
     if (socket.readyState !== 1) return resolve();
-    socket.send(frame, () => resolve());
+    socket.send(frame, { binary: false }, () => resolve());
   });
 
 export class StreamHub {
   private readonly races = new Map<string, RaceHub>();
   private readonly perAddress = new Map<string, number>();
+  /** Streams open or being opened (admitted), in all. */
+  private admitted = 0;
   private readonly limits: StreamLimits;
+  private readonly backlog: BacklogPages;
+  /** Backlog pages sent this turn of the event loop, and the end of the turn (when some were). */
+  private pagesSent = 0;
+  private turnEnds: Promise<void> = Promise.resolve();
   private readonly timer: ReturnType<typeof setInterval>;
   private closed = false;
   /** Played turns already built, by race and the seq of the turn's `turnEnded` entry (a rewound turn is built anew). */
@@ -122,6 +138,7 @@ export class StreamHub {
 
   constructor(private readonly source: StreamSource, limits: Partial<StreamLimits> = {}) {
     this.limits = { ...STREAM_DEFAULTS, ...limits };
+    this.backlog = new BacklogPages((id, after, limit) => source.entries(id, after, limit));
     this.timer = setInterval(() => this.ping(), this.limits.pingMs);
     this.timer.unref();
   }
@@ -166,6 +183,28 @@ export class StreamHub {
   /** Looks again at each followed race's last seq (when notifications may have been missed). */
   resync(): void {
     for (const id of this.races.keys()) this.source.lastSeq(id).then((seq) => this.committed(id, seq), () => undefined);
+  }
+
+  /**
+   * Takes a place for a stream whose upgrade is on its way over `connection` (the request's socket),
+   * held until it closes; false when the server holds its most streams (`total`).
+   */
+  admit(connection: { once(event: 'close', listener: () => void): unknown }): boolean {
+    if (this.admitted >= this.limits.total) return false;
+    this.admitted++;
+    connection.once('close', () => this.admitted--);
+    return true;
+  }
+
+  /** The most streams the server holds at once. */
+  get total(): number {
+    return this.limits.total;
+  }
+
+  /** Resolves when a client catching up may be sent its next page: at most PAGES_PER_TURN a turn of the event loop. */
+  private async turn(): Promise<void> {
+    while (this.pagesSent >= PAGES_PER_TURN) await this.turnEnds;
+    if (this.pagesSent++ === 0) this.turnEnds = new Promise((resolve) => setImmediate(() => ((this.pagesSent = 0), resolve())));
   }
 
   /** Follows race `id` on `socket` from `after`; `address` is the client's, for the per-address cap. */
@@ -215,7 +254,9 @@ export class StreamHub {
     };
     try {
       for (;;) {
-        const got = await read(() => this.source.entries(id, c.last, this.limits.page));
+        await this.turn();
+        if (c.socket.readyState !== 1) return;
+        const got = await read(() => this.backlog.page(id, c.last, this.limits.page));
         if (!got) return;
         if (!got.ok) {
           deliver(c, JSON.stringify({ error: got.refusal }), this.limits);
@@ -223,15 +264,15 @@ export class StreamHub {
           return;
         }
         const page = got.value;
-        if (page.length) {
+        if (page.count) {
           // One page at a time: the next is read once this one is written out.
-          await sendDrained(c.socket, JSON.stringify(page));
+          await sendDrained(c.socket, page.frame);
           if (c.socket.readyState !== 1) return;
-          c.last = page[page.length - 1]!.seq;
+          c.last = page.last;
         }
         // Caught up with what the race had: follow the live batches from here, unless more was
         // announced than this client has (read on) or the hub is behind it (the hub reads on).
-        if (page.length < this.limits.page && c.last >= hub.announced && c.last >= hub.sent) {
+        if (page.count < this.limits.page && c.last >= hub.announced && c.last >= hub.sent) {
           if (hub.sent < 0) {
             // The race's first live client: where its live reads begin.
             const last = await read(() => this.source.lastSeq(id));

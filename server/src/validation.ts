@@ -4,9 +4,10 @@
  * coerced, no unknown key removed, no default filled in); a refusal names the field's path
  * (`seats[0].name`, `seat`, `after`) as the readers do. JSON bodies are parsed only up to a depth.
  */
+import { isUtf8 } from 'node:buffer';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
-import { jsonTextError } from '../../boards/src/index.js';
+import { jsonTextError, notUtf8 } from '../../boards/src/index.js';
 
 /** How deep a JSON body may nest: a course file is the deepest thing sent, at 6 levels. */
 export const MAX_JSON_DEPTH = 32;
@@ -144,12 +145,13 @@ export function prototypeKey(v: unknown, path = ''): string | null {
  * JSON bodies: fastify's own parser (which refuses __proto__ and constructor keys), after a depth
  * check; a body refused for such a key is answered 422 naming it, not as JSON that does not parse.
  * A key written twice in one object is refused 422 (`body`, naming its line and column); a body
- * sent with a Content-Encoding (gzip, …) 415 (`content-encoding`).
+ * sent with a Content-Encoding (gzip, …) 415 (`content-encoding`); bytes that are no UTF-8 400
+ * (`body`, naming the line and column of the first), where they were read as U+FFFD in silence.
  */
 export function boundJsonDepth(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, bytes, done) => {
     // A compressed body would be read as text and refused as JSON that does not parse, which
     // misleads: no coding is taken (a request's body is small), so it is refused 415 by its name.
     const coding = req.headers['content-encoding']?.trim().toLowerCase();
@@ -157,15 +159,20 @@ export function boundJsonDepth(app: FastifyInstance): void {
       const e = Object.assign(new Error(`the body is sent with Content-Encoding ${JSON.stringify(coding.slice(0, 40))}; no coding is accepted: send the JSON as it is, without Content-Encoding`), { statusCode: 415, field: 'content-encoding' });
       return done(e, undefined);
     }
-    if (jsonDepth(body as string, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    const body = (bytes as Buffer).toString('utf8');
+    if (!isUtf8(bytes as Buffer)) {
+      const bad = notUtf8(bytes as Buffer, body);
+      return done(Object.assign(new Error(`line ${bad.line}, column ${bad.column}: ${bad.message}`), { statusCode: 400, field: 'body' }), undefined);
+    }
+    if (jsonDepth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
       const e = Object.assign(new Error(`the body nests deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 422, field: 'body' });
       return done(e, undefined);
     }
-    return parse(req, body as string, (error, value) => {
+    return parse(req, body, (error, value) => {
       if (error) {
         let plain: unknown;
         try {
-          plain = JSON.parse(body as string);
+          plain = JSON.parse(body);
         } catch {
           return done(error, undefined);
         }
@@ -175,7 +182,7 @@ export function boundJsonDepth(app: FastifyInstance): void {
       }
       // A key written twice in one object: JSON.parse keeps the last in silence (orders with two
       // "program"s played the second); refused as the project's one JSON reader refuses it.
-      const twice = jsonTextError(body as string, MAX_JSON_DEPTH + 1);
+      const twice = jsonTextError(body, MAX_JSON_DEPTH + 1);
       if (twice) return done(Object.assign(new Error(`line ${twice.line}, column ${twice.column}: ${twice.message}`), { statusCode: 422, field: 'body' }), undefined);
       return done(null, value);
     });

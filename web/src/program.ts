@@ -98,9 +98,15 @@ export class ProgramPanel {
    */
   update(view: SeatView, held = false): void {
     this.view = view;
+    const dealt = view.you.hand.join(' ');
+    // Orders of a later revision than any this page sent or saw, for the turn it shows: sent from
+    // another tab or device. A page showing its program as sent shows theirs instead (it would
+    // say "Sent" of orders no longer held); one with changes not sent keeps them, said changed.
+    const newer = !this.sending && view.turn === this.turn && dealt === this.dealt && (view.you.orders?.revision ?? 0) > this.revision;
+    if (newer && this.sentAt === null && this.placed.size > 0) this.sentAt = 'changed';
+    else if (newer && this.sentAt !== 'changed') held = true;
     this.revision = Math.max(this.revision, view.you.orders?.revision ?? 0);
     this.robot = view.robots[view.you.seat]!;
-    const dealt = view.you.hand.join(' ');
     if (held || view.turn !== this.turn || dealt !== this.dealt) {
       this.turn = view.turn;
       this.dealt = dealt;

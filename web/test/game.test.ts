@@ -317,6 +317,24 @@ test('orders sent meanwhile from another device refuse the page\'s Send (409 rev
   await ctx.close();
 });
 
+test('orders sent from another tab after the page\'s own replace them on the page too: it shows the program the server holds and says it was changed elsewhere, never "Sent" of orders no longer held', { skip }, async () => {
+  const { made, ctx, page } = await programmed();
+  const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
+  const placed = await program();
+  await page.tap('.program-bar .send');
+  await page.waitForSelector('.program .sent:text("Sent at")');
+  // The same seat's second tab (the web client: one revision more than it saw) sends other cards.
+  const auth = { authorization: `Bearer ${made.seats[0]!.token}` };
+  const { turn, you } = (await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, auth)).body as { turn: number; you: { hand: string[]; orders: { revision: number } } };
+  const other = you.hand.filter((c) => !placed.includes(c)).slice(0, 4).concat(placed[0]!);
+  const put = await call(server.base, 'PUT', `/api/races/${made.id}/seats/0/orders`, { turn, program: other, revision: you.orders.revision + 1 }, auth);
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  await page.waitForSelector('.program .sent:text("changed elsewhere")');
+  assert.deepEqual(await program(), other, 'the registers show the other tab\'s program');
+  assert.equal(await page.locator('.program-bar .send:not([disabled])').textContent(), 'Send again');
+  await ctx.close();
+});
+
 test('on a phone, once the replay of a turn is seen, the first card of the new hand is on the screen, under the board and above the program\'s bar, not covered', { skip }, async () => {
   const { ctx, page } = await opened(PHONE_TOUCH);
   for (let k = 0; k < 5; k++) await tapInView(page, '.hand .card');
