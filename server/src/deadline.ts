@@ -57,12 +57,18 @@ function offset(zone: string, t: number): number {
   return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(t / 1000) * 1000;
 }
 
-/** The instant at which the zone's wall clock shows this date and time. */
+/**
+ * The instant at which the zone's wall clock shows this date and time: its first coming when the
+ * clock shows it twice (summer time ends); when the clock skips it (summer time begins), the
+ * instant as reckoned before the change, which the clock shows moved on by the gap (02:30 skipped
+ * from 02:00 to 03:00 is 03:30), never an instant before the gap.
+ */
 function atWallTime(zone: string, y: number, m: number, d: number, hh: number, mm: number): number {
   const wall = Date.UTC(y, m, d, hh, mm);
-  let t = wall - offset(zone, wall);
-  t = wall - offset(zone, t); // once more, across a change of offset
-  return t;
+  const before = offset(zone, wall - 86_400_000);
+  const after = offset(zone, wall + 86_400_000);
+  const shown = [wall - before, wall - after].filter((t) => offset(zone, t) === wall - t);
+  return shown.length ? Math.min(...shown) : wall - before;
 }
 
 /** When the programming phase that starts now ends. */
