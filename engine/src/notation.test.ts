@@ -334,6 +334,18 @@ test('a hostile mail body (a megabyte of order lines or of junk, an endless line
   assert.equal(signed.ignored.length, MAX_ORDER_LINES - 1);
 });
 
+test('a line of tens of thousands of full stops or exclamation marks not at its end is read in a moment, not in time growing with its square', () => {
+  for (const line of [`${'.'.repeat(30_000)}x`, `${'!.'.repeat(15_000)}@`, `F3 F2 F B L${'!'.repeat(30_000)}:`]) {
+    const began = performance.now();
+    const p = parseOrders(line, pbem);
+    const took = performance.now() - began;
+    assert.equal(p.ok, false);
+    assert.ok(took < 1_000, `${line.slice(0, 12)}…: ${Math.round(took)} ms`);
+  }
+  // Full stops and exclamation marks that end a line are still not read.
+  assert.deepEqual(ok(parseOrders('F3 F2 F B L!.!', pbem)).program, ['F3', 'F2', 'F1', 'B', 'L']);
+});
+
 test('any text read as orders gets orders or refusals naming a line, never an exception (property)', () => {
   const lines = fc.oneof(
     fc.constantFrom('F3 F2 F B L', 'P670 P80 P440 P90 P20', '1: F2', 'Register 5 -', 'power down', 'stay down', 'turn 3', 'Fred turn 1', 're-enter facing N', 'take option',

@@ -330,7 +330,9 @@ export function orderLines(body: string, most = Infinity): Line[] {
     const t = raw.trim();
     if (/^--\s*$/.test(raw) || /^-{2,}\s*original message\s*-{2,}$/i.test(t) || /^on .+wrote:$/i.test(t) || /^sent from my /i.test(t) || /^from: .*@/i.test(t) || /^_{5,}$/.test(t)) break;
     if (!t || t.startsWith('>') || /^#(?!\d)/.test(t)) continue;
-    out.push({ n: out.length + 1, text: t.replace(/[.!]+$/, '').replace(/\s+/g, ' ') });
+    // The trailing full stops and exclamation marks, matched from the first of them only: `[.!]+$` alone
+    // is tried from each of a long run's marks in turn, in time growing with the run's square.
+    out.push({ n: out.length + 1, text: t.replace(/(?<![.!])[.!]+$/, '').replace(/\s+/g, ' ') });
   }
   return out;
 }

@@ -63,6 +63,21 @@ test('a megabyte of order lines, many lines of junk or an endless line, from the
   }
 });
 
+test('a mail from the seat with a line of fifty thousand full stops or exclamation marks not at its end is answered in a moment, not after minutes of the server\'s time', async () => {
+  const t = await setup();
+  try {
+    for (const [k, line] of [`${'.'.repeat(50_000)}x`, `${'!.'.repeat(25_000)}@`].entries()) {
+      const began = performance.now();
+      const got = await t.gateway.receive(`Message-ID: <stops${k}@a.test>\r\nFrom: ava@a.test\r\nTo: ${t.address}\r\nSubject: Re: ${t.subject}\r\n\r\n${line}\r\n`, []);
+      const took = performance.now() - began;
+      assert.equal(got, 'unreadable', `mail ${k}`);
+      assert.ok(took < 3_000, `mail ${k}: ${Math.round(took)} ms`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
 test('a turn of twenty digits, in the subject replied to or in a \"Turn N\" line, is refused and quoted back as written, not as 1e+20 or Infinity', async () => {
   const t = await setup();
   try {

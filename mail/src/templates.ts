@@ -118,7 +118,7 @@ export function followWord(text: string): boolean | null {
   for (const raw of text.split(/\r?\n/)) {
     if (/^\s*>/.test(raw)) continue;
     if (/^--\s*$/.test(raw)) break;
-    const l = raw.trim().toLowerCase().replace(/[.!]+$/, '');
+    const l = raw.trim().toLowerCase().replace(/(?<![.!])[.!]+$/, ''); // from the first mark of the run only: linear, as in the engine's orderLines
     if (/^(stop following|unfollow|do not follow|don't follow)( the race)?$/.test(l)) return false;
     if (/^(follow|keep following)( the race)?$/.test(l)) return true;
   }
