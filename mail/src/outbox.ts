@@ -126,6 +126,16 @@ const DAY = 24 * 3600_000;
 /** After this many failed attempts a mail no longer holds back the later mails of its race. */
 const GIVE_WAY = 8;
 
+/**
+ * Whether the relay refused the mail's address for good: a 5xx answer to RCPT TO (RFC 5321 4.2.1,
+ * "no such user"), which no later attempt changes. Any other failure (the relay down, busy, slow,
+ * or refusing the sender or the data) is tried again.
+ */
+const refusedForGood = (e: unknown): boolean => {
+  const x = e as { code?: unknown; command?: unknown; responseCode?: unknown };
+  return x.code === 'EENVELOPE' && x.command === 'RCPT TO' && typeof x.responseCode === 'number' && x.responseCode >= 500 && x.responseCode < 600;
+};
+
 const png = (svg: string, name: string): Attachment => ({
   filename: `${name}.png`, contentType: 'image/png', cid: `${name}@roborally`, content: Buffer.from(renderPng(svg)).toString('base64'),
 });
@@ -394,6 +404,12 @@ export class Outbox {
         await db.updateTable('mail_outbox').set({ sent_at: this.o.now(), claimed_until: null, attempts: row.attempts + 1, error: null, body: kept }).where('key', '=', row.key).execute();
         sent++;
       } catch (e) {
+        if (refusedForGood(e)) {
+          // Marked done, with why, so it holds back nothing.
+          this.o.log?.(`mail: the relay refused "${m.subject}" to ${row.to} for good: ${(e as Error).message}; not sent again`);
+          await db.updateTable('mail_outbox').set({ sent_at: this.o.now(), claimed_until: null, attempts: row.attempts + 1, error: `refused for good: ${String((e as Error).message).slice(0, 480)}` }).where('key', '=', row.key).execute();
+          continue;
+        }
         // Tried again after a pause that grows with the attempts, up to an hour.
         const pause = Math.min(3600_000, 5_000 * 2 ** row.attempts);
         this.o.log?.(`mail: the relay refused "${m.subject}" to ${row.to} (attempt ${row.attempts + 1}): ${(e as Error).message}; trying again in ${Math.round(pause / 1000)} s`);

@@ -421,6 +421,48 @@ test('a mail the relay refuses is logged with its error and sent again later', a
   }
 });
 
+test('a mail whose address the relay refuses for good (550 at RCPT TO) is logged once and not sent again; the other players\' mails go out', async () => {
+  const tried: string[] = [];
+  const got: string[] = [];
+  const relay = new SMTPServer({
+    authOptional: true, disabledCommands: ['AUTH', 'STARTTLS'], disableReverseLookup: true, logger: false,
+    onRcptTo(address, _session, done) {
+      tried.push(address.address);
+      if (address.address === 'gone@b.test') return done(Object.assign(new Error('no such user here'), { responseCode: 550 }));
+      done();
+    },
+    onData(stream, session, done) {
+      stream.resume();
+      stream.on('end', () => {
+        got.push(...session.envelope.rcptTo.map((r) => r.address));
+        done();
+      });
+    },
+  });
+  await new Promise<void>((r) => relay.listen(0, '127.0.0.1', () => r()));
+  const a = relay.server.address();
+  const t = await setup({ relay: `smtp://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}` });
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'gone@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    const refused = tried.filter((x) => x === 'gone@b.test').length;
+    assert.equal(refused, 2, 'the start and the instructions were offered once each');
+    assert.deepEqual(got, ['ava@a.test', 'ava@a.test']);
+    assert.equal(t.logged.length, 2, t.logged.join('\n'));
+    for (const l of t.logged) assert.match(l, /^mail: the relay refused ".*" to gone@b\.test for good: .*no such user here; not sent again$/);
+    const rows = await mailDb(t.db).selectFrom('mail_outbox').select(['sent_at', 'error']).where('to', '=', 'gone@b.test').execute();
+    assert.ok(rows.every((r) => r.sent_at !== null && /^refused for good: /.test(r.error ?? '')), JSON.stringify(rows));
+    // Every claim lapsed: nothing is offered to the address again.
+    await mailDb(t.db).updateTable('mail_outbox').set({ claimed_until: 0 }).execute();
+    await t.gateway.pump();
+    assert.equal(tried.filter((x) => x === 'gone@b.test').length, refused);
+  } finally {
+    await t.close();
+    await new Promise<void>((r) => relay.close(() => r()));
+  }
+});
+
 test('a relay that takes the mail\'s data and never answers is given up on after the relay timeout: the mail is logged and tried again, and the gateway stops at once', { timeout: 60_000 }, async () => {
   const hung: (() => void)[] = [];
   const relay = new SMTPServer({
