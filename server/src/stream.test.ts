@@ -208,6 +208,12 @@ const attempt = (url: string) => new Promise<{ ws: WebSocket } | { status: numbe
   ws.once('error', reject);
 });
 
+/** A stream opened, once there is room for it (tried until one is taken). */
+const taken = (url: string) => until('a stream taken once one closed', async () => {
+  const x = await attempt(url);
+  return 'ws' in x ? x.ws : null;
+});
+
 test('one address may hold only so many streams: one more is refused 429 with Retry-After before its upgrade (two at once for the last place: one taken, one refused), the same address without an upgrade says so, and once one closes a new one is taken', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db, undefined, undefined, { perAddress: 3 });
@@ -218,9 +224,9 @@ test('one address may hold only so many streams: one more is refused 429 with Re
     await Promise.all(open.map((c) => c.ready));
     assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/stream`)).status, 426, 'a place left: without an upgrade, 426');
     const [a, b] = await Promise.all([attempt(url), attempt(url)]);
-    const taken = [a, b].filter((x) => 'ws' in x);
+    const last = [a, b].flatMap((x) => ('ws' in x ? [x.ws] : []));
     const refused = [a, b].flatMap((x) => ('ws' in x ? [] : [x]));
-    assert.equal(taken.length, 1, 'one of the two took the last place');
+    assert.equal(last.length, 1, 'one of the two took the last place');
     assert.equal(refused[0]!.status, 429);
     assert.equal(refused[0]!.retryAfter, '5');
     assert.equal(JSON.parse(refused[0]!.body).error.field, 'streams');
@@ -229,12 +235,8 @@ test('one address may hold only so many streams: one more is refused 429 with Re
     assert.deepEqual([asked.status, asked.body.error.field], [429, 'streams'], 'without an upgrade: the refusal an upgrade would get');
     assert.equal((await call(s.base, 'GET', '/api/health')).status, 200);
     open[0]!.close();
-    const again = await until('a stream taken once one closed', async () => {
-      const x = await attempt(url);
-      return 'ws' in x ? x.ws : null;
-    });
-    again.close();
-    for (const x of taken) if ('ws' in x) x.ws.close();
+    (await taken(url)).close();
+    last[0]!.close();
     open[1]!.close();
   } finally {
     await s.close();
@@ -335,11 +337,7 @@ test('the server holds only so many streams in all: one more is refused 503 with
     assert.equal(JSON.parse(fourth.body).error.field, 'streams');
     assert.equal((await call(s.base, 'GET', '/api/health')).status, 200);
     open[0]!.close();
-    const again = await until('a stream taken once one closed', async () => {
-      const a = await attempt(url);
-      return 'ws' in a ? a.ws : null;
-    });
-    again.close();
+    (await taken(url)).close();
     for (const c of open.slice(1)) c.close();
   } finally {
     await s.close();
