@@ -387,13 +387,28 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     svc.bus.off('draft', onDraft);
     hub.close();
   });
-  // The server holds so many streams in all (`MAX_STREAMS`): one more is refused before its upgrade.
-  const admitted = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!req.ws || hub.admit(req.raw.socket)) return;
-    return reply.code(503).header('retry-after', '5').send({ error: { field: 'streams', message: `the server holds its most streams (${hub.total}); try again shortly` } });
+  // The server holds so many streams in all (`MAX_STREAMS`), and so many from one address
+  // (`STREAMS_PER_ADDRESS`): one more is refused before its upgrade, nothing held for it. The same
+  // address without an upgrade answers the refusal an upgrade would get now, else 426: a browser,
+  // told nothing of a refused upgrade, asks it why.
+  const refuse = (reply: FastifyReply, why: 'total' | 'address') => {
+    const { total, perAddress } = hub.most;
+    return why === 'total'
+      ? reply.code(503).header('retry-after', '5').send({ error: { field: 'streams', message: `the server holds its most streams (${total}); try again shortly` } })
+      : reply.code(429).header('retry-after', '5').send({ error: { field: 'streams', message: `this address holds its most streams (${perAddress}): close a page of a race, or try again shortly` } });
   };
-  api.get('/api/races/:id/stream', { websocket: true, schema: { params: IdParams, querystring: AfterQuery }, preHandler: admitted }, (socket, req) => {
-    hub.attach(socket, req.params.id, req.query.after ?? 0, req.ip);
+  const admitted = async (req: FastifyRequest, reply: FastifyReply) => {
+    const refused = req.ws ? hub.admit(req.raw.socket, req.ip) : null;
+    if (refused) return refuse(reply, refused);
+  };
+  api.route({
+    method: 'GET', url: '/api/races/:id/stream', schema: { hide: true, params: IdParams, querystring: AfterQuery }, preHandler: admitted,
+    handler: async (req, reply) => {
+      const refused = hub.refusal(req.ip);
+      if (refused) return refuse(reply, refused);
+      return reply.code(426).header('upgrade', 'websocket').send({ error: { field: 'stream', message: 'the stream is a WebSocket: ask with an upgrade' } });
+    },
+    wsHandler: (socket, req) => hub.attach(socket, req.params.id, req.query.after ?? 0),
   });
 
   api.get('/api', { schema: { summary: 'The server\'s name and where its API is described', response: { 200: AnyObject('about') } } }, async () => ({

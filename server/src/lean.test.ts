@@ -295,7 +295,7 @@ test('[postgres] two processes: a turn as the benchmark plays it (a person on ea
     const { id, seats } = created.value;
     const clients = procs.map((p) => {
       const c = heldSocket();
-      p.hub.attach(c.socket, id, 0, `client ${procs.indexOf(p)}`);
+      p.hub.attach(c.socket, id, 0);
       return c.got;
     });
     // Every entry committed so far, and every turn played, on both clients: nothing is left to read
@@ -385,7 +385,7 @@ test('[postgres] two processes: a commit noted while the other process reads bac
     // B keeps the race (a seat view there) and streams it to a client.
     assert.ok((await B.seat(id, 1, seats[1]!.token!)).ok);
     const client = heldSocket();
-    procs[1]!.hub.attach(client.socket, id, 0, 'client');
+    procs[1]!.hub.attach(client.socket, id, 0);
     const first = (await observer.selectFrom('races').select('last_seq').where('id', '=', id).executeTakeFirstOrThrow()).last_seq;
     await until('the client to have the race\'s first entries', () => client.got.seqs.length === first);
     const told: { seq: number; handed: boolean }[] = [];

@@ -774,10 +774,13 @@ export class RaceService {
       // another request (or process) stored meanwhile make it read and check again (`versioned`).
       const sent = await repo.turnOrders(got.value, st.turn);
       const held = revisionOf(sent.get(seat));
-      // Without a revision (mail, the moderator) the orders replace those held and keep their
-      // revision: a late request of the web client, which always sends one, is still refused.
-      const kept = revision ?? held;
-      const mine: SeatOrders & { revision?: number } = kept ? { ...orders.value.written, revision: kept } : orders.value.written;
+      // Without a revision (mail, the moderator's correction, a script) the orders replace those held
+      // as the next revision: a page of the seat sees it pass its own and shows them (changed
+      // elsewhere), and a late request of the web client, which always sends one, is still refused.
+      // The orders held sent again are a repeat: they keep their revision.
+      const at = (r: number): SeatOrders & { revision?: number } => (r ? { ...orders.value.written, revision: r } : orders.value.written);
+      const kept = revision ?? (sent.has(seat) && JSON.stringify(sent.get(seat)) === JSON.stringify(at(held)) ? held : Math.min(held + 1, MAX_INT32));
+      const mine = at(kept);
       const stored = JSON.stringify(mine);
       if (revision !== undefined && (revision < held || (revision === held && JSON.stringify(sent.get(seat)) !== stored))) {
         return no(409, 'revision', `orders of revision ${held} for turn ${st.turn} are held for this seat, sent after these (revision ${revision}): these are not stored`);

@@ -25,7 +25,7 @@ async function avaAndBob(s: TestServer) {
 }
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
-  test(`[${dialect}] orders with an older revision arriving after newer ones are refused with 409 revision, and the newer orders stay`, { skip: dialect === 'postgres' && !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' }, async () => {
+  test(`[${dialect}] orders with an older revision arriving after newer ones are refused with 409 revision, and the newer orders stay; orders without one (mail, a script) are the next revision`, { skip: dialect === 'postgres' && !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' }, async () => {
     await withServer(async (s) => {
       const { hand, seat, put, submitted } = await avaAndBob(s);
       const first = hand.slice(0, 5), second = hand.slice(4, 9);
@@ -42,15 +42,20 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal((await put({ program: second, revision: 2 })).status, 200);
       assert.equal((await put({ program: first, revision: 2 })).status, 409);
       assert.deepEqual((await seat()).you.orders?.program, second);
-      // Orders without a revision (a mail, a script) replace them and keep revision 2: a late 1 or 2 is still refused.
+      // Orders without a revision (a mail, a script) replace them as the next revision, 3 (a page
+      // that sent 2 sees them as sent after its own): a late 2 is still refused, and so is a 3 of
+      // other orders (a page that had not seen them).
       const plain = await put({ program: first });
       assert.equal(plain.status, 200, JSON.stringify(plain.body));
-      assert.equal(plain.body.orders.revision, 2);
+      assert.equal(plain.body.orders.revision, 3);
       assert.equal((await put({ program: second, revision: 2 })).status, 409);
+      assert.equal((await put({ program: second, revision: 3 })).status, 409);
       assert.deepEqual((await seat()).you.orders, { ...plain.body.orders });
+      // The same orders again without a revision (a mail processed twice) are a repeat: revision 3 stays.
+      assert.equal((await put({ program: first })).body.orders.revision, 3);
       // A later revision replaces them.
-      assert.equal((await put({ program: second, revision: 3 })).status, 200);
-      assert.deepEqual((await seat()).you.orders, { turn: 1, program: second, powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, revision: 3 });
+      assert.equal((await put({ program: second, revision: 4 })).status, 200);
+      assert.deepEqual((await seat()).you.orders, { turn: 1, program: second, powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null, choices: null, revision: 4 });
       // Not a whole number from 1 on: refused by the route's schema, naming the field.
       const bad = await put({ program: first, revision: 0 });
       assert.equal(bad.status, 422, JSON.stringify(bad.body));

@@ -50,7 +50,7 @@ function noteLog() {
 async function hubAndClient(source: StreamSource) {
   const hub = new StreamHub(source, { page: 10 });
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  wss.on('connection', (socket) => hub.attach(socket, 'r', 0, '127.0.0.1'));
+  wss.on('connection', (socket) => hub.attach(socket, 'r', 0));
   await new Promise((r) => wss.once('listening', r));
   return { hub, wss, client: streamClient(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`) };
 }
@@ -196,19 +196,48 @@ test('entries a commit of this process hands over are sent without a database re
   }
 });
 
-test('one address may hold only so many streams', async () => {
+/** Opens a stream: 'open', or the refusal's status, Retry-After and body. */
+const attempt = (url: string) => new Promise<{ ws: WebSocket } | { status: number; retryAfter: unknown; body: string }>((resolve, reject) => {
+  const ws = new WebSocket(url);
+  ws.once('open', () => resolve({ ws }));
+  ws.once('unexpected-response', (_req, res) => {
+    let body = '';
+    res.on('data', (d) => (body += String(d)));
+    res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body }));
+  });
+  ws.once('error', reject);
+});
+
+/** A stream opened, once there is room for it (tried until one is taken). */
+const taken = (url: string) => until('a stream taken once one closed', async () => {
+  const x = await attempt(url);
+  return 'ws' in x ? x.ws : null;
+});
+
+test('one address may hold only so many streams: one more is refused 429 with Retry-After before its upgrade (two at once for the last place: one taken, one refused), the same address without an upgrade says so, and once one closes a new one is taken', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db, undefined, undefined, { perAddress: 3 });
   try {
     const race = await newRace(s.base);
     const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
-    const open = [streamClient(url), streamClient(url), streamClient(url)];
+    const open = [streamClient(url), streamClient(url)];
     await Promise.all(open.map((c) => c.ready));
-    const fourth = new WebSocket(url);
-    const answer = await new Promise<string>((resolve) => fourth.on('message', (m) => resolve(String(m))));
-    assert.match(answer, /"field":"stream"/);
-    await new Promise((r) => fourth.on('close', r));
-    for (const c of open) c.close();
+    assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/stream`)).status, 426, 'a place left: without an upgrade, 426');
+    const [a, b] = await Promise.all([attempt(url), attempt(url)]);
+    const last = [a, b].flatMap((x) => ('ws' in x ? [x.ws] : []));
+    const refused = [a, b].flatMap((x) => ('ws' in x ? [] : [x]));
+    assert.equal(last.length, 1, 'one of the two took the last place');
+    assert.equal(refused[0]!.status, 429);
+    assert.equal(refused[0]!.retryAfter, '5');
+    assert.equal(JSON.parse(refused[0]!.body).error.field, 'streams');
+    assert.match(JSON.parse(refused[0]!.body).error.message, /holds its most streams \(3\)/);
+    const asked = await call(s.base, 'GET', `/api/races/${race.id}/stream`);
+    assert.deepEqual([asked.status, asked.body.error.field], [429, 'streams'], 'without an upgrade: the refusal an upgrade would get');
+    assert.equal((await call(s.base, 'GET', '/api/health')).status, 200);
+    open[0]!.close();
+    (await taken(url)).close();
+    last[0]!.close();
+    open[1]!.close();
   } finally {
     await s.close();
     await db.destroy();
@@ -240,7 +269,7 @@ test('a stream whose database reads fail for a moment keeps its client: its back
   let lastSeqFailing = 1; // and where the first live client's reads begin
   const hub = new StreamHub(source, { page: 10 });
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  wss.on('connection', (socket) => hub.attach(socket, 'r', 0, '127.0.0.1'));
+  wss.on('connection', (socket) => hub.attach(socket, 'r', 0));
   await new Promise((r) => wss.once('listening', r));
   const port = (wss.address() as { port: number }).port;
   const client = streamClient(`ws://127.0.0.1:${port}`);
@@ -301,29 +330,14 @@ test('the server holds only so many streams in all: one more is refused 503 with
     const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
     const open = [streamClient(url), streamClient(url), streamClient(url)];
     await Promise.all(open.map((c) => c.ready));
-    // Opens a stream: 'open', or the refusal's status, Retry-After and body.
-    const attempt = () => new Promise<{ ws: WebSocket } | { status: number; retryAfter: unknown; body: string }>((resolve, reject) => {
-      const ws = new WebSocket(url);
-      ws.once('open', () => resolve({ ws }));
-      ws.once('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (d) => (body += String(d)));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body }));
-      });
-      ws.once('error', reject);
-    });
-    const fourth = await attempt();
+    const fourth = await attempt(url);
     assert.ok(!('ws' in fourth), 'a fourth stream was taken');
     assert.equal(fourth.status, 503);
     assert.equal(fourth.retryAfter, '5');
     assert.equal(JSON.parse(fourth.body).error.field, 'streams');
     assert.equal((await call(s.base, 'GET', '/api/health')).status, 200);
     open[0]!.close();
-    const again = await until('a stream taken once one closed', async () => {
-      const a = await attempt();
-      return 'ws' in a ? a.ws : null;
-    });
-    again.close();
+    (await taken(url)).close();
     for (const c of open.slice(1)) c.close();
   } finally {
     await s.close();
@@ -365,7 +379,7 @@ test('clients catching up are sent a few backlog pages per turn of the event loo
   try {
     // The event loop's next turn, asked for before the clients come.
     const next = new Promise((r) => setImmediate(r));
-    for (let k = 0; k < 40; k++) hub.attach(socket() as unknown as WebSocket, 'r', 0, `10.0.0.${k}`);
+    for (let k = 0; k < 40; k++) hub.attach(socket() as unknown as WebSocket, 'r', 0);
     await next;
     assert.ok(sent > 0 && sent <= PAGES_PER_TURN, `${sent} pages sent before the event loop's next turn`);
     await until('a page to each client', () => sent === 40);

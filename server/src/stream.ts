@@ -18,7 +18,8 @@
  * A backlog page is read and serialized once for all the clients that want it (backlog.ts), and the
  * clients catching up are sent a few pages per turn of the event loop: 640 clients catching up at
  * once held up every request for seconds (docs/server.md). The server holds so many streams in all
- * (`total`); one more is refused before its upgrade, `503` with `Retry-After` (app.ts).
+ * (`total`), and so many from one address (`perAddress`); one more is refused before its upgrade,
+ * `503` or `429` with `Retry-After` (app.ts), counted as it is admitted: nothing is held for it.
  */
 import type { WebSocket } from 'ws';
 import type { Answer } from './errors.js';
@@ -186,19 +187,37 @@ export class StreamHub {
   }
 
   /**
-   * Takes a place for a stream whose upgrade is on its way over `connection` (the request's socket),
-   * held until it closes; false when the server holds its most streams (`total`).
+   * Why a stream from `address` would be refused now: the server holds its most streams (`total`),
+   * or that address its most (`perAddress`); null when it would be admitted.
    */
-  admit(connection: { once(event: 'close', listener: () => void): unknown }): boolean {
-    if (this.admitted >= this.limits.total) return false;
-    this.admitted++;
-    connection.once('close', () => this.admitted--);
-    return true;
+  refusal(address: string): 'total' | 'address' | null {
+    if (this.admitted >= this.limits.total) return 'total';
+    if ((this.perAddress.get(address) ?? 0) >= this.limits.perAddress) return 'address';
+    return null;
   }
 
-  /** The most streams the server holds at once. */
-  get total(): number {
-    return this.limits.total;
+  /**
+   * Takes a place for a stream from `address` whose upgrade is on its way over `connection` (the
+   * request's socket), held until it closes; or says why not (`refusal`). Checked and counted in
+   * one step, before the upgrade: two upgrades at once never both take the last place.
+   */
+  admit(connection: { once(event: 'close', listener: () => void): unknown }, address: string): 'total' | 'address' | null {
+    const refused = this.refusal(address);
+    if (refused) return refused;
+    this.admitted++;
+    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
+    connection.once('close', () => {
+      this.admitted--;
+      const n = this.perAddress.get(address)! - 1;
+      if (n > 0) this.perAddress.set(address, n);
+      else this.perAddress.delete(address);
+    });
+    return null;
+  }
+
+  /** The most streams the server holds at once, in all and from one address. */
+  get most(): { readonly total: number; readonly perAddress: number } {
+    return { total: this.limits.total, perAddress: this.limits.perAddress };
   }
 
   /** Resolves when a client catching up may be sent its next page: at most PAGES_PER_TURN a turn of the event loop. */
@@ -207,15 +226,8 @@ export class StreamHub {
     if (this.pagesSent++ === 0) this.turnEnds = new Promise((resolve) => setImmediate(() => ((this.pagesSent = 0), resolve())));
   }
 
-  /** Follows race `id` on `socket` from `after`; `address` is the client's, for the per-address cap. */
-  attach(socket: WebSocket, id: string, after: number, address: string): void {
-    const open = this.perAddress.get(address) ?? 0;
-    if (open >= this.limits.perAddress) {
-      socket.send(JSON.stringify({ error: { field: 'stream', message: `more than ${this.limits.perAddress} streams from one address` } }));
-      socket.close(1008, 'too many streams');
-      return;
-    }
-    this.perAddress.set(address, open + 1);
+  /** Follows race `id` on `socket` from `after` (its place taken by `admit`). */
+  attach(socket: WebSocket, id: string, after: number): void {
     let hub = this.races.get(id);
     if (!hub) {
       hub = { clients: new Set(), sent: -1, announced: 0, reading: false, fresh: [] };
@@ -226,9 +238,6 @@ export class StreamHub {
     socket.on('pong', () => (c.alive = true));
     socket.on('error', () => socket.terminate());
     socket.on('close', () => {
-      const n = (this.perAddress.get(address) ?? 1) - 1;
-      if (n > 0) this.perAddress.set(address, n);
-      else this.perAddress.delete(address);
       hub.clients.delete(c);
       if (!hub.clients.size && this.races.get(id) === hub) this.races.delete(id);
     });

@@ -138,7 +138,8 @@ function waitingFor(): string {
 function cut(): string | null {
   if (view.status === 'over') return null;
   if (!navigator.onLine) return 'offline';
-  return following && !document.body.dataset.live ? 'reconnecting…' : null;
+  if (!following || document.body.dataset.live) return null;
+  return refused ? `live updates refused: ${refused}` : 'reconnecting…';
 }
 
 /** Under this, the time left to send is told in red. */
@@ -390,6 +391,8 @@ function refreshSoon(): void {
 /** The stream's connection, once the page follows the race; the reconnection waiting, if one is. */
 let following: WebSocket | null = null;
 let retry: ReturnType<typeof setTimeout> | null = null;
+/** Why the stream's last attempt was refused before its upgrade (the server's words), while it waits to try again. */
+let refused: string | null = null;
 
 /** The race's stream, from the last seq seen; reconnects after a drop and catches up. */
 function follow(delay = 500): void {
@@ -405,6 +408,7 @@ function follow(delay = 500): void {
   let opened = false;
   ws.onopen = () => {
     opened = true;
+    refused = null;
     document.body.dataset.live = 'true';
     drawStatus();
   };
@@ -428,8 +432,32 @@ function follow(delay = 500): void {
     delete document.body.dataset.live;
     drawStatus();
     if (view.status === 'over') return;
-    retry = setTimeout(() => follow(opened ? 500 : Math.min(delay * 2, 10_000)), opened ? 500 : delay);
+    if (opened) {
+      retry = setTimeout(() => follow(), 500);
+      return;
+    }
+    // Never opened: no connection, or refused before its upgrade (too many streams from this
+    // address, or on the server), which a browser is not told: the stream's address asked without
+    // an upgrade says why and how long to wait. Each attempt waits longer, up to 10 s.
+    void whyRefused().then((why) => {
+      if (following !== ws) return;
+      refused = why?.message ?? null;
+      drawStatus();
+      retry = setTimeout(() => follow(Math.min(delay * 2, 10_000)), Math.max(delay, why?.retryMs ?? 0));
+    });
   };
+}
+
+/** Why the race's stream was refused (too many streams), or null (any other answer, or none). */
+async function whyRefused(): Promise<{ message: string; retryMs: number } | null> {
+  try {
+    const res = await fetch(`/api/races/${id}/stream`);
+    if (res.status !== 429 && res.status !== 503) return null;
+    const body = (await res.json()) as { error?: { message?: string } };
+    return { message: body.error?.message ?? `${res.status}`, retryMs: (Number(res.headers.get('retry-after')) || 0) * 1000 };
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -24,15 +24,15 @@ export let browser: Browser;
  * Starts the server and chromium before the file's tests and closes them after. The server's clock
  * stands at the browser's time, so a countdown reads true; it never moves on its own, so no deadline
  * passes during a test: turns are played when every person has sent. `rateLimit` replaces the
- * server's default request limit.
+ * server's default request limit, `stream` its streams' limits.
  */
-export function useBrowser(rateLimit?: { max: number; windowMs: number }): void {
+export function useBrowser(rateLimit?: { max: number; windowMs: number }, stream?: Parameters<typeof startServer>[3]): void {
   before(async () => {
     if (skip) return;
     mkdirSync(SHOTS, { recursive: true });
     // The pages load the bundles of what was compiled last.
     await bundle();
-    server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()), rateLimit);
+    server = await startServer((await freshDb('sqlite')).db, new TestClock(Date.now()), rateLimit, stream);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   });
   after(async () => {
