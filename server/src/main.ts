@@ -12,6 +12,7 @@ import { shippedCourses } from './courses.js';
 import { buildApp } from './app.js';
 import { migrateAtStart, openDb } from './db.js';
 import { systemClock } from './deadline.js';
+import { serialTicker } from './ticker.js';
 import { RaceService } from './races.js';
 import { postgresFanout, type Fanout } from './fanout.js';
 import { registerMetrics } from './metrics.js';
@@ -134,20 +135,7 @@ async function main(): Promise<void> {
   const mail = mailConfig ? new MailGateway({ service, db, clock: systemClock, config: mailConfig }) : null;
   await mail?.start();
   // Deadlines are in the database: whatever fell due while the server was down is played now.
-  // One check at a time: it plays one due race a turn of the event loop, so with many due at once
-  // it may outlast the interval.
-  let ticking = false;
-  const tick = async () => {
-    if (ticking) return;
-    ticking = true;
-    try {
-      await service.tick();
-    } catch (e) {
-      console.error('deadline check failed:', (e as Error).message);
-    } finally {
-      ticking = false;
-    }
-  };
+  const tick = serialTicker('deadline check', () => service.tick(), (line) => console.error(line), systemClock);
   await tick();
   // A turn whose people's orders were all in when the last process stopped (waiting for its bots) is played now.
   try {
