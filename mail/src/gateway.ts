@@ -9,7 +9,7 @@ import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { COMMENT_HINT, apiOrders, describeOrders, needsProgram, orderLines, parseOrders } from '../../engine/src/index.js';
-import type { Db, Clock, RaceService } from '../../server/src/index.js';
+import { serialTicker, type Db, type Clock, type RaceService } from '../../server/src/index.js';
 import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
 import { Outbox, notationContext, rootSeat, threadRoot, threaded } from './outbox.js';
@@ -177,7 +177,10 @@ export class MailGateway {
       this.imap = new ImapPoller(this.config.imapUrl, (raw) => this.receive(raw, []).then(() => undefined), { maxBytes: MAX_MAIL });
       this.imap.start((this.config.imapPollSeconds ?? 60) * 1000);
     }
-    this.timer = setInterval(() => void this.pump().catch((e: Error) => console.error('mail:', e.message)), this.config.pumpMs ?? 1000);
+    // A round still running (a slow relay, a database away) is not queued behind; failures are
+    // logged once, then once a minute while they last.
+    const round = serialTicker('mail round', () => this.pump(), this.log, { now: this.now });
+    this.timer = setInterval(() => void round(), this.config.pumpMs ?? 1000);
   }
 
   /** The port the SMTP listener took (when asked for port 0). */
