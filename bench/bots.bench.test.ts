@@ -28,3 +28,16 @@ test('--first refuses what is not a whole number of at least 1', () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--first: expected a whole number ≥ 1/);
 });
+
+test('--budget-ms gives the expert a time a decision besides its evaluations, and the header and its line say so', () => {
+  const r = spawnSync(process.execPath, [BENCH, '--rows', 'expert', '--courses', 'first-shift', '--rules', 'pbem', '--seeds', '1', '--workers', '1', '--budget-ms', '90'], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /expert budget 40000 evaluations and 90 ms a decision \(CPU time: the races depend on the machine's speed\)/);
+  assert.match(r.stdout, /expert \(budget 40000 evaluations and 90 ms a decision .*\): \d+ decisions/);
+});
+
+test('--budget-ms refuses what is not a whole number of at least 1', () => {
+  const r = spawnSync(process.execPath, [BENCH, '--budget-ms', '0.5'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--budget-ms: expected a whole number ≥ 1/);
+});

@@ -15,16 +15,19 @@
  *   draws of one strong (or clairvoyant) race and three greedy races, each alone, from the row's
  *   seeds, in which the one finishes in a turn before all three (no pushes, no robots' lasers);
  * - decision times: the strong bot's in the four-robot races (p99 goal ≤ 15 ms), the expert's in
- *   its races (p99 goal ≤ 100 ms, within its budget of evaluations).
+ *   its races (p99 goal ≤ 100 ms, within the budget the caller sets: evaluations, and with
+ *   `--budget-ms N` a time too, read on the clock the decisions are timed on).
  *
  *   npm run bench:bots                                       # everything, 100 seeds a row
  *   npm run bench:bots -- --seeds 10 --courses first-shift --rules classic --rows greedy,solo
  *   npm run bench:bots -- --workers 1 --budget 20000 --out results.ndjson
  *   npm run bench:bots -- --rows greedy --first 101                 # fresh seeds: 101 to 200
+ *   npm run bench:bots -- --rows expert --budget-ms 90              # the expert within 90 ms a decision
  *
  * Races are shared out among worker processes, a few seeds at a time; every race is deterministic
  * (its seed, and the expert's budget counted in evaluations), so the numbers do not depend on the
- * number of workers or the machine's load. Decisions are timed on the worker's CPU time
+ * number of workers or the machine's load; with `--budget-ms` the expert's races depend on the
+ * machine's speed (the header says so). Decisions are timed on the worker's CPU time
  * (`process.cpuUsage`: what the decision costs, not how long it waited for a core on a shared
  * machine; `--clock wall` for wall time). The load average is printed at the start and the end,
  * and with each job done (on stderr).
@@ -50,6 +53,8 @@ interface Args {
   readonly rows: readonly Kind[];
   readonly workers: number;
   readonly budget: number;
+  /** The expert's time budget a decision, in ms on the decisions' clock; null: evaluations only. */
+  readonly budgetMs: number | null;
   readonly out: string | null;
   readonly clock: 'cpu' | 'wall';
 }
@@ -60,7 +65,7 @@ function parseArgs(argv: readonly string[]): Args {
     return k >= 0 ? argv[k + 1] : undefined;
   };
   for (let k = 0; k < argv.length; k += 2)
-    if (!['--seeds', '--first', '--courses', '--rules', '--rows', '--workers', '--budget', '--out', '--clock'].includes(argv[k]!)) throw new Error(`unknown option ${argv[k]} (expected --seeds N --first N --courses a,b --rules a,b --rows ${ROWS.join(',')} --workers N --budget N --out file --clock cpu|wall)`);
+    if (!['--seeds', '--first', '--courses', '--rules', '--rows', '--workers', '--budget', '--budget-ms', '--out', '--clock'].includes(argv[k]!)) throw new Error(`unknown option ${argv[k]} (expected --seeds N --first N --courses a,b --rules a,b --rows ${ROWS.join(',')} --workers N --budget N --budget-ms N --out file --clock cpu|wall)`);
   const list = (name: string, all: readonly string[]): string[] => {
     const v = get(name);
     if (v === undefined) return all.slice();
@@ -83,10 +88,15 @@ function parseArgs(argv: readonly string[]): Args {
     rows: list('rows', ROWS) as Kind[],
     workers: whole('workers', Math.min(4, availableParallelism())),
     budget: whole('budget', DEFAULT_BUDGET.evaluations!),
+    budgetMs: get('budget-ms') === undefined ? null : whole('budget-ms', 1),
     out: get('out') ?? null,
     clock: get('clock') === undefined ? 'cpu' : (list('clock', ['cpu', 'wall'])[0] as 'cpu' | 'wall'),
   };
 }
+
+/** The expert's budget as the header and its line say it. */
+const budgetText = (a: Args): string =>
+  `${a.budget} evaluations${a.budgetMs !== null ? ` and ${a.budgetMs} ms a decision (${a.clock === 'cpu' ? 'CPU' : 'wall'} time: the races depend on the machine's speed)` : ''}`;
 
 const MAX_TURNS = 60;
 const CHUNK = 5;
@@ -101,6 +111,7 @@ interface Job {
   readonly rules: string;
   readonly seeds: readonly number[];
   readonly budget: number;
+  readonly budgetMs: number | null;
   readonly clock: 'cpu' | 'wall';
 }
 
@@ -149,11 +160,11 @@ function runJob(job: Job): JobResult {
   const races: RaceOutcome[] = [];
   const strongMs: number[] = [];
   const expertMs: number[] = [];
-  const budgets = { expert: { evaluations: job.budget } };
   const clock = job.clock === 'wall' ? () => performance.now() : () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
+  const budgets = { expert: { evaluations: job.budget, ...(job.budgetMs !== null ? { ms: job.budgetMs, now: clock } : {}) } };
   for (const seed of job.seeds) {
     if (job.kind === 'solo') {
       const r = runBotRace(setup, { levels: ['strong'], seed, maxTurns: MAX_TURNS, starts, budgets });
@@ -206,11 +217,11 @@ async function main(): Promise<void> {
     for (const rules of a.rules)
       for (const course of a.courses) {
         if (!usable(course, rules, kind === 'greedy' ? 4 : kind === 'expert' ? 2 : 1)) continue;
-        for (const s of chunks) jobs.push({ kind, course, rules, seeds: s, budget: a.budget, clock: a.clock });
+        for (const s of chunks) jobs.push({ kind, course, rules, seeds: s, budget: a.budget, budgetMs: a.budgetMs, clock: a.clock });
       }
   const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
   const started = new Date().toISOString();
-  console.log(`Bot benchmark, ${started}: ${a.courses.length} course(s) (${a.rules.join(', ')}); rows ${a.rows.join(', ')}; ${a.seeds} seeds a row (${a.first} to ${a.first + a.seeds - 1}); at most ${MAX_TURNS} turns; expert budget ${a.budget} evaluations; decisions timed on ${a.clock === 'cpu' ? 'CPU time' : 'wall time'}; ${a.workers} worker process(es) on ${availableParallelism()} core(s); node ${process.version}; load average ${load()}`);
+  console.log(`Bot benchmark, ${started}: ${a.courses.length} course(s) (${a.rules.join(', ')}); rows ${a.rows.join(', ')}; ${a.seeds} seeds a row (${a.first} to ${a.first + a.seeds - 1}); at most ${MAX_TURNS} turns; expert budget ${budgetText(a)}; decisions timed on ${a.clock === 'cpu' ? 'CPU time' : 'wall time'}; ${a.workers} worker process(es) on ${availableParallelism()} core(s); node ${process.version}; load average ${load()}`);
   if (a.out) writeFileSync(a.out, '');
   const t0 = performance.now();
   const results: JobResult[] = [];
@@ -347,7 +358,7 @@ function report(results: JobResult[], a: Args, seconds: number, started: string,
   const all = [...totals.values()].reduce((s, t) => ({ gw: s.gw + t.gw, gn: s.gn + t.gn, ew: s.ew + t.ew, en: s.en + t.en }), { gw: 0, gn: 0, ew: 0, en: 0 });
   const ms = (xs: number[]) => `${xs.length} decisions, median ${quantile(xs, 0.5).toFixed(1)} ms, p99 ${quantile(xs, 0.99).toFixed(1)} ms`;
   if (strongMs.length) console.log(`strong in the four-robot races: ${ms(strongMs)}`);
-  if (expertMs.length) console.log(`expert (budget ${a.budget} evaluations): ${ms(expertMs)}`);
+  if (expertMs.length) console.log(`expert (budget ${budgetText(a)}): ${ms(expertMs)}`);
   console.log(`orders refused by the engine: ${refused}`);
   console.log(`started ${started}, ${seconds.toFixed(0)} s; load average at the end ${loadEnd} (${availableParallelism()} cores)`);
   console.log('');

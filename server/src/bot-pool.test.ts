@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { makeSetup, type GameState, type Setup } from '../../engine/src/index.js';
 import { decideBots, entrants, startRace, type BotSeat } from '../../driver/src/index.js';
-import { BotPool } from './bot-pool.js';
+import { BotPool, DECISION_MS } from './bot-pool.js';
 import { shippedCourses } from './courses.js';
 import { RaceService } from './races.js';
 import { freshDb, TestClock, until } from './testing.js';
@@ -203,5 +203,15 @@ test("as the race service's planner, the pool starts deciding when a turn is dea
   } finally {
     await pool.close();
     await db.destroy();
+  }
+});
+
+test("the expert's time for a decision is the pool's decisionMs (90 ms by default), at most half the turn's wait", async () => {
+  const pools = [new BotPool({ size: 1, urgent: 0 }), new BotPool({ size: 1, urgent: 0, decisionMs: 500 }), new BotPool({ size: 1, urgent: 0, budgetMs: 100, decisionMs: 500 })];
+  try {
+    assert.equal(DECISION_MS, 90);
+    assert.deepEqual(pools.map((p) => p.decisionMs), [90, 500, 50]);
+  } finally {
+    for (const p of pools) await p.close();
   }
 });

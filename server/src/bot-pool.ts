@@ -40,8 +40,8 @@ export interface BotJob {
   readonly state: GameState;
   readonly bots: readonly BotSeat[];
   readonly seed: Seed;
-  /** The decision's budget in ms, for the levels that search as long as they may (expert). */
-  readonly budgetMs: number;
+  /** The time a bot that searches as long as it may (expert) has for one decision, in ms. */
+  readonly decisionMs: number;
 }
 
 export type BotAnswer = { readonly id: number; readonly ok: true; readonly turns: Record<number, BotTurn> } | { readonly id: number; readonly ok: false; readonly error: string };
@@ -51,6 +51,11 @@ export interface BotPoolOptions {
   readonly size?: number;
   /** How long the turn may wait for a decision from the moment it is taken (the turn is to be played) (10 s by default). */
   readonly budgetMs?: number;
+  /**
+   * The time a bot that searches as long as it may (expert) has for one decision (`DECISION_MS` by
+   * default; `BOT_DECISION_MS`), at most half of `budgetMs`, so that the answer is back in time.
+   */
+  readonly decisionMs?: number;
   /** After how long past its budget a thread that has not answered is replaced (30 s by default). */
   readonly hungMs?: number;
   /** The threads' nice value, 0-19 (10 by default; 0 leaves them at the server's priority; `BOT_NICE`). */
@@ -86,6 +91,12 @@ interface Thread {
 }
 
 /** The key of a turn's decision: the race, the turn, and which bots decide at which level. */
+/**
+ * The expert's time for one decision by default: its decision p99 within issue 17's 100 ms on any
+ * machine (it begins no piece of work past its budget; docs/bots.md, "The budget").
+ */
+export const DECISION_MS = 90;
+
 const keyOf = (race: string, state: GameState, bots: readonly BotSeat[]) => `${race}:${state.turn}:${bots.map((b) => `${b.seat}${b.level}`).join(',')}`;
 
 export class BotPool {
@@ -104,6 +115,8 @@ export class BotPool {
   private nextBoardId = 1;
   /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
   readonly budgetMs: number;
+  /** The expert's time for one decision (`BotPoolOptions.decisionMs`). */
+  readonly decisionMs: number;
   private readonly hungMs: number;
   private readonly queue: number;
   private readonly nice: number;
@@ -119,6 +132,7 @@ export class BotPool {
 
   constructor(o: BotPoolOptions = {}) {
     this.budgetMs = o.budgetMs ?? 10_000;
+    this.decisionMs = Math.min(o.decisionMs ?? DECISION_MS, this.budgetMs / 2);
     this.hungMs = o.hungMs ?? 30_000;
     this.queue = o.queue ?? 10_000;
     this.nice = o.nice ?? 10;
@@ -223,7 +237,7 @@ export class BotPool {
     }
     let boardId = this.boardIds.get(setup.board);
     if (boardId === undefined) this.boardIds.set(setup.board, (boardId = this.nextBoardId++));
-    const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, boardId, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed, budgetMs: this.budgetMs };
+    const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, boardId, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed, decisionMs: this.decisionMs };
     let resolve!: () => void;
     const result = new Promise<void>((r) => (resolve = r));
     const p: Pending = {

@@ -3,8 +3,8 @@
  * the driver's `decideBots`, off the server's event loop. A setup is made once per board, rule set
  * and settings it is sent, and kept for every race on them (`bot-setups.ts`; the bots' own tables
  * per board follow it).
- * A bot that searches as long as it may (expert) is given half the pool's budget, so that its
- * answer is back in time.
+ * A bot that searches as long as it may (expert) is given the pool's time for a decision
+ * (`decisionMs`, at most half the turn's wait, so that its answer is back in time).
  *
  * The thread first lowers its own priority (the pool's `nice`): on Linux each thread has a nice
  * value of its own, set through its thread id (`/proc/thread-self`). Elsewhere it runs at the
@@ -31,7 +31,7 @@ const setups = new BotSetups();
 parentPort!.on('message', (job: BotJob) => {
   let answer: BotAnswer;
   try {
-    answer = { id: job.id, ok: true, turns: decideBots(setups.setupFor(job), job.state, job.bots, job.seed, { ms: job.budgetMs / 2, now: () => performance.now() }) };
+    answer = { id: job.id, ok: true, turns: decideBots(setups.setupFor(job), job.state, job.bots, job.seed, { ms: job.decisionMs, now: () => performance.now() }) };
   } catch (e) {
     answer = { id: job.id, ok: false, error: (e as Error).message };
   }

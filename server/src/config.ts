@@ -20,6 +20,8 @@ export interface ServerEnv {
   readonly synchronousCommit?: 'off';
   readonly botWorkers?: number;
   readonly botBudgetMs?: number;
+  /** `BOT_DECISION_MS`: the time a bot that searches as long as it may (expert) has for one decision. */
+  readonly botDecisionMs?: number;
   readonly botNice?: number;
   readonly connectionsPerAddress?: number;
   readonly streamsPerAddress?: number;
@@ -36,6 +38,7 @@ const NUMBERS = {
   DB_QUERY_TIMEOUT_MS: [1, MAX_TIMER_MS, 'milliseconds, at most what a timer can wait'],
   BOT_WORKERS: [1, 256, 'threads'],
   BOT_BUDGET_MS: [1, MAX_TIMER_MS, 'milliseconds, at most what a timer can wait'],
+  BOT_DECISION_MS: [1, MAX_TIMER_MS, 'milliseconds, at most what a timer can wait'],
   BOT_NICE: [1, 19, 'a nice value'],
   MAX_CONNECTIONS_PER_ADDRESS: [1, 1_000_000, 'connections'],
   STREAMS_PER_ADDRESS: [1, 1_000_000, 'streams'],
@@ -95,6 +98,7 @@ export function serverEnv(env: NodeJS.ProcessEnv): EnvAnswer<ServerEnv> {
       ...(sync === 'off' ? { synchronousCommit: 'off' as const } : {}),
       ...(n.BOT_WORKERS ? { botWorkers: n.BOT_WORKERS } : {}),
       ...(n.BOT_BUDGET_MS ? { botBudgetMs: n.BOT_BUDGET_MS } : {}),
+      ...(n.BOT_DECISION_MS ? { botDecisionMs: n.BOT_DECISION_MS } : {}),
       ...(n.BOT_NICE ? { botNice: n.BOT_NICE } : {}),
       ...(n.MAX_CONNECTIONS_PER_ADDRESS ? { connectionsPerAddress: n.MAX_CONNECTIONS_PER_ADDRESS } : {}),
       ...(n.STREAMS_PER_ADDRESS ? { streamsPerAddress: n.STREAMS_PER_ADDRESS } : {}),

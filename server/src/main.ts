@@ -99,8 +99,8 @@ async function main(): Promise<void> {
   // (till then its holder answers 503).
   let fanout: Fanout | null = null;
   // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
-  const { botWorkers: workers, botBudgetMs: budgetMs, botNice: nice } = env;
-  const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(nice ? { nice } : {}) });
+  const { botWorkers: workers, botBudgetMs: budgetMs, botDecisionMs: decisionMs, botNice: nice } = env;
+  const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(decisionMs ? { decisionMs } : {}), ...(nice ? { nice } : {}) });
   const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq, note) => fanout?.publish(id, seq, note), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots,
     // PostgreSQL: alone while no other process is heard (fanout.ts); its own commits keep what it holds current.
     alone: dialect === 'sqlite' || (() => fanout?.alone() ?? false),
