@@ -90,13 +90,13 @@ interface Thread {
   since: number;
 }
 
-/** The key of a turn's decision: the race, the turn, and which bots decide at which level. */
 /**
  * The expert's time for one decision by default: its decision p99 within issue 17's 100 ms on any
  * machine (it begins no piece of work past its budget; docs/bots.md, "The budget").
  */
 export const DECISION_MS = 90;
 
+/** The key of a turn's decision: the race, the turn, and which bots decide at which level. */
 const keyOf = (race: string, state: GameState, bots: readonly BotSeat[]) => `${race}:${state.turn}:${bots.map((b) => `${b.seat}${b.level}`).join(',')}`;
 
 export class BotPool {
