@@ -157,3 +157,87 @@ test('a mail larger than a mail may be is marked seen without being read, and lo
     await dovecot.stop();
   }
 });
+
+/**
+ * An IMAP server holding `mails` in INBOX, as much of the protocol as ImapPoller uses (any other
+ * command answered OK). Its first FETCH of each mail's bytes goes wrong as `fault` says: the
+ * literal cut short and then nothing more (`stall`), or a byte of it every 20 ms (`trickle`: the
+ * socket is never idle for long).
+ */
+async function stallingImap(mails: { uid: number; raw: Buffer; seen: boolean }[], fault: 'stall' | 'trickle'): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const faulted = new Set<number>();
+  const server = createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+    s.write('* OK [CAPABILITY IMAP4rev1] fake ready\r\n');
+    let buf = '';
+    s.on('data', (d) => {
+      buf += d.toString('latin1');
+      for (let i = buf.indexOf('\r\n'); i >= 0; i = buf.indexOf('\r\n')) {
+        const [tag, ...words] = buf.slice(0, i).split(' ');
+        buf = buf.slice(i + 2);
+        const cmd = words.join(' ').toUpperCase();
+        const uids = (set: string) => mails.filter((m) => set.split(',').some((r) => {
+          const [a, b] = r.split(':');
+          return m.uid >= Number(a) && (b === '*' || m.uid <= Number(b ?? a));
+        }));
+        if (/^SELECT/.test(cmd)) s.write(`* ${mails.length} EXISTS\r\n* OK [UIDVALIDITY 1] ok\r\n* OK [UIDNEXT ${mails.length + 1}] ok\r\n${tag} OK [READ-WRITE] selected\r\n`);
+        else if (/^UID SEARCH/.test(cmd)) s.write(`* SEARCH ${mails.filter((m) => !m.seen).map((m) => m.uid).join(' ')}\r\n${tag} OK done\r\n`);
+        else if (/^UID FETCH .*BODY/.test(cmd)) {
+          const m = uids(words[2]!)[0]!;
+          const literal = Buffer.from(`* ${m.uid} FETCH (UID ${m.uid} BODY[] {${m.raw.length}}\r\n`, 'latin1');
+          if (!faulted.has(m.uid)) {
+            faulted.add(m.uid);
+            if (fault === 'stall') s.write(Buffer.concat([literal, m.raw.subarray(0, m.raw.length >> 1)]));
+            else {
+              s.write(literal);
+              let n = 0;
+              const t = setInterval(() => (s.destroyed || n >= m.raw.length - 1 ? (clearInterval(t), timers.delete(t)) : s.write(m.raw.subarray(n, ++n))), 20);
+              timers.add(t);
+            }
+            return;
+          }
+          s.write(Buffer.concat([literal, m.raw, Buffer.from(`)\r\n${tag} OK done\r\n`, 'latin1')]));
+        } else if (/^UID FETCH/.test(cmd)) s.write(`${uids(words[2]!).map((m) => `* ${m.uid} FETCH (UID ${m.uid} RFC822.SIZE ${m.raw.length})\r\n`).join('')}${tag} OK done\r\n`);
+        else if (/^UID STORE/.test(cmd)) {
+          for (const m of uids(words[2]!)) m.seen = true;
+          s.write(`${tag} OK done\r\n`);
+        } else if (/^LOGOUT/.test(cmd)) s.write(`* BYE\r\n${tag} OK done\r\n`, () => s.end());
+        else s.write(`${tag} OK done\r\n`);
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  return {
+    port: typeof a === 'object' && a ? a.port : 0,
+    close: () => new Promise<void>((r) => {
+      for (const t of timers) clearInterval(t);
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+  };
+}
+
+for (const fault of ['stall', 'trickle'] as const) {
+  test(`an IMAP server that ${fault === 'stall' ? 'stops answering' : 'sends a byte now and then'} in the middle of a FETCH: the look is given up after its step's time and logged, the next reads every mail once, whole`, async () => {
+    const mail = (uid: number) => ({ uid, seen: false, raw: Buffer.from(`From: ava@a.test\r\nSubject: orders\r\nMessage-ID: <m${uid}@a.test>\r\n\r\n1 2 3 4 5\r\n${'x'.repeat(400)}\r\n`, 'latin1') });
+    const mails = [mail(1), mail(2)];
+    const server = await stallingImap(mails, fault);
+    const handled: string[] = [];
+    const lines: string[] = [];
+    const poller = new ImapPoller(`imap://u:p@127.0.0.1:${server.port}/INBOX`, async (raw) => void handled.push(raw.toString('latin1')), { log: (l) => lines.push(l), stepMs: 300, firstRetryMs: 20, maxRetryMs: 80 });
+    try {
+      poller.start(10);
+      await until('both mails read and marked seen', () => mails.every((m) => m.seen) && handled.length >= 2, 10_000);
+      assert.deepEqual(handled, mails.map((m) => m.raw.toString('latin1')), 'each mail handed over once, whole');
+      assert.match(lines[0]!, /^mail: IMAP: no answer to fetching message 1 within 0\.3 s; trying again in 0\.02 s$/);
+    } finally {
+      await poller.stop();
+      await server.close();
+    }
+  });
+}
