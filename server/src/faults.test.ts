@@ -143,14 +143,19 @@ async function freezableRelay(): Promise<{ port: number; freeze(): void; deafen(
   };
 }
 
-test('a PostgreSQL that stops answering without closing its connections: requests are answered 503 within the query timeout, and served again once it answers', { skip, timeout: 60_000 }, async () => {
+/** A fresh database through a relay (`freezableRelay`), with statements given 1 s, and a server on it. */
+async function relayedServer() {
   const url = await freshUrl();
   const relay = await freezableRelay();
   const relayed = new URL(url);
   relayed.host = `127.0.0.1:${relay.port}`;
   const { db } = openDb({ url: relayed.toString(), queryTimeoutMs: 1000 });
   await migrate(db);
-  const server = await startServer(db);
+  return { url, relay, db, server: await startServer(db) };
+}
+
+test('a PostgreSQL that stops answering without closing its connections: requests are answered 503 within the query timeout, and served again once it answers', { skip, timeout: 60_000 }, async () => {
+  const { url, relay, db, server } = await relayedServer();
   try {
     const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } })).body;
     const auth = { authorization: `Bearer ${race.seats[0].token}` };
@@ -174,13 +179,7 @@ test('a PostgreSQL that stops answering without closing its connections: request
 });
 
 test('orders that PostgreSQL commits but whose answer is lost (answered 503) reach the race\'s streams once the database answers, without another change of the race', { skip, timeout: 60_000 }, async () => {
-  const url = await freshUrl();
-  const relay = await freezableRelay();
-  const relayed = new URL(url);
-  relayed.host = `127.0.0.1:${relay.port}`;
-  const { db } = openDb({ url: relayed.toString(), queryTimeoutMs: 1000 });
-  await migrate(db);
-  const server = await startServer(db);
+  const { url, relay, db, server } = await relayedServer();
   let watcher: ReturnType<typeof streamClient> | undefined;
   try {
     const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } })).body;
