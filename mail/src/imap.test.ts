@@ -61,10 +61,6 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
 });
 
 /**
- * An IMAP server that greets, accepts any LOGIN, and then drops the connection: with `reset`, by an
- * RST (the client sees ECONNRESET), else by closing it. It counts the logins.
- */
-/**
  * A throwaway IMAP server on loopback: it greets, and `answer` answers each command line (its tag
  * and words) on the socket. `close` ends every connection and the timers `answer` kept in `timers`.
  */
