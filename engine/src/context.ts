@@ -59,6 +59,9 @@ export interface Workspace {
   /** The robots that run a card this register (phases/program.ts), and their cards while they are sorted. */
   readonly moving: number[];
   moveCards: Int32Array;
+  /** The reveal: a robot's unplayed cards, the first `nunplayed` of them (turn.ts `unplayedOf`). */
+  unplayed: Int32Array;
+  nunplayed: number;
   /** Whether some robot has option memory (`opt`), as the last look for the movers found. */
   withOptions: boolean;
   /**
@@ -121,7 +124,7 @@ export interface Ctx {
 
 function newWorkspace(cells: number): Workspace {
   return {
-    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [], moveCards: new Int32Array(8), withOptions: false,
+    occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [], moveCards: new Int32Array(8), unplayed: new Int32Array(16), nunplayed: 0, withOptions: false,
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
     lit: new Int32Array(8), aim: new Int32Array(8), laserScratchClean: true, onSites: -1,
     special: [], nspecial: 0, weaponShots: [], pierced: [],

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { DECK } from './cards.js';
 import { beginTurn, fillProgram, needsProgram, playRegister, submitOrders } from './turn.js';
 import { card, must, ofType, race, turn, type Bot } from './testing.js';
+import { unplayedOf } from './robots.js';
+import type { Workspace } from './context.js';
 
 const ROW = ['. . . . . . . . . . . .'];
 const begin = (g: ReturnType<typeof race>) => must(beginTurn(g.setup, g.state));
@@ -192,6 +194,33 @@ test('unplayed cards are discarded when the registers begin', () => {
   const after = must(playRegister(g.setup, st)).state;
   assert.deepEqual(after.robots[0]!.hand, []);
   for (const c of h.slice(5)) assert.ok(after.discard.includes(c));
+});
+
+test('the reveal discards the unplayed cards in hand order, robot by robot, the program in any order of the hand', () => {
+  // 000 L85; the program taken from the middle and the end of the hand, out of hand order
+  const g = race(ROW, [{ name: 'A', x: 0, y: 0, dir: 'N' }, { name: 'B', x: 5, y: 0, dir: 'N', damage: 2 }]);
+  const { state } = begin(g);
+  const a = state.robots[0]!.hand.slice(), b = state.robots[1]!.hand.slice();
+  let st = must(submitOrders(g.setup, state, 0, { program: [a[8]!, a[1]!, a[4]!, a[6]!, a[2]!] }));
+  st = must(submitOrders(g.setup, st, 1, { program: [b[0]!, b[6]!, b[3]!, b[5]!, b[2]!] }));
+  const after = must(playRegister(g.setup, st)).state;
+  assert.deepEqual(after.discard, [a[0], a[3], a[5], a[7], b[1], b[4]]);
+});
+
+test('unplayedOf finds the hand cards in no register, in hand order, and declines what is not a 32-bit integer', () => {
+  const work = { unplayed: new Int32Array(2), nunplayed: 0 } as unknown as Workspace;
+  const found = (hand: number[], reg: number[]): number[] | null =>
+    unplayedOf(work, hand, reg) ? Array.from(work.unplayed.subarray(0, work.nunplayed)) : null;
+  assert.deepEqual(found([700, 10, 840, 490, 80, 300, 20, 660, 450], [80, 660, 10, 300, 20]), [700, 840, 490, 450]);
+  assert.deepEqual(found([10, 20], [10, 20, 30, 40, 50]), []);
+  // pbem deals an instruction more than once: a register holding it keeps every copy out of the discard
+  assert.deepEqual(found([1000, 1000, 1001, 1003], [1000, 1002, 1002, 1002, 1002]), [1001, 1003]);
+  // an empty register (0) holds no card; cards far apart in value, and the sign bit
+  assert.deepEqual(found([-2147483648, 2147483647, 1], [0, 0, 0, 0, 1]), [-2147483648, 2147483647]);
+  assert.equal(found([10, 1.5], [10, 0, 0, 0, 0]), null);
+  assert.equal(found([10, 2 ** 32 + 10], [10, 0, 0, 0, 0]), null);
+  assert.equal(found([10, 20], [10, 20.5, 0, 0, 0]), null);
+  assert.equal(found([10, 20], [10, NaN, 0, 0, 0]), null);
 });
 
 test('orders may be replaced until the registers begin', () => {

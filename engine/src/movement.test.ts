@@ -1,7 +1,8 @@
 /** Robots moving under their own power (RULES.md "Movement and pushing"; 000 L117-120, L142-144, L218-228). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { at, ofType, race, robot, turn, index } from './testing.js';
+import { at, card, ofType, race, robot, turn, index } from './testing.js';
+import { sortEight } from './phases/program.js';
 
 const FLOOR = [
   '. . . . . .',
@@ -241,6 +242,36 @@ test('the higher priority number moves first, then the lower one pushes it', () 
   const h = turn(race(['. . . . .', '. . . . .'], bots), one({ Twonky: ['F1:610'], Zoom: ['F1:650'] }));
   assert.deepEqual([at(h, 'Twonky'), at(h, 'Zoom')], [[1, 0, 'E'], [2, 0, 'W']]);
   assert.deepEqual(h.state.order, [1, 0]);
+});
+
+test('the cards run highest first with eight robots and with more, whatever the robots\' order', () => {
+  // 000 L120; eight robots (the sort without branches) and ten (the insertion sort)
+  const cards = ['F1:490', 'L:70', 'F3:840', 'R:400', 'U:10', 'B:460', 'F2:700', 'L:330', 'R:80', 'F1:650'];
+  for (const n of [8, 10]) {
+    const bots = cards.slice(0, n).map((_, k) => ({ name: `R${k}`, x: 2 * k, y: 3, dir: 'N' as const }));
+    const g = turn(race(Array(6).fill(Array(2 * n).fill('.').join(' ')), bots), one(Object.fromEntries(bots.map((b, k) => [b.name, [cards[k]!]]))));
+    const byCard = bots.map((_, k) => k).sort((a, b) => card(cards[b]!) - card(cards[a]!));
+    assert.deepEqual(g.state.order, byCard, `${n} robots`);
+    assert.deepEqual(ofType(g.events, 'revealed').map((e) => e.robot), byCard, `${n} robots`);
+  }
+});
+
+test('sortEight orders up to eight robots by card, highest first, a tie in robot order', () => {
+  let seed = 7;
+  const next = (m: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % m);
+  for (let t = 0; t < 2000; t++) {
+    const n = 2 + next(7);
+    // n of the robots 0 to 7, in robot order (as the movers are found)
+    const robots = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [next(1000), i] as const).sort((a, b) => a[0] - b[0]).slice(0, n).map(([, i]) => i).sort((a, b) => a - b);
+    // Few distinct cards: ties (a Radio Control copy runs the shooter's card) are common here.
+    const cards = robots.map(() => (next(4) ? 10 * next(6) : next(0x4000000)));
+    const order = robots.slice();
+    const scratch = new Int32Array(8);
+    cards.forEach((c, k) => (scratch[k] = c));
+    sortEight(order, scratch, n);
+    const expected = robots.map((r, k) => [r, cards[k]!] as const).sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([r]) => r);
+    assert.deepEqual(order, expected, JSON.stringify({ robots, cards }));
+  }
 });
 
 test('priority is the number alone, not the kind of card', () => {

@@ -1,6 +1,7 @@
 /** Changes to one robot that several rules share: placing, damage and locks, destruction, repair. */
 import { Floor } from './board.js';
-import type { Ctx } from './context.js';
+import type { Card } from './cards.js';
+import type { Ctx, Workspace } from './context.js';
 import type { DestroyCause, RepairCause } from './events.js';
 import { popcount } from './state.js';
 import { holds, memory as memoryOf, used } from './options/held.js';
@@ -237,4 +238,30 @@ export function discardAllDamage(ctx: Ctx, i: number): void {
     ctx.events?.push({ type: 'unlocked', robot: i, registers: freed });
   }
   clearProgram(ctx, i);
+}
+
+/**
+ * The cards of `hand` in none of the five registers `reg`, in hand order, into `work.unplayed`,
+ * their number in `work.nunplayed` (the reveal, turn.ts). Which register holds a card, if any, is
+ * random, so testing a card against each register mispredicts a branch for nearly every card; here
+ * a card meets the registers without a branch: for 32-bit integers c ^ r is 0 only when c is r,
+ * and d | -d has its sign bit set for every other d, so the AND over the five registers has it set
+ * when none holds c. False, and nothing counted, when a card or a register is not a 32-bit
+ * integer (never dealt; the caller then compares them one by one).
+ */
+export function unplayedOf(work: Workspace, hand: readonly Card[], reg: readonly Card[]): boolean {
+  const r0 = reg[0]!, r1 = reg[1]!, r2 = reg[2]!, r3 = reg[3]!, r4 = reg[4]!;
+  if ((r0 | 0) !== r0 || (r1 | 0) !== r1 || (r2 | 0) !== r2 || (r3 | 0) !== r3 || (r4 | 0) !== r4) return false;
+  if (work.unplayed.length < hand.length) work.unplayed = new Int32Array(hand.length);
+  const out = work.unplayed;
+  let n = 0;
+  for (let k = 0; k < hand.length; k++) {
+    const c = hand[k]!;
+    if ((c | 0) !== c) return false;
+    const d0 = c ^ r0, d1 = c ^ r1, d2 = c ^ r2, d3 = c ^ r3, d4 = c ^ r4;
+    out[n] = c;
+    n += ((d0 | -d0) & (d1 | -d1) & (d2 | -d2) & (d3 | -d3) & (d4 | -d4)) >>> 31;
+  }
+  work.nunplayed = n;
+  return true;
 }

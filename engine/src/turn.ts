@@ -8,7 +8,7 @@ import { Floor } from './board.js';
 import { giveBack, lendCtx, type Ctx, type Setup } from './context.js';
 import type { GameEvent } from './events.js';
 import { below } from './rng.js';
-import { destroyIfWrecked, discardAllDamage, repair } from './robots.js';
+import { destroyIfWrecked, discardAllDamage, repair, unplayedOf } from './robots.js';
 import { memory } from './options/held.js';
 import type { Reentry } from './rules/ruleset.js';
 import type { Dir } from './geometry.js';
@@ -423,15 +423,21 @@ function registerRefusal(state: GameState): Result<never> | null {
 
 /**
  * The reveal: the cards of robot r's hand that are not in its program (registers, joined cards) go
- * to the discard, in hand order. The five registers are read into locals once and each hand card
- * compared with them: marking the program in a table by card number (the round before) cost a
- * typed-array write and read per card, each with its checks.
+ * to the discard, in hand order. Which register holds a hand card, if any, is random, so a test of
+ * the card against each register mispredicts a branch for nearly every card: the cards are
+ * compared without branches where they are 32-bit integers (every dealt card is), the others
+ * (a robot with joined cards, a state holding something else) one test at a time.
  */
 function discardUnplayed(ctx: Ctx, r: RobotState): void {
   const discard = ctx.state.discard;
-  const joined = r.opt?.joined;
   const hand = r.hand;
   const reg = r.registers;
+  if (r.opt === null && reg.length === 5 && unplayedOf(ctx.work, hand, reg)) {
+    const unplayed = ctx.work.unplayed;
+    for (let k = 0, n = ctx.work.nunplayed; k < n; k++) discard.push(unplayed[k]!);
+    return;
+  }
+  const joined = r.opt?.joined;
   if (reg.length !== 5) {
     for (let k = 0; k < hand.length; k++) {
       const c = hand[k]!;

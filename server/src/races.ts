@@ -818,10 +818,11 @@ export class RaceService {
       // elsewhere), and a late request of the web client, which always sends one, is still refused.
       // The orders held sent again are a repeat: they keep their revision.
       const at = (r: number): SeatOrders & { revision?: number } => (r ? { ...orders.value.written, revision: r } : orders.value.written);
-      const kept = revision ?? (sent.has(seat) && JSON.stringify(sent.get(seat)) === JSON.stringify(at(held)) ? held : Math.min(held + 1, MAX_INT32));
+      const heldJson = sent.has(seat) ? JSON.stringify(sent.get(seat)) : undefined;
+      const kept = revision ?? (heldJson === JSON.stringify(at(held)) ? held : Math.min(held + 1, MAX_INT32));
       const mine = at(kept);
       const stored = JSON.stringify(mine);
-      if (revision !== undefined && (revision < held || (revision === held && JSON.stringify(sent.get(seat)) !== stored))) {
+      if (revision !== undefined && (revision < held || (revision === held && heldJson !== stored))) {
         return no(409, 'revision', `orders of revision ${held} for turn ${st.turn} are held for this seat, sent after these (revision ${revision}): these are not stored`);
       }
       const event: RaceEvent = who.moderatorKey !== undefined ? { type: 'corrected', seat, by: 'moderator' } : { type: 'submitted', seat };
