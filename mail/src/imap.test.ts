@@ -61,12 +61,12 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
 });
 
 /**
- * An IMAP server that greets, accepts any LOGIN, and then drops the connection: with `reset`, by an
- * RST (the client sees ECONNRESET), else by closing it. It counts the logins.
+ * A throwaway IMAP server on loopback: it greets, and `answer` answers each command line (its tag
+ * and words) on the socket. `close` ends every connection and the timers `answer` kept in `timers`.
  */
-async function droppingImap(reset: boolean): Promise<{ port: number; logins: () => number; close(): Promise<void> }> {
-  let logins = 0;
+async function imapServer(answer: (s: Socket, tag: string, words: string[], timers: Set<NodeJS.Timeout>) => void): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
   const server = createServer((s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -76,13 +76,9 @@ async function droppingImap(reset: boolean): Promise<{ port: number; logins: () 
     s.on('data', (d) => {
       buf += d.toString('latin1');
       for (let i = buf.indexOf('\r\n'); i >= 0; i = buf.indexOf('\r\n')) {
-        const [tag, cmd] = buf.slice(0, i).split(' ');
+        const [tag, ...words] = buf.slice(0, i).split(' ');
         buf = buf.slice(i + 2);
-        if (/^LOGIN$/i.test(cmd ?? '')) {
-          logins++;
-          s.write(`${tag} OK LOGIN completed\r\n`, () => (reset ? s.resetAndDestroy() : s.destroy()));
-        } else if (/^CAPABILITY$/i.test(cmd ?? '')) s.write(`* CAPABILITY IMAP4rev1\r\n${tag} OK done\r\n`);
-        else s.write(`${tag} BAD unknown\r\n`);
+        answer(s, tag!, words, timers);
       }
     });
   });
@@ -90,12 +86,28 @@ async function droppingImap(reset: boolean): Promise<{ port: number; logins: () 
   const a = server.address();
   return {
     port: typeof a === 'object' && a ? a.port : 0,
-    logins: () => logins,
     close: () => new Promise<void>((r) => {
+      for (const t of timers) clearInterval(t);
       for (const s of sockets) s.destroy();
       server.close(() => r());
     }),
   };
+}
+
+/**
+ * An IMAP server that greets, accepts any LOGIN, and then drops the connection: with `reset`, by an
+ * RST (the client sees ECONNRESET), else by closing it. It counts the logins.
+ */
+async function droppingImap(reset: boolean): Promise<{ port: number; logins: () => number; close(): Promise<void> }> {
+  let logins = 0;
+  const server = await imapServer((s, tag, [cmd]) => {
+    if (/^LOGIN$/i.test(cmd ?? '')) {
+      logins++;
+      s.write(`${tag} OK LOGIN completed\r\n`, () => (reset ? s.resetAndDestroy() : s.destroy()));
+    } else if (/^CAPABILITY$/i.test(cmd ?? '')) s.write(`* CAPABILITY IMAP4rev1\r\n${tag} OK done\r\n`);
+    else s.write(`${tag} BAD unknown\r\n`);
+  });
+  return { ...server, logins: () => logins };
 }
 
 for (const reset of [false, true]) {
@@ -157,3 +169,58 @@ test('a mail larger than a mail may be is marked seen without being read, and lo
     await dovecot.stop();
   }
 });
+
+/**
+ * An IMAP server holding `mails` in INBOX, as much of the protocol as ImapPoller uses (any other
+ * command answered OK). Its first FETCH of each mail's bytes goes wrong as `fault` says: the
+ * literal cut short and then nothing more (`stall`), or a byte of it every 20 ms (`trickle`: the
+ * socket is never idle for long).
+ */
+async function stallingImap(mails: { uid: number; raw: Buffer; seen: boolean }[], fault: 'stall' | 'trickle'): Promise<{ port: number; close(): Promise<void> }> {
+  const faulted = new Set<number>();
+  const uids = (set: string) => mails.filter((m) => set.split(',').some((r) => {
+    const [a, b] = r.split(':');
+    return m.uid >= Number(a) && (b === '*' || m.uid <= Number(b ?? a));
+  }));
+  return imapServer((s, tag, words, timers) => {
+    const cmd = words.join(' ').toUpperCase();
+    if (/^SELECT/.test(cmd)) s.write(`* ${mails.length} EXISTS\r\n* OK [UIDVALIDITY 1] ok\r\n* OK [UIDNEXT ${mails.length + 1}] ok\r\n${tag} OK [READ-WRITE] selected\r\n`);
+    else if (/^UID SEARCH/.test(cmd)) s.write(`* SEARCH ${mails.filter((m) => !m.seen).map((m) => m.uid).join(' ')}\r\n${tag} OK done\r\n`);
+    else if (/^UID FETCH .*BODY/.test(cmd)) {
+      const m = uids(words[2]!)[0]!;
+      const literal = Buffer.from(`* ${m.uid} FETCH (UID ${m.uid} BODY[] {${m.raw.length}}\r\n`, 'latin1');
+      if (faulted.has(m.uid)) return void s.write(Buffer.concat([literal, m.raw, Buffer.from(`)\r\n${tag} OK done\r\n`, 'latin1')]));
+      faulted.add(m.uid);
+      if (fault === 'stall') return void s.write(Buffer.concat([literal, m.raw.subarray(0, m.raw.length >> 1)]));
+      s.write(literal);
+      let n = 0;
+      const t = setInterval(() => (s.destroyed || n >= m.raw.length - 1 ? (clearInterval(t), timers.delete(t)) : s.write(m.raw.subarray(n, ++n))), 20);
+      timers.add(t);
+    } else if (/^UID FETCH/.test(cmd)) s.write(`${uids(words[2]!).map((m) => `* ${m.uid} FETCH (UID ${m.uid} RFC822.SIZE ${m.raw.length})\r\n`).join('')}${tag} OK done\r\n`);
+    else if (/^UID STORE/.test(cmd)) {
+      for (const m of uids(words[2]!)) m.seen = true;
+      s.write(`${tag} OK done\r\n`);
+    } else if (/^LOGOUT/.test(cmd)) s.write(`* BYE\r\n${tag} OK done\r\n`, () => s.end());
+    else s.write(`${tag} OK done\r\n`);
+  });
+}
+
+for (const fault of ['stall', 'trickle'] as const) {
+  test(`an IMAP server that ${fault === 'stall' ? 'stops answering' : 'sends a byte now and then'} in the middle of a FETCH: the look is given up after its step's time and logged, the next reads every mail once, whole`, async () => {
+    const mail = (uid: number) => ({ uid, seen: false, raw: Buffer.from(`From: ava@a.test\r\nSubject: orders\r\nMessage-ID: <m${uid}@a.test>\r\n\r\n1 2 3 4 5\r\n${'x'.repeat(400)}\r\n`, 'latin1') });
+    const mails = [mail(1), mail(2)];
+    const server = await stallingImap(mails, fault);
+    const handled: string[] = [];
+    const lines: string[] = [];
+    const poller = new ImapPoller(`imap://u:p@127.0.0.1:${server.port}/INBOX`, async (raw) => void handled.push(raw.toString('latin1')), { log: (l) => lines.push(l), stepMs: 300, firstRetryMs: 20, maxRetryMs: 80 });
+    try {
+      poller.start(10);
+      await until('both mails read and marked seen', () => mails.every((m) => m.seen) && handled.length >= 2, 10_000);
+      assert.deepEqual(handled, mails.map((m) => m.raw.toString('latin1')), 'each mail handed over once, whole');
+      assert.match(lines[0]!, /^mail: IMAP: no answer to fetching message 1 within 0\.3 s; trying again in 0\.02 s$/);
+    } finally {
+      await poller.stop();
+      await server.close();
+    }
+  });
+}

@@ -4,8 +4,8 @@
  * stays unseen and is read again at the next look). A mail larger than `maxBytes` is marked seen
  * unread.
  *
- * A fault of the mail server (refused connection, a connection dropped after login, a protocol
- * error) is never fatal: the client's `'error'` events are caught, the fault is logged, and the
+ * A fault of the mail server (refused connection, a connection dropped after login or mid-FETCH, a
+ * protocol error, or no answer: each exchange has `stepMs`) is never fatal: the client's `'error'` events are caught, the fault is logged, and the
  * next look comes after a pause that doubles with each fault in a row (from `firstRetryMs` up to
  * `maxRetryMs`), back to the usual interval after a look that works.
  */
@@ -23,6 +23,15 @@ export interface ImapPollerOptions {
    * marked seen without being fetched, and logged, so a mailbox of huge mails costs no memory.
    */
   readonly maxBytes?: number;
+  /**
+   * How long one exchange with the mail server may take (connecting, opening the mailbox, listing
+   * the unseen mails, fetching one mail, marking it seen, logging out): 60 s by default. Past it the
+   * connection is closed and the look is a fault. A server that stops answering mid-FETCH (a
+   * literal cut short) held the look until the socket had been idle for 5 minutes (imapflow's
+   * `socketTimeout`), and one sending a byte now and then held it for ever: no mail was read
+   * meanwhile, nothing was logged, and the gateway's stop waited on it.
+   */
+  readonly stepMs?: number;
 }
 
 export class ImapPoller {
@@ -95,21 +104,35 @@ export class ImapPoller {
     client.on('error', (e: Error) => {
       fault ??= e;
     });
+    const stepMs = this.options.stepMs ?? 60_000;
+    // One exchange, given up (the connection closed, what was in flight refused) once it takes longer than `stepMs`.
+    const step = <T>(what: string, work: Promise<T>): Promise<T> => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          client.close();
+          reject(new Error(`no answer to ${what} within ${stepMs / 1000} s`));
+        }, stepMs);
+      });
+      return Promise.race([work, late]).finally(() => clearTimeout(timer));
+    };
     try {
-      await client.connect();
-      const lock = await client.getMailboxLock(decodeURIComponent(u.pathname.slice(1)) || 'INBOX');
+      await step('the connection', client.connect());
+      const lock = await step('opening the mailbox', client.getMailboxLock(decodeURIComponent(u.pathname.slice(1)) || 'INBOX'));
       try {
         // The unseen mails' sizes first, then each mail's bytes one at a time: never more than one mail in memory.
         const found: { uid: number; size: number }[] = [];
-        for await (const m of client.fetch({ seen: false }, { uid: true, size: true }, { uid: true })) found.push({ uid: m.uid, size: m.size ?? 0 });
+        await step('the list of unseen mails', (async () => {
+          for await (const m of client.fetch({ seen: false }, { uid: true, size: true }, { uid: true })) found.push({ uid: m.uid, size: m.size ?? 0 });
+        })());
         const most = this.options.maxBytes ?? 1024 * 1024;
         for (const m of found) {
           if (m.size > most) {
             this.log(`mail: IMAP message ${m.uid}: ${m.size} bytes, more than the ${most} a mail may have; marked seen, not read`);
-            await client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true });
+            await step(`marking message ${m.uid} seen`, client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true }));
             continue;
           }
-          const one = await client.fetchOne(String(m.uid), { source: true }, { uid: true });
+          const one = await step(`fetching message ${m.uid}`, client.fetchOne(String(m.uid), { source: true }, { uid: true }));
           // Gone meanwhile (another client expunged it): nothing to read.
           if (!one || !one.source) continue;
           try {
@@ -119,7 +142,7 @@ export class ImapPoller {
             this.log(`mail: IMAP message ${m.uid}: ${(e as Error).message}`);
             continue;
           }
-          await client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true });
+          await step(`marking message ${m.uid} seen`, client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true }));
         }
       } finally {
         lock.release();
@@ -128,7 +151,7 @@ export class ImapPoller {
       const f = fault as Error | null;
       throw f && f !== e ? new Error(`${(e as Error).message} (${f.message})`) : e;
     } finally {
-      await client.logout().catch(() => undefined);
+      await step('the logout', client.logout()).catch(() => undefined);
       client.close();
     }
   }

@@ -113,18 +113,21 @@ test('a second server process started while the first is busy on the same Postgr
 
 /**
  * A TCP relay to the test PostgreSQL that can stop passing bytes either way, as a database that
- * freezes (or a network that drops everything) does, without closing a connection.
+ * freezes (or a network that drops everything) does, without closing a connection; or only
+ * PostgreSQL's answers (`deafen`), what is sent to it going on: a commit is made and its answer lost.
  */
-async function freezableRelay(): Promise<{ port: number; freeze(): void; thaw(): void; close(): Promise<void> }> {
+async function freezableRelay(): Promise<{ port: number; freeze(): void; deafen(): void; thaw(): void; close(): Promise<void> }> {
   const target = new URL(PG_URL);
   const pairs: [Socket, Socket][] = [];
   let frozen = false;
+  let deaf = false;
   const relay = createServer((client) => {
     const server = connect(Number(target.port || 5432), target.hostname);
     pairs.push([client, server]);
     client.pipe(server);
     server.pipe(client);
     if (frozen) (client.pause(), server.pause());
+    if (deaf) server.pause();
     const end = () => (client.destroy(), server.destroy());
     client.on('error', end).on('close', end);
     server.on('error', end).on('close', end);
@@ -134,19 +137,25 @@ async function freezableRelay(): Promise<{ port: number; freeze(): void; thaw():
   return {
     port: typeof addr === 'object' && addr ? addr.port : 0,
     freeze: () => ((frozen = true), pairs.forEach(([a, b]) => (a.pause(), b.pause()))),
-    thaw: () => ((frozen = false), pairs.forEach(([a, b]) => (a.resume(), b.resume()))),
+    deafen: () => ((deaf = true), pairs.forEach(([, b]) => b.pause())),
+    thaw: () => ((frozen = deaf = false), pairs.forEach(([a, b]) => (a.resume(), b.resume()))),
     close: () => (pairs.forEach(([a, b]) => (a.destroy(), b.destroy())), new Promise((r) => relay.close(() => r()))),
   };
 }
 
-test('a PostgreSQL that stops answering without closing its connections: requests are answered 503 within the query timeout, and served again once it answers', { skip, timeout: 60_000 }, async () => {
+/** A fresh database through a relay (`freezableRelay`), with statements given 1 s, and a server on it. */
+async function relayedServer() {
   const url = await freshUrl();
   const relay = await freezableRelay();
   const relayed = new URL(url);
   relayed.host = `127.0.0.1:${relay.port}`;
   const { db } = openDb({ url: relayed.toString(), queryTimeoutMs: 1000 });
   await migrate(db);
-  const server = await startServer(db);
+  return { url, relay, db, server: await startServer(db) };
+}
+
+test('a PostgreSQL that stops answering without closing its connections: requests are answered 503 within the query timeout, and served again once it answers', { skip, timeout: 60_000 }, async () => {
+  const { url, relay, db, server } = await relayedServer();
   try {
     const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } })).body;
     const auth = { authorization: `Bearer ${race.seats[0].token}` };
@@ -162,6 +171,32 @@ test('a PostgreSQL that stops answering without closing its connections: request
     await until('orders taken once the database answers again', async () => (await orders()).status === 200, 20_000);
   } finally {
     // Its connections closed first, so that nothing waits on a frozen one.
+    await relay.close();
+    await server.close();
+    await db.destroy().catch(() => undefined);
+    await dropSchema(url);
+  }
+});
+
+test('orders that PostgreSQL commits but whose answer is lost (answered 503) reach the race\'s streams once the database answers, without another change of the race', { skip, timeout: 60_000 }, async () => {
+  const { url, relay, db, server } = await relayedServer();
+  let watcher: ReturnType<typeof streamClient> | undefined;
+  try {
+    const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } })).body;
+    const auth = { authorization: `Bearer ${race.seats[0].token}` };
+    const view = (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body;
+    watcher = streamClient(`${server.base.replace('http', 'ws')}/api/races/${race.id}/stream?after=0`);
+    await until('the stream to have the race so far', () => watcher!.seqs.length >= view.lastSeq, 10_000);
+    relay.deafen();
+    const answered = await call(server.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, view.you.openRegisters.length) }, auth);
+    assert.equal(answered.status, 503, JSON.stringify(answered.body));
+    relay.thaw();
+    // The orders are in the database, though answered 503: the seat is told so, and so are the streams.
+    await until('the seat view to show the orders in', async () => (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body.seats?.[0]?.submitted === true, 20_000);
+    await until('the stream to carry the orders\' entry', () => watcher!.types.includes('submitted'), 20_000);
+    assert.deepEqual(watcher.seqs, Array.from({ length: watcher.seqs.length }, (_, k) => k + 1), 'each entry once, in order');
+  } finally {
+    watcher?.close();
     await relay.close();
     await server.close();
     await db.destroy().catch(() => undefined);

@@ -230,6 +230,9 @@ function noteOf(version: number, entries: readonly Omit<Entry, 'seq'>[], change:
 /** What `versioned` gives when another change of the race came first: nothing of the work was kept. */
 const STALE = Symbol('stale');
 
+/** Reads of a race's last seq after a commit in doubt, before it is given up (`inDoubt`: pauses of up to 5 s, about 5 minutes). */
+const DOUBT_TRIES = 64;
+
 /** Whether every person whose robot plays cards this turn has sent orders. */
 const allIn = (seats: readonly Pick<SeatRow, 'seat' | 'kind'>[], st: GameState, sent: ReadonlyMap<number, unknown>): boolean =>
   seats.every((s) => s.kind === 'bot' || sent.has(s.seat) || !needsProgram(st, s.seat));
@@ -331,9 +334,45 @@ export class RaceService {
 
   /** The repository's versioned commit, then the announcement of what it committed. */
   private async commit(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change): Promise<number | null> {
-    const last = await this.repo.commitChange(race, entries, change);
+    const last = await this.commitOrDoubt(race, entries, change);
     if (last !== null && entries.length) this.announce(race.id, last, withSeqs(entries, last), undefined, noteOf(race.version + 1, entries, change));
     return last;
+  }
+
+  /**
+   * The repository's versioned commit. One that fails other than by another change coming first
+   * may have committed all the same: the connection was lost after its commit went out (PostgreSQL
+   * restarting, a network cut, a statement timeout while PostgreSQL's answer is on its way), and
+   * the request is answered 503 with the change in the database, announced to no stream and no
+   * other process. `inDoubt` looks once the database answers.
+   */
+  private async commitOrDoubt(race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change): Promise<number | null> {
+    try {
+      return await this.repo.commitChange(race, entries, change);
+    } catch (e) {
+      if (!(e instanceof StaleChange)) this.inDoubt(race.id, race.last_seq);
+      throw e;
+    }
+  }
+
+  /**
+   * A commit of race `id` after `before` whose outcome is unknown (`commitOrDoubt`): the race's last
+   * seq is read, again with a growing pause while the database is away (for about 5 minutes), and
+   * when the race went past `before` it is announced (without its entries: the streams and the other
+   * processes read them). Before 2026-11-30 such a commit stayed unannounced until the race's next
+   * one: a seat's orders taken in the database but answered 503 were shown to nobody, nor was a turn
+   * played by such a commit, for as long as the race then waited (its deadline).
+   */
+  private inDoubt(id: string, before: number): void {
+    void (async () => {
+      for (let tries = 1; tries <= DOUBT_TRIES; tries++) {
+        await new Promise<void>((resolve) => setTimeout(resolve, Math.min(100 * 2 ** (tries - 1), 5000)).unref());
+        const last = await this.repo.lastSeq(id).catch(() => null);
+        if (last === null) continue;
+        if (last > before) this.announce(id, last);
+        return;
+      }
+    })();
   }
 
   /**
@@ -368,7 +407,7 @@ export class RaceService {
     let committed = false;
     const run = (repo: RaceRepository) => work(repo, async (race, entries, change, play) => {
       committed = true;
-      const last = await this.repo.commitChange(race, entries, change);
+      const last = await this.commitOrDoubt(race, entries, change);
       if (last === null) throw new StaleChange();
       if (entries.length) {
         const stored = withSeqs(entries, last);

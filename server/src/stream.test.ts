@@ -387,3 +387,41 @@ test('clients catching up are sent a few backlog pages per turn of the event loo
     hub.close();
   }
 });
+
+test('with the database away, the stream reads of many clients catching up are logged as one failure and one recovery, not a line each time each client tries again', { timeout: 30_000 }, async (t) => {
+  const { log, add } = noteLog();
+  add(30);
+  let down = true;
+  let failed = 0;
+  const source: StreamSource = {
+    entries: async (_id, after, limit) => {
+      if (down) {
+        failed++;
+        throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      }
+      return { ok: true, value: log.slice(after, after + limit) };
+    },
+    lastSeq: async () => log.length,
+  };
+  const lines: string[] = [];
+  t.mock.method(console, 'error', (line: string) => void lines.push(line));
+  const hub = new StreamHub(source, { page: 10 });
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  wss.on('connection', (socket) => hub.attach(socket, 'r', 0));
+  await new Promise((r) => wss.once('listening', r));
+  const port = (wss.address() as { port: number }).port;
+  const clients = Array.from({ length: 20 }, () => streamClient(`ws://127.0.0.1:${port}`));
+  try {
+    // Each client has tried three times or more.
+    await until('the clients\' reads to fail again and again', () => failed >= 60, 20_000);
+    down = false;
+    await until('every client to have the log', () => clients.every((c) => c.seqs.length === 30), 20_000);
+    assert.equal(lines.length, 2, lines.join('\n'));
+    assert.equal(lines[0], 'reading a stream failed: race r: connect ECONNREFUSED 127.0.0.1:5432');
+    assert.match(lines[1]!, /^reading a stream works again after \d+ failed tries$/);
+  } finally {
+    for (const c of clients) c.close();
+    hub.close();
+    await new Promise((r) => wss.close(r));
+  }
+});

@@ -27,6 +27,9 @@ import type { Entry } from './races.js';
 import type { Draft } from './drafts.js';
 import { inSlices } from './slices.js';
 import { BacklogPages } from './backlog.js';
+import { databaseUnavailable } from './db.js';
+import { systemClock } from './deadline.js';
+import { quietFailures } from './ticker.js';
 
 export interface PlayedTurn {
   readonly turn: number;
@@ -134,6 +137,12 @@ export class StreamHub {
   private turnEnds: Promise<void> = Promise.resolve();
   private readonly timer: ReturnType<typeof setInterval>;
   private closed = false;
+  /**
+   * The failed reads of every stream, told without flooding the log (ticker.ts `quietFailures`).
+   * Before 2026-11-30 each failure of each client's read was a line: with the database away, every
+   * client catching up logged about ten, and each race followed live one every few hundred ms.
+   */
+  private readonly readFailures = quietFailures('reading a stream', (line) => console.error(line), systemClock);
   /** Played turns already built, by race and the seq of the turn's `turnEnded` entry (a rewound turn is built anew). */
   private readonly playedCache = new Map<string, Promise<PlayedTurn | null>>();
 
@@ -252,10 +261,12 @@ export class StreamHub {
     const read = async <T>(what: () => Promise<T>): Promise<T | undefined> => {
       for (let failures = 1; ; failures++) {
         try {
-          return await what();
+          const got = await what();
+          this.readFailures.worked();
+          return got;
         } catch (e) {
           if (failures > READ_RETRIES || c.socket.readyState !== 1) throw e;
-          console.error(`stream of race ${id}: ${(e as Error).message}; reading again`);
+          this.readFailures.failed(`race ${id}: ${(e as Error).message}`);
           await pause(retryPause(failures));
           if (c.socket.readyState !== 1) return undefined;
         }
@@ -321,6 +332,7 @@ export class StreamHub {
         trimFresh(hub);
         const got: Answer<readonly Entry[]> = hub.fresh.length ? { ok: true, value: hub.fresh.splice(0, this.limits.page) } : await this.source.entries(id, hub.sent, this.limits.page);
         if (!got.ok || !got.value.length) break;
+        this.readFailures.worked();
         // Entries are committed in seq order per race (the version check serialises commits), so
         // what is read after `sent` follows on without a hole; a hole would be read again.
         const batch: Entry[] = [];
@@ -351,7 +363,7 @@ export class StreamHub {
         }
       }
     } catch (e) {
-      console.error(`stream of race ${id}: ${(e as Error).message}`);
+      this.readFailures.failed(`race ${id}: ${(e as Error).message}`);
       failed = true;
     } finally {
       hub.reading = false;
@@ -377,7 +389,8 @@ export class StreamHub {
   }
 
   private lost(c: Client, e: unknown): void {
-    console.error(`stream: ${(e as Error).message}`);
+    if (databaseUnavailable(e)) this.readFailures.failed(`a client dropped: ${(e as Error).message}`);
+    else console.error(`stream: ${(e as Error).message}`);
     c.socket.terminate();
   }
 

@@ -12,6 +12,7 @@ import { ReplayPlayer } from './replay.js';
 import { robotsFromView, type Robot } from './steps.js';
 import { drawLegend, robotIcon as seatIcon, ordersPlayed, programming, seatsTable, teamsOf } from './seats-view.js';
 import { robotPicker } from './robot-picker.js';
+import { FIRST_BACKOFF_MS, nextBackoff, reconnectDelay } from './reconnect.js';
 
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const params = new URLSearchParams(location.search);
@@ -394,8 +395,11 @@ let retry: ReturnType<typeof setTimeout> | null = null;
 /** Why the stream's last attempt was refused before its upgrade (the server's words), while it waits to try again. */
 let refused: string | null = null;
 
-/** The race's stream, from the last seq seen; reconnects after a drop and catches up. */
-function follow(delay = 500): void {
+/**
+ * The race's stream, from the last seq seen; reconnects after a drop and catches up, after a wait
+ * drawn at random within `backoff` (web/src/reconnect.ts), longer after each try that did not open.
+ */
+function follow(backoff = FIRST_BACKOFF_MS): void {
   if (retry) clearTimeout(retry);
   retry = null;
   // One stream at a time: one still trying (opened offline) is let go.
@@ -433,17 +437,17 @@ function follow(delay = 500): void {
     drawStatus();
     if (view.status === 'over') return;
     if (opened) {
-      retry = setTimeout(() => follow(), 500);
+      retry = setTimeout(() => follow(), reconnectDelay(FIRST_BACKOFF_MS, 0, Math.random));
       return;
     }
     // Never opened: no connection, or refused before its upgrade (too many streams from this
     // address, or on the server), which a browser is not told: the stream's address asked without
-    // an upgrade says why and how long to wait. Each attempt waits longer, up to 10 s.
+    // an upgrade says why and how long to wait. Each attempt may wait longer, up to 10 s.
     void whyRefused().then((why) => {
       if (following !== ws) return;
       refused = why?.message ?? null;
       drawStatus();
-      retry = setTimeout(() => follow(Math.min(delay * 2, 10_000)), Math.max(delay, why?.retryMs ?? 0));
+      retry = setTimeout(() => follow(nextBackoff(backoff)), reconnectDelay(backoff, why?.retryMs ?? 0, Math.random));
     });
   };
 }
