@@ -277,6 +277,11 @@ export class RaceService {
   private readonly planner: BotPlanner;
   private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
+  /**
+   * Races with a commit in doubt (`inDoubt`): the lowest last seq one of them was read at, and how
+   * many there were. One look a race, however many of its requests failed so during an outage.
+   */
+  private readonly doubted = new Map<string, { before: number; count: number }>();
   private readonly auth: Auth;
   private readonly setups: RaceSetups;
   private readonly reads: ReadModels;
@@ -364,13 +369,30 @@ export class RaceService {
    * played by such a commit, for as long as the race then waited (its deadline).
    */
   private inDoubt(id: string, before: number): void {
+    const looking = this.doubted.get(id);
+    if (looking) {
+      looking.before = Math.min(looking.before, before);
+      looking.count++;
+      return;
+    }
+    const doubt = { before, count: 1 };
+    this.doubted.set(id, doubt);
     void (async () => {
-      for (let tries = 1; tries <= DOUBT_TRIES; tries++) {
-        await new Promise<void>((resolve) => setTimeout(resolve, Math.min(100 * 2 ** (tries - 1), 5000)).unref());
-        const last = await this.repo.lastSeq(id).catch(() => null);
-        if (last === null) continue;
-        if (last > before) this.announce(id, last);
-        return;
+      try {
+        for (let tries = 1; tries <= DOUBT_TRIES; tries++) {
+          await new Promise<void>((resolve) => setTimeout(resolve, Math.min(100 * 2 ** (tries - 1), 5000)).unref());
+          const count = doubt.count;
+          const last = await this.repo.lastSeq(id).catch(() => null);
+          if (last === null) continue;
+          if (last > doubt.before) {
+            this.announce(id, last);
+            doubt.before = last;
+          }
+          // Another commit fell in doubt while this read was on its way: read once more for it.
+          if (doubt.count === count) return;
+        }
+      } finally {
+        this.doubted.delete(id);
       }
     })();
   }
