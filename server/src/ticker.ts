@@ -1,9 +1,10 @@
 /**
- * The deadline check's loop step: one check at a time (a check plays one due race a turn of the
- * event loop, so with many due at once it may outlast the interval), and its failures reported
- * without flooding the log: while the database is down the check fails on every tick (twice a
- * second), so they are reported by `quietFailures`: the first failure logged, then at most one line
- * a minute while they go on, and a line when a check succeeds again (the streams' reads too).
+ * Work repeated on a timer, and its failures told without flooding the log. `serialTicker`: one
+ * run at a time (the deadline check plays one due race a turn of the event loop, and the mail
+ * gateway's round waits on its relay, so either may outlast the interval). `quietFailures`: while
+ * the database is down such work fails on every tick (the deadline check twice a second, each
+ * stream's reads), so the first failure is logged, then at most one line a minute while they go
+ * on, and a line when the work succeeds again.
  */
 import type { Clock } from './deadline.js';
 
