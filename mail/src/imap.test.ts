@@ -180,6 +180,38 @@ test('of a mail larger than a mail may be, the header and text alone are read (o
   }
 });
 
+test('mails that cannot be handled while the database is away are left unseen and logged once, then once a minute, and once when they are handled again; not a line a mail a look', { skip: missing ?? false }, async () => {
+  const dovecot = await startDovecot();
+  const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  const clock = new TestClock();
+  const lines: string[] = [];
+  const read: string[] = [];
+  let away = true;
+  const poller = new ImapPoller(dovecot.url, async (raw) => {
+    if (away) throw new Error('Connection terminated unexpectedly');
+    read.push(/^Subject: (.*)$/m.exec(raw.toString('latin1'))?.[1] ?? '?');
+  }, { log: (l) => lines.push(l), clock });
+  try {
+    await client.connect();
+    for (const n of [1, 2, 3]) await client.append('INBOX', `From: ava@a.test\r\nSubject: m${n}\r\nMessage-ID: <m${n}@test>\r\n\r\nrandom\r\n`);
+    for (let look = 0; look < 5; look++) await poller.poll();
+    assert.deepEqual(lines, ['mail: IMAP: handling the mails failed: message 1: Connection terminated unexpectedly (and 2 more); left unseen, read again at the next look']);
+    clock.t += 60_000;
+    await poller.poll();
+    assert.equal(lines.length, 2);
+    assert.match(lines[1]!, /^mail: IMAP: handling the mails failed \(6 tries in a row\): message 1: /);
+    away = false;
+    await poller.poll();
+    assert.deepEqual(lines.slice(2), ['mail: IMAP: handling the mails works again after 6 failed tries']);
+    assert.deepEqual(read, ['m1', 'm2', 'm3']);
+    assert.equal(poller.faults, 0, 'the mail server never failed');
+  } finally {
+    await poller.stop();
+    await client.logout().catch(() => undefined);
+    await dovecot.stop();
+  }
+});
+
 test('a wrong password and a missing mailbox are logged with the step that failed and the server\'s own words', { skip: missing ?? false }, async () => {
   const dovecot = await startDovecot();
   const lines: string[] = [];

@@ -11,6 +11,7 @@
  * `maxRetryMs`), back to the usual interval after a look that works.
  */
 import { ImapFlow, type MessageStructureObject } from 'imapflow';
+import { quietFailures, systemClock, type Clock } from '../../server/src/index.js';
 
 export interface ImapPollerOptions {
   /** Where faults are written (console.error by default). */
@@ -36,6 +37,8 @@ export interface ImapPollerOptions {
    * meanwhile, nothing was logged, and the gateway's stop waited on it.
    */
   readonly stepMs?: number;
+  /** The clock the failures to handle a mail are logged by (once, then once a minute). */
+  readonly clock?: Clock;
 }
 
 export class ImapPoller {
@@ -44,6 +47,13 @@ export class ImapPoller {
   private stopped = false;
   private readonly url: URL;
   private readonly log: (line: string) => void;
+  /**
+   * Looks in which a mail could not be handled (the database away, say): the first logged, then
+   * one line a minute while they go on, and one when a look handles every mail again. Each mail
+   * was logged at each look: 13 mails left unseen while the database was away for a minute, with
+   * looks every 2 s, made 325 lines.
+   */
+  private readonly handling: ReturnType<typeof quietFailures>;
   /** Faults in a row (0 after a look that worked). */
   faultsInRow = 0;
   /** Looks that ended in a fault, since the start. */
@@ -53,6 +63,7 @@ export class ImapPoller {
     this.url = new URL(url);
     if (this.url.protocol !== 'imap:' && this.url.protocol !== 'imaps:') throw new Error(`MAIL_IMAP_URL: expected imap://user:password@host:port/MAILBOX or imaps://…, found ${this.url.protocol}`);
     this.log = options.log ?? ((line) => console.error(line));
+    this.handling = quietFailures('mail: IMAP: handling the mails', this.log, options.clock ?? systemClock);
   }
 
   /** Looks now, then every `everyMs`, or sooner after a fault (with backoff). */
@@ -137,6 +148,7 @@ export class ImapPoller {
           for await (const m of client.fetch({ seen: false }, { uid: true, size: true }, { uid: true })) found.push({ uid: m.uid, size: m.size ?? 0 });
         })());
         const most = this.options.maxBytes ?? 1024 * 1024;
+        const unhandled: string[] = [];
         for (const m of found) {
           let raw: Buffer | null;
           if (m.size > most) {
@@ -157,11 +169,13 @@ export class ImapPoller {
             await this.handle(raw);
           } catch (e) {
             // Left unseen, to be read again at the next look; the others are read now.
-            this.log(`mail: IMAP message ${m.uid}: ${(e as Error).message}`);
+            unhandled.push(`message ${m.uid}: ${(e as Error).message}`);
             continue;
           }
           await step(`marking message ${m.uid} seen`, client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true }));
         }
+        if (unhandled.length) this.handling.failed(`${unhandled[0]}${unhandled.length > 1 ? ` (and ${unhandled.length - 1} more)` : ''}; left unseen, read again at the next look`);
+        else this.handling.worked();
       } finally {
         lock.release();
       }
