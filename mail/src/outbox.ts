@@ -136,8 +136,13 @@ const refusedForGood = (e: unknown): boolean => {
   return x.code === 'EENVELOPE' && x.command === 'RCPT TO' && typeof x.responseCode === 'number' && x.responseCode >= 500 && x.responseCode < 600;
 };
 
-const png = (svg: string, name: string): Attachment => ({
-  filename: `${name}.png`, contentType: 'image/png', cid: `${name}@roborally`, content: Buffer.from(renderPng(svg)).toString('base64'),
+/**
+ * A picture for a mail's HTML, under a Content-ID of its own (`cid`, RFC 2045 7: world-unique). A
+ * turn's was `turn-N@roborally` in every race, and the same in a turn's first report and its
+ * corrected one, two different pictures in one thread.
+ */
+const png = (svg: string, name: string, cid: string): Attachment => ({
+  filename: `${name}.png`, contentType: 'image/png', cid, content: Buffer.from(renderPng(svg)).toString('base64'),
 });
 
 export class Outbox {
@@ -235,7 +240,7 @@ export class Outbox {
     if (e.kind === 'race' && e.event.type === 'raceCreated') {
       const turn1 = await this.o.service.playedTurn(race.id, 1);
       const start = turn1.ok ? turn1.value.before : st;
-      const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`);
+      const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`, `course.${race.id}@${domain}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
       const teams = Object.entries(race.setup.settings.teams ?? {});
       /** The robots as the player of seats `viewers` may know them at the start: team, bot, and handicaps (004 L174), options as Secret Options lets it see them. */
@@ -275,7 +280,7 @@ export class Outbox {
       // A turn the moderator took back and that was played again: its report says it replaces the first.
       const all = await this.o.service.entries(race.id, 0);
       const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
-      const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
+      const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`, `turn-${turn}.${race.id}.${e.seq}@${domain}`);
       // The eliminated get the report of the turn they went out in, then no more unless they asked.
       const news = (s: RaceMail['seats'][number]) => ({
         gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
