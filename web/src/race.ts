@@ -376,6 +376,10 @@ async function refresh(fresh = false): Promise<void> {
     // scrolled down past it, so it is brought back into view (the board stays, sticky).
     const top = byId('report').getBoundingClientRect().top;
     if (matchMedia('(min-width: 900px)').matches && top < 0) window.scrollBy({ top: top - 8 });
+    // On a phone whose board scrolls with the page (a short screen, app.css), Send left the board
+    // above the screen: the page goes back up to it, so the replay plays where you look.
+    const floor = document.querySelector<HTMLElement>('.floor')!;
+    if (getComputedStyle(floor).position === 'static' && floor.getBoundingClientRect().top < 0) window.scrollTo({ top: 0 });
     await replay.enqueue(newTurns);
   }
 }

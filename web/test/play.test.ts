@@ -391,3 +391,25 @@ test('[phone] the Robots table gives each robot\'s name one line beside its robo
     await ctx.close();
   }
 });
+
+test('a person whose robot is out of lives is told so where the program was: out of the race, nothing more to program (not "not on the floor this turn")', { skip }, async () => {
+  const { id, links } = await race([{ name: 'Ava', lives: 1 }, { name: 'Bob' }, { name: 'Clank', bot: 'greedy' }]);
+  const token = (k: number) => new URL(links[k]!, server.base).searchParams.get('token')!;
+  const hand = async (k: number) => (await call(server.base, 'GET', `/api/races/${id}/seats/${k}?token=${token(k)}`)).body.you.hand as string[];
+  // Facing south from the start (10,10), a Move 2 or 3 drives Ava off the floor in register 1: her one life.
+  const ava = await hand(0), move = ava.find((c) => /^F[23]:/.test(c))!;
+  assert.ok(move, `seed 11 deals Ava a Move 2 or 3 (${ava})`);
+  const orders = (k: number, cards: string[], more = {}) => call(server.base, 'PUT', `/api/races/${id}/seats/${k}/orders?token=${token(k)}`, { turn: 1, program: cards.slice(0, 5), ...more });
+  assert.equal((await orders(0, [move, ...ava.filter((c) => c !== move)], { facing: 'S' })).status, 200);
+  assert.equal((await orders(1, await hand(1))).status, 200);
+  const ctx = await browser.newContext(PHONE);
+  try {
+    const page = await open(ctx, links[0]!);
+    await page.waitForSelector('#program h2:text("turn 2")');
+    // Before, "Ava is not on the floor this turn.", as for a robot that re-enters next turn.
+    assert.match((await page.textContent('#program .note'))!, /^Ava is out of the race \(no lives left\): nothing more to program/);
+    await page.screenshot({ path: `${SHOTS}out-of-lives-phone.png` });
+  } finally {
+    await ctx.close();
+  }
+});
