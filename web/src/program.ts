@@ -52,6 +52,11 @@ export interface ProgramOptions {
   readonly drafted?: (turn: number, filled: number) => void;
   /** Draws the time left to send into the element beside Send (and keeps it counting down). */
   readonly clock?: (el: HTMLElement) => void;
+  /**
+   * Where the tab keeps the program not yet sent (a key of its session storage): a page reloaded,
+   * or a phone's tab discarded in the background and opened again, finds it as it was left.
+   */
+  readonly keep?: string;
 }
 
 export class ProgramPanel {
@@ -120,7 +125,8 @@ export class ProgramPanel {
       this.target = null;
       this.sentAt = null;
       this.refusal = null;
-      const sent = view.you.orders;
+      // The orders held, else the program this tab had not sent yet for this hand (before a reload).
+      const sent = view.you.orders ?? this.kept(view.turn, dealt);
       if (sent) {
         view.you.openRegisters.forEach((reg, k) => {
           if (!sent.program[k]) return;
@@ -129,7 +135,7 @@ export class ProgramPanel {
           if (e.joined) this.joined.set(reg, e.joined);
           if (e.coded) this.geared.add(reg);
         });
-        this.sentAt = held ? 'elsewhere' : 'earlier';
+        if (view.you.orders) this.sentAt = held ? 'elsewhere' : 'earlier';
       }
       this.form = sent ?? { program: [], powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null };
       this.o.facing?.(this.form.facing ?? '');
@@ -211,6 +217,22 @@ export class ProgramPanel {
     this.refusal = null;
     this.render();
     this.o.drafted?.(this.turn, this.placed.size);
+    // Kept for a reload (before 2026-11-30 a reload emptied the registers of a program not sent).
+    try {
+      if (this.o.keep) sessionStorage.setItem(this.o.keep, JSON.stringify({ dealt: this.dealt, orders: this.orders() }));
+    } catch {
+      // No storage (a private window's quota): the program lives as long as the page.
+    }
+  }
+
+  /** The program this tab kept, not sent, for this turn and this hand; else null. */
+  private kept(turn: number, dealt: string): SentOrders | null {
+    try {
+      const k = this.o.keep ? JSON.parse(sessionStorage.getItem(this.o.keep) ?? 'null') as { dealt: string; orders: SentOrders } | null : null;
+      return k && k.dealt === dealt && k.orders.turn === turn ? k.orders : null;
+    } catch {
+      return null;
+    }
   }
 
   private cardButton(card: string, from: number | null, joined = false): HTMLElement {

@@ -624,7 +624,7 @@ async function main(): Promise<void> {
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, held, recompile, facing: (dir) => {
       facing = dir;
       drawNow();
-    }, clock: drawTurnClock, drafted: (turn, filled) => {
+    }, clock: drawTurnClock, keep: `roborally.program.${id}.${seat}`, drafted: (turn, filled) => {
       draftWanted = { turn, filled };
       void sendDraft();
     } });

@@ -413,3 +413,30 @@ test('a person whose robot is out of lives is told so where the program was: out
     await ctx.close();
   }
 });
+
+test('on a phone a page reloaded mid-turn shows the program not yet sent as it was left: the cards in their registers, the power down ticked, Send not yet pressed', { skip }, async () => {
+  const { links } = await race([{ name: 'Ava' }, { name: 'Bob' }, { name: 'Clank', bot: 'greedy' }]);
+  const ctx = await browser.newContext(PHONE);
+  try {
+    const page = await open(ctx, links[0]!);
+    const placed = await place(page, 2, true);
+    await tapInView(page, 'input[name="powerDown"]');
+    await page.waitForSelector('input[name="powerDown"]:checked');
+    await page.reload();
+    await page.waitForSelector('body[data-ready] .hand .card');
+    // Before, the registers were empty again and the power down unticked: a phone's browser that
+    // discards a tab in the background reloads it the same way.
+    assert.deepEqual(await page.locator('.register .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card'))), placed);
+    assert.ok(await page.isChecked('input[name="powerDown"]'), 'the power down still ticked');
+    assert.equal((await page.textContent('.send'))!.trim(), 'Send', 'nothing sent');
+    assert.equal(await page.locator(`.hand .card[data-card="${placed[0]}"]`).count(), 0, 'the cards placed are not in the hand too');
+    // Taken back and reloaded again: the register is empty.
+    await page.tap(`.register .card[data-card="${placed[1]}"]`);
+    await page.waitForSelector(`.hand .card[data-card="${placed[1]}"]`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready] .hand .card');
+    assert.deepEqual(await page.locator('.register .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card'))), [placed[0]]);
+  } finally {
+    await ctx.close();
+  }
+});
