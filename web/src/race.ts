@@ -269,8 +269,11 @@ async function drawResult(): Promise<void> {
   document.querySelector<HTMLElement>('.side-tabs button[data-show="program"]')!.hidden = true;
   if (document.querySelector<HTMLElement>('.side')!.dataset.tab === 'program') sideTab('seats');
   // The end is what the page is about now: in view beside the board; on a phone it follows the
-  // board (which stays at the top of the screen), so the page goes back to its top.
+  // board (which stays at the top of the screen), so the page goes back to its top; where the
+  // board scrolls with the page (a short screen, app.css) the end comes to the top itself (the
+  // board above filled a 320×568 screen, the winner under it).
   if (matchMedia('(min-width: 900px)').matches) box.scrollIntoView({ block: 'nearest' });
+  else if (getComputedStyle(document.querySelector('.floor')!).position === 'static') box.scrollIntoView({ block: 'start' });
   else window.scrollTo({ top: 0 });
   if (view.series) await drawSeries(box, view.series);
   if (!RULE_SETS[view.rules]?.awards) return;
