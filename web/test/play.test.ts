@@ -6,22 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { call, until } from '../../server/src/testing.js';
-import { browser, DESKTOP, PHONE, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
+import { browser, DESKTOP, PHONE, server, SHOTS, skip, tapInView, useBrowser, openReady as open } from './browser.js';
 
 useBrowser();
 
-/** A seat's page (or the spectators'), ready; it fails the test on any script error. */
-async function open(ctx: BrowserContext, path: string): Promise<Page> {
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('close', () => assert.deepEqual(errors, [], `script errors on ${path}`));
-  await page.goto(server.base + path);
-  await page.waitForSelector('body[data-ready]');
-  return page;
-}
 
 /** Puts the first `n` cards of the hand in the registers by tapping them (a finger with `touch`). */
 async function place(page: Page, n: number, touch = false): Promise<string[]> {

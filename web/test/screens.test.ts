@@ -6,22 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { call } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
+import { browser, server, SHOTS, skip, useBrowser, openReady as open } from './browser.js';
 
 useBrowser();
-
-/** A seat's page, ready; it fails the test on any script error. */
-async function open(ctx: BrowserContext, path: string): Promise<Page> {
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('close', () => assert.deepEqual(errors, [], `script errors on ${path}`));
-  await page.goto(server.base + path);
-  await page.waitForSelector('body[data-ready]');
-  return page;
-}
 
 async function race(people: string[]): Promise<{ id: string; links: string[]; tokens: string[] }> {
   const seats = [...people.map((name) => ({ name })), { name: 'Clank', bot: 'greedy' }];
