@@ -1,15 +1,17 @@
 /**
  * Orders from an IMAP mailbox: every so often the gateway logs in, reads the unseen mails, hands
  * each to the gateway, and marks it seen once it has been handled (a mail whose handling fails
- * stays unseen and is read again at the next look). A mail larger than `maxBytes` is marked seen
- * unread.
+ * stays unseen and is read again at the next look). Of a mail larger than `maxBytes` (orders with a
+ * photo or a video attached) only the header and the text are read; one with no text small enough
+ * is marked seen unread.
  *
  * A fault of the mail server (refused connection, a connection dropped after login or mid-FETCH, a
  * protocol error, or no answer: each exchange has `stepMs`) is never fatal: the client's `'error'` events are caught, the fault is logged, and the
  * next look comes after a pause that doubles with each fault in a row (from `firstRetryMs` up to
  * `maxRetryMs`), back to the usual interval after a look that works.
  */
-import { ImapFlow } from 'imapflow';
+import { ImapFlow, type MessageStructureObject } from 'imapflow';
+import { quietFailures, systemClock, type Clock } from '../../server/src/index.js';
 
 export interface ImapPollerOptions {
   /** Where faults are written (console.error by default). */
@@ -19,8 +21,11 @@ export interface ImapPollerOptions {
   /** The longest pause between two tries after faults (5 minutes by default). */
   readonly maxRetryMs?: number;
   /**
-   * The largest mail read, in bytes (1 MiB by default, as the SMTP listener's): a larger one is
-   * marked seen without being fetched, and logged, so a mailbox of huge mails costs no memory.
+   * The largest mail read, in bytes (1 MiB by default, as the SMTP listener's): of a larger one only
+   * the header and its first text part (plain, else HTML) that is not an attachment are fetched and
+   * handed over as a mail of their own, so a mailbox of huge mails costs no memory and orders sent
+   * with a photo attached are read (they were marked seen unread, and the player never heard); a
+   * larger mail without such a part within `maxBytes` is marked seen without being read, and logged.
    */
   readonly maxBytes?: number;
   /**
@@ -32,6 +37,8 @@ export interface ImapPollerOptions {
    * meanwhile, nothing was logged, and the gateway's stop waited on it.
    */
   readonly stepMs?: number;
+  /** The clock the failures to handle a mail are logged by (once, then once a minute). */
+  readonly clock?: Clock;
 }
 
 export class ImapPoller {
@@ -40,6 +47,13 @@ export class ImapPoller {
   private stopped = false;
   private readonly url: URL;
   private readonly log: (line: string) => void;
+  /**
+   * Looks in which a mail could not be handled (the database away, say): the first logged, then
+   * one line a minute while they go on, and one when a look handles every mail again. Each mail
+   * was logged at each look: 13 mails left unseen while the database was away for a minute, with
+   * looks every 2 s, made 325 lines.
+   */
+  private readonly handling: ReturnType<typeof quietFailures>;
   /** Faults in a row (0 after a look that worked). */
   faultsInRow = 0;
   /** Looks that ended in a fault, since the start. */
@@ -49,6 +63,7 @@ export class ImapPoller {
     this.url = new URL(url);
     if (this.url.protocol !== 'imap:' && this.url.protocol !== 'imaps:') throw new Error(`MAIL_IMAP_URL: expected imap://user:password@host:port/MAILBOX or imaps://…, found ${this.url.protocol}`);
     this.log = options.log ?? ((line) => console.error(line));
+    this.handling = quietFailures('mail: IMAP: handling the mails', this.log, options.clock ?? systemClock);
   }
 
   /** Looks now, then every `everyMs`, or sooner after a fault (with backoff). */
@@ -105,7 +120,9 @@ export class ImapPoller {
       fault ??= e;
     });
     const stepMs = this.options.stepMs ?? 60_000;
-    // One exchange, given up (the connection closed, what was in flight refused) once it takes longer than `stepMs`.
+    // One exchange, given up (the connection closed, what was in flight refused) once it takes longer
+    // than `stepMs`. Its failure names it, with the server's own words when it refused: imapflow's
+    // "Command failed" alone left a wrong password and a missing mailbox alike, and unexplained.
     const step = <T>(what: string, work: Promise<T>): Promise<T> => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, reject) => {
@@ -114,11 +131,16 @@ export class ImapPoller {
           reject(new Error(`no answer to ${what} within ${stepMs / 1000} s`));
         }, stepMs);
       });
-      return Promise.race([work, late]).finally(() => clearTimeout(timer));
+      const failed = work.catch((e: Error & { responseText?: string; serverResponseCode?: string }) => {
+        throw new Error(`${what}: ${e.responseText ? `the server answered "${e.responseText}"${e.serverResponseCode ? ` (${e.serverResponseCode})` : ''}` : e.message}`);
+      });
+      return Promise.race([failed, late]).finally(() => clearTimeout(timer));
     };
+    const user = decodeURIComponent(u.username);
+    const mailbox = decodeURIComponent(u.pathname.slice(1)) || 'INBOX';
     try {
-      await step('the connection', client.connect());
-      const lock = await step('opening the mailbox', client.getMailboxLock(decodeURIComponent(u.pathname.slice(1)) || 'INBOX'));
+      await step(`connecting and logging in as ${user}`, client.connect());
+      const lock = await step(`opening the mailbox ${mailbox}`, client.getMailboxLock(mailbox));
       try {
         // The unseen mails' sizes first, then each mail's bytes one at a time: never more than one mail in memory.
         const found: { uid: number; size: number }[] = [];
@@ -126,24 +148,34 @@ export class ImapPoller {
           for await (const m of client.fetch({ seen: false }, { uid: true, size: true }, { uid: true })) found.push({ uid: m.uid, size: m.size ?? 0 });
         })());
         const most = this.options.maxBytes ?? 1024 * 1024;
+        const unhandled: string[] = [];
         for (const m of found) {
+          let raw: Buffer | null;
           if (m.size > most) {
-            this.log(`mail: IMAP message ${m.uid}: ${m.size} bytes, more than the ${most} a mail may have; marked seen, not read`);
-            await step(`marking message ${m.uid} seen`, client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true }));
-            continue;
+            raw = await step(`fetching the text of message ${m.uid}`, textOf(client, m.uid, most));
+            const said = `mail: IMAP message ${m.uid}: ${m.size} bytes, more than the ${most} a mail may have`;
+            this.log(raw ? `${said}; its header and text read (${raw.length} bytes), the rest left` : `${said}, and no text within it; marked seen, not read`);
+            if (!raw) {
+              await step(`marking message ${m.uid} seen`, client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true }));
+              continue;
+            }
+          } else {
+            const one = await step(`fetching message ${m.uid}`, client.fetchOne(String(m.uid), { source: true }, { uid: true }));
+            raw = one ? one.source ?? null : null;
           }
-          const one = await step(`fetching message ${m.uid}`, client.fetchOne(String(m.uid), { source: true }, { uid: true }));
           // Gone meanwhile (another client expunged it): nothing to read.
-          if (!one || !one.source) continue;
+          if (!raw) continue;
           try {
-            await this.handle(one.source);
+            await this.handle(raw);
           } catch (e) {
             // Left unseen, to be read again at the next look; the others are read now.
-            this.log(`mail: IMAP message ${m.uid}: ${(e as Error).message}`);
+            unhandled.push(`message ${m.uid}: ${(e as Error).message}`);
             continue;
           }
           await step(`marking message ${m.uid} seen`, client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true }));
         }
+        if (unhandled.length) this.handling.failed(`${unhandled[0]}${unhandled.length > 1 ? ` (and ${unhandled.length - 1} more)` : ''}; left unseen, read again at the next look`);
+        else this.handling.worked();
       } finally {
         lock.release();
       }
@@ -162,4 +194,37 @@ export class ImapPoller {
     this.timer = null;
     await this.running?.catch(() => undefined);
   }
+}
+
+/** The first part under `node` of `type` that is not an attachment, depth first. */
+function partOf(node: MessageStructureObject, type: string): MessageStructureObject | null {
+  if (node.childNodes) {
+    for (const c of node.childNodes) {
+      const found = partOf(c, type);
+      if (found) return found;
+    }
+    return null;
+  }
+  return node.part && node.type.toLowerCase() === type && node.disposition?.toLowerCase() !== 'attachment' ? node : null;
+}
+
+/**
+ * A mail too large to read whole, as the mail its writer meant: its header (less its own MIME
+ * fields) over its first text part (plain, else HTML) that is not an attachment, with that part's
+ * MIME header, so its charset and transfer encoding stand. Null if it has no such part, or if the
+ * two would be more than `most` bytes.
+ */
+async function textOf(client: ImapFlow, uid: number, most: number): Promise<Buffer | null> {
+  const head = await client.fetchOne(String(uid), { headers: true, bodyStructure: true }, { uid: true });
+  if (!head || !head.headers || !head.bodyStructure) return null;
+  const part = partOf(head.bodyStructure, 'text/plain') ?? partOf(head.bodyStructure, 'text/html');
+  if (!part || head.headers.length + (part.size ?? 0) > most) return null;
+  const got = await client.fetchOne(String(uid), { bodyParts: [`${part.part}.mime`, part.part!] }, { uid: true });
+  const mime = got ? got.bodyParts?.get(`${part.part}.mime`) : undefined;
+  const body = got ? got.bodyParts?.get(part.part!) : undefined;
+  if (!mime || !body) return null;
+  // The header's fields, each with its folded lines; those that describe the whole mail's MIME structure left out.
+  const fields = head.headers.toString('latin1').replace(/(\r?\n)+$/, '').split(/\r?\n(?![ \t])/);
+  const kept = fields.filter((f) => !/^(content-[\w-]+|mime-version)\s*:/i.test(f));
+  return Buffer.concat([Buffer.from(`${kept.join('\r\n')}\r\nMIME-Version: 1.0\r\n`, 'latin1'), mime, body]);
 }

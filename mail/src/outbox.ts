@@ -106,11 +106,15 @@ export function gainedLines(before: readonly string[], after: readonly string[],
 }
 
 /** A turn's instructions to one player: its one robot's as ever, or a section for each of its robots. */
-function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, reminder = false): Mail {
+function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, picture: Attachment, reminder = false): Mail {
   const lead = seats[0]!;
-  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, notationContext(race.setup.rules, st, lead.seat), deadlineAt, reminder);
-  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ctx: notationContext(race.setup.rules, st, s.seat) })), deadlineAt, reminder);
+  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, notationContext(race.setup.rules, st, lead.seat), deadlineAt, reminder, picture);
+  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ctx: notationContext(race.setup.rules, st, s.seat) })), deadlineAt, reminder, picture);
 }
+
+/** The board as a turn begins, for its instructions: one picture for every seat, under a Content-ID naming the race and the entry (or reminder) it is for. */
+const dealPicture = (race: RaceMail, st: GameState, unique: string, domain: string): Attachment =>
+  png(renderSvg(race.course.board, { state: dressed(st, race.designs), title: `Race ${race.id}, turn ${st.turn} begins` }), `turn-${st.turn}-begins`, `turn-${st.turn}-begins.${race.id}.${unique}@${domain}`);
 
 /** No reminder sooner than this after the instructions it repeats. */
 const REMIND_AFTER = 3600_000;
@@ -136,8 +140,13 @@ const refusedForGood = (e: unknown): boolean => {
   return x.code === 'EENVELOPE' && x.command === 'RCPT TO' && typeof x.responseCode === 'number' && x.responseCode >= 500 && x.responseCode < 600;
 };
 
-const png = (svg: string, name: string): Attachment => ({
-  filename: `${name}.png`, contentType: 'image/png', cid: `${name}@roborally`, content: Buffer.from(renderPng(svg)).toString('base64'),
+/**
+ * A picture for a mail's HTML, under a Content-ID of its own (`cid`, RFC 2045 7: world-unique). A
+ * turn's was `turn-N@roborally` in every race, and the same in a turn's first report and its
+ * corrected one, two different pictures in one thread.
+ */
+const png = (svg: string, name: string, cid: string): Attachment => ({
+  filename: `${name}.png`, contentType: 'image/png', cid, content: Buffer.from(renderPng(svg)).toString('base64'),
 });
 
 export class Outbox {
@@ -235,7 +244,7 @@ export class Outbox {
     if (e.kind === 'race' && e.event.type === 'raceCreated') {
       const turn1 = await this.o.service.playedTurn(race.id, 1);
       const start = turn1.ok ? turn1.value.before : st;
-      const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`);
+      const picture = png(renderSvg(race.course.board, { state: dressed(start, race.designs), title: race.course.name }), `course-${race.id}`, `course.${race.id}@${domain}`);
       const lives = startingLives(race.setup.settings, st.robots.length, race.course.boards.length);
       const teams = Object.entries(race.setup.settings.teams ?? {});
       /** The robots as the player of seats `viewers` may know them at the start: team, bot, and handicaps (004 L174), options as Secret Options lets it see them. */
@@ -264,7 +273,9 @@ export class Outbox {
       if (e.event.turn !== st.turn || race.status !== 'running' || st.phase !== 'programming') return [];
       // A player racing several robots gets one mail with a section a robot (000 L40).
       const playing = race.seats.filter((s) => s.kind === 'human' && st.robots[s.seat]!.status !== 'out');
-      return byPlayer(playing).flatMap((seats) => one(seats[0]!, dealFor(race, seats, st, race.deadlineAt)));
+      if (!playing.length) return [];
+      const picture = dealPicture(race, st, String(e.seq), domain);
+      return byPlayer(playing).flatMap((seats) => one(seats[0]!, dealFor(race, seats, st, race.deadlineAt, picture)));
     }
     if (e.kind === 'game' && e.event.type === 'turnEnded') {
       const turn = e.event.turn;
@@ -275,7 +286,7 @@ export class Outbox {
       // A turn the moderator took back and that was played again: its report says it replaces the first.
       const all = await this.o.service.entries(race.id, 0);
       const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
-      const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`);
+      const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`, `turn-${turn}.${race.id}.${e.seq}@${domain}`);
       // The eliminated get the report of the turn they went out in, then no more unless they asked.
       const news = (s: RaceMail['seats'][number]) => ({
         gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
@@ -335,9 +346,11 @@ export class Outbox {
       if (dealt?.at != null && now - Number(dealt.at) < REMIND_AFTER) continue;
       const sent = new Set(await this.o.service.ordersIn(d.id, st.turn));
       const late = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat));
+      if (!late.length) continue;
+      const picture = dealPicture(race, st, `remind-${d.deadlineAt}`, this.o.addressing.domain);
       const rows = byPlayer(late).map((seats) => ({
         key: `remind:${d.id}:${st.turn}:${seats[0]!.seat}:${d.deadlineAt}`, race: d.id, seq: d.lastSeq, to: seats[0]!.email,
-        mail: threaded(dealFor(race, seats, st, d.deadlineAt, true), threadRoot(this.o.addressing.domain, d.id, rootSeat(race.seats, seats[0]!.email))),
+        mail: threaded(dealFor(race, seats, st, d.deadlineAt, picture, true), threadRoot(this.o.addressing.domain, d.id, rootSeat(race.seats, seats[0]!.email))),
       }));
       const fresh = [];
       for (const r of rows) if (!(await this.has(r.key))) fresh.push(r);

@@ -161,7 +161,7 @@ test('a vacation notice, a bounce or a list mail to a seat\'s address is not ans
   }
 });
 
-test('a turn the moderator took back and that was played again comes as a corrected report, in subject and body, and the race\'s end again as corrected standings', async () => {
+test('a turn the moderator took back and that was played again comes as a corrected report, in subject and body, its picture under a Content-ID of its own, and the race\'s end again as corrected standings', async () => {
   const t = await setup();
   try {
     const emails = ['ava@a.test'];
@@ -180,6 +180,10 @@ test('a turn the moderator took back and that was played again comes as a correc
     assert.deepEqual(reports.map(subject).map((s) => s.replace(/^\[RR [^\]]+\] /, '')), ['Turn 1: report', 'Turn 1: corrected report']);
     assert.match(text(reports[1]!), /^CORRECTED: the moderator took turn 1 back and it has been played again\. This report replaces the earlier report of turn 1\./);
     assert.doesNotMatch(text(reports[0]!), /CORRECTED/);
+    // Two pictures in one thread, each under a Content-ID of its own (RFC 2045 7), naming the race.
+    const cids = reports.map((c) => c.mail.attachments[0]!.cid);
+    assert.notEqual(cids[0], cids[1]);
+    for (const cid of cids) assert.match(cid ?? '', new RegExp(`^turn-1\\.${id}\\.\\d+@rr\\.test$`));
     await t.gateway.pump();
     const ends = t.sink.mails.filter((c) => /Race over/.test(subject(c)));
     assert.deepEqual(ends.map(subject).map((s) => s.replace(/^\[RR [^\]]+\] /, '')), ['Race over: standings and awards', 'Race over: corrected standings and awards']);

@@ -138,10 +138,13 @@ export interface DbConfig {
   /** PostgreSQL: connections kept at most (10 by default; `DB_POOL_SIZE`). */
   readonly poolSize?: number;
   /**
-   * PostgreSQL: how long a statement may wait for its answer before it fails (10 s by default;
+   * PostgreSQL: how long a use of a connection may wait for the database in all, for a connection
+   * of the pool and then its statements' answers, before it fails (10 s by default;
    * `DB_QUERY_TIMEOUT_MS`): a database that stops answering without closing its connections (a
-   * frozen server, a network partition) gets the request a 503, not a wait as long as the fault.
-   * The connection is then dropped, so PostgreSQL rolls back what it had of the transaction.
+   * frozen server, a network partition) gets the request a 503 within that time, not a wait as long
+   * as the fault (nor, as before 2026-11-30, the pool's wait of up to 5 s and then 10 s for a
+   * statement: 15 s, when the web client gives a request up). A statement that times out has its
+   * connection dropped, so PostgreSQL rolls back what it had of the transaction.
    * `null`: none (the start-up's migrations, `migrateAtStart`).
    */
   readonly queryTimeoutMs?: number | null;
@@ -253,7 +256,7 @@ const NAMED_STATEMENTS = 500;
  * after it (if it failed, so would that statement: the connection is gone), and `together`'s
  * statements go out at once, one round trip for all.
  */
-function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool {
+function preparedOnce(pool: pg.Pool, max: number, stats: DbStats, budgetMs: number | null): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -266,9 +269,11 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
   return {
     connect: async () => {
       const full = pool.idleCount === 0 && pool.totalCount >= max;
-      const asked = full ? performance.now() : 0;
-      const client = await pool.connect();
+      const asked = performance.now();
+      const client = budgetMs === null ? await pool.connect() : await connectWithin(pool, budgetMs);
       if (full) (stats.poolWaits++, (stats.poolWaitMs += performance.now() - asked));
+      // What is left of the budget once the connection came: each statement waits at most that.
+      const timeout = (): { query_timeout?: number } => (budgetMs === null ? {} : { query_timeout: Math.max(1, Math.ceil(asked + budgetMs - performance.now())) });
       // A transaction's `begin`, answered but not sent yet: it goes out with the statement after it.
       let begun = false;
       // The transaction's `commit` went out with its last statements, and was answered (`changeTogether`).
@@ -279,7 +284,7 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
           const send = (text: string, values: readonly unknown[]) => {
             const name = values.length ? nameOf(text) : undefined;
             if (text !== 'begin' && text !== 'commit' && text !== 'rollback') stats.statements++;
-            return name ? client.query({ name, text, values: [...values] }) : client.query(text, [...values]);
+            return client.query({ ...(name ? { name } : {}), text, values: [...values], ...timeout() });
           };
           if (text === 'begin') {
             stats.transactions++;
@@ -332,6 +337,24 @@ function preparedOnce(pool: pg.Pool, max: number, stats: DbStats): PostgresPool 
   };
 }
 
+/**
+ * A connection of the pool within `ms`, else the error the pool gives when its own wait runs out
+ * (a 503: `databaseUnavailable`); a connection that comes later goes back to the pool.
+ */
+function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new Error('timeout exceeded when trying to connect'));
+    }, ms);
+    pool.connect().then(
+      (client) => (clearTimeout(timer), late ? client.release() : resolve(client)),
+      (e: unknown) => (clearTimeout(timer), late || reject(e)),
+    );
+  });
+}
+
 export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; stats?: DbStats } {
   if (c.url) {
     const max = c.poolSize ?? 10;
@@ -353,7 +376,7 @@ export function openDb(c: DbConfig): { db: Db; dialect: 'sqlite' | 'postgres'; s
     // 64-bit integers (times in ms) come back as numbers.
     pg.types.setTypeParser(20, (v) => Number(v));
     const stats: DbStats = { statements: 0, transactions: 0, roundTrips: 0, poolWaits: 0, poolWaitMs: 0 };
-    return { db: new Kysely<Tables>({ dialect: new CurrentSchemaPostgresDialect({ pool: preparedOnce(pool, max, stats) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
+    return { db: new Kysely<Tables>({ dialect: new CurrentSchemaPostgresDialect({ pool: preparedOnce(pool, max, stats, c.queryTimeoutMs === null ? null : c.queryTimeoutMs ?? 10_000) }), ...(c.log ? { log: c.log } : {}) }), dialect: 'postgres', stats };
   }
   const file = c.file ?? 'data/roborally.sqlite';
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });

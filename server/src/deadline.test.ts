@@ -24,3 +24,12 @@ test('a scheduled deadline on an ordinary day, and across a change of offset, is
   assert.equal(due('22:00', 'America/New_York', '2027-07-01T12:00:00Z'), Date.parse('2027-07-02T02:00:00Z'));
   assert.equal(due('00:30', 'Australia/Lord_Howe', '2027-10-02T12:00:00Z'), Date.parse('2027-10-02T14:00:00Z'));
 });
+
+test('a scheduled deadline is never the instant it is set at: a turn played at the very millisecond of its deadline (minimumHours 0) is due at the next day\'s time, also at the first of a time shown twice', () => {
+  const at = Date.parse('2027-07-02T02:00:00Z');
+  assert.equal(due('22:00', 'America/New_York', '2027-07-02T02:00:00Z'), at + 86_400_000);
+  // 01:30 comes twice on 2027-11-07 in New York: played at its first coming, due the next day, not at its second.
+  assert.equal(due('01:30', 'America/New_York', '2027-11-07T05:30:00Z'), Date.parse('2027-11-08T06:30:00Z'));
+  // A deadline exactly the minimum away still leaves it ("at least"), as before.
+  assert.equal(nextDeadline({ kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 }, Date.parse('2027-07-01T02:00:00Z')), Date.parse('2027-07-01T22:00:00Z'));
+});

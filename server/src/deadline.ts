@@ -71,14 +71,18 @@ function atWallTime(zone: string, y: number, m: number, d: number, hh: number, m
   return shown.length ? Math.min(...shown) : wall - before;
 }
 
-/** When the programming phase that starts now ends. */
+/**
+ * When the programming phase that starts now ends: never now itself (with `minimumHours` 0, a turn
+ * played at the very millisecond of its deadline would otherwise be due again at once, and the
+ * next tick would play the next turn too: a day's turn lost).
+ */
 export function nextDeadline(p: DeadlinePolicy, now: number): number {
   if (p.kind === 'live') return now + p.seconds * 1000;
   const [hh, mm] = p.time.split(':').map(Number) as [number, number];
   const local = new Date(now + offset(p.zone, now));
   for (let day = 0; day < 400; day++) {
     const t = atWallTime(p.zone, local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() + day, hh, mm);
-    if (t >= now + p.minimumHours * 3600_000) return t;
+    if (t > now && t >= now + p.minimumHours * 3600_000) return t;
   }
   return now + p.minimumHours * 3600_000;
 }

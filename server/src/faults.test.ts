@@ -143,13 +143,13 @@ async function freezableRelay(): Promise<{ port: number; freeze(): void; deafen(
   };
 }
 
-/** A fresh database through a relay (`freezableRelay`), with statements given 1 s, and a server on it. */
-async function relayedServer() {
+/** A fresh database through a relay (`freezableRelay`), with a use of a connection given 1 s, and a server on it. */
+async function relayedServer(poolSize?: number) {
   const url = await freshUrl();
   const relay = await freezableRelay();
   const relayed = new URL(url);
   relayed.host = `127.0.0.1:${relay.port}`;
-  const { db } = openDb({ url: relayed.toString(), queryTimeoutMs: 1000 });
+  const { db } = openDb({ url: relayed.toString(), queryTimeoutMs: 1000, ...(poolSize ? { poolSize } : {}) });
   await migrate(db);
   return { url, relay, db, server: await startServer(db) };
 }
@@ -171,6 +171,38 @@ test('a PostgreSQL that stops answering without closing its connections: request
     await until('orders taken once the database answers again', async () => (await orders()).status === 200, 20_000);
   } finally {
     // Its connections closed first, so that nothing waits on a frozen one.
+    await relay.close();
+    await server.close();
+    await db.destroy().catch(() => undefined);
+    await dropSchema(url);
+  }
+});
+
+test('a PostgreSQL that stops answering: requests that wait for a connection of the pool are answered 503 within the query timeout too, not the pool\'s wait and then the timeout', { skip, timeout: 60_000 }, async () => {
+  // One connection: every request but the first waits for it.
+  const { url, relay, db, server } = await relayedServer(1);
+  try {
+    const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } })).body;
+    const auth = { authorization: `Bearer ${race.seats[0].token}` };
+    const view = (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body;
+    relay.freeze();
+    // Before 2026-11-30 the later ones waited up to 5 s for the connection and then 1 s for their statement.
+    const timed = async (f: () => ReturnType<typeof call>) => {
+      const asked = performance.now();
+      const answer = await f();
+      return { status: answer.status, field: answer.body?.error?.field, ms: performance.now() - asked };
+    };
+    const answers = await Promise.all([
+      timed(() => call(server.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, view.you.openRegisters.length) }, auth)),
+      timed(() => call(server.base, 'GET', `/api/races/${race.id}/events?after=0`)),
+      timed(() => call(server.base, 'GET', `/api/health`)),
+      timed(() => call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })),
+    ]);
+    assert.deepEqual(answers.map((a) => [a.status, a.field]), answers.map(() => [503, 'database']), JSON.stringify(answers));
+    assert.ok(answers.every((a) => a.ms < 3_500), `each answered within the 1 s timeout and a margin: ${answers.map((a) => Math.round(a.ms)).join(', ')} ms`);
+    relay.thaw();
+    await until('the server to answer again', async () => (await call(server.base, 'GET', '/api/health')).status === 200, 20_000);
+  } finally {
     await relay.close();
     await server.close();
     await db.destroy().catch(() => undefined);

@@ -36,6 +36,7 @@ import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { DraftGate, DraftTable, type Draft, type DraftLimits } from './drafts.js';
 import { RaceCache, stateOf, type ChangeNote, type NoteSet } from './race-cache.js';
 import { inSlices } from './slices.js';
+import { TurnsInLine } from './turns-in-line.js';
 import { MAX_INT32 } from './schemas.js';
 import type { PlayedTurn } from './readmodels.js';
 
@@ -274,6 +275,8 @@ export class RaceService {
   private readonly draftGate: DraftGate;
   /** The latest drafts of each race's turn, for a stream opened mid-turn. */
   private readonly draftTable = new DraftTable();
+  /** A race's changes asked of this process at once, one after the other (turns-in-line.ts). */
+  private readonly inLine = new TurnsInLine();
   private readonly planner: BotPlanner;
   private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
@@ -616,7 +619,11 @@ export class RaceService {
    * racing has, or at the latest when the wait runs out (ready.ts). The seats of the same player are
    * ready together. Saying it again, or when the clock runs already, changes nothing.
    */
-  async ready(id: string, seat: number, token: string | undefined, body: unknown, attempt = 1): Promise<Answer<{ turn: number; clockStarted: boolean; deadlineAt: number | null }>> {
+  ready(id: string, seat: number, token: string | undefined, body: unknown): Promise<Answer<{ turn: number; clockStarted: boolean; deadlineAt: number | null }>> {
+    return this.inLine.run(id, () => this.readyNow(id, seat, token, body));
+  }
+
+  private async readyNow(id: string, seat: number, token: string | undefined, body: unknown, attempt = 1): Promise<Answer<{ turn: number; clockStarted: boolean; deadlineAt: number | null }>> {
     const got = await this.auth.seat(id, seat, { token });
     if (!got.ok) return got;
     const { race, seats } = got.value;
@@ -636,7 +643,7 @@ export class RaceService {
     const events: RaceEvent[] = [{ type: 'ready', seats: mine }, ...(all ? [{ type: 'clockStarted' as const, at: deadlineAt! }] : [])];
     const committed = await this.commit(race, events.map((event) => ({ turn: st.turn, kind: 'race' as const, event })), { set: { deadline_at: deadlineAt } });
     if (committed === null) {
-      if (attempt < 5) return this.ready(id, seat, token, body, attempt + 1);
+      if (attempt < 5) return this.readyNow(id, seat, token, body, attempt + 1);
       return no(409, 'race', 'the race is changing too fast; try again');
     }
     return yes({ turn: st.turn, clockStarted: all, deadlineAt });
@@ -698,7 +705,11 @@ export class RaceService {
    * A seat chooses its robot (one of the eight designs, none another seat races) while the first
    * turn is programmed; everybody's page hears of it (`robotChosen`).
    */
-  async chooseRobot(id: string, seat: number, secret: string | undefined, body: unknown): Promise<Answer<{ seat: number; robot: number }>> {
+  chooseRobot(id: string, seat: number, secret: string | undefined, body: unknown): Promise<Answer<{ seat: number; robot: number }>> {
+    return this.inLine.run(id, () => this.chooseRobotNow(id, seat, secret, body));
+  }
+
+  private async chooseRobotNow(id: string, seat: number, secret: string | undefined, body: unknown): Promise<Answer<{ seat: number; robot: number }>> {
     const robot = isObject(body) ? body.robot : undefined;
     if (!isObject(body) || Object.keys(body).some((k) => k !== 'robot')) return no(422, 'body', 'expected {"robot": a design, 0 to 7}');
     if (!Number.isInteger(robot) || (robot as number) < 0 || (robot as number) >= DESIGNS) return no(422, 'robot', `expected a robot design, 0 to ${DESIGNS - 1}`);
@@ -797,7 +808,11 @@ export class RaceService {
    * They can be replaced until the turn is played. In a live race the last person's orders play the
    * turn in the same transaction that stores them.
    */
-  async submit(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
+  submit(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
+    return this.inLine.run(id, () => this.submitNow(id, seat, who, body));
+  }
+
+  private async submitNow(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
     // Everything the PUT writes is one transaction, checked against the version of the race it
     // read: another change first, and it is checked again (server/src/lean.test.ts counts its statements).
     const done = await this.versioned(async (repo, commit) => {
@@ -881,7 +896,7 @@ export class RaceService {
     });
     if (done === STALE) {
       // Something else changed the race meanwhile (or its deadline passed): check the orders again against what it is now.
-      if (attempt < 5) return this.submit(id, seat, who, body, attempt + 1);
+      if (attempt < 5) return this.submitNow(id, seat, who, body, attempt + 1);
       return no(409, 'race', 'the race is changing too fast; send the orders again');
     }
     if (!done.ok) return done;
@@ -900,7 +915,11 @@ export class RaceService {
    * they are withdrawn. The deadline stays. The turn's dealt state becomes the one with the new
    * hand, so that a rewind of the turn plays it again from there.
    */
-  async recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
+  recompile(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
+    return this.inLine.run(id, () => this.recompileNow(id, seat, who));
+  }
+
+  private async recompileNow(id: string, seat: number, who: { token?: string; mailSecret?: string }): Promise<Answer<{ turn: number; hand: string[] }>> {
     const got = await this.auth.seat(id, seat, who);
     if (!got.ok) return got;
     const { race } = got.value;
@@ -1184,7 +1203,7 @@ export class RaceService {
    * seat to a bot, play the turn now, and rewind the last turn played so that it is played again.
    */
   moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<{ done: string }>> {
-    return this.moderation.moderate(id, key, action, body);
+    return this.inLine.run(id, () => this.moderation.moderate(id, key, action, body));
   }
 
   /** Plays every race whose deadline has passed; returns how many turns were played. */
