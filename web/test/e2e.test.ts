@@ -503,7 +503,9 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   await small.screenshot({ path: `${SHOTS}race-over-phone.png`, fullPage: true });
   await phone.close();
   assert.equal(await page.locator('#result .standings svg.robot-icon').count(), 3, 'each robot drawn');
-  assert.equal(await page.locator('#result .awards tr').count(), 14, '001\'s fourteen awards');
+  // 001's fourteen, less those for the most of something nobody did (power downs, falls …).
+  const awarded = await page.locator('#result .awards td:nth-child(2)').allTextContents();
+  assert.ok(awarded.length >= 8 && awarded.length <= 14 && awarded.every((names) => names.trim() !== ''), `001's awards, each to a robot: ${awarded.join(' | ')}`);
   await page.screenshot({ path: `${SHOTS}race-over.png`, fullPage: true });
   // The next race of the series: this browser did not create the race, so the page asks for its moderator key.
   await page.click('#result .next-race');

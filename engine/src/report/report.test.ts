@@ -91,13 +91,26 @@ test('statistics credit laser damage to the shooter and a push to doom as a kill
 
 test("awards go to the least and most of each statistic, shared on a tie, in 001's order", () => {
   const list = awards([stat('A', { damageDealt: 5, damageTaken: 1 }), stat('B', { damageDealt: 0, damageTaken: 4, falls: 2 }), stat('C', { damageDealt: 0, damageTaken: 4 })]);
-  assert.equal(list.length, 14);
+  assert.equal(list.length, 11, 'none for the most kills, power downs or questionable moves: nobody has any');
   const by = Object.fromEntries(list.map((a) => [a.award, a.robots]));
   assert.deepEqual(by['Pacifist robot'], ['B', 'C']);
   assert.deepEqual(by['Terminator robot'], ['A']);
   assert.deepEqual(by['Clumsy robot'], ['B']);
   assert.deepEqual(by['Ace robot'], ['A']);
   assert.deepEqual(by['Scrap robot'], ['B', 'C']);
+});
+
+test('an award for the most of something nobody did goes to nobody; the least of it, and the damage record, to all when all tie', () => {
+  // Nobody powered down, fell, pushed a robot to its doom or made a questionable move.
+  const list = awards([stat('A', { damageDealt: 2, damageTaken: 2 }), stat('B', { damageDealt: 2, damageTaken: 2 })]);
+  const by = Object.fromEntries(list.map((a) => [a.award, a.robots]));
+  for (const none of ['Shover robot', 'Clumsy robot', 'Hibernating robot', 'Confused robot']) assert.equal(by[none], undefined, none);
+  assert.deepEqual(by['Terminator robot'], ['A', 'B']);
+  assert.deepEqual(by['Swiss cheese robot'], ['A', 'B']);
+  assert.deepEqual(by['Energizer robot'], ['A', 'B']);
+  assert.deepEqual(by['Ace robot'], ['A', 'B'], 'a record of 0 is still the best record');
+  assert.equal(list.length, 10);
+  assert.ok(list.every((a) => a.robots.length > 0), 'no award names nobody');
 });
 
 test('starting picks: winner, then the most damage, then the other finishers, then by flags, newcomers last', () => {

@@ -77,30 +77,37 @@ export interface Award {
   readonly robots: string[];
 }
 
-/** 001 L355-383, in its order. Its last two have no name ("? robot"); we call them Ace and Scrap. */
-const AWARDS: readonly [string, string, (s: RobotStats) => number, 'min' | 'max'][] = [
+/**
+ * 001 L355-383, in its order. Its last two have no name ("? robot"); we call them Ace and Scrap.
+ * `most` is the most of a count (damage, kills, falls, power downs, questionable moves): nobody
+ * earns it when nobody has any (a Hibernating robot that never powered down), where `max` (the
+ * damage record, which may be below 0) always goes to the best.
+ */
+const AWARDS: readonly [string, string, (s: RobotStats) => number, 'min' | 'max' | 'most'][] = [
   ['Pacifist robot', 'dealt the least amount of damage', (s) => s.damageDealt, 'min'],
-  ['Terminator robot', 'dealt the most amount of damage', (s) => s.damageDealt, 'max'],
-  ['Shover robot', 'pushed the most robots to their doom', (s) => s.kills, 'max'],
+  ['Terminator robot', 'dealt the most amount of damage', (s) => s.damageDealt, 'most'],
+  ['Shover robot', 'pushed the most robots to their doom', (s) => s.kills, 'most'],
   ['Friendly robot', 'pushed the least number of robots to their doom', (s) => s.kills, 'min'],
   ['Camouflaged robot', 'took the least amount of damage', (s) => s.damageTaken, 'min'],
-  ['Swiss cheese robot', 'took the most amount of damage', (s) => s.damageTaken, 'max'],
-  ['Clumsy robot', 'fell off the board the most', (s) => s.falls, 'max'],
+  ['Swiss cheese robot', 'took the most amount of damage', (s) => s.damageTaken, 'most'],
+  ['Clumsy robot', 'fell off the board the most', (s) => s.falls, 'most'],
   ['Cautious robot', 'fell off the board the least', (s) => s.falls, 'min'],
   ['Energizer robot', 'powered down the least', (s) => s.powerDowns, 'min'],
-  ['Hibernating robot', 'powered down the most', (s) => s.powerDowns, 'max'],
+  ['Hibernating robot', 'powered down the most', (s) => s.powerDowns, 'most'],
   ['Smart robot', 'the fewest questionable moves', (s) => s.questionable, 'min'],
-  ['Confused robot', 'the most questionable moves', (s) => s.questionable, 'max'],
+  ['Confused robot', 'the most questionable moves', (s) => s.questionable, 'most'],
   ['Ace robot', 'the best damage record (damage dealt - damage taken)', (s) => s.damageDealt - s.damageTaken, 'max'],
   ['Scrap robot', 'the worst damage record (damage dealt - damage taken)', (s) => s.damageDealt - s.damageTaken, 'min'],
 ];
 
+/** The awards earned, in 001's order; an award nobody earns is left out. */
 export function awards(stats: readonly RobotStats[]): Award[] {
   if (!stats.length) return [];
-  return AWARDS.map(([award, what, value, way]) => {
+  return AWARDS.flatMap(([award, what, value, way]) => {
     const values = stats.map(value);
     const best = way === 'min' ? Math.min(...values) : Math.max(...values);
-    return { award, for: what, robots: stats.filter((_, i) => values[i] === best).map((s) => s.name) };
+    if (way === 'most' && best <= 0) return [];
+    return [{ award, for: what, robots: stats.filter((_, i) => values[i] === best).map((s) => s.name) }];
   });
 }
 
