@@ -551,7 +551,10 @@ export class RaceService {
       name: s.name, ...(s.dir !== undefined ? { dir: s.dir } : {}), ...(s.level ? { level: s.level } : {}),
       ...(s.options ? { options: s.options } : {}), ...(s.lives !== undefined ? { lives: s.lives } : {}), ...(s.damage !== undefined ? { damage: s.damage } : {}), ...(s.start ? { start: s.start } : {}),
     }));
-    const placed = entrants(setup, course, plans, seed);
+    // The bots' starting facings are chosen by the planner (the pool: on a thread, off the event
+    // loop; the strong bots' choice builds the course's maps) and given to the driver as their `dir`.
+    const faced = this.planner.facings ? await this.planner.facings(setup, course, plans, seed) : {};
+    const placed = entrants(setup, course, plans.map((p, i) => (faced[i] !== undefined ? { ...p, dir: faced[i] } : p)), seed);
     if (!placed.ok) return no(422, placed.error.field, `course "${course.name}": ${placed.error.message}`);
     const started = startRace(setup, placed.value, seed);
     if (!started.ok) return no(422, started.error.field.replace(/^(?:robots|entrants)\[/, 'seats['), started.error.message);
