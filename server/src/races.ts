@@ -546,7 +546,8 @@ export class RaceService {
       seats = picks.filter((name) => seats.some((s) => s.name === name)).map((name) => seats.find((s) => s.name === name)!);
     }
     const row0 = { id: '', course: req.courseName ?? '', course_json: req.courseJson === null ? null : JSON.stringify(req.courseJson), rules: req.rules, settings: JSON.stringify(req.settings) };
-    const setup = this.setups.setupOf(row0);
+    // The course as the request was read (a course of the race's own parsed once, not again here).
+    const setup = RaceSetups.setupOn(course, row0);
     const plans = seats.map((s) => ({
       name: s.name, ...(s.dir !== undefined ? { dir: s.dir } : {}), ...(s.level ? { level: s.level } : {}),
       ...(s.options ? { options: s.options } : {}), ...(s.lives !== undefined ? { lives: s.lives } : {}), ...(s.damage !== undefined ? { damage: s.damage } : {}), ...(s.start ? { start: s.start } : {}),
@@ -591,6 +592,7 @@ export class RaceService {
     const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
     const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
     await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key);
+    if (row0.course_json !== null) this.setups.keep(id, course);
     this.dealt(id, setup, begun.state, seatRows, race);
     return yes(answer);
   }
