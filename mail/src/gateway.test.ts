@@ -46,7 +46,7 @@ function assertPictures(c: Caught, n: number): void {
   }
 }
 
-test('a whole race of three seats played only by mail, one a day: instructions, acknowledgements, a reminder and a random fill for the late seat, reports with pictures, standings', async () => {
+test('a whole race of three seats played only by mail, one a day: instructions and reminders with the picture of the board as the turn begins, acknowledgements, a reminder and a random fill for the late seat, reports with pictures, standings', async () => {
   const t = await setup();
   const { sink, clock, service, gateway } = t;
   try {
@@ -86,6 +86,8 @@ test('a whole race of three seats played only by mail, one a day: instructions, 
       for (const [seat, email] of emails.entries()) {
         const deal = to(email, new RegExp(`^\\[RR [^\\]]+\\] Turn ${turn}: your instructions`));
         assert.equal(deal.length, 1, `one deal of turn ${turn} to ${email}`);
+        // The board as the turn begins, inline, as the reports show it.
+        assertPictures(deal[0]!, 1);
         const r = st.robots[seat]!;
         // Only its own hand, numbered as dealt.
         const hand = [...text(deal[0]!).matchAll(/^ +(\d+)\. (\S+)(?: P(\d+))?$/gm)].map((m) => (m[3] ? `${m[2]}:${m[3]}` : m[2]));
@@ -113,6 +115,7 @@ test('a whole race of three seats played only by mail, one a day: instructions, 
         assert.deepEqual(reminders.map((c) => c.to), [[emails[late]]]);
         // Cy's answer comes after the turn: refused, not used for the next one.
         assert.match(text(reminders[0]!), /Without them, your program is filled at random/);
+        assertPictures(reminders[0]!, 1);
       } else assert.equal(reminders.length, 0);
       clock.t = deadline + 60_000;
       assert.equal(await service.tick(), 1);

@@ -278,7 +278,8 @@ for (const fault of ['stall', 'trickle'] as const) {
       poller.start(10);
       await until('both mails read and marked seen', () => mails.every((m) => m.seen) && handled.length >= 2, 10_000);
       assert.deepEqual(handled, mails.map((m) => m.raw.toString('latin1')), 'each mail handed over once, whole');
-      assert.match(lines[0]!, /^mail: IMAP: no answer to fetching message 1 within 0\.3 s; trying again in 0\.02 s$/);
+      // On a loaded machine another step may outrun its 0.3 s first: the fetch's own line is what counts.
+      assert.ok(lines.some((l) => /^mail: IMAP: no answer to fetching message 1 within 0\.3 s; trying again in 0\.02 s$/.test(l)), lines.join('\n'));
     } finally {
       await poller.stop();
       await server.close();

@@ -106,11 +106,15 @@ export function gainedLines(before: readonly string[], after: readonly string[],
 }
 
 /** A turn's instructions to one player: its one robot's as ever, or a section for each of its robots. */
-function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, reminder = false): Mail {
+function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, picture: Attachment, reminder = false): Mail {
   const lead = seats[0]!;
-  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, notationContext(race.setup.rules, st, lead.seat), deadlineAt, reminder);
-  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ctx: notationContext(race.setup.rules, st, s.seat) })), deadlineAt, reminder);
+  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, notationContext(race.setup.rules, st, lead.seat), deadlineAt, reminder, picture);
+  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ctx: notationContext(race.setup.rules, st, s.seat) })), deadlineAt, reminder, picture);
 }
+
+/** The board as a turn begins, for its instructions: one picture for every seat, under a Content-ID naming the race and the entry (or reminder) it is for. */
+const dealPicture = (race: RaceMail, st: GameState, unique: string, domain: string): Attachment =>
+  png(renderSvg(race.course.board, { state: dressed(st, race.designs), title: `Race ${race.id}, turn ${st.turn} begins` }), `turn-${st.turn}-begins`, `turn-${st.turn}-begins.${race.id}.${unique}@${domain}`);
 
 /** No reminder sooner than this after the instructions it repeats. */
 const REMIND_AFTER = 3600_000;
@@ -269,7 +273,9 @@ export class Outbox {
       if (e.event.turn !== st.turn || race.status !== 'running' || st.phase !== 'programming') return [];
       // A player racing several robots gets one mail with a section a robot (000 L40).
       const playing = race.seats.filter((s) => s.kind === 'human' && st.robots[s.seat]!.status !== 'out');
-      return byPlayer(playing).flatMap((seats) => one(seats[0]!, dealFor(race, seats, st, race.deadlineAt)));
+      if (!playing.length) return [];
+      const picture = dealPicture(race, st, String(e.seq), domain);
+      return byPlayer(playing).flatMap((seats) => one(seats[0]!, dealFor(race, seats, st, race.deadlineAt, picture)));
     }
     if (e.kind === 'game' && e.event.type === 'turnEnded') {
       const turn = e.event.turn;
@@ -340,9 +346,11 @@ export class Outbox {
       if (dealt?.at != null && now - Number(dealt.at) < REMIND_AFTER) continue;
       const sent = new Set(await this.o.service.ordersIn(d.id, st.turn));
       const late = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat));
+      if (!late.length) continue;
+      const picture = dealPicture(race, st, `remind-${d.deadlineAt}`, this.o.addressing.domain);
       const rows = byPlayer(late).map((seats) => ({
         key: `remind:${d.id}:${st.turn}:${seats[0]!.seat}:${d.deadlineAt}`, race: d.id, seq: d.lastSeq, to: seats[0]!.email,
-        mail: threaded(dealFor(race, seats, st, d.deadlineAt, true), threadRoot(this.o.addressing.domain, d.id, rootSeat(race.seats, seats[0]!.email))),
+        mail: threaded(dealFor(race, seats, st, d.deadlineAt, picture, true), threadRoot(this.o.addressing.domain, d.id, rootSeat(race.seats, seats[0]!.email))),
       }));
       const fresh = [];
       for (const r of rows) if (!(await this.has(r.key))) fresh.push(r);

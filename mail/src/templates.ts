@@ -236,7 +236,16 @@ function dealLines(st: GameState, seat: number, ctx: NotationContext): string[] 
 const dueLine = (c: SeatMailContext, deadlineAt: number | null): string =>
   deadlineAt !== null ? `Orders are due ${when(deadlineAt, c.policy)}.` : 'The race is paused; the deadline will be set when it resumes.';
 
-export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: NotationContext, deadlineAt: number | null, reminder = false): Mail {
+/**
+ * A turn's instructions with the picture of the board as the turn begins (the robots where they
+ * stand, those that re-entered included, 001 L121's pictures): the text, and the HTML with the
+ * picture inline. Without it a player programmed from coordinates, or from the last report's
+ * picture, which shows a robot destroyed in that turn nowhere.
+ */
+const withPicture = (m: Mail, turn: number, picture: Attachment | undefined): Mail =>
+  picture ? { ...m, html: `<pre>${esc(m.text)}</pre><p><img src="cid:${picture.cid}" alt="the board as turn ${turn} begins"></p>`, attachments: [picture] } : m;
+
+export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: NotationContext, deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
   const lines = [
     ...robotMark(c),
     reminder ? `Reminder: your orders for turn ${turn} are not in yet. Without them, your program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}.`,
@@ -247,7 +256,7 @@ export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: N
     '',
     notationPointer(c),
   ];
-  return { subject: subjectOf(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`), text: lines.join('\n'), replyTo: c.replyTo };
+  return withPicture({ subject: subjectOf(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`), text: lines.join('\n'), replyTo: c.replyTo }, turn, picture);
 }
 
 /** The heading of a robot's section in a player's turn mail and in the reply (000 L40: one player, several robots). */
@@ -270,7 +279,7 @@ export function sectionHelp(rules: RuleSet, robots: readonly string[]): string[]
  * mail, under the seat code of its first robot, with a section per robot that plays this turn (its
  * robot, hand, locked registers and options), and how to reply with a section a robot.
  */
-export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, robots: readonly { seat: number; ctx: NotationContext }[], deadlineAt: number | null, reminder = false): Mail {
+export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, robots: readonly { seat: number; ctx: NotationContext }[], deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
   const names = robots.map((r) => r.ctx.name);
   const lines = [
     reminder ? `Reminder: orders for turn ${turn} are not in yet for ${names.join(', ')}. Without them, a program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}. You race ${names.join(', ')}: the instructions of each are below.`,
@@ -282,7 +291,7 @@ export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, 
     '',
     notationPointer(c),
   ];
-  return { subject: playerSubject(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, names), text: lines.join('\n'), replyTo: c.replyTo };
+  return withPicture({ subject: playerSubject(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, names), text: lines.join('\n'), replyTo: c.replyTo }, turn, picture);
 }
 
 /** The moderator moved the clock: what happened, and when orders are due now. */

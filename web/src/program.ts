@@ -52,6 +52,11 @@ export interface ProgramOptions {
   readonly drafted?: (turn: number, filled: number) => void;
   /** Draws the time left to send into the element beside Send (and keeps it counting down). */
   readonly clock?: (el: HTMLElement) => void;
+  /**
+   * Where the tab keeps the program not yet sent (a key of its session storage): a page reloaded,
+   * or a phone's tab discarded in the background and opened again, finds it as it was left.
+   */
+  readonly keep?: string;
 }
 
 export class ProgramPanel {
@@ -67,6 +72,10 @@ export class ProgramPanel {
   private choices: Choices = {};
   private refusal: Refusal | null = null;
   private target: number | null = null;
+  /** The turn whose Send had the focus (pressed from the keyboard, most likely): see render(). */
+  private sendFocused: number | null = null;
+  /** The turn the program was last drawn for. */
+  private drawnTurn: number | null = null;
   private turn = -1;
   /** The hand the placements are of: a recompiled hand starts the program again. */
   private dealt = '';
@@ -116,7 +125,8 @@ export class ProgramPanel {
       this.target = null;
       this.sentAt = null;
       this.refusal = null;
-      const sent = view.you.orders;
+      // The orders held, else the program this tab had not sent yet for this hand (before a reload).
+      const sent = view.you.orders ?? this.kept(view.turn, dealt);
       if (sent) {
         view.you.openRegisters.forEach((reg, k) => {
           if (!sent.program[k]) return;
@@ -125,7 +135,7 @@ export class ProgramPanel {
           if (e.joined) this.joined.set(reg, e.joined);
           if (e.coded) this.geared.add(reg);
         });
-        this.sentAt = held ? 'elsewhere' : 'earlier';
+        if (view.you.orders) this.sentAt = held ? 'elsewhere' : 'earlier';
       }
       this.form = sent ?? { program: [], powerDown: false, stayDown: false, takeOption: false, unlock: [], reenter: null };
       this.o.facing?.(this.form.facing ?? '');
@@ -207,6 +217,22 @@ export class ProgramPanel {
     this.refusal = null;
     this.render();
     this.o.drafted?.(this.turn, this.placed.size);
+    // Kept for a reload (before 2026-11-30 a reload emptied the registers of a program not sent).
+    try {
+      if (this.o.keep) sessionStorage.setItem(this.o.keep, JSON.stringify({ dealt: this.dealt, orders: this.orders() }));
+    } catch {
+      // No storage (a private window's quota): the program lives as long as the page.
+    }
+  }
+
+  /** The program this tab kept, not sent, for this turn and this hand; else null. */
+  private kept(turn: number, dealt: string): SentOrders | null {
+    try {
+      const k = this.o.keep ? JSON.parse(sessionStorage.getItem(this.o.keep) ?? 'null') as { dealt: string; orders: SentOrders } | null : null;
+      return k && k.dealt === dealt && k.orders.turn === turn ? k.orders : null;
+    } catch {
+      return null;
+    }
   }
 
   private cardButton(card: string, from: number | null, joined = false): HTMLElement {
@@ -232,7 +258,10 @@ export class ProgramPanel {
         if (e.detail !== 0) return;
         if (from) this.takeBack(from, joined);
         else this.place(card, null);
-        this.focusLater(from ? '.hand .card' : '.hand .card, .send');
+        // The hand's next card while a register is empty, then Send. (One selector for both found
+        // Send first, which comes before the hand in the page: a second Enter sent one card.)
+        const full = this.view.you.openRegisters.every((r) => this.placed.has(r));
+        this.focusLater(from || !full ? '.hand .card' : '.send');
       },
       onpointerdown: (e: PointerEvent) => {
         if (e.button !== 0) return;
@@ -446,7 +475,8 @@ export class ProgramPanel {
     }
     const hand = h('div', { class: 'hand', 'aria-label': 'Your hand' }, ...(y.needsProgram ? this.inHand().map((c) => this.cardButton(c, null)) : []));
     const why = !y.needsProgram
-      ? h('p', { class: 'note' }, r.status !== 'active' ? `${r.name} is not on the floor this turn.` : y.poweredDown ? `${r.name} is powered down this turn: no cards, and damage is repaired.` : 'Every register is locked: the locked cards play again.')
+      ? h('p', { class: 'note' }, r.status === 'out' ? `${r.name} is out of the race (no lives left): nothing more to program. The others race on; their turns play here.`
+        : r.status !== 'active' ? `${r.name} is not on the floor this turn.` : y.poweredDown ? `${r.name} is powered down this turn: no cards, and damage is repaired.` : 'Every register is locked: the locked cards play again.')
       : h('p', { class: 'note' }, 'Drag cards into the registers, or tap them (keyboard: focus a card, press 1–5). Empty registers are filled at random at the deadline.');
     const questions = h('div', { class: 'questions' },
       y.poweredDown ? this.question('Stay powered down next turn', 'stayDown') : this.question('Announce a power down for next turn', 'powerDown', '(repairs all damage; no cards next turn)'),
@@ -480,6 +510,19 @@ export class ProgramPanel {
     this.root.classList.toggle('sending', this.sending);
     this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), h('div', { class: 'program-bar' }, registers, h('div', { class: 'send-line' }, send, time, sent)), hand, why, questions);
     if (again) this.root.querySelector<HTMLElement>(again)?.focus();
+    // Send keeps the keyboard's place: redrawn (disabled while sending) it lost the focus to the
+    // page, and the next Tab started after the program, 32 presses from the replay's Skip. Once
+    // the orders are in it has the focus again; once the turn is played, the next hand's first card.
+    if (had?.classList.contains('send')) this.sendFocused = this.drawnTurn;
+    else if (had) this.sendFocused = null;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (this.sendFocused !== null && lost) {
+      const to = this.root.querySelector<HTMLElement>(this.sendFocused === this.turn ? '.send:not(:disabled)' : '.hand .card');
+      to?.focus({ preventScroll: true });
+      // (Not while the orders are on their way: the hand is inert then.)
+      if (to && document.activeElement === to && this.sendFocused !== this.turn) this.sendFocused = null;
+    }
+    this.drawnTurn = this.turn;
     this.showRefusal();
   }
 

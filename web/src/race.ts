@@ -269,8 +269,11 @@ async function drawResult(): Promise<void> {
   document.querySelector<HTMLElement>('.side-tabs button[data-show="program"]')!.hidden = true;
   if (document.querySelector<HTMLElement>('.side')!.dataset.tab === 'program') sideTab('seats');
   // The end is what the page is about now: in view beside the board; on a phone it follows the
-  // board (which stays at the top of the screen), so the page goes back to its top.
+  // board (which stays at the top of the screen), so the page goes back to its top; where the
+  // board scrolls with the page (a short screen, app.css) the end comes to the top itself (the
+  // board above filled a 320×568 screen, the winner under it).
   if (matchMedia('(min-width: 900px)').matches) box.scrollIntoView({ block: 'nearest' });
+  else if (getComputedStyle(document.querySelector('.floor')!).position === 'static') box.scrollIntoView({ block: 'start' });
   else window.scrollTo({ top: 0 });
   if (view.series) await drawSeries(box, view.series);
   if (!RULE_SETS[view.rules]?.awards) return;
@@ -376,6 +379,10 @@ async function refresh(fresh = false): Promise<void> {
     // scrolled down past it, so it is brought back into view (the board stays, sticky).
     const top = byId('report').getBoundingClientRect().top;
     if (matchMedia('(min-width: 900px)').matches && top < 0) window.scrollBy({ top: top - 8 });
+    // On a phone whose board scrolls with the page (a short screen, app.css), Send left the board
+    // above the screen: the page goes back up to it, so the replay plays where you look.
+    const floor = document.querySelector<HTMLElement>('.floor')!;
+    if (getComputedStyle(floor).position === 'static' && floor.getBoundingClientRect().top < 0) window.scrollTo({ top: 0 });
     await replay.enqueue(newTurns);
   }
 }
@@ -620,7 +627,7 @@ async function main(): Promise<void> {
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, held, recompile, facing: (dir) => {
       facing = dir;
       drawNow();
-    }, clock: drawTurnClock, drafted: (turn, filled) => {
+    }, clock: drawTurnClock, keep: `roborally.program.${id}.${seat}`, drafted: (turn, filled) => {
       draftWanted = { turn, filled };
       void sendDraft();
     } });

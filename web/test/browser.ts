@@ -5,9 +5,10 @@
  * tests run and closed after them.
  */
 import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
 import { bundle } from '../build/bundle.js';
 
@@ -55,4 +56,15 @@ export async function tapInView(page: Page, selector: string): Promise<void> {
     w.scrollBy({ top: e.getBoundingClientRect().top - below - 16, behavior: 'instant' });
   });
   await page.tap(selector);
+}
+
+/** A seat's page (or the spectators'), ready; it fails the test on any script error. */
+export async function openReady(ctx: BrowserContext, path: string): Promise<Page> {
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('close', () => assert.deepEqual(errors, [], `script errors on ${path}`));
+  await page.goto(server.base + path);
+  await page.waitForSelector('body[data-ready]');
+  return page;
 }

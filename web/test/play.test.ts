@@ -6,22 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { call, until } from '../../server/src/testing.js';
-import { browser, DESKTOP, PHONE, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
+import { browser, DESKTOP, PHONE, server, SHOTS, skip, tapInView, useBrowser, openReady as open } from './browser.js';
 
 useBrowser();
 
-/** A seat's page (or the spectators'), ready; it fails the test on any script error. */
-async function open(ctx: BrowserContext, path: string): Promise<Page> {
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('close', () => assert.deepEqual(errors, [], `script errors on ${path}`));
-  await page.goto(server.base + path);
-  await page.waitForSelector('body[data-ready]');
-  return page;
-}
 
 /** Puts the first `n` cards of the hand in the registers by tapping them (a finger with `touch`). */
 async function place(page: Page, n: number, touch = false): Promise<string[]> {
@@ -387,6 +377,55 @@ test('[phone] the Robots table gives each robot\'s name one line beside its robo
     assert.ok(rows.find((r) => r.title === 'Alexandria Longname')?.cut, 'the long name is cut');
     assert.ok(!rows.find((r) => r.title === 'Bob')?.cut, 'a short name is whole');
     await page.screenshot({ path: `${SHOTS}robots-table-phone.png` });
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('a person whose robot is out of lives is told so where the program was: out of the race, nothing more to program (not "not on the floor this turn")', { skip }, async () => {
+  const { id, links } = await race([{ name: 'Ava', lives: 1 }, { name: 'Bob' }, { name: 'Clank', bot: 'greedy' }]);
+  const token = (k: number) => new URL(links[k]!, server.base).searchParams.get('token')!;
+  const hand = async (k: number) => (await call(server.base, 'GET', `/api/races/${id}/seats/${k}?token=${token(k)}`)).body.you.hand as string[];
+  // Facing south from the start (10,10), a Move 2 or 3 drives Ava off the floor in register 1: her one life.
+  const ava = await hand(0), move = ava.find((c) => /^F[23]:/.test(c))!;
+  assert.ok(move, `seed 11 deals Ava a Move 2 or 3 (${ava})`);
+  const orders = (k: number, cards: string[], more = {}) => call(server.base, 'PUT', `/api/races/${id}/seats/${k}/orders?token=${token(k)}`, { turn: 1, program: cards.slice(0, 5), ...more });
+  assert.equal((await orders(0, [move, ...ava.filter((c) => c !== move)], { facing: 'S' })).status, 200);
+  assert.equal((await orders(1, await hand(1))).status, 200);
+  const ctx = await browser.newContext(PHONE);
+  try {
+    const page = await open(ctx, links[0]!);
+    await page.waitForSelector('#program h2:text("turn 2")');
+    // Before, "Ava is not on the floor this turn.", as for a robot that re-enters next turn.
+    assert.match((await page.textContent('#program .note'))!, /^Ava is out of the race \(no lives left\): nothing more to program/);
+    await page.screenshot({ path: `${SHOTS}out-of-lives-phone.png` });
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('on a phone a page reloaded mid-turn shows the program not yet sent as it was left: the cards in their registers, the power down ticked, Send not yet pressed', { skip }, async () => {
+  const { links } = await race([{ name: 'Ava' }, { name: 'Bob' }, { name: 'Clank', bot: 'greedy' }]);
+  const ctx = await browser.newContext(PHONE);
+  try {
+    const page = await open(ctx, links[0]!);
+    const placed = await place(page, 2, true);
+    await tapInView(page, 'input[name="powerDown"]');
+    await page.waitForSelector('input[name="powerDown"]:checked');
+    await page.reload();
+    await page.waitForSelector('body[data-ready] .hand .card');
+    // Before, the registers were empty again and the power down unticked: a phone's browser that
+    // discards a tab in the background reloads it the same way.
+    assert.deepEqual(await page.locator('.register .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card'))), placed);
+    assert.ok(await page.isChecked('input[name="powerDown"]'), 'the power down still ticked');
+    assert.equal((await page.textContent('.send'))!.trim(), 'Send', 'nothing sent');
+    assert.equal(await page.locator(`.hand .card[data-card="${placed[0]}"]`).count(), 0, 'the cards placed are not in the hand too');
+    // Taken back and reloaded again: the register is empty.
+    await page.tap(`.register .card[data-card="${placed[1]}"]`);
+    await page.waitForSelector(`.hand .card[data-card="${placed[1]}"]`);
+    await page.reload();
+    await page.waitForSelector('body[data-ready] .hand .card');
+    assert.deepEqual(await page.locator('.register .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card'))), [placed[0]]);
   } finally {
     await ctx.close();
   }
