@@ -102,7 +102,7 @@ const lost = (e: NodeJS.ErrnoException): { status: number; body: any } => ({ sta
 
 /** A server process (`npm start`) with the bench's limits, once it listens. */
 const spawnServer = (env: Record<string, string>): Promise<ChildProcess> => spawnMain(
-  { METRICS: '1', REQUESTS_PER_10S: '1000000', MAX_CONNECTIONS_PER_ADDRESS: '100000', STREAMS_PER_ADDRESS: '100000', ...env },
+  { METRICS: '1', REQUESTS_PER_10S: '1000000', RACES_PER_MINUTE: '1000000', MAX_CONNECTIONS_PER_ADDRESS: '100000', STREAMS_PER_ADDRESS: '100000', ...env },
   PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [],
 );
 

@@ -35,13 +35,12 @@ export interface Starts {
 const fail = <T>(field: string, message: string): Result<T> => ({ ok: false, error: { field, message } });
 
 /**
- * The robots of a race, placed as the rule set says: each on a start of its own, in pick order
+ * Where each seat's robot starts, as the rule set says: each on a start of its own, in pick order
  * (`startsPerRobot`), or all on the course's one start square; in RoboArena, in the corners and
- * then the middles of the edges (the engine's `arenaStarts`). Refused, naming the field, when the
- * course has no such start or too few of them. A person without a facing gets the engine's
- * default; a bot without one chooses its own.
+ * then the middles of the edges (the engine's `arenaStarts`); a seat's own start square first.
+ * Refused, naming the field, when the course has no such start or too few of them.
  */
-export function entrants(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Result<Entrant[]> {
+function placements(setup: Setup, course: Starts, seats: readonly SeatPlan[]): Result<{ at: Square[]; placed: boolean }> {
   const arena = setup.settings.variant === 'arena';
   const own = setup.rules.startsPerRobot && !arena;
   const n = seats.length;
@@ -50,13 +49,43 @@ export function entrants(setup: Setup, course: Starts, seats: readonly SeatPlan[
   const corners = arena ? arenaStarts(setup.board, n) : [];
   if (arena && corners.length < n) return fail('seats', `the arena has room for ${corners.length} robots in its corners and edges, not ${n}`);
   if (!own && !arena && !course.start) return fail('rules', `the course has no start square for every robot (${setup.rules.name} starts them all on one)`);
+  return { ok: true, value: { at: seats.map((s, i) => s.start ?? (own ? course.starts[i]! : arena ? corners[i]! : course.start!)), placed: own || arena } };
+}
+
+/**
+ * The starting facings the bots without one choose (by seat), as `entrants` would choose them:
+ * the strong and expert bots' choice builds the course's distance maps, so the server asks for
+ * these on its bot pool's threads and hands them to `entrants` as the seats' `dir`. None when the
+ * seats cannot be placed (`entrants` refuses them).
+ */
+export function botFacings(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Record<number, Dir> {
+  const placed = placements(setup, course, seats);
+  const out: Record<number, Dir> = {};
+  if (!placed.ok) return out;
+  seats.forEach((s, i) => {
+    if (s.dir === undefined && s.level) out[i] = botFacing(setup, s.level, placed.value.at[i]!, seed, i);
+  });
+  return out;
+}
+
+/** The starting facing a bot of `level` chooses on seat `seat`, starting on `at`. */
+const botFacing = (setup: Setup, level: Level, at: Square, seed: Seed, seat: number): Dir => BOTS[level].chooseFacing(setup, at, botSeed(seed, 0, seat), seat);
+
+/**
+ * The robots of a race, placed as the rule set says (`placements`). Refused, naming the field,
+ * when the course has no such start or too few of them. A person without a facing gets the
+ * engine's default; a bot without one chooses its own (`botFacings`).
+ */
+export function entrants(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Result<Entrant[]> {
+  const placed = placements(setup, course, seats);
+  if (!placed.ok) return placed;
+  const { at, placed: started } = placed.value;
   return {
     ok: true,
     value: seats.map((s, i) => {
-      const at = s.start ?? (own ? course.starts[i]! : arena ? corners[i]! : course.start!);
-      const dir = s.dir ?? (s.level ? BOTS[s.level].chooseFacing(setup, at, botSeed(seed, 0, i), i) : undefined);
+      const dir = s.dir ?? (s.level ? botFacing(setup, s.level, at[i]!, seed, i) : undefined);
       return {
-        name: s.name, ...(dir !== undefined ? { dir } : {}), ...(own || arena || s.start ? { start: at } : {}),
+        name: s.name, ...(dir !== undefined ? { dir } : {}), ...(started || s.start ? { start: at[i]! } : {}),
         ...(s.options ? { options: s.options } : {}), ...(s.lives !== undefined ? { lives: s.lives } : {}), ...(s.damage !== undefined ? { damage: s.damage } : {}),
       };
     }),

@@ -4,7 +4,7 @@
  * bots played through it (race.ts).
  */
 export {
-  entrants, startRace, botSeed, decideBot, decideBots, adjudicate,
+  entrants, botFacings, startRace, botSeed, decideBot, decideBots, adjudicate,
   type SeatPlan, type Starts, type Started, type BotSeat, type BotTurn, type Fill, type Adjudication, type AdjudicateOptions,
 } from './driver.js';
 export { runBotRace, type BotRaceOptions, type BotRaceResult, type RobotSummary } from './race.js';

@@ -26,6 +26,8 @@ export interface AppOptions {
   readonly courses: () => { name: string; course: Course }[];
   /** Requests per client per window (default 300 per 10 s). */
   readonly rateLimit?: { readonly max: number; readonly windowMs: number };
+  /** Races one client may create in a minute (default 10): a creation costs far more than a request. */
+  readonly racesPerMinute?: number;
   /**
    * Which proxies to believe about the client's address (X-Forwarded-For): fastify's `trustProxy`,
    * true (any), addresses and CIDR ranges separated by commas, or a function of (address, hop).
@@ -216,6 +218,18 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     global: true, max: limit.max, timeWindow: limit.windowMs, cache: RATE_LIMITED_ADDRESSES,
     errorResponseBuilder: (_req, c) => Object.assign(new Error(`more than ${c.max} requests in ${limit.windowMs / 1000} s; slow down (try again in ${c.after})`), { statusCode: c.statusCode, field: 'request' }),
   });
+  // Creating a race costs far more than any other request (its course checked and set up, its
+  // bots' facings chosen, its rows written): one client creates so many a minute, counted by the
+  // rate limiter's own store per client address, after the body is found well formed.
+  const racesPerMinute = o.racesPerMinute ?? 10;
+  // `cache` (the LRU's addresses) is read by the store's child though its type does not name it.
+  const creationLimit = { max: racesPerMinute, timeWindow: 60_000, cache: RATE_LIMITED_ADDRESSES };
+  const creations = app.createRateLimit(creationLimit);
+  const creationBudget = async (req: FastifyRequest, reply: FastifyReply) => {
+    const c = await creations(req);
+    if (c.isAllowed || !c.isExceeded) return;
+    return reply.code(429).header('retry-after', String(c.ttlInSeconds)).send({ error: { field: 'races', message: `more than ${racesPerMinute} races created in a minute from one address; try again in ${c.ttlInSeconds} s` } });
+  };
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const svc = o.service;
 
@@ -298,7 +312,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return sendPrepared(req, reply, await picture, 'public, max-age=3600');
   });
 
-  api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn (with an Idempotency-Key, a retry makes no second race)', headers: NewRaceHeaders, body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), 400: ErrorSchema, ...refused } } }, async (req, reply) => {
+  api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn (with an Idempotency-Key, a retry makes no second race)', headers: NewRaceHeaders, body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), 400: ErrorSchema, ...refused } }, preHandler: creationBudget }, async (req, reply) => {
     const created = await svc.create(req.body, req.headers['idempotency-key']);
     if (!created.ok) return send(reply, created);
     const v = created.value;

@@ -2,12 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
+import { join } from 'node:path';
 import { makeSetup, type GameState, type Setup } from '../../engine/src/index.js';
-import { decideBots, entrants, startRace, type BotSeat } from '../../driver/src/index.js';
+import { COURSES_DIR } from '../../boards/src/index.js';
+import { botFacings, decideBots, entrants, startRace, type BotSeat, type SeatPlan } from '../../driver/src/index.js';
+import { buildApp } from './app.js';
 import { BotPool, DECISION_MS } from './bot-pool.js';
 import { shippedCourses } from './courses.js';
+import type { BotPlanner } from './planner.js';
 import { RaceService } from './races.js';
-import { freshDb, TestClock, until } from './testing.js';
+import { call, freshDb, rigRaceState, TestClock, until } from './testing.js';
 
 /** A race on a shipped course with two people and two strong bots, its first turn dealt. */
 function race(seed: number): { setup: Setup; dealt: GameState; bots: BotSeat[] } {
@@ -213,5 +217,88 @@ test("the expert's time for a decision is the pool's decisionMs (90 ms by defaul
     assert.deepEqual(pools.map((p) => p.decisionMs), [90, 500, 50]);
   } finally {
     for (const p of pools) await p.close();
+  }
+});
+
+test('the pool chooses a new race\'s bots\' starting facings on a thread exactly as the driver\'s entrants does in the process', async () => {
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    for (const name of ['first-shift', 'cube-works']) {
+      const course = shippedCourses().get(name)!;
+      const made = makeSetup(course.board, 'classic', {}, course.boards.length);
+      assert.ok(made.ok);
+      const seats: SeatPlan[] = [{ name: 'Ava' }, { name: 'Bolt', level: 'strong' }, { name: 'Zap', level: 'expert' }, { name: 'Gus', level: 'greedy' }, { name: 'Rex', level: 'random' }, { name: 'Dot', level: 'strong', dir: 2 }];
+      for (const seed of [1, 2]) {
+        const placed = entrants(made.value, course, seats, seed);
+        assert.ok(placed.ok);
+        const faced = await pool.facings(made.value, course, seats, seed);
+        assert.deepEqual(faced, botFacings(made.value, course, seats, seed));
+        assert.deepEqual(Object.keys(faced), ['1', '2', '3', '4'], 'the bots without a facing, by seat');
+        for (const [k, dir] of Object.entries(faced)) assert.equal(dir, placed.value[Number(k)]!.dir, `${name}, seed ${seed}, seat ${k}`);
+      }
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+/** A race with six strong bots on cube-works sent as the race's own course object (its maps made for its own board). */
+const CUBE = JSON.parse(readFileSync(join(COURSES_DIR, 'cube-works.json'), 'utf8'));
+const sixStrong = (seed: number) => ({ course: { ...CUBE, name: 'My cube' }, deal: { secret: false, seed }, seats: [{ name: 'Ava' }, ...['B', 'C', 'D', 'E', 'F', 'G'].map((n) => ({ name: n, bot: 'strong' }))], deadline: { kind: 'live', seconds: 3600 } });
+
+test('a race created with the bot pool as its planner has the same robots\' starting facings as one whose bots chose in the process', { timeout: 120_000 }, async () => {
+  const courses = shippedCourses();
+  const pooled = await freshDb('sqlite');
+  const inProcess = await freshDb('sqlite');
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    const withPool = new RaceService({ db: pooled.db, clock: new TestClock(), course: (n) => courses.get(n), planner: pool });
+    const inPlace = new RaceService({ db: inProcess.db, clock: new TestClock(), course: (n) => courses.get(n) });
+    for (const body of [sixStrong(3), { course: 'first-shift', deal: { secret: false, seed: 4 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }, { name: 'Zap', bot: 'expert' }, { name: 'Gus', bot: 'greedy' }] }]) {
+      const a = await withPool.create(body);
+      const b = await inPlace.create(body);
+      assert.ok(a.ok && b.ok);
+      const dirs = async (db: typeof pooled.db, id: string) => (await rigRaceState(db, id, () => undefined)).robots.map((r) => r.dir);
+      assert.deepEqual(await dirs(pooled.db, a.value.id), await dirs(inProcess.db, b.value.id));
+    }
+  } finally {
+    await pool.close();
+    await pooled.db.destroy();
+    await inProcess.db.destroy();
+  }
+});
+
+test('while the pool chooses the facings of six strong bots on a course of the race\'s own, the server answers /api/health', { timeout: 120_000 }, async () => {
+  const courses = shippedCourses();
+  const { db } = await freshDb('sqlite');
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  let base = '';
+  // The facings asked of the pool: a /api/health sent as they are asked is answered before they are back.
+  const order: string[] = [];
+  let health: Promise<number> | null = null;
+  const planner: BotPlanner = {
+    decided: (...a) => pool.decided(...a), ready: (...a) => pool.ready(...a),
+    facings: async (...a) => {
+      health = call(base, 'GET', '/api/health').then((r) => (order.push('health'), r.status));
+      const faced = await pool.facings(...a);
+      order.push('facings');
+      return faced;
+    },
+  };
+  const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), planner });
+  const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })) });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = app.server.address();
+    base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const created = await call(base, 'POST', '/api/races', sixStrong(5));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.ok(health, 'the facings were asked of the planner');
+    assert.equal(await health, 200);
+    assert.deepEqual(order, ['health', 'facings'], 'the server answered while the facings were chosen');
+  } finally {
+    await app.close();
+    await pool.close();
+    await db.destroy();
   }
 });

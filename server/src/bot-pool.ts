@@ -25,8 +25,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Board, GameState, Seed, Settings, Setup } from '../../engine/src/index.js';
-import { decideBots, type BotSeat, type BotTurn } from '../../driver/src/index.js';
+import type { Board, Dir, GameState, Seed, Settings, Setup } from '../../engine/src/index.js';
+import { botFacings, decideBots, type BotSeat, type BotTurn, type SeatPlan, type Starts } from '../../driver/src/index.js';
 
 /** What a thread is sent: the setup's parts, the turn as dealt, the bots and the race's seed. */
 export interface BotJob {
@@ -45,6 +45,18 @@ export interface BotJob {
 }
 
 export type BotAnswer = { readonly id: number; readonly ok: true; readonly turns: Record<number, BotTurn> } | { readonly id: number; readonly ok: false; readonly error: string };
+
+/** What a thread is sent to choose a new race's bots' starting facings (the driver's `botFacings`). */
+export interface FacingsJob {
+  readonly kind: 'facings';
+  readonly id: number;
+  readonly setup: BotJob['setup'];
+  readonly course: Starts;
+  readonly seats: readonly SeatPlan[];
+  readonly seed: Seed;
+}
+
+export type FacingsAnswer = { readonly kind: 'facings'; readonly id: number } & ({ readonly ok: true; readonly facings: Record<number, Dir> } | { readonly ok: false; readonly error: string });
 
 export interface BotPoolOptions {
   /** Threads (by default one less than the cores, at least one; `BOT_WORKERS` in main.ts). */
@@ -113,6 +125,8 @@ export class BotPool {
   /** The boards sent to the threads, by object: the shipped courses' are shared by every race on them. */
   private readonly boardIds = new WeakMap<Board, number>();
   private nextBoardId = 1;
+  /** Facings being chosen (`facings`), by job id, with the thread choosing them. */
+  private readonly choosing = new Map<number, { readonly thread: Thread; settle(facings: Record<number, Dir> | null, why?: string): void }>();
   /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
   readonly budgetMs: number;
   /** The expert's time for one decision (`BotPoolOptions.decisionMs`). */
@@ -152,7 +166,8 @@ export class BotPool {
   private spawn(urgent: boolean): Thread {
     const t: Thread = { urgent, worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: urgent ? 0 : this.nice } }), busy: null, since: 0 };
     t.worker.unref();
-    t.worker.on('message', (a: BotAnswer) => {
+    t.worker.on('message', (a: BotAnswer | FacingsAnswer) => {
+      if ('kind' in a) return this.choosing.get(a.id)?.settle(a.ok ? a.facings : null, a.ok ? undefined : `failed: ${a.error}`);
       const p = t.busy;
       t.busy = null;
       p?.on.delete(t);
@@ -174,6 +189,7 @@ export class BotPool {
     const p = t.busy;
     t.busy = null;
     p?.on.delete(t);
+    for (const c of [...this.choosing.values()]) if (c.thread === t) c.settle(null, why);
     if (this.closed) return;
     this.threads[i] = this.spawn(t.urgent);
     void t.worker.terminate();
@@ -235,9 +251,7 @@ export class BotPool {
       this.decisions.delete(oldKey);
       this.byKey.get(oldKey)?.drop();
     }
-    let boardId = this.boardIds.get(setup.board);
-    if (boardId === undefined) this.boardIds.set(setup.board, (boardId = this.nextBoardId++));
-    const job: BotJob = { id: this.nextId++, race, setup: { board: setup.board, boardId, rules: setup.rules.name, settings: setup.settings, boards: setup.boards }, state: dealt, bots, seed, decisionMs: this.decisionMs };
+    const job: BotJob = { id: this.nextId++, race, setup: this.shipped(setup), state: dealt, bots, seed, decisionMs: this.decisionMs };
     let resolve!: () => void;
     const result = new Promise<void>((r) => (resolve = r));
     const p: Pending = {
@@ -272,6 +286,42 @@ export class BotPool {
     if (this.waiting.length >= this.queue) return p.settle(null, 'the queue is full');
     this.waiting.push(p);
     this.pump();
+  }
+
+  /** A setup as a thread is sent it: its parts, its board named (one id per board object). */
+  private shipped(setup: Setup): BotJob['setup'] {
+    let boardId = this.boardIds.get(setup.board);
+    if (boardId === undefined) this.boardIds.set(setup.board, (boardId = this.nextBoardId++));
+    return { board: setup.board, boardId, rules: setup.rules.name, settings: setup.settings, boards: setup.boards };
+  }
+
+  /**
+   * The starting facings a new race's bots choose (the driver's `botFacings`; BotPlanner's
+   * `facings`), chosen on a thread at the server's priority (an urgent one: a request waits for
+   * them), so that the strong bots' course maps are built there, never on the event loop; the
+   * thread keeps them for the race's decisions. Facings not back within the budget, or whose thread
+   * died, are the random level's (made in microseconds), and the pool says so in its log.
+   */
+  facings(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Promise<Record<number, Dir>> {
+    const fallback = () => botFacings(setup, course, seats.map((x) => (x.level ? { ...x, level: 'random' as const } : x)), seed);
+    if (!seats.some((x) => x.level && x.dir === undefined)) return Promise.resolve({});
+    if (this.closed) return Promise.resolve(fallback());
+    const load = (t: Thread) => [...this.choosing.values()].filter((c) => c.thread === t).length;
+    const urgent = this.threads.filter((t) => t.urgent);
+    const thread = (urgent.length ? urgent : this.threads).reduce((a, b) => (load(b) < load(a) ? b : a));
+    const job: FacingsJob = { kind: 'facings', id: this.nextId++, setup: this.shipped(setup), course: { start: course.start, starts: course.starts }, seats, seed };
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
+      timer.unref();
+      const settle = (facings: Record<number, Dir> | null, why?: string) => {
+        if (!this.choosing.delete(job.id)) return;
+        clearTimeout(timer);
+        if (!facings && !this.closed) this.log(`starting facings of a new race's bots: ${why}; they take the random level's`);
+        resolve(facings ?? fallback());
+      };
+      this.choosing.set(job.id, { thread, settle });
+      thread.worker.postMessage(job);
+    });
   }
 
   /**
@@ -349,6 +399,7 @@ export class BotPool {
     this.closed = true;
     clearInterval(this.watchdog);
     for (const p of [...this.byKey.values()]) p.settle(null, 'the pool closed');
+    for (const c of [...this.choosing.values()]) c.settle(null, 'the pool closed');
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
   }
 }

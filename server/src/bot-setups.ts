@@ -21,7 +21,7 @@ export class BotSetups {
   }
 
   /** The setup of a job: the one made for the same board, rule set, boards and settings if kept. */
-  setupFor(job: Pick<BotJob, 'race' | 'setup'>): Setup {
+  setupFor(job: Pick<BotJob, 'setup'>): Setup {
     const { board, boardId, rules, settings, boards } = job.setup;
     const key = `${boardId} ${rules} ${boards} ${JSON.stringify(settings)}`;
     let s = this.setups.get(key);

@@ -1,6 +1,7 @@
 /**
  * A thread of the bot pool (`bot-pool.ts`): decides the bots' orders for a turn as dealt, through
- * the driver's `decideBots`, off the server's event loop. A setup is made once per board, rule set
+ * the driver's `decideBots`, and a new race's bots' starting facings (`botFacings`), off the
+ * server's event loop. A setup is made once per board, rule set
  * and settings it is sent, and kept for every race on them (`bot-setups.ts`; the bots' own tables
  * per board follow it).
  * A bot that searches as long as it may (expert) is given the pool's time for a decision
@@ -13,8 +14,8 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { decideBots } from '../../driver/src/index.js';
-import type { BotJob, BotAnswer } from './bot-pool.js';
+import { botFacings, decideBots } from '../../driver/src/index.js';
+import type { BotJob, BotAnswer, FacingsAnswer, FacingsJob } from './bot-pool.js';
 import { BotSetups } from './bot-setups.js';
 
 const nice = (workerData as { nice: number }).nice;
@@ -28,7 +29,17 @@ if (nice > 0) {
 
 const setups = new BotSetups();
 
-parentPort!.on('message', (job: BotJob) => {
+parentPort!.on('message', (job: BotJob | FacingsJob) => {
+  if ('kind' in job) {
+    let chosen: FacingsAnswer;
+    try {
+      chosen = { kind: 'facings', id: job.id, ok: true, facings: botFacings(setups.setupFor(job), job.course, job.seats, job.seed) };
+    } catch (e) {
+      chosen = { kind: 'facings', id: job.id, ok: false, error: (e as Error).message };
+    }
+    parentPort!.postMessage(chosen);
+    return;
+  }
   let answer: BotAnswer;
   try {
     answer = { id: job.id, ok: true, turns: decideBots(setups.setupFor(job), job.state, job.bots, job.seed, { ms: job.decisionMs, now: () => performance.now() }) };

@@ -27,6 +27,8 @@ export interface ServerEnv {
   readonly streamsPerAddress?: number;
   readonly maxStreams?: number;
   readonly requestsPer10s?: number;
+  /** `RACES_PER_MINUTE`: races one client address may create in a minute. */
+  readonly racesPerMinute?: number;
   readonly trustProxy?: AppOptions['trustProxy'];
   readonly metrics: boolean;
 }
@@ -44,6 +46,7 @@ const NUMBERS = {
   STREAMS_PER_ADDRESS: [1, 1_000_000, 'streams'],
   MAX_STREAMS: [1, 1_000_000, 'streams'],
   REQUESTS_PER_10S: [1, 1_000_000, 'requests'],
+  RACES_PER_MINUTE: [1, 1_000_000, 'races'],
 } as const;
 
 export type EnvAnswer<T> = { ok: true; value: T } | { ok: false; error: { field: string; message: string } };
@@ -104,6 +107,7 @@ export function serverEnv(env: NodeJS.ProcessEnv): EnvAnswer<ServerEnv> {
       ...(n.STREAMS_PER_ADDRESS ? { streamsPerAddress: n.STREAMS_PER_ADDRESS } : {}),
       ...(n.MAX_STREAMS ? { maxStreams: n.MAX_STREAMS } : {}),
       ...(n.REQUESTS_PER_10S ? { requestsPer10s: n.REQUESTS_PER_10S } : {}),
+      ...(n.RACES_PER_MINUTE ? { racesPerMinute: n.RACES_PER_MINUTE } : {}),
       ...(trustProxy !== undefined ? { trustProxy } : {}),
       metrics: env.METRICS === '1',
     },

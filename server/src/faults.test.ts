@@ -33,7 +33,7 @@ test('PostgreSQL connections terminated under load: the server stays up, answers
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   const appName = `rr-test-${process.pid}-${port}`;
-  const child = await spawnServer({ PORT: String(port), DATABASE_URL: url, PG_APPLICATION_NAME: appName, REQUESTS_PER_10S: '1000000' });
+  const child = await spawnServer({ PORT: String(port), DATABASE_URL: url, PG_APPLICATION_NAME: appName, REQUESTS_PER_10S: '1000000', RACES_PER_MINUTE: '1000000' });
   let died = false;
   child.once('exit', () => (died = true));
   let logged = '';
@@ -71,7 +71,7 @@ test('a second server process started while the first is busy on the same Postgr
   const url = await freshUrl();
   const port = freePort();
   const A = `http://127.0.0.1:${port}`;
-  const first = await spawnServer({ PORT: String(port), DATABASE_URL: url, REQUESTS_PER_10S: '1000000' });
+  const first = await spawnServer({ PORT: String(port), DATABASE_URL: url, REQUESTS_PER_10S: '1000000', RACES_PER_MINUTE: '1000000' });
   const load = playRaces([A], 6);
   // A second process left running by a failed check would keep this file's runner waiting.
   let second: Awaited<ReturnType<typeof spawnServer>> | null = null;
@@ -79,7 +79,7 @@ test('a second server process started while the first is busy on the same Postgr
     await until('some turns played', () => load.turns() >= 6, 30_000);
     for (let k = 0; k < 10; k++) {
       // NOTIFYs arrive all the time; the new process must take them from its first moment.
-      second = await spawnServer({ PORT: String(port + 1), DATABASE_URL: url, REQUESTS_PER_10S: '1000000' });
+      second = await spawnServer({ PORT: String(port + 1), DATABASE_URL: url, REQUESTS_PER_10S: '1000000', RACES_PER_MINUTE: '1000000' });
       let died = false;
       second.once('exit', () => (died = true));
       const B = `http://127.0.0.1:${port + 1}`;

@@ -208,6 +208,29 @@ test('the rate limit counts every route per client address: pages, assets, the A
   }
 });
 
+test('a client creates so many races a minute (RACES_PER_MINUTE): one more is refused 429 with Retry-After, other clients and other requests go on', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, { max: 1000, windowMs: 60_000, trustProxy: '127.0.0.1', racesPerMinute: 2 });
+  const race = (ip: string, body: object = { course: 'first-shift', seats: [{ name: 'Ava' }] }) => call(s.base, 'POST', '/api/races', body, { 'x-forwarded-for': ip });
+  try {
+    // A body that is no race is refused as before and does not count.
+    assert.equal((await race('10.0.0.1', { course: 'first-shift' })).status, 422);
+    assert.deepEqual([(await race('10.0.0.1')).status, (await race('10.0.0.1')).status], [201, 201]);
+    const refused = await fetch(`${s.base}/api/races`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.0.0.1' }, body: JSON.stringify({ course: 'first-shift', seats: [{ name: 'Ava' }] }) });
+    assert.equal(refused.status, 429);
+    const body = await refused.json() as { error: { field: string; message: string } };
+    assert.equal(body.error.field, 'races');
+    assert.match(body.error.message, /more than 2 races created in a minute/);
+    const after = Number(refused.headers.get('retry-after'));
+    assert.ok(after >= 1 && after <= 60, `Retry-After: ${after}`);
+    assert.equal((await race('10.0.0.2')).status, 201, 'another client creates its own');
+    assert.equal((await call(s.base, 'GET', '/api/health', undefined, { 'x-forwarded-for': '10.0.0.1' })).status, 200, 'the client\'s other requests are served');
+  } finally {
+    await s.close();
+    await db.destroy();
+  }
+});
+
 test('X-Forwarded-For names the client only when the proxy is trusted (TRUST_PROXY): then each player behind it has a budget of their own', { timeout: 30_000 }, async () => {
   const { db } = await freshDb('sqlite');
   const direct = await startServer(db, undefined, { max: 2, windowMs: 60_000 });

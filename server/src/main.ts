@@ -110,12 +110,13 @@ async function main(): Promise<void> {
       wantBots: (id: string, turn: number) => fanout?.publishBots('wanted', id, turn), tookBots: (id: string, turn: number) => fanout?.publishBots('taken', id, turn),
       sharedBots: (id: string, turn: number, b: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => fanout?.publishDecided(id, turn, b, orders),
     } : {}) });
-  const { connectionsPerAddress: perAddress, streamsPerAddress: streams, maxStreams: total, requestsPer10s: requests, trustProxy } = env;
+  const { connectionsPerAddress: perAddress, streamsPerAddress: streams, maxStreams: total, requestsPer10s: requests, racesPerMinute, trustProxy } = env;
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
     ...(perAddress ? { connections: { perAddress } } : {}),
     ...(streams || total ? { stream: { ...(streams ? { perAddress: streams } : {}), ...(total ? { total } : {}) } } : {}),
     ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
+    ...(racesPerMinute ? { racesPerMinute } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   });
   // For the operator and the load benchmark: the event loop's delay and the memory, from outside.

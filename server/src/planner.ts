@@ -6,8 +6,8 @@
  * stores the orders, answers, and plays the turn once `ready` resolves (no request waits on a bot).
  * The default decides in this process, when asked.
  */
-import type { GameState, Setup, Seed } from '../../engine/src/index.js';
-import { decideBots, type BotSeat, type BotTurn } from '../../driver/src/index.js';
+import type { Dir, GameState, Setup, Seed } from '../../engine/src/index.js';
+import { botFacings, decideBots, type BotSeat, type BotTurn, type SeatPlan, type Starts } from '../../driver/src/index.js';
 
 export interface BotPlanner {
   /**
@@ -32,6 +32,13 @@ export interface BotPlanner {
    * does not start, it does not go first); null when it has none. Optional, with `has`.
    */
   whenMade?(raceId: string, turn: number): Promise<void> | null;
+  /**
+   * The starting facings the bots of a race being created choose (the driver's `botFacings`, by
+   * seat), for the race's seats' `dir`: the strong and expert bots' choice builds the course's
+   * distance maps, seconds on a course of the race's own. Optional: without it the driver's
+   * `entrants` chooses them in place.
+   */
+  facings?(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Promise<Record<number, Dir>>;
   /** A turn was dealt (committed): a planner may start deciding now. Optional. */
   dealt?(raceId: string, turn: number, setup: Setup, dealt: GameState, bots: readonly BotSeat[], seed: Seed): void;
 }
@@ -39,5 +46,6 @@ export interface BotPlanner {
 /** Decides in this process, on the event loop, when asked (tests, the CLI; the server uses the bot pool). */
 export const inProcessPlanner: BotPlanner = {
   decided: (_raceId, _turn, setup, dealt, bots, seed) => decideBots(setup, dealt, bots, seed),
+  facings: async (setup, course, seats, seed) => botFacings(setup, course, seats, seed),
   ready: async () => undefined,
 };

@@ -5,7 +5,7 @@ import { PG_URL, call, dropSchema, exited, freshDb, playRaces, postgresAnswers, 
 
 const havePostgres = await postgresAnswers();
 // Many streams from the one address of the test.
-const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url, STREAMS_PER_ADDRESS: '1000', MAX_CONNECTIONS_PER_ADDRESS: '1000', REQUESTS_PER_10S: '1000000', METRICS: '1' });
+const start = (url: string, port: number) => spawnServer({ PORT: String(port), DATABASE_URL: url, STREAMS_PER_ADDRESS: '1000', MAX_CONNECTIONS_PER_ADDRESS: '1000', REQUESTS_PER_10S: '1000000', RACES_PER_MINUTE: '1000000', METRICS: '1' });
 
 /** Two server processes on a fresh PostgreSQL schema. */
 async function twoProcesses() {

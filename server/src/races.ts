@@ -546,12 +546,16 @@ export class RaceService {
       seats = picks.filter((name) => seats.some((s) => s.name === name)).map((name) => seats.find((s) => s.name === name)!);
     }
     const row0 = { id: '', course: req.courseName ?? '', course_json: req.courseJson === null ? null : JSON.stringify(req.courseJson), rules: req.rules, settings: JSON.stringify(req.settings) };
-    const setup = this.setups.setupOf(row0);
+    // The course as the request was read (a course of the race's own parsed once, not again here).
+    const setup = RaceSetups.setupOn(course, row0);
     const plans = seats.map((s) => ({
       name: s.name, ...(s.dir !== undefined ? { dir: s.dir } : {}), ...(s.level ? { level: s.level } : {}),
       ...(s.options ? { options: s.options } : {}), ...(s.lives !== undefined ? { lives: s.lives } : {}), ...(s.damage !== undefined ? { damage: s.damage } : {}), ...(s.start ? { start: s.start } : {}),
     }));
-    const placed = entrants(setup, course, plans, seed);
+    // The bots' starting facings are chosen by the planner (the pool: on a thread, off the event
+    // loop; the strong bots' choice builds the course's maps) and given to the driver as their `dir`.
+    const faced = this.planner.facings ? await this.planner.facings(setup, course, plans, seed) : {};
+    const placed = entrants(setup, course, plans.map((p, i) => (faced[i] !== undefined ? { ...p, dir: faced[i] } : p)), seed);
     if (!placed.ok) return no(422, placed.error.field, `course "${course.name}": ${placed.error.message}`);
     const started = startRace(setup, placed.value, seed);
     if (!started.ok) return no(422, started.error.field.replace(/^(?:robots|entrants)\[/, 'seats['), started.error.message);
@@ -588,6 +592,7 @@ export class RaceService {
     const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
     const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
     await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key);
+    if (row0.course_json !== null) this.setups.keep(id, course);
     this.dealt(id, setup, begun.state, seatRows, race);
     return yes(answer);
   }

@@ -30,15 +30,27 @@ export class RaceSetups {
     if (cached) return cached;
     const parsed = courseFromJson(JSON.parse(row.course_json));
     if (!parsed.ok) throw new Error(`race ${row.id}'s course: ${parsed.error.field}: ${parsed.error.message}`);
-    if (!row.id) return parsed.value;
-    if (this.custom.size >= CUSTOM_COURSES) this.custom.delete(this.custom.keys().next().value!);
-    this.custom.set(row.id, parsed.value);
+    if (row.id) this.keep(row.id, parsed.value);
     return parsed.value;
+  }
+
+  /**
+   * Keeps `course`, parsed already, as race `id`'s own (a race just created on it): parsing a
+   * course of one's own takes up to a second or two on the event loop (cube-works), and the
+   * race's setup then shares the board object the creation used (the bots' tables are kept per board).
+   */
+  keep(id: string, course: Course): void {
+    if (this.custom.size >= CUSTOM_COURSES) this.custom.delete(this.custom.keys().next().value!);
+    this.custom.set(id, course);
   }
 
   /** The engine's setup of a race: its board, rule set and settings. */
   setupOf(row: Pick<RaceRow, 'course' | 'rules' | 'settings'> & Partial<Pick<RaceRow, 'id' | 'course_json'>>): Setup {
-    const course = this.courseOf(row);
+    return RaceSetups.setupOn(this.courseOf(row), row);
+  }
+
+  /** The engine's setup on `course` (parsed already) with a race's rule set and settings. */
+  static setupOn(course: Course, row: Pick<RaceRow, 'rules' | 'settings'>): Setup {
     const setup = makeSetup(course.board, row.rules, JSON.parse(row.settings), course.boards.length);
     if (!setup.ok) throw new Error(setup.error.message);
     return setup.value;

@@ -102,13 +102,16 @@ export interface TestServer {
 
 const courses = shippedCourses();
 
-/** `rateLimit` may name the proxies to trust (`trustProxy`, as AppOptions has it). */
-export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number; trustProxy?: AppOptions['trustProxy'] }, stream?: Partial<StreamLimits>, connections?: Partial<ConnectionLimits>): Promise<TestServer> {
+/**
+ * `rateLimit` may name the proxies to trust (`trustProxy`, as AppOptions has it) and the races a
+ * client may create in a minute (`racesPerMinute`; unlimited by default: tests create races by the dozen).
+ */
+export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number; trustProxy?: AppOptions['trustProxy']; racesPerMinute?: number }, stream?: Partial<StreamLimits>, connections?: Partial<ConnectionLimits>): Promise<TestServer> {
   const service = new RaceService({ db, clock, course: (n) => courses.get(n) });
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
     ...(rateLimit ? { rateLimit: { max: rateLimit.max, windowMs: rateLimit.windowMs } } : {}),
-    ...(rateLimit?.trustProxy !== undefined ? { trustProxy: rateLimit.trustProxy } : {}), ...(stream ? { stream } : {}), ...(connections ? { connections } : {}),
+    ...(rateLimit?.trustProxy !== undefined ? { trustProxy: rateLimit.trustProxy } : {}), racesPerMinute: rateLimit?.racesPerMinute ?? 1_000_000, ...(stream ? { stream } : {}), ...(connections ? { connections } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
