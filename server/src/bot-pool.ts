@@ -25,7 +25,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Board, Dir, GameState, Seed, Settings, Setup } from '../../engine/src/index.js';
+import type { Board, Course, Dir, GameState, Result, Seed, Settings, Setup } from '../../engine/src/index.js';
+import { courseFromJson } from '../../boards/src/index.js';
 import { botFacings, decideBots, type BotSeat, type BotTurn, type SeatPlan, type Starts } from '../../driver/src/index.js';
 
 /** What a thread is sent: the setup's parts, the turn as dealt, the bots and the race's seed. */
@@ -57,6 +58,15 @@ export interface FacingsJob {
 }
 
 export type FacingsAnswer = { readonly kind: 'facings'; readonly id: number } & ({ readonly ok: true; readonly facings: Record<number, Dir> } | { readonly ok: false; readonly error: string });
+
+/** What a thread is sent to read a course of a race's own (the boards' `courseFromJson`: its checks, the flags' paths above all). */
+export interface CourseJob {
+  readonly kind: 'course';
+  readonly id: number;
+  readonly json: unknown;
+}
+
+export type CourseAnswer = { readonly kind: 'course'; readonly id: number } & ({ readonly ok: true; readonly course: Result<Course> } | { readonly ok: false; readonly error: string });
 
 export interface BotPoolOptions {
   /** Threads (by default one less than the cores, at least one; `BOT_WORKERS` in main.ts). */
@@ -125,8 +135,8 @@ export class BotPool {
   /** The boards sent to the threads, by object: the shipped courses' are shared by every race on them. */
   private readonly boardIds = new WeakMap<Board, number>();
   private nextBoardId = 1;
-  /** Facings being chosen (`facings`), by job id, with the thread choosing them. */
-  private readonly choosing = new Map<number, { readonly thread: Thread; settle(facings: Record<number, Dir> | null, why?: string): void }>();
+  /** Work a request waits for (`facings`, `course`), by job id, with the thread doing it. */
+  private readonly choosing = new Map<number, { readonly thread: Thread; settle(answer: unknown, why?: string): void }>();
   /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
   readonly budgetMs: number;
   /** The expert's time for one decision (`BotPoolOptions.decisionMs`). */
@@ -166,8 +176,8 @@ export class BotPool {
   private spawn(urgent: boolean): Thread {
     const t: Thread = { urgent, worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: urgent ? 0 : this.nice } }), busy: null, since: 0 };
     t.worker.unref();
-    t.worker.on('message', (a: BotAnswer | FacingsAnswer) => {
-      if ('kind' in a) return this.choosing.get(a.id)?.settle(a.ok ? a.facings : null, a.ok ? undefined : `failed: ${a.error}`);
+    t.worker.on('message', (a: BotAnswer | FacingsAnswer | CourseAnswer) => {
+      if ('kind' in a) return this.choosing.get(a.id)?.settle(a.ok ? (a.kind === 'facings' ? a.facings : a.course) : null, a.ok ? undefined : `failed: ${a.error}`);
       const p = t.busy;
       t.busy = null;
       p?.on.delete(t);
@@ -305,22 +315,43 @@ export class BotPool {
   facings(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Promise<Record<number, Dir>> {
     const fallback = () => botFacings(setup, course, seats.map((x) => (x.level ? { ...x, level: 'random' as const } : x)), seed);
     if (!seats.some((x) => x.level && x.dir === undefined)) return Promise.resolve({});
+    const job = (id: number): FacingsJob => ({ kind: 'facings', id, setup: this.shipped(setup), course: { start: course.start, starts: course.starts }, seats, seed });
+    return this.urgently(job, fallback, (why) => `starting facings of a new race's bots: ${why}; they take the random level's`);
+  }
+
+  /**
+   * A course of a race's own read (the boards' `courseFromJson`, its refusals as they are) on a
+   * thread at the server's priority, as `facings`: its checks (each flag reachable from the one
+   * before, engine/src/paths.ts) take up to a second on cube-works, never on the event loop. A
+   * course not back within the budget, or whose thread died, is read in place, and the pool says so
+   * in its log.
+   */
+  course(json: unknown): Promise<Result<Course>> {
+    return this.urgently((id): CourseJob => ({ kind: 'course', id, json }), () => courseFromJson(json), (why) => `a race's own course: ${why}; read in place`);
+  }
+
+  /**
+   * Sends the job a request waits for to the least loaded urgent thread (any thread if the pool
+   * has none); its answer, or `fallback`'s (made in place) if the answer is not back within the
+   * budget or its thread died, and then `said` is logged.
+   */
+  private urgently<T>(job: (id: number) => FacingsJob | CourseJob, fallback: () => T, said: (why: string | undefined) => string): Promise<T> {
     if (this.closed) return Promise.resolve(fallback());
     const load = (t: Thread) => [...this.choosing.values()].filter((c) => c.thread === t).length;
     const urgent = this.threads.filter((t) => t.urgent);
     const thread = (urgent.length ? urgent : this.threads).reduce((a, b) => (load(b) < load(a) ? b : a));
-    const job: FacingsJob = { kind: 'facings', id: this.nextId++, setup: this.shipped(setup), course: { start: course.start, starts: course.starts }, seats, seed };
+    const sent = job(this.nextId++);
     return new Promise((resolve) => {
       const timer = setTimeout(() => settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
       timer.unref();
-      const settle = (facings: Record<number, Dir> | null, why?: string) => {
-        if (!this.choosing.delete(job.id)) return;
+      const settle = (answer: unknown, why?: string) => {
+        if (!this.choosing.delete(sent.id)) return;
         clearTimeout(timer);
-        if (!facings && !this.closed) this.log(`starting facings of a new race's bots: ${why}; they take the random level's`);
-        resolve(facings ?? fallback());
+        if (answer === null && !this.closed) this.log(said(why));
+        resolve(answer === null ? fallback() : (answer as T));
       };
-      this.choosing.set(job.id, { thread, settle });
-      thread.worker.postMessage(job);
+      this.choosing.set(sent.id, { thread, settle });
+      thread.worker.postMessage(sent);
     });
   }
 
