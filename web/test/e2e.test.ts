@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { RULE_SETS, classic, optionText, ordinal, parseCard } from '../../engine/src/index.js';
 import { call, until } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
+import { browser, PHONE, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { fanned } from '../../render/src/index.js';
 import { measurePage, measureRacePage } from '../build/measure.js';
@@ -283,6 +283,37 @@ async function swipe(page: Page, from: { x: number; y: number }, to: { x: number
   await cdp.detach();
 }
 
+/**
+ * On a phone's race page whose replay was seen to its end, scrolled to the hand as a person does to
+ * program the next turn: the board's sticky region (with the replay's panel) and the program's bar
+ * leave at least two rows of cards in view between them, and Play is still under the board. Checked
+ * as the page stands, then with what varies under the board at its longest (the turn's result as long
+ * as five robots make it, two long notes on the floor), so that the check holds whatever the deal.
+ */
+async function assertRoomForTheHand(page: Page, shot: string): Promise<void> {
+  const measure = () => page.evaluate<{ floor: number; bar: number; card: number; play: number; board: number }>(`(() => {
+    const card = document.querySelector('.hand .card');
+    const floor = document.querySelector('.floor');
+    scrollBy({ top: card.getBoundingClientRect().top - floor.getBoundingClientRect().height - 8, behavior: 'instant' });
+    const play = document.querySelector('#replay .play').getBoundingClientRect();
+    return { floor: floor.getBoundingClientRect().bottom, bar: document.querySelector('.program-bar').getBoundingClientRect().top, card: card.getBoundingClientRect().height, play: play.bottom, board: document.querySelector('#board').getBoundingClientRect().height };
+  })()`);
+  const check = async (what: string) => {
+    const room = await measure();
+    await page.screenshot({ path: `${SHOTS}${shot}${what ? '-longest' : ''}.png` });
+    assert.ok(room.bar - room.floor >= 2 * room.card, `two rows of the hand in view between the board and the bar${what} (${room.bar - room.floor} px for cards ${room.card} px high)`);
+    assert.ok(room.play > 0 && room.play <= room.floor, `Play is still there, under the board, to watch the turn again${what}`);
+    assert.ok(room.board >= 240, `the board stays readable${what} (${room.board} px high)`);
+  };
+  await check('');
+  await page.evaluate(`(() => {
+    const names = [...document.querySelectorAll('#legend li')].map((li) => li.textContent);
+    document.querySelector('#replay .turn-result').textContent = 'Turn 1: ' + names.map((n) => n + ' is destroyed (fell into a pit): 2 lives left, touches flag 1 and takes 4 damage (4 total)').join(' · ');
+    document.querySelector('#floor-notes').replaceChildren(...['The hammer site at 3,4 offers Ramming Gear; the hammer site at 7,2 offers Mechanical Arm.', "Dice: flag 1's die absorbs 3 more damage, flag 2's die absorbs 3 more damage, flag 3's die is gone."].map((t) => Object.assign(document.createElement('li'), { textContent: t })));
+  })()`);
+  await check(' with the longest turn\'s result and notes');
+}
+
 test('on a phone (390×844, touch) a finger swiping sideways off the cards stays on the race page, and a replay seen to its end leaves the hand two rows of cards between the board and the program\'s bar', { skip }, async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   const page = await open(ctx, '/');
@@ -301,21 +332,32 @@ test('on a phone (390×844, touch) a finger swiping sideways off the cards stays
   await page.waitForSelector('#replay[data-ended]:not([data-playing])');
   await page.waitForSelector('#program h2:text("turn 2")');
   assert.equal(page.url(), race, 'still on the race page');
-  // Scrolled to the hand, as a person does to program the next turn: the board's sticky region
-  // (with the replay's panel) and the bar leave at least two rows of cards in view between them.
-  const room = await page.evaluate<{ floor: number; bar: number; card: number; play: number }>(`(() => {
-    const card = document.querySelector('.hand .card');
-    const floor = document.querySelector('.floor');
-    scrollBy({ top: card.getBoundingClientRect().top - floor.getBoundingClientRect().height - 8, behavior: 'instant' });
-    const play = document.querySelector('#replay .play').getBoundingClientRect();
-    return { floor: floor.getBoundingClientRect().bottom, bar: document.querySelector('.program-bar').getBoundingClientRect().top, card: card.getBoundingClientRect().height, play: play.bottom };
-  })()`);
-  await page.screenshot({ path: `${SHOTS}phone-replay-seen.png` });
-  assert.ok(room.bar - room.floor >= 2 * room.card, `two rows of the hand in view between the board and the bar (${room.bar - room.floor} px for cards ${room.card} px high)`);
-  assert.ok(room.play > 0 && room.play <= room.floor, 'Play is still there, under the board, to watch the turn again');
+  await assertRoomForTheHand(page, 'phone-replay-seen');
   // A step back shows the step whole again.
   await page.tap('#replay .back');
   await page.waitForSelector('#replay:not([data-ended]) .step-label', { state: 'visible' });
+  await ctx.close();
+});
+
+test('on a phone (390×844, touch) a pbem race of five with long names leaves the hand two rows of cards between the board and the program\'s bar once a replay is seen to its end, whatever its result and the notes say', { skip }, async () => {
+  const names = ['Ava', 'Bea', 'Cyd', 'Dot', 'Eve'].map((n) => `${n} Longname-Wrighton Jr`);
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 5 }, seats: names.map((name) => ({ name })) }));
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+  const ctx = await browser.newContext(PHONE);
+  const page = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
+  await page.waitForSelector('#program h2');
+  for (const [k, { token }] of seats.entries()) {
+    const you = (await call(server.base, 'GET', `/api/races/${id}/seats/${k}`, undefined, { authorization: `Bearer ${token}` })).body.you;
+    const sent = await call(server.base, 'PUT', `/api/races/${id}/seats/${k}/orders`, { turn: 1, program: you.hand.slice(0, 5) }, { authorization: `Bearer ${token}` });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  }
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.tap('#replay .skip');
+  await page.waitForSelector('#replay[data-ended]:not([data-playing])');
+  await page.waitForSelector('#program h2:text("turn 2")');
+  assert.equal(await page.locator('#legend li').count(), 5);
+  await assertRoomForTheHand(page, 'phone-replay-seen-five');
   await ctx.close();
 });
 
