@@ -3,7 +3,7 @@
  * reader (json-text.ts, and json-file.ts for files), safe output files (out-file.ts), and Tiled import and export (tiled.ts,
  * tiled-files.ts).
  */
-export { FACTORY_DIR, COURSES_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse } from './library.js';
+export { FACTORY_DIR, COURSES_DIR, boardNames, courseFromJson, courseNames, loadBoard, loadCourse, storedCourse } from './library.js';
 export { MAX_JSON_BYTES, fileProblem, readJsonFile, readTextFile, notUtf8, utf8Text } from './json-file.js';
 export { MAX_JSON_DEPTH, jsonSyntaxError, jsonTextError, lineColumn, parseJson } from './json-text.js';
 export { writeOutputFile, writeProblem } from './out-file.js';

@@ -61,10 +61,29 @@ export const COURSE_BOUNDS = { boards: 12, offset: 96, flags: 16, starts: 8, tex
 /**
  * A course sent as an object (a race's own course): its fields as a course file has them, its
  * boards among the shipped ones. Refused, naming the field, beyond COURSE_BOUNDS, with unknown
- * fields (the engine's course reader names them: one list of a course's keys), or when `validateCourse` finds a problem (boards that do not meet, a flag that cannot be
- * reached, …).
+ * fields (the engine's course reader names them: one list of a course's keys), or when `validateCourse` finds a problem (boards that do not meet,
+ * a flag that cannot be reached, …).
  */
 export function courseFromJson(json: unknown): Result<Course> {
+  const course = composedCourse(json);
+  if (!course.ok) return course;
+  const problems = validateCourse(course.value);
+  if (problems.length) return err('course', problems.map((p) => p.message).join('; '));
+  return course;
+}
+
+/**
+ * A course that `courseFromJson` accepted and its caller stored (a race's own, kept by the server
+ * with the race), read again: the same bounds, fields and composition, without `validateCourse`,
+ * whose check that each flag can be reached takes seconds on the largest courses and found nothing
+ * when it was accepted. Only for JSON its caller wrote itself after `courseFromJson`.
+ */
+export function storedCourse(json: unknown): Result<Course> {
+  return composedCourse(json);
+}
+
+/** A course object read within COURSE_BOUNDS and composed on the shipped boards, unchecked. */
+function composedCourse(json: unknown): Result<Course> {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return err('course', 'expected a course object');
   const o = json as Record<string, unknown>;
   for (const k of ['name', 'author', 'description'])
@@ -86,7 +105,5 @@ export function courseFromJson(json: unknown): Result<Course> {
   };
   const course = parseCourse(json, shipped);
   if (!course.ok) return err(`course.${course.error.field}`, course.error.message);
-  const problems = validateCourse(course.value);
-  if (problems.length) return err('course', problems.map((p) => p.message).join('; '));
   return ok(course.value);
 }

@@ -1,9 +1,10 @@
 /**
  * A race's course and the engine's setup for it: a shipped course by name, or the race's own (kept
- * as JSON with the race and parsed once per process).
+ * as JSON with the race, checked when the race was created, and read again once per process
+ * without its flags' paths checked: `storedCourse`).
  */
 import { makeSetup, type Course, type Setup } from '../../engine/src/index.js';
-import { courseFromJson } from '../../boards/src/index.js';
+import { storedCourse } from '../../boards/src/index.js';
 import type { RaceRow } from './db.js';
 
 /** Custom courses kept parsed, by race id. */
@@ -28,7 +29,9 @@ export class RaceSetups {
     }
     const cached = row.id ? this.custom.get(row.id) : undefined;
     if (cached) return cached;
-    const parsed = courseFromJson(JSON.parse(row.course_json));
+    // Written by this server once `courseFromJson` had accepted it: its flags' paths are not checked
+    // again (seconds on the largest courses, on the event loop at a race's first request after a restart).
+    const parsed = storedCourse(JSON.parse(row.course_json));
     if (!parsed.ok) throw new Error(`race ${row.id}'s course: ${parsed.error.field}: ${parsed.error.message}`);
     if (row.id) this.keep(row.id, parsed.value);
     return parsed.value;
