@@ -584,7 +584,9 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   await page.waitForURL((u) => !u.pathname.endsWith(second) && !u.pathname.endsWith(id));
   const third = (await call(server.base, 'GET', `/api/races/${new URL(page.url()).pathname.split('/')[2]}`)).body;
   assert.equal(third.series, id);
-  // A rematch: the same seats in the same order, on the same course.
+  // A rematch, from a page of the browser that holds the race's key (its moderator's): the same
+  // seats in the same order, on the same course.
+  await page.evaluate(`localStorage.setItem('roborally.moderator.${id}', '${moderatorKey}')`);
   const again = await open(ctx, `/race/${id}`);
   await again.click('#result .rematch');
   await again.waitForURL((u) => !u.pathname.endsWith(id) && u.pathname !== new URL(page.url()).pathname);
@@ -1090,7 +1092,7 @@ test('a course composed in the editor from the shipped boards, checked as it is 
   await ctx.close();
 });
 
-test('a race on a course of its own, once over, is raced again by Rematch on the same course', { skip }, async () => {
+test('a race on a course of its own, once over, is raced again by Rematch on the same course from the browser that created it; a spectator\'s end page offers no Rematch (no seat to race again), a race of one\'s own instead', { skip }, async () => {
   const course = { name: 'Short Hop', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [[9, 3]], start: [10, 10] };
   const created = await call(server.base, 'POST', '/api/races', { course, deal: { secret: false, seed: 2 }, seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }] });
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -1101,7 +1103,16 @@ test('a race on a course of its own, once over, is raced again by Rematch on the
   }
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await open(ctx, `/race/${id}`);
+  // A spectator (this browser did not create the race): no Rematch, a race of their own.
+  await page.waitForSelector('#result:not([hidden]) .standings');
+  assert.equal(await page.locator('#result .rematch').count(), 0, 'no Rematch for a spectator');
+  assert.equal(await page.getAttribute('#result a.own-race', 'href'), '/');
+  assert.equal(await page.locator('#result .next-race').count(), 1, 'Next race, which asks for the moderator key');
+  // The browser that created it (it kept the key) watches its race of bots: Rematch.
+  await page.evaluate(`localStorage.setItem('roborally.moderator.${id}', '${moderatorKey}')`);
+  await page.reload();
   await page.waitForSelector('#result:not([hidden]) .rematch');
+  assert.equal(await page.locator('#result a.own-race').count(), 0);
   assert.equal(await page.textContent('#title'), 'Short Hop');
   await page.click('#result .rematch');
   await page.waitForURL((u) => u.pathname.startsWith('/race/') && !u.pathname.endsWith(id));
