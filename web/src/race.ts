@@ -388,7 +388,8 @@ async function refresh(fresh = false): Promise<void> {
     // above the screen: the page goes back up to it, so the replay plays where you look.
     const floor = document.querySelector<HTMLElement>('.floor')!;
     if (getComputedStyle(floor).position === 'static' && floor.getBoundingClientRect().top < 0) window.scrollTo({ top: 0 });
-    await replay.enqueue(newTurns);
+    // The race ended meanwhile: straight to its last turn (the end waits for that replay alone).
+    await (view.status === 'over' ? replay.finale(newTurns) : replay.enqueue(newTurns));
   }
 }
 

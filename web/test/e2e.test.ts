@@ -247,6 +247,34 @@ test('a page that goes offline says so in its status line at once, and back onli
   await ctx.close();
 });
 
+test('pages behind by several turns when the race ends (the bots playing it out at once, a page back online) go straight to the last turn\'s replay, then the end, every page alike; the turns between stay in the turn picker', { skip }, async () => {
+  const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 5 }, seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'greedy' }] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, moderatorKey } = created.body;
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const pages = [await open(ctx, `/race/${id}`), await open(ctx, `/race/${id}`)];
+  for (const p of pages) await p.waitForSelector('body[data-live]');
+  // Away while the bots play the whole race out.
+  await ctx.setOffline(true);
+  for (const p of pages) await p.waitForSelector('#status .offline');
+  for (let k = 0; k < 400; k++) {
+    if ((await call(server.base, 'GET', `/api/races/${id}`)).body.status === 'over') break;
+    await call(server.base, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': moderatorKey });
+  }
+  const last = (await call(server.base, 'GET', `/api/races/${id}`)).body.turn as number;
+  assert.ok(last >= 3, `a race of several turns (${last})`);
+  await ctx.setOffline(false);
+  for (const p of pages) {
+    // The first replay the page opens is the last turn's, nothing waiting behind it.
+    const first = await p.waitForSelector('#replay[data-turn]');
+    assert.equal(await first.getAttribute('data-turn'), String(last), 'straight to the last turn');
+    assert.equal(await first.getAttribute('data-queued'), null, 'no turns waiting');
+    assert.equal(await p.locator('#replay .turn-pick option').count(), last, 'every turn in the picker');
+  }
+  for (const p of pages) await p.waitForSelector('#result:not([hidden]) .standings', { timeout: 60_000 });
+  await ctx.close();
+});
+
 test('once a person has sent, the status line says whom the turn waits for (a spectator\'s too), and no more once the turn is played', { skip }, async () => {
   const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
