@@ -16,7 +16,7 @@ import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb, OutboxRow } from './store.js';
-import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportAndDeal, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -206,8 +206,23 @@ export class Outbox {
     if (!race || !got.ok || !got.value.length) return 0;
     const entries = got.value;
     const rows: { key: string; race: string; seq: number; to: string; mail: Mail }[] = [];
+    // The reports of a turn written here, by address: the next turn's instructions to the same
+    // address, written with them, go in the same mail (001's moderator sent the turn's table and
+    // picture with the instructions), under the instructions' key.
+    const reports = new Map<string, { at: number; turn: number }>();
     for (const [k, e] of entries.entries()) {
-      for (const { seat, to, mail } of await this.mailsFor(race, e, entries[k - 1])) rows.push({ key: `${id}:${e.seq}:${e.event.type}:${seat}`, race: id, seq: e.seq, to, mail });
+      for (const { seat, to, mail } of await this.mailsFor(race, e, entries[k - 1])) {
+        const key = `${id}:${e.seq}:${e.event.type}:${seat}`;
+        const report = e.event.type === 'turnBegan' ? reports.get(to.toLowerCase()) : undefined;
+        if (report && e.event.type === 'turnBegan' && report.turn + 1 === e.event.turn) {
+          const r = rows[report.at]!;
+          rows[report.at] = { ...r, key, mail: reportAndDeal(r.mail, mail) };
+          reports.delete(to.toLowerCase());
+          continue;
+        }
+        if (e.event.type === 'turnEnded') reports.set(to.toLowerCase(), { at: rows.length, turn: e.event.turn });
+        rows.push({ key, race: id, seq: e.seq, to, mail });
+      }
     }
     const last = entries[entries.length - 1]!.seq;
     const now = this.o.now();

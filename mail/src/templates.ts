@@ -344,6 +344,24 @@ export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, ro
 }
 
 /**
+ * The report of a turn and the instructions of the next in one mail, as 001's moderator sent them
+ * (the table and the picture with the instructions) when they go to one address at one moment: the
+ * report first, then the instructions, each with its picture. The subject names both,
+ * `Turn N: your instructions; Turn N-1: report`, so that a reply to it is read for turn N.
+ */
+export function reportAndDeal(report: Mail, deal: Mail): Mail {
+  const reported = /Turn \d+: (?:corrected )?report/.exec(report.subject)![0];
+  const dealHtml = deal.html ?? `<pre>${esc(deal.text)}</pre>`;
+  return {
+    ...deal,
+    subject: deal.subject.replace(/Turn \d+: your instructions/, (instructions) => `${instructions}; ${reported}`),
+    text: [report.text, '', '-'.repeat(60), '', deal.text].join('\n'),
+    html: `${report.html ?? `<pre>${esc(report.text)}</pre>`}<hr>${dealHtml}`,
+    attachments: [...(report.attachments ?? []), ...(deal.attachments ?? [])],
+  };
+}
+
+/**
  * The end of the race: standings, the series' standings, awards and the next race's picks.
  * `corrected`: the race ended again after the moderator took its last turn back; these replace the
  * earlier ones.
