@@ -397,7 +397,10 @@ test('on a phone (390×844, touch) a register locked by damage leaves the hand t
   const ctx = await browser.newContext(PHONE);
   const page = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
   await page.waitForSelector('#program h2');
-  const empty = (await page.locator('.program-bar').boundingBox())!.height;
+  // Measured in the page at once: the program is drawn anew as the race's view comes (a box asked
+  // for through the protocol may find the bar it resolved replaced).
+  const barHeight = () => page.evaluate<number>('document.querySelector(".program-bar").getBoundingClientRect().height');
+  const empty = await barHeight();
   const auth = { authorization: `Bearer ${seats[0]!.token}` };
   const you = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body.you;
   assert.equal((await call(server.base, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, auth)).status, 200);
@@ -406,7 +409,9 @@ test('on a phone (390×844, touch) a register locked by damage leaves the hand t
   await page.waitForSelector('#replay[data-ended]:not([data-playing])');
   await page.waitForSelector('#program h2:text("turn 2")');
   await page.waitForSelector('.program-bar .register.locked .card');
-  const locked = (await page.locator('.program-bar').boundingBox())!.height;
+  // Seen to its end, the replay lets the turn's clock start: the program is drawn with it.
+  await page.waitForFunction('!/clock after replay/.test(document.querySelector("#status").textContent)');
+  const locked = await barHeight();
   assert.ok(Math.abs(locked - empty) <= 1, `the bar as high with a locked register (${locked} px) as with none (${empty} px)`);
   await assertRoomForTheHand(page, 'phone-replay-seen-locked');
   await ctx.close();
