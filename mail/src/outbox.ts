@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, goalLine, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, goalLine, nextFlag, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
@@ -108,8 +108,9 @@ export function gainedLines(before: readonly string[], after: readonly string[],
 /** A turn's instructions to one player: its one robot's as ever, or a section for each of its robots. */
 function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, picture: Attachment, reminder = false): Mail {
   const lead = seats[0]!;
-  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, notationContext(race.setup.rules, st, lead.seat), deadlineAt, reminder, picture);
-  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ctx: notationContext(race.setup.rules, st, s.seat) })), deadlineAt, reminder, picture);
+  const deal = (seat: number) => ({ ctx: notationContext(race.setup.rules, st, seat), next: nextFlag(race.setup, st, seat)?.text ?? null });
+  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, deal(lead.seat), deadlineAt, reminder, picture);
+  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ...deal(s.seat) })), deadlineAt, reminder, picture);
 }
 
 /** The board as a turn begins, for its instructions: one picture for every seat, under a Content-ID naming the race and the entry (or reminder) it is for. */

@@ -497,6 +497,23 @@ test('a relay that takes the mail\'s data and never answers is given up on after
   }
 });
 
+test('the instructions say which flag is next and the way to it from the robot: on first-shift after its first flag, flag 2 at (5,6)', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    // Ava has touched flag 1 (9,3) and stands at (3,9).
+    await rigRaceState(t.db, created.value.id, (st) => Object.assign(st.robots[0]!, { flags: 1, x: 3, y: 9, archive: [9, 3] }));
+    await t.gateway.pump();
+    const deal = t.sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(subject(c)))!;
+    assert.ok(text(deal).includes('Next: flag 2 of 3 at (5,6), 2 squares east and 3 squares north of you.'), text(deal));
+    const bob = t.sink.mails.find((c) => c.to.includes('bob@b.test') && /Turn 1: your instructions/.test(subject(c)))!;
+    assert.match(text(bob), /Next: flag 1 of 3 at \(9,3\), /);
+  } finally {
+    await t.close();
+  }
+});
+
 test('a locked register is named in the instructions, and in the answer to a program with a card too many', async () => {
   const t = await setup();
   try {

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
@@ -324,11 +325,11 @@ test('the pool reads a course of a race\'s own on a thread exactly as the boards
   const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
   try {
     const good = await pool.course({ ...CUBE, name: 'My cube' });
-    assert.ok(good.ok);
+    assert.ok(good?.ok);
     assert.deepEqual(good, courseFromJson({ ...CUBE, name: 'My cube' }));
     for (const bad of BAD_COURSES) {
       const read = await pool.course(bad);
-      assert.equal(read.ok, false, JSON.stringify(bad.flags));
+      assert.equal(read?.ok, false, JSON.stringify(bad.flags));
       assert.deepEqual(read, courseFromJson(bad));
     }
   } finally {
@@ -367,6 +368,50 @@ test('while the pool reads a course of the race\'s own, the server answers /api/
   } finally {
     await app.close();
     await pool.close();
+    await db.destroy();
+  }
+});
+
+test('a course of a race\'s own not back within the budget is given up (null), never read on the event loop, and logged', { timeout: 120_000 }, async () => {
+  const logged: string[] = [];
+  // A budget no thread meets: cube-works' checks take some 0.4 s.
+  const pool = new BotPool({ size: 1, budgetMs: 1, log: (l) => logged.push(l) });
+  try {
+    assert.equal(await pool.course({ ...CUBE, name: 'My cube' }), null);
+    assert.deepEqual(logged, ['a race\'s own course: late (budget 1 ms); the creation is refused']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('the pool reads at most `courses` courses of races\' own at once: one more is given up at once (null), and read again once the thread is done', { timeout: 120_000 }, async () => {
+  const pool = new BotPool({ size: 1, courses: 1, log: (l) => assert.fail(l) });
+  try {
+    const first = pool.course({ ...CUBE, name: 'My cube' });
+    assert.equal(await pool.course({ ...CUBE, name: 'Another cube' }), null);
+    assert.deepEqual(await first, courseFromJson({ ...CUBE, name: 'My cube' }));
+    assert.deepEqual(await pool.course({ ...CUBE, name: 'Another cube' }), courseFromJson({ ...CUBE, name: 'Another cube' }));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a creation whose course of its own the pool cannot read just now is refused 503 with Retry-After, naming the course, and creates nothing', { timeout: 120_000 }, async () => {
+  const courses = shippedCourses();
+  const { db } = await freshDb('sqlite');
+  const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), readCourse: async () => null });
+  const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })) });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = app.server.address();
+    const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const res = await fetch(`${base}/api/races`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ course: { ...CUBE, name: 'My cube' }, seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } }) });
+    assert.equal(res.status, 503);
+    assert.equal(res.headers.get('retry-after'), '5');
+    assert.equal(((await res.json()) as { error: { field: string } }).error.field, 'course');
+    assert.equal(Number((await sql<{ n: number }>`select count(*) as n from races`.execute(db)).rows[0]!.n), 0);
+  } finally {
+    await app.close();
     await db.destroy();
   }
 });

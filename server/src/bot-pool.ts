@@ -26,7 +26,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Board, Course, Dir, GameState, Result, Seed, Settings, Setup } from '../../engine/src/index.js';
-import { courseFromJson } from '../../boards/src/index.js';
 import { botFacings, decideBots, type BotSeat, type BotTurn, type SeatPlan, type Starts } from '../../driver/src/index.js';
 
 /** What a thread is sent: the setup's parts, the turn as dealt, the bots and the race's seed. */
@@ -89,6 +88,11 @@ export interface BotPoolOptions {
   readonly urgent?: number;
   /** Decisions waiting for a thread at most; one more is decided at the fallback at once (10,000 by default). */
   readonly queue?: number;
+  /**
+   * Courses of races' own being read on the threads at most (`course`), those given up late
+   * included until their thread is done with them; one more is refused at once (2 by default).
+   */
+  readonly courses?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -137,6 +141,9 @@ export class BotPool {
   private nextBoardId = 1;
   /** Work a request waits for (`facings`, `course`), by job id, with the thread doing it. */
   private readonly choosing = new Map<number, { readonly thread: Thread; settle(answer: unknown, why?: string): void }>();
+  /** Courses sent to a thread (`course`) and not answered yet, given up late or not, by job id: their thread. */
+  private readonly reading = new Map<number, Thread>();
+  private readonly courses: number;
   /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
   readonly budgetMs: number;
   /** The expert's time for one decision (`BotPoolOptions.decisionMs`). */
@@ -159,6 +166,7 @@ export class BotPool {
     this.decisionMs = Math.min(o.decisionMs ?? DECISION_MS, this.budgetMs / 2);
     this.hungMs = o.hungMs ?? 30_000;
     this.queue = o.queue ?? 10_000;
+    this.courses = o.courses ?? 2;
     this.nice = o.nice ?? 10;
     this.log = o.log ?? ((line) => console.error(line));
     const size = o.size ?? Math.max(1, availableParallelism() - 1);
@@ -177,6 +185,7 @@ export class BotPool {
     const t: Thread = { urgent, worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: urgent ? 0 : this.nice } }), busy: null, since: 0 };
     t.worker.unref();
     t.worker.on('message', (a: BotAnswer | FacingsAnswer | CourseAnswer) => {
+      if ('kind' in a && a.kind === 'course') this.reading.delete(a.id);
       if ('kind' in a) return this.choosing.get(a.id)?.settle(a.ok ? (a.kind === 'facings' ? a.facings : a.course) : null, a.ok ? undefined : `failed: ${a.error}`);
       const p = t.busy;
       t.busy = null;
@@ -200,6 +209,7 @@ export class BotPool {
     t.busy = null;
     p?.on.delete(t);
     for (const c of [...this.choosing.values()]) if (c.thread === t) c.settle(null, why);
+    for (const [id, on] of [...this.reading]) if (on === t) this.reading.delete(id);
     if (this.closed) return;
     this.threads[i] = this.spawn(t.urgent);
     void t.worker.terminate();
@@ -322,25 +332,33 @@ export class BotPool {
   /**
    * A course of a race's own read (the boards' `courseFromJson`, its refusals as they are) on a
    * thread at the server's priority, as `facings`: its checks (each flag reachable from the one
-   * before, engine/src/paths.ts) take up to a second on cube-works, never on the event loop. A
-   * course not back within the budget, or whose thread died, is read in place, and the pool says so
-   * in its log.
+   * before, engine/src/paths.ts) take up to a second on cube-works and several on the largest
+   * courses the bounds allow, never on the event loop. Null (the request is to be refused: the
+   * server is busy) when the pool already reads its most courses (`BotPoolOptions.courses`), when
+   * the course is not back within the budget, or when its thread died; it is never read in place.
    */
-  course(json: unknown): Promise<Result<Course>> {
-    return this.urgently((id): CourseJob => ({ kind: 'course', id, json }), () => courseFromJson(json), (why) => `a race's own course: ${why}; read in place`);
+  course(json: unknown): Promise<Result<Course> | null> {
+    if (this.reading.size >= this.courses) return Promise.resolve(null);
+    return this.urgently((id): CourseJob => ({ kind: 'course', id, json }), () => null, (why) => `a race's own course: ${why}; the creation is refused`);
+  }
+
+  /** The urgent thread with the fewest jobs a request waits for (any thread if the pool has none). */
+  private leastLoaded(): Thread {
+    const load = (t: Thread) => [...this.choosing.values()].filter((c) => c.thread === t).length + [...this.reading.values()].filter((x) => x === t).length;
+    const urgent = this.threads.filter((t) => t.urgent);
+    return (urgent.length ? urgent : this.threads).reduce((a, b) => (load(b) < load(a) ? b : a));
   }
 
   /**
    * Sends the job a request waits for to the least loaded urgent thread (any thread if the pool
-   * has none); its answer, or `fallback`'s (made in place) if the answer is not back within the
-   * budget or its thread died, and then `said` is logged.
+   * has none); its answer, or `fallback`'s if the answer is not back within the budget or its
+   * thread died, and then `said` is logged.
    */
   private urgently<T>(job: (id: number) => FacingsJob | CourseJob, fallback: () => T, said: (why: string | undefined) => string): Promise<T> {
     if (this.closed) return Promise.resolve(fallback());
-    const load = (t: Thread) => [...this.choosing.values()].filter((c) => c.thread === t).length;
-    const urgent = this.threads.filter((t) => t.urgent);
-    const thread = (urgent.length ? urgent : this.threads).reduce((a, b) => (load(b) < load(a) ? b : a));
+    const thread = this.leastLoaded();
     const sent = job(this.nextId++);
+    if (sent.kind === 'course') this.reading.set(sent.id, thread);
     return new Promise((resolve) => {
       const timer = setTimeout(() => settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
       timer.unref();

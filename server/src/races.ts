@@ -115,9 +115,10 @@ export interface RaceServiceOptions {
   /**
    * Reads a course of a race's own, sent in its creation (the boards' `courseFromJson`: checking
    * that each flag can be reached takes up to a second on cube-works); the server's reads it on the
-   * bot pool's urgent thread (`BotPool.course`). By default in this process.
+   * bot pool's urgent thread (`BotPool.course`). By default in this process. Null when it cannot
+   * be read just now (the pool busy): the creation is refused 503, with Retry-After.
    */
-  readonly readCourse?: (json: unknown) => Promise<Result<Course>>;
+  readonly readCourse?: (json: unknown) => Promise<Result<Course> | null>;
   /**
    * Called after a race's entries up to `lastSeq` are committed (fan-out to other processes), with
    * what this process's commit changed (`note`: the other processes follow it in what they keep).
@@ -284,7 +285,7 @@ export class RaceService {
   /** A race's changes asked of this process at once, one after the other (turns-in-line.ts). */
   private readonly inLine = new TurnsInLine();
   private readonly planner: BotPlanner;
-  private readonly readCourse: (json: unknown) => Promise<Result<Course>>;
+  private readonly readCourse: (json: unknown) => Promise<Result<Course> | null>;
   private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
   /**
@@ -532,7 +533,8 @@ export class RaceService {
   private async createRace(body: unknown, keyed?: { key: string; hash: string; body: string }): Promise<Answer<Created>> {
     // A course of the race's own is read first, off the event loop (`readCourse`), and the request
     // then as a whole, in its order (its refusals come as they would with the course read in it).
-    const own = isObject(body) && isObject(body.course) ? await this.readCourse(body.course) : null;
+    const own = isObject(body) && isObject(body.course) ? await this.readCourse(body.course) : undefined;
+    if (own === null) return no(503, 'course', 'the server is busy checking other courses of races\' own: nothing was created; send the race again in a few seconds');
     const read = readRaceRequest(body, (name) => this.setups.shippedCourse(name), () => (own!.ok ? yes(own!.value) : no(422, own!.error.field, own!.error.message)));
     if (!read.ok) return read;
     const req = read.value;
