@@ -12,6 +12,7 @@ import {
   makeSetup,
   DEFAULT_RULE_SET,
   newRace,
+  nextFlag,
   openRegisters,
   parseBoard,
   CARD_TYPES,
@@ -233,7 +234,7 @@ export async function playRace(
     turnsPlayed = state.turn;
     print(`=== Turn ${state.turn} ===`);
     tell(begun.value.events);
-    for (const line of robotTable(state, board)) print(line);
+    for (const line of robotTable(state, setup)) print(line);
     print(renderText(board, state));
 
     // The player's orders.
@@ -289,12 +290,13 @@ function engineFailure(print: (s: string) => void, e: { field: string; message: 
   return 1;
 }
 
-function robotTable(st: GameState, board: Board): string[] {
-  const flags = board.flags.length;
+function robotTable(st: GameState, setup: Setup): string[] {
+  const flags = setup.board.flags.length;
   return st.robots.map((r, i) => {
     const who = `${r.name[0]!.toUpperCase()} ${r.name}${i === 0 ? ' (you)' : ''}`.padEnd(12);
     if (r.status === 'out') return `  ${who} out of the game, flags ${r.flags}/${flags}`;
-    const next = r.flags < flags ? `, next flag ${r.flags + 1} at (${board.flags[r.flags]![0]},${board.flags[r.flags]![1]})` : '';
+    const n = nextFlag(setup, st, i);
+    const next = n?.at ? `, next flag ${n.flag} at (${n.at[0]},${n.at[1]})` : '';
     const notes = [r.virtual ? 'virtual' : '', r.poweredDown ? 'powered down' : '', lockedText(r)].filter(Boolean);
     return (
       `  ${who} (${r.x},${r.y}) facing ${dirName(r.dir)}, damage ${r.damage}, ${plural(r.lives, 'life', 'lives')}, ` +

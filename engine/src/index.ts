@@ -33,4 +33,5 @@ export { optionOrders, type OptionOrders } from './options/orders.js';
 export * from './notation.js';
 export { optionsSeen, seatState } from './view.js';
 export { readCorrection, readOrders, shownCards, storedOrders, storedTurn, type SeatOrders } from './orders.js';
+export { nextFlag, type NextFlag } from './next-flag.js';
 export { describeFold, type CubeSide, type Fold, type Seam } from './cube.js';

@@ -13,7 +13,7 @@ import { serialTicker, type Db, type Clock, type RaceService } from '../../serve
 import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
 import { Outbox, notationContext, rootSeat, threadRoot, threaded } from './outbox.js';
-import { mailDb, migrateMail, type MailDb } from './store.js';
+import { firstLooks, mailDb, migrateMail, type MailDb } from './store.js';
 import { followWord, handLines, heldOptionLines, helpWord, lockedLines, notationHelp, replyMail, sectionHeading, sectionHelp, when } from './templates.js';
 
 export interface MailConfig {
@@ -174,7 +174,7 @@ export class MailGateway {
       });
     }
     if (this.config.imapUrl) {
-      this.imap = new ImapPoller(this.config.imapUrl, (raw) => this.receive(raw, []).then(() => undefined), { maxBytes: MAX_MAIL });
+      this.imap = new ImapPoller(this.config.imapUrl, (raw) => this.receive(raw, []).then(() => undefined), { maxBytes: MAX_MAIL, firstLooks: firstLooks(this.db, this.now) });
       this.imap.start((this.config.imapPollSeconds ?? 60) * 1000);
     }
     // A round still running (a slow relay, a database away) is not queued behind; failures are

@@ -6,7 +6,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
 import { MailGateway } from './gateway.js';
-import { ImapPoller } from './imap.js';
+import { HANDLED, ImapPoller } from './imap.js';
+import { firstLooks, mailDb, migrateMail } from './store.js';
 import { dovecotMissing, smtpSink, startDovecot, until } from './testing.js';
 
 const courses = shippedCourses();
@@ -56,6 +57,71 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
     await client.logout().catch(() => undefined);
     await gateway.stop();
     await sink.close();
+    await db.destroy();
+    await dovecot.stop();
+  }
+});
+
+test('a mail opened in a mail client before the poller looks is read all the same, once; a handled mail marked unread again is not read again', { skip: missing ?? false }, async () => {
+  const dovecot = await startDovecot();
+  const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  const read: string[] = [];
+  const poller = new ImapPoller(dovecot.url, async (raw) => void read.push(/^Subject: (.*)$/m.exec(raw.toString('latin1'))?.[1] ?? '?'), { log: (l) => assert.fail(l) });
+  const mail = (subject: string) => `From: ava@a.test\r\nSubject: ${subject}\r\nMessage-ID: <${subject}@test>\r\n\r\n1 2 3 4 5\r\n`;
+  try {
+    await client.connect();
+    await client.append('INBOX', mail('first'));
+    await poller.poll();
+    assert.deepEqual(read, ['first']);
+    // A moderator glances at the mailbox: a new mail opened (seen) before the poller's look, and the
+    // handled one marked unread again.
+    await client.append('INBOX', mail('opened'), ['\\Seen']);
+    await client.mailboxOpen('INBOX');
+    await client.messageFlagsRemove({ all: true }, ['\\Seen']);
+    await poller.poll();
+    await poller.poll();
+    assert.deepEqual(read, ['first', 'opened'], 'each mail read once');
+    await client.mailboxOpen('INBOX');
+    assert.deepEqual(await client.search({ keyword: HANDLED }), await client.search({ all: true }), 'every mail marked handled');
+  } finally {
+    await poller.stop();
+    await client.logout().catch(() => undefined);
+    await dovecot.stop();
+  }
+});
+
+test('at its first look into a mailbox from which mails were read before, the poller takes the mails seen there as handled; into a new one it reads them; later looks read mails seen meanwhile', { skip: missing ?? false }, async () => {
+  const dovecot = await startDovecot();
+  const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  const { db } = await freshDb('sqlite');
+  const mdb = mailDb(db);
+  const read: string[] = [];
+  const looks = firstLooks(mdb, () => 0);
+  const at = (url: string) => new ImapPoller(url, async (raw) => void read.push(/^Subject: (.*)$/m.exec(raw.toString('latin1'))?.[1] ?? '?'), { log: (l) => assert.fail(l), firstLooks: looks });
+  const mail = (subject: string) => `From: ava@a.test\r\nSubject: ${subject}\r\nMessage-ID: <${subject}@test>\r\n\r\n1 2 3 4 5\r\n`;
+  const older = at(dovecot.url);
+  const fresh = at(dovecot.url.replace(/INBOX$/, 'Fresh'));
+  try {
+    await migrateMail(mdb);
+    await client.connect();
+    await client.mailboxCreate('Fresh');
+    await client.append('Fresh', mail('fresh seen'), ['\\Seen']);
+    await fresh.poll();
+    assert.deepEqual(read, ['fresh seen'], 'no mail was answered before: a new mailbox');
+    // The gateway has answered mails before (an earlier version, which marked what it read seen).
+    await mdb.insertInto('mail_outbox').values({ key: 'reply:0123', race_id: 'r', seq: 1, created_at: 0, to: 'ava@a.test', body: '{}', sent_at: 0, claimed_until: null, attempts: 1, error: null }).execute();
+    await client.append('INBOX', mail('read before'), ['\\Seen']);
+    await client.append('INBOX', mail('unseen'));
+    await older.poll();
+    assert.deepEqual(read, ['fresh seen', 'unseen']);
+    await client.append('INBOX', mail('opened later'), ['\\Seen']);
+    await older.poll();
+    await at(dovecot.url).poll();
+    assert.deepEqual(read, ['fresh seen', 'unseen', 'opened later'], 'the first look is made once, kept in the database');
+  } finally {
+    await older.stop();
+    await fresh.stop();
+    await client.logout().catch(() => undefined);
     await db.destroy();
     await dovecot.stop();
   }
@@ -170,7 +236,7 @@ test('of a mail larger than a mail may be, the header and text alone are read (o
     assert.match(h!.text ?? '', /^random/);
     assert.equal(lines.length, 3);
     assert.match(lines[0]!, /^mail: IMAP message 2: 15\d{4} bytes, more than the 100000 a mail may have; its header and text read \(\d{3} bytes\), the rest left$/);
-    assert.match(lines[2]!, /^mail: IMAP message 4: 20\d{4} bytes, more than the 100000 a mail may have, and no text within it; marked seen, not read$/);
+    assert.match(lines[2]!, /^mail: IMAP message 4: 20\d{4} bytes, more than the 100000 a mail may have, and no text within it; marked handled, not read$/);
     await client.mailboxOpen('INBOX');
     assert.deepEqual(await client.search({ seen: false }), []);
   } finally {
@@ -180,7 +246,7 @@ test('of a mail larger than a mail may be, the header and text alone are read (o
   }
 });
 
-test('mails that cannot be handled while the database is away are left unseen and logged once, then once a minute, and once when they are handled again; not a line a mail a look', { skip: missing ?? false }, async () => {
+test('mails that cannot be handled while the database is away are left unmarked and logged once, then once a minute, and once when they are handled again; not a line a mail a look', { skip: missing ?? false }, async () => {
   const dovecot = await startDovecot();
   const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
   const clock = new TestClock();
@@ -195,7 +261,7 @@ test('mails that cannot be handled while the database is away are left unseen an
     await client.connect();
     for (const n of [1, 2, 3]) await client.append('INBOX', `From: ava@a.test\r\nSubject: m${n}\r\nMessage-ID: <m${n}@test>\r\n\r\nrandom\r\n`);
     for (let look = 0; look < 5; look++) await poller.poll();
-    assert.deepEqual(lines, ['mail: IMAP: handling the mails failed: message 1: Connection terminated unexpectedly (and 2 more); left unseen, read again at the next look']);
+    assert.deepEqual(lines, ['mail: IMAP: handling the mails failed: message 1: Connection terminated unexpectedly (and 2 more); left unmarked, read again at the next look']);
     clock.t += 60_000;
     await poller.poll();
     assert.equal(lines.length, 2);
@@ -228,6 +294,28 @@ test('a wrong password and a missing mailbox are logged with the step that faile
     await wrong.stop();
     await missingBox.stop();
     await dovecot.stop();
+  }
+});
+
+test('a mailbox that keeps no keywords of ours is read as before, its unseen mails only, and that is logged once', async () => {
+  const searches: string[] = [];
+  const server = await imapServer((s, tag, words) => {
+    const cmd = words.join(' ').toUpperCase();
+    if (/^SELECT/.test(cmd)) s.write(`* 0 EXISTS\r\n* FLAGS (\\Seen \\Deleted)\r\n* OK [PERMANENTFLAGS (\\Seen \\Deleted)] ok\r\n* OK [UIDVALIDITY 1] ok\r\n${tag} OK [READ-WRITE] selected\r\n`);
+    else if (/^UID SEARCH/.test(cmd)) s.write(`* SEARCH\r\n${tag} OK done\r\n`, () => searches.push(cmd));
+    else if (/^LOGOUT/.test(cmd)) s.write(`* BYE\r\n${tag} OK done\r\n`, () => s.end());
+    else s.write(`${tag} OK done\r\n`);
+  });
+  const lines: string[] = [];
+  const poller = new ImapPoller(`imap://u:p@127.0.0.1:${server.port}/INBOX`, async () => undefined, { log: (l) => lines.push(l) });
+  try {
+    await poller.poll();
+    await poller.poll();
+    assert.deepEqual(searches, ['UID SEARCH UNSEEN', 'UID SEARCH UNSEEN']);
+    assert.deepEqual(lines, [`mail: IMAP: the mailbox INBOX keeps no keywords of ours (${HANDLED}): only its unseen mails are read, and a mail opened in a mail client before the poller looks is not`]);
+  } finally {
+    await poller.stop();
+    await server.close();
   }
 });
 

@@ -1,17 +1,35 @@
 /**
- * Orders from an IMAP mailbox: every so often the gateway logs in, reads the unseen mails, hands
- * each to the gateway, and marks it seen once it has been handled (a mail whose handling fails
- * stays unseen and is read again at the next look). Of a mail larger than `maxBytes` (orders with a
+ * Orders from an IMAP mailbox: every so often the gateway logs in, reads the mails not handled
+ * yet, hands each to the gateway, and marks it handled (the keyword `$RoborallyHandled`) and seen
+ * once it has been (a mail whose handling fails stays unmarked and is read again at the next look).
+ * A mail opened by a person before the poller looks is read all the same: only unseen mails were
+ * read, and one a moderator glanced at was never. A mailbox that keeps no keywords of ours
+ * (its PERMANENTFLAGS) is read as before, its unseen mails only, and that is logged once. The
+ * first look into a mailbox (`firstLook`) takes the mails seen there then, an earlier version's
+ * reading, as handled. Of a mail larger than `maxBytes` (orders with a
  * photo or a video attached) only the header and the text are read; one with no text small enough
- * is marked seen unread.
+ * is marked handled unread.
  *
  * A fault of the mail server (refused connection, a connection dropped after login or mid-FETCH, a
  * protocol error, or no answer: each exchange has `stepMs`) is never fatal: the client's `'error'` events are caught, the fault is logged, and the
  * next look comes after a pause that doubles with each fault in a row (from `firstRetryMs` up to
  * `maxRetryMs`), back to the usual interval after a look that works.
  */
-import { ImapFlow, type MessageStructureObject } from 'imapflow';
+import { ImapFlow, type MessageStructureObject, type SearchObject } from 'imapflow';
 import { quietFailures, systemClock, type Clock } from '../../server/src/index.js';
+
+/** The keyword a mail handled is marked with (RFC 3501 keywords: the mailbox keeps it with the mail). */
+export const HANDLED = '$RoborallyHandled';
+
+/**
+ * What the poller is told of its mailboxes' first looks: whether it has looked into `mailbox` with
+ * the keyword before (`begun`), and, if not, whether mails were read from it before it did (by an
+ * earlier version, which marked them seen only); `begin` records the first look once it is made.
+ */
+export interface FirstLooks {
+  begun(mailbox: string): Promise<'begun' | 'read before' | 'new'>;
+  begin(mailbox: string): Promise<void>;
+}
 
 export interface ImapPollerOptions {
   /** Where faults are written (console.error by default). */
@@ -25,12 +43,12 @@ export interface ImapPollerOptions {
    * the header and its first text part (plain, else HTML) that is not an attachment are fetched and
    * handed over as a mail of their own, so a mailbox of huge mails costs no memory and orders sent
    * with a photo attached are read (they were marked seen unread, and the player never heard); a
-   * larger mail without such a part within `maxBytes` is marked seen without being read, and logged.
+   * larger mail without such a part within `maxBytes` is marked handled without being read, and logged.
    */
   readonly maxBytes?: number;
   /**
    * How long one exchange with the mail server may take (connecting, opening the mailbox, listing
-   * the unseen mails, fetching one mail, marking it seen, logging out): 60 s by default. Past it the
+   * the mails not handled yet, fetching one mail, marking it handled, logging out): 60 s by default. Past it the
    * connection is closed and the look is a fault. A server that stops answering mid-FETCH (a
    * literal cut short) held the look until the socket had been idle for 5 minutes (imapflow's
    * `socketTimeout`), and one sending a byte now and then held it for ever: no mail was read
@@ -39,6 +57,12 @@ export interface ImapPollerOptions {
   readonly stepMs?: number;
   /** The clock the failures to handle a mail are logged by (once, then once a minute). */
   readonly clock?: Clock;
+  /**
+   * The mailboxes' first looks (the gateway keeps them in the database): at the first look into a
+   * mailbox from which mails were read before, the mails seen there are taken as handled (an earlier
+   * version marked what it handled seen only). Without it every mail not marked is read.
+   */
+  readonly firstLooks?: FirstLooks;
 }
 
 export class ImapPoller {
@@ -54,6 +78,10 @@ export class ImapPoller {
    * looks every 2 s, made 325 lines.
    */
   private readonly handling: ReturnType<typeof quietFailures>;
+  /** The mailboxes whose first look (`firstLooks`) is made. */
+  private readonly begun = new Set<string>();
+  /** Whether it was logged that the mailbox keeps no keywords of ours. */
+  private keywordless = false;
   /** Faults in a row (0 after a look that worked). */
   faultsInRow = 0;
   /** Looks that ended in a fault, since the start. */
@@ -142,21 +170,33 @@ export class ImapPoller {
       await step(`connecting and logging in as ${user}`, client.connect());
       const lock = await step(`opening the mailbox ${mailbox}`, client.getMailboxLock(mailbox));
       try {
-        // The unseen mails' sizes first, then each mail's bytes one at a time: never more than one mail in memory.
+        // The mailbox keeps our keyword (any keyword, `\*`, or ours named): else its unseen mails only.
+        const kept = client.mailbox ? client.mailbox.permanentFlags : undefined;
+        const keywords = !kept || kept.has('\\*') || kept.has(HANDLED);
+        if (!keywords && !this.keywordless) this.log(`mail: IMAP: the mailbox ${mailbox} keeps no keywords of ours (${HANDLED}): only its unseen mails are read, and a mail opened in a mail client before the poller looks is not`);
+        this.keywordless = !keywords;
+        const marks = keywords ? ['\\Seen', HANDLED] : ['\\Seen'];
+        const unhandled: SearchObject = keywords ? { unKeyword: HANDLED } : { seen: false };
+        const where = `${user}@${u.host}/${mailbox}`;
+        const first = keywords && this.options.firstLooks && !this.begun.has(where) ? await this.options.firstLooks.begun(where) : 'begun';
+        if (first === 'read before') await step('marking the mails seen before as handled', client.messageFlagsAdd({ seen: true, unKeyword: HANDLED }, [HANDLED], { uid: true }));
+        if (first !== 'begun') await this.options.firstLooks!.begin(where);
+        if (keywords) this.begun.add(where);
+        // The unhandled mails' sizes first, then each mail's bytes one at a time: never more than one mail in memory.
         const found: { uid: number; size: number }[] = [];
-        await step('the list of unseen mails', (async () => {
-          for await (const m of client.fetch({ seen: false }, { uid: true, size: true }, { uid: true })) found.push({ uid: m.uid, size: m.size ?? 0 });
+        await step('the list of mails not handled yet', (async () => {
+          for await (const m of client.fetch(unhandled, { uid: true, size: true }, { uid: true })) found.push({ uid: m.uid, size: m.size ?? 0 });
         })());
         const most = this.options.maxBytes ?? 1024 * 1024;
-        const unhandled: string[] = [];
+        const failed: string[] = [];
         for (const m of found) {
           let raw: Buffer | null;
           if (m.size > most) {
             raw = await step(`fetching the text of message ${m.uid}`, textOf(client, m.uid, most));
             const said = `mail: IMAP message ${m.uid}: ${m.size} bytes, more than the ${most} a mail may have`;
-            this.log(raw ? `${said}; its header and text read (${raw.length} bytes), the rest left` : `${said}, and no text within it; marked seen, not read`);
+            this.log(raw ? `${said}; its header and text read (${raw.length} bytes), the rest left` : `${said}, and no text within it; marked handled, not read`);
             if (!raw) {
-              await step(`marking message ${m.uid} seen`, client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true }));
+              await step(`marking message ${m.uid} handled`, client.messageFlagsAdd(String(m.uid), marks, { uid: true }));
               continue;
             }
           } else {
@@ -168,13 +208,13 @@ export class ImapPoller {
           try {
             await this.handle(raw);
           } catch (e) {
-            // Left unseen, to be read again at the next look; the others are read now.
-            unhandled.push(`message ${m.uid}: ${(e as Error).message}`);
+            // Left unmarked, to be read again at the next look; the others are read now.
+            failed.push(`message ${m.uid}: ${(e as Error).message}`);
             continue;
           }
-          await step(`marking message ${m.uid} seen`, client.messageFlagsAdd(String(m.uid), ['\\Seen'], { uid: true }));
+          await step(`marking message ${m.uid} handled`, client.messageFlagsAdd(String(m.uid), marks, { uid: true }));
         }
-        if (unhandled.length) this.handling.failed(`${unhandled[0]}${unhandled.length > 1 ? ` (and ${unhandled.length - 1} more)` : ''}; left unseen, read again at the next look`);
+        if (failed.length) this.handling.failed(`${failed[0]}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}; left unmarked, read again at the next look`);
         else this.handling.worked();
       } finally {
         lock.release();

@@ -10,13 +10,13 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Transporter } from 'nodemailer';
 import {
-  facingChoosable, goalLine, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
+  facingChoosable, goalLine, nextFlag, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb, OutboxRow } from './store.js';
-import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportAndDeal, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -108,8 +108,9 @@ export function gainedLines(before: readonly string[], after: readonly string[],
 /** A turn's instructions to one player: its one robot's as ever, or a section for each of its robots. */
 function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, picture: Attachment, reminder = false): Mail {
   const lead = seats[0]!;
-  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, notationContext(race.setup.rules, st, lead.seat), deadlineAt, reminder, picture);
-  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ctx: notationContext(race.setup.rules, st, s.seat) })), deadlineAt, reminder, picture);
+  const deal = (seat: number) => ({ ctx: notationContext(race.setup.rules, st, seat), next: nextFlag(race.setup, st, seat)?.text ?? null });
+  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, deal(lead.seat), deadlineAt, reminder, picture);
+  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ...deal(s.seat) })), deadlineAt, reminder, picture);
 }
 
 /** The board as a turn begins, for its instructions: one picture for every seat, under a Content-ID naming the race and the entry (or reminder) it is for. */
@@ -206,8 +207,23 @@ export class Outbox {
     if (!race || !got.ok || !got.value.length) return 0;
     const entries = got.value;
     const rows: { key: string; race: string; seq: number; to: string; mail: Mail }[] = [];
+    // The reports of a turn written here, by address: the next turn's instructions to the same
+    // address, written with them, go in the same mail (001's moderator sent the turn's table and
+    // picture with the instructions), under the instructions' key.
+    const reports = new Map<string, { at: number; turn: number }>();
     for (const [k, e] of entries.entries()) {
-      for (const { seat, to, mail } of await this.mailsFor(race, e, entries[k - 1])) rows.push({ key: `${id}:${e.seq}:${e.event.type}:${seat}`, race: id, seq: e.seq, to, mail });
+      for (const { seat, to, mail } of await this.mailsFor(race, e, entries[k - 1])) {
+        const key = `${id}:${e.seq}:${e.event.type}:${seat}`;
+        const report = e.event.type === 'turnBegan' ? reports.get(to.toLowerCase()) : undefined;
+        if (report && e.event.type === 'turnBegan' && report.turn + 1 === e.event.turn) {
+          const r = rows[report.at]!;
+          rows[report.at] = { ...r, key, mail: reportAndDeal(r.mail, mail) };
+          reports.delete(to.toLowerCase());
+          continue;
+        }
+        if (e.event.type === 'turnEnded') reports.set(to.toLowerCase(), { at: rows.length, turn: e.event.turn });
+        rows.push({ key, race: id, seq: e.seq, to, mail });
+      }
     }
     const last = entries[entries.length - 1]!.seq;
     const now = this.o.now();

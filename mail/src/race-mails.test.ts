@@ -77,7 +77,8 @@ test('the mails of a whole race under Secret Options: none names another seat\'s
       for (const c of mine) for (const o of others) assert.ok(!text(c).includes(o) && !String(c.mail.html ?? '').includes(o), `"${subject(c)}" to ${email} names ${o}:\n${text(c)}`);
       // Each report mail tells its turn whole: the race's report of it (the engine's table and narration of every event, as the API gives it).
       for (const c of mine) {
-        const turn = Number(/Turn (\d+): report$/.exec(subject(c))?.[1] ?? 0);
+        // (An answer to a mail with a report names it in its subject too.)
+        const turn = Number(/^(?!Re: ).*Turn (\d+): report$/.exec(subject(c))?.[1] ?? 0);
         if (!turn) continue;
         const rep = await t.service.report(id, turn);
         assert.ok(rep.ok && rep.value.text.includes('Register 5'), 'a report of five registers');
@@ -224,12 +225,12 @@ test('a rewound race\'s mails: the taking back to everybody, the corrected order
     await t.gateway.pump();
     await everyoneRandom(t, emails, 1);
     const of = (email: string) => t.sink.mails.filter((c) => c.to.includes(email)).map((c) => subject(c).replace(/^\[RR [^\]]+\] /, ''));
-    const after = (email: string) => of(email).slice(of(email).indexOf('Turn 1: report'));
+    const after = (email: string) => of(email).slice(of(email).indexOf('Turn 2: your instructions; Turn 1: report'));
     assert.deepEqual(after('bob@b.test').filter((x) => !/^Re: /.test(x)), [
-      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: taken back by the moderator', 'Turn 1: your orders were corrected by the moderator', 'Turn 1: corrected report', 'Turn 2: your instructions',
+      'Turn 2: your instructions; Turn 1: report', 'Turn 1: taken back by the moderator', 'Turn 1: your orders were corrected by the moderator', 'Turn 2: your instructions; Turn 1: corrected report',
     ]);
     assert.deepEqual(after('ava@a.test').filter((x) => !/^Re: /.test(x)), [
-      'Turn 1: report', 'Turn 2: your instructions', 'Turn 1: taken back by the moderator', 'Turn 1: the moderator corrected Bob\'s orders', 'Turn 1: corrected report', 'Turn 2: your instructions',
+      'Turn 2: your instructions; Turn 1: report', 'Turn 1: taken back by the moderator', 'Turn 1: the moderator corrected Bob\'s orders', 'Turn 2: your instructions; Turn 1: corrected report',
     ]);
     const told = t.sink.mails.find((c) => /corrected by the moderator/.test(subject(c)))!;
     assert.ok(told.to.includes('bob@b.test'));
@@ -307,7 +308,7 @@ test('the mails of a whole race with a team, read back: each parses with its sea
       const mine = t.sink.mails.filter((c) => c.to.includes(email));
       const kinds = mine.map((c) => subject(c).replace(/^\[RR [^\]]+\] /, '').replace(/^Re: .*/, 'answer'));
       assert.deepEqual(kinds, [
-        'Race ' + id + ' starts on first-shift', 'Turn 1: your instructions', 'answer', 'Turn 1: report', 'Turn 2: your instructions', 'answer', 'Turn 2: report', 'Race over: standings',
+        'Race ' + id + ' starts on first-shift', 'Turn 1: your instructions', 'answer', 'Turn 2: your instructions; Turn 1: report', 'answer', 'Turn 2: report', 'Race over: standings',
       ]);
       for (const c of mine) {
         assert.ok(subject(c).includes(`[RR ${id} s${seat} `), subject(c));
@@ -496,6 +497,23 @@ test('a relay that takes the mail\'s data and never answers is given up on after
   }
 });
 
+test('the instructions say which flag is next and the way to it from the robot: on first-shift after its first flag, flag 2 at (5,6)', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    assert.ok(created.ok);
+    // Ava has touched flag 1 (9,3) and stands at (3,9).
+    await rigRaceState(t.db, created.value.id, (st) => Object.assign(st.robots[0]!, { flags: 1, x: 3, y: 9, archive: [9, 3] }));
+    await t.gateway.pump();
+    const deal = t.sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(subject(c)))!;
+    assert.ok(text(deal).includes('Next: flag 2 of 3 at (5,6), 2 squares east and 3 squares north of you.'), text(deal));
+    const bob = t.sink.mails.find((c) => c.to.includes('bob@b.test') && /Turn 1: your instructions/.test(subject(c)))!;
+    assert.match(text(bob), /Next: flag 1 of 3 at \(9,3\), /);
+  } finally {
+    await t.close();
+  }
+});
+
 test('a locked register is named in the instructions, and in the answer to a program with a card too many', async () => {
   const t = await setup();
   try {
@@ -585,7 +603,7 @@ test('the whole notation comes in the start mail, in the answer to orders that a
     const ok = await answerTo('random');
     assert.match(text(ok), /are in\. As understood/);
     assert.deepEqual(explains(ok), [], 'an acknowledgement does not repeat it');
-    const next = await until('the instructions of turn 2', () => t.sink.mails.find((c) => /Turn 2: your instructions$/.test(subject(c))));
+    const next = await until('the instructions of turn 2', () => t.sink.mails.find((c) => /^(?!Re: ).*Turn 2: your instructions/.test(subject(c))));
     assert.deepEqual(explains(next), []);
   } finally {
     await t.close();
@@ -686,7 +704,7 @@ test('a whole race by mail with one address racing two robots (000 L40): one ins
     assert.match(text(both), /^Robot Ava:\n {2}Your orders for turn 2 are in/m);
     assert.match(text(both), /^Robot Ava2:\n {2}Your orders for turn 2 are in/m);
     assert.doesNotMatch(text(both), /No section/);
-    const b2 = bob().find((c) => /Turn 2: your instructions$/.test(subject(c)))!;
+    const b2 = bob().find((c) => /^(?!Re: ).*Turn 2: your instructions; Turn 1: report$/.test(subject(c)))!;
     await sendMail(t.gateway.smtpPort, { from: 'bob@b.test', to: replyTo(b2), subject: `Re: ${subject(b2)}`, text: 'random' });
     await t.gateway.pump();
     await until('the end mails', async () => {
@@ -695,7 +713,7 @@ test('a whole race by mail with one address racing two robots (000 L40): one ins
     });
     // One report a turn for both robots, each robot's options shown as its own.
     for (const turn of [1, 2]) {
-      const reports = ava().filter((c) => new RegExp(`Turn ${turn}: report`).test(subject(c)));
+      const reports = ava().filter((c) => !/^Re: /.test(subject(c)) && new RegExp(`Turn ${turn}: report`).test(subject(c)));
       assert.equal(reports.length, 1, `one report of turn ${turn} for both robots`);
       assert.match(subject(reports[0]!), /\(robots Ava, Ava2\)$/);
       const rep = await t.service.report(id, turn);

@@ -220,11 +220,21 @@ export function handLines(ctx: NotationContext): string[] {
   return ctx.hand.map((h, k) => `  ${String(k + 1).padStart(2)}. ${writeCard(h)}`);
 }
 
-/** One robot's part of a turn's instructions: the robot, its hand numbered as dealt, its locked registers, how to order its options. */
-function dealLines(st: GameState, seat: number, ctx: NotationContext): string[] {
+/**
+ * What a turn's instructions tell of one robot: `ctx`, its hand and options as the notation reads
+ * them; `next`, where its next flag is (the engine's nextFlag text; null: none counts).
+ */
+export interface RobotDeal {
+  readonly ctx: NotationContext;
+  readonly next: string | null;
+}
+
+/** One robot's part of a turn's instructions: the robot, where its next flag is, its hand numbered as dealt, its locked registers, how to order its options. */
+function dealLines(st: GameState, seat: number, { ctx, next }: RobotDeal): string[] {
   const r = st.robots[seat]!;
   return [
     `Your robot ${robotLine(st, seat)}.`,
+    ...(next !== null ? [next] : []),
     ...(ctx.needsProgram
       ? [`Your instructions this turn (choose ${ctx.openRegisters.length}, for register${ctx.openRegisters.length > 1 ? 's' : ''} ${ctx.openRegisters.join(', ')}):`, ...handLines(ctx)]
       : [`Your robot plays no instructions this turn (${r.poweredDown ? 'powered down' : r.status !== 'active' ? 'not on the board' : 'every register locked'}).${r.poweredDown ? ' Write "stay down" to stay down next turn.' : ''}`]),
@@ -245,12 +255,12 @@ const dueLine = (c: SeatMailContext, deadlineAt: number | null): string =>
 const withPicture = (m: Mail, turn: number, picture: Attachment | undefined): Mail =>
   picture ? { ...m, html: `<pre>${esc(m.text)}</pre><p><img src="cid:${picture.cid}" alt="the board as turn ${turn} begins"></p>`, attachments: [picture] } : m;
 
-export function dealMail(c: SeatMailContext, turn: number, st: GameState, ctx: NotationContext, deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
+export function dealMail(c: SeatMailContext, turn: number, st: GameState, deal: RobotDeal, deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
   const lines = [
     ...robotMark(c),
     reminder ? `Reminder: your orders for turn ${turn} are not in yet. Without them, your program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}.`,
     '',
-    ...dealLines(st, c.seat, ctx),
+    ...dealLines(st, c.seat, deal),
     '',
     dueLine(c, deadlineAt),
     '',
@@ -279,12 +289,12 @@ export function sectionHelp(rules: RuleSet, robots: readonly string[]): string[]
  * mail, under the seat code of its first robot, with a section per robot that plays this turn (its
  * robot, hand, locked registers and options), and how to reply with a section a robot.
  */
-export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, robots: readonly { seat: number; ctx: NotationContext }[], deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
+export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, robots: readonly (RobotDeal & { seat: number })[], deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
   const names = robots.map((r) => r.ctx.name);
   const lines = [
     reminder ? `Reminder: orders for turn ${turn} are not in yet for ${names.join(', ')}. Without them, a program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}. You race ${names.join(', ')}: the instructions of each are below.`,
     '',
-    ...robots.flatMap((r) => [sectionHeading(r.ctx.name), ...dealLines(st, r.seat, r.ctx), '']),
+    ...robots.flatMap((r) => [sectionHeading(r.ctx.name), ...dealLines(st, r.seat, r), '']),
     ...sectionHelp(ruleSet(c), names),
     '',
     dueLine(c, deadlineAt),
@@ -341,6 +351,24 @@ export function reportMail(c: SeatMailContext, rep: TurnReport, text: string, ro
   const html = `${corrected.length ? `<p><b>${esc(corrected[0]!)}</b></p>` : ''}<p>Race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>: the report of turn ${rep.turn}.</p>${reportHtml(rep)}<h3>After the turn</h3><ul>${robots.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>${gained.length ? `<pre>${esc(gained.join('\n').trim())}</pre>` : ''}<p><img src="cid:${picture.cid}" alt="turn ${rep.turn}: programmed moves in blue, pushes and belts in green"></p>`;
   const what = `Turn ${rep.turn}: ${o.corrected ? 'corrected report' : 'report'}`;
   return { subject: o.player ? playerSubject(c, what, o.player.map((r) => r.name)) : subjectOf(c, what), text: body, html, attachments: [picture], replyTo: c.replyTo };
+}
+
+/**
+ * The report of a turn and the instructions of the next in one mail, as 001's moderator sent them
+ * (the table and the picture with the instructions) when they go to one address at one moment: the
+ * report first, then the instructions, each with its picture. The subject names both,
+ * `Turn N: your instructions; Turn N-1: report`, so that a reply to it is read for turn N.
+ */
+export function reportAndDeal(report: Mail, deal: Mail): Mail {
+  const reported = /Turn \d+: (?:corrected )?report/.exec(report.subject)![0];
+  const dealHtml = deal.html ?? `<pre>${esc(deal.text)}</pre>`;
+  return {
+    ...deal,
+    subject: deal.subject.replace(/Turn \d+: your instructions/, (instructions) => `${instructions}; ${reported}`),
+    text: [report.text, '', '-'.repeat(60), '', deal.text].join('\n'),
+    html: `${report.html ?? `<pre>${esc(report.text)}</pre>`}<hr>${dealHtml}`,
+    attachments: [...(report.attachments ?? []), ...(deal.attachments ?? [])],
+  };
 }
 
 /**

@@ -78,6 +78,8 @@ export function trustFunction(tp: AppOptions['trustProxy']): ((address: string, 
 
 function send<T>(reply: FastifyReply, a: Answer<T>, status = 200): FastifyReply {
   if (a.ok) return reply.code(status).send(a.value);
+  // The server too busy just now (503): the request may be sent again in a few seconds.
+  if (a.refusal.status === 503) reply.header('retry-after', '5');
   return reply.code(a.refusal.status).send({ error: { field: a.refusal.field, message: a.refusal.message } });
 }
 

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
+import { sql } from 'kysely';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { makeSetup, type GameState, type Setup } from '../../engine/src/index.js';
-import { COURSES_DIR } from '../../boards/src/index.js';
+import { COURSES_DIR, courseFromJson } from '../../boards/src/index.js';
 import { botFacings, decideBots, entrants, startRace, type BotSeat, type SeatPlan } from '../../driver/src/index.js';
 import { buildApp } from './app.js';
 import { BotPool, DECISION_MS } from './bot-pool.js';
@@ -268,22 +269,32 @@ test('a race created with the bot pool as its planner has the same robots\' star
   }
 });
 
+/** A /api/health sent the moment `around`'s work is asked of the pool, and the order in which it and the work come back. */
+function healthDuring(base: () => string) {
+  const order: string[] = [];
+  let health: Promise<number> | null = null;
+  return {
+    order,
+    health: () => health,
+    async around<T>(what: string, work: () => Promise<T>): Promise<T> {
+      health = call(base(), 'GET', '/api/health').then((r) => (order.push('health'), r.status));
+      const got = await work();
+      order.push(what);
+      return got;
+    },
+  };
+}
+
 test('while the pool chooses the facings of six strong bots on a course of the race\'s own, the server answers /api/health', { timeout: 120_000 }, async () => {
   const courses = shippedCourses();
   const { db } = await freshDb('sqlite');
   const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
   let base = '';
   // The facings asked of the pool: a /api/health sent as they are asked is answered before they are back.
-  const order: string[] = [];
-  let health: Promise<number> | null = null;
+  const during = healthDuring(() => base);
   const planner: BotPlanner = {
     decided: (...a) => pool.decided(...a), ready: (...a) => pool.ready(...a),
-    facings: async (...a) => {
-      health = call(base, 'GET', '/api/health').then((r) => (order.push('health'), r.status));
-      const faced = await pool.facings(...a);
-      order.push('facings');
-      return faced;
-    },
+    facings: (...a) => during.around('facings', () => pool.facings(...a)),
   };
   const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), planner });
   const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })) });
@@ -293,12 +304,114 @@ test('while the pool chooses the facings of six strong bots on a course of the r
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     const created = await call(base, 'POST', '/api/races', sixStrong(5));
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    assert.ok(health, 'the facings were asked of the planner');
-    assert.equal(await health, 200);
-    assert.deepEqual(order, ['health', 'facings'], 'the server answered while the facings were chosen');
+    assert.ok(during.health(), 'the facings were asked of the planner');
+    assert.equal(await during.health(), 200);
+    assert.deepEqual(during.order, ['health', 'facings'], 'the server answered while the facings were chosen');
   } finally {
     await app.close();
     await pool.close();
+    await db.destroy();
+  }
+});
+
+/** Courses of a race's own that are refused: a flag nobody reaches, a board that is no board, a start off the course. */
+const BAD_COURSES = [
+  { ...CUBE, flags: [...CUBE.flags.slice(0, -1), [-1, 0]] },
+  { ...CUBE, boards: [{ board: 'no-such-board', x: 0, y: 0, rotation: 0 }] },
+  { ...CUBE, start: [999, 999] },
+];
+
+test('the pool reads a course of a race\'s own on a thread exactly as the boards\' courseFromJson does in the process, its refusals included', { timeout: 120_000 }, async () => {
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  try {
+    const good = await pool.course({ ...CUBE, name: 'My cube' });
+    assert.ok(good?.ok);
+    assert.deepEqual(good, courseFromJson({ ...CUBE, name: 'My cube' }));
+    for (const bad of BAD_COURSES) {
+      const read = await pool.course(bad);
+      assert.equal(read?.ok, false, JSON.stringify(bad.flags));
+      assert.deepEqual(read, courseFromJson(bad));
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+test('while the pool reads a course of the race\'s own, the server answers /api/health; a bad one is refused with the field and what was expected', { timeout: 120_000 }, async () => {
+  const courses = shippedCourses();
+  const { db } = await freshDb('sqlite');
+  const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
+  let base = '';
+  // The course given to the pool: a /api/health sent as it is is answered before the course is back.
+  const during = healthDuring(() => base);
+  const readCourse = (json: unknown) => during.around('course', () => pool.course(json));
+  const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), planner: pool, readCourse });
+  const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })) });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = app.server.address();
+    base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const body = { course: { ...CUBE, name: 'My cube' }, deal: { secret: false, seed: 6 }, seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } };
+    const created = await call(base, 'POST', '/api/races', body);
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.ok(during.health(), 'the course was given to the pool');
+    assert.equal(await during.health(), 200);
+    assert.deepEqual(during.order, ['health', 'course'], 'the server answered while the course was read');
+    const view = await call(base, 'GET', `/api/races/${created.body.id}`);
+    assert.equal(view.status, 200);
+    for (const bad of BAD_COURSES) {
+      const refused = await call(base, 'POST', '/api/races', { ...body, course: bad });
+      const expected = courseFromJson(bad);
+      assert.ok(!expected.ok);
+      assert.deepEqual([refused.status, refused.body.error.field, refused.body.error.message], [422, expected.error.field, expected.error.message]);
+    }
+  } finally {
+    await app.close();
+    await pool.close();
+    await db.destroy();
+  }
+});
+
+test('a course of a race\'s own not back within the budget is given up (null), never read on the event loop, and logged', { timeout: 120_000 }, async () => {
+  const logged: string[] = [];
+  // A budget no thread meets: cube-works' checks take some 0.4 s.
+  const pool = new BotPool({ size: 1, budgetMs: 1, log: (l) => logged.push(l) });
+  try {
+    assert.equal(await pool.course({ ...CUBE, name: 'My cube' }), null);
+    assert.deepEqual(logged, ['a race\'s own course: late (budget 1 ms); the creation is refused']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('the pool reads at most `courses` courses of races\' own at once: one more is given up at once (null), and read again once the thread is done', { timeout: 120_000 }, async () => {
+  const pool = new BotPool({ size: 1, courses: 1, log: (l) => assert.fail(l) });
+  try {
+    const first = pool.course({ ...CUBE, name: 'My cube' });
+    assert.equal(await pool.course({ ...CUBE, name: 'Another cube' }), null);
+    assert.deepEqual(await first, courseFromJson({ ...CUBE, name: 'My cube' }));
+    assert.deepEqual(await pool.course({ ...CUBE, name: 'Another cube' }), courseFromJson({ ...CUBE, name: 'Another cube' }));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a creation whose course of its own the pool cannot read just now is refused 503 with Retry-After, naming the course, and creates nothing', { timeout: 120_000 }, async () => {
+  const courses = shippedCourses();
+  const { db } = await freshDb('sqlite');
+  const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), readCourse: async () => null });
+  const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })) });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = app.server.address();
+    const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    const res = await fetch(`${base}/api/races`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ course: { ...CUBE, name: 'My cube' }, seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } }) });
+    assert.equal(res.status, 503);
+    assert.equal(res.headers.get('retry-after'), '5');
+    assert.equal(((await res.json()) as { error: { field: string } }).error.field, 'course');
+    assert.equal(Number((await sql<{ n: number }>`select count(*) as n from races`.execute(db)).rows[0]!.n), 0);
+  } finally {
+    await app.close();
     await db.destroy();
   }
 });

@@ -25,7 +25,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Board, Dir, GameState, Seed, Settings, Setup } from '../../engine/src/index.js';
+import type { Board, Course, Dir, GameState, Result, Seed, Settings, Setup } from '../../engine/src/index.js';
 import { botFacings, decideBots, type BotSeat, type BotTurn, type SeatPlan, type Starts } from '../../driver/src/index.js';
 
 /** What a thread is sent: the setup's parts, the turn as dealt, the bots and the race's seed. */
@@ -58,6 +58,15 @@ export interface FacingsJob {
 
 export type FacingsAnswer = { readonly kind: 'facings'; readonly id: number } & ({ readonly ok: true; readonly facings: Record<number, Dir> } | { readonly ok: false; readonly error: string });
 
+/** What a thread is sent to read a course of a race's own (the boards' `courseFromJson`: its checks, the flags' paths above all). */
+export interface CourseJob {
+  readonly kind: 'course';
+  readonly id: number;
+  readonly json: unknown;
+}
+
+export type CourseAnswer = { readonly kind: 'course'; readonly id: number } & ({ readonly ok: true; readonly course: Result<Course> } | { readonly ok: false; readonly error: string });
+
 export interface BotPoolOptions {
   /** Threads (by default one less than the cores, at least one; `BOT_WORKERS` in main.ts). */
   readonly size?: number;
@@ -79,6 +88,11 @@ export interface BotPoolOptions {
   readonly urgent?: number;
   /** Decisions waiting for a thread at most; one more is decided at the fallback at once (10,000 by default). */
   readonly queue?: number;
+  /**
+   * Courses of races' own being read on the threads at most (`course`), those given up late
+   * included until their thread is done with them; one more is refused at once (2 by default).
+   */
+  readonly courses?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -125,8 +139,11 @@ export class BotPool {
   /** The boards sent to the threads, by object: the shipped courses' are shared by every race on them. */
   private readonly boardIds = new WeakMap<Board, number>();
   private nextBoardId = 1;
-  /** Facings being chosen (`facings`), by job id, with the thread choosing them. */
-  private readonly choosing = new Map<number, { readonly thread: Thread; settle(facings: Record<number, Dir> | null, why?: string): void }>();
+  /** Work a request waits for (`facings`, `course`), by job id, with the thread doing it. */
+  private readonly choosing = new Map<number, { readonly thread: Thread; settle(answer: unknown, why?: string): void }>();
+  /** Courses sent to a thread (`course`) and not answered yet, given up late or not, by job id: their thread. */
+  private readonly reading = new Map<number, Thread>();
+  private readonly courses: number;
   /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
   readonly budgetMs: number;
   /** The expert's time for one decision (`BotPoolOptions.decisionMs`). */
@@ -149,6 +166,7 @@ export class BotPool {
     this.decisionMs = Math.min(o.decisionMs ?? DECISION_MS, this.budgetMs / 2);
     this.hungMs = o.hungMs ?? 30_000;
     this.queue = o.queue ?? 10_000;
+    this.courses = o.courses ?? 2;
     this.nice = o.nice ?? 10;
     this.log = o.log ?? ((line) => console.error(line));
     const size = o.size ?? Math.max(1, availableParallelism() - 1);
@@ -166,8 +184,9 @@ export class BotPool {
   private spawn(urgent: boolean): Thread {
     const t: Thread = { urgent, worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: urgent ? 0 : this.nice } }), busy: null, since: 0 };
     t.worker.unref();
-    t.worker.on('message', (a: BotAnswer | FacingsAnswer) => {
-      if ('kind' in a) return this.choosing.get(a.id)?.settle(a.ok ? a.facings : null, a.ok ? undefined : `failed: ${a.error}`);
+    t.worker.on('message', (a: BotAnswer | FacingsAnswer | CourseAnswer) => {
+      if ('kind' in a && a.kind === 'course') this.reading.delete(a.id);
+      if ('kind' in a) return this.choosing.get(a.id)?.settle(a.ok ? (a.kind === 'facings' ? a.facings : a.course) : null, a.ok ? undefined : `failed: ${a.error}`);
       const p = t.busy;
       t.busy = null;
       p?.on.delete(t);
@@ -190,6 +209,7 @@ export class BotPool {
     t.busy = null;
     p?.on.delete(t);
     for (const c of [...this.choosing.values()]) if (c.thread === t) c.settle(null, why);
+    for (const [id, on] of [...this.reading]) if (on === t) this.reading.delete(id);
     if (this.closed) return;
     this.threads[i] = this.spawn(t.urgent);
     void t.worker.terminate();
@@ -305,22 +325,51 @@ export class BotPool {
   facings(setup: Setup, course: Starts, seats: readonly SeatPlan[], seed: Seed): Promise<Record<number, Dir>> {
     const fallback = () => botFacings(setup, course, seats.map((x) => (x.level ? { ...x, level: 'random' as const } : x)), seed);
     if (!seats.some((x) => x.level && x.dir === undefined)) return Promise.resolve({});
-    if (this.closed) return Promise.resolve(fallback());
-    const load = (t: Thread) => [...this.choosing.values()].filter((c) => c.thread === t).length;
+    const job = (id: number): FacingsJob => ({ kind: 'facings', id, setup: this.shipped(setup), course: { start: course.start, starts: course.starts }, seats, seed });
+    return this.urgently(job, fallback, (why) => `starting facings of a new race's bots: ${why}; they take the random level's`);
+  }
+
+  /**
+   * A course of a race's own read (the boards' `courseFromJson`, its refusals as they are) on a
+   * thread at the server's priority, as `facings`: its checks (each flag reachable from the one
+   * before, engine/src/paths.ts) take up to a second on cube-works and several on the largest
+   * courses the bounds allow, never on the event loop. Null (the request is to be refused: the
+   * server is busy) when the pool already reads its most courses (`BotPoolOptions.courses`), when
+   * the course is not back within the budget, or when its thread died; it is never read in place.
+   */
+  course(json: unknown): Promise<Result<Course> | null> {
+    if (this.reading.size >= this.courses) return Promise.resolve(null);
+    return this.urgently((id): CourseJob => ({ kind: 'course', id, json }), () => null, (why) => `a race's own course: ${why}; the creation is refused`);
+  }
+
+  /** The urgent thread with the fewest jobs a request waits for (any thread if the pool has none). */
+  private leastLoaded(): Thread {
+    const load = (t: Thread) => [...this.choosing.values()].filter((c) => c.thread === t).length + [...this.reading.values()].filter((x) => x === t).length;
     const urgent = this.threads.filter((t) => t.urgent);
-    const thread = (urgent.length ? urgent : this.threads).reduce((a, b) => (load(b) < load(a) ? b : a));
-    const job: FacingsJob = { kind: 'facings', id: this.nextId++, setup: this.shipped(setup), course: { start: course.start, starts: course.starts }, seats, seed };
+    return (urgent.length ? urgent : this.threads).reduce((a, b) => (load(b) < load(a) ? b : a));
+  }
+
+  /**
+   * Sends the job a request waits for to the least loaded urgent thread (any thread if the pool
+   * has none); its answer, or `fallback`'s if the answer is not back within the budget or its
+   * thread died, and then `said` is logged.
+   */
+  private urgently<T>(job: (id: number) => FacingsJob | CourseJob, fallback: () => T, said: (why: string | undefined) => string): Promise<T> {
+    if (this.closed) return Promise.resolve(fallback());
+    const thread = this.leastLoaded();
+    const sent = job(this.nextId++);
+    if (sent.kind === 'course') this.reading.set(sent.id, thread);
     return new Promise((resolve) => {
       const timer = setTimeout(() => settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
       timer.unref();
-      const settle = (facings: Record<number, Dir> | null, why?: string) => {
-        if (!this.choosing.delete(job.id)) return;
+      const settle = (answer: unknown, why?: string) => {
+        if (!this.choosing.delete(sent.id)) return;
         clearTimeout(timer);
-        if (!facings && !this.closed) this.log(`starting facings of a new race's bots: ${why}; they take the random level's`);
-        resolve(facings ?? fallback());
+        if (answer === null && !this.closed) this.log(said(why));
+        resolve(answer === null ? fallback() : (answer as T));
       };
-      this.choosing.set(job.id, { thread, settle });
-      thread.worker.postMessage(job);
+      this.choosing.set(sent.id, { thread, settle });
+      thread.worker.postMessage(sent);
     });
   }
 

@@ -1,7 +1,7 @@
 /**
  * A thread of the bot pool (`bot-pool.ts`): decides the bots' orders for a turn as dealt, through
- * the driver's `decideBots`, and a new race's bots' starting facings (`botFacings`), off the
- * server's event loop. A setup is made once per board, rule set
+ * the driver's `decideBots`, a new race's bots' starting facings (`botFacings`) and a race's own
+ * course (the boards' `courseFromJson`), off the server's event loop. A setup is made once per board, rule set
  * and settings it is sent, and kept for every race on them (`bot-setups.ts`; the bots' own tables
  * per board follow it).
  * A bot that searches as long as it may (expert) is given the pool's time for a decision
@@ -14,8 +14,9 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { courseFromJson } from '../../boards/src/index.js';
 import { botFacings, decideBots } from '../../driver/src/index.js';
-import type { BotJob, BotAnswer, FacingsAnswer, FacingsJob } from './bot-pool.js';
+import type { BotJob, BotAnswer, CourseAnswer, CourseJob, FacingsAnswer, FacingsJob } from './bot-pool.js';
 import { BotSetups } from './bot-setups.js';
 
 const nice = (workerData as { nice: number }).nice;
@@ -29,7 +30,17 @@ if (nice > 0) {
 
 const setups = new BotSetups();
 
-parentPort!.on('message', (job: BotJob | FacingsJob) => {
+parentPort!.on('message', (job: BotJob | FacingsJob | CourseJob) => {
+  if ('kind' in job && job.kind === 'course') {
+    let read: CourseAnswer;
+    try {
+      read = { kind: 'course', id: job.id, ok: true, course: courseFromJson(job.json) };
+    } catch (e) {
+      read = { kind: 'course', id: job.id, ok: false, error: (e as Error).message };
+    }
+    parentPort!.postMessage(read);
+    return;
+  }
   if ('kind' in job) {
     let chosen: FacingsAnswer;
     try {

@@ -1,6 +1,6 @@
 /** What a request can get wrong, and the HTTP status that says so. */
 export interface Refusal {
-  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429;
+  readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
   readonly field: string;
   readonly message: string;
 }

@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   // The bots decide on worker threads, from the moment a turn is dealt (bot-pool.ts).
   const { botWorkers: workers, botBudgetMs: budgetMs, botDecisionMs: decisionMs, botNice: nice } = env;
   const bots = new BotPool({ ...(workers ? { size: workers } : {}), ...(budgetMs ? { budgetMs } : {}), ...(decisionMs ? { decisionMs } : {}), ...(nice ? { nice } : {}) });
-  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), published: (id, seq, note) => fanout?.publish(id, seq, note), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots,
+  const service = new RaceService({ db, clock: systemClock, course: (n) => courses.get(n), readCourse: (json) => bots.course(json), published: (id, seq, note) => fanout?.publish(id, seq, note), drafted: (id, d) => fanout?.publishDraft(id, d), planner: bots,
     // PostgreSQL: alone while no other process is heard (fanout.ts); its own commits keep what it holds current.
     alone: dialect === 'sqlite' || (() => fanout?.alone() ?? false),
     // Other processes may share a PostgreSQL database: a turn's bots are decided by the one that dealt it.

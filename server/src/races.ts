@@ -11,7 +11,7 @@
 import { EventEmitter } from 'node:events';
 import {
   cardName, readCorrection, readOrders, recompile, needsProgram, raceStats, shownCards, startingPicks, storedOrders, storedTurn,
-  type Card, type CheckedTurn, type Course, type GameEvent, type GameState, type SeatOrders, type Setup,
+  type Card, type CheckedTurn, type Course, type GameEvent, type GameState, type Result, type SeatOrders, type Setup,
 } from '../../engine/src/index.js';
 import { adjudicate as adjudicateTurn, entrants, startRace, type BotSeat, type BotTurn } from '../../driver/src/index.js';
 import type { Kysely, Selectable } from 'kysely';
@@ -112,6 +112,13 @@ export interface RaceServiceOptions {
   readonly clock: Clock;
   /** Finds a course by name. */
   readonly course: (name: string) => Course | undefined;
+  /**
+   * Reads a course of a race's own, sent in its creation (the boards' `courseFromJson`: checking
+   * that each flag can be reached takes up to a second on cube-works); the server's reads it on the
+   * bot pool's urgent thread (`BotPool.course`). By default in this process. Null when it cannot
+   * be read just now (the pool busy): the creation is refused 503, with Retry-After.
+   */
+  readonly readCourse?: (json: unknown) => Promise<Result<Course> | null>;
   /**
    * Called after a race's entries up to `lastSeq` are committed (fan-out to other processes), with
    * what this process's commit changed (`note`: the other processes follow it in what they keep).
@@ -278,6 +285,7 @@ export class RaceService {
   /** A race's changes asked of this process at once, one after the other (turns-in-line.ts). */
   private readonly inLine = new TurnsInLine();
   private readonly planner: BotPlanner;
+  private readonly readCourse: (json: unknown) => Promise<Result<Course> | null>;
   private readonly takeoverMs: number;
   private readonly repo: RaceRepository;
   /**
@@ -314,6 +322,7 @@ export class RaceService {
     this.drafted = o.drafted;
     this.draftGate = new DraftGate(o.drafts);
     this.planner = o.planner ?? inProcessPlanner;
+    this.readCourse = o.readCourse ?? (async (json) => courseFromJson(json));
     this.takeoverMs = o.takeoverMs ?? (this.planner.budgetMs ?? 0) + 5000;
     this.wantBots = o.wantBots;
     this.tookBots = o.tookBots;
@@ -522,10 +531,11 @@ export class RaceService {
   }
 
   private async createRace(body: unknown, keyed?: { key: string; hash: string; body: string }): Promise<Answer<Created>> {
-    const read = readRaceRequest(body, (name) => this.setups.shippedCourse(name), (json) => {
-      const c = courseFromJson(json);
-      return c.ok ? yes(c.value) : no(422, c.error.field, c.error.message);
-    });
+    // A course of the race's own is read first, off the event loop (`readCourse`), and the request
+    // then as a whole, in its order (its refusals come as they would with the course read in it).
+    const own = isObject(body) && isObject(body.course) ? await this.readCourse(body.course) : undefined;
+    if (own === null) return no(503, 'course', 'the server is busy checking other courses of races\' own: nothing was created; send the race again in a few seconds');
+    const read = readRaceRequest(body, (name) => this.setups.shippedCourse(name), () => (own!.ok ? yes(own!.value) : no(422, own!.error.field, own!.error.message)));
     if (!read.ok) return read;
     const req = read.value;
     const course = req.course;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { RULE_SETS, classic, optionText, ordinal, parseCard } from '../../engine/src/index.js';
 import { call, until } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
+import { browser, PHONE, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { fanned } from '../../render/src/index.js';
 import { measurePage, measureRacePage } from '../build/measure.js';
@@ -247,6 +247,34 @@ test('a page that goes offline says so in its status line at once, and back onli
   await ctx.close();
 });
 
+test('pages behind by several turns when the race ends (the bots playing it out at once, a page back online) go straight to the last turn\'s replay, then the end, every page alike; the turns between stay in the turn picker', { skip }, async () => {
+  const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 5 }, seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'greedy' }] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, moderatorKey } = created.body;
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const pages = [await open(ctx, `/race/${id}`), await open(ctx, `/race/${id}`)];
+  for (const p of pages) await p.waitForSelector('body[data-live]');
+  // Away while the bots play the whole race out.
+  await ctx.setOffline(true);
+  for (const p of pages) await p.waitForSelector('#status .offline');
+  for (let k = 0; k < 400; k++) {
+    if ((await call(server.base, 'GET', `/api/races/${id}`)).body.status === 'over') break;
+    await call(server.base, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': moderatorKey });
+  }
+  const last = (await call(server.base, 'GET', `/api/races/${id}`)).body.turn as number;
+  assert.ok(last >= 3, `a race of several turns (${last})`);
+  await ctx.setOffline(false);
+  for (const p of pages) {
+    // The first replay the page opens is the last turn's, nothing waiting behind it.
+    const first = await p.waitForSelector('#replay[data-turn]');
+    assert.equal(await first.getAttribute('data-turn'), String(last), 'straight to the last turn');
+    assert.equal(await first.getAttribute('data-queued'), null, 'no turns waiting');
+    assert.equal(await p.locator('#replay .turn-pick option').count(), last, 'every turn in the picker');
+  }
+  for (const p of pages) await p.waitForSelector('#result:not([hidden]) .standings', { timeout: 60_000 });
+  await ctx.close();
+});
+
 test('once a person has sent, the status line says whom the turn waits for (a spectator\'s too), and no more once the turn is played', { skip }, async () => {
   const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
@@ -283,6 +311,37 @@ async function swipe(page: Page, from: { x: number; y: number }, to: { x: number
   await cdp.detach();
 }
 
+/**
+ * On a phone's race page whose replay was seen to its end, scrolled to the hand as a person does to
+ * program the next turn: the board's sticky region (with the replay's panel) and the program's bar
+ * leave at least two rows of cards in view between them, and Play is still under the board. Checked
+ * as the page stands, then with what varies under the board at its longest (the turn's result as long
+ * as five robots make it, two long notes on the floor), so that the check holds whatever the deal.
+ */
+async function assertRoomForTheHand(page: Page, shot: string): Promise<void> {
+  const measure = () => page.evaluate<{ floor: number; bar: number; card: number; play: number; board: number }>(`(() => {
+    const card = document.querySelector('.hand .card');
+    const floor = document.querySelector('.floor');
+    scrollBy({ top: card.getBoundingClientRect().top - floor.getBoundingClientRect().height - 8, behavior: 'instant' });
+    const play = document.querySelector('#replay .play').getBoundingClientRect();
+    return { floor: floor.getBoundingClientRect().bottom, bar: document.querySelector('.program-bar').getBoundingClientRect().top, card: card.getBoundingClientRect().height, play: play.bottom, board: document.querySelector('#board').getBoundingClientRect().height };
+  })()`);
+  const check = async (what: string) => {
+    const room = await measure();
+    await page.screenshot({ path: `${SHOTS}${shot}${what ? '-longest' : ''}.png` });
+    assert.ok(room.bar - room.floor >= 2 * room.card, `two rows of the hand in view between the board and the bar${what} (${room.bar - room.floor} px for cards ${room.card} px high)`);
+    assert.ok(room.play > 0 && room.play <= room.floor, `Play is still there, under the board, to watch the turn again${what}`);
+    assert.ok(room.board >= 240, `the board stays readable${what} (${room.board} px high)`);
+  };
+  await check('');
+  await page.evaluate(`(() => {
+    const names = [...document.querySelectorAll('#legend li')].map((li) => li.textContent);
+    document.querySelector('#replay .turn-result').textContent = 'Turn 1: ' + names.map((n) => n + ' is destroyed (fell into a pit): 2 lives left, touches flag 1 and takes 4 damage (4 total)').join(' · ');
+    document.querySelector('#floor-notes').replaceChildren(...['The hammer site at 3,4 offers Ramming Gear; the hammer site at 7,2 offers Mechanical Arm.', "Dice: flag 1's die absorbs 3 more damage, flag 2's die absorbs 3 more damage, flag 3's die is gone."].map((t) => Object.assign(document.createElement('li'), { textContent: t })));
+  })()`);
+  await check(' with the longest turn\'s result and notes');
+}
+
 test('on a phone (390×844, touch) a finger swiping sideways off the cards stays on the race page, and a replay seen to its end leaves the hand two rows of cards between the board and the program\'s bar', { skip }, async () => {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   const page = await open(ctx, '/');
@@ -301,21 +360,60 @@ test('on a phone (390×844, touch) a finger swiping sideways off the cards stays
   await page.waitForSelector('#replay[data-ended]:not([data-playing])');
   await page.waitForSelector('#program h2:text("turn 2")');
   assert.equal(page.url(), race, 'still on the race page');
-  // Scrolled to the hand, as a person does to program the next turn: the board's sticky region
-  // (with the replay's panel) and the bar leave at least two rows of cards in view between them.
-  const room = await page.evaluate<{ floor: number; bar: number; card: number; play: number }>(`(() => {
-    const card = document.querySelector('.hand .card');
-    const floor = document.querySelector('.floor');
-    scrollBy({ top: card.getBoundingClientRect().top - floor.getBoundingClientRect().height - 8, behavior: 'instant' });
-    const play = document.querySelector('#replay .play').getBoundingClientRect();
-    return { floor: floor.getBoundingClientRect().bottom, bar: document.querySelector('.program-bar').getBoundingClientRect().top, card: card.getBoundingClientRect().height, play: play.bottom };
-  })()`);
-  await page.screenshot({ path: `${SHOTS}phone-replay-seen.png` });
-  assert.ok(room.bar - room.floor >= 2 * room.card, `two rows of the hand in view between the board and the bar (${room.bar - room.floor} px for cards ${room.card} px high)`);
-  assert.ok(room.play > 0 && room.play <= room.floor, 'Play is still there, under the board, to watch the turn again');
+  await assertRoomForTheHand(page, 'phone-replay-seen');
   // A step back shows the step whole again.
   await page.tap('#replay .back');
   await page.waitForSelector('#replay:not([data-ended]) .step-label', { state: 'visible' });
+  await ctx.close();
+});
+
+test('on a phone (390×844, touch) a pbem race of five with long names leaves the hand two rows of cards between the board and the program\'s bar once a replay is seen to its end, whatever its result and the notes say', { skip }, async () => {
+  const names = ['Ava', 'Bea', 'Cyd', 'Dot', 'Eve'].map((n) => `${n} Longname-Wrighton Jr`);
+  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 5 }, seats: names.map((name) => ({ name })) }));
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+  const ctx = await browser.newContext(PHONE);
+  const page = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
+  await page.waitForSelector('#program h2');
+  for (const [k, { token }] of seats.entries()) {
+    const you = (await call(server.base, 'GET', `/api/races/${id}/seats/${k}`, undefined, { authorization: `Bearer ${token}` })).body.you;
+    const sent = await call(server.base, 'PUT', `/api/races/${id}/seats/${k}/orders`, { turn: 1, program: you.hand.slice(0, 5) }, { authorization: `Bearer ${token}` });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  }
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.tap('#replay .skip');
+  await page.waitForSelector('#replay[data-ended]:not([data-playing])');
+  await page.waitForSelector('#program h2:text("turn 2")');
+  assert.equal(await page.locator('#legend li').count(), 5);
+  await assertRoomForTheHand(page, 'phone-replay-seen-five');
+  await ctx.close();
+});
+
+test('on a phone (390×844, touch) a register locked by damage leaves the hand two rows of cards between the board and the program\'s bar once the replay is seen to its end: the bar is as high as with its registers empty', { skip }, async () => {
+  // Seed 63: Ava's first five cards leave her robot with 5 damage after turn 1, register 5 locked.
+  const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 63 }, seats: [{ name: 'Ava' }, ...['Bolt', 'Cog', 'Dot'].map((name) => ({ name, bot: 'greedy' }))] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+  const ctx = await browser.newContext(PHONE);
+  const page = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
+  await page.waitForSelector('#program h2');
+  // Measured in the page at once: the program is drawn anew as the race's view comes (a box asked
+  // for through the protocol may find the bar it resolved replaced).
+  const barHeight = () => page.evaluate<number>('document.querySelector(".program-bar").getBoundingClientRect().height');
+  const empty = await barHeight();
+  const auth = { authorization: `Bearer ${seats[0]!.token}` };
+  const you = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body.you;
+  assert.equal((await call(server.base, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, auth)).status, 200);
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.tap('#replay .skip');
+  await page.waitForSelector('#replay[data-ended]:not([data-playing])');
+  await page.waitForSelector('#program h2:text("turn 2")');
+  await page.waitForSelector('.program-bar .register.locked .card');
+  // Seen to its end, the replay lets the turn's clock start: the program is drawn with it.
+  await page.waitForFunction('!/clock after replay/.test(document.querySelector("#status").textContent)');
+  const locked = await barHeight();
+  assert.ok(Math.abs(locked - empty) <= 1, `the bar as high with a locked register (${locked} px) as with none (${empty} px)`);
+  await assertRoomForTheHand(page, 'phone-replay-seen-locked');
   await ctx.close();
 });
 
@@ -542,7 +640,9 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   await page.waitForURL((u) => !u.pathname.endsWith(second) && !u.pathname.endsWith(id));
   const third = (await call(server.base, 'GET', `/api/races/${new URL(page.url()).pathname.split('/')[2]}`)).body;
   assert.equal(third.series, id);
-  // A rematch: the same seats in the same order, on the same course.
+  // A rematch, from a page of the browser that holds the race's key (its moderator's): the same
+  // seats in the same order, on the same course.
+  await page.evaluate(`localStorage.setItem('roborally.moderator.${id}', '${moderatorKey}')`);
   const again = await open(ctx, `/race/${id}`);
   await again.click('#result .rematch');
   await again.waitForURL((u) => !u.pathname.endsWith(id) && u.pathname !== new URL(page.url()).pathname);
@@ -1048,7 +1148,7 @@ test('a course composed in the editor from the shipped boards, checked as it is 
   await ctx.close();
 });
 
-test('a race on a course of its own, once over, is raced again by Rematch on the same course', { skip }, async () => {
+test('a race on a course of its own, once over, is raced again by Rematch on the same course from the browser that created it; a spectator\'s end page offers no Rematch (no seat to race again), a race of one\'s own instead', { skip }, async () => {
   const course = { name: 'Short Hop', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [[9, 3]], start: [10, 10] };
   const created = await call(server.base, 'POST', '/api/races', { course, deal: { secret: false, seed: 2 }, seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }] });
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -1059,7 +1159,16 @@ test('a race on a course of its own, once over, is raced again by Rematch on the
   }
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await open(ctx, `/race/${id}`);
+  // A spectator (this browser did not create the race): no Rematch, a race of their own.
+  await page.waitForSelector('#result:not([hidden]) .standings');
+  assert.equal(await page.locator('#result .rematch').count(), 0, 'no Rematch for a spectator');
+  assert.equal(await page.getAttribute('#result a.own-race', 'href'), '/');
+  assert.equal(await page.locator('#result .next-race').count(), 1, 'Next race, which asks for the moderator key');
+  // The browser that created it (it kept the key) watches its race of bots: Rematch.
+  await page.evaluate(`localStorage.setItem('roborally.moderator.${id}', '${moderatorKey}')`);
+  await page.reload();
   await page.waitForSelector('#result:not([hidden]) .rematch');
+  assert.equal(await page.locator('#result a.own-race').count(), 0);
   assert.equal(await page.textContent('#title'), 'Short Hop');
   await page.click('#result .rematch');
   await page.waitForURL((u) => u.pathname.startsWith('/race/') && !u.pathname.endsWith(id));

@@ -356,7 +356,7 @@ test('on a phone, once the replay of a turn is seen, the first card of the new h
   await ctx.close();
 });
 
-test('on a phone 360 px wide, the replay seen to its end tells the turn\'s result whole under the board, wrapped and never cut, the player\'s own robot first (never before the end)', { skip }, async () => {
+test('on a phone 360 px wide, the replay seen to its end tells the turn\'s result under the board, wrapped, in two lines at most that scroll to the rest (never cut sideways), the player\'s own robot first (never before the end)', { skip }, async () => {
   // Seed 5: in turn 1 Ava's first five cards drive her into a pit and two bots touch flag 1, a result longer than a line.
   const { r, ctx, page } = await opened({ ...PHONE_TOUCH, viewport: { width: 360, height: 740 } }, 5);
   for (let k = 0; k < 5; k++) await tapInView(page, '.hand .card');
@@ -373,13 +373,15 @@ test('on a phone 360 px wide, the replay seen to its end tells the turn\'s resul
   const result = page.locator('.turn-result');
   assert.equal(await result.textContent(), `Turn 1: ${lines.map((l) => l.text).join(' · ')}`);
   assert.equal(await result.locator('.yours').first().textContent(), lines[0]!.text, 'her own line first, marked');
-  // Whole: nothing overflows its box (cut with an ellipsis it did), and it takes more than one line to say.
-  const fit = await page.evaluate<{ scroll: number; client: number; height: number; line: number }>(`(() => {
+  // Nothing overflows its width (cut with an ellipsis it did); it takes more than one line to say, and
+  // shows two at most (the hand keeps its room under the board), the rest a scroll away.
+  const fit = await page.evaluate<{ scroll: number; client: number; height: number; line: number; below: number; overflowY: string }>(`(() => {
     const e = document.querySelector('.turn-result');
-    return { scroll: e.scrollWidth, client: e.clientWidth, height: e.getBoundingClientRect().height, line: parseFloat(getComputedStyle(e).lineHeight) };
+    return { scroll: e.scrollWidth, client: e.clientWidth, height: e.getBoundingClientRect().height, line: parseFloat(getComputedStyle(e).lineHeight), below: e.scrollHeight - e.clientHeight, overflowY: getComputedStyle(e).overflowY };
   })()`);
   assert.ok(fit.scroll <= fit.client, `the result is not clipped (${fit.scroll} px of text in ${fit.client} px)`);
-  assert.ok(fit.height > 1.5 * fit.line, `wrapped over more than one line (${fit.height} px, lines of ${fit.line} px)`);
+  assert.ok(fit.height > 1.5 * fit.line && fit.height <= 2 * fit.line + 1, `wrapped over two lines (${fit.height} px, lines of ${fit.line} px)`);
+  assert.ok(fit.below <= 0 || fit.overflowY === 'auto', 'what does not fit in two lines scrolls');
   // On the screen, in the board's sticky region, within the width.
   const box = (await result.boundingBox())!;
   const floor = (await page.locator('.floor').boundingBox())!;
