@@ -259,8 +259,13 @@ async function drawResult(): Promise<void> {
   const winners = first.length ? `${list(first.map((l) => (l.team ? `Team ${l.name}` : l.name)))} ${first.length > 1 ? 'win' : 'wins'} the race.` : 'Nobody finished.';
   const mine = seat !== null ? lineOf(seat) : undefined;
   const yours = mine ? ` ${mine.team ? `Your team, ${mine.name},` : `You (${view.robots[seat!]!.name})`} placed ${ordinal(mine.place)}${mine.place === 1 && mine.finished ? ': well raced!' : '.'}` : '';
+  // A seat races again; a spectator has no seat to race with: Rematch only where this browser
+  // created the race (it keeps its moderator key: a race of bots alone is watched from here), else
+  // a race of one's own from the home page. Next race asks for the key where it is not kept.
   const again = h('div', { class: 'again' },
-    h('p', {}, h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(null) }, 'Rematch'), ' the same course, robots and rules again.'),
+    seat !== null || moderatorKeyOf(id) !== null
+      ? h('p', {}, h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(null) }, 'Rematch'), ' the same course, robots and rules again.')
+      : h('p', {}, h('a', { href: '/', class: 'button own-race' }, 'A race of your own'), ' from the home page: watching, you have no seat to race again.'),
     h('p', {}, h('button', { type: 'button', class: 'next-race', onclick: nextRace }, 'Next race'), " of a series: the same people, seated by this race's standings (001's start picks), the series' points carried."));
   const byTeam = teams.size ? h('ol', { class: 'team-standings' }, ...lines.map((l) => h('li', { value: l.place, 'data-team': l.team ? l.name : null },
     l.team ? `${l.name} (${l.robots.map((k) => view.robots[k]!.name).join(', ')})` : l.name))) : '';
@@ -383,7 +388,8 @@ async function refresh(fresh = false): Promise<void> {
     // above the screen: the page goes back up to it, so the replay plays where you look.
     const floor = document.querySelector<HTMLElement>('.floor')!;
     if (getComputedStyle(floor).position === 'static' && floor.getBoundingClientRect().top < 0) window.scrollTo({ top: 0 });
-    await replay.enqueue(newTurns);
+    // The race ended meanwhile: straight to its last turn (the end waits for that replay alone).
+    await (view.status === 'over' ? replay.finale(newTurns) : replay.enqueue(newTurns));
   }
 }
 

@@ -101,6 +101,17 @@ export class ReplayPlayer {
     this.controls();
   }
 
+  /**
+   * The race ended in the last of `turns`: that turn's replay at once, from its start, whatever was
+   * playing or waiting (the turns between stay in the turn picker). A page behind by a few turns (the
+   * bots playing a race out at once once every person is out, a page back online) no longer plays
+   * each of them before the end: every page of the race shows the end after the same last replay.
+   */
+  async finale(turns: readonly number[]): Promise<void> {
+    this.queue = [];
+    await this.open(turns[turns.length - 1]!, true);
+  }
+
   /** The next turn waiting, played from its start. */
   private async next(): Promise<void> {
     const turn = this.queue.shift();

@@ -247,6 +247,34 @@ test('a page that goes offline says so in its status line at once, and back onli
   await ctx.close();
 });
 
+test('pages behind by several turns when the race ends (the bots playing it out at once, a page back online) go straight to the last turn\'s replay, then the end, every page alike; the turns between stay in the turn picker', { skip }, async () => {
+  const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 5 }, seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'greedy' }] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, moderatorKey } = created.body;
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const pages = [await open(ctx, `/race/${id}`), await open(ctx, `/race/${id}`)];
+  for (const p of pages) await p.waitForSelector('body[data-live]');
+  // Away while the bots play the whole race out.
+  await ctx.setOffline(true);
+  for (const p of pages) await p.waitForSelector('#status .offline');
+  for (let k = 0; k < 400; k++) {
+    if ((await call(server.base, 'GET', `/api/races/${id}`)).body.status === 'over') break;
+    await call(server.base, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': moderatorKey });
+  }
+  const last = (await call(server.base, 'GET', `/api/races/${id}`)).body.turn as number;
+  assert.ok(last >= 3, `a race of several turns (${last})`);
+  await ctx.setOffline(false);
+  for (const p of pages) {
+    // The first replay the page opens is the last turn's, nothing waiting behind it.
+    const first = await p.waitForSelector('#replay[data-turn]');
+    assert.equal(await first.getAttribute('data-turn'), String(last), 'straight to the last turn');
+    assert.equal(await first.getAttribute('data-queued'), null, 'no turns waiting');
+    assert.equal(await p.locator('#replay .turn-pick option').count(), last, 'every turn in the picker');
+  }
+  for (const p of pages) await p.waitForSelector('#result:not([hidden]) .standings', { timeout: 60_000 });
+  await ctx.close();
+});
+
 test('once a person has sent, the status line says whom the turn waits for (a spectator\'s too), and no more once the turn is played', { skip }, async () => {
   const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
@@ -358,6 +386,34 @@ test('on a phone (390×844, touch) a pbem race of five with long names leaves th
   await page.waitForSelector('#program h2:text("turn 2")');
   assert.equal(await page.locator('#legend li').count(), 5);
   await assertRoomForTheHand(page, 'phone-replay-seen-five');
+  await ctx.close();
+});
+
+test('on a phone (390×844, touch) a register locked by damage leaves the hand two rows of cards between the board and the program\'s bar once the replay is seen to its end: the bar is as high as with its registers empty', { skip }, async () => {
+  // Seed 63: Ava's first five cards leave her robot with 5 damage after turn 1, register 5 locked.
+  const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 63 }, seats: [{ name: 'Ava' }, ...['Bolt', 'Cog', 'Dot'].map((name) => ({ name, bot: 'greedy' }))] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, seats } = created.body as { id: string; seats: { token: string }[] };
+  const ctx = await browser.newContext(PHONE);
+  const page = await open(ctx, `/race/${id}?seat=0&token=${seats[0]!.token}`);
+  await page.waitForSelector('#program h2');
+  // Measured in the page at once: the program is drawn anew as the race's view comes (a box asked
+  // for through the protocol may find the bar it resolved replaced).
+  const barHeight = () => page.evaluate<number>('document.querySelector(".program-bar").getBoundingClientRect().height');
+  const empty = await barHeight();
+  const auth = { authorization: `Bearer ${seats[0]!.token}` };
+  const you = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body.you;
+  assert.equal((await call(server.base, 'PUT', `/api/races/${id}/seats/0/orders`, { turn: 1, program: you.hand.slice(0, 5) }, auth)).status, 200);
+  await page.waitForSelector('#replay[data-turn="1"]');
+  await page.tap('#replay .skip');
+  await page.waitForSelector('#replay[data-ended]:not([data-playing])');
+  await page.waitForSelector('#program h2:text("turn 2")');
+  await page.waitForSelector('.program-bar .register.locked .card');
+  // Seen to its end, the replay lets the turn's clock start: the program is drawn with it.
+  await page.waitForFunction('!/clock after replay/.test(document.querySelector("#status").textContent)');
+  const locked = await barHeight();
+  assert.ok(Math.abs(locked - empty) <= 1, `the bar as high with a locked register (${locked} px) as with none (${empty} px)`);
+  await assertRoomForTheHand(page, 'phone-replay-seen-locked');
   await ctx.close();
 });
 
@@ -584,7 +640,9 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
   await page.waitForURL((u) => !u.pathname.endsWith(second) && !u.pathname.endsWith(id));
   const third = (await call(server.base, 'GET', `/api/races/${new URL(page.url()).pathname.split('/')[2]}`)).body;
   assert.equal(third.series, id);
-  // A rematch: the same seats in the same order, on the same course.
+  // A rematch, from a page of the browser that holds the race's key (its moderator's): the same
+  // seats in the same order, on the same course.
+  await page.evaluate(`localStorage.setItem('roborally.moderator.${id}', '${moderatorKey}')`);
   const again = await open(ctx, `/race/${id}`);
   await again.click('#result .rematch');
   await again.waitForURL((u) => !u.pathname.endsWith(id) && u.pathname !== new URL(page.url()).pathname);
@@ -1090,7 +1148,7 @@ test('a course composed in the editor from the shipped boards, checked as it is 
   await ctx.close();
 });
 
-test('a race on a course of its own, once over, is raced again by Rematch on the same course', { skip }, async () => {
+test('a race on a course of its own, once over, is raced again by Rematch on the same course from the browser that created it; a spectator\'s end page offers no Rematch (no seat to race again), a race of one\'s own instead', { skip }, async () => {
   const course = { name: 'Short Hop', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [[9, 3]], start: [10, 10] };
   const created = await call(server.base, 'POST', '/api/races', { course, deal: { secret: false, seed: 2 }, seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'strong' }] });
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -1101,7 +1159,16 @@ test('a race on a course of its own, once over, is raced again by Rematch on the
   }
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await open(ctx, `/race/${id}`);
+  // A spectator (this browser did not create the race): no Rematch, a race of their own.
+  await page.waitForSelector('#result:not([hidden]) .standings');
+  assert.equal(await page.locator('#result .rematch').count(), 0, 'no Rematch for a spectator');
+  assert.equal(await page.getAttribute('#result a.own-race', 'href'), '/');
+  assert.equal(await page.locator('#result .next-race').count(), 1, 'Next race, which asks for the moderator key');
+  // The browser that created it (it kept the key) watches its race of bots: Rematch.
+  await page.evaluate(`localStorage.setItem('roborally.moderator.${id}', '${moderatorKey}')`);
+  await page.reload();
   await page.waitForSelector('#result:not([hidden]) .rematch');
+  assert.equal(await page.locator('#result a.own-race').count(), 0);
   assert.equal(await page.textContent('#title'), 'Short Hop');
   await page.click('#result .rematch');
   await page.waitForURL((u) => u.pathname.startsWith('/race/') && !u.pathname.endsWith(id));
