@@ -25,6 +25,11 @@ function sampleCards(setup: Setup): Card[] {
 export class LoneRobot {
   private readonly ctx: Ctx;
   readonly cards: readonly Card[];
+  /**
+   * `runOf`'s answers, by pose, register and card of `cards` (made at its first call): -2 not run
+   * yet, -1 destroyed, else the pose it ends in, `(y * width + x) * 4 + dir`.
+   */
+  private memo: Int32Array | null = null;
 
   constructor(readonly setup: Setup) {
     const b = setup.board;
@@ -65,6 +70,24 @@ export class LoneRobot {
     }
     return { x: r.x, y: r.y, dir: r.dir };
   }
+
+  /**
+   * `run` with the `card`-th of `cards`, each pose, register and card run once for this robot's
+   * life: the searches of one course's check (a `registersTo` a flag, with one `LoneRobot`) go over
+   * the same squares again and again. The run's answer, as `run`'s.
+   */
+  runOf(from: Pose, card: number, register: number): Pose | null {
+    const w = this.ctx.board.width;
+    const n = this.cards.length;
+    const memo = (this.memo ??= new Int32Array(w * this.ctx.board.height * 4 * 5 * n).fill(-2));
+    const k = ((((from.y * w + from.x) * 4 + from.dir) * 5 + (register - 1)) * n) + card;
+    const known = memo[k]!;
+    if (known === -1) return null;
+    if (known >= 0) return { x: (known >> 2) % w, y: Math.floor((known >> 2) / w), dir: (known & 3) as Dir };
+    const q = this.run(from, this.cards[card]!, register);
+    memo[k] = q ? (q.y * w + q.x) * 4 + q.dir : -1;
+    return q;
+  }
 }
 
 /**
@@ -90,8 +113,8 @@ export function registersTo(setup: Setup, from: readonly Square[], target: Squar
   for (let steps = 1; frontier.length; steps++) {
     const next: [Pose, number][] = [];
     for (const [p, reg] of frontier) {
-      for (const card of lone.cards) {
-        const q = lone.run(p, card, reg);
+      for (let card = 0; card < lone.cards.length; card++) {
+        const q = lone.runOf(p, card, reg);
         if (!q) continue;
         if (q.x === target[0] && q.y === target[1]) return steps;
         const nreg = (reg % 5) + 1;
