@@ -16,7 +16,7 @@ import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb, OutboxRow } from './store.js';
-import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportAndDeal, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportAndDeal, reportMail, robotLine, seriesLines, startMail, startSubject, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -108,9 +108,11 @@ export function gainedLines(before: readonly string[], after: readonly string[],
 /** A turn's instructions to one player: its one robot's as ever, or a section for each of its robots. */
 function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, picture: Attachment, reminder = false): Mail {
   const lead = seats[0]!;
+  // The start mail went out once to the address, under its first seat's context, whichever of its robots still race.
+  const start = startSubject(playerContext(race.seats.filter((s) => s.email.toLowerCase() === lead.email.toLowerCase())));
   const deal = (seat: number) => ({ ctx: notationContext(race.setup.rules, st, seat), next: nextFlag(race.setup, st, seat)?.text ?? null });
-  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, deal(lead.seat), deadlineAt, reminder, picture);
-  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ...deal(s.seat) })), deadlineAt, reminder, picture);
+  if (seats.length === 1) return dealMail(lead.ctx, start, st.turn, st, deal(lead.seat), deadlineAt, reminder, picture);
+  return playerDealMail(lead.ctx, start, st.turn, st, seats.map((s) => ({ seat: s.seat, ...deal(s.seat) })), deadlineAt, reminder, picture);
 }
 
 /** The board as a turn begins, for its instructions: one picture for every seat, under a Content-ID naming the race and the entry (or reminder) it is for. */
