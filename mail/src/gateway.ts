@@ -355,7 +355,7 @@ export class MailGateway {
     const fromSubject = /\bTurn (\d+): (?:your instructions|reminder)/i.exec(subject)?.[1]?.replace(/^0+(?=\d)/, '');
     const named = parsed.ok && parsed.orders.turn !== null ? String(parsed.orders.turn) : fromSubject ?? String(st.turn);
     if (named !== String(st.turn)) {
-      return { status: 'refused', lines: [`These orders are for turn ${named}, but race ${race.id} is at turn ${st.turn}; they were not used. The instructions of turn ${st.turn} came in a mail of their own: reply to that one.`] };
+      return { status: 'refused', lines: [`These orders are for turn ${named}, but race ${race.id} is at turn ${st.turn}; they were not used. The instructions of turn ${st.turn} came in the mail whose subject says "Turn ${st.turn}: your instructions": reply to that one.`] };
     }
     if (!parsed.ok) {
       return {
@@ -394,7 +394,7 @@ export class MailGateway {
       return {
         status: 'refused',
         lines: late
-          ? [`Your orders for turn ${st.turn} came too late: ${done.refusal.message}. They were not used. The instructions of the next turn come in a mail of their own: reply to that one.`]
+          ? [`Your orders for turn ${st.turn} came too late: ${done.refusal.message}. They were not used. The instructions of the next turn come in the mail whose subject says "Turn ${st.turn + 1}: your instructions": reply to that one.`]
           : [`Your orders for turn ${st.turn} were read but refused by the race, so nothing was changed: ${done.refusal.field}: ${done.refusal.message}.`, ...lockedLines(st, s.seat), '',
             ...notationHelp(race.setup.rules), ...(ctx.options.length ? ['', ...heldOptionLines(ctx)] : [])],
       };

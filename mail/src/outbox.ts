@@ -16,7 +16,7 @@ import { renderPng, renderSvg } from '../../render/src/index.js';
 import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb, OutboxRow } from './store.js';
-import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportAndDeal, reportMail, robotLine, seriesLines, startMail, type Attachment, type Mail, type SeatMailContext } from './templates.js';
+import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportAndDeal, reportMail, robotLine, seriesLines, startMail, startSubject, type Attachment, type Mail, type SeatMailContext } from './templates.js';
 
 export interface OutboxOptions {
   readonly db: MailDb;
@@ -108,9 +108,11 @@ export function gainedLines(before: readonly string[], after: readonly string[],
 /** A turn's instructions to one player: its one robot's as ever, or a section for each of its robots. */
 function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st: GameState, deadlineAt: number | null, picture: Attachment, reminder = false): Mail {
   const lead = seats[0]!;
+  // The start mail went out once to the address, under its first seat's context, whichever of its robots still race.
+  const start = startSubject(playerContext(race.seats.filter((s) => s.email.toLowerCase() === lead.email.toLowerCase())));
   const deal = (seat: number) => ({ ctx: notationContext(race.setup.rules, st, seat), next: nextFlag(race.setup, st, seat)?.text ?? null });
-  if (seats.length === 1) return dealMail(lead.ctx, st.turn, st, deal(lead.seat), deadlineAt, reminder, picture);
-  return playerDealMail(lead.ctx, st.turn, st, seats.map((s) => ({ seat: s.seat, ...deal(s.seat) })), deadlineAt, reminder, picture);
+  if (seats.length === 1) return dealMail(lead.ctx, start, st.turn, st, deal(lead.seat), deadlineAt, reminder, picture);
+  return playerDealMail(lead.ctx, start, st.turn, st, seats.map((s) => ({ seat: s.seat, ...deal(s.seat) })), deadlineAt, reminder, picture);
 }
 
 /** The board as a turn begins, for its instructions: one picture for every seat, under a Content-ID naming the race and the entry (or reminder) it is for. */
@@ -303,10 +305,13 @@ export class Outbox {
       const all = await this.o.service.entries(race.id, 0);
       const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
       const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`, `turn-${turn}.${race.id}.${e.seq}@${domain}`);
-      // The eliminated get the report of the turn they went out in, then no more unless they asked.
+      // The eliminated get the report of the turn they went out in, then no more unless they asked;
+      // a player's other robots still racing (000 L40) keep the reports coming to its address.
+      const racing = (s: RaceMail['seats'][number]) =>
+        race.seats.filter((x) => x.seat !== s.seat && x.email.toLowerCase() === s.email.toLowerCase() && after.robots[x.seat]!.status !== 'out').map((x) => x.ctx.name);
       const news = (s: RaceMail['seats'][number]) => ({
         gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
-        ...(after.robots[s.seat]!.status === 'out' && race.status === 'running' ? { out: s.follow ? 'following' as const : 'last' as const } : {}),
+        ...(after.robots[s.seat]!.status === 'out' && race.status === 'running' ? { out: s.follow ? 'following' as const : 'last' as const, racing: racing(s) } : {}),
       });
       const told = race.seats.filter((s) => before.robots[s.seat]!.status !== 'out' || s.follow);
       // A player racing several robots gets one report, with the news of each robot (000 L40).

@@ -638,7 +638,7 @@ test('a player racing two robots, one of them out: the other\'s instructions com
   }
 });
 
-test('a whole race by mail with one address racing two robots (000 L40): one instructions mail and one report a turn with a section a robot, replies with a section a robot, a section missing or wrong named, a heading of no robot of the player\'s refused; a player racing one robot reads the mails as ever', async () => {
+test('a whole race by mail with one address racing two robots (000 L40): one instructions mail and one report a turn with a section a robot, replies with a section a robot, a section missing or wrong named, a heading of no robot of the player\'s refused, the instructions naming the one start mail by its subject; a player racing one robot reads the mails as ever', async () => {
   const t = await setup();
   try {
     const created = await t.service.create({
@@ -675,6 +675,9 @@ test('a whole race by mail with one address racing two robots (000 L40): one ins
       assert.match(x, /^ {3}1\. \w+ P\d+$/m, `the hand of ${['Ava', 'Ava2'][k]} numbered`);
     }
     assert.match(text(d1), /^Reply with a section for each robot, each begun by a line "Robot NAME"/m);
+    // The notation is pointed to by the subject of the one start mail the player got, for both robots.
+    const start = ava().find((c) => /starts on/.test(subject(c)))!;
+    assert.ok(text(d1).includes(`as your start mail ("${subject(start)}") tells`), text(d1));
 
     // Ava's section only: stored, and the answer says Ava2's is missing.
     const onlyAva = await reply(1, 'Robot Ava\nrandom\n\nThanks');
@@ -845,6 +848,64 @@ test('a player who writes a new mail with no seat code is told, once a turn at i
     await sendMail(t.gateway.smtpPort, { from: 'newcomer@n.test', to: 'race@rr.test', subject: 'Hello', text: 'Can I race?' });
     await t.gateway.pump();
     assert.match(text(t.sink.mails.find((c) => c.to.includes('newcomer@n.test'))!), /Your mail named no seat of a race/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('orders that come just after the deadline, the turn not played yet, are answered too late naming the subject of the next instructions; a reply to an old turn\'s mail names the subject of the current one, which came with a report', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    const ava = () => t.sink.mails.filter((c) => c.to.includes('ava@a.test'));
+    const d1 = ava().find((c) => /Turn 1: your instructions$/.test(subject(c)))!;
+    const view = await t.service.view(created.value.id);
+    assert.ok(view.ok && view.value.deadlineAt !== null);
+    // The deadline has just passed; the race's clock has not played the turn yet.
+    t.clock.t = view.value.deadlineAt;
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(d1), subject: `Re: ${subject(d1)}`, text: '1 2 3 4 5' });
+    await t.gateway.pump();
+    const late = await until('the answer', () => ava().find((c) => /^Re: /.test(subject(c))));
+    assert.match(text(late), /Your orders for turn 1 came too late: the deadline of turn 1 has passed/);
+    assert.match(text(late), /The instructions of the next turn come in the mail whose subject says "Turn 2: your instructions": reply to that one\./);
+    assert.equal(await t.service.tick(), 1);
+    await t.gateway.pump();
+    const d2 = await until('the instructions of turn 2', () => ava().find((c) => /Turn 2: your instructions; Turn 1: report$/.test(subject(c))));
+    await sendMail(t.gateway.smtpPort, { from: 'ava@a.test', to: replyTo(d1), subject: `Re: ${subject(d1)}`, text: '1 2 3 4 5' });
+    await t.gateway.pump();
+    const old = await until('the answer to the old mail', () => ava().filter((c) => /^Re: /.test(subject(c)))[1]);
+    assert.match(text(old), /These orders are for turn 1, but race \S+ is at turn 2; they were not used\. The instructions of turn 2 came in the mail whose subject says "Turn 2: your instructions": reply to that one\./);
+    assert.ok(subject(d2).includes('Turn 2: your instructions'));
+  } finally {
+    await t.close();
+  }
+});
+
+test('a player whose first robot goes out while its other races is not told that this is its last report; the instructions of the other come with it, pointing to the one start mail', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { lives: 1 }, deal: { secret: false, seed: 11 },
+      seats: [{ name: 'Dee', email: 'dee@d.test' }, { name: 'Eve', email: 'eve@e.test', player: 'eve' }, { name: 'Eve2', email: 'eve@e.test', player: 'eve' }],
+      deadline: { kind: 'live', seconds: 600 },
+    });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    const eve = () => t.sink.mails.filter((c) => c.to.includes('eve@e.test') && !/^Re: /.test(subject(c)));
+    const start = eve().find((c) => /starts on/.test(subject(c)))!;
+    const d1 = eve().find((c) => /Turn 1: your instructions/.test(subject(c)))!;
+    // Eve turns around and drives off the board (seed 11 deals it U P20 and F3 P820); Eve2 turns on the spot.
+    await sendMail(t.gateway.smtpPort, { from: 'eve@e.test', to: replyTo(d1), subject: `Re: ${subject(d1)}`, text: 'Robot Eve\nU P20 F3 P820 F1 P510 F1 P610 R P360\nRobot Eve2\nL P90 L P250 L P290 L P190 R P120' });
+    await everyoneRandom(t, ['dee@d.test'], 1);
+    const d2 = await until('the report of turn 1 with the instructions of turn 2', async () => {
+      await t.gateway.pump();
+      return eve().find((c) => /Turn 2: your instructions; Turn 1: report/.test(subject(c)));
+    });
+    assert.match(text(d2), /^Robot Eve:\nYour robot is out of the race\. The turn reports keep coming while Eve2 races; once none does, reply "follow"/m, text(d2));
+    assert.doesNotMatch(text(d2), /last turn report/);
+    assert.ok(text(d2).includes(`as your start mail ("${subject(start)}") tells`), text(d2));
   } finally {
     await t.close();
   }

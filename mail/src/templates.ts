@@ -71,8 +71,11 @@ export function robotMark(c: SeatMailContext): string[] {
   return [`For your robot ${c.name}. You race ${c.robots!.join(', ')} in this race: each turn's instructions and report come in one mail for all of them, with a section a robot. A reply programs ${c.name}, or each robot whose section it holds (a line "${sectionHeading('NAME')}" before each).`, ''];
 }
 
-/** The subject of a seat's start mail, the mail that holds the notation. */
-const startSubject = (c: SeatMailContext): string => subjectOf(c, `Race ${c.race} starts on ${c.course}`);
+/**
+ * The subject of a seat's start mail, the mail that holds the notation. A player racing several
+ * robots has one start mail, under the context of its first seat marked `whole` (playerContext).
+ */
+export const startSubject = (c: SeatMailContext): string => subjectOf(c, `Race ${c.race} starts on ${c.course}`);
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -142,9 +145,9 @@ export function notationHelp(rules: RuleSet): string[] {
   ];
 }
 
-/** In a turn's instructions: where the notation is, instead of all of it every turn. */
-export function notationPointer(c: SeatMailContext): string {
-  return `How to write your orders: as your start mail ("${startSubject(c)}") tells; reply "help" to have it again. Options you gain are explained in the report of the turn you gain them.`;
+/** In a turn's instructions: where the notation is, instead of all of it every turn (`start`: the subject of the start mail that went to the address). */
+export function notationPointer(start: string): string {
+  return `How to write your orders: as your start mail ("${start}") tells; reply "help" to have it again. Options you gain are explained in the report of the turn you gain them.`;
 }
 
 /** How to order each option the robot holds (003 L12), for the instructions: none held, no lines. */
@@ -255,7 +258,7 @@ const dueLine = (c: SeatMailContext, deadlineAt: number | null): string =>
 const withPicture = (m: Mail, turn: number, picture: Attachment | undefined): Mail =>
   picture ? { ...m, html: `<pre>${esc(m.text)}</pre><p><img src="cid:${picture.cid}" alt="the board as turn ${turn} begins"></p>`, attachments: [picture] } : m;
 
-export function dealMail(c: SeatMailContext, turn: number, st: GameState, deal: RobotDeal, deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
+export function dealMail(c: SeatMailContext, start: string, turn: number, st: GameState, deal: RobotDeal, deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
   const lines = [
     ...robotMark(c),
     reminder ? `Reminder: your orders for turn ${turn} are not in yet. Without them, your program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}.`,
@@ -264,7 +267,7 @@ export function dealMail(c: SeatMailContext, turn: number, st: GameState, deal: 
     '',
     dueLine(c, deadlineAt),
     '',
-    notationPointer(c),
+    notationPointer(start),
   ];
   return withPicture({ subject: subjectOf(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`), text: lines.join('\n'), replyTo: c.replyTo }, turn, picture);
 }
@@ -289,7 +292,7 @@ export function sectionHelp(rules: RuleSet, robots: readonly string[]): string[]
  * mail, under the seat code of its first robot, with a section per robot that plays this turn (its
  * robot, hand, locked registers and options), and how to reply with a section a robot.
  */
-export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, robots: readonly (RobotDeal & { seat: number })[], deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
+export function playerDealMail(c: SeatMailContext, start: string, turn: number, st: GameState, robots: readonly (RobotDeal & { seat: number })[], deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
   const names = robots.map((r) => r.ctx.name);
   const lines = [
     reminder ? `Reminder: orders for turn ${turn} are not in yet for ${names.join(', ')}. Without them, a program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}. You race ${names.join(', ')}: the instructions of each are below.`,
@@ -299,7 +302,7 @@ export function playerDealMail(c: SeatMailContext, turn: number, st: GameState, 
     '',
     dueLine(c, deadlineAt),
     '',
-    notationPointer(c),
+    notationPointer(start),
   ];
   return withPicture({ subject: playerSubject(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, names), text: lines.join('\n'), replyTo: c.replyTo }, turn, picture);
 }
@@ -322,10 +325,14 @@ function reportHtml(rep: TurnReport): string {
 export interface RobotNews {
   readonly gained?: readonly string[];
   readonly out?: 'last' | 'following';
+  /** The other robots of the player still racing after the turn: the reports keep coming for them, so this one is not the last. */
+  readonly racing?: readonly string[];
 }
 
 function newsLines(o: RobotNews): string[] {
-  const out = o.out === 'last' ? ['', 'Your robot is out of the race. This is your last turn report: reply "follow" to keep receiving them until the race is over (the standings come at the end either way).']
+  const out = o.out === 'last' && o.racing?.length
+    ? ['', `Your robot is out of the race. The turn reports keep coming while ${o.racing.join(' and ')} ${o.racing.length > 1 ? 'race' : 'races'}; once none does, reply "follow" to keep receiving them until the race is over (the standings come at the end either way).`]
+    : o.out === 'last' ? ['', 'Your robot is out of the race. This is your last turn report: reply "follow" to keep receiving them until the race is over (the standings come at the end either way).']
     : o.out === 'following' ? ['', 'Your robot is out of the race; you follow it. Reply "stop following" to receive no more turn reports (the standings come at the end either way).'] : [];
   return [...(o.gained?.length ? ['', ...o.gained] : []), ...out];
 }

@@ -465,7 +465,9 @@ export class ProgramPanel {
       h('span', { class: 'reg-number' }, String(reg)),
       lock ? this.lockedCard(lock.card) : card ? this.cardButton(card, reg) : h('span', { class: 'empty' }, open ? (this.target === reg ? 'next card' : 'empty') : '—'),
       joined ? this.cardButton(joined, reg, true) : null,
-      lock ? h('small', { class: 'why' }, lock.by === 'Fire Control' ? 'locked: Fire Control' : `locked: ${r.damage} damage`) : null,
+      // Why it is locked: under the register; on a phone's bar a tag over the card's foot ("5
+      // damage"), as "locked" is over its head, the bar no higher for it.
+      lock ? h('small', { class: 'why' }, h('span', { class: 'why-lead' }, 'locked: '), lock.by === 'Fire Control' ? 'Fire Control' : `${r.damage} damage`) : null,
       gear ? h('label', { class: 'gear', title: `${gear.option}${rules.gearCodes ? ` (${gear.code})` : ''}; default: not used` },
         h('input', { type: 'checkbox', name: `gear${reg}`, checked: gears.has(reg), onchange: (e: Event) => {
           if ((e.target as HTMLInputElement).checked) this.geared.add(reg);

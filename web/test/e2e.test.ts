@@ -18,6 +18,8 @@ import { measurePage, measureRacePage } from '../build/measure.js';
 // (server/src/limits.test.ts tests it).
 useBrowser({ max: 1e9, windowMs: 1000 });
 
+type Box = { left: number; right: number; top: number; bottom: number };
+
 /** A page that fails the test on any script error. */
 async function open(ctx: BrowserContext, path: string): Promise<Page> {
   const page = await ctx.newPage();
@@ -389,7 +391,7 @@ test('on a phone (390×844, touch) a pbem race of five with long names leaves th
   await ctx.close();
 });
 
-test('on a phone (390×844, touch) a register locked by damage leaves the hand two rows of cards between the board and the program\'s bar once the replay is seen to its end: the bar is as high as with its registers empty', { skip }, async () => {
+test('on a phone (390×844, touch) a register locked by damage says why over its card and leaves the hand two rows of cards between the board and the program\'s bar once the replay is seen to its end (the bar as high as with its registers empty), and so does a replay paused partway while a card is placed', { skip }, async () => {
   // Seed 63: Ava's first five cards leave her robot with 5 damage after turn 1, register 5 locked.
   const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 63 }, seats: [{ name: 'Ava' }, ...['Bolt', 'Cog', 'Dot'].map((name) => ({ name, bot: 'greedy' }))] });
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -413,7 +415,40 @@ test('on a phone (390×844, touch) a register locked by damage leaves the hand t
   await page.waitForFunction('!/clock after replay/.test(document.querySelector("#status").textContent)');
   const locked = await barHeight();
   assert.ok(Math.abs(locked - empty) <= 1, `the bar as high with a locked register (${locked} px) as with none (${empty} px)`);
+  // Why it is locked is on the screen, over the card's foot, inside the register; the register's
+  // number is not hidden under "locked".
+  const tags = await page.evaluate<{ why: string; whyBox: Box; reg: Box; number: Box; lock: Box }>(`(() => {
+    const reg = document.querySelector('.program-bar .register.locked'), box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+    const why = reg.querySelector('.why');
+    const lead = why.querySelector('.why-lead').getBoundingClientRect();
+    return { why: lead.width <= 1 && lead.height <= 1 ? why.lastChild.textContent : why.innerText, whyBox: box(why), reg: box(reg), number: box(reg.querySelector('.reg-number')), lock: box(reg.querySelector('.lock')) };
+  })()`);
+  assert.equal(tags.why, '5 damage', 'the locked register says why on the screen');
+  assert.ok(tags.whyBox.right - tags.whyBox.left > 20 && tags.whyBox.left >= tags.reg.left - 1 && tags.whyBox.right <= tags.reg.right + 1 && tags.whyBox.bottom <= tags.reg.bottom, `why, inside the register (${JSON.stringify(tags)})`);
+  assert.ok(tags.lock.left >= tags.number.right - 1, `the register's number beside "locked", not under it (${JSON.stringify(tags)})`);
+  assert.equal(await page.locator('.program-bar .register.locked .why').textContent(), 'locked: 5 damage', 'a screen reader hears "locked: 5 damage"');
   await assertRoomForTheHand(page, 'phone-replay-seen-locked');
+  // Stepped back partway and paused, the replay's panel whole; a card placed, the person programs
+  // with the bar back over the page: the hand keeps its two rows, whatever the step says.
+  for (let k = 0; k < 8; k++) await page.tap('#replay .back');
+  await page.waitForSelector('#replay:not([data-ended]) .step-label', { state: 'visible' });
+  await tapInView(page, '.hand .card');
+  await page.waitForSelector('.program-bar .register.open .card');
+  await page.evaluate(`(() => {
+    const label = document.querySelector('#replay .step-label');
+    label.textContent = 'Step 27 of 35: register 5, Ava Longname-Wrighton Jr is pushed by Bolt Longname-Wrighton Jr into a pit';
+    const happened = document.querySelector('#replay .happened');
+    happened.replaceChildren(...[1, 2, 3, 4].map((k) => Object.assign(document.createElement('li'), { textContent: 'Robot ' + k + ' Longname-Wrighton Jr is shot by a laser and takes 1 damage (6 total)' })));
+  })()`);
+  const paused = await page.evaluate<{ floor: number; bar: number; card: number; play: number }>(`(() => {
+    const card = document.querySelector('.hand .card'), floor = document.querySelector('.floor');
+    scrollBy({ top: card.getBoundingClientRect().top - floor.getBoundingClientRect().height - 8, behavior: 'instant' });
+    return { floor: floor.getBoundingClientRect().bottom, bar: document.querySelector('.program-bar').getBoundingClientRect().top, card: card.getBoundingClientRect().height, play: document.querySelector('#replay .play').getBoundingClientRect().bottom };
+  })()`);
+  await page.screenshot({ path: `${SHOTS}phone-replay-paused-programming.png` });
+  assert.ok(paused.bar - paused.floor >= 2 * paused.card, `paused partway, two rows of the hand in view between the board and the bar (${paused.bar - paused.floor} px for cards ${paused.card} px high)`);
+  assert.ok(paused.play > 0 && paused.play <= paused.floor, 'Play is still there, under the board');
+  assert.ok(await page.locator('#replay .step-label').isVisible(), 'the step is still said');
   await ctx.close();
 });
 
