@@ -180,7 +180,9 @@ export class ReplayPlayer {
     try {
       while (this.playing && this.at < this.steps.length - 1) {
         const done = await this.playStep(this.at + 1);
-        if (!done) return;
+        // Stopped meanwhile; played again at once (another turn opened while a step was animated,
+        // the race's end among them), this loop plays on: play() left it to this one, still running.
+        if (!done && !this.playing) return;
         if (this.playing && this.at < this.steps.length - 1) await new Promise((r) => setTimeout(r, STEP_GAP_MS / this.pace));
       }
       if (this.playing) {

@@ -277,6 +277,33 @@ test('pages behind by several turns when the race ends (the bots playing it out 
   await ctx.close();
 });
 
+test('a page playing a turn\'s replay when the race ends (the bots playing it out) plays the last turn\'s replay and then shows the end: the replay cut mid-step no longer leaves it at no step, "playing" for ever', { skip }, async () => {
+  const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 5 }, seats: [{ name: 'Ava', bot: 'strong' }, { name: 'Bolt', bot: 'greedy' }] });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const { id, moderatorKey } = created.body;
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const page = await open(ctx, `/race/${id}`);
+  await page.waitForSelector('body[data-live]');
+  const moderate = () => call(server.base, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': moderatorKey });
+  await moderate();
+  // Turn 1's replay plays at 1×, a step being animated, when the bots play the rest of the race.
+  // (Turn by turn, each taken in by the page from its stream, as a race played out in real time.)
+  await page.waitForSelector('#replay[data-turn="1"][data-animating]');
+  for (let k = 2; k < 400; k++) {
+    await moderate();
+    if ((await call(server.base, 'GET', `/api/races/${id}`)).body.status === 'over') break;
+    await until(`turn ${k} in the page`, async () => (await page.locator("#replay .turn-pick option").count()) === k);
+  }
+  const last = (await call(server.base, 'GET', `/api/races/${id}`)).body.turn as number;
+  assert.ok(last >= 3, `a race of several turns (${last})`);
+  await page.waitForSelector(`#replay[data-turn="${last}"]`);
+  // The last turn's replay plays (its steps go by), then the end is shown.
+  await page.waitForSelector(`#replay[data-turn="${last}"][data-step]:not([data-step="-1"])`, { timeout: 15_000 });
+  await page.click('#replay .skip');
+  await page.waitForSelector('#result:not([hidden]) .standings', { timeout: 15_000 });
+  await ctx.close();
+});
+
 test('once a person has sent, the status line says whom the turn waits for (a spectator\'s too), and no more once the turn is played', { skip }, async () => {
   const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
