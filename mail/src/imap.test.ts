@@ -5,7 +5,7 @@ import { ImapFlow } from 'imapflow';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
-import { MailGateway } from './gateway.js';
+import { DEADLINE_LOOK_MS, MailGateway } from './gateway.js';
 import { HANDLED, ImapPoller } from './imap.js';
 import { firstLooks, mailDb, migrateMail } from './store.js';
 import { dovecotMissing, smtpSink, startDovecot, until } from './testing.js';
@@ -374,3 +374,41 @@ for (const fault of ['stall', 'trickle'] as const) {
     }
   });
 }
+
+test('orders delivered into the mailbox shortly before the deadline are read before it, however long the pause between looks', { skip: missing ?? false }, async () => {
+  const dovecot = await startDovecot();
+  const sink = await smtpSink().catch(async (e) => (await dovecot.stop(), Promise.reject(e)));
+  const { db } = await freshDb('sqlite');
+  const clock = new TestClock();
+  const service = new RaceService({ db, clock, course });
+  // A look an hour: without the look before the deadline, orders sent at a quarter to would be read after it.
+  const gateway = new MailGateway({ service, db, clock, config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: dovecot.url, imapPollSeconds: 3600, pumpMs: 3_600_000 } });
+  const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  try {
+    await gateway.start();
+    await client.connect();
+    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(created.ok);
+    await gateway.pump();
+    const deal = await until('the instructions of turn 1', () => sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(c.mail.subject ?? '')));
+    await client.append('INBOX', `From: ava@a.test\r\nTo: ${deal.mail.replyTo!.value[0]!.address!}\r\nSubject: Re: ${deal.mail.subject}\r\nMessage-ID: <just-before@a.test>\r\n\r\n1 2 3 4 5\r\n`);
+    const view = await service.view(created.value.id);
+    assert.ok(view.ok && view.value.deadlineAt !== null);
+    clock.t = view.value.deadlineAt - DEADLINE_LOOK_MS;
+    await gateway.pump();
+    await until('Ava\'s orders read before the deadline', async () => (await service.ordersIn(created.value.id, 1)).includes(0), 5000);
+    clock.t = view.value.deadlineAt;
+    assert.equal(await service.tick(), 1);
+    const turn = await service.playedTurn(created.value.id, 1);
+    assert.ok(turn.ok);
+    await gateway.pump();
+    const ack = sink.mails.find((c) => c.to.includes('ava@a.test') && /^Re: /.test(c.mail.subject ?? ''));
+    assert.match(ack?.mail.text ?? '', /Your orders for turn 1 are in/);
+  } finally {
+    await client.logout().catch(() => undefined);
+    await gateway.stop();
+    await sink.close();
+    await db.destroy();
+    await dovecot.stop();
+  }
+});
