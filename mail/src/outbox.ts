@@ -305,10 +305,13 @@ export class Outbox {
       const all = await this.o.service.entries(race.id, 0);
       const corrected = all.ok && all.value.some((x) => x.seq < e.seq && x.kind === 'race' && x.event.type === 'rewound' && x.event.turn === turn);
       const picture = png(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Race ${race.id}, turn ${turn}` }), `turn-${turn}`, `turn-${turn}.${race.id}.${e.seq}@${domain}`);
-      // The eliminated get the report of the turn they went out in, then no more unless they asked.
+      // The eliminated get the report of the turn they went out in, then no more unless they asked;
+      // a player's other robots still racing (000 L40) keep the reports coming to its address.
+      const racing = (s: RaceMail['seats'][number]) =>
+        race.seats.filter((x) => x.seat !== s.seat && x.email.toLowerCase() === s.email.toLowerCase() && after.robots[x.seat]!.status !== 'out').map((x) => x.ctx.name);
       const news = (s: RaceMail['seats'][number]) => ({
         gained: gainedLines(before.robots[s.seat]?.options ?? [], after.robots[s.seat]?.options ?? [], race.setup),
-        ...(after.robots[s.seat]!.status === 'out' && race.status === 'running' ? { out: s.follow ? 'following' as const : 'last' as const } : {}),
+        ...(after.robots[s.seat]!.status === 'out' && race.status === 'running' ? { out: s.follow ? 'following' as const : 'last' as const, racing: racing(s) } : {}),
       });
       const told = race.seats.filter((s) => before.robots[s.seat]!.status !== 'out' || s.follow);
       // A player racing several robots gets one report, with the news of each robot (000 L40).

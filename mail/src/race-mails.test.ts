@@ -882,3 +882,31 @@ test('orders that come just after the deadline, the turn not played yet, are ans
     await t.close();
   }
 });
+
+test('a player whose first robot goes out while its other races is not told that this is its last report; the instructions of the other come with it, pointing to the one start mail', async () => {
+  const t = await setup();
+  try {
+    const created = await t.service.create({
+      course: 'first-shift', rules: 'classic', settings: { lives: 1 }, deal: { secret: false, seed: 11 },
+      seats: [{ name: 'Dee', email: 'dee@d.test' }, { name: 'Eve', email: 'eve@e.test', player: 'eve' }, { name: 'Eve2', email: 'eve@e.test', player: 'eve' }],
+      deadline: { kind: 'live', seconds: 600 },
+    });
+    assert.ok(created.ok);
+    await t.gateway.pump();
+    const eve = () => t.sink.mails.filter((c) => c.to.includes('eve@e.test') && !/^Re: /.test(subject(c)));
+    const start = eve().find((c) => /starts on/.test(subject(c)))!;
+    const d1 = eve().find((c) => /Turn 1: your instructions/.test(subject(c)))!;
+    // Eve turns around and drives off the board (seed 11 deals it U P20 and F3 P820); Eve2 turns on the spot.
+    await sendMail(t.gateway.smtpPort, { from: 'eve@e.test', to: replyTo(d1), subject: `Re: ${subject(d1)}`, text: 'Robot Eve\nU P20 F3 P820 F1 P510 F1 P610 R P360\nRobot Eve2\nL P90 L P250 L P290 L P190 R P120' });
+    await everyoneRandom(t, ['dee@d.test'], 1);
+    const d2 = await until('the report of turn 1 with the instructions of turn 2', async () => {
+      await t.gateway.pump();
+      return eve().find((c) => /Turn 2: your instructions; Turn 1: report/.test(subject(c)));
+    });
+    assert.match(text(d2), /^Robot Eve:\nYour robot is out of the race\. The turn reports keep coming while Eve2 races; once none does, reply "follow"/m, text(d2));
+    assert.doesNotMatch(text(d2), /last turn report/);
+    assert.ok(text(d2).includes(`as your start mail ("${subject(start)}") tells`), text(d2));
+  } finally {
+    await t.close();
+  }
+});

@@ -325,10 +325,14 @@ function reportHtml(rep: TurnReport): string {
 export interface RobotNews {
   readonly gained?: readonly string[];
   readonly out?: 'last' | 'following';
+  /** The other robots of the player still racing after the turn: the reports keep coming for them, so this one is not the last. */
+  readonly racing?: readonly string[];
 }
 
 function newsLines(o: RobotNews): string[] {
-  const out = o.out === 'last' ? ['', 'Your robot is out of the race. This is your last turn report: reply "follow" to keep receiving them until the race is over (the standings come at the end either way).']
+  const out = o.out === 'last' && o.racing?.length
+    ? ['', `Your robot is out of the race. The turn reports keep coming while ${o.racing.join(' and ')} ${o.racing.length > 1 ? 'race' : 'races'}; once none does, reply "follow" to keep receiving them until the race is over (the standings come at the end either way).`]
+    : o.out === 'last' ? ['', 'Your robot is out of the race. This is your last turn report: reply "follow" to keep receiving them until the race is over (the standings come at the end either way).']
     : o.out === 'following' ? ['', 'Your robot is out of the race; you follow it. Reply "stop following" to receive no more turn reports (the standings come at the end either way).'] : [];
   return [...(o.gained?.length ? ['', ...o.gained] : []), ...out];
 }
