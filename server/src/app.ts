@@ -2,7 +2,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import swagger from '@fastify/swagger';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { RaceBudget, StrangerBudget } from './creation-budget.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { courseFile, courseRuleSets, type Course } from '../../engine/src/index.js';
@@ -28,6 +29,13 @@ export interface AppOptions {
   readonly rateLimit?: { readonly max: number; readonly windowMs: number };
   /** Races one client may create in a minute (default 10): a creation costs far more than a request. */
   readonly racesPerMinute?: number;
+  /**
+   * Addresses seated by e-mail that never answered the server (strangers) one client address may
+   * seat in 24 hours (`perAddress`), and all clients together (`perDay`); `neverAnswered` tells
+   * which of a creation's addresses are strangers (the mail gateway's; without it, when mail is
+   * off, nobody is mailed and nothing is counted).
+   */
+  readonly strangers?: { readonly perAddress?: number; readonly perDay?: number; readonly neverAnswered: (addresses: readonly string[]) => Promise<string[]> };
   /**
    * Which proxies to believe about the client's address (X-Forwarded-For): fastify's `trustProxy`,
    * true (any), addresses and CIDR ranges separated by commas, or a function of (address, hop).
@@ -221,16 +229,34 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     errorResponseBuilder: (_req, c) => Object.assign(new Error(`more than ${c.max} requests in ${limit.windowMs / 1000} s; slow down (try again in ${c.after})`), { statusCode: c.statusCode, field: 'request' }),
   });
   // Creating a race costs far more than any other request (its course checked and set up, its
-  // bots' facings chosen, its rows written): one client creates so many a minute, counted by the
-  // rate limiter's own store per client address, after the body is found well formed.
+  // bots' facings chosen, its rows written): one client creates so many a minute, per client
+  // address as the rate limiter counts it, after the body is found well formed. A creation the
+  // server refused for its own reasons (5xx) or for its strangers (429) gives its share back, and a retry with an
+  // Idempotency-Key already counted this minute counts no second time (creation-budget.ts).
   const racesPerMinute = o.racesPerMinute ?? 10;
-  // `cache` (the LRU's addresses) is read by the store's child though its type does not name it.
-  const creationLimit = { max: racesPerMinute, timeWindow: 60_000, cache: RATE_LIMITED_ADDRESSES };
-  const creations = app.createRateLimit(creationLimit);
+  const creations = new RaceBudget(racesPerMinute, RATE_LIMITED_ADDRESSES);
   const creationBudget = async (req: FastifyRequest, reply: FastifyReply) => {
-    const c = await creations(req);
-    if (c.isAllowed || !c.isExceeded) return;
-    return reply.code(429).header('retry-after', String(c.ttlInSeconds)).send({ error: { field: 'races', message: `more than ${racesPerMinute} races created in a minute from one address; try again in ${c.ttlInSeconds} s` } });
+    const taken = creations.take(normalizeIP(req.ip), req.headers['idempotency-key'] as string | undefined);
+    if (!taken.ok) return reply.code(429).header('retry-after', String(taken.retryAfterS)).send({ error: { field: 'races', message: `more than ${racesPerMinute} races created in a minute from one address; try again in ${taken.retryAfterS} s` } });
+    reply.raw.once('finish', () => (reply.statusCode >= 500 || reply.statusCode === 429) && taken.release());
+  };
+  // Whom a new race mails: addresses that never answered the server, so many a client a day and
+  // so many in all, refused at creation naming the seat (a race cannot make the server mail
+  // strangers by the thousand: docs/server.md, "Strangers seated by e-mail").
+  const strangers = o.strangers ? new StrangerBudget(o.strangers.perAddress ?? 20, o.strangers.perDay ?? 1000, RATE_LIMITED_ADDRESSES) : null;
+  const seatStrangers = async (req: FastifyRequest, reply: FastifyReply) => {
+    const seats = ((req.body as { seats?: { email?: unknown }[] }).seats ?? []).map((s, i) => ({ i, email: typeof s.email === 'string' ? s.email.toLowerCase() : null }));
+    const mailed = seats.filter((s) => s.email !== null);
+    if (!strangers || !mailed.length) return;
+    const never = new Set(await o.strangers!.neverAnswered(mailed.map((s) => s.email!)));
+    const asked = mailed.filter((s) => never.has(s.email!));
+    const seated = strangers.seat(normalizeIP(req.ip), asked.map((s) => s.email!));
+    if (!seated.ok) {
+      const { perAddress = 20, perDay = 1000 } = o.strangers!;
+      const bound = seated.whose === 'address' ? `${perAddress} addresses from one client address` : `${perDay} addresses in all`;
+      return reply.code(429).header('retry-after', String(seated.retryAfterS)).send({ error: { field: `seats[${asked[seated.index]!.i}].email`, message: `a race mails the addresses it seats, and the server seats at most ${bound} in 24 hours that have never answered it; this one has not: seat it once its player has answered a race's mail, or without its e-mail (the invite link plays on the web); try again in ${seated.retryAfterS} s` } });
+    }
+    reply.raw.once('finish', () => reply.statusCode !== 201 && seated.release());
   };
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const svc = o.service;
@@ -314,7 +340,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return sendPrepared(req, reply, await picture, 'public, max-age=3600');
   });
 
-  api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn (with an Idempotency-Key, a retry makes no second race)', headers: NewRaceHeaders, body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), 400: ErrorSchema, ...refused } }, preHandler: creationBudget }, async (req, reply) => {
+  api.post('/api/races', { schema: { summary: 'Create a race and begin its first turn (with an Idempotency-Key, a retry makes no second race)', headers: NewRaceHeaders, body: NewRace, response: { 201: AnyObject('the race, its moderator key and each seat\'s invite link'), 400: ErrorSchema, ...refused } }, preHandler: [creationBudget, seatStrangers] }, async (req, reply) => {
     const created = await svc.create(req.body, req.headers['idempotency-key']);
     if (!created.ok) return send(reply, created);
     const v = created.value;

@@ -29,6 +29,9 @@ export interface ServerEnv {
   readonly requestsPer10s?: number;
   /** `RACES_PER_MINUTE`: races one client address may create in a minute. */
   readonly racesPerMinute?: number;
+  /** `STRANGERS_PER_ADDRESS`, `STRANGERS_PER_DAY`: addresses that never answered one client address, and all, may seat by e-mail in 24 hours. */
+  readonly strangersPerAddress?: number;
+  readonly strangersPerDay?: number;
   readonly trustProxy?: AppOptions['trustProxy'];
   readonly metrics: boolean;
 }
@@ -47,6 +50,8 @@ const NUMBERS = {
   MAX_STREAMS: [1, 1_000_000, 'streams'],
   REQUESTS_PER_10S: [1, 1_000_000, 'requests'],
   RACES_PER_MINUTE: [1, 1_000_000, 'races'],
+  STRANGERS_PER_ADDRESS: [1, 1_000_000, 'addresses'],
+  STRANGERS_PER_DAY: [1, 1_000_000, 'addresses'],
 } as const;
 
 export type EnvAnswer<T> = { ok: true; value: T } | { ok: false; error: { field: string; message: string } };
@@ -108,6 +113,8 @@ export function serverEnv(env: NodeJS.ProcessEnv): EnvAnswer<ServerEnv> {
       ...(n.MAX_STREAMS ? { maxStreams: n.MAX_STREAMS } : {}),
       ...(n.REQUESTS_PER_10S ? { requestsPer10s: n.REQUESTS_PER_10S } : {}),
       ...(n.RACES_PER_MINUTE ? { racesPerMinute: n.RACES_PER_MINUTE } : {}),
+      ...(n.STRANGERS_PER_ADDRESS ? { strangersPerAddress: n.STRANGERS_PER_ADDRESS } : {}),
+      ...(n.STRANGERS_PER_DAY ? { strangersPerDay: n.STRANGERS_PER_DAY } : {}),
       ...(trustProxy !== undefined ? { trustProxy } : {}),
       metrics: env.METRICS === '1',
     },

@@ -17,7 +17,7 @@ import { RaceService } from './races.js';
 import { postgresFanout, type Fanout } from './fanout.js';
 import { registerMetrics } from './metrics.js';
 import { BotPool } from './bot-pool.js';
-import { MailGateway, mailConfigFromEnv } from '../../mail/src/index.js';
+import { MailGateway, mailConfigFromEnv, neverAnswered } from '../../mail/src/index.js';
 import type { BotSeat, BotTurn } from '../../driver/src/index.js';
 import { serverEnv } from './config.js';
 
@@ -110,13 +110,15 @@ async function main(): Promise<void> {
       wantBots: (id: string, turn: number) => fanout?.publishBots('wanted', id, turn), tookBots: (id: string, turn: number) => fanout?.publishBots('taken', id, turn),
       sharedBots: (id: string, turn: number, b: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => fanout?.publishDecided(id, turn, b, orders),
     } : {}) });
-  const { connectionsPerAddress: perAddress, streamsPerAddress: streams, maxStreams: total, requestsPer10s: requests, racesPerMinute, trustProxy } = env;
+  const { connectionsPerAddress: perAddress, streamsPerAddress: streams, maxStreams: total, requestsPer10s: requests, racesPerMinute, strangersPerAddress, strangersPerDay, trustProxy } = env;
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
     ...(perAddress ? { connections: { perAddress } } : {}),
     ...(streams || total ? { stream: { ...(streams ? { perAddress: streams } : {}), ...(total ? { total } : {}) } } : {}),
     ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
     ...(racesPerMinute ? { racesPerMinute } : {}),
+    // Mail on: a race seats so many addresses that never answered (the gateway knows which).
+    ...(mailConfig ? { strangers: { ...(strangersPerAddress ? { perAddress: strangersPerAddress } : {}), ...(strangersPerDay ? { perDay: strangersPerDay } : {}), neverAnswered: (a: readonly string[]) => neverAnswered(db, a) } } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   });
   // For the operator and the load benchmark: the event loop's delay and the memory, from outside.
