@@ -15,7 +15,11 @@ const course = (n: string) => courses.get(n);
 const missing = dovecotMissing();
 if (missing) console.log(`# IMAP tests skipped: ${missing}`);
 
-test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, read, acknowledged and marked seen; one without the secret is refused', { skip: missing ?? false }, async () => {
+/**
+ * A gateway polling a dovecot of its own every `pollSeconds` (its rounds every `pumpMs`), the relay
+ * a sink, the race service on a fresh SQLite and a TestClock, and a mail client on the mailbox.
+ */
+async function imapGateway(pollSeconds: number, pumpMs: number) {
   const dovecot = await startDovecot();
   // dovecot is stopped if what follows cannot be had: no process is left to keep the runner waiting.
   const sink = await smtpSink().catch(async (e) => (await dovecot.stop(), Promise.reject(e)));
@@ -24,12 +28,29 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
   const service = new RaceService({ db, clock, course });
   const gateway = new MailGateway({
     service, db, clock,
-    config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: dovecot.url, imapPollSeconds: 0.1, pumpMs: 50 },
+    config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: dovecot.url, imapPollSeconds: pollSeconds, pumpMs },
   });
   const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  const close = async () => {
+    await client.logout().catch(() => undefined);
+    await gateway.stop();
+    await sink.close();
+    await db.destroy();
+    await dovecot.stop();
+  };
   try {
     await gateway.start();
     await client.connect();
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { dovecot, sink, db, clock, service, gateway, client, close };
+}
+
+test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, read, acknowledged and marked seen; one without the secret is refused', { skip: missing ?? false }, async () => {
+  const { sink, service, client, close } = await imapGateway(0.1, 50);
+  try {
     const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'Europe/London' } });
     assert.ok(created.ok);
     const id = created.value.id;
@@ -54,11 +75,7 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
     const unseen = await client.search({ seen: false });
     assert.deepEqual(unseen, []);
   } finally {
-    await client.logout().catch(() => undefined);
-    await gateway.stop();
-    await sink.close();
-    await db.destroy();
-    await dovecot.stop();
+    await close();
   }
 });
 
@@ -376,17 +393,9 @@ for (const fault of ['stall', 'trickle'] as const) {
 }
 
 test('orders delivered into the mailbox shortly before the deadline are read before it, however long the pause between looks', { skip: missing ?? false }, async () => {
-  const dovecot = await startDovecot();
-  const sink = await smtpSink().catch(async (e) => (await dovecot.stop(), Promise.reject(e)));
-  const { db } = await freshDb('sqlite');
-  const clock = new TestClock();
-  const service = new RaceService({ db, clock, course });
-  // A look an hour: without the look before the deadline, orders sent at a quarter to would be read after it.
-  const gateway = new MailGateway({ service, db, clock, config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: dovecot.url, imapPollSeconds: 3600, pumpMs: 3_600_000 } });
-  const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  // A look an hour: without the look before the deadline, orders sent a little before it would be read after it.
+  const { sink, clock, service, gateway, client, close } = await imapGateway(3600, 3_600_000);
   try {
-    await gateway.start();
-    await client.connect();
     const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
     assert.ok(created.ok);
     await gateway.pump();
@@ -405,10 +414,6 @@ test('orders delivered into the mailbox shortly before the deadline are read bef
     const ack = sink.mails.find((c) => c.to.includes('ava@a.test') && /^Re: /.test(c.mail.subject ?? ''));
     assert.match(ack?.mail.text ?? '', /Your orders for turn 1 are in/);
   } finally {
-    await client.logout().catch(() => undefined);
-    await gateway.stop();
-    await sink.close();
-    await db.destroy();
-    await dovecot.stop();
+    await close();
   }
 });
