@@ -100,6 +100,13 @@ export function automatic(m: ParsedMail): string | null {
 }
 
 const MAX_MAIL = 1024 * 1024;
+
+/**
+ * How long before a mail race's deadline the IMAP mailbox is looked into, whatever
+ * MAIL_IMAP_POLL_SECONDS: orders delivered into it before then are read before the turn is played,
+ * not refused as late at the next regular look.
+ */
+export const DEADLINE_LOOK_MS = 15_000;
 const HOUR = 3600_000;
 /**
  * The strangers answered in an hour, all together (each once ever): a person asking how to join is
@@ -116,6 +123,8 @@ export class MailGateway {
   private readonly transport: Transporter;
   private smtp: SMTPServer | null = null;
   private imap: ImapPoller | null = null;
+  /** The deadlines (`race:time`) the mailbox has been looked into before, each once. */
+  private readonly lookedBefore = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private pumping: Promise<void> | null = null;
   /** Mails that claimed no known seat, dropped without an answer. */
@@ -194,6 +203,7 @@ export class MailGateway {
     // Rounds never overlap; a caller during one waits for it, then runs its own.
     const run = async () => {
       await this.outbox.compose();
+      await this.lookBeforeDeadlines();
       await this.outbox.remind();
       await this.outbox.deliver(this.transport);
     };
@@ -202,6 +212,21 @@ export class MailGateway {
     });
     this.pumping = next;
     return next;
+  }
+
+  /**
+   * Looks into the IMAP mailbox once `DEADLINE_LOOK_MS` before each deadline of a running mail
+   * race, without waiting for the look (a fault is logged, and the regular looks go on).
+   */
+  private async lookBeforeDeadlines(): Promise<void> {
+    if (!this.imap) return;
+    const now = this.now();
+    for (const [k, at] of this.lookedBefore) if (at <= now) this.lookedBefore.delete(k);
+    const due = (await this.service.mailRaces({ running: true }))
+      .filter((r) => r.deadlineAt !== null && r.deadlineAt > now && r.deadlineAt - DEADLINE_LOOK_MS <= now && !this.lookedBefore.has(`${r.id}:${r.deadlineAt}`));
+    if (!due.length) return;
+    for (const r of due) this.lookedBefore.set(`${r.id}:${r.deadlineAt}`, r.deadlineAt!);
+    this.imap.poll().catch((e: Error) => this.log(`mail: IMAP: the look before the deadline of race ${due[0]!.id}: ${e.message}`));
   }
 
   async stop(): Promise<void> {

@@ -5,7 +5,7 @@ import { ImapFlow } from 'imapflow';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
 import { freshDb, TestClock } from '../../server/src/testing.js';
-import { MailGateway } from './gateway.js';
+import { DEADLINE_LOOK_MS, MailGateway } from './gateway.js';
 import { HANDLED, ImapPoller } from './imap.js';
 import { firstLooks, mailDb, migrateMail } from './store.js';
 import { dovecotMissing, smtpSink, startDovecot, until } from './testing.js';
@@ -15,7 +15,11 @@ const course = (n: string) => courses.get(n);
 const missing = dovecotMissing();
 if (missing) console.log(`# IMAP tests skipped: ${missing}`);
 
-test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, read, acknowledged and marked seen; one without the secret is refused', { skip: missing ?? false }, async () => {
+/**
+ * A gateway polling a dovecot of its own every `pollSeconds` (its rounds every `pumpMs`), the relay
+ * a sink, the race service on a fresh SQLite and a TestClock, and a mail client on the mailbox.
+ */
+async function imapGateway(pollSeconds: number, pumpMs: number) {
   const dovecot = await startDovecot();
   // dovecot is stopped if what follows cannot be had: no process is left to keep the runner waiting.
   const sink = await smtpSink().catch(async (e) => (await dovecot.stop(), Promise.reject(e)));
@@ -24,12 +28,29 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
   const service = new RaceService({ db, clock, course });
   const gateway = new MailGateway({
     service, db, clock,
-    config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: dovecot.url, imapPollSeconds: 0.1, pumpMs: 50 },
+    config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: dovecot.url, imapPollSeconds: pollSeconds, pumpMs },
   });
   const client = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.pass }, logger: false });
+  const close = async () => {
+    await client.logout().catch(() => undefined);
+    await gateway.stop();
+    await sink.close();
+    await db.destroy();
+    await dovecot.stop();
+  };
   try {
     await gateway.start();
     await client.connect();
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { dovecot, sink, db, clock, service, gateway, client, close };
+}
+
+test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, read, acknowledged and marked seen; one without the secret is refused', { skip: missing ?? false }, async () => {
+  const { sink, service, client, close } = await imapGateway(0.1, 50);
+  try {
     const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'Europe/London' } });
     assert.ok(created.ok);
     const id = created.value.id;
@@ -54,11 +75,7 @@ test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, re
     const unseen = await client.search({ seen: false });
     assert.deepEqual(unseen, []);
   } finally {
-    await client.logout().catch(() => undefined);
-    await gateway.stop();
-    await sink.close();
-    await db.destroy();
-    await dovecot.stop();
+    await close();
   }
 });
 
@@ -374,3 +391,29 @@ for (const fault of ['stall', 'trickle'] as const) {
     }
   });
 }
+
+test('orders delivered into the mailbox shortly before the deadline are read before it, however long the pause between looks', { skip: missing ?? false }, async () => {
+  // A look an hour: without the look before the deadline, orders sent a little before it would be read after it.
+  const { sink, clock, service, gateway, client, close } = await imapGateway(3600, 3_600_000);
+  try {
+    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(created.ok);
+    await gateway.pump();
+    const deal = await until('the instructions of turn 1', () => sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(c.mail.subject ?? '')));
+    await client.append('INBOX', `From: ava@a.test\r\nTo: ${deal.mail.replyTo!.value[0]!.address!}\r\nSubject: Re: ${deal.mail.subject}\r\nMessage-ID: <just-before@a.test>\r\n\r\n1 2 3 4 5\r\n`);
+    const view = await service.view(created.value.id);
+    assert.ok(view.ok && view.value.deadlineAt !== null);
+    clock.t = view.value.deadlineAt - DEADLINE_LOOK_MS;
+    await gateway.pump();
+    await until('Ava\'s orders read before the deadline', async () => (await service.ordersIn(created.value.id, 1)).includes(0), 5000);
+    clock.t = view.value.deadlineAt;
+    assert.equal(await service.tick(), 1);
+    const turn = await service.playedTurn(created.value.id, 1);
+    assert.ok(turn.ok);
+    await gateway.pump();
+    const ack = sink.mails.find((c) => c.to.includes('ava@a.test') && /^Re: /.test(c.mail.subject ?? ''));
+    assert.match(ack?.mail.text ?? '', /Your orders for turn 1 are in/);
+  } finally {
+    await close();
+  }
+});

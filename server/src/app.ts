@@ -231,14 +231,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   // Creating a race costs far more than any other request (its course checked and set up, its
   // bots' facings chosen, its rows written): one client creates so many a minute, per client
   // address as the rate limiter counts it, after the body is found well formed. A creation the
-  // server refused for its own reasons (5xx) or for its strangers (429) gives its share back, and a retry with an
-  // Idempotency-Key already counted this minute counts no second time (creation-budget.ts).
+  // server refused for its own reasons (5xx) or for its strangers (429) gives its share back, and a retry with the
+  // Idempotency-Key of a race made this minute counts no second time (creation-budget.ts).
   const racesPerMinute = o.racesPerMinute ?? 10;
   const creations = new RaceBudget(racesPerMinute, RATE_LIMITED_ADDRESSES);
   const creationBudget = async (req: FastifyRequest, reply: FastifyReply) => {
     const taken = creations.take(normalizeIP(req.ip), req.headers['idempotency-key'] as string | undefined);
     if (!taken.ok) return reply.code(429).header('retry-after', String(taken.retryAfterS)).send({ error: { field: 'races', message: `more than ${racesPerMinute} races created in a minute from one address; try again in ${taken.retryAfterS} s` } });
-    reply.raw.once('finish', () => (reply.statusCode >= 500 || reply.statusCode === 429) && taken.release());
+    reply.raw.once('finish', () => (reply.statusCode === 201 ? taken.made() : (reply.statusCode >= 500 || reply.statusCode === 429) && taken.release()));
   };
   // Whom a new race mails: addresses that never answered the server, so many a client a day and
   // so many in all, refused at creation naming the seat (a race cannot make the server mail

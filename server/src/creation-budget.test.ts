@@ -1,4 +1,7 @@
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COURSES_DIR } from '../../boards/src/index.js';
 import assert from 'node:assert/strict';
 import { buildApp, type AppOptions } from './app.js';
 import { shippedCourses } from './courses.js';
@@ -6,6 +9,7 @@ import { RaceService } from './races.js';
 import { call, freshDb, TestClock } from './testing.js';
 
 const courses = shippedCourses();
+const cube = JSON.parse(readFileSync(join(COURSES_DIR, 'cube-works.json'), 'utf8'));
 
 /** A server over a fresh SQLite database, clients told apart by X-Forwarded-For; `readCourse` stands for the bot pool's. */
 async function server(o: Partial<AppOptions> & { readCourse?: (json: unknown) => Promise<null> }) {
@@ -19,7 +23,7 @@ async function server(o: Partial<AppOptions> & { readCourse?: (json: unknown) =>
 
 test('a creation the server refuses 503 (its course not read in time) does not count against RACES_PER_MINUTE, and a retry with the same Idempotency-Key counts once', { timeout: 30_000 }, async () => {
   const s = await server({ racesPerMinute: 2, readCourse: async () => null });
-  const own = { course: { name: 'Mine', boards: [{ board: 'Cross', at: [0, 0] }], flags: [[1, 1]] }, seats: [{ name: 'Ava' }] };
+  const own = { course: { ...cube, name: 'My cube' }, seats: [{ name: 'Ava' }] };
   const race = (body: object, key?: string) => call(s.base, 'POST', '/api/races', body, { 'x-forwarded-for': '10.0.0.1', ...(key ? { 'idempotency-key': key } : {}) });
   try {
     for (let i = 0; i < 4; i++) {
@@ -35,6 +39,23 @@ test('a creation the server refuses 503 (its course not read in time) does not c
     const third = await race(shipped);
     assert.deepEqual([third.status, third.body.error?.field], [429, 'races']);
   } finally {
+    await s.close();
+  }
+});
+
+test('a request with the Idempotency-Key of a creation still being answered counts as a creation of its own (only a retry of a race made is free)', { timeout: 30_000 }, async () => {
+  let let_go = () => undefined as void;
+  const held = new Promise<void>((r) => (let_go = r));
+  const s = await server({ racesPerMinute: 1, readCourse: async () => (await held, null) });
+  const race = (name: string) => call(s.base, 'POST', '/api/races', { course: { ...cube, name }, seats: [{ name: 'Ava' }] }, { 'x-forwarded-for': '10.0.0.1', 'idempotency-key': 'one-key-many-bodies-1' });
+  try {
+    const first = race('Mine');
+    const second = await race('Another');
+    assert.deepEqual([second.status, second.body.error?.field], [429, 'races'], 'not a free creation while the first is read');
+    let_go();
+    assert.equal((await first).status, 503);
+  } finally {
+    let_go();
     await s.close();
   }
 });

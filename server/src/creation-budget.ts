@@ -10,13 +10,14 @@
 const MINUTE = 60_000;
 const DAY = 24 * 3_600_000;
 
-/** A creation admitted: `release` gives its share back (nothing was made). */
-export type Taken = { ok: true; release: () => void } | { ok: false; retryAfterS: number };
+/** A creation admitted: `release` gives its share back (nothing was made), `made` says it made its race. */
+export type Taken = { ok: true; release: () => void; made: () => void } | { ok: false; retryAfterS: number };
 
-/** An address's creations in the last minute, by their Idempotency-Key (or none). */
+/** An address's creations in the last minute, by their Idempotency-Key (or none), and whether each made its race. */
 interface Made {
   readonly at: number;
   readonly key: string | undefined;
+  made: boolean;
 }
 
 /** Holds at most `max` addresses, dropping the one used longest ago. */
@@ -35,7 +36,11 @@ class Lru<V> {
 
 const retryAfter = (oldest: number, window: number, now: number) => Math.max(1, Math.ceil((oldest + window - now) / 1000));
 
-/** `perMinute` races a minute per address; a retry with a key already counted this minute counts no more. */
+/**
+ * `perMinute` races a minute per address; a retry with the key of a creation that made its race
+ * this minute counts no more (one sent while the first is still being answered counts: it may
+ * still do a creation's work).
+ */
 export class RaceBudget {
   private readonly made: Lru<Made[]>;
   constructor(private readonly perMinute: number, addresses: number, private readonly now: () => number = Date.now) {
@@ -46,11 +51,11 @@ export class RaceBudget {
     const now = this.now();
     const list = this.made.get(address, () => []);
     while (list.length && list[0]!.at <= now - MINUTE) list.shift();
-    if (key !== undefined && list.some((m) => m.key === key)) return { ok: true, release: () => undefined };
+    if (key !== undefined && list.some((m) => m.made && m.key === key)) return { ok: true, release: () => undefined, made: () => undefined };
     if (list.length >= this.perMinute) return { ok: false, retryAfterS: retryAfter(list[0]!.at, MINUTE, now) };
-    const mine: Made = { at: now, key };
+    const mine: Made = { at: now, key, made: false };
     list.push(mine);
-    return { ok: true, release: () => void (list.includes(mine) && list.splice(list.indexOf(mine), 1)) };
+    return { ok: true, release: () => void (list.includes(mine) && list.splice(list.indexOf(mine), 1)), made: () => void (mine.made = true) };
   }
 }
 
