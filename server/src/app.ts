@@ -15,7 +15,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { databaseFull, databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { Entry, HandedPlay, RaceService } from './races.js';
-import { AfterQuery, AnyObject, NoQuery, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeatViewQuery, SeenQuery, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, NoQuery, ClaimSchema, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeatViewQuery, SeenQuery, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
@@ -208,7 +208,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'roborally race server',
         version: '0.1.0',
-        description: 'An unofficial RoboRally referee. A seat acts with its secret token (the invite link\'s token) as a Bearer token or ?token=; the race\'s creator moderates with the X-Moderator-Key header. Nobody sees another seat\'s hand or orders before the turn is played. Every field of a request is checked against its schema here; a refusal is {"error": {"field", "message"}} naming the field\'s path.',
+        description: 'An unofficial RoboRally referee. A person takes their seat with the invite of their link (POST /api/races/{id}/claim, once) and acts with the token that answer gives them alone, as a Bearer token or ?token=; the race\'s creator moderates with the X-Moderator-Key header. Nobody sees another seat\'s hand or orders before the turn is played. Every field of a request is checked against its schema here; a refusal is {"error": {"field", "message"}} naming the field\'s path.',
       },
       components: {
         securitySchemes: {
@@ -346,9 +346,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     const v = created.value;
     return reply.code(201).send({
       ...v,
-      seats: v.seats.map((s) => ({ ...s, link: s.token ? `/race/${v.id}?seat=${s.seat}&token=${s.token}` : null })),
+      seats: v.seats.map((s) => ({ ...s, link: s.invite ? `/race/${v.id}?seat=${s.seat}&invite=${s.invite}` : null })),
     });
   });
+  // A person takes their seats: the invite is spent, the token made is theirs alone (auth.ts).
+  api.post('/api/races/:id/claim', {
+    schema: { summary: 'Take your seats with the invite of your link ({invite}; spent by the first claim: a second is refused 401), or a seat raced by e-mail with its mail secret ({seat, mailSecret}; each claim makes a new token, the one before stops opening the seat): the answer\'s token opens them (Bearer or ?token=) and is given to nobody else', params: IdParams, body: ClaimSchema, response: answer('{token, seats}') },
+  }, async (req, reply) => send(reply, await svc.claim(req.params.id, req.body)));
   api.get('/api/races/:id', { schema: { summary: 'What anybody may see of a race', params: IdParams, querystring: SeenQuery, response: answer('public view') } }, async (req, reply) => send(reply, await svc.view(req.params.id, req.query.seen)));
   api.get('/api/races/:id/course', { schema: { summary: 'The race\'s course, shipped or its own, with its composed board', params: IdParams, response: answer('the course') } }, async (req, reply) => send(reply, await svc.raceCourse(req.params.id)));
   api.get('/api/series/:id', { schema: { summary: 'A series: its races and the standings across those that are over', params: SeriesParams, response: answer('{races, standings}') } }, async (req, reply) => send(reply, await svc.series(req.params.id)));

@@ -1,7 +1,8 @@
 /**
- * Who may do what to a race: a seat's secret token (its invite link), a mail seat's secret (its
- * reply address), the race's moderator key. Secrets are made here; only hashes of tokens and keys
- * are stored (a mail secret travels in every mail to the seat, so it is kept as it is).
+ * Who may do what to a race: a seat's secret token (made when its person takes the seat with the
+ * invite of their link, for them alone), a mail seat's secret (its reply address), the race's
+ * moderator key. Secrets are made here; only hashes of invites, tokens and keys are stored (a mail
+ * secret travels in every mail to the seat, so it is kept as it is).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { no, yes, type Answer } from './errors.js';
@@ -14,6 +15,7 @@ export const newToken = (): string => randomBytes(18).toString('base64url');
 export const newMailSecret = (): string => [...randomBytes(12)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** How a seat proves itself: its token, or (the mail gateway) its mail secret. */
 export interface SeatCredentials {
@@ -39,8 +41,35 @@ export class Auth {
       if (!secret || !who.mailSecret || !same(who.mailSecret, secret)) return no(401, 'mailSecret', 'this seat\'s mail secret is needed (its reply address or subject code)');
       return yes(got);
     }
-    if (!who.token || !same(hashSecret(who.token), s.token_hash)) return no(401, 'token', 'this seat\'s secret link is needed (the token of its invite link)');
+    if (!who.token || !same(hashSecret(who.token), s.token_hash)) return no(401, 'token', 'this seat\'s token is needed (its person\'s browser got it when it took the seat with its invite link)');
     return yes(got);
+  }
+
+  /**
+   * The race and the seats a claim (`{invite}`, or `{seat, mailSecret}` for a seat raced by
+   * e-mail) opens: every seat of the invite's person (seats of one player share one invite), or
+   * the mail seat. An invite opens seats only until it is spent.
+   */
+  async claimable(id: string, body: unknown): Promise<Answer<LoadedRace & { opened: number[] }>> {
+    const keys = isObject(body) ? Object.keys(body).sort().join(',') : '';
+    const byInvite = keys === 'invite' && typeof (body as { invite: unknown }).invite === 'string';
+    const byMail = keys === 'mailSecret,seat' && typeof (body as { mailSecret: unknown }).mailSecret === 'string' && Number.isInteger((body as { seat: unknown }).seat);
+    if (!byInvite && !byMail) return no(422, 'body', 'expected {"invite": the code of an invite link} or {"seat": a seat raced by e-mail, "mailSecret": its secret}');
+    const got = await this.repo.load(id);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    if (got.race.status !== 'running') return no(409, 'race', 'the race is over: its seats are not taken any more');
+    if (byMail) {
+      const { seat, mailSecret } = body as { seat: number; mailSecret: string };
+      const s = got.seats[seat];
+      if (!s || s.kind !== 'human') return no(404, 'seat', `race "${id}" has no person's seat ${seat}`);
+      const secret = await this.repo.mailSecret(id, seat);
+      if (!secret || !same(mailSecret, secret)) return no(401, 'mailSecret', 'this seat\'s mail secret is needed (its reply address or subject code)');
+      return yes({ ...got, opened: [seat] });
+    }
+    const h = hashSecret((body as { invite: string }).invite);
+    const opened = got.seats.filter((s) => s.kind === 'human' && s.invite_hash !== '' && same(h, s.invite_hash)).map((s) => s.seat);
+    if (!opened.length) return no(401, 'invite', 'this invite opens no seat of the race: it was used already (a seat is taken once, by the first browser that opens its link: its person may open the race from there, or use the link of their seat the page shows), or it is not one of this race\'s');
+    return yes({ ...got, opened });
   }
 
   /** The race, once `key` is shown to be its moderator key; read through `repo` (a transaction's) if given. */

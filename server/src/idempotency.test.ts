@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { call, postgresAnswers, withServer, type TestServer } from './testing.js';
+import { call, postgresAnswers, withServer, type TestServer, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
 const body = (name = 'Bob') => ({ course: 'first-shift', seats: [{ name: 'Ava' }, { name }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 } });
-const create = (s: TestServer, b: unknown, key?: string) => call(s.base, 'POST', '/api/races', b, key === undefined ? {} : { 'idempotency-key': key });
+const create = (s: TestServer, b: unknown, key?: string) => createSeated(s.base, b, key === undefined ? {} : { 'idempotency-key': key });
 const count = async (db: Db, table: 'races' | 'race_keys') => Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
 
 for (const dialect of ['sqlite', 'postgres'] as const) {

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, rigRaceState, startServer } from './testing.js';
+import { call, freshDb, rigRaceState, startServer, seatedRace, createSeated } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -12,9 +12,9 @@ test('mailRaces lists only the races with a seat raced by e-mail (with running, 
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const web = await s.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }] });
-    const mail = await s.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 60 } });
-    const alone = await s.service.create({ course: 'first-shift', seats: [{ name: 'Cy', email: 'cy@c.test' }, { name: 'Bolt', bot: 'random' }], whenNoPersonLeft: 'end' });
+    const web = await seatedRace(s.service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }] });
+    const mail = await seatedRace(s.service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 60 } });
+    const alone = await seatedRace(s.service, { course: 'first-shift', seats: [{ name: 'Cy', email: 'cy@c.test' }, { name: 'Bolt', bot: 'random' }], whenNoPersonLeft: 'end' });
     assert.ok(web.ok && mail.ok && alone.ok);
     const listed = (await s.service.mailRaces()).map((r) => r.id);
     assert.deepEqual(listed, [mail.value.id, alone.value.id].sort());
@@ -41,7 +41,7 @@ test('mailSeatRaces finds a mail seat by its race id in any case, and only a sea
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const c = await s.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }] });
+    const c = await seatedRace(s.service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }] });
     assert.ok(c.ok);
     const id = c.value.id;
     assert.deepEqual(await s.service.mailSeatRaces(id.toUpperCase(), 1), [id]);
@@ -57,7 +57,7 @@ test('ordersIn names the seats whose orders for a turn are in, and ordersOf give
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const r = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Cy' }], deadline: { kind: 'live', seconds: 60 } });
+    const r = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Cy' }], deadline: { kind: 'live', seconds: 60 } });
     assert.equal(r.status, 201);
     const race = r.body as { id: string; seats: { token: string }[] };
     assert.deepEqual(await s.service.ordersIn(race.id, 1), []);
@@ -86,7 +86,7 @@ test('PUT /seats/:seat/follow sets whether the seat keeps receiving the turn mai
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const r = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
+    const r = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
     assert.equal(r.status, 201);
     const race = r.body as { id: string; seats: { token: string }[] };
     const follows = async () => (await s.service.mailRace(race.id))!.seats.map((x) => x.follow);

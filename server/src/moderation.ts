@@ -67,7 +67,7 @@ export class Moderation {
         const level = b.level ?? 'random';
         if (typeof level !== 'string' || !isLevel(level)) return no(422, 'level', `expected a bot level: ${LEVELS.join(', ')}`);
         event = { type: 'seatReplaced', seat: seat as number, level };
-        writes = (q) => [q.updateTable('seats').set({ kind: 'bot', level, token_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number)];
+        writes = (q) => [q.updateTable('seats').set({ kind: 'bot', level, token_hash: '', invite_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number)];
         seatsChanged = true;
         // With no person left racing, the turn plays at bot speed (as timing.ts deals the next turns),
         // not at the deadline set for the people.

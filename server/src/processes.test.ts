@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { PG_URL, call, dropSchema, exited, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
+import { PG_URL, call, dropSchema, exited, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 // Many streams from the one address of the test.
@@ -38,7 +38,7 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
 }, async () => {
   const { A, B, stop } = await twoProcesses();
   try {
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
     const onA = streamClient(`${A.replace('http', 'ws')}/api/races/${id}/stream`);
     const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
@@ -84,7 +84,7 @@ test('two server processes on one PostgreSQL database, the two people of a race 
   try {
     await listener.connect();
     await listener.query('LISTEN roborally_bots');
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     id = created.body.id;
     const { seats } = created.body as { seats: { token: string }[] };
     const server = (seat: number) => (seat === 0 ? A : B);
@@ -129,7 +129,7 @@ test('two server processes on one PostgreSQL database: a seat\'s draft sent to o
 }, async () => {
   const { A, B, stop } = await twoProcesses();
   try {
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } });
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
     const onA = streamClient(`${A.replace('http', 'ws')}/api/races/${id}/stream`);
     const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
@@ -163,7 +163,7 @@ test('two server processes ticking the same deadlines: each turn of a race is pl
   const { A, stop } = await twoProcesses();
   try {
     // A race of bots alone is due at once, turn after turn: both processes try every half second.
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 4 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 4 } });
     const id = created.body.id as string;
     await call(A, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': created.body.moderatorKey });
     const began = await until('more than 5 turns played', async () => {
@@ -221,7 +221,7 @@ test('a server process alone on PostgreSQL keeps its bots\' orders out of its no
     other.on('notification', (n) => heard.push({ channel: n.channel, payload: JSON.parse(n.payload ?? 'null') as Record<string, unknown> }));
     await other.query('LISTEN roborally_entries');
     await other.query('LISTEN roborally_bots');
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Rob', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Rob', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     const id = created.body.id as string;
     const shared = (turn: number) => heard.filter((h) => h.channel === 'roborally_bots' && h.payload.race === id && h.payload.turn === turn && 'orders' in h.payload);
     const auth = { authorization: `Bearer ${created.body.seats[0].token}` };

@@ -57,6 +57,8 @@ export type RaceEvent =
   | { type: 'paused' }
   | { type: 'resumed' }
   | { type: 'seatReplaced'; seat: number; level: string }
+  /** A person took these seats (their invite, or a seat's mail secret): the token that opens them is theirs alone. */
+  | { type: 'seatTaken'; seats: number[] }
   | { type: 'rewound'; turn: number; from: number; to: number }
   | { type: 'filled'; seat: number; registers: number[] }
   /** The Three Minute Rule's time is up (004 L188): these late seats get the random fill; first-timers program until `at`. */
@@ -76,7 +78,18 @@ export interface Created {
   readonly moderatorKey: string;
   /** The series the race belongs to (created `after` another race). */
   readonly series?: string;
-  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null; email: string | null; player?: string; team?: string }[];
+  /**
+   * `invite`: the code a person takes the seat with (`claim`), once: the seat's token is made then,
+   * for them alone. Null for a bot's seat and for a seat raced by e-mail (its person's mails carry
+   * its secret; nobody else is given a way in).
+   */
+  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; invite: string | null; email: string | null; player?: string; team?: string }[];
+}
+
+/** A seat taken with its invite or its mail secret: the token of its person's browser, and every seat it opens. */
+export interface Claimed {
+  readonly token: string;
+  readonly seats: number[];
 }
 
 /** A race's head as the mail gateway lists races (RaceService.mailRaces). */
@@ -572,10 +585,12 @@ export class RaceService {
     const { created, dealt: begun } = started.value;
     const id = newToken().slice(0, 12);
     const moderatorKey = newToken();
-    // One link per person: seats of one player share it (000 L40).
+    // One invite per person: seats of one player share it (000 L40). A seat raced by e-mail has
+    // none: whoever holds an invite could take the seat and read its hand, so nobody is given one
+    // but its person, whose mails carry the seat's secret.
     const byPlayer = new Map<string, string>();
-    const tokens = seats.map((s) => {
-      if (s.kind !== 'human') return null;
+    const invites = seats.map((s) => {
+      if (s.kind !== 'human' || s.email) return null;
       if (!s.player) return newToken();
       if (!byPlayer.has(s.player)) byPlayer.set(s.player, newToken());
       return byPlayer.get(s.player)!;
@@ -595,11 +610,11 @@ export class RaceService {
       course_json: row0.course_json, unattended: req.unattended, series, series_seq: null, play_by: null,
     };
     const seatRows = seats.map((s, i) => ({
-      race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hashSecret(tokens[i]!) : '',
+      race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: '', invite_hash: invites[i] ? hashSecret(invites[i]!) : '',
       first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0, robot: s.robot,
     }));
     const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: newMailSecret() }] : []));
-    const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
+    const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, invite: invites[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
     const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
     await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key);
     if (row0.course_json !== null) this.setups.keep(id, course);
@@ -743,6 +758,29 @@ export class RaceService {
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ seat, robot: robot as number });
+  }
+
+  /**
+   * A person takes their seats and gets a token of their own, which nobody else is given: with
+   * the invite of their link (spent then: a second use, anybody's, is refused, so a person who
+   * took their seat knows nobody else holds it), or, for a seat raced by e-mail, with the seat's
+   * mail secret (each use makes a new token: the one made before stops opening the seat).
+   */
+  claim(id: string, body: unknown): Promise<Answer<Claimed>> {
+    return this.inLine.run(id, () => this.claimNow(id, body));
+  }
+
+  private async claimNow(id: string, body: unknown): Promise<Answer<Claimed>> {
+    const got = await this.auth.claimable(id, body);
+    if (!got.ok) return got;
+    const { race, opened: seats } = got.value;
+    const token = newToken();
+    const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
+      writes: (q) => [q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats)],
+      seatsChanged: true,
+    });
+    if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
+    return yes({ token, seats });
   }
 
   /**

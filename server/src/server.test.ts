@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { cardName } from '../../engine/src/index.js';
-import { call, freshDb, postgresAnswers, shownProgram, startServer, TestClock, until } from './testing.js';
+import { call, freshDb, postgresAnswers, shownProgram, startServer, TestClock, until, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const DIALECTS = ['sqlite', 'postgres'] as const;
@@ -11,7 +11,7 @@ const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreS
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function newRace(base: string, body: Record<string, unknown> = {}) {
-  const r = await call(base, 'POST', '/api/races', {
+  const r = await createSeated(base, {
     course: 'first-shift',
     seats: [{ name: 'Ava' }, { name: 'Bob' }],
     deadline: { kind: 'live', seconds: 60 },
@@ -280,9 +280,9 @@ test('bad input never changes a race: malformed JSON, unknown fields, oversized 
     assert.deepEqual([unknown.status, unknown.body.error.field], [422, 'colour']);
     assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: ['x'.repeat(70_000)] }, auth(a))).status, 413);
     assert.equal((await call(s.base, 'GET', '/api/races/nope')).status, 404);
-    const badRace = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [], deadline: { kind: 'live', seconds: 60 } });
+    const badRace = await createSeated(s.base, { course: 'first-shift', seats: [], deadline: { kind: 'live', seconds: 60 } });
     assert.deepEqual([badRace.status, badRace.body.error.field], [422, 'seats']);
-    const badDeadline = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'A' }], deadline: { kind: 'scheduled', time: '25:00' } });
+    const badDeadline = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'A' }], deadline: { kind: 'scheduled', time: '25:00' } });
     assert.deepEqual([badDeadline.status, badDeadline.body.error.field], [422, 'deadline.time']);
     const after = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
     assert.deepEqual(after, before);
