@@ -14,6 +14,13 @@ export const newToken = (): string => randomBytes(18).toString('base64url');
 /** A seat's mail secret: lower case letters and digits, which survive mail systems that fold case. */
 export const newMailSecret = (): string => [...randomBytes(12)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
 
+/**
+ * The web token of a seat raced by e-mail: made from its mail secret, which only its person's
+ * mails carry, so the link to the seat's page those mails give needs no invite (and the race's
+ * creator, who never sees the secret, has neither).
+ */
+export const mailWebToken = (mailSecret: string): string => createHash('sha256').update(`web:${mailSecret}`).digest('base64url').slice(0, 24);
+
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -46,26 +53,14 @@ export class Auth {
   }
 
   /**
-   * The race and the seats a claim (`{invite}`, or `{seat, mailSecret}` for a seat raced by
-   * e-mail) opens: every seat of the invite's person (seats of one player share one invite), or
-   * the mail seat. An invite opens seats only until it is spent.
+   * The race and the seats a claim (`{invite}`) opens: every seat of the invite's person (seats of
+   * one player share one invite), until the invite is spent.
    */
   async claimable(id: string, body: unknown): Promise<Answer<LoadedRace & { opened: number[] }>> {
-    const keys = isObject(body) ? Object.keys(body).sort().join(',') : '';
-    const byInvite = keys === 'invite' && typeof (body as { invite: unknown }).invite === 'string';
-    const byMail = keys === 'mailSecret,seat' && typeof (body as { mailSecret: unknown }).mailSecret === 'string' && Number.isInteger((body as { seat: unknown }).seat);
-    if (!byInvite && !byMail) return no(422, 'body', 'expected {"invite": the code of an invite link} or {"seat": a seat raced by e-mail, "mailSecret": its secret}');
+    if (!isObject(body) || Object.keys(body).join() !== 'invite' || typeof body.invite !== 'string') return no(422, 'body', 'expected {"invite": the code of an invite link}');
     const got = await this.repo.load(id);
     if (!got) return no(404, 'race', `no race "${id}"`);
     if (got.race.status !== 'running') return no(409, 'race', 'the race is over: its seats are not taken any more');
-    if (byMail) {
-      const { seat, mailSecret } = body as { seat: number; mailSecret: string };
-      const s = got.seats[seat];
-      if (!s || s.kind !== 'human') return no(404, 'seat', `race "${id}" has no person's seat ${seat}`);
-      const secret = await this.repo.mailSecret(id, seat);
-      if (!secret || !same(mailSecret, secret)) return no(401, 'mailSecret', 'this seat\'s mail secret is needed (its reply address or subject code)');
-      return yes({ ...got, opened: [seat] });
-    }
     const h = hashSecret((body as { invite: string }).invite);
     const opened = got.seats.filter((s) => s.kind === 'human' && s.invite_hash !== '' && same(h, s.invite_hash)).map((s) => s.seat);
     if (!opened.length) return no(401, 'invite', 'this invite opens no seat of the race: it was used already (a seat is taken once, by the first browser that opens its link: its person may open the race from there, or use the link of their seat the page shows), or it is not one of this race\'s');

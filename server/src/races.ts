@@ -26,7 +26,7 @@ import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
-import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
+import { Auth, hashSecret, mailWebToken, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
 import { Moderation } from './moderation.js';
 import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
@@ -57,7 +57,7 @@ export type RaceEvent =
   | { type: 'paused' }
   | { type: 'resumed' }
   | { type: 'seatReplaced'; seat: number; level: string }
-  /** A person took these seats (their invite, or a seat's mail secret): the token that opens them is theirs alone. */
+  /** A person took these seats with their invite: the token that opens them is theirs alone. */
   | { type: 'seatTaken'; seats: number[] }
   | { type: 'rewound'; turn: number; from: number; to: number }
   | { type: 'filled'; seat: number; registers: number[] }
@@ -81,7 +81,7 @@ export interface Created {
   /**
    * `invite`: the code a person takes the seat with (`claim`), once: the seat's token is made then,
    * for them alone. Null for a bot's seat and for a seat raced by e-mail (its person's mails carry
-   * its secret; nobody else is given a way in).
+   * its secret and its page's link; nobody else is given a way in).
    */
   readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; invite: string | null; email: string | null; player?: string; team?: string }[];
 }
@@ -117,7 +117,8 @@ export interface MailRace extends MailRaceHead {
   /** `follow`: keeps receiving the turn mails once its robot is out; `robot`: the design it races (render/src/robots.ts). */
   readonly seats: readonly { seat: number; name: string; kind: 'human' | 'bot'; follow: boolean; robot: number }[];
   /** The seats raced by e-mail: the player's address, and the secret its orders must carry. */
-  readonly mail: readonly { seat: number; email: string; secret: string }[];
+  /** `webToken`: the token of the seat's page, for a link in its person's mails (auth.ts `mailWebToken`). */
+  readonly mail: readonly { seat: number; email: string; secret: string; webToken: string }[];
 }
 
 export interface RaceServiceOptions {
@@ -609,11 +610,12 @@ export class RaceService {
       deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal), deal: JSON.stringify(deal),
       course_json: row0.course_json, unattended: req.unattended, series, series_seq: null, play_by: null,
     };
+    const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: newMailSecret() }] : []));
+    const webTokens = new Map(mail.map((m) => [m.seat, mailWebToken(m.secret)]));
     const seatRows = seats.map((s, i) => ({
-      race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: '', invite_hash: invites[i] ? hashSecret(invites[i]!) : '',
+      race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: webTokens.has(i) ? hashSecret(webTokens.get(i)!) : '', invite_hash: invites[i] ? hashSecret(invites[i]!) : '',
       first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0, robot: s.robot,
     }));
-    const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: newMailSecret() }] : []));
     const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, invite: invites[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
     const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
     await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key);
@@ -761,10 +763,10 @@ export class RaceService {
   }
 
   /**
-   * A person takes their seats and gets a token of their own, which nobody else is given: with
-   * the invite of their link (spent then: a second use, anybody's, is refused, so a person who
-   * took their seat knows nobody else holds it), or, for a seat raced by e-mail, with the seat's
-   * mail secret (each use makes a new token: the one made before stops opening the seat).
+   * A person takes their seats with the invite of their link and gets a token of their own, which
+   * nobody else is given. The invite is spent then: a second use, anybody's, is refused, so a
+   * person who took their seat knows nobody else holds it. (A seat raced by e-mail has no invite:
+   * its person's mails link its page with its own token, auth.ts `mailWebToken`.)
    */
   claim(id: string, body: unknown): Promise<Answer<Claimed>> {
     return this.inLine.run(id, () => this.claimNow(id, body));
@@ -812,7 +814,7 @@ export class RaceService {
       id, state: JSON.parse(race.state) as GameState, status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
       rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed, series: race.series,
       seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
-      mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
+      mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret, webToken: mailWebToken(m.secret) })),
     };
   }
 

@@ -101,16 +101,8 @@ export const DraftSchema = closed({
 
 export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
-/**
- * POST …/claim: a person takes their seats with the invite of their link, or a seat raced by e-mail
- * with its mail secret (the service reads which: one refusal that names both).
- */
-export const ClaimSchema = Type.Unsafe<{ invite: string } | { seat: number; mailSecret: string }>({
-  anyOf: [
-    closed({ invite: Type.String({ maxLength: 128, description: 'the code of the invite link (?invite=), spent by this claim' }) }),
-    closed({ seat: whole(0, MAX_SEATS - 1, 'a seat raced by e-mail'), mailSecret: Type.String({ maxLength: 128, description: 'the seat\'s mail secret (its reply address\'s code)' }) }),
-  ],
-});
+/** POST …/claim: a person takes their seats with the invite of their link. */
+export const ClaimSchema = closed({ invite: Type.String({ maxLength: 128, description: 'the code of the invite link (?invite=), spent by this claim' }) });
 
 export const FollowSchema = closed({ follow: Type.Boolean({ description: 'true: the turn mails keep coming once the robot is out of the race; false: they stop then' }) });
 
