@@ -31,6 +31,8 @@ let replay: ReplayPlayer;
 let mode: 'now' | 'replay' = 'now';
 let lastSeq = 0;
 let ended = false;
+/** This browser's token opens the seat no more (or never did): the page stops following the race (lostSeat). */
+let lost = false;
 
 /** The race's course: a shipped one's name (null for a course of the race's own) and the course file, for a rematch. */
 interface RaceCourse {
@@ -165,6 +167,7 @@ function drawTurnClock(el: HTMLElement | null = document.querySelector<HTMLEleme
 }
 
 function drawStatus(): void {
+  if (lost) return;
   drawTurnClock();
   const who = seat !== null ? view.seats[seat]?.name ?? '' : 'Watching';
   // A phone's line is the turn and the time left: the legend under the board says whose robot is yours.
@@ -405,7 +408,7 @@ function refreshSoon(): void {
   if (pending) return;
   pending = setTimeout(() => {
     pending = null;
-    refresh().catch((e) => fail(`Could not refresh: ${(e as Error).message}`));
+    refresh().catch((e) => (seat !== null && e instanceof ApiError && e.status === 401 ? lostSeat() : fail(`Could not refresh: ${(e as Error).message}`)));
   }, 50);
 }
 
@@ -420,6 +423,7 @@ let refused: string | null = null;
  * drawn at random within `backoff` (web/src/reconnect.ts), longer after each try that did not open.
  */
 function follow(backoff = FIRST_BACKOFF_MS): void {
+  if (lost) return;
   if (retry) clearTimeout(retry);
   retry = null;
   // One stream at a time: one still trying (opened offline) is let go.
@@ -614,6 +618,23 @@ async function claim(code: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * The seat's token refused: a link whose token is wrong, or one the race's moderator made void by
+ * giving the seat a new invite (docs/server.md, Moderator). The hand goes from the page, which
+ * stops following the race and says so.
+ */
+function lostSeat(): void {
+  lost = true;
+  if (retry) clearTimeout(retry);
+  if (following) {
+    following.onopen = following.onclose = following.onmessage = null;
+    following.close();
+  }
+  refusedPage('This link opens the seat no more',
+    'Its secret is not the seat\'s: the race\'s creator may have given the seat a new invite link (for a person who lost theirs, or whose invite somebody else took), or the link was cut short.',
+    'If the seat is yours, open it with its own link (the address of its page in the browser that took it) or from your mails, or ask the race\'s creator for a new invite link.');
+}
+
 /** In place of the race, a page saying why this browser has no seat (and no hand): the race may be watched. */
 function refusedPage(title: string, ...lines: string[]): void {
   document.body.dataset.refused = 'true';
@@ -637,7 +658,8 @@ async function main(): Promise<void> {
   try {
     view = await load();
   } catch (e) {
-    return fail(e instanceof ApiError && e.status === 401 ? 'This link\'s secret is wrong: open your seat with its own link (the address of its page in the browser that took it) or from your mails.' : `No race here: ${(e as Error).message}`);
+    if (seat !== null && e instanceof ApiError && e.status === 401) return lostSeat();
+    return fail(`No race here: ${(e as Error).message}`);
   }
   lastSeq = view.lastSeq;
   document.body.dataset.seq = String(lastSeq);
