@@ -370,7 +370,7 @@ export class Outbox {
     const near = (r: { status: string; deadlineAt: number | null }) => r.status === 'running' && r.deadlineAt !== null && r.deadlineAt > now && r.deadlineAt <= now + this.o.remindHours * 3600_000;
     let n = 0;
     for (const { id } of races.filter(near)) {
-      // Read now: a turn played since the round listed the races has a deadline of its own, reminded of when near.
+      // Read now: a deadline moved since the round listed the races (the moderator's extension, a pause) is reminded of under its own, when near.
       const race = await this.race(id);
       // A live race's turn lasts minutes: no time for reminders.
       if (!race || !near(race) || race.state.phase !== 'programming' || race.policy.kind !== 'scheduled') continue;
