@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { call, exitsWithin, spawnServer, createSeated } from '../../server/src/testing.js';
+import { call, exitsWithin, spawnServer } from '../../server/src/testing.js';
 import { mailConfigFromEnv } from './gateway.js';
 import { freePort, sendMail, smtpSink, until } from './testing.js';
 
@@ -17,7 +17,7 @@ test('npm start races by mail when MAIL_FROM, MAIL_RELAY_URL and MAIL_SMTP_LISTE
       PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'rr-mail-')), DATABASE_URL: '',
       MAIL_FROM: 'RoboRally <race@rr.test>', MAIL_RELAY_URL: `smtp://127.0.0.1:${sink.port}`, MAIL_SMTP_LISTEN: `127.0.0.1:${smtp}`, MAIL_WEB_URL: `http://127.0.0.1:${port}`,
     });
-    const created = await createSeated(`http://127.0.0.1:${port}`, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 } });
+    const created = await call(`http://127.0.0.1:${port}`, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 } });
     assert.equal(created.status, 201);
     assert.equal(created.body.seats[0].email, 'ava@a.test');
     const deal = await until('the instructions of turn 1', () => sink.mails.find((c) => /Turn 1: your instructions/.test(c.mail.subject ?? '')));

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, startServer, TestClock, createSeated } from '../../server/src/testing.js';
+import { call, freshDb, startServer, TestClock } from '../../server/src/testing.js';
 import { MailGateway } from './gateway.js';
 import { mailDb } from './store.js';
 import { sendMail, stoppableRelay, until, type Caught } from './testing.js';
@@ -29,7 +29,7 @@ test('a race set up over HTTP with teams, handicaps and a player racing two robo
   });
   await gateway.start();
   try {
-    const created = await createSeated(server.base, {
+    const created = await call(server.base, 'POST', '/api/races', {
       course: 'first-shift', rules: 'classic', settings: { turnLimit: 2 },
       seats: [
         { name: 'Ava', email: 'ava@a.test', player: 'ava', team: 'red' },

@@ -280,11 +280,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
   });
   app.addHook('onSend', async (req, reply) => endRefusedUpgrade(req, reply));
-  // Answers that may hold a secret (a new race's moderator key and invite tokens, a seat's hand
+  // Answers that may hold a secret (a new race's moderator key and invites, a seat's token, a seat's hand
   // and orders) are kept by no cache: a seat's view asked by ?token= would be kept under its URL.
   app.addHook('onSend', async (req, reply) => {
     const route = req.routeOptions.url ?? '';
-    if ((route === '/api/races' && req.method === 'POST') || route.startsWith('/api/races/:id/seats/')) reply.header('cache-control', 'no-store');
+    if ((route === '/api/races' && req.method === 'POST') || route === '/api/races/:id/claim' || route.startsWith('/api/races/:id/seats/') || route === '/api/races/:id/moderator/invite') reply.header('cache-control', 'no-store');
   });
   // A route of the API that takes no query refuses one too (`?foo=1`), as the others refuse keys they do not know.
   app.addHook('onRoute', (route) => {

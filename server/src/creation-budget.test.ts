@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { buildApp, type AppOptions } from './app.js';
 import { shippedCourses } from './courses.js';
 import { RaceService } from './races.js';
-import { freshDb, TestClock, createSeated } from './testing.js';
+import { freshDb, TestClock, call } from './testing.js';
 
 const courses = shippedCourses();
 const cube = JSON.parse(readFileSync(join(COURSES_DIR, 'cube-works.json'), 'utf8'));
@@ -24,7 +24,7 @@ async function server(o: Partial<AppOptions> & { readCourse?: (json: unknown) =>
 test('a creation the server refuses 503 (its course not read in time) does not count against RACES_PER_MINUTE, and a retry with the same Idempotency-Key counts once', { timeout: 30_000 }, async () => {
   const s = await server({ racesPerMinute: 2, readCourse: async () => null });
   const own = { course: { ...cube, name: 'My cube' }, seats: [{ name: 'Ava' }] };
-  const race = (body: object, key?: string) => createSeated(s.base, body, { 'x-forwarded-for': '10.0.0.1', ...(key ? { 'idempotency-key': key } : {}) });
+  const race = (body: object, key?: string) => call(s.base, 'POST', '/api/races', body, { 'x-forwarded-for': '10.0.0.1', ...(key ? { 'idempotency-key': key } : {}) });
   try {
     for (let i = 0; i < 4; i++) {
       const r = await race(own, 'retried-key-0000001');
@@ -47,7 +47,7 @@ test('a request with the Idempotency-Key of a creation still being answered coun
   let let_go = () => undefined as void;
   const held = new Promise<void>((r) => (let_go = r));
   const s = await server({ racesPerMinute: 1, readCourse: async () => (await held, null) });
-  const race = (name: string) => createSeated(s.base, { course: { ...cube, name }, seats: [{ name: 'Ava' }] }, { 'x-forwarded-for': '10.0.0.1', 'idempotency-key': 'one-key-many-bodies-1' });
+  const race = (name: string) => call(s.base, 'POST', '/api/races', { course: { ...cube, name }, seats: [{ name: 'Ava' }] }, { 'x-forwarded-for': '10.0.0.1', 'idempotency-key': 'one-key-many-bodies-1' });
   try {
     const first = race('Mine');
     const second = await race('Another');
@@ -64,10 +64,10 @@ test('a client address seats so many addresses that never answered (strangers) i
   const answered = new Set(['player@example.org']);
   const asked: string[][] = [];
   const s = await server({ strangers: { perAddress: 3, perDay: 5, neverAnswered: async (a) => (asked.push([...a]), a.filter((x) => !answered.has(x))) } });
-  const race = (ip: string, emails: string[]) => createSeated(s.base, { course: 'first-shift', seats: emails.map((email, i) => ({ name: `P${i}`, email })) }, { 'x-forwarded-for': ip });
+  const race = (ip: string, emails: string[]) => call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: emails.map((email, i) => ({ name: `P${i}`, email })) }, { 'x-forwarded-for': ip });
   try {
     // A creation refused otherwise (no such course) gives its stranger back.
-    assert.equal((await createSeated(s.base, { course: 'no-such-course', seats: [{ name: 'P', email: 'z@example.net' }] }, { 'x-forwarded-for': '10.0.0.1' })).status, 422);
+    assert.equal((await call(s.base, 'POST', '/api/races', { course: 'no-such-course', seats: [{ name: 'P', email: 'z@example.net' }] }, { 'x-forwarded-for': '10.0.0.1' })).status, 422);
     assert.equal((await race('10.0.0.1', ['a@example.net', 'B@example.net'])).status, 201);
     assert.deepEqual(asked[1], ['a@example.net', 'b@example.net'], 'asked lower-cased');
     const refused = await race('10.0.0.1', ['Player@example.org', 'a@example.net', 'c@example.net', 'd@example.net']);

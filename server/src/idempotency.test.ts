@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { call, postgresAnswers, withServer, type TestServer, createSeated } from './testing.js';
+import { call, postgresAnswers, withServer, type TestServer } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
 const body = (name = 'Bob') => ({ course: 'first-shift', seats: [{ name: 'Ava' }, { name }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 } });
-const create = (s: TestServer, b: unknown, key?: string) => createSeated(s.base, b, key === undefined ? {} : { 'idempotency-key': key });
+const create = (s: TestServer, b: unknown, key?: string) => call(s.base, 'POST', '/api/races', b, key === undefined ? {} : { 'idempotency-key': key });
 const count = async (db: Db, table: 'races' | 'race_keys') => Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
@@ -27,8 +27,10 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const again = await create(s, { deadline, seats, course }, key);
       assert.deepEqual(again, first);
       assert.equal(await count(s.db, 'races'), 1);
-      // The links of the answer sent again open their seats.
-      const seat = await call(s.base, 'GET', `/api/races/${first.body.id}/seats/1`, undefined, { authorization: `Bearer ${again.body.seats[1].token}` });
+      // The invites of the answer sent again take their seats (once).
+      const taken = await call(s.base, 'POST', `/api/races/${first.body.id}/claim`, { invite: again.body.seats[1].invite });
+      assert.equal(taken.status, 200, JSON.stringify(taken.body));
+      const seat = await call(s.base, 'GET', `/api/races/${first.body.id}/seats/1`, undefined, { authorization: `Bearer ${taken.body.token}` });
       assert.equal(seat.status, 200);
       const other = await create(s, body('Cog'), key);
       assert.equal(other.status, 422);
@@ -59,7 +61,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(first.status, 201);
       const row = await s.db.selectFrom('race_keys').selectAll().executeTakeFirstOrThrow();
       const stored = JSON.stringify(row);
-      for (const secret of [key, first.body.moderatorKey, ...first.body.seats.flatMap((x: { token: string | null }) => (x.token ? [x.token] : []))])
+      for (const secret of [key, first.body.moderatorKey, ...first.body.seats.flatMap((x: { invite: string | null }) => (x.invite ? [x.invite] : []))])
         assert.ok(!stored.includes(secret), 'neither the key nor a secret of the answer is stored in clear');
       s.clock.advance(24 * 60 * 60 * 1000 - 1);
       assert.equal((await create(s, body(), key)).body.id, first.body.id, 'kept for a day');

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { call, exited, freshDb, spawnServer, startServer, until, createSeated } from './testing.js';
+import { call, exited, freshDb, spawnServer, startServer, until } from './testing.js';
 
 const port = (base: string) => Number(new URL(base).port);
 
@@ -186,7 +186,7 @@ test('the rate limit counts every route per client address: pages, assets, the A
   const { db } = await freshDb('sqlite');
   const s = await startServer(db, undefined, { max: 4, windowMs: 60_000 });
   try {
-    const race = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }] });
+    const race = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }] });
     assert.equal(race.status, 201);
     assert.notEqual((await call(s.base, 'GET', '/')).status, 429);
     assert.equal((await call(s.base, 'GET', '/no/such/page')).status, 404);
@@ -211,7 +211,7 @@ test('the rate limit counts every route per client address: pages, assets, the A
 test('a client creates so many races a minute (RACES_PER_MINUTE): one more is refused 429 with Retry-After, other clients and other requests go on', { timeout: 30_000 }, async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db, undefined, { max: 1000, windowMs: 60_000, trustProxy: '127.0.0.1', racesPerMinute: 2 });
-  const race = (ip: string, body: object = { course: 'first-shift', seats: [{ name: 'Ava' }] }) => createSeated(s.base, body, { 'x-forwarded-for': ip });
+  const race = (ip: string, body: object = { course: 'first-shift', seats: [{ name: 'Ava' }] }) => call(s.base, 'POST', '/api/races', body, { 'x-forwarded-for': ip });
   try {
     // A body that is no race is refused as before and does not count.
     assert.equal((await race('10.0.0.1', { course: 'first-shift' })).status, 422);
@@ -269,7 +269,7 @@ test('a client over its budget stays refused however many other addresses come m
 test('behind a trusted proxy (TRUST_PROXY) the connection cap counts the client the proxy names: its streams and requests in flight, not the proxy\'s own connections', { timeout: 30_000 }, async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000, trustProxy: '127.0.0.1' }, { perAddress: 100 }, { perAddress: 2 });
-  const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }] })).body;
+  const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }] })).body;
   const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
   /** A stream opened through the "proxy" for `ip`: the socket if it opened, else the status it was refused with. */
   const stream = (ip: string) =>

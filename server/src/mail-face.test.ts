@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, rigRaceState, startServer, seatedRace, createSeated } from './testing.js';
+import { call, freshDb, rigRaceState, startServer, seatedRace, createSeated, mailSeatToken } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -89,6 +89,7 @@ test('PUT /seats/:seat/follow sets whether the seat keeps receiving the turn mai
     const r = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
     assert.equal(r.status, 201);
     const race = r.body as { id: string; seats: { token: string }[] };
+    for (const seat of [0, 1]) race.seats[seat]!.token = await mailSeatToken(db, race.id, seat);
     const follows = async () => (await s.service.mailRace(race.id))!.seats.map((x) => x.follow);
     const put = (seat: number, body: unknown, token = race.seats[seat]!.token) => call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/follow`, body, auth(token));
     const yes = await put(1, { follow: true });

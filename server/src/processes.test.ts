@@ -75,11 +75,12 @@ test('two server processes on one PostgreSQL database, the two people of a race 
   const { A, B, stop } = await twoProcesses();
   // What the processes tell each other about bots (the channel is the database's, whatever the schema: only this race counts).
   const listener = new pg.Client({ connectionString: PG_URL });
-  const told: { turn: number; kind: string }[] = [];
+  // Kept for every race (its id is known once its seats are taken, after its first bots may have decided); this race's counted.
+  const heard: { race: string; turn: number; kind: string }[] = [];
   let id = '';
   listener.on('notification', (n) => {
     const m = JSON.parse(n.payload ?? '{}');
-    if (m.race === id) told.push({ turn: m.turn, kind: m.orders ? 'decided' : m.kind });
+    heard.push({ race: m.race, turn: m.turn, kind: m.orders ? 'decided' : m.kind });
   });
   try {
     await listener.connect();
@@ -96,7 +97,7 @@ test('two server processes on one PostgreSQL database, the two people of a race 
       const order = turn % 2 ? [0, 1] : [1, 0];
       for (const seat of order) {
         // The dealing process has decided the turn's bots and said so: the last orders need ask nobody.
-        if (seat === order[1]) await until(`the bots of turn ${turn} shared`, () => told.some((t) => t.turn === turn && t.kind === 'decided'), 30_000);
+        if (seat === order[1]) await until(`the bots of turn ${turn} shared`, () => heard.some((t) => t.race === id && t.turn === turn && t.kind === 'decided'), 30_000);
         const view = (await call(server(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(seat))).body;
         const you = view.you;
         const put = await call(server(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: view.turn, program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, auth(seat));
@@ -104,7 +105,7 @@ test('two server processes on one PostgreSQL database, the two people of a race 
       }
       await until(`turn ${turn} played`, async () => (await turnNow()) === turn + 1, 30_000);
     }
-    assert.deepEqual(told.filter((t) => t.kind !== 'decided'), [], 'no process asked another for its bots');
+    assert.deepEqual(heard.filter((t) => t.race === id && t.kind !== 'decided'), [], 'no process asked another for its bots');
     const decided = async (base: string) => {
       const c = (await call(base, 'GET', '/api/metrics')).body.bots as { decided: number; late: number; failed: number; full: number };
       return c.decided + c.late + c.failed + c.full;

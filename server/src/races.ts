@@ -28,7 +28,7 @@ import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, hashSecret, mailWebToken, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
-import { Moderation } from './moderation.js';
+import { Moderation, type Moderated } from './moderation.js';
 import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
@@ -57,6 +57,8 @@ export type RaceEvent =
   | { type: 'paused' }
   | { type: 'resumed' }
   | { type: 'seatReplaced'; seat: number; level: string }
+  /** The moderator made a new invite for these seats (`invite`): the token that opened them opens them no more. */
+  | { type: 'invited'; seats: number[] }
   /** A person took these seats with their invite: the token that opens them is theirs alone. */
   | { type: 'seatTaken'; seats: number[] }
   | { type: 'rewound'; turn: number; from: number; to: number }
@@ -780,6 +782,7 @@ export class RaceService {
     const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
       writes: (q) => [q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats)],
       seatsChanged: true,
+      seats: (kept) => kept.map((x) => (seats.includes(x.seat) ? { ...x, token_hash: hashSecret(token), invite_hash: '' } : x)),
     });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
     return yes({ token, seats });
@@ -1257,7 +1260,7 @@ export class RaceService {
    * The moderator's tools (moderation.ts): pause and resume the clock, extend the deadline, hand a
    * seat to a bot, play the turn now, and rewind the last turn played so that it is played again.
    */
-  moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<{ done: string }>> {
+  moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<Moderated>> {
     return this.inLine.run(id, () => this.moderation.moderate(id, key, action, body));
   }
 

@@ -406,7 +406,7 @@ test('a pbem race: instructions without priorities, a start per robot, five more
   }
 });
 
-test('answers holding a secret (a new race\'s moderator key and invite tokens, a seat\'s hand and orders) say Cache-Control: no-store, so no cache keeps them, a seat view asked by ?token= under its URL included', async () => {
+test('answers holding a secret (a new race\'s moderator key and invites, a seat\'s token, hand and orders) say Cache-Control: no-store, so no cache keeps them, a seat view asked by ?token= under its URL included', async () => {
   const s = await startServer((await freshDb('sqlite')).db);
   try {
     const res = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -414,8 +414,11 @@ test('answers holding a secret (a new race\'s moderator key and invite tokens, a
     const made = await res('POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 } });
     assert.equal(made.status, 201);
     assert.equal(made.headers.get('cache-control'), 'no-store', 'the creation');
-    const race = await made.json() as { id: string; seats: { token: string }[] };
-    const token = race.seats[0]!.token;
+    const race = await made.json() as { id: string; seats: { invite: string }[] };
+    const claimed = await res('POST', `/api/races/${race.id}/claim`, { invite: race.seats[0]!.invite });
+    assert.equal(claimed.status, 200);
+    assert.equal(claimed.headers.get('cache-control'), 'no-store', 'the seat taken: its token');
+    const { token } = await claimed.json() as { token: string };
     const view = await res('GET', `/api/races/${race.id}/seats/0?token=${token}`);
     assert.equal(view.status, 200);
     assert.equal(view.headers.get('cache-control'), 'no-store', 'the seat\'s view');

@@ -8,7 +8,7 @@ import { raceStats, startingPicks } from '../../engine/src/index.js';
 import { InsertQueryNode, type KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { openDb } from './db.js';
-import { call, freshDb, postgresAnswers, startServer, withServer, touchRace, until, type TestServer, createSeated } from './testing.js';
+import { call, freshDb, postgresAnswers, startServer, withServer, touchRace, until, type TestServer, createSeated, mailSeatToken } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const FIRST_SHIFT = JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8'));
@@ -211,6 +211,7 @@ test('a seat follows the race once out, or stops, through the service with its l
     const r = await create(s, { seats: [{ name: 'Ava', email: 'ava@a.test', followWhenOut: true }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
     assert.equal(r.status, 201);
     const id = r.body.id as string;
+    r.body.seats[1].token = await mailSeatToken(s.db, id, 1);
     const follows = async (seat: number) => (await s.db.selectFrom('seats').select('follow').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirstOrThrow()).follow;
     assert.equal(await follows(0), 1, 'followWhenOut: following from the start');
     const secret = (await s.db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', 0).executeTakeFirstOrThrow()).secret;

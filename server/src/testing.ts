@@ -16,6 +16,7 @@ import { shippedCourses } from './courses.js';
 import { migrate, openDb, type Db } from './db.js';
 import { RaceService, type Created } from './races.js';
 import { yes, type Answer } from './errors.js';
+import { mailWebToken } from './auth.js';
 import { cardName, type GameState } from '../../engine/src/index.js';
 
 export class TestClock {
@@ -194,6 +195,12 @@ export async function createSeated(base: string, body: unknown, headers: Record<
     for (const n of claimed.body.seats as number[]) tokens.set(n, claimed.body.token);
   }
   return { status: made.status, body: { ...made.body, seats: made.body.seats.map((s: { seat: number }) => ({ ...s, token: tokens.get(s.seat) ?? null })) } };
+}
+
+/** The web token of a seat raced by e-mail, as its mails' link carries it (auth.ts `mailWebToken`), read from the database. */
+export async function mailSeatToken(db: Db, id: string, seat: number): Promise<string> {
+  const row = await db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirstOrThrow();
+  return mailWebToken(row.secret);
 }
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
