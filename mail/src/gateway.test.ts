@@ -278,3 +278,34 @@ test("the moderator's pause, resume and extension of the deadline are told to ea
     await t.close();
   }
 });
+
+test('a deadline the moderator moved after a mail round listed the races is not reminded of by that round under the deadline it had', async () => {
+  const t = await setup();
+  const { sink, clock, service, gateway } = t;
+  try {
+    const created = await seatedRace(service, {
+      course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
+    });
+    assert.ok(created.ok);
+    const { id, moderatorKey } = created.value;
+    await gateway.pump();
+    // The list a round takes first, as it stands before the moderator moves the deadline.
+    const listed = await service.mailRaces();
+    const first = listed[0]!.deadlineAt!;
+    clock.t = first - 2 * HOUR;
+    const moved = await service.moderate(id, moderatorKey, 'extend', { seconds: 24 * 3600 });
+    assert.ok(moved.ok);
+    const listMailRaces = service.mailRaces.bind(service);
+    service.mailRaces = async () => listed;
+    await gateway.pump();
+    service.mailRaces = listMailRaces;
+    await gateway.pump();
+    assert.deepEqual(sink.mails.filter((c) => /reminder/.test(subject(c))).map(subject), [], 'no reminder: the deadline is a day away now');
+    const told = sink.mails.filter((c) => /Turn 1: the deadline has changed/.test(subject(c)));
+    assert.equal(told.length, 2);
+    assert.match(text(told[0]!), new RegExp(`now due .*${new Date(first + 24 * HOUR).toISOString().slice(0, 16).replace('T', ' ')} UTC`));
+  } finally {
+    await t.close();
+  }
+});
