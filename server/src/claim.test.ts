@@ -129,3 +129,14 @@ test('the moderator\'s invite action makes a new invite for a person\'s seats: t
     assert.deepEqual((await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 1 })).status, 401, 'the moderator key is needed');
   });
 });
+
+test('the public view says which people\'s seats nobody has taken yet (invited), and stops saying it once its person takes it', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Bolt', bot: 'random' }]);
+    const { id, seats } = made.body;
+    const invited = async () => ((await call(s.base, 'GET', `/api/races/${id}`)).body.seats as { invited: boolean }[]).map((x) => x.invited);
+    assert.deepEqual(await invited(), [true, false, false]);
+    await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite });
+    assert.deepEqual(await invited(), [false, false, false]);
+  });
+});

@@ -822,11 +822,11 @@ export class RaceService {
   }
 
   /**
-   * The races with a seat raced by e-mail (with `running`, only those still running), each with
-   * the seq its entries end at and its deadline: the races the mail gateway writes mails for.
+   * The races with a seat raced by e-mail, over or not, each with the seq its entries end at, its
+   * status and its deadline: the races the mail gateway writes mails for (one list a round).
    */
-  mailRaces(o: { running?: boolean } = {}): Promise<MailRaceHead[]> {
-    return this.repo.mailRaces(o.running === true);
+  mailRaces(): Promise<MailRaceHead[]> {
+    return this.repo.mailRaces();
   }
 
   /** The running races with a seat raced from address `email`, whatever its case (a player who wrote without a seat code). */

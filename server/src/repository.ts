@@ -387,10 +387,9 @@ export class RaceRepository {
     return this.db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
   }
 
-  /** The races with a seat raced by e-mail (only the running ones with `running`), each with where its entries end and its deadline. */
-  async mailRaces(running: boolean): Promise<{ id: string; lastSeq: number; status: string; deadlineAt: number | null }[]> {
-    let q = this.db.selectFrom('races').select(['id', 'last_seq', 'status', 'deadline_at']).where('id', 'in', this.db.selectFrom('seat_mail').select('race_id'));
-    if (running) q = q.where('status', '=', 'running');
+  /** The races with a seat raced by e-mail, each with where its entries end, its status and its deadline. */
+  async mailRaces(): Promise<{ id: string; lastSeq: number; status: string; deadlineAt: number | null }[]> {
+    const q = this.db.selectFrom('races').select(['id', 'last_seq', 'status', 'deadline_at']).where('id', 'in', this.db.selectFrom('seat_mail').select('race_id'));
     return (await q.orderBy('id').execute()).map((r) => ({ id: r.id, lastSeq: r.last_seq, status: r.status, deadlineAt: r.deadline_at }));
   }
 
