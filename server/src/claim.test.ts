@@ -160,3 +160,27 @@ test('a server that sends no mail refuses a seat with an e-mail, naming it (it w
     await db.destroy();
   }
 });
+
+test('a claim sent with the browser\'s own key may be sent again by that browser (its answer lost) and gets the same token; another browser\'s key, or none, is refused', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, seats, moderatorKey } = made.body;
+    const browser = 'b'.repeat(11) + 'K'.repeat(11);
+    const first = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite, browser });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const again = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite, browser });
+    assert.deepEqual([again.status, again.body], [200, first.body], 'the same token, the same seats');
+    for (const other of [{ invite: seats[1].invite }, { invite: seats[1].invite, browser: 'c'.repeat(22) }]) {
+      const refused = await call(s.base, 'POST', `/api/races/${id}/claim`, other);
+      assert.deepEqual([refused.status, refused.body.error?.field], [401, 'invite']);
+    }
+    const log = await call(s.base, 'GET', `/api/races/${id}/events?after=0`);
+    assert.equal((log.body as { event: { type: string } }[]).filter((e) => e.event.type === 'seatTaken').length, 1, 'taken once');
+    const short = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite, browser: 'too-short' });
+    assert.deepEqual([short.status, short.body.error?.field], [422, 'browser']);
+    // A new invite from the moderator: the old claim, sent again, opens nothing.
+    await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 1 }, { 'x-moderator-key': moderatorKey });
+    assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite, browser })).status, 401);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(first.body.token))).status, 401);
+  });
+});

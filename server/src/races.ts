@@ -767,8 +767,10 @@ export class RaceService {
   /**
    * A person takes their seats with the invite of their link and gets a token of their own, which
    * nobody else is given. The invite is spent then: a second use, anybody's, is refused, so a
-   * person who took their seat knows nobody else holds it. (A seat raced by e-mail has no invite:
-   * its person's mails link its page with its own token, auth.ts `mailWebToken`.)
+   * person who took their seat knows nobody else holds it. A claim sent with the browser's own key
+   * (`browser`) may be sent again by that browser (its answer lost): it gets the same token.
+   * (A seat raced by e-mail has no invite: its person's mails link its page with its own token,
+   * auth.ts `mailWebToken`.)
    */
   claim(id: string, body: unknown): Promise<Answer<Claimed>> {
     return this.inLine.run(id, () => this.claimNow(id, body));
@@ -777,8 +779,8 @@ export class RaceService {
   private async claimNow(id: string, body: unknown): Promise<Answer<Claimed>> {
     const got = await this.auth.claimable(id, body);
     if (!got.ok) return got;
-    const { race, opened: seats } = got.value;
-    const token = newToken();
+    const { race, opened: seats, token, taken } = got.value;
+    if (taken) return yes({ token, seats });
     const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
       writes: (q) => [q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats)],
       seatsChanged: true,
