@@ -396,6 +396,19 @@ test('the pool reads at most `courses` courses of races\' own at once: one more 
   }
 });
 
+test('a course read that outlasts the budget and the hang allowance is ended: its thread is replaced (freeing its reading place), and the pool says so', { timeout: 120_000 }, async () => {
+  const logged: string[] = [];
+  // cube-works' checks take some 0.2 s: far more than 1 ms of budget and 1 ms of allowance, as a read that never ends would.
+  const pool = new BotPool({ size: 1, courses: 1, budgetMs: 1, hungMs: 1, log: (l) => logged.push(l) });
+  try {
+    assert.equal(await pool.course({ ...CUBE, name: 'My cube' }), null);
+    await until('the hung read given up', () => logged.some((l) => l.includes('its thread hung reading it')));
+    assert.ok(logged.some((l) => /^a race's own course: its thread hung reading it \(over 2 ms\); the thread is replaced$/.test(l)), logged.join('\n'));
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a creation whose course of its own the pool cannot read just now is refused 503 with Retry-After, naming the course, and creates nothing', { timeout: 120_000 }, async () => {
   const courses = shippedCourses();
   const { db } = await freshDb('sqlite');

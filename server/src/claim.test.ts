@@ -4,7 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, mailSeatToken, startServer, touchRace, type TestServer } from './testing.js';
+import { buildApp } from './app.js';
+import { shippedCourses } from './courses.js';
+import { RaceService } from './races.js';
+import { call, freshDb, mailSeatToken, startServer, TestClock, touchRace, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -139,4 +142,21 @@ test('the public view says which people\'s seats nobody has taken yet (invited),
     await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite });
     assert.deepEqual(await invited(), [false, false, false]);
   });
+});
+
+test('a server that sends no mail refuses a seat with an e-mail, naming it (it would get no invite and no mail: no way in), and says so at /api', async () => {
+  const { db } = await freshDb('sqlite');
+  const courses = shippedCourses();
+  const app = await buildApp({ service: new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n) }), courses: () => [...courses].map(([name, course]) => ({ name, course })) });
+  try {
+    const refused = await app.inject({ method: 'POST', url: '/api/races', payload: { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }] } });
+    assert.equal(refused.statusCode, 422);
+    assert.equal(refused.json().error.field, 'seats[1].email');
+    assert.equal(await db.selectFrom('races').select('id').executeTakeFirst(), undefined, 'nothing made');
+    assert.equal((await app.inject({ method: 'GET', url: '/api' })).json().mail, false);
+    assert.equal((await app.inject({ method: 'POST', url: '/api/races', payload: { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] } })).statusCode, 201);
+  } finally {
+    await app.close();
+    await db.destroy();
+  }
 });

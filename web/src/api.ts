@@ -48,8 +48,12 @@ export interface RaceView {
   lastSeq: number;
   turn: number;
   phase: string;
-  /** Per seat: its robot's design (render/src/robots.ts), whether its orders are in and how many registers they fill (never which cards). */
-  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number; programmed?: number }[];
+  /**
+   * Per seat: its robot's design (render/src/robots.ts), whether its orders are in and how many
+   * registers they fill (never which cards); `invited`: a person's seat nobody took yet (its invite
+   * link not opened).
+   */
+  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number; programmed?: number; invited?: boolean }[];
   robots: PublicRobot[];
   finished: string[][];
   /** pbem: the upgrade each hammer site offers now. */
@@ -236,4 +240,10 @@ export async function copy(text: string, button: HTMLElement): Promise<void> {
     button.textContent = 'Select and copy the link';
   }
   setTimeout(() => (button.textContent = was), 1500);
+}
+
+/** A line of what the race's creator sends or keeps: its label, the text in a read-only field, and Copy. */
+export function linkLine(label: string, value: string, cls: string): HTMLLIElement {
+  const b = h('button', { type: 'button', onclick: () => void copy(value, b) }, 'Copy');
+  return h('li', { class: cls }, h('span', {}, label), h('input', { readonly: true, value, 'aria-label': label }), b);
 }
