@@ -343,7 +343,7 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
     const order = shuffle(rng, [0, 1, 2, 3, 4, 5, 6]);
     const sim = new Sim(setup, state);
     const evaluate = judge.scorer(i);
-    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates, bound: judge.bound(state.robots, i) });
+    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates, bound: judge.bound(state.robots, i), transpositions: true });
     const cards = byType(robot.hand);
     const candidates = found.top.map((c) => ({ program: programOf(c.types, robot.locked, cards, order), total: c.score, score: c.score }));
     if (!candidates.length) candidates.push({ program: found.program, total: found.score, score: found.score });
