@@ -211,9 +211,19 @@ async function runRow(kind: Kind, diskLoad: boolean): Promise<Row> {
       fault(`POST /api/races ${created.status || `failed (${created.body.lost})`}`);
       return later(1000, () => void race(k));
     }
-    live++;
     const id: string = created.body.id;
-    const tokens: string[] = created.body.seats.map((s: { token?: string }) => s.token);
+    // Each person takes their seat with its invite, on their own process, as their browser would.
+    const tokens: string[] = [];
+    for (const seat of [0, 1]) {
+      const taken = await call(base(seat), 'POST', `/api/races/${id}/claim`, { invite: created.body.seats[seat].invite }).catch(lost);
+      if (!running) return;
+      if (taken.status !== 200) {
+        fault(`POST /api/races/:id/claim ${taken.status || `failed (${taken.body.lost})`}`);
+        return later(1000, () => void race(k));
+      }
+      tokens.push(taken.body.token);
+    }
+    live++;
     let turn = 1;
     let over = false;
     const sent = new Map<number, number>();

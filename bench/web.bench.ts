@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { bundle } from '../web/build/bundle.js';
 import { measurePage, measureRacePage, type PageCost } from '../web/build/measure.js';
-import { call, freshDb, startServer } from '../server/src/testing.js';
+import { createSeated, freshDb, startServer } from '../server/src/testing.js';
 
 async function main(): Promise<void> {
   const exe = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -29,7 +29,8 @@ async function main(): Promise<void> {
     }
     const runs = Number(process.env.RUNS ?? 3);
     for (let k = 0; k < runs; k++) {
-      const r = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: k }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }, { name: 'Cog', bot: 'greedy' }, { name: 'Rivet', bot: 'greedy' }] })).body;
+      // Ava's seat taken (its invite claimed): its own link opens it cold, then warm.
+      const r = (await createSeated(s.base, { course: 'first-shift', deal: { secret: false, seed: k }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }, { name: 'Cog', bot: 'greedy' }, { name: 'Rivet', bot: 'greedy' }] })).body;
       const { cold, warm } = await measureRacePage(browser, `${s.base}/race/${r.id}?seat=0&token=${r.seats[0].token}`);
       console.log(`race page, run ${k + 1}: cold ${line(cold, 'first hand')}; warm ${line(warm, 'first hand')}`);
     }

@@ -25,6 +25,8 @@ export type GameEvent =
   | { type: 'dealt'; robot: number; cards: number }
   | { type: 'programmed'; robot: number; filled: { register: number; reason: 'missing' | 'chosen' | 'illegal' | 'unreadable' }[] }
   | { type: 'powerDownAnnounced'; robot: number }
+  /** A power down announced for next turn lapses: the robot was destroyed first (B-17). */
+  | { type: 'powerDownCancelled'; robot: number }
   | { type: 'registerBegan'; register: number }
   | { type: 'revealed'; robot: number; register: number; card: Card; joined?: Card; copy?: boolean }
   | { type: 'moved'; robot: number; from: Square; to: Square }

@@ -40,7 +40,9 @@ export const isHole = (ctx: Ctx, x: number, y: number): boolean => {
  * Destroyed: off the floor at once, a life lost, out of the game with the last one
  * (000 L207 "A robot is destroyed when it receives its tenth point of damage, falls into a pit,
  * moves off a blank edge of the board, or is crushed by a crusher."). An announced power down
- * lapses (RULES.md, B-17). A fall or a crush names what last pushed the robot in this register.
+ * lapses (RULES.md, B-17; 001 L75 "the power down command is cancelled"), told once it was made
+ * public with the reveal (before it, the announcement is the player's secret). A fall or a crush
+ * names what last pushed the robot in this register.
  */
 export function destroy(ctx: Ctx, i: number, cause: DestroyCause): void {
   const st = ctx.state;
@@ -51,12 +53,14 @@ export function destroy(ctx: Ctx, i: number, cause: DestroyCause): void {
   r.status = 'destroyed';
   if (!ctx.setup.settings.infiniteLives) r.lives -= 1; // 004 L188 Infinite Lives: they never run out
   r.destroyedAt = ++st.destructions;
+  const cancelled = r.announced;
   r.announced = false;
   r.poweredDown = false;
   r.stayDown = false;
   keepSuperiorArchive(ctx, i);
   const pushedBy = cause === 'damage' ? null : ctx.pushedBy[i] ?? null;
   ctx.events?.push({ type: 'destroyed', robot: i, cause, pushedBy, lives: r.lives });
+  if (cancelled && st.phase === 'registers') ctx.events?.push({ type: 'powerDownCancelled', robot: i });
   ctx.rules.onDestroyed?.(ctx, i);
   if (r.lives <= 0) {
     r.status = 'out'; // 000 L207 "If this is the third time ... permanently out of the game."

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cardName, type GameState } from '../../engine/src/index.js';
 import { chooseOrders } from '../../bots/src/index.js';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
-import { freshDb, postgresAnswers, TestClock } from '../../server/src/testing.js';
+import { freshDb, postgresAnswers, TestClock, seatedRace } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { mailDb } from './store.js';
 import { sendMail, smtpSink, type Caught } from './testing.js';
@@ -51,7 +51,7 @@ test('a whole race of three seats played only by mail, one a day: instructions a
   const { sink, clock, service, gateway } = t;
   try {
     const emails = ['ava@a.test', 'bob@b.test', 'cy@c.test'];
-    const created = await service.create({
+    const created = await seatedRace(service, {
       course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 11 },
       seats: emails.map((email, i) => ({ name: ['Ava', 'Bob', 'Cy'][i], email })),
       deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
@@ -158,11 +158,11 @@ test('seat addresses are checked at creation; mails without the seat\'s secret a
   const t = await setup();
   const { sink, service, gateway } = t;
   try {
-    const bad = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava at a.test' }] });
+    const bad = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava at a.test' }] });
     assert.deepEqual(!bad.ok && bad.refusal, { status: 422, field: 'seats[0].email', message: 'expected an e-mail address such as "ava@example.org"' });
-    const bot = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Bolt', bot: 'random', email: 'bolt@b.test' }] });
+    const bot = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Bolt', bot: 'random', email: 'bolt@b.test' }] });
     assert.equal(!bot.ok && bot.refusal.message, 'a bot has no e-mail address');
-    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }] });
+    const created = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }] });
     assert.ok(created.ok);
     const id = created.value.id;
     await gateway.pump();
@@ -223,7 +223,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const t = await setup({ relay: 'smtp://127.0.0.1:1' }, dialect);
     const { sink, service, db, clock } = t;
     try {
-      const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }] });
+      const created = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }] });
       assert.ok(created.ok);
       // The relay refuses the connection: nothing is sent, nothing is lost.
       await t.gateway.pump();
@@ -252,7 +252,7 @@ test("the moderator's pause, resume and extension of the deadline are told to ea
   const t = await setup();
   const { sink, service, gateway } = t;
   try {
-    const created = await service.create({
+    const created = await seatedRace(service, {
       course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }],
       deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
     });
@@ -274,6 +274,37 @@ test("the moderator's pause, resume and extension of the deadline are told to ea
     const v = await service.view(id);
     assert.ok(v.ok);
     assert.match(text(sink.mails.at(-1)!), new RegExp(`Orders for turn 1 are now due .*${new Date(v.value.deadlineAt!).toISOString().slice(11, 16)} UTC`));
+  } finally {
+    await t.close();
+  }
+});
+
+test('a deadline the moderator moved after a mail round listed the races is not reminded of by that round under the deadline it had', async () => {
+  const t = await setup();
+  const { sink, clock, service, gateway } = t;
+  try {
+    const created = await seatedRace(service, {
+      course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
+    });
+    assert.ok(created.ok);
+    const { id, moderatorKey } = created.value;
+    await gateway.pump();
+    // The list a round takes first, as it stands before the moderator moves the deadline.
+    const listed = await service.mailRaces();
+    const first = listed[0]!.deadlineAt!;
+    clock.t = first - 2 * HOUR;
+    const moved = await service.moderate(id, moderatorKey, 'extend', { seconds: 24 * 3600 });
+    assert.ok(moved.ok);
+    const listMailRaces = service.mailRaces.bind(service);
+    service.mailRaces = async () => listed;
+    await gateway.pump();
+    service.mailRaces = listMailRaces;
+    await gateway.pump();
+    assert.deepEqual(sink.mails.filter((c) => /reminder/.test(subject(c))).map(subject), [], 'no reminder: the deadline is a day away now');
+    const told = sink.mails.filter((c) => /Turn 1: the deadline has changed/.test(subject(c)));
+    assert.equal(told.length, 2);
+    assert.match(text(told[0]!), new RegExp(`now due .*${new Date(first + 24 * HOUR).toISOString().slice(0, 16).replace('T', ' ')} UTC`));
   } finally {
     await t.close();
   }

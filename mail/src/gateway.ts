@@ -9,7 +9,7 @@ import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { COMMENT_HINT, apiOrders, describeOrders, needsProgram, orderLines, parseOrders } from '../../engine/src/index.js';
-import { serialTicker, type Db, type Clock, type RaceService } from '../../server/src/index.js';
+import { serialTicker, type Db, type Clock, type MailRaceHead, type RaceService } from '../../server/src/index.js';
 import { addressing, claims, type Addressing, type Claim } from './address.js';
 import { ImapPoller } from './imap.js';
 import { Outbox, notationContext, rootSeat, threadRoot, threaded } from './outbox.js';
@@ -37,6 +37,11 @@ export interface MailConfig {
    * which is tried again later, well before its claim in the outbox (a minute) lapses.
    */
   readonly relayTimeoutSeconds?: number;
+  /**
+   * The server's public address (`https://races.example.org`, no trailing slash): with it, the
+   * mails to a seat raced by e-mail carry the link to the seat's own page; without it, no link.
+   */
+  readonly webUrl?: string;
   /** Where the relay's failures are told (default: the server's standard error). */
   readonly log?: (line: string) => void;
 }
@@ -70,7 +75,25 @@ export function mailConfigFromEnv(env: NodeJS.ProcessEnv): MailConfig | null {
     ...(num('MAIL_IMAP_POLL_SECONDS') ? { imapPollSeconds: num('MAIL_IMAP_POLL_SECONDS')! } : {}),
     ...(num('MAIL_REMIND_HOURS') ? { remindHours: num('MAIL_REMIND_HOURS')! } : {}),
     ...(num('MAIL_RELAY_TIMEOUT_SECONDS') ? { relayTimeoutSeconds: num('MAIL_RELAY_TIMEOUT_SECONDS')! } : {}),
+    ...(env.MAIL_WEB_URL ? { webUrl: readWebUrl(env.MAIL_WEB_URL) } : {}),
   };
+}
+
+/**
+ * MAIL_WEB_URL as the mails' links begin: an http:// or https:// address with a host, and a path
+ * if the server is served under one, but no query, fragment or password (a link is written after it).
+ */
+function readWebUrl(v: string): string {
+  let u: URL | null = null;
+  try {
+    u = new URL(v);
+  } catch {
+    // said below
+  }
+  if (!u || !/^https?:$/.test(u.protocol) || !u.hostname || u.search || u.hash || u.username || u.password || /\s/.test(v)) {
+    throw new Error(`mail: MAIL_WEB_URL: expected the server's public address as its players open it, an http:// or https:// URL such as https://races.example.org (a path allowed, no query, fragment or password); got ${JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v)}`);
+  }
+  return u.toString().replace(/\/+$/, '');
 }
 
 /**
@@ -151,7 +174,7 @@ export class MailGateway {
       ? nodemailer.createTransport({ url: config.relay, pool: true, maxConnections: 1, connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms })
       : config.relay;
     this.log = config.log ?? ((line) => console.error(line));
-    this.outbox = new Outbox({ db: this.db, service, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3, log: this.log });
+    this.outbox = new Outbox({ db: this.db, service, addressing: this.addr, now: clock.now, remindHours: config.remindHours ?? 3, log: this.log, ...(config.webUrl ? { webUrl: readWebUrl(config.webUrl) } : {}) });
   }
 
   /** Creates its tables, opens the listener and the mailbox, and starts writing and sending mail. */
@@ -202,9 +225,11 @@ export class MailGateway {
   pump(): Promise<void> {
     // Rounds never overlap; a caller during one waits for it, then runs its own.
     const run = async () => {
-      await this.outbox.compose();
-      await this.lookBeforeDeadlines();
-      await this.outbox.remind();
+      // The mail races are listed once a round, for all that reads them.
+      const races = await this.service.mailRaces();
+      await this.outbox.compose(races);
+      this.lookBeforeDeadlines(races);
+      await this.outbox.remind(races);
       await this.outbox.deliver(this.transport);
     };
     const next: Promise<void> = (this.pumping ?? Promise.resolve()).catch(() => undefined).then(run).finally(() => {
@@ -216,14 +241,15 @@ export class MailGateway {
 
   /**
    * Looks into the IMAP mailbox once `DEADLINE_LOOK_MS` before each deadline of a running mail
-   * race, without waiting for the look (a fault is logged, and the regular looks go on).
+   * race (of `races`, as the round listed them), without waiting for the look (a fault is logged,
+   * and the regular looks go on).
    */
-  private async lookBeforeDeadlines(): Promise<void> {
+  private lookBeforeDeadlines(races: readonly MailRaceHead[]): void {
     if (!this.imap) return;
     const now = this.now();
     for (const [k, at] of this.lookedBefore) if (at <= now) this.lookedBefore.delete(k);
-    const due = (await this.service.mailRaces({ running: true }))
-      .filter((r) => r.deadlineAt !== null && r.deadlineAt > now && r.deadlineAt - DEADLINE_LOOK_MS <= now && !this.lookedBefore.has(`${r.id}:${r.deadlineAt}`));
+    const due = races
+      .filter((r) => r.status === 'running' && r.deadlineAt !== null && r.deadlineAt > now && r.deadlineAt - DEADLINE_LOOK_MS <= now && !this.lookedBefore.has(`${r.id}:${r.deadlineAt}`));
     if (!due.length) return;
     for (const r of due) this.lookedBefore.set(`${r.id}:${r.deadlineAt}`, r.deadlineAt!);
     this.imap.poll().catch((e: Error) => this.log(`mail: IMAP: the look before the deadline of race ${due[0]!.id}: ${e.message}`));

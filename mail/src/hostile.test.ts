@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import nodemailer from 'nodemailer';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
-import { freshDb, TestClock } from '../../server/src/testing.js';
+import { freshDb, TestClock, seatedRace } from '../../server/src/testing.js';
 import { MailGateway, WELCOMES_PER_HOUR, type Received } from './gateway.js';
 import { UNANSWERED_PER_DAY } from './outbox.js';
 import { mailDb } from './store.js';
@@ -27,7 +27,7 @@ async function setup() {
   const logged: string[] = [];
   const gateway = new MailGateway({ service, db, clock, config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', remindHours: 3, pumpMs: 3_600_000, log: (l) => logged.push(l) } });
   await gateway.start();
-  const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
+  const created = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
   assert.ok(created.ok);
   const id = created.value.id;
   await gateway.pump();
@@ -241,7 +241,7 @@ test(`an address seated by whoever creates races, that never answers, is sent ${
     // Twelve races seat a victim (two mails each: the start and the instructions), some in another case.
     const ids = [];
     for (let k = 0; k < 12; k++) {
-      const r = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'V', email: k % 2 ? 'Victim@V.test' : 'victim@v.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
+      const r = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'V', email: k % 2 ? 'Victim@V.test' : 'victim@v.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
       assert.ok(r.ok);
       ids.push(r.value.id);
     }
@@ -256,13 +256,13 @@ test(`an address seated by whoever creates races, that never answers, is sent ${
     // The victim answers one of its mails with the secret: from then on its mails go out.
     const deal = victim.find((c) => /Turn 1: your instructions/.test(c.mail.subject ?? ''))!;
     await sendMail(t.gateway.smtpPort, { from: 'victim@v.test', to: deal.mail.replyTo!.value[0]!.address!, subject: `Re: ${deal.mail.subject}`, text: 'random' });
-    const more = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'V', email: 'victim@v.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
+    const more = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'V', email: 'victim@v.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } });
     assert.ok(more.ok);
     await t.gateway.pump();
     assert.equal(to('victim@v.test').length, UNANSWERED_PER_DAY + 3, 'its answer, the start and the instructions of the new race');
     // A day later, an address that never answered is sent mails again.
     t.clock.advance(24 * 3600_000);
-    assert.ok((await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Bob', email: 'bob@b.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } })).ok);
+    assert.ok((await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Bob', email: 'bob@b.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC' } })).ok);
     await t.gateway.pump();
     assert.equal(to('bob@b.test').length, UNANSWERED_PER_DAY + 2);
   } finally {

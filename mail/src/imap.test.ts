@@ -4,7 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
-import { freshDb, TestClock } from '../../server/src/testing.js';
+import { freshDb, TestClock, seatedRace } from '../../server/src/testing.js';
 import { DEADLINE_LOOK_MS, MailGateway } from './gateway.js';
 import { HANDLED, ImapPoller } from './imap.js';
 import { firstLooks, mailDb, migrateMail } from './store.js';
@@ -51,7 +51,7 @@ async function imapGateway(pollSeconds: number, pumpMs: number) {
 test('orders delivered into an IMAP mailbox (dovecot on loopback) are polled, read, acknowledged and marked seen; one without the secret is refused', { skip: missing ?? false }, async () => {
   const { sink, service, client, close } = await imapGateway(0.1, 50);
   try {
-    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'Europe/London' } });
+    const created = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'Europe/London' } });
     assert.ok(created.ok);
     const id = created.value.id;
     const deal = await until('the instructions of turn 1', () => sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(c.mail.subject ?? '')));
@@ -396,7 +396,7 @@ test('orders delivered into the mailbox shortly before the deadline are read bef
   // A look an hour: without the look before the deadline, orders sent a little before it would be read after it.
   const { sink, clock, service, gateway, client, close } = await imapGateway(3600, 3_600_000);
   try {
-    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
+    const created = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
     assert.ok(created.ok);
     await gateway.pump();
     const deal = await until('the instructions of turn 1', () => sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(c.mail.subject ?? '')));
@@ -413,6 +413,34 @@ test('orders delivered into the mailbox shortly before the deadline are read bef
     await gateway.pump();
     const ack = sink.mails.find((c) => c.to.includes('ava@a.test') && /^Re: /.test(c.mail.subject ?? ''));
     assert.match(ack?.mail.text ?? '', /Your orders for turn 1 are in/);
+  } finally {
+    await close();
+  }
+});
+
+test('with an IMAP mailbox, a mail round lists the mail races once, for its mails, its look before a deadline and its reminders alike', { skip: missing ?? false }, async () => {
+  const { sink, clock, service, gateway, client, close } = await imapGateway(3600, 3_600_000);
+  const listMailRaces = service.mailRaces.bind(service);
+  let listed = 0;
+  service.mailRaces = () => (listed++, listMailRaces());
+  try {
+    const created = await seatedRace(service, {
+      course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }],
+      deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
+    });
+    assert.ok(created.ok);
+    await gateway.pump();
+    assert.equal(listed, 1, 'the round that wrote the start and the instructions');
+    const deal = await until('the instructions of turn 1', () => sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(c.mail.subject ?? '')));
+    await client.append('INBOX', `From: ava@a.test\r\nTo: ${deal.mail.replyTo!.value[0]!.address!}\r\nSubject: Re: ${deal.mail.subject}\r\nMessage-ID: <one-list@a.test>\r\n\r\n1 2 3 4 5\r\n`);
+    const view = await service.view(created.value.id);
+    assert.ok(view.ok && view.value.deadlineAt !== null);
+    // Within the reminders' hours and the look before the deadline: the round does both from its one list.
+    clock.t = view.value.deadlineAt - DEADLINE_LOOK_MS;
+    await gateway.pump();
+    assert.equal(listed, 2, 'one list in the second round');
+    await until('Ava\'s orders read by the look before the deadline', async () => (await service.ordersIn(created.value.id, 1)).includes(0), 5000);
+    await until('Bob reminded', () => sink.mails.some((c) => c.to.includes('bob@b.test') && /Turn 1: reminder/.test(c.mail.subject ?? '')));
   } finally {
     await close();
   }

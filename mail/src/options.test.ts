@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, startServer } from '../../server/src/testing.js';
+import { call, freshDb, startServer, createSeated } from '../../server/src/testing.js';
 import { RULE_SETS, apiOrders, parseOrders, type NotationContext } from '../../engine/src/index.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -9,7 +9,7 @@ test("orders read from a mail with option decisions, joined cards and 003's cond
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const r = await call(s.base, 'POST', '/api/races', {
+    const r = await createSeated(s.base, {
       course: 'first-shift', seats: [{ name: 'Fred' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 4 },
       settings: { oneFreeOption: true, optionDeck: ['Dual Processor'] },
     });

@@ -13,7 +13,7 @@ import {
   facingChoosable, goalLine, nextFlag, awards, cardName, formatStandings, writeProgram, needsProgram, optionName, optionOrders, openRegisters, rulesLines, raceStats, startingLives, startingPicks, type Course, type GameState, type NotationContext, type RuleSet, type Setup,
 } from '../../engine/src/index.js';
 import { renderPng, renderSvg } from '../../render/src/index.js';
-import { type DeadlinePolicy, type Entry, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
+import { type DeadlinePolicy, type Entry, type MailRaceHead, type RaceService, dressed, visibleOptions } from '../../server/src/index.js';
 import { seatAddress, seatCode, type Addressing } from './address.js';
 import type { MailDb, OutboxRow } from './store.js';
 import { clockMail, correctedMail, correctionNoticeMail, dealMail, endMail, playerDealMail, reportAndDeal, reportMail, robotLine, seriesLines, startMail, startSubject, type Attachment, type Mail, type SeatMailContext } from './templates.js';
@@ -28,6 +28,8 @@ export interface OutboxOptions {
   readonly remindHours: number;
   /** Where a relay's failure is told (the server's log); default: nowhere. */
   readonly log?: (line: string) => void;
+  /** The server's public address (MAIL_WEB_URL): the mails to a seat then link its own page. */
+  readonly webUrl?: string;
 }
 
 /** What the outbox knows of a race while it writes its mails. */
@@ -110,7 +112,7 @@ function dealFor(race: RaceMail, seats: readonly RaceMail['seats'][number][], st
   const lead = seats[0]!;
   // The start mail went out once to the address, under its first seat's context, whichever of its robots still race.
   const start = startSubject(playerContext(race.seats.filter((s) => s.email.toLowerCase() === lead.email.toLowerCase())));
-  const deal = (seat: number) => ({ ctx: notationContext(race.setup.rules, st, seat), next: nextFlag(race.setup, st, seat)?.text ?? null });
+  const deal = (seat: number) => ({ ctx: notationContext(race.setup.rules, st, seat), next: nextFlag(race.setup, st, seat)?.text ?? null, web: seats.find((s) => s.seat === seat)!.ctx.web });
   if (seats.length === 1) return dealMail(lead.ctx, start, st.turn, st, deal(lead.seat), deadlineAt, reminder, picture);
   return playerDealMail(lead.ctx, start, st.turn, st, seats.map((s) => ({ seat: s.seat, ...deal(s.seat) })), deadlineAt, reminder, picture);
 }
@@ -167,7 +169,11 @@ export class Outbox {
       id, state: race.state, status: race.status, deadlineAt: race.deadlineAt, lastSeq: race.lastSeq, policy, rules: race.rules, course: race.courseData, setup, seed: race.seed, series: race.series,
       seats: race.mail.map((m) => ({
         seat: m.seat, kind: race.seats[m.seat]!.kind, follow: race.seats[m.seat]!.follow, email: m.email, secret: m.secret,
-        ctx: { race: id, course: race.course, rules: race.rules, policy, seat: m.seat, name: race.seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret), robots: byAddress(m.email) },
+        ctx: {
+          race: id, course: race.course, rules: race.rules, policy, seat: m.seat, name: race.seats[m.seat]!.name, code: seatCode(id, m.seat, m.secret), replyTo: seatAddress(this.o.addressing, id, m.seat, m.secret), robots: byAddress(m.email),
+          // The seat's own page, opened by the token its mail secret makes: nobody else, the race's creator included, is given it.
+          ...(this.o.webUrl ? { web: `${this.o.webUrl}/race/${id}?seat=${m.seat}&token=${m.webToken}` } : {}),
+        },
       })),
     };
   }
@@ -192,11 +198,14 @@ export class Outbox {
     return !!(await this.o.db.selectFrom('mail_outbox').select('key').where('key', '=', key).executeTakeFirst());
   }
 
-  /** Writes the mails of every race whose entries have moved past its cursor; returns how many. */
-  async compose(): Promise<number> {
+  /**
+   * Writes the mails of every race of `races` (the mail races, as the round listed them) whose
+   * entries have moved past its cursor; returns how many.
+   */
+  async compose(races: readonly MailRaceHead[]): Promise<number> {
     const cursors = new Map((await this.o.db.selectFrom('mail_cursor').selectAll().execute()).map((c) => [c.race_id, c.seq]));
     let n = 0;
-    for (const r of await this.o.service.mailRaces()) {
+    for (const r of races) {
       const seq = cursors.get(r.id) ?? 0;
       if (seq < r.lastSeq) n += await this.composeRace(r.id, seq);
     }
@@ -283,7 +292,7 @@ export class Outbox {
       return each((seats, c) => startMail(c, {
         description: race.course.description, goal: goal(seats[0]!.seat), robots: roster(seats.map((s) => s.seat)), picture,
         rules: rulesLines(race.setup.rules, race.setup.settings), holds: holds(seats[0]!.seat),
-        own: seats.map((s) => ({ name: s.ctx.name, goal: goal(s.seat), holds: holds(s.seat) })),
+        own: seats.map((s) => ({ name: s.ctx.name, goal: goal(s.seat), holds: holds(s.seat), web: s.ctx.web })),
       }));
     }
     if (e.kind === 'game' && e.event.type === 'turnBegan') {
@@ -351,27 +360,31 @@ export class Outbox {
     return [];
   }
 
-  /** Writes reminders to the seats of scheduled races with no orders in when the deadline is near; returns how many. */
-  async remind(): Promise<number> {
+  /**
+   * Writes reminders to the seats of scheduled races with no orders in when the deadline is near
+   * (of `races`, the mail races as the round listed them); returns how many.
+   */
+  async remind(races: readonly MailRaceHead[]): Promise<number> {
     const { db } = this.o;
     const now = this.o.now();
-    const due = (await this.o.service.mailRaces({ running: true })).filter((r) => r.deadlineAt !== null && r.deadlineAt > now && r.deadlineAt <= now + this.o.remindHours * 3600_000);
+    const near = (r: { status: string; deadlineAt: number | null }) => r.status === 'running' && r.deadlineAt !== null && r.deadlineAt > now && r.deadlineAt <= now + this.o.remindHours * 3600_000;
     let n = 0;
-    for (const d of due) {
-      const race = await this.race(d.id);
+    for (const { id } of races.filter(near)) {
+      // Read now: a deadline moved since the round listed the races (the moderator's extension, a pause) is reminded of under its own, when near.
+      const race = await this.race(id);
       // A live race's turn lasts minutes: no time for reminders.
-      if (!race || race.state.phase !== 'programming' || race.policy.kind !== 'scheduled') continue;
+      if (!race || !near(race) || race.state.phase !== 'programming' || race.policy.kind !== 'scheduled') continue;
       const st = race.state;
       // Never sooner than an hour after the instructions it repeats.
-      const dealt = await db.selectFrom('mail_outbox').select((eb) => eb.fn.max('created_at').as('at')).where('race_id', '=', d.id).where('key', 'like', `${d.id}:%:turnBegan:%`).executeTakeFirst();
+      const dealt = await db.selectFrom('mail_outbox').select((eb) => eb.fn.max('created_at').as('at')).where('race_id', '=', id).where('key', 'like', `${id}:%:turnBegan:%`).executeTakeFirst();
       if (dealt?.at != null && now - Number(dealt.at) < REMIND_AFTER) continue;
-      const sent = new Set(await this.o.service.ordersIn(d.id, st.turn));
+      const sent = new Set(await this.o.service.ordersIn(id, st.turn));
       const late = race.seats.filter((s) => s.kind === 'human' && !sent.has(s.seat) && needsProgram(st, s.seat));
       if (!late.length) continue;
-      const picture = dealPicture(race, st, `remind-${d.deadlineAt}`, this.o.addressing.domain);
+      const picture = dealPicture(race, st, `remind-${race.deadlineAt}`, this.o.addressing.domain);
       const rows = byPlayer(late).map((seats) => ({
-        key: `remind:${d.id}:${st.turn}:${seats[0]!.seat}:${d.deadlineAt}`, race: d.id, seq: d.lastSeq, to: seats[0]!.email,
-        mail: threaded(dealFor(race, seats, st, d.deadlineAt, picture, true), threadRoot(this.o.addressing.domain, d.id, rootSeat(race.seats, seats[0]!.email))),
+        key: `remind:${id}:${st.turn}:${seats[0]!.seat}:${race.deadlineAt}`, race: id, seq: race.lastSeq, to: seats[0]!.email,
+        mail: threaded(dealFor(race, seats, st, race.deadlineAt, picture, true), threadRoot(this.o.addressing.domain, id, rootSeat(race.seats, seats[0]!.email))),
       }));
       const fresh = [];
       for (const r of rows) if (!(await this.has(r.key))) fresh.push(r);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { SMTPServer } from 'smtp-server';
 import { formatStandings, writeProgram } from '../../engine/src/index.js';
 import { shippedCourses, RaceService } from '../../server/src/index.js';
-import { freshDb, rigRaceState, shownProgram, TestClock } from '../../server/src/testing.js';
+import { freshDb, rigRaceState, shownProgram, TestClock, seatedRace } from '../../server/src/testing.js';
 import { MailGateway, type MailConfig } from './gateway.js';
 import { gainedLines } from './outbox.js';
 import { endMail, followWord, helpWord, reportMail, seriesLines } from './templates.js';
@@ -57,7 +57,7 @@ test('the mails of a whole race under Secret Options: none names another seat\'s
   try {
     const emails = ['ava@a.test', 'bob@b.test'];
     const secret = ['Abort Switch', 'Conditional Program'];
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic', settings: { secretOptions: true, oneFreeOption: true, optionDeck: secret },
       seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 },
     });
@@ -124,7 +124,7 @@ test('a player who gains an option is told how to order it, with examples: in th
   assert.deepEqual(gainedLines(['Brakes'], ['Brakes'], setupOf), []);
   const t = await setup();
   try {
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic', settings: { oneFreeOption: true, optionDeck: ['Shield'] },
       seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 },
     });
@@ -140,7 +140,7 @@ test('a player who gains an option is told how to order it, with examples: in th
 test('a vacation notice, a bounce or a list mail to a seat\'s address is not answered and not read as orders', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     await t.gateway.pump();
     const deal = t.sink.mails.find((c) => c.to.includes('ava@a.test') && /your instructions/.test(subject(c)))!;
@@ -166,7 +166,7 @@ test('a turn the moderator took back and that was played again comes as a correc
   const t = await setup();
   try {
     const emails = ['ava@a.test'];
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', settings: { turnLimit: 1 }, seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', settings: { turnLimit: 1 }, seats: [{ name: 'Ava', email: emails[0] }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     const { id, moderatorKey } = created.value;
     await t.gateway.pump();
@@ -211,7 +211,7 @@ test('a rewound race\'s mails: the taking back to everybody, the corrected order
   const t = await setup();
   try {
     const emails = ['ava@a.test', 'bob@b.test'];
-    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 }, deal: { secret: false, seed: 1 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'classic', seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 }, deal: { secret: false, seed: 1 } });
     assert.ok(created.ok);
     const { id, moderatorKey } = created.value;
     await t.gateway.pump();
@@ -253,7 +253,7 @@ test('a player whose robot is out gets the report of the turn it went out in, th
   const t = await setup();
   try {
     const emails = ['ava@a.test', 'bob@b.test'];
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: emails.map((email, i) => ({ name: ['Ava', 'Bob'][i], email })), deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     const id = created.value.id;
     // Bob's robot is out of the race before the first turn.
@@ -291,7 +291,7 @@ test('the mails of a whole race with a team, read back: each parses with its sea
   try {
     const emails = ['ava@a.test', 'bob@b.test', 'cy@c.test'];
     const names = ['Ava', 'Bob', 'Cy'];
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic', settings: { turnLimit: 2 },
       seats: emails.map((email, i) => ({ name: names[i], email, ...(i < 2 ? { team: 'Red' } : {}) })), deadline: { kind: 'live', seconds: 120 },
     });
@@ -327,7 +327,7 @@ test('the mails of a whole race with a team, read back: each parses with its sea
     assert.deepEqual([...picks].sort(), [...names].sort());
     // A series lists its races in the order they were made.
     t.clock.advance(MINUTE);
-    const next = await t.service.create({
+    const next = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 }, deadline: { kind: 'live', seconds: 120 },
       after: { race: id, moderatorKey: created.value.moderatorKey }, seats: [...names, 'Dee'].reverse().map((name) => ({ name, email: `${name.toLowerCase()}@x.test` })),
     });
@@ -374,7 +374,7 @@ test('a reminder never comes sooner than an hour after the instructions', async 
   // Reminders 48 hours ahead: the window is open from the deal on.
   const t = await setup({ remindHours: 48 });
   try {
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'scheduled', time: '22:00', zone: 'UTC', minimumHours: 20 },
     });
     assert.ok(created.ok);
@@ -411,7 +411,7 @@ test('a mail the relay refuses is logged with its error and sent again later', a
   const a = relay.server.address();
   const t = await setup({ relay: `smtp://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}` });
   try {
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     await t.gateway.pump();
     assert.equal(t.logged.length, 1, t.logged.join('\n'));
@@ -448,7 +448,7 @@ test('a mail whose address the relay refuses for good (550 at RCPT TO) is logged
   const a = relay.server.address();
   const t = await setup({ relay: `smtp://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}` });
   try {
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'gone@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'gone@b.test' }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     await t.gateway.pump();
     const refused = tried.filter((x) => x === 'gone@b.test').length;
@@ -482,7 +482,7 @@ test('a relay that takes the mail\'s data and never answers is given up on after
   const a = relay.server.address();
   const t = await setup({ relay: `smtp://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`, relayTimeoutSeconds: 0.5 });
   try {
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     await t.gateway.pump();
     assert.equal(hung.length, 1, 'the relay got the first mail');
@@ -500,7 +500,7 @@ test('a relay that takes the mail\'s data and never answers is given up on after
 test('the instructions say which flag is next and the way to it from the robot: on first-shift after its first flag, flag 2 at (5,6)', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     // Ava has touched flag 1 (9,3) and stands at (3,9).
     await rigRaceState(t.db, created.value.id, (st) => Object.assign(st.robots[0]!, { flags: 1, x: 3, y: 9, archive: [9, 3] }));
@@ -517,7 +517,7 @@ test('the instructions say which flag is next and the way to it from the robot: 
 test('a locked register is named in the instructions, and in the answer to a program with a card too many', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'classic', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     const id = created.value.id;
     // Ava's register 5 is locked with a card from the deck (as 5 damage would lock it).
@@ -548,7 +548,7 @@ test('a locked register is named in the instructions, and in the answer to a pro
 test('the start mail tells each player its goal and its own lives and damage, and every robot\'s team, bot and handicaps, options only as Secret Options lets it see them', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic', settings: { secretOptions: true },
       seats: [
         { name: 'Ava', email: 'ava@a.test', team: 'Red' }, { name: 'Bob', email: 'bob@b.test', team: 'Red', lives: 2, damage: 2 },
@@ -563,7 +563,7 @@ test('the start mail tells each player its goal and its own lives and damage, an
     assert.match(start('ava@a.test'), /^Robots: Ava \(team Red\), Bob \(team Red; 2 lives; starts with 2 damage\), Cy \(holds 1 secret option\), Bolt \(a bot\)\.$/m);
     assert.match(start('cy@c.test'), /^Robots: .*, Cy \(holds Shield\), Bolt \(a bot\)\.$/m);
     for (const email of ['ava@a.test', 'bob@b.test']) assert.ok(!start(email).includes('Shield'), `${email} is not told Cy's option`);
-    const arena = await t.service.create({ course: 'first-shift', settings: { variant: 'arena', turnLimit: 8 }, seats: [{ name: 'Dee', email: 'dee@d.test' }, { name: 'Bolt', bot: 'random' }] });
+    const arena = await seatedRace(t.service, { course: 'first-shift', settings: { variant: 'arena', turnLimit: 8 }, seats: [{ name: 'Dee', email: 'dee@d.test' }, { name: 'Bolt', bot: 'random' }] });
     assert.ok(arena.ok);
     await t.gateway.pump();
     assert.match(start('dee@d.test'), /^RoboArena: no flag counts, the last robot not out of the race wins; the race ends after turn 8 at the latest\. Your robot has 3 lives\.$/m);
@@ -575,7 +575,7 @@ test('the start mail tells each player its goal and its own lives and damage, an
 test('the whole notation comes in the start mail, in the answer to orders that are refused and to "help"; a turn\'s instructions only point to it', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({ course: 'first-shift', rules: 'classic', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 120 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'classic', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 120 } });
     assert.ok(created.ok);
     await t.gateway.pump();
     /** Lines of the notation table (docs/mail.md): each a row of the engine's orderHelp. */
@@ -616,7 +616,7 @@ test('the whole notation comes in the start mail, in the answer to orders that a
 test('a player racing two robots, one of them out: the other\'s instructions come alone, and a reply written with its "Robot NAME" section programs it', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic',
       seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
       deadline: { kind: 'live', seconds: 120 },
@@ -641,7 +641,7 @@ test('a player racing two robots, one of them out: the other\'s instructions com
 test('a whole race by mail with one address racing two robots (000 L40): one instructions mail and one report a turn with a section a robot, replies with a section a robot, a section missing or wrong named, a heading of no robot of the player\'s refused, the instructions naming the one start mail by its subject; a player racing one robot reads the mails as ever', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic', settings: { turnLimit: 2 },
       seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'AVA@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
       deadline: { kind: 'live', seconds: 120 },
@@ -743,7 +743,7 @@ test('a whole race by mail with one address racing two robots (000 L40): one ins
 test('a player racing two robots gets one mail for both of each of the start, the moderator\'s pause, resume and taking back, the correction of one robot\'s orders and the end, all in the thread of its first robot\'s start mail; "follow" follows both', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 },
       seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava', options: ['Brakes'] }, { name: 'Bob', email: 'bob@b.test' }],
       deadline: { kind: 'live', seconds: 120 }, deal: { secret: false, seed: 7 },
@@ -823,7 +823,7 @@ test('a player racing two robots gets one mail for both of each of the start, th
 test('a player who writes a new mail with no seat code is told, once a turn at its own address, that nothing was read, with the reply address and code of each of its races; a newcomer still gets how to join', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test', player: 'ava' }, { name: 'Ava2', email: 'ava@a.test', player: 'ava' }, { name: 'Bob', email: 'bob@b.test' }],
       deadline: { kind: 'live', seconds: 120 },
     });
@@ -856,7 +856,7 @@ test('a player who writes a new mail with no seat code is told, once a turn at i
 test('orders that come just after the deadline, the turn not played yet, are answered too late naming the subject of the next instructions; a reply to an old turn\'s mail names the subject of the current one, which came with a report', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
+    const created = await seatedRace(t.service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
     assert.ok(created.ok);
     await t.gateway.pump();
     const ava = () => t.sink.mails.filter((c) => c.to.includes('ava@a.test'));
@@ -886,7 +886,7 @@ test('orders that come just after the deadline, the turn not played yet, are ans
 test('a player whose first robot goes out while its other races is not told that this is its last report; the instructions of the other come with it, pointing to the one start mail', async () => {
   const t = await setup();
   try {
-    const created = await t.service.create({
+    const created = await seatedRace(t.service, {
       course: 'first-shift', rules: 'classic', settings: { lives: 1 }, deal: { secret: false, seed: 11 },
       seats: [{ name: 'Dee', email: 'dee@d.test' }, { name: 'Eve', email: 'eve@e.test', player: 'eve' }, { name: 'Eve2', email: 'eve@e.test', player: 'eve' }],
       deadline: { kind: 'live', seconds: 600 },

@@ -55,6 +55,11 @@ export interface SeatMailContext {
    * is marked as no one robot's.
    */
   readonly whole?: boolean;
+  /**
+   * The link to the seat's own page (MAIL_WEB_URL set; auth.ts `mailWebToken`): it opens the seat's
+   * hand, so it goes in the mails to the seat's own address only. None: the mails link no page.
+   */
+  readonly web?: string;
 }
 
 /** Whether the seat's address races several robots, so that each mail must say whose it is. */
@@ -78,6 +83,16 @@ export function robotMark(c: SeatMailContext): string[] {
 export const startSubject = (c: SeatMailContext): string => subjectOf(c, `Race ${c.race} starts on ${c.course}`);
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** A mail's text as HTML, preformatted, each of `links` in it made a link. */
+const pre = (text: string, links: readonly string[] = []): string =>
+  `<pre>${links.reduce((h, l) => h.split(esc(l)).join(`<a href="${esc(l)}">${esc(l)}</a>`), esc(text))}</pre>`;
+
+/**
+ * The line with the link to a seat's own page, where the player can race it on the web as well
+ * (`robot`: whose, when the address races several). Whoever has the link holds the seat.
+ */
+export const webLine = (link: string, robot?: string): string => `On the web: ${link} (${robot ? `${robot}'s` : 'your seat\'s'} own page: keep it to yourself)`;
 
 /** A deadline as the players read it: in the race's time zone, and in UTC. */
 export function when(at: number, policy: DeadlinePolicy): string {
@@ -168,7 +183,7 @@ const ruleSet = (c: SeatMailContext): RuleSet => RULE_SETS[c.rules]!;
  * the ones docs/rules.md shows); `robots`, every robot with its team, bot and handicaps as the seat
  * may know them; `holds`, the options the seat's robot holds from the start with how to order each.
  */
-export function startMail(c: SeatMailContext, o: { description: string; goal: string; robots: readonly string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[]; own?: readonly { name: string; goal: string; holds: readonly string[] }[] }): Mail {
+export function startMail(c: SeatMailContext, o: { description: string; goal: string; robots: readonly string[]; picture: Attachment; rules: readonly string[]; holds?: readonly string[]; own?: readonly { name: string; goal: string; holds: readonly string[]; web?: string }[] }): Mail {
   // A player racing several robots (`whole`, `own`): one start mail, the goal and options of each robot under its heading.
   const own = c.whole && o.own && o.own.length > 1 ? o.own : null;
   const who = own ? own.map((r) => r.name).join(' and ') : c.name;
@@ -182,7 +197,7 @@ export function startMail(c: SeatMailContext, o: { description: string; goal: st
     o.description,
     `Robots: ${o.robots.join(', ')}.`,
     `Deadlines: ${policyText(c.policy)}.`,
-    ...(own ? own.flatMap((r) => ['', sectionHeading(r.name), r.goal, ...(r.holds.length ? ['', ...r.holds] : [])]) : o.holds?.length ? ['', ...o.holds] : []),
+    ...(own ? own.flatMap((r) => ['', sectionHeading(r.name), r.goal, ...(r.web ? [webLine(r.web, r.name)] : []), ...(r.holds.length ? ['', ...r.holds] : [])]) : o.holds?.length ? ['', ...o.holds] : []),
     '',
     ...notationHelp(ruleSet(c)),
     ...(own ? ['', ...sectionHelp(ruleSet(c), own.map((r) => r.name))] : []),
@@ -190,8 +205,10 @@ export function startMail(c: SeatMailContext, o: { description: string; goal: st
     own
       ? `Your address for this race is ${c.replyTo}; keep the code ${c.code} in the subject. Mails without it are refused. Each turn's instructions and report come in one mail for all your robots.`
       : `Your seat's address is ${c.replyTo}; keep the code ${c.code} in the subject. Mails without it are refused.`,
+    ...(!own && c.web ? [webLine(c.web)] : []),
   ].join('\n');
-  const html = `<p>Welcome to race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>, ${esc(who)}!</p><p><img src="cid:${o.picture.cid}" alt="the course"></p><pre>${esc(text)}</pre>`;
+  const links = own ? own.flatMap((r) => (r.web ? [r.web] : [])) : c.web ? [c.web] : [];
+  const html = `<p>Welcome to race <b>${esc(c.race)}</b> on <b>${esc(c.course)}</b>, ${esc(who)}!</p><p><img src="cid:${o.picture.cid}" alt="the course"></p>${pre(text, links)}`;
   return { subject: startSubject(c), text, html, attachments: [o.picture], replyTo: c.replyTo };
 }
 
@@ -225,11 +242,13 @@ export function handLines(ctx: NotationContext): string[] {
 
 /**
  * What a turn's instructions tell of one robot: `ctx`, its hand and options as the notation reads
- * them; `next`, where its next flag is (the engine's nextFlag text; null: none counts).
+ * them; `next`, where its next flag is (the engine's nextFlag text; null: none counts); `web`, the
+ * link to its seat's own page (SeatMailContext's `web`).
  */
 export interface RobotDeal {
   readonly ctx: NotationContext;
   readonly next: string | null;
+  readonly web?: string;
 }
 
 /** One robot's part of a turn's instructions: the robot, where its next flag is, its hand numbered as dealt, its locked registers, how to order its options. */
@@ -255,8 +274,8 @@ const dueLine = (c: SeatMailContext, deadlineAt: number | null): string =>
  * picture inline. Without it a player programmed from coordinates, or from the last report's
  * picture, which shows a robot destroyed in that turn nowhere.
  */
-const withPicture = (m: Mail, turn: number, picture: Attachment | undefined): Mail =>
-  picture ? { ...m, html: `<pre>${esc(m.text)}</pre><p><img src="cid:${picture.cid}" alt="the board as turn ${turn} begins"></p>`, attachments: [picture] } : m;
+const withPicture = (m: Mail, turn: number, picture: Attachment | undefined, links: readonly string[]): Mail =>
+  picture ? { ...m, html: `${pre(m.text, links)}<p><img src="cid:${picture.cid}" alt="the board as turn ${turn} begins"></p>`, attachments: [picture] } : m;
 
 export function dealMail(c: SeatMailContext, start: string, turn: number, st: GameState, deal: RobotDeal, deadlineAt: number | null, reminder = false, picture?: Attachment): Mail {
   const lines = [
@@ -266,10 +285,11 @@ export function dealMail(c: SeatMailContext, start: string, turn: number, st: Ga
     ...dealLines(st, c.seat, deal),
     '',
     dueLine(c, deadlineAt),
+    ...(deal.web ? [webLine(deal.web)] : []),
     '',
     notationPointer(start),
   ];
-  return withPicture({ subject: subjectOf(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`), text: lines.join('\n'), replyTo: c.replyTo }, turn, picture);
+  return withPicture({ subject: subjectOf(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`), text: lines.join('\n'), replyTo: c.replyTo }, turn, picture, deal.web ? [deal.web] : []);
 }
 
 /** The heading of a robot's section in a player's turn mail and in the reply (000 L40: one player, several robots). */
@@ -297,14 +317,14 @@ export function playerDealMail(c: SeatMailContext, start: string, turn: number, 
   const lines = [
     reminder ? `Reminder: orders for turn ${turn} are not in yet for ${names.join(', ')}. Without them, a program is filled at random at the deadline (001 L393).` : `Turn ${turn} of race ${c.race} on ${c.course}. You race ${names.join(', ')}: the instructions of each are below.`,
     '',
-    ...robots.flatMap((r) => [sectionHeading(r.ctx.name), ...dealLines(st, r.seat, r), '']),
+    ...robots.flatMap((r) => [sectionHeading(r.ctx.name), ...dealLines(st, r.seat, r), ...(r.web ? [webLine(r.web, r.ctx.name)] : []), '']),
     ...sectionHelp(ruleSet(c), names),
     '',
     dueLine(c, deadlineAt),
     '',
     notationPointer(start),
   ];
-  return withPicture({ subject: playerSubject(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, names), text: lines.join('\n'), replyTo: c.replyTo }, turn, picture);
+  return withPicture({ subject: playerSubject(c, `Turn ${turn}: ${reminder ? 'reminder, your orders are due' : 'your instructions'}`, names), text: lines.join('\n'), replyTo: c.replyTo }, turn, picture, robots.flatMap((r) => (r.web ? [r.web] : [])));
 }
 
 /** The moderator moved the clock: what happened, and when orders are due now. */

@@ -15,7 +15,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { databaseFull, databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { Entry, HandedPlay, RaceService } from './races.js';
-import { AfterQuery, AnyObject, NoQuery, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeatViewQuery, SeenQuery, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, NoQuery, ClaimSchema, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeatViewQuery, SeenQuery, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
@@ -208,7 +208,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'roborally race server',
         version: '0.1.0',
-        description: 'An unofficial RoboRally referee. A seat acts with its secret token (the invite link\'s token) as a Bearer token or ?token=; the race\'s creator moderates with the X-Moderator-Key header. Nobody sees another seat\'s hand or orders before the turn is played. Every field of a request is checked against its schema here; a refusal is {"error": {"field", "message"}} naming the field\'s path.',
+        description: 'An unofficial RoboRally referee. A person takes their seat with the invite of their link (POST /api/races/{id}/claim, once) and acts with the token that answer gives them alone, as a Bearer token or ?token=; the race\'s creator moderates with the X-Moderator-Key header. Nobody sees another seat\'s hand or orders before the turn is played. Every field of a request is checked against its schema here; a refusal is {"error": {"field", "message"}} naming the field\'s path.',
       },
       components: {
         securitySchemes: {
@@ -280,11 +280,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return reply.code(status).send({ error: { field, message: status === 500 ? 'internal error' : error.message } });
   });
   app.addHook('onSend', async (req, reply) => endRefusedUpgrade(req, reply));
-  // Answers that may hold a secret (a new race's moderator key and invite tokens, a seat's hand
+  // Answers that may hold a secret (a new race's moderator key and invites, a seat's token, a seat's hand
   // and orders) are kept by no cache: a seat's view asked by ?token= would be kept under its URL.
   app.addHook('onSend', async (req, reply) => {
     const route = req.routeOptions.url ?? '';
-    if ((route === '/api/races' && req.method === 'POST') || route.startsWith('/api/races/:id/seats/')) reply.header('cache-control', 'no-store');
+    if ((route === '/api/races' && req.method === 'POST') || route === '/api/races/:id/claim' || route.startsWith('/api/races/:id/seats/') || route === '/api/races/:id/moderator/invite') reply.header('cache-control', 'no-store');
   });
   // A route of the API that takes no query refuses one too (`?foo=1`), as the others refuse keys they do not know.
   app.addHook('onRoute', (route) => {
@@ -346,9 +346,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     const v = created.value;
     return reply.code(201).send({
       ...v,
-      seats: v.seats.map((s) => ({ ...s, link: s.token ? `/race/${v.id}?seat=${s.seat}&token=${s.token}` : null })),
+      seats: v.seats.map((s) => ({ ...s, link: s.invite ? `/race/${v.id}?seat=${s.seat}&invite=${s.invite}` : null })),
     });
   });
+  // A person takes their seats: the invite is spent, the token made is theirs alone (auth.ts).
+  api.post('/api/races/:id/claim', {
+    schema: { summary: 'Take your seats with the invite of your link: the first claim spends it (a second, anybody\'s, is refused 401), and the answer\'s token, given to nobody else, opens them (Bearer or ?token=). A seat raced by e-mail has no invite: its mails link its page', params: IdParams, body: ClaimSchema, response: answer('{token, seats}') },
+  }, async (req, reply) => send(reply, await svc.claim(req.params.id, req.body)));
   api.get('/api/races/:id', { schema: { summary: 'What anybody may see of a race', params: IdParams, querystring: SeenQuery, response: answer('public view') } }, async (req, reply) => send(reply, await svc.view(req.params.id, req.query.seen)));
   api.get('/api/races/:id/course', { schema: { summary: 'The race\'s course, shipped or its own, with its composed board', params: IdParams, response: answer('the course') } }, async (req, reply) => send(reply, await svc.raceCourse(req.params.id)));
   api.get('/api/series/:id', { schema: { summary: 'A series: its races and the standings across those that are over', params: SeriesParams, response: answer('{races, standings}') } }, async (req, reply) => send(reply, await svc.series(req.params.id)));

@@ -1,7 +1,8 @@
 /**
- * Who may do what to a race: a seat's secret token (its invite link), a mail seat's secret (its
- * reply address), the race's moderator key. Secrets are made here; only hashes of tokens and keys
- * are stored (a mail secret travels in every mail to the seat, so it is kept as it is).
+ * Who may do what to a race: a seat's secret token (made when its person takes the seat with the
+ * invite of their link, for them alone), a mail seat's secret (its reply address), the race's
+ * moderator key. Secrets are made here; only hashes of invites, tokens and keys are stored (a mail
+ * secret travels in every mail to the seat, so it is kept as it is).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { no, yes, type Answer } from './errors.js';
@@ -13,7 +14,15 @@ export const newToken = (): string => randomBytes(18).toString('base64url');
 /** A seat's mail secret: lower case letters and digits, which survive mail systems that fold case. */
 export const newMailSecret = (): string => [...randomBytes(12)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
 
+/**
+ * The web token of a seat raced by e-mail: made from its mail secret, which only its person's
+ * mails carry, so the link to the seat's page those mails give needs no invite (and the race's
+ * creator, who never sees the secret, has neither).
+ */
+export const mailWebToken = (mailSecret: string): string => createHash('sha256').update(`web:${mailSecret}`).digest('base64url').slice(0, 24);
+
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** How a seat proves itself: its token, or (the mail gateway) its mail secret. */
 export interface SeatCredentials {
@@ -39,8 +48,23 @@ export class Auth {
       if (!secret || !who.mailSecret || !same(who.mailSecret, secret)) return no(401, 'mailSecret', 'this seat\'s mail secret is needed (its reply address or subject code)');
       return yes(got);
     }
-    if (!who.token || !same(hashSecret(who.token), s.token_hash)) return no(401, 'token', 'this seat\'s secret link is needed (the token of its invite link)');
+    if (!who.token || !same(hashSecret(who.token), s.token_hash)) return no(401, 'token', 'this seat\'s token is needed (its person\'s browser got it when it took the seat with its invite link)');
     return yes(got);
+  }
+
+  /**
+   * The race and the seats a claim (`{invite}`) opens: every seat of the invite's person (seats of
+   * one player share one invite), until the invite is spent.
+   */
+  async claimable(id: string, body: unknown): Promise<Answer<LoadedRace & { opened: number[] }>> {
+    if (!isObject(body) || Object.keys(body).join() !== 'invite' || typeof body.invite !== 'string') return no(422, 'body', 'expected {"invite": the code of an invite link}');
+    const got = await this.repo.load(id);
+    if (!got) return no(404, 'race', `no race "${id}"`);
+    if (got.race.status !== 'running') return no(409, 'race', 'the race is over: its seats are not taken any more');
+    const h = hashSecret((body as { invite: string }).invite);
+    const opened = got.seats.filter((s) => s.kind === 'human' && s.invite_hash !== '' && same(h, s.invite_hash)).map((s) => s.seat);
+    if (!opened.length) return no(401, 'invite', 'this invite opens no seat of the race: it was used already (a seat is taken once, by the first browser that opens its link: its person may open the race from there, or use the link of their seat the page shows), or it is not one of this race\'s');
+    return yes({ ...got, opened });
   }
 
   /** The race, once `key` is shown to be its moderator key; read through `repo` (a transaction's) if given. */

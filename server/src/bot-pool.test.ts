@@ -12,7 +12,7 @@ import { BotPool, DECISION_MS } from './bot-pool.js';
 import { shippedCourses } from './courses.js';
 import type { BotPlanner } from './planner.js';
 import { RaceService } from './races.js';
-import { call, freshDb, rigRaceState, TestClock, until } from './testing.js';
+import { call, freshDb, rigRaceState, TestClock, until, seatedRace, createSeated } from './testing.js';
 
 /** A race on a shipped course with two people and two strong bots, its first turn dealt. */
 function race(seed: number): { setup: Setup; dealt: GameState; bots: BotSeat[] } {
@@ -188,7 +188,7 @@ test("as the race service's planner, the pool starts deciding when a turn is dea
   const pool = new BotPool({ size: 1, log: (l) => assert.fail(l) });
   try {
     const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), planner: pool });
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }, { name: 'Zap', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 } });
+    const created = await seatedRace(service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }, { name: 'Zap', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 } });
     assert.ok(created.ok);
     const { id } = created.value;
     // Dealt at creation: the thread decides before anybody's orders are in.
@@ -302,7 +302,7 @@ test('while the pool chooses the facings of six strong bots on a course of the r
     await app.listen({ port: 0, host: '127.0.0.1' });
     const addr = app.server.address();
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-    const created = await call(base, 'POST', '/api/races', sixStrong(5));
+    const created = await createSeated(base, sixStrong(5));
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.ok(during.health(), 'the facings were asked of the planner');
     assert.equal(await during.health(), 200);
@@ -352,7 +352,7 @@ test('while the pool reads a course of the race\'s own, the server answers /api/
     const addr = app.server.address();
     base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     const body = { course: { ...CUBE, name: 'My cube' }, deal: { secret: false, seed: 6 }, seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } };
-    const created = await call(base, 'POST', '/api/races', body);
+    const created = await createSeated(base, body);
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.ok(during.health(), 'the course was given to the pool');
     assert.equal(await during.health(), 200);
@@ -360,7 +360,7 @@ test('while the pool reads a course of the race\'s own, the server answers /api/
     const view = await call(base, 'GET', `/api/races/${created.body.id}`);
     assert.equal(view.status, 200);
     for (const bad of BAD_COURSES) {
-      const refused = await call(base, 'POST', '/api/races', { ...body, course: bad });
+      const refused = await createSeated(base, { ...body, course: bad });
       const expected = courseFromJson(bad);
       assert.ok(!expected.ok);
       assert.deepEqual([refused.status, refused.body.error.field, refused.body.error.message], [422, expected.error.field, expected.error.message]);
@@ -391,6 +391,19 @@ test('the pool reads at most `courses` courses of races\' own at once: one more 
     assert.equal(await pool.course({ ...CUBE, name: 'Another cube' }), null);
     assert.deepEqual(await first, courseFromJson({ ...CUBE, name: 'My cube' }));
     assert.deepEqual(await pool.course({ ...CUBE, name: 'Another cube' }), courseFromJson({ ...CUBE, name: 'Another cube' }));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a course read that outlasts the budget and the hang allowance is ended: its thread is replaced (freeing its reading place), and the pool says so', { timeout: 120_000 }, async () => {
+  const logged: string[] = [];
+  // cube-works' checks take some 0.2 s: far more than 1 ms of budget and 1 ms of allowance, as a read that never ends would.
+  const pool = new BotPool({ size: 1, courses: 1, budgetMs: 1, hungMs: 1, log: (l) => logged.push(l) });
+  try {
+    assert.equal(await pool.course({ ...CUBE, name: 'My cube' }), null);
+    await until('the hung read given up', () => logged.some((l) => l.includes('its thread hung reading it')));
+    assert.ok(logged.some((l) => /^a race's own course: its thread hung reading it \(over 2 ms\); the thread is replaced$/.test(l)), logged.join('\n'));
   } finally {
     await pool.close();
   }

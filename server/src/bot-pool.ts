@@ -142,7 +142,7 @@ export class BotPool {
   /** Work a request waits for (`facings`, `course`), by job id, with the thread doing it. */
   private readonly choosing = new Map<number, { readonly thread: Thread; settle(answer: unknown, why?: string): void }>();
   /** Courses sent to a thread (`course`) and not answered yet, given up late or not, by job id: their thread. */
-  private readonly reading = new Map<number, Thread>();
+  private readonly reading = new Map<number, { readonly thread: Thread; readonly since: number }>();
   private readonly courses: number;
   /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
   readonly budgetMs: number;
@@ -209,7 +209,7 @@ export class BotPool {
     t.busy = null;
     p?.on.delete(t);
     for (const c of [...this.choosing.values()]) if (c.thread === t) c.settle(null, why);
-    for (const [id, on] of [...this.reading]) if (on === t) this.reading.delete(id);
+    for (const [id, on] of [...this.reading]) if (on.thread === t) this.reading.delete(id);
     if (this.closed) return;
     this.threads[i] = this.spawn(t.urgent);
     void t.worker.terminate();
@@ -221,6 +221,12 @@ export class BotPool {
   private checkHung(): void {
     const now = Date.now();
     for (const t of this.threads) if (t.busy && now - t.since > this.budgetMs + this.hungMs) this.replace(t, 'its thread hung');
+    // A course read that never ends would hold its reading place for good (and its thread).
+    for (const { thread, since } of this.reading.values()) {
+      if (now - since <= this.budgetMs + this.hungMs || !this.threads.includes(thread)) continue;
+      this.log(`a race's own course: its thread hung reading it (over ${this.budgetMs + this.hungMs} ms); the thread is replaced`);
+      this.replace(thread, 'its thread hung reading a course');
+    }
   }
 
   /**
@@ -344,7 +350,7 @@ export class BotPool {
 
   /** The urgent thread with the fewest jobs a request waits for (any thread if the pool has none). */
   private leastLoaded(): Thread {
-    const load = (t: Thread) => [...this.choosing.values()].filter((c) => c.thread === t).length + [...this.reading.values()].filter((x) => x === t).length;
+    const load = (t: Thread) => [...this.choosing.values()].filter((c) => c.thread === t).length + [...this.reading.values()].filter((x) => x.thread === t).length;
     const urgent = this.threads.filter((t) => t.urgent);
     return (urgent.length ? urgent : this.threads).reduce((a, b) => (load(b) < load(a) ? b : a));
   }
@@ -358,7 +364,7 @@ export class BotPool {
     if (this.closed) return Promise.resolve(fallback());
     const thread = this.leastLoaded();
     const sent = job(this.nextId++);
-    if (sent.kind === 'course') this.reading.set(sent.id, thread);
+    if (sent.kind === 'course') this.reading.set(sent.id, { thread, since: Date.now() });
     return new Promise((resolve) => {
       const timer = setTimeout(() => settle(null, `late (budget ${this.budgetMs} ms)`), this.budgetMs);
       timer.unref();

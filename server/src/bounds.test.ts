@@ -10,7 +10,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COURSES_DIR } from '../../boards/src/index.js';
-import { call, dropSchema, freshDb, postgresAnswers, startServer } from './testing.js';
+import { call, dropSchema, freshDb, postgresAnswers, startServer, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
@@ -34,7 +34,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const { db, url } = await freshDb(dialect);
     const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000 });
     try {
-      const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deal: { secret: false, seed: 1 } })).body;
+      const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deal: { secret: false, seed: 1 } })).body;
       const before = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
       const a = auth(race.seats[0].token);
       const routes: [string, (n: string) => string, string, unknown?][] = [
@@ -83,13 +83,13 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       ];
       for (const [field, make] of races)
         for (const n of JSON_NUMBERS) {
-          const r = await call(s.base, 'POST', '/api/races', make(n));
+          const r = await createSeated(s.base, make(n));
           assert.equal(r.status, 422, `${field} = ${n}: ${JSON.stringify(r.body)}`);
           assert.equal(r.body.error.field, field, `${field} = ${n}`);
         }
       assert.equal((await db.selectFrom('races').select('id').execute()).length, 0, 'nothing was made');
 
-      const race = (await call(s.base, 'POST', '/api/races', { ...base, deal: { secret: false, seed: 2 ** 31 - 1 } })).body;
+      const race = (await createSeated(s.base, { ...base, deal: { secret: false, seed: 2 ** 31 - 1 } })).body;
       assert.ok(race.id, 'the largest seed is taken');
       const mod = { 'x-moderator-key': race.moderatorKey };
       const before = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
@@ -119,7 +119,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const { db, url } = await freshDb(dialect);
     const s = await startServer(db);
     try {
-      const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
+      const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
       const deep = (open: string, close: string) => `${open.repeat(5000)}${close.repeat(5000)}`;
       for (const [path, text] of [
         [`/api/races/${race.id}/seats/0/orders`, `{"program": ${deep('[', ']')}}`],
@@ -160,7 +160,7 @@ test('a body with a key written twice in one object is refused 422 naming its li
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
+    const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
     const hand: string[] = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0].token))).body.you.hand;
     const lastSeq = async () => (await call(s.base, 'GET', `/api/races/${race.id}`)).body.lastSeq;
     const before = await lastSeq();
@@ -250,7 +250,7 @@ test('a key in the query of a route that takes no query is refused 422 naming it
   const { db, url } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
+    const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
     for (const path of [`/api/races/${race.id}?zzz=1`, `/api/races/${race.id}/course?zzz=1`, '/api/courses?zzz=1', '/api/health?zzz=1', `/api/series/${race.id}?zzz=1`]) {
       const r = await call(s.base, 'GET', path);
       assert.deepEqual([r.status, r.body.error?.field], [422, 'zzz'], `${path}: ${JSON.stringify(r.body).slice(0, 200)}`);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cardName } from '../../engine/src/index.js';
 import pg from 'pg';
-import { call, dropSchema, exited, freshDb, PG_URL, postgresAnswers, spawnServer, until } from './testing.js';
+import { call, dropSchema, exited, freshDb, PG_URL, postgresAnswers, spawnServer, until, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 
@@ -28,7 +28,7 @@ async function killedAndRestarted(env: Record<string, string>, meanwhile?: () =>
   const rand = rng(42);
   let child = await start();
   try {
-    const created = await call(base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 5 } });
+    const created = await createSeated(base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 5 } });
     assert.equal(created.status, 201);
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
     const auth = (seat: number) => ({ authorization: `Bearer ${seats[seat]!.token}` });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { buildApp, type AppOptions } from './app.js';
 import { shippedCourses } from './courses.js';
 import { RaceService } from './races.js';
-import { call, freshDb, TestClock } from './testing.js';
+import { freshDb, TestClock, call } from './testing.js';
 
 const courses = shippedCourses();
 const cube = JSON.parse(readFileSync(join(COURSES_DIR, 'cube-works.json'), 'utf8'));

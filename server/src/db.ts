@@ -61,6 +61,8 @@ export interface SeatRow {
   kind: string;
   level: string | null;
   token_hash: string;
+  /** The hash of the seat's unspent invite code; '' once spent, or for a seat never invited (a bot's, an e-mail seat's). */
+  invite_hash: Generated<string>;
   /** 1: a first-timer, whom the Three Minute Rule does not hurry (004 L188). */
   first_timer: Generated<number>;
   /** 1: keeps receiving the turn mails once its robot is out. */

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DECK, cardName } from '../../engine/src/index.js';
-import { call, freshDb, postgresAnswers, startServer } from './testing.js';
+import { call, freshDb, postgresAnswers, startServer, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' : false);
@@ -23,7 +23,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const words: number[] = [];
       const hands = new Set<string>();
       for (let k = 0; k < 12; k++) {
-        const r = await call(s.base, 'POST', '/api/races', body());
+        const r = await createSeated(s.base, body());
         assert.equal(r.status, 201, JSON.stringify(r.body));
         const row = await db.selectFrom('races').select(['deal']).where('id', '=', r.body.id).executeTakeFirstOrThrow();
         const deal = JSON.parse(row.deal!) as { secret: boolean; words: number[] };
@@ -62,16 +62,16 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         [{ deal: { secret: false, seed: 1.5 } }, 'deal.seed'],
         [{ deal: { secret: false, seed: 5, words: [1, 2, 3, 4] } }, 'deal.words'],
       ] as const) {
-        const r = await call(s.base, 'POST', '/api/races', body(extra));
+        const r = await createSeated(s.base, body(extra));
         assert.equal(r.status, 422, JSON.stringify(extra));
         assert.equal(r.body.error.field, field, JSON.stringify(extra));
       }
       assert.equal((await db.selectFrom('races').select('id').execute()).length, 0, 'nothing was made');
-      const open = await call(s.base, 'POST', '/api/races', body({ deal: { secret: false, seed: 5 } }));
+      const open = await createSeated(s.base, body({ deal: { secret: false, seed: 5 } }));
       assert.equal(open.status, 201);
       assert.deepEqual((await call(s.base, 'GET', `/api/races/${open.body.id}`)).body.deal, { secret: false, seed: 5 });
       // The same seed deals the same hands: what a replay needs.
-      const again = await call(s.base, 'POST', '/api/races', body({ deal: { secret: false, seed: 5 } }));
+      const again = await createSeated(s.base, body({ deal: { secret: false, seed: 5 } }));
       const hand = async (r: typeof open) => (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/0`, undefined, auth(r.body.seats[0].token))).body.you.hand;
       assert.deepEqual(await hand(open), await hand(again));
     } finally {
@@ -85,7 +85,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     const s = await startServer(db);
     try {
       // A known deal (turnsFirst): a correction uses only the cards shown, and Bob's robot shows all five.
-      const race = (await call(s.base, 'POST', '/api/races', body({ deal: { secret: false, seed: 7 } }))).body;
+      const race = (await createSeated(s.base, body({ deal: { secret: false, seed: 7 } }))).body;
       const mod = { 'x-moderator-key': race.moderatorKey };
       const you = async (seat: number) => (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth(race.seats[seat].token))).body.you;
       const bob = await you(1);
@@ -122,7 +122,7 @@ test('a correction on a turn taken back uses only the cards the turn showed: pro
   const s = await startServer(db);
   try {
     // A deal of a known seed, in which Bob's robot lives through the turn and shows all five cards.
-    const race = (await call(s.base, 'POST', '/api/races', body({ deal: { secret: false, seed: 7 } }))).body;
+    const race = (await createSeated(s.base, body({ deal: { secret: false, seed: 7 } }))).body;
     const mod = { 'x-moderator-key': race.moderatorKey };
     const hand = async (seat: number): Promise<string[]> => (await call(s.base, 'GET', `/api/races/${race.id}/seats/${seat}`, undefined, auth(race.seats[seat].token))).body.you.hand;
     const hands = [await hand(0), await hand(1)];

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { parseCard } from '../../engine/src/index.js';
 import { DraftGate } from './drafts.js';
-import { call, withServer, until, type TestServer } from './testing.js';
+import { call, withServer, until, type TestServer, createSeated } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -18,7 +18,7 @@ function frames(url: string): { got: string[]; ready: Promise<unknown>; close():
 }
 
 const race = async (s: TestServer) => {
-  const r = await call(s.base, 'POST', '/api/races', { course: 'first-shift', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 5 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }] });
+  const r = await createSeated(s.base, { course: 'first-shift', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 5 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }] });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return { id: r.body.id as string, tokens: r.body.seats.map((x: { token: string | null }) => x.token) as string[] };
 };

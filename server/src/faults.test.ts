@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { openDb, migrate } from './db.js';
-import { call, dropSchema, exited, exitsWithin, freshDb, PG_URL, playRaces, postgresAnswers, spawnServer, startServer, streamClient, until } from './testing.js';
+import { call, dropSchema, exited, exitsWithin, freshDb, PG_URL, playRaces, postgresAnswers, spawnServer, startServer, streamClient, until, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const skip = !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)';
@@ -157,7 +157,7 @@ async function relayedServer(poolSize?: number) {
 test('a PostgreSQL that stops answering without closing its connections: requests are answered 503 within the query timeout, and served again once it answers', { skip, timeout: 60_000 }, async () => {
   const { url, relay, db, server } = await relayedServer();
   try {
-    const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } })).body;
+    const race = (await createSeated(server.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } })).body;
     const auth = { authorization: `Bearer ${race.seats[0].token}` };
     const view = (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body;
     const orders = () => call(server.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, view.you.openRegisters.length) }, auth);
@@ -182,7 +182,7 @@ test('a PostgreSQL that stops answering: requests that wait for a connection of 
   // One connection: every request but the first waits for it.
   const { url, relay, db, server } = await relayedServer(1);
   try {
-    const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } })).body;
+    const race = (await createSeated(server.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } })).body;
     const auth = { authorization: `Bearer ${race.seats[0].token}` };
     const view = (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body;
     relay.freeze();
@@ -196,7 +196,7 @@ test('a PostgreSQL that stops answering: requests that wait for a connection of 
       timed(() => call(server.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: view.turn, program: view.you.hand.slice(0, view.you.openRegisters.length) }, auth)),
       timed(() => call(server.base, 'GET', `/api/races/${race.id}/events?after=0`)),
       timed(() => call(server.base, 'GET', `/api/health`)),
-      timed(() => call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })),
+      timed(() => createSeated(server.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })),
     ]);
     assert.deepEqual(answers.map((a) => [a.status, a.field]), answers.map(() => [503, 'database']), JSON.stringify(answers));
     assert.ok(answers.every((a) => a.ms < 3_500), `each answered within the 1 s timeout and a margin: ${answers.map((a) => Math.round(a.ms)).join(', ')} ms`);
@@ -214,7 +214,7 @@ test('orders that PostgreSQL commits but whose answer is lost (answered 503) rea
   const { url, relay, db, server } = await relayedServer();
   let watcher: ReturnType<typeof streamClient> | undefined;
   try {
-    const race = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } })).body;
+    const race = (await createSeated(server.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } })).body;
     const auth = { authorization: `Bearer ${race.seats[0].token}` };
     const view = (await call(server.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth)).body;
     watcher = streamClient(`${server.base.replace('http', 'ws')}/api/races/${race.id}/stream?after=0`);

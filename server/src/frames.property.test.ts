@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import fc from 'fast-check';
-import { call, freshDb, startServer, streamClient, until } from './testing.js';
+import { call, freshDb, startServer, streamClient, until, createSeated } from './testing.js';
 
 /** One frame as written on the wire (a client's frame masked, unless `masked` is false). */
 function frame(o: { fin: boolean; rsv: number; opcode: number; masked: boolean; length: number | bigint; lengthForm: 7 | 16 | 64; payload: Uint8Array }): Buffer {
@@ -55,7 +55,7 @@ test('any frames a stream client sends (any opcode, reserved bits, unmasked, len
   const s = await startServer(db, undefined, { max: 1_000_000, windowMs: 10_000 }, { perAddress: 1000 });
   const port = Number(new URL(s.base).port);
   try {
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 } })).body;
+    const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 } })).body;
     const good = streamClient(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`);
     await good.ready;
     let closed = 0;

@@ -27,8 +27,10 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       const again = await create(s, { deadline, seats, course }, key);
       assert.deepEqual(again, first);
       assert.equal(await count(s.db, 'races'), 1);
-      // The links of the answer sent again open their seats.
-      const seat = await call(s.base, 'GET', `/api/races/${first.body.id}/seats/1`, undefined, { authorization: `Bearer ${again.body.seats[1].token}` });
+      // The invites of the answer sent again take their seats (once).
+      const taken = await call(s.base, 'POST', `/api/races/${first.body.id}/claim`, { invite: again.body.seats[1].invite });
+      assert.equal(taken.status, 200, JSON.stringify(taken.body));
+      const seat = await call(s.base, 'GET', `/api/races/${first.body.id}/seats/1`, undefined, { authorization: `Bearer ${taken.body.token}` });
       assert.equal(seat.status, 200);
       const other = await create(s, body('Cog'), key);
       assert.equal(other.status, 422);
@@ -59,7 +61,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       assert.equal(first.status, 201);
       const row = await s.db.selectFrom('race_keys').selectAll().executeTakeFirstOrThrow();
       const stored = JSON.stringify(row);
-      for (const secret of [key, first.body.moderatorKey, ...first.body.seats.flatMap((x: { token: string | null }) => (x.token ? [x.token] : []))])
+      for (const secret of [key, first.body.moderatorKey, ...first.body.seats.flatMap((x: { invite: string | null }) => (x.invite ? [x.invite] : []))])
         assert.ok(!stored.includes(secret), 'neither the key nor a secret of the answer is stored in clear');
       s.clock.advance(24 * 60 * 60 * 1000 - 1);
       assert.equal((await create(s, body(), key)).body.id, first.body.id, 'kept for a day');

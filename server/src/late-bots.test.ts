@@ -12,7 +12,7 @@ import { shippedCourses } from './courses.js';
 import { inProcessPlanner, type BotPlanner } from './planner.js';
 import { RaceService } from './races.js';
 import { openDb } from './db.js';
-import { call, dropSchema, freshDb, postgresAnswers, streamClient, TestClock, until } from './testing.js';
+import { call, dropSchema, freshDb, postgresAnswers, streamClient, TestClock, until, createSeated, seatedRace } from './testing.js';
 
 const courses = shippedCourses();
 const havePostgres = await postgresAnswers();
@@ -60,7 +60,7 @@ test('the last orders of a turn are answered before the bots have decided; the t
   const planner = gatedPlanner();
   const s = await serve(planner);
   try {
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 } })).body;
+    const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 } })).body;
     const stream = streamClient(`${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`);
     await stream.ready;
     const put = await sendFirstCards(s.base, race.id, 0, race.seats[0].token);
@@ -87,7 +87,7 @@ test('with the bot pool behind on its work, the last PUT answers before the pool
   const pool = new BotPool({ size: 1, budgetMs: 100_000, log: (l) => assert.fail(l) });
   const s = await serve(pool);
   try {
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } })).body;
+    const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } })).body;
     const setup = s.service.setupOf({ course: 'first-shift', rules: 'classic', settings: '{}' });
     const dealt = JSON.parse((await s.db.selectFrom('turns').select('dealt').where('race_id', '=', race.id).executeTakeFirstOrThrow()).dealt);
     const bots = [{ seat: 1, level: 'strong' as const }];
@@ -112,7 +112,7 @@ test('with the bot pool behind on its work, the last PUT answers before the pool
 
 test('orders acknowledged while the bots decide survive the process; a process started afterwards plays the turn with them', { timeout: 60_000 }, async () => {
   const first = await serve(gatedPlanner());
-  const race = (await call(first.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 4 } })).body;
+  const race = (await createSeated(first.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 4 } })).body;
   const sent = [];
   for (const seat of [0, 1]) {
     const r = await sendFirstCards(first.base, race.id, seat, race.seats[seat].token);
@@ -142,7 +142,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     const fresh = await freshDb(kind);
     // Process A takes both people's last orders while its bots never decide, then goes away.
     const a = new RaceService({ db: fresh.db, clock, course: (n) => courses.get(n), planner: gatedPlanner(), takeoverMs: 15_000 });
-    const race = await a.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 4 } });
+    const race = await seatedRace(a, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 4 } });
     assert.ok(race.ok);
     const { id } = race.value;
     for (const seat of [0, 1]) {

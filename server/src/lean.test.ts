@@ -11,7 +11,7 @@ import { RaceService, type Entry, type HandedPlay, type PlayedFrame } from './ra
 import { shippedCourses } from './courses.js';
 import { ENTRIES_CHANNEL, entriesPayload, readNotification } from './fanout.js';
 import { StreamHub } from './stream.js';
-import { dropSchema, freshDb, PG_URL, postgresAnswers, TestClock, until } from './testing.js';
+import { dropSchema, freshDb, PG_URL, postgresAnswers, TestClock, until, seatedRace } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const courses = shippedCourses();
@@ -90,7 +90,7 @@ for (const [kind, alone] of [['sqlite', true], ['postgres', false], ['postgres',
     const [storing, playing, outside] = [3, 5, 0];
     // PostgreSQL: the writes together, the begin and the commit with them.
     try {
-      const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
+      const created = await seatedRace(service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'strong' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
       assert.ok(created.ok);
       const { id, seats } = created.value;
       for (let turn = 1; turn <= 3; turn++) {
@@ -125,7 +125,7 @@ test('a seat\'s orders are checked by the engine once a turn: when they are sent
   rules.powerDownRefusal = (r) => (checks++, rule(r));
   const { service, close } = await countedService('sqlite');
   try {
-    const created = await service.create({ course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    const created = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const a = await firstCards(service, id, 0, seats[0]!.token!);
@@ -145,7 +145,7 @@ test('a seat\'s orders are checked by the engine once a turn: when they are sent
 test('orders name their turn: another turn is refused with 409 turn, and nothing is stored', async () => {
   const { service, close } = await countedService('sqlite');
   try {
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    const created = await seatedRace(service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const ava = { token: seats[0]!.token! };
@@ -177,7 +177,7 @@ test('orders name their turn: another turn is refused with 409 turn, and nothing
 test('orders that arrive after the deadline are refused with 409 deadline and never played, even before the turn is played', async () => {
   const { service, clock, close } = await countedService('sqlite');
   try {
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 3 } });
+    const created = await seatedRace(service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 3 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const a = await firstCards(service, id, 0, seats[0]!.token!);
@@ -199,7 +199,7 @@ test('orders that arrive after the deadline are refused with 409 deadline and ne
 test('[sqlite] a turn as the benchmark plays it (two seat views, two PUTs, the played frame) costs 8 statements in 2 transactions: the race, its orders, its clock and the played turn are not read', async () => {
   const { service, counts, close, reset, tally } = await countedService('sqlite', true);
   try {
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
+    const created = await seatedRace(service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const frames: PlayedFrame[] = [];
@@ -290,7 +290,7 @@ async function twoCounted(held?: (() => void)[][], max?: number) {
 test('[postgres] two processes: a turn as the benchmark plays it (a person on each, each with a stream client; a seat view and a PUT on each) costs 8 statements in 2 round trips over both, the PUTs\' (the seat views, sent with the last seq seen, read nothing; the play is followed from its notification), the last orders on either', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 60_000 }, async () => {
   const { procs, observer, counted, close } = await twoCounted();
   try {
-    const created = await procs[0]!.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await seatedRace(procs[0]!.service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const clients = procs.map((p) => {
@@ -349,7 +349,7 @@ test('[postgres] two processes: a turn as the benchmark plays it (a person on ea
 test('a process told that other processes\' notifications may have been missed (its listener was lost) lets the races it keeps go: the next seat view reads the race again', async () => {
   const { service, close, reset, tally } = await countedService('sqlite', true);
   try {
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
+    const created = await seatedRace(service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const view = async () => {
@@ -374,9 +374,11 @@ test('[postgres] two processes: a commit noted while the other process reads bac
   const [A, B] = [procs[0]!.service, procs[1]!.service];
   const next = () => held[0]!.shift()!();
   try {
-    const created = await A.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await seatedRace(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
+    // The notes of the two seats taken go through first.
+    while (held[0]!.length) next();
     const put = async (seat: number, turn: number) => {
       const you = await A.seat(id, seat, seats[seat]!.token!);
       assert.ok(you.ok && you.value.turn === turn && you.value.you.needsProgram, JSON.stringify(you));
@@ -436,7 +438,7 @@ test('[postgres] two processes: a commit noted while the other process reads bac
 test('[postgres] a change whose version bump finds no row keeps nothing, though its commit goes with its writes: not when another change came first, nor when the deadline it must beat has passed', { skip: !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' }, async () => {
   const { service, close } = await countedService('postgres');
   try {
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
+    const created = await seatedRace(service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 } });
     assert.ok(created.ok);
     const { id } = created.value;
     const repo = (service as unknown as { repo: RaceRepository }).repo;
@@ -469,7 +471,7 @@ test('[postgres] a change whose version bump finds no row keeps nothing, though 
 async function heldRace() {
   const held: (() => void)[][] = [[], []];
   const { procs, observer, close } = await twoCounted(held);
-  const created = await procs[0]!.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+  const created = await seatedRace(procs[0]!.service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
   if (!created.ok) {
     await close();
     assert.fail(JSON.stringify(created));

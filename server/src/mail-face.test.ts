@@ -4,17 +4,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, rigRaceState, startServer } from './testing.js';
+import { call, freshDb, rigRaceState, startServer, seatedRace, createSeated, mailSeatToken } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
-test('mailRaces lists only the races with a seat raced by e-mail (with running, only the running ones), and mailRace gives their mail seats', async () => {
+test('mailRaces lists only the races with a seat raced by e-mail, with their status, and mailRace gives their mail seats', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const web = await s.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }] });
-    const mail = await s.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 60 } });
-    const alone = await s.service.create({ course: 'first-shift', seats: [{ name: 'Cy', email: 'cy@c.test' }, { name: 'Bolt', bot: 'random' }], whenNoPersonLeft: 'end' });
+    const web = await seatedRace(s.service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }] });
+    const mail = await seatedRace(s.service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 60 } });
+    const alone = await seatedRace(s.service, { course: 'first-shift', seats: [{ name: 'Cy', email: 'cy@c.test' }, { name: 'Bolt', bot: 'random' }], whenNoPersonLeft: 'end' });
     assert.ok(web.ok && mail.ok && alone.ok);
     const listed = (await s.service.mailRaces()).map((r) => r.id);
     assert.deepEqual(listed, [mail.value.id, alone.value.id].sort());
@@ -25,11 +25,12 @@ test('mailRaces lists only the races with a seat raced by e-mail (with running, 
     assert.equal(m.lastSeq, await s.service.lastSeq(mail.value.id));
     assert.equal(await s.service.mailRace('nosuchrace'), null);
     // Cy's robot out: with no person left the race ends (whenNoPersonLeft), and is no longer listed as running.
-    assert.deepEqual((await s.service.mailRaces({ running: true })).map((r) => r.id), [mail.value.id, alone.value.id].sort());
+    const running = async () => (await s.service.mailRaces()).filter((r) => r.status === 'running').map((r) => r.id);
+    assert.deepEqual(await running(), [mail.value.id, alone.value.id].sort());
     await rigRaceState(db, alone.value.id, (st) => Object.assign(st.robots[0]!, { status: 'out', lives: 0, hand: [], programmed: true }));
     assert.ok((await s.service.moderate(alone.value.id, alone.value.moderatorKey, 'adjudicate', {})).ok);
     assert.equal((await s.service.mailRace(alone.value.id))!.status, 'over');
-    assert.deepEqual((await s.service.mailRaces({ running: true })).map((r) => r.id), [mail.value.id]);
+    assert.deepEqual(await running(), [mail.value.id]);
     assert.deepEqual((await s.service.mailRaces()).map((r) => r.id), [mail.value.id, alone.value.id].sort(), 'every race with a mail seat, over or not');
   } finally {
     await s.close();
@@ -41,7 +42,7 @@ test('mailSeatRaces finds a mail seat by its race id in any case, and only a sea
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const c = await s.service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }] });
+    const c = await seatedRace(s.service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }] });
     assert.ok(c.ok);
     const id = c.value.id;
     assert.deepEqual(await s.service.mailSeatRaces(id.toUpperCase(), 1), [id]);
@@ -57,7 +58,7 @@ test('ordersIn names the seats whose orders for a turn are in, and ordersOf give
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const r = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Cy' }], deadline: { kind: 'live', seconds: 60 } });
+    const r = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Cy' }], deadline: { kind: 'live', seconds: 60 } });
     assert.equal(r.status, 201);
     const race = r.body as { id: string; seats: { token: string }[] };
     assert.deepEqual(await s.service.ordersIn(race.id, 1), []);
@@ -86,9 +87,10 @@ test('PUT /seats/:seat/follow sets whether the seat keeps receiving the turn mai
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const r = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
+    const r = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
     assert.equal(r.status, 201);
     const race = r.body as { id: string; seats: { token: string }[] };
+    for (const seat of [0, 1]) race.seats[seat]!.token = await mailSeatToken(db, race.id, seat);
     const follows = async () => (await s.service.mailRace(race.id))!.seats.map((x) => x.follow);
     const put = (seat: number, body: unknown, token = race.seats[seat]!.token) => call(s.base, 'PUT', `/api/races/${race.id}/seats/${seat}/follow`, body, auth(token));
     const yes = await put(1, { follow: true });

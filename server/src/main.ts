@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   }
   const timer = setInterval(tick, 500);
   await listenOn(app, holder);
-  if (mail) console.log(`mail from ${mailConfig!.from}${mailConfig!.smtpListen ? `, SMTP listener on ${mailConfig!.smtpListen}` : ''}${mailConfig!.imapUrl ? ', IMAP mailbox polled' : ''}`);
+  if (mail) console.log(`mail from ${mailConfig!.from}${mailConfig!.smtpListen ? `, SMTP listener on ${mailConfig!.smtpListen}` : ''}${mailConfig!.imapUrl ? ', IMAP mailbox polled' : ''}${mailConfig!.webUrl ? `, seats' pages linked at ${mailConfig!.webUrl}` : ''}`);
   const site = `http://${host === '0.0.0.0' ? 'localhost' : host}:${(app.server.address() as AddressInfo).port}`;
   console.log(`roborally server on ${site} (${dialect}${dialect === 'sqlite' ? `, ${join(env.dataDir, 'roborally.sqlite')}` : ''}); API at ${site}/api/openapi.json`);
   let stopping = false;

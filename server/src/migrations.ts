@@ -142,6 +142,16 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('race_keys_created_at').on('race_keys').column('created_at').execute();
     },
   },
+  /**
+   * A seat's invite (auth.ts): the hash of the code its link carries, spent ('') when a person takes
+   * the seat with it and gets a token of their own. Seats made before keep the token they were made
+   * with (their creator's answer held it).
+   */
+  '0008-seat-invites': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema.alterTable('seats').addColumn('invite_hash', 'text', (c) => c.notNull().defaultTo('')).execute();
+    },
+  },
 };
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The moderator's tools: pause and resume the clock, extend the deadline, hand a seat to a bot,
+ * The moderator's tools: pause and resume the clock, extend the deadline, hand a seat to a bot, send
+ * a person a new invite to their seat,
  * play the turn now, and rewind the last turn played so that it is played again (after a
  * correction of someone's orders, sent with the moderator key on that turn only).
  */
@@ -7,7 +8,7 @@ import { LEVELS, isLevel } from '../../bots/src/index.js';
 import type { RaceRow } from './db.js';
 import { nextDeadline, type Clock } from './deadline.js';
 import { no, yes, type Answer } from './errors.js';
-import type { Auth } from './auth.js';
+import { hashSecret, newToken, type Auth } from './auth.js';
 import type { Change, RaceRepository } from './repository.js';
 import type { Entry, RaceEvent } from './races.js';
 import { stateOf } from './race-cache.js';
@@ -24,10 +25,17 @@ export interface ModerationDeps {
   readonly playNow: (id: string, onlyTurn?: number) => Promise<boolean | 'soon'>;
 }
 
+/** What a moderator's action did; `invite`: the new invite of the seats an `invite` action was for. */
+export interface Moderated {
+  readonly done: string;
+  readonly invite?: string;
+  readonly seats?: number[];
+}
+
 export class Moderation {
   constructor(private readonly d: ModerationDeps) {}
 
-  async moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<{ done: string }>> {
+  async moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<Moderated>> {
     const got = await this.d.auth.moderator(id, key);
     if (!got.ok) return got;
     const { race, seats } = got.value;
@@ -40,6 +48,7 @@ export class Moderation {
     const more: RaceEvent[] = [];
     let writes: Change['writes'];
     let seatsChanged = false;
+    let invited: { invite: string; seats: number[] } | undefined;
     switch (action) {
       case 'pause':
         if (race.paused_left !== null) return no(409, 'race', 'already paused');
@@ -67,7 +76,7 @@ export class Moderation {
         const level = b.level ?? 'random';
         if (typeof level !== 'string' || !isLevel(level)) return no(422, 'level', `expected a bot level: ${LEVELS.join(', ')}`);
         event = { type: 'seatReplaced', seat: seat as number, level };
-        writes = (q) => [q.updateTable('seats').set({ kind: 'bot', level, token_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number)];
+        writes = (q) => [q.updateTable('seats').set({ kind: 'bot', level, token_hash: '', invite_hash: '' }).where('race_id', '=', id).where('seat', '=', seat as number)];
         seatsChanged = true;
         // With no person left racing, the turn plays at bot speed (as timing.ts deals the next turns),
         // not at the deadline set for the people.
@@ -79,6 +88,24 @@ export class Moderation {
             more.push({ type: 'deadline', at: now });
           }
         }
+        break;
+      }
+      case 'invite': {
+        // A person who lost their seat's own link (or whose invite somebody else spent) is sent a
+        // new invite: the seat's token stops opening it, so the person who held it sees the change.
+        const seat = b.seat;
+        const s = Number.isInteger(seat) ? seats[seat as number] : undefined;
+        if (!s) return no(422, 'seat', `expected a seat number 0 to ${seats.length - 1}`);
+        if (s.kind !== 'human') return no(409, 'seat', `seat ${s.seat} is played by a bot`);
+        if (race.status !== 'running') return no(409, 'race', 'the race is over');
+        if ((await this.d.repo.mailSecret(id, s.seat)) !== null) return no(409, 'seat', `seat ${s.seat} is raced by e-mail: its person's mails carry the link to its page`);
+        // The seats of its person: those its token or its invite opens.
+        const mine = seats.filter((x) => x.seat === s.seat || (s.token_hash !== '' && x.token_hash === s.token_hash) || (s.invite_hash !== '' && x.invite_hash === s.invite_hash)).map((x) => x.seat);
+        const invite = newToken();
+        invited = { invite, seats: mine };
+        event = { type: 'invited', seats: mine };
+        writes = (q) => [q.updateTable('seats').set({ token_hash: '', invite_hash: hashSecret(invite) }).where('race_id', '=', id).where('seat', 'in', mine)];
+        seatsChanged = true;
         break;
       }
       case 'adjudicate':
@@ -100,10 +127,10 @@ export class Moderation {
         break;
       }
       default:
-        return no(404, 'action', 'expected pause, resume, extend, replace, adjudicate or rewind');
+        return no(404, 'action', 'expected pause, resume, extend, replace, invite, adjudicate or rewind');
     }
     const committed = await this.d.commit(race, [event, ...more].map((e) => ({ turn, kind: 'race' as const, event: e })), { set, ...(writes ? { writes } : {}), ...(seatsChanged ? { seatsChanged: true as const } : {}) });
     if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
-    return yes({ done: event.type });
+    return yes({ done: event.type, ...invited });
   }
 }

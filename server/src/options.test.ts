@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, startServer } from './testing.js';
+import { call, freshDb, startServer, createSeated } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -8,7 +8,7 @@ const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 async function optionRace(settings: Record<string, unknown> = {}) {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
-  const r = await call(s.base, 'POST', '/api/races', {
+  const r = await createSeated(s.base, {
     course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 11 },
     settings: { oneFreeOption: true, optionDeck: ['Recompile', 'Shield'], ...settings },
   });
@@ -121,7 +121,7 @@ test('pbem upgrade codes are orders only for a robot holding the upgrade', async
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const r = await call(s.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 5 } });
+    const r = await createSeated(s.base, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 5 } });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     const token = r.body.seats[0].token;
     const you = (await call(s.base, 'GET', `/api/races/${r.body.id}/seats/0`, undefined, auth(token))).body.you;

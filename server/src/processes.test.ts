@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { PG_URL, call, dropSchema, exited, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until } from './testing.js';
+import { PG_URL, call, dropSchema, exited, freshDb, playRaces, postgresAnswers, spawnServer, streamClient, until, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 // Many streams from the one address of the test.
@@ -38,7 +38,7 @@ test('two server processes on one PostgreSQL database: a client on each sees eve
 }, async () => {
   const { A, B, stop } = await twoProcesses();
   try {
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
     const onA = streamClient(`${A.replace('http', 'ws')}/api/races/${id}/stream`);
     const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
@@ -75,16 +75,17 @@ test('two server processes on one PostgreSQL database, the two people of a race 
   const { A, B, stop } = await twoProcesses();
   // What the processes tell each other about bots (the channel is the database's, whatever the schema: only this race counts).
   const listener = new pg.Client({ connectionString: PG_URL });
-  const told: { turn: number; kind: string }[] = [];
+  // Kept for every race (its id is known once its seats are taken, after its first bots may have decided); this race's counted.
+  const heard: { race: string; turn: number; kind: string }[] = [];
   let id = '';
   listener.on('notification', (n) => {
     const m = JSON.parse(n.payload ?? '{}');
-    if (m.race === id) told.push({ turn: m.turn, kind: m.orders ? 'decided' : m.kind });
+    heard.push({ race: m.race, turn: m.turn, kind: m.orders ? 'decided' : m.kind });
   });
   try {
     await listener.connect();
     await listener.query('LISTEN roborally_bots');
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     id = created.body.id;
     const { seats } = created.body as { seats: { token: string }[] };
     const server = (seat: number) => (seat === 0 ? A : B);
@@ -96,7 +97,7 @@ test('two server processes on one PostgreSQL database, the two people of a race 
       const order = turn % 2 ? [0, 1] : [1, 0];
       for (const seat of order) {
         // The dealing process has decided the turn's bots and said so: the last orders need ask nobody.
-        if (seat === order[1]) await until(`the bots of turn ${turn} shared`, () => told.some((t) => t.turn === turn && t.kind === 'decided'), 30_000);
+        if (seat === order[1]) await until(`the bots of turn ${turn} shared`, () => heard.some((t) => t.race === id && t.turn === turn && t.kind === 'decided'), 30_000);
         const view = (await call(server(seat), 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(seat))).body;
         const you = view.you;
         const put = await call(server(seat), 'PUT', `/api/races/${id}/seats/${seat}/orders`, { turn: view.turn, program: you.needsProgram ? you.hand.slice(0, you.openRegisters.length) : [] }, auth(seat));
@@ -104,7 +105,7 @@ test('two server processes on one PostgreSQL database, the two people of a race 
       }
       await until(`turn ${turn} played`, async () => (await turnNow()) === turn + 1, 30_000);
     }
-    assert.deepEqual(told.filter((t) => t.kind !== 'decided'), [], 'no process asked another for its bots');
+    assert.deepEqual(heard.filter((t) => t.race === id && t.kind !== 'decided'), [], 'no process asked another for its bots');
     const decided = async (base: string) => {
       const c = (await call(base, 'GET', '/api/metrics')).body.bots as { decided: number; late: number; failed: number; full: number };
       return c.decided + c.late + c.failed + c.full;
@@ -129,7 +130,7 @@ test('two server processes on one PostgreSQL database: a seat\'s draft sent to o
 }, async () => {
   const { A, B, stop } = await twoProcesses();
   try {
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } });
     const { id, seats } = created.body as { id: string; seats: { token: string }[] };
     const onA = streamClient(`${A.replace('http', 'ws')}/api/races/${id}/stream`);
     const onB = streamClient(`${B.replace('http', 'ws')}/api/races/${id}/stream`);
@@ -163,7 +164,7 @@ test('two server processes ticking the same deadlines: each turn of a race is pl
   const { A, stop } = await twoProcesses();
   try {
     // A race of bots alone is due at once, turn after turn: both processes try every half second.
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 4 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Bolt', bot: 'random' }, { name: 'Cog', bot: 'random' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 4 } });
     const id = created.body.id as string;
     await call(A, 'POST', `/api/races/${id}/moderator/adjudicate`, {}, { 'x-moderator-key': created.body.moderatorKey });
     const began = await until('more than 5 turns played', async () => {
@@ -221,7 +222,7 @@ test('a server process alone on PostgreSQL keeps its bots\' orders out of its no
     other.on('notification', (n) => heard.push({ channel: n.channel, payload: JSON.parse(n.payload ?? 'null') as Record<string, unknown> }));
     await other.query('LISTEN roborally_entries');
     await other.query('LISTEN roborally_bots');
-    const created = await call(A, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Rob', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
+    const created = await createSeated(A, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Rob', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 9 } });
     const id = created.body.id as string;
     const shared = (turn: number) => heard.filter((h) => h.channel === 'roborally_bots' && h.payload.race === id && h.payload.turn === turn && 'orders' in h.payload);
     const auth = { authorization: `Bearer ${created.body.seats[0].token}` };

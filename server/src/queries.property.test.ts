@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import fc from 'fast-check';
-import { call, freshDb, startServer } from './testing.js';
+import { freshDb, startServer, createSeated } from './testing.js';
 
 /** A path segment or query value as a fuzzer would write it, percent-encoded or not quite. */
 const text = fc.oneof(
@@ -50,7 +50,7 @@ test('any path segment, query and header on the GET routes and the stream is ans
   const s = await startServer(db, undefined, { max: 1_000_000, windowMs: 10_000 });
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 } })).body;
+    const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }], deadline: { kind: 'live', seconds: 3600 } })).body;
     const token = race.seats[0].token as string;
     const port = Number(new URL(s.base).port);
     const id = fc.oneof(fc.constant(race.id as string), text);

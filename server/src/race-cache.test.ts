@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RaceService, type HandedPlay, type PlayedFrame } from './races.js';
 import { shippedCourses } from './courses.js';
-import { freshDb, TestClock } from './testing.js';
+import { freshDb, TestClock, seatedRace } from './testing.js';
 
 const courses = shippedCourses();
 
@@ -19,7 +19,7 @@ test('a turn played by this process is handed to the stream as a read of the dat
   // Another process on the same database, which keeps nothing: it reads each played turn.
   const reader = new RaceService({ db, clock, course: (n) => courses.get(n) });
   try {
-    const created = await service.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 5 } });
+    const created = await seatedRace(service, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 5 } });
     assert.ok(created.ok);
     const { id, seats, moderatorKey } = created.value;
     const frames: PlayedFrame[] = [];
@@ -53,7 +53,7 @@ test('a race kept in memory follows every change of this process, and one kept b
   const a = new RaceService({ db, clock, course: (n) => courses.get(n) });
   const b = new RaceService({ db, clock, course: (n) => courses.get(n) });
   try {
-    const created = await a.create({ course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    const created = await seatedRace(a, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
     assert.ok(created.ok);
     const { id, seats } = created.value;
     const ava = seats[0]!.token!;

@@ -26,9 +26,9 @@ import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
-import { Auth, hashSecret, newMailSecret, newToken, type SeatCredentials } from './auth.js';
+import { Auth, hashSecret, mailWebToken, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
-import { Moderation } from './moderation.js';
+import { Moderation, type Moderated } from './moderation.js';
 import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
 import { ReadModels } from './readmodels.js';
 import { RaceSetups } from './setups.js';
@@ -57,6 +57,10 @@ export type RaceEvent =
   | { type: 'paused' }
   | { type: 'resumed' }
   | { type: 'seatReplaced'; seat: number; level: string }
+  /** The moderator made a new invite for these seats (`invite`): the token that opened them opens them no more. */
+  | { type: 'invited'; seats: number[] }
+  /** A person took these seats with their invite: the token that opens them is theirs alone. */
+  | { type: 'seatTaken'; seats: number[] }
   | { type: 'rewound'; turn: number; from: number; to: number }
   | { type: 'filled'; seat: number; registers: number[] }
   /** The Three Minute Rule's time is up (004 L188): these late seats get the random fill; first-timers program until `at`. */
@@ -76,7 +80,18 @@ export interface Created {
   readonly moderatorKey: string;
   /** The series the race belongs to (created `after` another race). */
   readonly series?: string;
-  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; token: string | null; email: string | null; player?: string; team?: string }[];
+  /**
+   * `invite`: the code a person takes the seat with (`claim`), once: the seat's token is made then,
+   * for them alone. Null for a bot's seat and for a seat raced by e-mail (its person's mails carry
+   * its secret and its page's link; nobody else is given a way in).
+   */
+  readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; invite: string | null; email: string | null; player?: string; team?: string }[];
+}
+
+/** A seat taken with its invite or its mail secret: the token of its person's browser, and every seat it opens. */
+export interface Claimed {
+  readonly token: string;
+  readonly seats: number[];
 }
 
 /** A race's head as the mail gateway lists races (RaceService.mailRaces). */
@@ -104,7 +119,8 @@ export interface MailRace extends MailRaceHead {
   /** `follow`: keeps receiving the turn mails once its robot is out; `robot`: the design it races (render/src/robots.ts). */
   readonly seats: readonly { seat: number; name: string; kind: 'human' | 'bot'; follow: boolean; robot: number }[];
   /** The seats raced by e-mail: the player's address, and the secret its orders must carry. */
-  readonly mail: readonly { seat: number; email: string; secret: string }[];
+  /** `webToken`: the token of the seat's page, for a link in its person's mails (auth.ts `mailWebToken`). */
+  readonly mail: readonly { seat: number; email: string; secret: string; webToken: string }[];
 }
 
 export interface RaceServiceOptions {
@@ -572,10 +588,12 @@ export class RaceService {
     const { created, dealt: begun } = started.value;
     const id = newToken().slice(0, 12);
     const moderatorKey = newToken();
-    // One link per person: seats of one player share it (000 L40).
+    // One invite per person: seats of one player share it (000 L40). A seat raced by e-mail has
+    // none: whoever holds an invite could take the seat and read its hand, so nobody is given one
+    // but its person, whose mails carry the seat's secret.
     const byPlayer = new Map<string, string>();
-    const tokens = seats.map((s) => {
-      if (s.kind !== 'human') return null;
+    const invites = seats.map((s) => {
+      if (s.kind !== 'human' || s.email) return null;
       if (!s.player) return newToken();
       if (!byPlayer.has(s.player)) byPlayer.set(s.player, newToken());
       return byPlayer.get(s.player)!;
@@ -594,12 +612,13 @@ export class RaceService {
       deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal), deal: JSON.stringify(deal),
       course_json: row0.course_json, unattended: req.unattended, series, series_seq: null, play_by: null,
     };
+    const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: newMailSecret() }] : []));
+    const webTokens = new Map(mail.map((m) => [m.seat, mailWebToken(m.secret)]));
     const seatRows = seats.map((s, i) => ({
-      race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: tokens[i] ? hashSecret(tokens[i]!) : '',
+      race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: webTokens.has(i) ? hashSecret(webTokens.get(i)!) : '', invite_hash: invites[i] ? hashSecret(invites[i]!) : '',
       first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0, robot: s.robot,
     }));
-    const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: newMailSecret() }] : []));
-    const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, token: tokens[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
+    const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, invite: invites[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
     const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
     await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key);
     if (row0.course_json !== null) this.setups.keep(id, course);
@@ -746,6 +765,30 @@ export class RaceService {
   }
 
   /**
+   * A person takes their seats with the invite of their link and gets a token of their own, which
+   * nobody else is given. The invite is spent then: a second use, anybody's, is refused, so a
+   * person who took their seat knows nobody else holds it. (A seat raced by e-mail has no invite:
+   * its person's mails link its page with its own token, auth.ts `mailWebToken`.)
+   */
+  claim(id: string, body: unknown): Promise<Answer<Claimed>> {
+    return this.inLine.run(id, () => this.claimNow(id, body));
+  }
+
+  private async claimNow(id: string, body: unknown): Promise<Answer<Claimed>> {
+    const got = await this.auth.claimable(id, body);
+    if (!got.ok) return got;
+    const { race, opened: seats } = got.value;
+    const token = newToken();
+    const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
+      writes: (q) => [q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats)],
+      seatsChanged: true,
+      seats: (kept) => kept.map((x) => (seats.includes(x.seat) ? { ...x, token_hash: hashSecret(token), invite_hash: '' } : x)),
+    });
+    if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
+    return yes({ token, seats });
+  }
+
+  /**
    * A seat says whether it keeps receiving the turn reports once its robot is out of the race
    * (the mail word `follow` / `stop following`; a seat created with `followWhenOut` starts
    * following). Only while the race runs; nothing of the game changes, so no entry is logged.
@@ -774,16 +817,16 @@ export class RaceService {
       id, state: JSON.parse(race.state) as GameState, status: race.status, deadlineAt: race.deadline_at, lastSeq: race.last_seq, policy: JSON.parse(race.policy),
       rules: race.rules, course: race.course, courseData: this.courseOf(race), setup: this.setupOf(race), seed: race.seed, series: race.series,
       seats: seats.map((x) => ({ seat: x.seat, name: x.name, kind: x.kind as 'human' | 'bot', follow: x.follow === 1, robot: x.robot ?? x.seat })),
-      mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret })),
+      mail: (await this.repo.mailSeats(id)).map((m) => ({ seat: m.seat, email: m.email, secret: m.secret, webToken: mailWebToken(m.secret) })),
     };
   }
 
   /**
-   * The races with a seat raced by e-mail (with `running`, only those still running), each with
-   * the seq its entries end at and its deadline: the races the mail gateway writes mails for.
+   * The races with a seat raced by e-mail, over or not, each with the seq its entries end at, its
+   * status and its deadline: the races the mail gateway writes mails for (one list a round).
    */
-  mailRaces(o: { running?: boolean } = {}): Promise<MailRaceHead[]> {
-    return this.repo.mailRaces(o.running === true);
+  mailRaces(): Promise<MailRaceHead[]> {
+    return this.repo.mailRaces();
   }
 
   /** The running races with a seat raced from address `email`, whatever its case (a player who wrote without a seat code). */
@@ -1217,7 +1260,7 @@ export class RaceService {
    * The moderator's tools (moderation.ts): pause and resume the clock, extend the deadline, hand a
    * seat to a bot, play the turn now, and rewind the last turn played so that it is played again.
    */
-  moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<{ done: string }>> {
+  moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<Moderated>> {
     return this.inLine.run(id, () => this.moderation.moderate(id, key, action, body));
   }
 

@@ -3,6 +3,7 @@
  * turns played (replay, report). A played turn never changes once played (a rewound turn played
  * again is another play, with another first seq), so its replay and report are made once and kept.
  */
+import type { Selectable } from 'kysely';
 import {
   courseFile,
   seriesStandings, standings, storedOrders, turnReport, formatTurnReport, type Course, type GameEvent, type GameState, type SeriesLine, type Setup, type Standing,
@@ -45,8 +46,8 @@ export const raceSummary = (r: RaceRow): RaceSummary => ({
   status: r.status, paused: r.paused_left !== null, deadlineAt: r.deadline_at, lastSeq: r.last_seq, deal: publicDeal(storedDeal(r)),
 });
 
-export const seatInfo = (s: Pick<SeatRow, 'seat' | 'name' | 'kind' | 'level' | 'robot'>): SeatInfo => ({
-  seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level, robot: s.robot ?? s.seat,
+export const seatInfo = (s: Pick<Selectable<SeatRow>, 'seat' | 'name' | 'kind' | 'level' | 'robot' | 'invite_hash'>): SeatInfo => ({
+  seat: s.seat, name: s.name, kind: s.kind as 'human' | 'bot', level: s.level, robot: s.robot ?? s.seat, invited: s.invite_hash !== '',
 });
 
 /** A kept play's replay, made once. */

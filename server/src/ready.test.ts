@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { REPLAY_WAIT } from './deadline.js';
-import { call, freshDb, startServer, type TestServer } from './testing.js';
+import { call, freshDb, startServer, type TestServer, createSeated } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A live race of two people and a bot (10 s a turn) whose first turn both people have programmed. */
 async function afterTurnOne(s: TestServer, deadline: unknown = { kind: 'live', seconds: 10 }) {
-  const r = await call(s.base, 'POST', '/api/races', {
+  const r = await createSeated(s.base, {
     course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }], deadline, deal: { secret: false, seed: 4 },
   });
   assert.equal(r.status, 201, JSON.stringify(r.body));

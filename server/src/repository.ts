@@ -42,8 +42,16 @@ export interface Change {
    * entries, all at once); `first` is the seq of its first entry.
    */
   readonly writes?: (q: Kysely<Tables>, first: number) => readonly Compilable[];
-  /** `writes` change the race's seats: a kept copy of the race is dropped, not carried on to the next version. */
+  /**
+   * `writes` change the race's seats: a kept copy of the race is dropped, not carried on to the
+   * next version (in other processes always; in this one unless `seats` says what they become).
+   */
   readonly seatsChanged?: true;
+  /**
+   * The seats as `writes` leave them, from the kept ones, for writes that change nothing but the
+   * seats: this process's kept copy (its orders and log included) is carried on with them.
+   */
+  readonly seats?: (seats: readonly Selectable<SeatRow>[]) => Selectable<SeatRow>[];
   /**
    * The change deals turn `turn`, which begins from `before` (its turns row's, as stored): the kept
    * turn log starts there, and the turn has no orders yet.
@@ -287,7 +295,7 @@ export class RaceRepository {
         if (before !== undefined) q = q.where((eb) => eb.or([eb('deadline_at', 'is', null), eb('deadline_at', '>', before)]));
         const writes = [...entryInserts(trx, race.id, first, entries), ...(change.writes?.(trx, first) ?? [])];
         if (!(await changeTogether(trx, q.compile(), writes.map((w) => w.compile()), ends))) throw new StaleChange();
-        if (kept && kept.race.version === race.version && !change.seatsChanged) {
+        if (kept && kept.race.version === race.version && (!change.seatsChanged || change.seats)) {
           const next = nextKept(kept, last, entries, change);
           repo.committed.push(() => this.cache.put(next));
         }
@@ -379,10 +387,9 @@ export class RaceRepository {
     return this.db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
   }
 
-  /** The races with a seat raced by e-mail (only the running ones with `running`), each with where its entries end and its deadline. */
-  async mailRaces(running: boolean): Promise<{ id: string; lastSeq: number; status: string; deadlineAt: number | null }[]> {
-    let q = this.db.selectFrom('races').select(['id', 'last_seq', 'status', 'deadline_at']).where('id', 'in', this.db.selectFrom('seat_mail').select('race_id'));
-    if (running) q = q.where('status', '=', 'running');
+  /** The races with a seat raced by e-mail, each with where its entries end, its status and its deadline. */
+  async mailRaces(): Promise<{ id: string; lastSeq: number; status: string; deadlineAt: number | null }[]> {
+    const q = this.db.selectFrom('races').select(['id', 'last_seq', 'status', 'deadline_at']).where('id', 'in', this.db.selectFrom('seat_mail').select('race_id'));
     return (await q.orderBy('id').execute()).map((r) => ({ id: r.id, lastSeq: r.last_seq, status: r.status, deadlineAt: r.deadline_at }));
   }
 
@@ -533,27 +540,27 @@ function storedOrders(body: string): StoredOrders {
 }
 
 /** The kept copy of a race's next version, once `change` (its entries ending at `last`) has committed on top of `kept`. */
-function nextKept(kept: CachedRace, last: number, entries: readonly Omit<Entry, 'seq'>[], change: Pick<Change, 'set' | 'dealt' | 'orders' | 'writes'>): CachedRace {
+function nextKept(kept: CachedRace, last: number, entries: readonly Omit<Entry, 'seq'>[], change: Pick<Change, 'set' | 'dealt' | 'orders' | 'writes' | 'seats'>): CachedRace {
   const row = { ...kept.race, ...change.set, version: kept.race.version + 1, last_seq: last };
   // The new state is parsed here once (stateOf keeps it with the row) rather than by the next request.
   const turn = change.set?.state === undefined ? kept.log?.turn : stateOf(row).turn;
   const log = turn === undefined ? undefined : nextLog(kept.log, entries, turn, change.dealt);
   const orders = nextOrders(kept.orders, change);
-  return { race: row, seats: kept.seats, ...(log ? { log } : {}), ...(orders ? { orders } : {}) };
+  return { race: row, seats: change.seats ? change.seats(kept.seats) : kept.seats, ...(log ? { log } : {}), ...(orders ? { orders } : {}) };
 }
 
 /**
  * The orders kept with the next version, once `change` has committed on top of those kept with
  * this one (undefined: not known; a change whose writes are not told is not followed).
  */
-function nextOrders(kept: CachedRace['orders'], change: Pick<Change, 'dealt' | 'orders' | 'writes'>): CachedRace['orders'] {
+function nextOrders(kept: CachedRace['orders'], change: Pick<Change, 'dealt' | 'orders' | 'writes' | 'seats'>): CachedRace['orders'] {
   if (change.dealt) return { turn: change.dealt.turn, sent: new Map() };
   if (change.orders) {
     const { turn, seat, body } = change.orders;
     if (kept?.turn !== turn) return undefined;
     return { turn, sent: new Map(kept.sent).set(seat, storedOrders(body)) };
   }
-  return change.writes ? undefined : kept;
+  return change.writes && !change.seats ? undefined : kept;
 }
 
 /** The seats whose orders are in, each with how many registers its program fills (a count: no card; none for a row that does not read). */

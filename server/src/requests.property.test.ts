@@ -15,7 +15,7 @@ import { readRaceRequest } from './setup.js';
 import { DraftSchema, FollowSchema, MODERATOR_ACTIONS, NewRace, OrdersSchema, ReadySchema, RobotSchema } from './schemas.js';
 import { validatorCompiler } from './validation.js';
 import { shippedCourses } from './courses.js';
-import { call, freshDb, startServer, type TestServer } from './testing.js';
+import { call, freshDb, startServer, type TestServer, createSeated } from './testing.js';
 import { no, yes } from './errors.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -89,7 +89,7 @@ test('every route with a body, sent mutated valid requests: never 5xx, a refusal
       seats: [{ name: 'Ava', options: ['Brakes', 'Shield', 'Fire Control', 'Tractor Beam'], lives: 3, damage: 1, dir: 'N' }, { name: 'Bob', firstTimer: true, email: 'bob@b.test' }, { name: 'Bolt', bot: 'random' }],
       deadline: { kind: 'live', seconds: 3600 }, deal: { secret: false, seed: 5 }, whenNoPersonLeft: 'play',
     };
-    const created = await call(s.base, 'POST', '/api/races', newRace);
+    const created = await createSeated(s.base, newRace);
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const race = created.body as { id: string; moderatorKey: string; seats: { token: string }[] };
     const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, { authorization: `Bearer ${race.seats[0]!.token}` })).body;
@@ -166,7 +166,7 @@ test('a body with a "__proto__" or "constructor.prototype" key is refused 422 na
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
   try {
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
+    const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] })).body;
     const put = (text: string) => call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, text, { authorization: `Bearer ${race.seats[0].token}` });
     for (const [text, field] of [
       ['{"turn": 1, "__proto__": {"x": 1}}', '__proto__'],
@@ -177,7 +177,7 @@ test('a body with a "__proto__" or "constructor.prototype" key is refused 422 na
       assert.deepEqual([r.status, r.body.error.field], [422, field], text);
       assert.match(r.body.error.message, /__proto__/);
     }
-    const created = await call(s.base, 'POST', '/api/races', '{"course": "first-shift", "seats": [{"name": "Ava", "__proto__": {"bot": "expert"}}]}');
+    const created = await createSeated(s.base, '{"course": "first-shift", "seats": [{"name": "Ava", "__proto__": {"bot": "expert"}}]}');
     assert.deepEqual([created.status, created.body.error.field], [422, 'seats[0].__proto__']);
     // JSON that does not parse is still told so.
     const broken = await put('{"turn": 1,');

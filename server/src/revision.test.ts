@@ -5,14 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, postgresAnswers, withServer, type TestServer } from './testing.js';
+import { call, postgresAnswers, withServer, type TestServer, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A live race of Ava and Bob (Bob never sends: the turn stays open); Ava's hand and a PUT of her orders. */
 async function avaAndBob(s: TestServer) {
-  const made = await call(s.base, 'POST', '/api/races', {
+  const made = await createSeated(s.base, {
     course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 7 },
   });
   assert.equal(made.status, 201, JSON.stringify(made.body));

@@ -1,12 +1,12 @@
 /** The robots seats race (render/src/robots.ts's eight designs) and the registers others see filled face down. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, withServer, type TestServer } from './testing.js';
+import { call, withServer, type TestServer, createSeated } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 const create = (s: TestServer, seats: Record<string, unknown>[]) =>
-  call(s.base, 'POST', '/api/races', { course: 'first-shift', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 5 }, seats });
+  createSeated(s.base, { course: 'first-shift', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 5 }, seats });
 
 test('robots chosen in the creation request are kept, the others get the first designs free, and a taken or unknown design is refused', async () => {
   await withServer(async (s) => {

@@ -101,6 +101,9 @@ export const DraftSchema = closed({
 
 export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
+/** POST …/claim: a person takes their seats with the invite of their link. */
+export const ClaimSchema = closed({ invite: Type.String({ maxLength: 128, description: 'the code of the invite link (?invite=), spent by this claim' }) });
+
 export const FollowSchema = closed({ follow: Type.Boolean({ description: 'true: the turn mails keep coming once the robot is out of the race; false: they stop then' }) });
 
 /** One of two kinds of deadline, told apart by `kind` (so a refusal speaks of the kind sent). */
@@ -218,6 +221,7 @@ export const MODERATOR_ACTIONS = {
   resume: { summary: 'Start the clock again with the time that was left', body: nothing('no body') },
   extend: { summary: 'Give more time to the current turn', body: closed({ seconds: whole(1, 30 * 86_400, 'seconds to add') }) },
   replace: { summary: 'A bot takes a seat', body: closed({ seat: whole(0, MAX_SEATS - 1, 'the seat'), level: Type.Optional(Type.Enum(LEVELS, { description: 'the bot (default random)' })) }) },
+  invite: { summary: 'A new invite for a person\'s seat (and their other seats), answered as {done, invite, seats}: for a person who lost their seat\'s own link, or whose invite somebody else spent; the token that opened the seat opens it no more', body: closed({ seat: whole(0, MAX_SEATS - 1, 'the seat') }) },
   adjudicate: { summary: 'Play the turn now', body: Type.Union([closed({ turn: Type.Optional(whole(1, MAX_INT32, 'play only if this is still the current turn')) }), Type.Null()]) },
   rewind: { summary: 'Take back the last turn played; correct a seat\'s orders with PUT …/orders and the moderator key, and the turn is played again', body: nothing('no body') },
 } as const;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { cardName } from '../../engine/src/index.js';
-import { call, freshDb, postgresAnswers, shownProgram, startServer, TestClock, until } from './testing.js';
+import { call, freshDb, postgresAnswers, shownProgram, startServer, TestClock, until, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const DIALECTS = ['sqlite', 'postgres'] as const;
@@ -11,7 +11,7 @@ const skipFor = (d: string) => (d === 'postgres' && !havePostgres ? 'no PostgreS
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function newRace(base: string, body: Record<string, unknown> = {}) {
-  const r = await call(base, 'POST', '/api/races', {
+  const r = await createSeated(base, {
     course: 'first-shift',
     seats: [{ name: 'Ava' }, { name: 'Bob' }],
     deadline: { kind: 'live', seconds: 60 },
@@ -280,9 +280,9 @@ test('bad input never changes a race: malformed JSON, unknown fields, oversized 
     assert.deepEqual([unknown.status, unknown.body.error.field], [422, 'colour']);
     assert.equal((await call(s.base, 'PUT', `/api/races/${race.id}/seats/0/orders`, { turn: 1, program: ['x'.repeat(70_000)] }, auth(a))).status, 413);
     assert.equal((await call(s.base, 'GET', '/api/races/nope')).status, 404);
-    const badRace = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [], deadline: { kind: 'live', seconds: 60 } });
+    const badRace = await createSeated(s.base, { course: 'first-shift', seats: [], deadline: { kind: 'live', seconds: 60 } });
     assert.deepEqual([badRace.status, badRace.body.error.field], [422, 'seats']);
-    const badDeadline = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'A' }], deadline: { kind: 'scheduled', time: '25:00' } });
+    const badDeadline = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'A' }], deadline: { kind: 'scheduled', time: '25:00' } });
     assert.deepEqual([badDeadline.status, badDeadline.body.error.field], [422, 'deadline.time']);
     const after = (await call(s.base, 'GET', `/api/races/${race.id}`)).body;
     assert.deepEqual(after, before);
@@ -406,7 +406,7 @@ test('a pbem race: instructions without priorities, a start per robot, five more
   }
 });
 
-test('answers holding a secret (a new race\'s moderator key and invite tokens, a seat\'s hand and orders) say Cache-Control: no-store, so no cache keeps them, a seat view asked by ?token= under its URL included', async () => {
+test('answers holding a secret (a new race\'s moderator key and invites, a seat\'s token, hand and orders) say Cache-Control: no-store, so no cache keeps them, a seat view asked by ?token= under its URL included', async () => {
   const s = await startServer((await freshDb('sqlite')).db);
   try {
     const res = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -414,8 +414,11 @@ test('answers holding a secret (a new race\'s moderator key and invite tokens, a
     const made = await res('POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 } });
     assert.equal(made.status, 201);
     assert.equal(made.headers.get('cache-control'), 'no-store', 'the creation');
-    const race = await made.json() as { id: string; seats: { token: string }[] };
-    const token = race.seats[0]!.token;
+    const race = await made.json() as { id: string; seats: { invite: string }[] };
+    const claimed = await res('POST', `/api/races/${race.id}/claim`, { invite: race.seats[0]!.invite });
+    assert.equal(claimed.status, 200);
+    assert.equal(claimed.headers.get('cache-control'), 'no-store', 'the seat taken: its token');
+    const { token } = await claimed.json() as { token: string };
     const view = await res('GET', `/api/races/${race.id}/seats/0?token=${token}`);
     assert.equal(view.status, 200);
     assert.equal(view.headers.get('cache-control'), 'no-store', 'the seat\'s view');

@@ -8,13 +8,13 @@ import { raceStats, startingPicks } from '../../engine/src/index.js';
 import { InsertQueryNode, type KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { openDb } from './db.js';
-import { call, freshDb, postgresAnswers, startServer, withServer, touchRace, until, type TestServer } from './testing.js';
+import { call, freshDb, postgresAnswers, startServer, withServer, touchRace, until, type TestServer, createSeated, mailSeatToken } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const FIRST_SHIFT = JSON.parse(readFileSync(join(COURSES_DIR, 'first-shift.json'), 'utf8'));
 
 const create = (s: TestServer, body: Record<string, unknown>) =>
-  call(s.base, 'POST', '/api/races', { course: 'first-shift', deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 5 }, ...body });
+  createSeated(s.base, { course: 'first-shift', deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 5 }, ...body });
 
 const events = async (s: TestServer, id: string) =>
   ((await call(s.base, 'GET', `/api/races/${id}/events`)).body as { turn: number; kind: string; event: { type: string; [k: string]: unknown } }[]);
@@ -211,6 +211,7 @@ test('a seat follows the race once out, or stops, through the service with its l
     const r = await create(s, { seats: [{ name: 'Ava', email: 'ava@a.test', followWhenOut: true }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy' }] });
     assert.equal(r.status, 201);
     const id = r.body.id as string;
+    r.body.seats[1].token = await mailSeatToken(s.db, id, 1);
     const follows = async (seat: number) => (await s.db.selectFrom('seats').select('follow').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirstOrThrow()).follow;
     assert.equal(await follows(0), 1, 'followWhenOut: following from the start');
     const secret = (await s.db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', 0).executeTakeFirstOrThrow()).secret;
@@ -395,7 +396,7 @@ test('[postgres] a race of a series stored while another of it is still being st
 test('names are NFKC-normalized and trimmed; blank, invisible, over-long names and names that look like another seat\'s are refused', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
-  const race = (seats: { name: string }[]) => call(s.base, 'POST', '/api/races', { course: 'first-shift', seats });
+  const race = (seats: { name: string }[]) => createSeated(s.base, { course: 'first-shift', seats });
   try {
     const ok = await race([{ name: '  Ava ' }, { name: 'Ｂｏｂ' }]);
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
@@ -426,7 +427,7 @@ test('names are NFKC-normalized and trimmed; blank, invisible, over-long names a
 test('player and team names are read as seat names: trimmed and normalized, blank and invisible ones refused, one that looks like another seat\'s but is written otherwise refused', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);
-  const race = (seats: Record<string, string>[]) => call(s.base, 'POST', '/api/races', { course: 'first-shift', seats });
+  const race = (seats: Record<string, string>[]) => createSeated(s.base, { course: 'first-shift', seats });
   try {
     const ok = await race([{ name: 'Ava', player: ' ava ', team: 'Ｒｅｄ ' }, { name: 'Ava2', player: 'ava', team: 'Red' }, { name: 'Bob', team: 'Blue' }]);
     assert.equal(ok.status, 201, JSON.stringify(ok.body));

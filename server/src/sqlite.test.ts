@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from './sqlite.js';
 import { sql } from 'kysely';
-import { call, freshDb, startServer, until } from './testing.js';
+import { call, freshDb, startServer, until, createSeated } from './testing.js';
 import { openDb } from './db.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'rr-sqlite-')), 'race.sqlite');
@@ -104,7 +104,7 @@ test('a statement is prepared once: the same SQL gives the same statement, and t
 test('on a full disk a request is answered 507 and changes nothing, and the server serves again once there is room', async () => {
   const { db } = await freshDb('sqlite');
   const server = await startServer(db);
-  const newRace = () => call(server.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+  const newRace = () => createSeated(server.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
   const races = async () => (await db.selectFrom('races').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
   try {
     const race = (await newRace()).body;

@@ -1,7 +1,7 @@
 /** Stored orders that no longer read are filled at random as such, logged, never in silence. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, startServer, touchRace, until } from './testing.js';
+import { call, freshDb, startServer, touchRace, until, createSeated } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -17,7 +17,7 @@ async function twoPersonRace(t: Mocking) {
   const s = await startServer(db);
   const logged: string[] = [];
   t.mock.method(console, 'error', (...a: unknown[]) => { logged.push(a.map(String).join(' ')); });
-  const r = await call(s.base, 'POST', '/api/races', {
+  const r = await createSeated(s.base, {
     course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 60 }, deal: { secret: false, seed: 7 },
   });
   assert.equal(r.status, 201, JSON.stringify(r.body));

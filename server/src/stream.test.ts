@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Entry } from './races.js';
 import { PAGES_PER_TURN, StreamHub, type StreamSource } from './stream.js';
-import { call, freshDb, startServer, streamClient, touchRace, until, type TestServer } from './testing.js';
+import { call, freshDb, startServer, streamClient, touchRace, until, type TestServer, createSeated } from './testing.js';
 
 const newRace = async (base: string) =>
-  (await call(base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } })).body as { id: string; seats: { token: string }[] };
+  (await createSeated(base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } })).body as { id: string; seats: { token: string }[] };
 
 /** Adds `n` bulky entries (`bytes` each) to a race's log, as commits would, and announces them. */
 async function grow(s: TestServer, id: string, n: number, bytes: number): Promise<number> {

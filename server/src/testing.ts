@@ -14,7 +14,9 @@ import { buildApp, type AppOptions, type ConnectionLimits } from './app.js';
 import type { StreamLimits } from './stream.js';
 import { shippedCourses } from './courses.js';
 import { migrate, openDb, type Db } from './db.js';
-import { RaceService } from './races.js';
+import { RaceService, type Created } from './races.js';
+import { yes, type Answer } from './errors.js';
+import { mailWebToken } from './auth.js';
 import { cardName, type GameState } from '../../engine/src/index.js';
 
 export class TestClock {
@@ -157,6 +159,50 @@ export async function call(base: string, method: string, path: string, body?: un
   return { status: res.status, body: json };
 }
 
+/** A new race's seat as its person holds it once the seat is taken: `token` null for a bot's seat or a seat raced by e-mail. */
+export type SeatedSeat = Created['seats'][number] & { token: string | null };
+
+/**
+ * For tests that play every seat themselves: a race created through the service, each invite
+ * taken (`claim`) and its token put on its seats (as each person's browser would hold it).
+ */
+export async function seatedRace(service: RaceService, body: unknown, idempotencyKey?: string): Promise<Answer<Created & { seats: SeatedSeat[] }>> {
+  const made = await service.create(body, idempotencyKey);
+  if (!made.ok) return made;
+  const tokens = new Map<number, string>();
+  for (const s of made.value.seats) {
+    if (!s.invite || tokens.has(s.seat)) continue;
+    const claimed = await service.claim(made.value.id, { invite: s.invite });
+    if (!claimed.ok) throw new Error(`seat ${s.seat} could not be taken: ${claimed.refusal.message}`);
+    for (const n of claimed.value.seats) tokens.set(n, claimed.value.token);
+  }
+  return yes({ ...made.value, seats: made.value.seats.map((s) => ({ ...s, token: tokens.get(s.seat) ?? null })) });
+}
+
+/**
+ * The same over real HTTP: POST /api/races, then each invite taken (POST …/claim); the creation's
+ * answer with each seat's `token` (null for a bot's seat or a seat raced by e-mail). An answer other
+ * than 201 is returned as it came.
+ */
+export async function createSeated(base: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const made = await call(base, 'POST', '/api/races', body, headers);
+  if (made.status !== 201) return made;
+  const tokens = new Map<number, string>();
+  for (const s of made.body.seats as { seat: number; invite: string | null }[]) {
+    if (!s.invite || tokens.has(s.seat)) continue;
+    const claimed = await call(base, 'POST', `/api/races/${made.body.id}/claim`, { invite: s.invite });
+    if (claimed.status !== 200) throw new Error(`seat ${s.seat} could not be taken: ${claimed.status} ${JSON.stringify(claimed.body)}`);
+    for (const n of claimed.body.seats as number[]) tokens.set(n, claimed.body.token);
+  }
+  return { status: made.status, body: { ...made.body, seats: made.body.seats.map((s: { seat: number }) => ({ ...s, token: tokens.get(s.seat) ?? null })) } };
+}
+
+/** The web token of a seat raced by e-mail, as its mails' link carries it (auth.ts `mailWebToken`), read from the database. */
+export async function mailSeatToken(db: Db, id: string, seat: number): Promise<string> {
+  const row = await db.selectFrom('seat_mail').select('secret').where('race_id', '=', id).where('seat', '=', seat).executeTakeFirstOrThrow();
+  return mailWebToken(row.secret);
+}
+
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 /**
@@ -246,7 +292,7 @@ export function playRaces(bases: string[], races: number): { statuses: Map<numbe
     const base = (seat: number) => bases[(k + seat) % bases.length]!;
     let race: { id: string; seats: { token: string }[] } | null = null;
     while (running && !race) {
-      const r = await call(base(0), 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } }).catch(() => ({ status: 0, body: null }));
+      const r = await createSeated(base(0), { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } }).catch(() => ({ status: 0, body: null }));
       count(r.status);
       if (r.status === 201) race = r.body;
     }

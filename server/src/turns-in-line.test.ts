@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TurnsInLine } from './turns-in-line.js';
-import { call, postgresAnswers, withServer } from './testing.js';
+import { call, postgresAnswers, withServer, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -41,7 +41,7 @@ test('a change that does not end holds the next one of its race only its longest
 for (const dialect of ['sqlite', 'postgres'] as const) {
   test(`[${dialect}] 40 orders of one seat and another seat's robot, sent at once over as many connections, are all taken: none refused because the race was changing, and the orders held are those of the highest revision answered`, { skip: dialect === 'postgres' && !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)', timeout: 120_000 }, async () => {
     await withServer(async (s) => {
-      const made = await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Cy' }], deadline: { kind: 'live', seconds: 600 } });
+      const made = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Cy' }], deadline: { kind: 'live', seconds: 600 } });
       assert.equal(made.status, 201, JSON.stringify(made.body));
       const { id, seats } = made.body as { id: string; seats: { token: string }[] };
       const hand = (await call(s.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth(seats[0]!.token))).body.you.hand as string[];

@@ -14,6 +14,8 @@ export interface SeatInfo {
   readonly level: string | null;
   /** The robot it races: an index of render/src/robots.ts's designs. */
   readonly robot: number;
+  /** A person's seat nobody has taken yet: its invite is unspent (POST …/claim). */
+  readonly invited: boolean;
 }
 
 export interface RaceSummary {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bundle } from '../../web/build/bundle.js';
-import { call, freshDb, startServer } from './testing.js';
+import { call, freshDb, startServer, createSeated } from './testing.js';
 
 test('the server serves the web client: pages naming the hashed bundles, assets cached for a year, compressed, and nothing outside the build', async () => {
   const manifest = await bundle();
@@ -79,7 +79,7 @@ test('a course comes with its composed board, and a played turn with the robots 
     const course = (await call(s.base, 'GET', '/api/courses/first-shift')).body;
     assert.equal(course.layout.grid.length, 12);
     assert.equal((await call(s.base, 'GET', '/api/courses/nowhere')).status, 404);
-    const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }], deal: { secret: false, seed: 4 } })).body;
+    const race = (await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }], deal: { secret: false, seed: 4 } })).body;
     assert.equal((await call(s.base, 'GET', `/api/races/${race.id}/turns/1`)).status, 404, 'not played yet');
     const token = race.seats[0].token;
     const you = (await call(s.base, 'GET', `/api/races/${race.id}/seats/0`, undefined, { authorization: `Bearer ${token}` })).body.you;

@@ -237,3 +237,9 @@ export async function copy(text: string, button: HTMLElement): Promise<void> {
   }
   setTimeout(() => (button.textContent = was), 1500);
 }
+
+/** A line of what the race's creator sends or keeps: its label, the text in a read-only field, and Copy. */
+export function linkLine(label: string, value: string, cls: string): HTMLLIElement {
+  const b = h('button', { type: 'button', onclick: () => void copy(value, b) }, 'Copy');
+  return h('li', { class: cls }, h('span', {}, label), h('input', { readonly: true, value, 'aria-label': label }), b);
+}

@@ -191,7 +191,7 @@ async function startFrom(name: string): Promise<void> {
 
 interface Created {
   id: string;
-  seats: { seat: number; token: string | null; link: string | null }[];
+  seats: { seat: number; invite: string | null; link: string | null }[];
 }
 
 async function race(): Promise<void> {
@@ -205,6 +205,7 @@ async function race(): Promise<void> {
   try {
     const r = await createRace<Created>(body);
     keepYourName(you);
+    // Your seat's invite link: the race page takes the seat with it.
     location.assign(r.seats[0]!.link!);
   } catch (e) {
     out.textContent = `The race could not be created: ${e instanceof ApiError ? `${e.field}: ` : ''}${(e as Error).message}`;

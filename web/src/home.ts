@@ -1,15 +1,17 @@
 /**
  * The home page: pick a course (drawn, with its players, complexity and time), press Start. By
  * default you race three greedy bots live; the form under "Rules, house rules…" sets the rule set,
- * house rules, seats for people (each gets an invite link) and bots, and live or daily deadlines.
+ * house rules, seats for people (each gets an invite link, or with an e-mail address races by
+ * mail and gets their link in its mails) and bots, and live or daily deadlines. Once created, your
+ * seat is taken by opening its invite link here; the others' are listed to send, each good once.
  */
 import { DEFAULT_RULE_SET, RULE_SETS } from '../../engine/src/index.js';
-import { api, createRace, botSeats, byId, copy, h, keepModeratorKey, keepYourName, yourName, type CourseInfo } from './api.js';
+import { api, createRace, botSeats, byId, h, keepModeratorKey, keepYourName, linkLine, yourName, type CourseInfo } from './api.js';
 
 interface Created {
   id: string;
   moderatorKey: string;
-  seats: { seat: number; name: string; kind: string; token: string | null; link: string | null }[];
+  seats: { seat: number; name: string; kind: string; invite: string | null; email: string | null; link: string | null }[];
 }
 
 const form = byId<HTMLFormElement>('new-race');
@@ -65,7 +67,8 @@ function peopleNames(): void {
   while (box.children.length > n) box.lastElementChild!.remove();
   while (box.children.length < n) {
     const k = box.children.length + 1;
-    box.append(h('label', {}, `Person ${k + 1} `, h('input', { name: `person${k}`, value: `Player ${k + 1}`, maxlength: 24, required: true })));
+    box.append(h('p', { class: 'person' }, h('label', {}, `Person ${k + 1} `, h('input', { name: `person${k}`, value: `Player ${k + 1}`, maxlength: 24, required: true })),
+      ' ', h('label', {}, 'e-mail ', h('input', { type: 'email', name: `email${k}`, maxlength: 320, placeholder: 'optional: races by mail', autocomplete: 'off' }))));
   }
 }
 
@@ -84,8 +87,11 @@ function newRace(c: CourseInfo): unknown {
   if (checked('arena')) settings.variant = 'arena';
   const die = Number(field('dice').value);
   if (die > 0) settings.diceRule = new Array(c.flags).fill(die);
-  const seats: { name: string; bot?: string }[] = [{ name: field('you').value.trim() }];
-  for (let k = 1; k <= count('people'); k++) seats.push({ name: field(`person${k}`).value.trim() });
+  const seats: { name: string; bot?: string; email?: string }[] = [{ name: field('you').value.trim() }];
+  for (let k = 1; k <= count('people'); k++) {
+    const email = field(`email${k}`).value.trim();
+    seats.push({ name: field(`person${k}`).value.trim(), ...(email ? { email } : {}) });
+  }
   seats.push(...botSeats(seats.map((s) => s.name), count('bots'), field<HTMLSelectElement>('level').value));
   const deadline = radio('deadline') === 'live'
     ? { kind: 'live', seconds: Number(field('seconds').value) }
@@ -97,13 +103,13 @@ function showCreated(r: Created): void {
   const abs = (path: string) => new URL(path, location.href).href;
   const list = byId('invites');
   list.replaceChildren();
-  const line = (label: string, value: string, cls: string) => {
-    const b = h('button', { type: 'button', onclick: () => void copy(value, b) }, 'Copy');
-    list.append(h('li', { class: cls }, h('span', {}, label), h('input', { readonly: true, value, 'aria-label': label }), b));
-  };
-  for (const s of r.seats.slice(1)) if (s.link) line(`${s.name}'s invite link`, abs(s.link), 'invite');
-  line('Spectators\' link', abs(`/race/${r.id}`), 'spectate');
-  line('Moderator key', r.moderatorKey, 'moderator');
+  // Each invite link takes its seat once, for the first browser that opens it: yours is opened by
+  // Go to your seat; a seat raced by e-mail has none (its person's mails link their seat).
+  for (const s of r.seats.slice(1)) {
+    if (s.link) list.append(linkLine(`${s.name}'s invite link`, abs(s.link), 'invite'));
+    else if (s.email) list.append(h('li', { class: 'by-mail' }, h('span', {}, `${s.name} gets their link by e-mail (${s.email}): nothing to send.`)));
+  }
+  list.append(linkLine('Spectators\' link', abs(`/race/${r.id}`), 'spectate'), linkLine('Moderator key', r.moderatorKey, 'moderator'));
   byId<HTMLAnchorElement>('go').href = r.seats[0]!.link!;
   byId('created').hidden = false;
   byId('created').scrollIntoView();
@@ -126,7 +132,7 @@ form.addEventListener('submit', async (ev) => {
     // This browser moderates it: its end page can start the next race of the series.
     keepModeratorKey(r.id, r.moderatorKey);
     // Alone against bots there is nobody to invite: straight to the race.
-    if (r.seats.filter((s) => s.token).length === 1) location.assign(r.seats[0]!.link!);
+    if (r.seats.filter((s) => s.kind === 'human').length === 1) location.assign(r.seats[0]!.link!);
     else showCreated(r);
   } catch (e) {
     showError(`The race could not be created: ${(e as Error).message}`);

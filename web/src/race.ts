@@ -1,11 +1,13 @@
 /**
- * The race page, /race/{id}: with ?seat=N&token=T (an invite link) a seat's view with its hand and
- * program; without, the spectators' view of what is revealed. It follows the race's stream: each
+ * The race page, /race/{id}: with ?seat=N&token=T (the seat's own link) a seat's view with its hand
+ * and program; with ?seat=N&invite=CODE (an invite link) the seat is taken first, once, for this
+ * browser, and the address becomes the seat's own link; without, the spectators' view of what is
+ * revealed. It follows the race's stream: each
  * entry refreshes the view, each turn played opens its replay. A page opened later, or whose
  * connection came back, asks for what it missed by the last seq it saw.
  */
 import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, list, ordinal, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
-import { api, createRace, ApiError, NoAnswer, byId, copy, h, keepModeratorKey, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
+import { api, createRace, ApiError, NoAnswer, byId, copy, h, keepModeratorKey, linkLine, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
@@ -17,7 +19,9 @@ import { FIRST_BACKOFF_MS, nextBackoff, reconnectDelay } from './reconnect.js';
 const id = decodeURIComponent(location.pathname.split('/')[2] ?? '');
 const params = new URLSearchParams(location.search);
 const seat = params.has('seat') ? Number(params.get('seat')) : null;
-const token = params.get('token') ?? undefined;
+/** The seat's token: its own link's, or the one its invite's claim gave this browser. */
+let token = params.get('token') ?? undefined;
+const invite = params.get('invite');
 
 let view: RaceView;
 let board: BoardView;
@@ -27,6 +31,8 @@ let replay: ReplayPlayer;
 let mode: 'now' | 'replay' = 'now';
 let lastSeq = 0;
 let ended = false;
+/** This browser's token opens the seat no more (or never did): the page stops following the race (lostSeat). */
+let lost = false;
 
 /** The race's course: a shipped one's name (null for a course of the race's own) and the course file, for a rematch. */
 interface RaceCourse {
@@ -161,6 +167,7 @@ function drawTurnClock(el: HTMLElement | null = document.querySelector<HTMLEleme
 }
 
 function drawStatus(): void {
+  if (lost) return;
   drawTurnClock();
   const who = seat !== null ? view.seats[seat]?.name ?? '' : 'Watching';
   // A phone's line is the turn and the time left: the legend under the board says whose robot is yours.
@@ -288,7 +295,7 @@ async function drawResult(): Promise<void> {
 
 interface Created {
   id: string;
-  seats: { seat: number; name: string; token: string | null; link: string | null }[];
+  seats: { seat: number; name: string; invite: string | null; link: string | null }[];
 }
 
 /** A series' standings across its races over so far (GET /api/series/{id}): points, wins, the place in each race. */
@@ -335,13 +342,16 @@ async function rematch(after: string | null): Promise<void> {
     const r = await createRace<Created & { moderatorKey: string }>(body);
     // This browser made it: its end page can start the next race in turn.
     keepModeratorKey(r.id, r.moderatorKey);
+    // Invite links: each taken once, by the first browser that opens it. Yours is opened here (the
+    // page takes the seat); the others' are to send, never to open.
     const people = r.seats.filter((s) => s.link);
     const mine = people.find((s) => s.name === view.seats[seat ?? -1]?.name) ?? people[0];
     if (people.length === 1 && mine?.link) return location.assign(mine.link);
     // Bots alone: watch them.
-    if (!people.length) return location.assign(`/race/${r.id}`);
-    out.replaceChildren(h('p', {}, 'The next race is ready: send each person their own link.'),
-      h('ul', { class: 'invites' }, ...people.map((s) => h('li', {}, h('a', { href: s.link!, class: 'invite' }, `${s.name}'s seat`)))));
+    if (!people.length || !mine) return location.assign(`/race/${r.id}`);
+    out.replaceChildren(h('p', {}, 'The next race is ready. Send each other person their invite link: it works once, for the first browser that opens it, so do not open it yourself.'),
+      h('ul', { class: 'invites' }, ...people.filter((s) => s.link !== mine.link).map((s) => linkLine(`${s.name}'s invite link`, new URL(s.link!, location.href).href, 'invite'))),
+      h('p', {}, h('a', { href: mine.link!, class: 'button primary go' }, 'Go to your seat'), ` as ${mine.name}.`));
   } catch (e) {
     out.replaceChildren(h('p', { class: 'error' }, `The next race could not be created: ${(e as Error).message}`));
   }
@@ -398,7 +408,7 @@ function refreshSoon(): void {
   if (pending) return;
   pending = setTimeout(() => {
     pending = null;
-    refresh().catch((e) => fail(`Could not refresh: ${(e as Error).message}`));
+    refresh().catch((e) => (seat !== null && e instanceof ApiError && e.status === 401 ? lostSeat() : fail(`Could not refresh: ${(e as Error).message}`)));
   }, 50);
 }
 
@@ -413,6 +423,7 @@ let refused: string | null = null;
  * drawn at random within `backoff` (web/src/reconnect.ts), longer after each try that did not open.
  */
 function follow(backoff = FIRST_BACKOFF_MS): void {
+  if (lost) return;
   if (retry) clearTimeout(retry);
   retry = null;
   // One stream at a time: one still trying (opened offline) is let go.
@@ -579,11 +590,76 @@ async function courseBoard(c: RaceCourse): Promise<Result<Board>> {
   return parseBoard(c.layout);
 }
 
+/**
+ * A page opened with an invite link (?seat=N&invite=CODE): the seat is taken with it (POST
+ * …/claim), which spends it, and the token the answer gives this browser alone opens the seat; the
+ * address becomes the seat's own link (?seat=N&token=T: bookmarkable, to open on another device).
+ * The token is kept by invite, so the same browser opening the invite again goes to its seat.
+ * False when the seat could not be taken (the page says why, and shows no hand).
+ */
+async function claim(code: string): Promise<boolean> {
+  const kept = `roborally.invite.${id}.${code}`;
+  let got = localStorage.getItem(kept);
+  if (!got) {
+    try {
+      got = (await api<{ token: string; seats: number[] }>('POST', `/api/races/${encodeURIComponent(id)}/claim`, { invite: code })).token;
+    } catch (e) {
+      if (e instanceof ApiError && e.field === 'invite') {
+        refusedPage('This invite was used already',
+          'A seat is taken once, by the first browser that opens its invite link: another browser took this one (or the link is not one of this race\'s).',
+          'If that was you, open the race from that browser (its page\'s address is the seat\'s own link). If it was not you, tell the race\'s creator.');
+      } else refusedPage('Your seat could not be taken', e instanceof ApiError ? `The server said: ${e.message}` : `No answer from the server (${(e as Error).message}): reload the page to try again.`);
+      return false;
+    }
+    localStorage.setItem(kept, got);
+  }
+  token = got;
+  history.replaceState(null, '', `${location.pathname}?seat=${seat}&token=${encodeURIComponent(got)}`);
+  return true;
+}
+
+/**
+ * The seat's token refused: a link whose token is wrong, or one the race's moderator made void by
+ * giving the seat a new invite (docs/server.md, Moderator). The hand goes from the page, which
+ * stops following the race and says so.
+ */
+function lostSeat(): void {
+  lost = true;
+  if (retry) clearTimeout(retry);
+  if (following) {
+    following.onopen = following.onclose = following.onmessage = null;
+    following.close();
+  }
+  refusedPage('This link opens the seat no more',
+    'Its secret is not the seat\'s: the race\'s creator may have given the seat a new invite link (for a person who lost theirs, or whose invite somebody else took), or the link was cut short.',
+    'If the seat is yours, open it with its own link (the address of its page in the browser that took it) or from your mails, or ask the race\'s creator for a new invite link.');
+}
+
+/** In place of the race, a page saying why this browser has no seat (and no hand): the race may be watched. */
+function refusedPage(title: string, ...lines: string[]): void {
+  document.body.dataset.refused = 'true';
+  byId('status').textContent = title;
+  document.querySelector('main')!.replaceChildren(h('section', { class: 'refused', 'aria-labelledby': 'refused-h' },
+    h('h2', { id: 'refused-h' }, title), ...lines.map((l) => h('p', {}, l)),
+    h('p', {}, h('a', { href: `/race/${encodeURIComponent(id)}`, class: 'button primary watch' }, 'Watch the race'), ' as a spectator: the board, the robots and each turn\'s replay, no hand.')));
+}
+
+/**
+ * A discreet word on a seat's page: its address is the seat's own link, to keep secret and to open
+ * on another device (the same seat plays there).
+ */
+function ownLink(): HTMLElement {
+  const b = h('button', { type: 'button', class: 'link-button', onclick: () => void copy(location.href, b) }, 'Copy it');
+  return h('p', { class: 'own-link' }, 'This page\'s address is your seat\'s own link: keep it secret. Opened on another device, it plays this seat there. ', b);
+}
+
 async function main(): Promise<void> {
+  if (seat !== null && token === undefined && invite !== null && !(await claim(invite))) return;
   try {
     view = await load();
   } catch (e) {
-    return fail(e instanceof ApiError && e.status === 401 ? 'This link\'s secret is wrong: ask for your invite link again.' : `No race here: ${(e as Error).message}`);
+    if (seat !== null && e instanceof ApiError && e.status === 401) return lostSeat();
+    return fail(`No race here: ${(e as Error).message}`);
   }
   lastSeq = view.lastSeq;
   document.body.dataset.seq = String(lastSeq);
@@ -629,7 +705,7 @@ async function main(): Promise<void> {
   if (seat !== null) {
     // Joining: the robot to race, chosen before the first turn is played.
     // After the program (on a phone the board and the program stay together; a laptop shows it first: app.css).
-    byId('program').after(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }));
+    byId('program').after(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }), ownLink());
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, held, recompile, facing: (dir) => {
       facing = dir;
       drawNow();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
+import { createSeated, freshDb, startServer, TestClock, type TestServer } from '../../server/src/testing.js';
 import { bundle } from '../build/bundle.js';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -67,4 +67,17 @@ export async function openReady(ctx: BrowserContext, path: string): Promise<Page
   await page.goto(server.base + path);
   await page.waitForSelector('body[data-ready]');
   return page;
+}
+
+/**
+ * A race created over HTTP with every invite taken (createSeated), for a test that plays seats
+ * through the API as well as on a page: each taken seat's `token`, and its `link` the seat's own
+ * (?seat=N&token=T, the address its person's page holds once it took the seat). An answer other
+ * than 201 as it came.
+ */
+export async function seated(body: unknown): Promise<{ status: number; body: any }> {
+  const made = await createSeated(server.base, body);
+  if (made.status !== 201) return made;
+  const own = (s: { seat: number; token: string | null; link: string | null }) => (s.token ? `/race/${made.body.id}?seat=${s.seat}&token=${s.token}` : s.link);
+  return { status: made.status, body: { ...made.body, seats: made.body.seats.map((s: { seat: number; token: string | null; link: string | null }) => ({ ...s, link: own(s) })) } };
 }

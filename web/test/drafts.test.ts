@@ -15,7 +15,7 @@ useBrowser({ max: 1e9, windowMs: 1000 });
 test('placing cards on one person\'s page fills that many registers face down on the other person\'s and a spectator\'s (Robots table and legend), and takes one back; a page opened or reloaded mid-turn shows them at once; their traffic never holds the cards; the orders sent show all five', { skip }, async () => {
   const created = (await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', deal: { secret: false, seed: 8 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
-  })).body as { id: string; seats: { link: string | null; token: string | null }[] };
+  })).body as { id: string; seats: { link: string | null }[] };
   const ctx = await browser.newContext(DESKTOP);
   const traffic = new Map<Page, string[]>();
   const errors: string[] = [];
@@ -34,7 +34,10 @@ test('placing cards on one person\'s page fills that many registers face down on
   const ava = await open(created.seats[0]!.link!);
   const bob = await open(created.seats[1]!.link!);
   const watcher = await open(`/race/${created.id}`);
-  const hand = (await call(server.base, 'GET', `/api/races/${created.id}/seats/0`, undefined, { authorization: `Bearer ${created.seats[0]!.token}` })).body.you.hand as string[];
+  // Ava's page took her seat with its invite: its address holds her seat's own token now.
+  const token = new URL(ava.url()).searchParams.get('token');
+  assert.ok(token, 'the seat\'s own link in the address');
+  const hand = (await call(server.base, 'GET', `/api/races/${created.id}/seats/0`, undefined, { authorization: `Bearer ${token}` })).body.you.hand as string[];
   const faceDown = (page: Page) => page.locator('#seats tr[data-seat="0"] .reg-mini.facedown').count();
   // In the Robots table and in the legend under the board (in view with it while programming).
   const until = (page: Page, n: number) => page.waitForFunction(`[...document.querySelectorAll('#seats tr[data-seat="0"], #legend li[data-seat="0"]')]

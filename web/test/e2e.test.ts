@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { RULE_SETS, classic, optionText, ordinal, parseCard } from '../../engine/src/index.js';
 import { call, until } from '../../server/src/testing.js';
-import { browser, PHONE, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
+import { browser, PHONE, seated, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { fanned } from '../../render/src/index.js';
 import { measurePage, measureRacePage } from '../build/measure.js';
@@ -160,7 +160,7 @@ test('two people race through an invite link, and neither page nor its traffic s
   await home.waitForSelector('#created:not([hidden])');
   const invite = await home.inputValue('.invite input');
   const spectate = await home.inputValue('.spectate input');
-  assert.match(invite, /\/race\/[\w-]+\?seat=1&token=/);
+  assert.match(invite, /\/race\/[\w-]+\?seat=1&invite=/);
   await home.click('#go');
   await home.waitForURL(/seat=0/);
   const a = home;
@@ -210,7 +210,7 @@ test('two people race through an invite link, and neither page nor its traffic s
 });
 
 test('a page whose connection drops reconnects and catches up with the turn played meanwhile', { skip }, async () => {
-  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const created = (await seated({ course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await open(ctx, `/race/${created.id}`);
   await page.waitForSelector('body[data-live]');
@@ -227,7 +227,7 @@ test('a page whose connection drops reconnects and catches up with the turn play
 });
 
 test('a page that goes offline says so in its status line at once, and back online catches up at once with the turn played meanwhile', { skip }, async () => {
-  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const created = (await seated({ course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await open(ctx, `/race/${created.id}`);
   await page.waitForSelector('body[data-live]');
@@ -305,7 +305,7 @@ test('a page playing a turn\'s replay when the race ends (the bots playing it ou
 });
 
 test('once a person has sent, the status line says whom the turn waits for (a spectator\'s too), and no more once the turn is played', { skip }, async () => {
-  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const created = (await seated({ course: 'first-shift', deal: { secret: false, seed: 9 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const seatPage = async (k: number) => {
     const p = await open(ctx, `/race/${created.id}?seat=${k}&token=${created.seats[k].token}`);
@@ -398,7 +398,7 @@ test('on a phone (390×844, touch) a finger swiping sideways off the cards stays
 
 test('on a phone (390×844, touch) a pbem race of five with long names leaves the hand two rows of cards between the board and the program\'s bar once a replay is seen to its end, whatever its result and the notes say', { skip }, async () => {
   const names = ['Ava', 'Bea', 'Cyd', 'Dot', 'Eve'].map((n) => `${n} Longname-Wrighton Jr`);
-  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 5 }, seats: names.map((name) => ({ name })) }));
+  const created = (await seated({ course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 5 }, seats: names.map((name) => ({ name })) }));
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const { id, seats } = created.body as { id: string; seats: { token: string }[] };
   const ctx = await browser.newContext(PHONE);
@@ -420,7 +420,7 @@ test('on a phone (390×844, touch) a pbem race of five with long names leaves th
 
 test('on a phone (390×844, touch) a register locked by damage says why over its card and leaves the hand two rows of cards between the board and the program\'s bar once the replay is seen to its end (the bar as high as with its registers empty), and so does a replay paused partway while a card is placed', { skip }, async () => {
   // Seed 63: Ava's first five cards leave her robot with 5 damage after turn 1, register 5 locked.
-  const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 63 }, seats: [{ name: 'Ava' }, ...['Bolt', 'Cog', 'Dot'].map((name) => ({ name, bot: 'greedy' }))] });
+  const created = await seated({ course: 'first-shift', deal: { secret: false, seed: 63 }, seats: [{ name: 'Ava' }, ...['Bolt', 'Cog', 'Dot'].map((name) => ({ name, bot: 'greedy' }))] });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const { id, seats } = created.body as { id: string; seats: { token: string }[] };
   const ctx = await browser.newContext(PHONE);
@@ -717,7 +717,7 @@ test('at the end of a pbem race the page shows the standings and 001\'s awards; 
 
 test('option decisions: another robot\'s option opens to its text on a tap, a Shield side chosen in the form travels with the orders, and Recompile deals a new hand', { skip }, async () => {
   // One Free Option with the deck's top known: Ava holds Shield, Bob Recompile.
-  const created = await call(server.base, 'POST', '/api/races', {
+  const created = await seated({
     course: 'first-shift', deal: { secret: false, seed: 4 }, seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 },
     settings: { oneFreeOption: true, optionDeck: ['Shield', 'Recompile'] },
   });
@@ -765,7 +765,7 @@ test('option decisions: another robot\'s option opens to its text on a tap, a Sh
 });
 
 test('with Dual Processor, a rotation dropped on a register holding a move joins it there, and the orders say so', { skip }, async () => {
-  const created = await call(server.base, 'POST', '/api/races', {
+  const created = await seated({
     course: 'first-shift', deal: { secret: false, seed: 4 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }], deadline: { kind: 'live', seconds: 600 },
     settings: { oneFreeOption: true, optionDeck: ['Dual Processor', 'Brakes'] },
   });
@@ -806,7 +806,7 @@ test('with Dual Processor, a rotation dropped on a register holding a move joins
 
 /** A classic race of people with One Free Option, the option deck's top known (seat k holds `deck[k]`), no deadline passing. */
 async function optionRace(seed: number, names: readonly string[], deck: readonly string[]) {
-  const created = await call(server.base, 'POST', '/api/races', {
+  const created = await seated({
     course: 'first-shift', deal: { secret: false, seed }, seats: names.map((name) => ({ name })), deadline: { kind: 'live', seconds: 600 },
     settings: { oneFreeOption: true, optionDeck: deck },
   });
@@ -933,7 +933,7 @@ test('classic Brakes, Fourth Gear and Reverse Gear: a register holding a Move 1,
 
 /** A solitaire race against bots with a known seed, its seat page open, turn 1 programmed and sent by tapping. */
 async function raceAndSend(ctx: BrowserContext, seed: number, programmed?: (page: Page) => Promise<void>): Promise<{ page: Page; id: string }> {
-  const created = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed }, seats: [{ name: 'Ava' }, { name: 'Gears', bot: 'greedy' }, { name: 'Sam', bot: 'greedy' }, { name: 'Sprocket', bot: 'greedy' }] })).body;
+  const created = (await seated({ course: 'first-shift', deal: { secret: false, seed }, seats: [{ name: 'Ava' }, { name: 'Gears', bot: 'greedy' }, { name: 'Sam', bot: 'greedy' }, { name: 'Sprocket', bot: 'greedy' }] })).body;
   const page = await open(ctx, `/race/${created.id}?seat=0&token=${created.seats[0].token}`);
   await page.waitForSelector('body[data-ready]');
   await program(page, 'tap');
@@ -1036,7 +1036,7 @@ test('with reduced motion (the system\'s wish or the page\'s setting), the repla
 });
 
 test('the race page is light: its JavaScript under 100 KB as sent, as docs/web.md says within a tenth, and a reload takes the hashed assets from the cache; the home page\'s course pictures come compressed and cached', { skip }, async () => {
-  const r = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 3 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const r = (await seated({ course: 'first-shift', deal: { secret: false, seed: 3 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const { cold, warm } = await measureRacePage(browser, `${server.base}/race/${r.id}?seat=0&token=${r.seats[0].token}`);
   // What it costs, for the record (speed goals live in npm run bench:web).
   console.log(`race page: cold ${cold.bytes} bytes in ${cold.requests} requests (JS ${cold.jsBytes}), hand after ${cold.msToHand.toFixed(0)} ms; warm ${warm.bytes} bytes, ${warm.cached} from the cache`);
@@ -1063,7 +1063,7 @@ test('the race page is light: its JavaScript under 100 KB as sent, as docs/web.m
 
 test('what the rules show on the floor: the upgrade a pbem hammer site offers, and under the Dice Rule each flag\'s die with the damage it has left', { skip }, async () => {
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  const pb = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 2 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
+  const pb = (await seated({ course: 'first-shift', rules: 'pbem', deal: { secret: false, seed: 2 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const offers = (await call(server.base, 'GET', `/api/races/${pb.id}`)).body.offers as { x: number; y: number; option: string }[];
   assert.ok(offers.length >= 1, 'first-shift\'s hammer site offers an upgrade in pbem');
   const page = await open(ctx, `/race/${pb.id}?seat=0&token=${pb.seats[0].token}`);
@@ -1085,7 +1085,7 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
   await page2.screenshot({ path: `${SHOTS}dice.png` });
   // Many notes under the board (four hammer sites' offers and the dice) stay in the board's column:
   // on the laptop's 768 pixels the hand is beside the board, its first row of cards on the screen.
-  const many = (await call(server.base, 'POST', '/api/races', { course: 'grand-tour', rules: 'pbem', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1, 3] }, seats: [{ name: 'Ava' }, { name: 'Clank', bot: 'greedy' }] })).body;
+  const many = (await seated({ course: 'grand-tour', rules: 'pbem', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1, 3] }, seats: [{ name: 'Ava' }, { name: 'Clank', bot: 'greedy' }] })).body;
   const page3 = await open(ctx, `/race/${many.id}?seat=0&token=${many.seats[0].token}`);
   await page3.waitForSelector('body[data-ready] .hand .card');
   assert.equal(await page3.locator('#floor-notes li').count(), 5);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { call } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
+import { browser, seated, server, SHOTS, skip, tapInView, useBrowser } from './browser.js';
 import { robotsFromView, steps } from '../src/steps.js';
 import { turnResult } from '../src/words.js';
 
@@ -16,9 +16,9 @@ useBrowser({ max: 1e9, windowMs: 1000 });
 
 const LAPTOP = { viewport: { width: 1366, height: 768 } };
 
-/** A live race of Ava (a person) and three greedy bots on first-shift, dealt from `seed`; her seat's link and token. */
+/** A live race of Ava (a person) and three greedy bots on first-shift, dealt from `seed`; her seat's own link and token. */
 async function race(seed = 4): Promise<{ id: string; link: string; token: string }> {
-  const created = (await call(server.base, 'POST', '/api/races', {
+  const created = (await seated({
     course: 'first-shift', rules: 'classic', deal: { secret: false, seed }, deadline: { kind: 'live', seconds: 600 },
     seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }, { name: 'Gears', bot: 'greedy' }, { name: 'Flux', bot: 'greedy' }],
   })).body as { id: string; seats: { link: string | null; token: string | null }[] };
@@ -178,7 +178,7 @@ test('on a phone, the program\'s bar tells beside Send the time left to send, co
  * registers filled by tapping; `before` runs on the page before it loads.
  */
 async function programmed(before?: (page: Page) => Promise<void>): Promise<{ made: { id: string; seats: { link: string | null; token: string | null }[] }; ctx: BrowserContext; page: Page }> {
-  const made = (await call(server.base, 'POST', '/api/races', {
+  const made = (await seated({
     course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
     seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
   })).body as { id: string; seats: { link: string | null; token: string | null }[] };

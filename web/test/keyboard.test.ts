@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { call, until } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, useBrowser } from './browser.js';
+import { browser, seated, server, SHOTS, skip, useBrowser } from './browser.js';
 
 useBrowser();
 
@@ -20,7 +20,7 @@ const focused = (page: Page) => page.evaluate<string>(`(() => {
 })()`);
 
 test('from the keyboard, Enter on a card places it and the focus goes to the hand\'s next card, to Send once the registers are full; Send keeps the focus, and the next turn\'s hand has it once the turn is played', { skip }, async () => {
-  const r = await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Clank', bot: 'greedy' }] });
+  const r = await seated({ course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 }, seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Clank', bot: 'greedy' }] });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   const { id } = r.body, bob = r.body.seats[1].token;
   // Bob sends turn 1 (and not turn 2): Ava's Send plays turn 1, and leaves turn 2 open.

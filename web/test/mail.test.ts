@@ -14,7 +14,8 @@ useBrowser({ max: 1e9, windowMs: 1000 });
 
 test('orders mailed for a seat after its page sent its own are shown on the page at once: the mailed program in the registers, "changed elsewhere"', { skip }, async () => {
   const sink = await smtpSink();
-  const gateway = new MailGateway({ service: server.service, db: server.db, clock: server.clock, config: { from: 'RoboRally <race@rr.test>', relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', pumpMs: 3_600_000 } });
+  // The gateway knows the server's address: its mails link the seat's own page (MAIL_WEB_URL).
+  const gateway = new MailGateway({ service: server.service, db: server.db, clock: server.clock, config: { from: 'RoboRally <race@rr.test>', relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', pumpMs: 3_600_000, webUrl: server.base } });
   await gateway.start();
   const ctx = await browser.newContext({ ...PHONE });
   try {
@@ -22,14 +23,17 @@ test('orders mailed for a seat after its page sent its own are shown on the page
     const made = (await call(server.base, 'POST', '/api/races', {
       course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
       seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
-    })).body as { id: string; seats: { link: string | null; token: string | null }[] };
+    })).body as { id: string };
     await gateway.pump();
     const deal = sink.mails.find((c) => c.to.includes('ava@a.test') && /Turn 1: your instructions/.test(c.mail.subject ?? ''));
     assert.ok(deal, 'the turn\'s mail to Ava');
+    // Ava's seat is opened by the link her mail gives (the creator was given none).
+    const link = /^On the web: (\S+) /m.exec(deal.mail.text ?? '')?.[1] ?? '';
+    assert.ok(link.startsWith(`${server.base}/race/${made.id}?seat=0&token=`), deal.mail.text);
     const page = await ctx.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.base + made.seats[0]!.link!);
+    await page.goto(link);
     await page.waitForSelector('body[data-live] .hand .card');
     const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
     for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().tap();
@@ -38,7 +42,7 @@ test('orders mailed for a seat after its page sent its own are shown on the page
     const placed = await program();
     // By mail: four cards the page left in the hand and its register 1's card last, by their numbers
     // in the mail, one register a line.
-    const auth = { authorization: `Bearer ${made.seats[0]!.token}` };
+    const auth = { authorization: `Bearer ${new URL(link).searchParams.get('token')}` };
     const hand = ((await call(server.base, 'GET', `/api/races/${made.id}/seats/0`, undefined, auth)).body as { you: { hand: string[] } }).you.hand;
     const mailed = hand.filter((c) => !placed.includes(c)).slice(0, 4).concat(placed[0]!);
     assert.equal(mailed.length, 5);

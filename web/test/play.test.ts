@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { call, until } from '../../server/src/testing.js';
-import { browser, DESKTOP, PHONE, server, SHOTS, skip, tapInView, useBrowser, openReady as open } from './browser.js';
+import { browser, DESKTOP, PHONE, seated, server, SHOTS, skip, tapInView, useBrowser, openReady as open } from './browser.js';
 
 useBrowser();
 
@@ -27,10 +27,17 @@ async function place(page: Page, n: number, touch = false): Promise<string[]> {
   return placed;
 }
 
+type Box = { left: number; right: number; top: number; bottom: number };
+
 const tap = (page: Page, selector: string, touch: boolean) => (touch ? tapInView(page, selector) : page.click(selector));
 
-async function race(seats: Record<string, unknown>[]): Promise<{ id: string; links: string[] }> {
-  const r = await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 11 }, seats });
+/**
+ * A live classic race of these seats dealt from seed 11: each seat's invite link (its page takes the
+ * seat), or with `taken` each seat taken already and its own link (?seat=N&token=T).
+ */
+async function race(seats: Record<string, unknown>[], taken = false): Promise<{ id: string; links: string[] }> {
+  const body = { course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 11 }, seats };
+  const r = taken ? await seated(body) : await call(server.base, 'POST', '/api/races', body);
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return { id: r.body.id, links: r.body.seats.map((s: { link: string | null }) => s.link) };
 }
@@ -64,7 +71,7 @@ for (const [size, opts, touch] of [['desktop', DESKTOP, false], ['phone', PHONE,
       await a.screenshot({ path: `${SHOTS}facing-${size}.png`, fullPage: true });
       await tap(a, '.send', touch);
       await a.waitForSelector('.sent:text("Sent")');
-      const orders = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, { authorization: `Bearer ${new URL(links[0]!, server.base).searchParams.get('token')}` })).body.you.orders;
+      const orders = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, { authorization: `Bearer ${new URL(a.url()).searchParams.get('token')}` })).body.you.orders;
       assert.equal(orders.facing, 'E');
       // The teams (000 L21) in the table.
       if (size === 'phone') await tap(b, '.side-tabs button[data-show="seats"]', touch);
@@ -127,7 +134,7 @@ for (const [size, opts, touch] of [['desktop', DESKTOP, false], ['phone', PHONE,
       await tap(a, 'input[name="reenter-down"]', touch);
       await tap(a, '.send', touch);
       await a.waitForSelector('.sent:text("Sent")');
-      const you = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, { authorization: `Bearer ${new URL(links[0]!, server.base).searchParams.get('token')}` })).body.you;
+      const you = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, { authorization: `Bearer ${new URL(a.url()).searchParams.get('token')}` })).body.you;
       assert.deepEqual(you.orders.reenter, { dir: 'W', poweredDown: true });
     } finally {
       await Promise.all([ctxA.close(), ctxB.close()]);
@@ -197,13 +204,13 @@ test('[desktop] a race of teams ends with the teams\' standings, each robot with
 });
 
 test('[desktop] on a cube course the replay\'s arrows cross a fold by its edges, never as a line across the picture', { skip }, async () => {
-  const created = await call(server.base, 'POST', '/api/races', {
+  const created = await seated({
     course: 'cube-works', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 1 },
     seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'random' }],
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const { id } = created.body;
-  const token = new URL(created.body.seats[0].link, server.base).searchParams.get('token')!;
+  const token = created.body.seats[0].token as string;
   const auth = { authorization: `Bearer ${token}` };
   // Ava faces west from the start (13,1), a square from flyover's west edge: her forward moves go over the fold.
   const hand = (await call(server.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth)).body.you.hand as string[];
@@ -273,7 +280,7 @@ test('[desktop] the replay of a turn after a robot finished shows it finished fr
     name: 'Edge', description: 'One flag.', players: [1, 4], complexity: 'easy', time: 'short', boards: [{ board: 'atoll', x: 0, y: 0, rotation: 0 }], flags: [[9, 11]], start: [10, 10],
     starts: [[9, 10], [11, 10], [10, 11], [11, 11]],
   };
-  const created = await call(server.base, 'POST', '/api/races', { course, rules: 'pbem', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 1 }, seats: [{ name: 'Ava' }, { name: 'Bob' }] });
+  const created = await seated({ course, rules: 'pbem', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 1 }, seats: [{ name: 'Ava' }, { name: 'Bob' }] });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const { id } = created.body;
   const auth = (seat: number) => ({ authorization: `Bearer ${created.body.seats[seat].token}` });
@@ -306,12 +313,12 @@ test('[desktop] the replay of a turn after a robot finished shows it finished fr
   }
 });
 
-for (const [size, opts] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-  test(`[${size}] a locked register's card is drawn as the hand's cards are (icon, priority, name, the same size), marked locked`, { skip }, async () => {
+for (const [size, opts] of [['desktop', DESKTOP], ['phone', PHONE], ['phone-320', { ...PHONE, viewport: { width: 320, height: 568 } }]] as const) {
+  test(`[${size}] a locked register's card is drawn as the hand's cards are (icon, priority, name, the same size), marked locked${size === 'desktop' ? '' : ', its "locked" clear of the register\'s number'}`, { skip }, async () => {
     // Ava starts at (10,10) (a wrench) with 4 damage, facing north; her Move 1 takes her into the
     // laser across row 9 for three registers, her Back-Up out of it: registers 3 to 5 lock with
     // the cards she plays there.
-    const created = await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 11 }, seats: [{ name: 'Ava', damage: 4 }, { name: 'Bolt', bot: 'random' }] });
+    const created = await seated({ course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 11 }, seats: [{ name: 'Ava', damage: 4 }, { name: 'Bolt', bot: 'random' }] });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const { id } = created.body;
     const auth = { authorization: `Bearer ${created.body.seats[0].token}` };
@@ -335,6 +342,14 @@ for (const [size, opts] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
       // Both measured in one go in the page: the program is drawn anew as the race's news arrives.
       const [a, b] = await page.evaluate<{ width: number; height: number }[]>(`[document.querySelector('.register.locked .card[data-card="${card}"]'), document.querySelector('.hand .card')].map((e) => { const r = e.getBoundingClientRect(); return { width: r.width, height: r.height }; })`);
       assert.ok(a && b && Math.abs(a.width - b.width) <= 4 && Math.abs(a.height - b.height) <= 4, `the size of a hand's card: ${JSON.stringify([a, b])}`);
+      if (size !== 'desktop') {
+        // On a phone's bar the number sits over the card's corner and "locked" over its head: apart,
+        // with a pixel between them at least (at 320 px they touched).
+        const [n, l] = await page.evaluate<[Box, Box]>(`(() => { const reg = document.querySelector('.register.locked .card[data-card="${card}"]').closest('.register');
+          return [reg.querySelector('.reg-number'), reg.querySelector('.lock')].map((e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; }); })()`);
+        const apart = l.left >= n.right + 1 || n.left >= l.right + 1 || l.top >= n.bottom + 1 || n.top >= l.bottom + 1;
+        assert.ok(apart, `the register's number (${JSON.stringify(n)}) clear of "locked" (${JSON.stringify(l)})`);
+      }
       await page.screenshot({ path: `${SHOTS}locked-card-${size}.png`, fullPage: true });
     } finally {
       await ctx.close();
@@ -383,7 +398,7 @@ test('[phone] the Robots table gives each robot\'s name one line beside its robo
 });
 
 test('a person whose robot is out of lives is told so where the program was: out of the race, nothing more to program (not "not on the floor this turn")', { skip }, async () => {
-  const { id, links } = await race([{ name: 'Ava', lives: 1 }, { name: 'Bob' }, { name: 'Clank', bot: 'greedy' }]);
+  const { id, links } = await race([{ name: 'Ava', lives: 1 }, { name: 'Bob' }, { name: 'Clank', bot: 'greedy' }], true);
   const token = (k: number) => new URL(links[k]!, server.base).searchParams.get('token')!;
   const hand = async (k: number) => (await call(server.base, 'GET', `/api/races/${id}/seats/${k}?token=${token(k)}`)).body.you.hand as string[];
   // Facing south from the start (10,10), a Move 2 or 3 drives Ava off the floor in register 1: her one life.

@@ -8,13 +8,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { call } from '../../server/src/testing.js';
-import { browser, server, SHOTS, skip, useBrowser, openReady as open } from './browser.js';
+import { browser, seated, server, SHOTS, skip, useBrowser, openReady as open } from './browser.js';
 
 useBrowser();
 
 async function race(people: string[]): Promise<{ id: string; links: string[]; tokens: string[] }> {
   const seats = [...people.map((name) => ({ name })), { name: 'Clank', bot: 'greedy' }];
-  const r = await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 }, seats });
+  // Every seat taken: its own link opens it in each of the test's browsers.
+  const r = await seated({ course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 }, seats });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return { id: r.body.id, links: r.body.seats.map((s: { link: string | null }) => s.link), tokens: r.body.seats.map((s: { token: string | null }) => s.token) };
 }

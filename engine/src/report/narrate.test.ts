@@ -16,6 +16,7 @@ export const EVERY_EVENT: { [K in EventType]: Extract<GameEvent, { type: K }> } 
   dealt: { type: 'dealt', robot: 0, cards: 9 },
   programmed: { type: 'programmed', robot: 0, filled: [{ register: 2, reason: 'missing' }] },
   powerDownAnnounced: { type: 'powerDownAnnounced', robot: 1 },
+  powerDownCancelled: { type: 'powerDownCancelled', robot: 1 },
   registerBegan: { type: 'registerBegan', register: 1 },
   revealed: { type: 'revealed', robot: 0, register: 1, card: 670 },
   moved: { type: 'moved', robot: 0, from: [1, 2], to: [2, 2] },
@@ -141,7 +142,7 @@ test('the turn report gives every kind of event a place: the Move column, a note
     const words: Partial<Record<EventType, RegExp>> = {
       pushed: /pushed by Ava/, blocked: /blocked/, turned: /turned right by a gear/, shot: /shot by Ava's Tractor Beam/, damaged: /^ *\d+ {2}Bolt/m,
       destroyed: /fell into a pit \(pushed by Ava\)/, flagTouched: /touched flag 1/, finished: /finished 1st/, slid: /slides on oil/, teleported: /portal/,
-      locked: /register 5 locked/, unlocked: /register 5 unlocked/,
+      locked: /register 5 locked/, unlocked: /register 5 unlocked/, out: /out of the race/,
     };
     const want = words[e.type] ?? new RegExp(narrate(e, { names }).replace(/^(Ava|Bolt)('s|:)? /, '').replace(/[()+?.*]/g, '\\$&'));
     assert.match(text, want, `${e.type} is missing from the report:\n${text}`);

@@ -95,6 +95,7 @@ export function narrate(e: GameEvent, n: Narration): string {
     case 'poweredDown': return `${name(e.robot)} is powered down this turn`;
     case 'poweredUp': return `${name(e.robot)} powers up again`;
     case 'powerDownAnnounced': return `${name(e.robot)} announces a power down for next turn`;
+    case 'powerDownCancelled': return `${name(e.robot)}'s power down for next turn is cancelled`;
     case 'moved': return `${name(e.robot)} moves from ${at(e.from, b)} ${dest(e.to, b)}`;
     case 'pushed': return `${name(e.robot)} is pushed by ${pushSource(e.by, name)} from ${at(e.from, b)} ${dest(e.to, b)}`;
     case 'carried': return `${name(e.robot)} is carried by the ${e.express ? 'express belt' : 'belt'} from ${at(e.from, b)} ${dest(e.to, b)}`;

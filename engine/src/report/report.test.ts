@@ -6,6 +6,7 @@ import { beginTurn, playTurn, submitOrders } from '../turn.js';
 import { createState, makeSetup } from '../game.js';
 import { parseBoard } from '../board.js';
 import type { Dir } from '../geometry.js';
+import { narrateEvents } from './narrate.js';
 import { formatTurnReport, turnReport } from './table.js';
 import { awards, raceStats, startingPicks, type RobotStats } from './stats.js';
 
@@ -14,8 +15,8 @@ function must<T>(r: { ok: true; value: T } | { ok: false; error: { field: string
   return r.value;
 }
 
-/** One pbem round from the given instructions, returning the report. */
-function pbemRound(grid: string[], robots: { name: string; x: number; y: number; dir: Dir }[], programs: CardType[][]) {
+/** One pbem round from the given instructions (the robots in `down` announcing a power down), returning the report. */
+function pbemRound(grid: string[], robots: { name: string; x: number; y: number; dir: Dir; lives?: number }[], programs: CardType[][], down: number[] = []) {
   const setup = must(makeSetup(must(parseBoard({ grid })), 'pbem'));
   const before = must(createState(setup, robots, 1));
   const begun = must(beginTurn(setup, before));
@@ -23,12 +24,18 @@ function pbemRound(grid: string[], robots: { name: string; x: number; y: number;
   const events: GameEvent[] = [...begun.events];
   programs.forEach((p, i) => {
     st.robots[i]!.hand = p.map(instruction);
-    st = must(submitOrders(setup, st, i, { program: st.robots[i]!.hand }));
+    st = must(submitOrders(setup, st, i, { program: st.robots[i]!.hand, powerDown: down.includes(i) }));
   });
   const played = must(playTurn(setup, st));
   events.push(...played.events);
-  return { report: turnReport(before, events), state: played.state };
+  return { report: turnReport(before, events), state: played.state, events };
 }
+
+const OPEN = ['. . . . .', '. . . . .', '. . . . .', '. . . . .', '. . . . .'];
+/** Dale turns west and runs off the board in register 2; Ananta turns on the spot all turn. */
+const offTheEdge = (dale: { lives?: number } = {}, down: number[] = []) =>
+  pbemRound(OPEN, [{ name: 'Dale', x: 2, y: 1, dir: 0, ...dale }, { name: 'Ananta', x: 2, y: 3, dir: 2 }],
+    [['L', 'F3', 'R', 'L', 'R'], ['L', 'R', 'L', 'R', 'U']], down);
 
 test("the turn report writes 001's example row: a robot pushed south and then backing up reads S,B, pushed by Ananta", () => {
   // 001 L91-119: Ananta's F pushes Dale, whose B then runs; pushes are written as compass letters.
@@ -60,6 +67,32 @@ test('the turn report notes shots, destruction and its cause', () => {
   const r1 = report.registers[0]!;
   assert.ok(r1.rows.find((r) => r.name === 'B')!.notes.includes('fell off the board'));
   assert.equal(r1.rows.find((r) => r.name === 'A')!.notes.length, 0);
+});
+
+test('a robot that announced a power down and is destroyed later in the turn is reported with the power down cancelled', () => {
+  // 001 L75 "If you announce a power down for the next round but get destroyed before then, the power down command is cancelled."
+  const { report, state, events } = offTheEdge({}, [0]);
+  assert.equal(state.robots[0]!.announced, false, 'the engine cancels it');
+  assert.deepEqual(events.filter((e) => e.type === 'powerDownCancelled'), [{ type: 'powerDownCancelled', robot: 0 }]);
+  assert.deepEqual(report.start, ['Dale announces a power down for next turn']);
+  const dale = report.registers[1]!.rows.find((r) => r.name === 'Dale')!;
+  assert.deepEqual(dale.notes.slice(0, 2), ['fell off the board', 'power down for next turn is cancelled']);
+  assert.match(formatTurnReport(report), /Dale +F3 +fell off the board; power down for next turn is cancelled/);
+  // The narration a register at a time (the CLI's, the web's replay) tells it in the register it happens.
+  const second = events.slice(events.findIndex((e) => e.type === 'registerBegan' && e.register === 2), events.findIndex((e) => e.type === 'registerBegan' && e.register === 3));
+  assert.ok(narrateEvents(second, { names: ['Dale', 'Ananta'] }).includes("Dale's power down for next turn is cancelled"));
+});
+
+test('a robot destroyed in a register is told once, out for the rest of the turn, with no rows in the registers after', () => {
+  const { report } = offTheEdge();
+  assert.deepEqual(report.registers.map((reg) => reg.rows.map((r) => r.name)), [['Dale', 'Ananta'], ['Dale', 'Ananta'], ['Ananta'], ['Ananta'], ['Ananta']]);
+  assert.deepEqual(report.registers[1]!.rows[0]!.notes, ['fell off the board', 'out for the rest of the turn']);
+  const text = formatTurnReport(report);
+  assert.equal(text.match(/Dale/g)!.length, 2, text);
+  // On its last life it is out of the race, and said so instead.
+  const last = offTheEdge({ lives: 1 }).report;
+  assert.deepEqual(last.registers[1]!.rows[0]!.notes, ['fell off the board', 'out of the race']);
+  assert.deepEqual(last.registers[2]!.rows.map((r) => r.name), ['Ananta']);
 });
 
 const stat = (name: string, o: Partial<RobotStats>): RobotStats => ({

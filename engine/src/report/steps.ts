@@ -72,7 +72,7 @@ type Placer = { [K in EventType]: Place | ((e: Extract<GameEvent, { type: K }>) 
 const move = (e: { robot: number }): Place => ({ move: e.robot });
 const PLACE: Placer = {
   turnBegan: null, faced: null, reentered: null, poweredDown: null, poweredUp: null, dealt: null, programmed: null,
-  powerDownAnnounced: null, registerBegan: null, turnEnded: null,
+  powerDownAnnounced: null, powerDownCancelled: null, registerBegan: null, turnEnded: null,
   revealed: 'cardsRevealed',
   aborted: 'cardsChanged', swapped: 'cardsChanged',
   optionUsed: (e) => {

@@ -76,11 +76,20 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
   let rows: { move: string[]; notes: string[]; seen: boolean }[] | null = null;
   let also: string[] = [];
   let lastMove: (string | null)[] = names.map(() => null);
+  /** Robots destroyed this turn: off the floor until the next, so in no later register's table. */
+  const gone = new Set<number>();
+  /** Those destroyed in the register under way, and those of them out of the race. */
+  let fallen: number[] = [];
+  const outOfRace = new Set<number>();
   const fresh = () => names.map(() => ({ move: [] as string[], notes: [] as string[], seen: false }));
   const closeRegister = () => {
     if (!rows) return;
     const reg = registers.length + 1;
     const seen = rows;
+    // A robot destroyed is told once, in the register it fell in, as a moderator's table tells it;
+    // not by an empty row in each register after.
+    if (reg < 5) for (const i of fallen) if (!outOfRace.has(i)) seen[i]!.notes.push('out for the rest of the turn');
+    fallen = [];
     registers.push({
       register: reg,
       rows: seen.map((row, i) => ({ robot: i, name: names[i]!, dmg: dmg[i]!, move: row.move, notes: row.notes })).filter((_, i) => seen[i]!.seen),
@@ -117,8 +126,8 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
         also = [];
         lastMove = names.map(() => null);
         before.robots.forEach((r, i) => {
-          // Every robot still in the race has a row, powered down or not.
-          if (r.status !== 'out') rows![i]!.seen = true;
+          // Every robot on the floor has a row, powered down or not.
+          if (r.status !== 'out' && !gone.has(i)) rows![i]!.seen = true;
         });
         break;
       case 'turnEnded':
@@ -179,6 +188,12 @@ export function turnReport(before: GameState, events: readonly GameEvent[]): Tur
         break;
       case 'destroyed':
         note(e.robot, `${CAUSE[e.cause]}${e.pushedBy ? ` (pushed by ${by(e.pushedBy)})` : ''}`, e);
+        gone.add(e.robot);
+        if (rows) fallen.push(e.robot);
+        break;
+      case 'out':
+        note(e.robot, 'out of the race', e);
+        outOfRace.add(e.robot);
         break;
       case 'flagTouched':
         note(e.robot, `touched flag ${e.flag}`, e);

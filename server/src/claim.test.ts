@@ -1,0 +1,142 @@
+/**
+ * A seat is taken by its person with the invite of their link (POST /api/races/{id}/claim): the
+ * token made then is theirs alone, so the race's creator, who holds only invites, reads no hand.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, freshDb, mailSeatToken, startServer, touchRace, type TestServer } from './testing.js';
+
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function withServer(f: (s: TestServer) => Promise<void>): Promise<void> {
+  const s = await startServer((await freshDb('sqlite')).db);
+  try {
+    await f(s);
+  } finally {
+    await s.close();
+  }
+}
+
+const create = (s: TestServer, seats: unknown[]) => call(s.base, 'POST', '/api/races', { course: 'first-shift', seats, deadline: { kind: 'live', seconds: 600 } });
+
+test('the creation answers invites, never a token: an invite, the moderator key and the creation\'s whole answer open no seat\'s view', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }]);
+    assert.equal(made.status, 201);
+    const { id, moderatorKey, seats } = made.body;
+    assert.ok(seats.every((x: Record<string, unknown>) => !('token' in x)), 'no token in the answer');
+    assert.match(seats[1].link, new RegExp(`^/race/${id}\\?seat=1&invite=${seats[1].invite}$`));
+    assert.equal(seats[2].invite, null, 'a bot\'s seat has no invite');
+    for (const secret of [seats[0].invite, seats[1].invite, moderatorKey]) {
+      assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(secret))).status, 401);
+      assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1?token=${secret}`)).status, 401);
+    }
+  });
+});
+
+test('an invite is spent by the first claim: its token opens the seat, a second claim (anybody\'s) is refused 401 naming the invite, and the seat taken is in the race\'s log', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, seats } = made.body;
+    const taken = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite });
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
+    assert.deepEqual(taken.body.seats, [1]);
+    const view = await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(taken.body.token));
+    assert.equal(view.status, 200);
+    assert.equal(view.body.you.hand.length, 9);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth(taken.body.token))).status, 401, 'Bob\'s token opens Bob\'s seat only');
+    const again = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite });
+    assert.deepEqual([again.status, again.body.error?.field], [401, 'invite']);
+    assert.ok(!JSON.stringify(again.body).includes(taken.body.token));
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(taken.body.token))).status, 200, 'the refused claim changed nothing');
+    const log = await call(s.base, 'GET', `/api/races/${id}/events?after=0`);
+    const entries = (Array.isArray(log.body) ? log.body : log.body.entries) as { event: { type: string; seats?: number[] } }[];
+    assert.deepEqual(entries.filter((e) => e.event.type === 'seatTaken').map((e) => e.event.seats), [[1]]);
+    assert.ok(!JSON.stringify(log.body).includes(taken.body.token), 'the log holds no token');
+  });
+});
+
+test('one invite claimed by many at once: exactly one claim takes the seat, the others are refused', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, seats } = made.body;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite })));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 401, 401, 401, 401, 401]);
+    const token = answers.find((a) => a.status === 200)!.body.token;
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth(token))).status, 200);
+  });
+});
+
+test('the seats of one player share one invite, and its claim opens them all with one token', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava', player: 'Ann' }, { name: 'Bob' }, { name: 'Cy', player: 'Ann' }]);
+    const { id, seats } = made.body;
+    assert.equal(seats[0].invite, seats[2].invite);
+    assert.notEqual(seats[0].invite, seats[1].invite);
+    const taken = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[2].invite });
+    assert.deepEqual(taken.body.seats, [0, 2]);
+    for (const seat of [0, 2]) assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(taken.body.token))).status, 200);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(taken.body.token))).status, 401);
+  });
+});
+
+test('a seat raced by e-mail gets no invite and no link: only the token made from its mail secret opens it on the web, and no invite can take it', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob' }]);
+    const { id, seats } = made.body;
+    assert.deepEqual([seats[0].invite, seats[0].link], [null, null]);
+    const token = await mailSeatToken(s.db, id, 0);
+    assert.ok(!JSON.stringify(made.body).includes(token), 'the creator\'s answer holds no way into the mail seat');
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/0?token=${token}`)).status, 200);
+    const bob = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite });
+    assert.deepEqual(bob.body.seats, [1], 'Bob\'s invite takes Bob\'s seat only');
+  });
+});
+
+test('a claim is refused for a race that is over, for no race, and for a body that is not {"invite"}, each naming what was wrong', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, seats } = made.body;
+    const bad = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite, seat: 0 });
+    assert.deepEqual([bad.status, bad.body.error?.field], [422, 'seat'], JSON.stringify(bad.body));
+    const other = await call(s.base, 'POST', `/api/races/${id}/claim`, { token: seats[0].invite });
+    assert.equal(other.status, 422, JSON.stringify(other.body));
+    assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite })).status, 200, 'the refused bodies spent nothing');
+    assert.deepEqual((await call(s.base, 'POST', '/api/races/nosuchrace/claim', { invite: seats[0].invite })).status, 404);
+    await s.db.updateTable('races').set({ status: 'over' }).where('id', '=', id).execute();
+    await touchRace(s.db, id);
+    const over = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite });
+    assert.deepEqual([over.status, over.body.error?.field], [409, 'race']);
+  });
+});
+
+test('the moderator\'s invite action makes a new invite for a person\'s seats: the token they held opens them no more, the new invite takes them once; refused for a bot\'s seat and an e-mail seat', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava', player: 'Ann' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy', player: 'Ann' }, { name: 'Bolt', bot: 'random' }]);
+    const { id, seats, moderatorKey } = made.body;
+    const mod = { 'x-moderator-key': moderatorKey };
+    const first = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite });
+    const again = await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 2 }, mod);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.deepEqual([again.body.done, again.body.seats], ['invited', [0, 2]]);
+    for (const seat of [0, 2]) assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(first.body.token))).status, 401, 'the old token opens nothing');
+    const taken = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: again.body.invite });
+    assert.deepEqual(taken.body.seats, [0, 2]);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/2`, undefined, auth(taken.body.token))).status, 200);
+    assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: again.body.invite })).status, 401, 'spent');
+    assert.deepEqual((await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 3 }, mod)).status, 409);
+    assert.deepEqual((await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 1 }, mod)).status, 409);
+    assert.deepEqual((await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 1 })).status, 401, 'the moderator key is needed');
+  });
+});
+
+test('the public view says which people\'s seats nobody has taken yet (invited), and stops saying it once its person takes it', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Bolt', bot: 'random' }]);
+    const { id, seats } = made.body;
+    const invited = async () => ((await call(s.base, 'GET', `/api/races/${id}`)).body.seats as { invited: boolean }[]).map((x) => x.invited);
+    assert.deepEqual(await invited(), [true, false, false]);
+    await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite });
+    assert.deepEqual(await invited(), [false, false, false]);
+  });
+});

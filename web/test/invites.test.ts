@@ -1,0 +1,217 @@
+/**
+ * A person's link (docs/web.md, "A player's link"): the invite link the race's creator sends takes
+ * its seat once, for the first browser that opens it, and the page's address becomes the seat's own
+ * link; a second browser opening the invite is told it was used, and sees no hand. Debian's chromium.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { BrowserContext, Page } from 'playwright-core';
+import { call } from '../../server/src/testing.js';
+import { browser, DESKTOP, PHONE, server, SHOTS, skip, useBrowser } from './browser.js';
+
+useBrowser({ max: 1e9, windowMs: 1000 });
+
+/** A live race of Ava, Bob and a bot: each person's invite link, nobody's seat taken yet. */
+async function race(): Promise<{ id: string; links: string[] }> {
+  const made = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
+    seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  return { id: made.body.id, links: made.body.seats.map((s: { link: string | null }) => s.link) };
+}
+
+/** A page that records the race's data it is sent (API answers, stream frames) and fails the test on a script error. */
+async function page(ctx: BrowserContext, traffic: string[] = []): Promise<Page> {
+  const p = await ctx.newPage();
+  const errors: string[] = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  p.on('close', () => assert.deepEqual(errors, [], 'no script errors'));
+  p.on('response', (r) => void (new URL(r.url()).pathname.startsWith('/api/') ? r.text().then((t) => traffic.push(t), () => undefined) : undefined));
+  p.on('websocket', (ws) => ws.on('framereceived', (f) => traffic.push(String(f.payload))));
+  return p;
+}
+
+const hand = (p: Page) => p.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
+
+test('an invite link opened in a second browser after the first took its seat says the invite was used, links the spectators\' page, and shows no card of the hand, on the page or in its traffic', { skip }, async () => {
+  const { id, links } = await race();
+  const [first, second] = [await browser.newContext(DESKTOP), await browser.newContext(PHONE)];
+  try {
+    const bob = await page(first);
+    await bob.goto(server.base + links[1]);
+    await bob.waitForSelector('.hand .card');
+    const cards = await hand(bob);
+    assert.equal(cards.length, 9);
+    const traffic: string[] = [];
+    const other = await page(second, traffic);
+    await other.goto(server.base + links[1]);
+    await other.waitForSelector('body[data-refused] .refused h2');
+    assert.equal(await other.textContent('.refused h2'), 'This invite was used already');
+    const said = await other.locator('.refused').innerText();
+    assert.match(said, /taken once, by the first browser that opens its invite link/);
+    assert.match(said, /If it was not you, tell the race's creator/);
+    await other.screenshot({ path: `${SHOTS}invite-used-phone.png`, fullPage: true });
+    assert.equal(await other.locator('[data-card], .hand, #program').count(), 0, 'no card, no hand, no program');
+    assert.deepEqual(cards.filter((c) => traffic.some((t) => t.includes(JSON.stringify(c)))), [], 'no card of Bob\'s hand sent to the second browser');
+    assert.ok(!traffic.some((t) => t.includes('"token"')), 'no token for the second browser');
+    assert.doesNotMatch(other.url(), /token=/);
+    // Its way on: the spectators' page.
+    await other.click('.refused a.watch');
+    await other.waitForURL(`${server.base}/race/${id}`);
+    await other.waitForSelector('body[data-ready]');
+    assert.equal(await other.locator('.hand .card').count(), 0, 'a spectator: no hand');
+    // Bob's seat is still his alone.
+    await bob.reload();
+    await bob.waitForSelector('.hand .card');
+    assert.deepEqual(await hand(bob), cards);
+  } finally {
+    await Promise.all([first.close(), second.close()]);
+  }
+});
+
+test('once a page took its seat with the invite, its address is the seat\'s own link (?seat=N&token=T, no invite): a reload keeps the seat, the invite opened again in the same browser goes to it, and the address opened in another browser plays it too', { skip }, async () => {
+  const { id, links } = await race();
+  const [phone, laptop] = [await browser.newContext(PHONE), await browser.newContext(DESKTOP)];
+  try {
+    const ava = await page(phone);
+    await ava.goto(server.base + links[0]);
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    const own = new URL(ava.url());
+    assert.equal(own.pathname, `/race/${id}`);
+    assert.deepEqual([...own.searchParams.keys()], ['seat', 'token'], 'the seat and its token, no invite');
+    assert.equal(own.searchParams.get('seat'), '0');
+    const cards = await hand(ava);
+    // The token is the seat's: the API opens it with it.
+    const seat = await call(server.base, 'GET', `/api/races/${id}/seats/0?token=${own.searchParams.get('token')}`);
+    assert.equal(seat.status, 200);
+    assert.deepEqual(seat.body.you.hand, cards);
+    // The page says, discreetly, that its address is the seat's own link.
+    assert.match(await ava.locator('.own-link').innerText(), /This page's address is your seat's own link: keep it secret/);
+    await ava.reload();
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(ava.url(), own.href, 'the reload stays at the seat\'s own link');
+    assert.deepEqual(await hand(ava), cards, 'the seat, after a reload');
+    // The invite again in this browser (a second tap on the link sent): its seat, not a refusal.
+    await ava.goto(server.base + links[0]);
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(ava.url(), own.href);
+    // The own link on another device: the same seat.
+    const other = await page(laptop);
+    await other.goto(own.href);
+    await other.waitForSelector('body[data-ready] .hand .card');
+    assert.deepEqual(await hand(other), cards);
+    assert.equal(await other.getAttribute('#legend li.you', 'data-seat'), '0');
+  } finally {
+    await Promise.all([phone.close(), laptop.close()]);
+  }
+});
+
+test('the creation page lists an invite link, good once, for each other person and none for a person raced by e-mail, who gets their link by e-mail; Go to your seat takes the creator\'s seat', { skip }, async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  try {
+    const home = await page(ctx);
+    await home.goto(server.base + '/');
+    await home.click('.course[data-course="first-shift"]');
+    await home.click('#more summary');
+    await home.fill('input[name="you"]', 'Ava');
+    await home.fill('input[name="people"]', '2');
+    await home.fill('input[name="person1"]', 'Bob');
+    await home.fill('input[name="person2"]', 'Cy');
+    await home.fill('input[name="email2"]', 'cy@c.test');
+    await home.fill('input[name="bots"]', '0');
+    await home.click('#start');
+    await home.waitForSelector('#created:not([hidden])');
+    await home.screenshot({ path: `${SHOTS}created-invites.png`, fullPage: true });
+    assert.match(await home.locator('#created').innerText(), /Each link works once: the first browser that opens it takes the seat/);
+    const invites = await home.locator('#invites .invite input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+    assert.equal(invites.length, 1, 'Bob\'s invite link alone');
+    assert.match(invites[0]!, /\/race\/[\w-]+\?seat=1&invite=[\w-]+$/);
+    assert.equal(await home.locator('#invites .by-mail').innerText(), 'Cy gets their link by e-mail (cy@c.test): nothing to send.');
+    const all = await home.locator('#invites input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+    assert.ok(!all.some((v) => /seat=2/.test(v)), `no link to Cy's seat: ${all.join(', ')}`);
+    const id = new URL(invites[0]!).pathname.split('/')[2]!;
+    const seats = (await call(server.base, 'GET', `/api/races/${id}`)).body.seats as { name: string }[];
+    assert.deepEqual(seats.map((s) => s.name), ['Ava', 'Bob', 'Cy']);
+    await home.click('#go');
+    await home.waitForSelector('body[data-ready] .hand .card');
+    assert.match(home.url(), new RegExp(`/race/${id}\\?seat=0&token=`));
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('a rematch from a seat\'s page lists the other people\'s invite links to send (never as links to follow) and Go to your seat, which takes the seat in the new race', { skip }, async () => {
+  const made = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 }, deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
+    seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const [ctxA, ctxB] = [await browser.newContext(DESKTOP), await browser.newContext(PHONE)];
+  try {
+    const ava = await page(ctxA);
+    await ava.goto(server.base + made.body.seats[0].link);
+    await ava.waitForSelector('.hand .card');
+    // Bob takes his seat from outside and sends; Ava sends from her page: the race's one turn is played.
+    const bob = await call(server.base, 'POST', `/api/races/${made.body.id}/claim`, { invite: made.body.seats[1].invite });
+    assert.equal(bob.status, 200, JSON.stringify(bob.body));
+    const bobs = (await call(server.base, 'GET', `/api/races/${made.body.id}/seats/1?token=${bob.body.token}`)).body.you.hand as string[];
+    assert.equal((await call(server.base, 'PUT', `/api/races/${made.body.id}/seats/1/orders?token=${bob.body.token}`, { turn: 1, program: bobs.slice(0, 5) })).status, 200);
+    await ava.click('.hand .card');
+    await ava.click('.send');
+    await ava.waitForSelector('#replay[data-turn="1"]');
+    await ava.click('#replay .skip');
+    await ava.click('#result:not([hidden]) .rematch');
+    await ava.waitForSelector('#rematch .invites');
+    assert.match(await ava.locator('#rematch').innerText(), /it works once, for the first browser that opens it/);
+    const invites = await ava.locator('#rematch .invite input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+    assert.equal(invites.length, 1, 'Bob\'s invite link alone');
+    assert.match(invites[0]!, /\/race\/[\w-]+\?seat=1&invite=[\w-]+$/);
+    assert.equal(await ava.locator('#rematch a.invite, #rematch .invite a').count(), 0, 'not a link to follow');
+    const next = new URL(invites[0]!).pathname.split('/')[2]!;
+    await ava.click('#rematch a.go');
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    assert.match(ava.url(), new RegExp(`/race/${next}\\?seat=0&token=`), 'Ava\'s seat in the new race, taken');
+    // Bob's link, sent to him, takes his.
+    const bobPage = await page(ctxB);
+    await bobPage.goto(invites[0]!);
+    await bobPage.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await bobPage.getAttribute('#legend li.you', 'data-seat'), '1');
+  } finally {
+    await Promise.all([ctxA.close(), ctxB.close()]);
+  }
+});
+
+test('a seat\'s page whose link the moderator made void (a new invite for the seat) drops the hand at once and says the link opens the seat no more; the new invite takes the seat again; a link with a wrong token says the same', { skip }, async () => {
+  const made = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
+    seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const { id, moderatorKey } = made.body;
+  const ctx = await browser.newContext(PHONE);
+  try {
+    const ava = await page(ctx);
+    await ava.goto(server.base + made.body.seats[0].link);
+    await ava.waitForSelector('body[data-live] .hand .card');
+    const renewed = await call(server.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 0 }, { 'x-moderator-key': moderatorKey });
+    assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
+    await ava.waitForSelector('body[data-refused] .refused h2');
+    assert.equal(await ava.textContent('.refused h2'), 'This link opens the seat no more');
+    assert.match(await ava.locator('.refused').innerText(), /ask the race's creator for a new invite link/);
+    assert.equal(await ava.locator('[data-card], .hand, #program').count(), 0, 'the hand gone from the page');
+    await ava.screenshot({ path: `${SHOTS}seat-link-void-phone.png` });
+    // The new invite, sent to Ava: her seat again, with a token of its own.
+    await ava.goto(`${server.base}/race/${id}?seat=0&invite=${renewed.body.invite}`);
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(new URL(ava.url()).searchParams.get('seat'), '0');
+    // A link whose token is not the seat's.
+    const wrong = await page(ctx);
+    await wrong.goto(`${server.base}/race/${id}?seat=1&token=not-the-token`);
+    await wrong.waitForSelector('body[data-refused] .refused a.watch');
+    assert.equal(await wrong.textContent('.refused h2'), 'This link opens the seat no more');
+    assert.equal(await wrong.locator('[data-card]').count(), 0);
+  } finally {
+    await ctx.close();
+  }
+});
