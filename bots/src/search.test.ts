@@ -57,7 +57,7 @@ describe("the strong bot's search shares the subtrees of states met twice", () =
       const judge = new Judge(setup, DEFAULT_WEIGHTS);
       const sim = new Sim(setup, st);
       const cards = st.robots[i]!.hand;
-      for (const bound of [undefined, judge.bound(st.robots, i)]) {
+      for (const bound of [undefined, judge.bound(st.robots, i, { movers: true })]) {
         const o = { keep: DEFAULT_WEIGHTS.candidates, bound };
         const whole = searchPrograms(sim, i, cards, judge.scorer(i), o);
         const shared = searchPrograms(sim, i, cards, judge.scorer(i), { ...o, transpositions: true });

@@ -265,7 +265,7 @@ describe("the strong bot's search cuts branches by a bound", () => {
     let checked = 0, withMovers = 0;
     for (const { setup, st, i } of decisions()) {
       const judge = new Judge(setup, DEFAULT_WEIGHTS);
-      const bound = judge.bound(st.robots, i);
+      const bound = judge.bound(st.robots, i, { movers: true });
       if (!bound) continue;
       const evaluate = judge.scorer(i);
       const sim = new Sim(setup, st);
@@ -319,7 +319,8 @@ describe("the strong bot's search cuts branches by a bound", () => {
     const program = [...hand(['L', 'R', 'L', 'R']), f3[1]!];
     st.robots[0]!.hand = [...program, ...hand(['U', 'F1', 'F1', 'B'])];
     const judge = new Judge(setup, DEFAULT_WEIGHTS);
-    const bound = judge.bound(st.robots, 0)!;
+    assert.equal(judge.bound(st.robots, 0), undefined, "the expert's bound: none where another robot runs locked registers");
+    const bound = judge.bound(st.robots, 0, { movers: true })!;
     const sim = new Sim(setup, st);
     const bounds: number[] = [];
     for (let reg = 1; reg <= 5; reg++) {
@@ -339,7 +340,7 @@ describe("the strong bot's search cuts branches by a bound", () => {
       const sim = new Sim(setup, st);
       const hand = st.robots[i]!.hand;
       const whole = searchPrograms(sim, i, hand, judge.scorer(i), { keep: DEFAULT_WEIGHTS.candidates });
-      const cut = searchPrograms(sim, i, hand, judge.scorer(i), { keep: DEFAULT_WEIGHTS.candidates, bound: judge.bound(st.robots, i) });
+      const cut = searchPrograms(sim, i, hand, judge.scorer(i), { keep: DEFAULT_WEIGHTS.candidates, bound: judge.bound(st.robots, i, { movers: true }) });
       assert.deepEqual(cut.top, whole.top);
       nodes += whole.nodes;
       nodesCut += cut.nodes;

@@ -240,14 +240,17 @@ export class Judge {
    * bound at that node (and none at all on a course where robots slide, teleport or wrap over a
    * cube's edges). Exact for a lone robot; among others the slack covers a robot in the way
    * (`strong.test.ts` checks the bound on random games, and that the search keeps the same
-   * programs with it).
+   * programs with it). Without `movers` (the expert's, whose budget counts the leaves scored and
+   * would be spent otherwise), no bound at all where another robot runs locked registers or holds
+   * a weapon.
    */
-  bound(robots: readonly RobotState[], me: number): ((sim: Sim, reg: number) => number) | undefined {
+  bound(robots: readonly RobotState[], me: number, o: { readonly movers?: boolean } = {}): ((sim: Sim, reg: number) => number) | undefined {
     const m = this.m;
     const r0 = robots[me]!;
     if (!plainOptions(r0) || r0.virtual || !m.toFlag.length) return undefined;
     // Weapons pull and push: only those the others have orders to fire (a bot deciding sees none).
-    if (robots.some((o, j) => j !== me && o.status === 'active' && armed(o))) return undefined;
+    const still = (x: RobotState) => (o.movers ? !armed(x) : x.locked === 0 && !x.options.some((w) => (WEAPONS as readonly string[]).includes(optionName(w))));
+    if (robots.some((x, j) => j !== me && x.status === 'active' && !still(x))) return undefined;
     // Others run their locked registers' cards, and may push robot me on where they reach it.
     const moves = robots.map((o, j) => (j !== me && o.status === 'active' ? movingRegisters(o) : 0));
     const movers: number[] = [];
@@ -428,7 +431,7 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
     const order = shuffle(rng, [0, 1, 2, 3, 4, 5, 6]);
     const sim = new Sim(setup, state);
     const evaluate = judge.scorer(i);
-    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates, bound: judge.bound(state.robots, i), transpositions: true });
+    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates, bound: judge.bound(state.robots, i, { movers: true }), transpositions: true });
     const cards = byType(robot.hand);
     const candidates = found.top.map((c) => ({ program: programOf(c.types, robot.locked, cards, order), total: c.score, score: c.score }));
     if (!candidates.length) candidates.push({ program: found.program, total: found.score, score: found.score });
