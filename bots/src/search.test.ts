@@ -4,47 +4,27 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { beginTurn, cardType, createState, DECK, type Card, type CardType, type GameState, type Setup } from '../../engine/src/index.js';
+import { beginTurn, createState, DECK } from '../../engine/src/index.js';
 import { runBotRace } from '../../driver/src/index.js';
 import { loadCourse } from '../../boards/src/index.js';
 import { makeSetup } from '../../engine/src/index.js';
 import { DEFAULT_WEIGHTS, Judge } from './strong.js';
 import { Positions, searchPrograms } from './search.js';
 import { Sim } from './sim.js';
-import { must, plainBoard, randomGame, setupOf } from './testing.js';
+import { deciders, hand, must, plainBoard, randomDecisions, setupOf, type Decision } from './testing.js';
 
-function hand(types: readonly CardType[]): Card[] {
-  const used = new Set<Card>();
-  return types.map((t) => {
-    const c = DECK.find((d) => cardType(d) === t && !used.has(d))!;
-    used.add(c);
-    return c;
-  });
-}
 
-/** Dealt states of random games and of races on a shipped course (robots damaged and locked), with the robots that decide in them. */
-function decisions(): { setup: Setup; st: GameState; i: number }[] {
-  const out: { setup: Setup; st: GameState; i: number }[] = [];
-  for (let seed = 1; seed <= 24; seed++) {
-    const g = randomGame(seed, seed % 2 ? 'classic' : 'pbem');
-    const st = must(beginTurn(g.setup, g.state)).state;
-    st.robots.forEach((r, i) => {
-      if (r.status === 'active' && !r.poweredDown && r.hand.length >= 5) out.push({ setup: g.setup, st, i });
-    });
-  }
+/** Decisions of random games and of greedy bots' races on a shipped course (robots damaged and locked), after 2, 7 and 12 turns. */
+function decisions(): Decision[] {
+  const out = randomDecisions();
   const course = must(loadCourse('dogleg')).course;
   for (const rules of ['classic', 'pbem'] as const) {
     const setup = must(makeSetup(course.board, rules, {}, course.boards.length));
     for (const seed of [1, 2]) {
-      // States as the bots are dealt them: the race after 2, 7 and 12 turns.
-      const dealt: GameState[] = [];
       for (let turns = 2; turns <= 12; turns += 5) {
-        const r = runBotRace(setup, { levels: ['greedy', 'greedy', 'greedy', 'greedy'], seed, maxTurns: turns, starts: course.starts, untilOver: true });
-        if (r.state.phase === 'programming') dealt.push(r.state);
+        const st = runBotRace(setup, { levels: ['greedy', 'greedy', 'greedy', 'greedy'], seed, maxTurns: turns, starts: course.starts, untilOver: true }).state;
+        if (st.phase === 'programming') out.push(...deciders(setup, st));
       }
-      for (const st of dealt) st.robots.forEach((r, i) => {
-        if (r.status === 'active' && !r.poweredDown && r.hand.length >= 5) out.push({ setup, st, i });
-      });
     }
   }
   return out;

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   beginTurn, cardType, cloneState, createState, DECK, instruction, makeSetup, parseBoard, playTurn, submitOrders,
-  type Card, type CardType, type GameState, type Setup,
+  type Card, type GameState, type Setup,
 } from '../../engine/src/index.js';
 import { courseMaps, stateIndex, FAR } from './distance.js';
 import { BOTS, LEVELS, chooseOrders } from './index.js';
@@ -17,17 +17,8 @@ import { Rand } from '../../testkit/src/index.js';
 import { playPrograms, searchPrograms } from './search.js';
 import { Sim } from './sim.js';
 import { runBotRace } from '../../driver/src/index.js';
-import { must, plainBoard, randomGame, setupOf } from './testing.js';
+import { deciders, hand, must, plainBoard, randomDecisions, randomGame, setupOf, type Decision } from './testing.js';
 
-/** One classic card of each named type, none twice (`F1 F1 R` gives two different Move 1s). */
-function hand(types: readonly CardType[]): Card[] {
-  const used = new Set<Card>();
-  return types.map((t) => {
-    const c = DECK.find((d) => cardType(d) === t && !used.has(d))!;
-    used.add(c);
-    return c;
-  });
-}
 
 /** A lone robot at (x, y) facing dir, dealt the given hand, ready to program. */
 function dealt(setup: Setup, x: number, y: number, dir: 0 | 1 | 2 | 3, cards: Card[], damage = 0): GameState {
@@ -226,22 +217,9 @@ describe("the others' likely programs are played", () => {
 });
 
 describe("the strong bot's search cuts branches by a bound", () => {
-  /** Dealt states of random games and of a shipped course's race, with the robots that decide in them. */
-  function decisions(): { setup: Setup; st: GameState; i: number }[] {
-    const out: { setup: Setup; st: GameState; i: number }[] = [];
-    for (let seed = 1; seed <= 24; seed++) {
-      const g = randomGame(seed, seed % 2 ? 'classic' : 'pbem');
-      const st = must(beginTurn(g.setup, g.state)).state;
-      st.robots.forEach((r, i) => {
-        if (r.status === 'active' && !r.poweredDown && r.hand.length >= 5) out.push({ setup: g.setup, st, i });
-      });
-    }
-    return [...out, ...withMovers()];
-  }
-
-  /** Dealt states of four greedy bots' races on shipped courses where another robot runs locked moves (damage locked them). */
-  function withMovers(): { setup: Setup; st: GameState; i: number }[] {
-    const out: { setup: Setup; st: GameState; i: number }[] = [];
+  /** Decisions of random games, and of greedy bots' races on shipped courses where another robot runs locked moves (damage locked them). */
+  function decisions(): Decision[] {
+    const out = randomDecisions();
     for (const name of ['grand-tour', 'northrups-square']) {
       const course = must(loadCourse(name)).course;
       for (const rules of ['classic', 'pbem'] as const) {
@@ -249,11 +227,7 @@ describe("the strong bot's search cuts branches by a bound", () => {
         for (const seed of [1, 2, 3]) {
           for (const turns of [6, 10, 14]) {
             const st = runBotRace(setup, { levels: ['greedy', 'greedy', 'greedy', 'greedy'], seed, maxTurns: turns, starts: course.starts, untilOver: true }).state;
-            if (st.phase !== 'programming') continue;
-            st.robots.forEach((r, i) => {
-              const movers = st.robots.some((o, j) => j !== i && o.status === 'active' && movingRegisters(o));
-              if (movers && r.status === 'active' && !r.poweredDown && r.hand.length >= 5) out.push({ setup, st, i });
-            });
+            if (st.phase === 'programming') out.push(...deciders(setup, st, (i) => st.robots.some((o, j) => j !== i && o.status === 'active' && movingRegisters(o) !== 0)));
           }
         }
       }
