@@ -27,6 +27,12 @@ export interface MailConfig {
   readonly imapUrl?: string;
   /** Seconds between looks into the IMAP mailbox (default 60). */
   readonly imapPollSeconds?: number;
+  /**
+   * How long the play of a deadline waits for the look into the IMAP mailbox begun after it
+   * (default `LAST_LOOK_MS`): past it, or on a fault of the mail server, the turn is played with the
+   * orders in, and that is logged.
+   */
+  readonly lastLookMs?: number;
   /** Hours before a deadline at which seats without orders are reminded (default 3). */
   readonly remindHours?: number;
   /** Milliseconds between rounds of writing and sending mail (default 1000). */
@@ -126,10 +132,15 @@ const MAX_MAIL = 1024 * 1024;
 
 /**
  * How long before a mail race's deadline the IMAP mailbox is looked into, whatever
- * MAIL_IMAP_POLL_SECONDS: orders delivered into it before then are read before the turn is played,
- * not refused as late at the next regular look.
+ * MAIL_IMAP_POLL_SECONDS: the orders delivered into it by then are read before the deadline, so the
+ * look after it (`LAST_LOOK_MS`), which the turn's play waits for, has only the last seconds' to read.
  */
 export const DEADLINE_LOOK_MS = 15_000;
+/**
+ * How long the play of a mail race's deadline waits, at most, for the look into the IMAP mailbox
+ * begun once the deadline has passed (a mail server a continent away logs in within a second or two).
+ */
+export const LAST_LOOK_MS = 5_000;
 const HOUR = 3600_000;
 /**
  * The strangers answered in an hour, all together (each once ever): a person asking how to join is
@@ -146,6 +157,8 @@ export class MailGateway {
   private readonly transport: Transporter;
   private smtp: SMTPServer | null = null;
   private imap: ImapPoller | null = null;
+  /** Takes back the look before each deadline's play (`RaceService.beforeDeadlinePlay`). */
+  private lastLook: (() => void) | null = null;
   /** The deadlines (`race:time`) the mailbox has been looked into before, each once. */
   private readonly lookedBefore = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
@@ -206,8 +219,12 @@ export class MailGateway {
       });
     }
     if (this.config.imapUrl) {
-      this.imap = new ImapPoller(this.config.imapUrl, (raw) => this.receive(raw, []).then(() => undefined), { maxBytes: MAX_MAIL, firstLooks: firstLooks(this.db, this.now) });
-      this.imap.start((this.config.imapPollSeconds ?? 60) * 1000);
+      const imap = new ImapPoller(this.config.imapUrl, (raw, arrivedAt) => this.receive(raw, [], undefined, arrivedAt).then(() => undefined), { maxBytes: MAX_MAIL, firstLooks: firstLooks(this.db, this.now) });
+      this.imap = imap;
+      imap.start((this.config.imapPollSeconds ?? 60) * 1000);
+      // Once a mail race's deadline has passed, its turn is played after a look into the mailbox
+      // begun then: orders that reached the mailbox before the deadline are read, and taken.
+      this.lastLook = this.service.beforeDeadlinePlay({ look: () => imap.lookAfresh(), withinMs: this.config.lastLookMs ?? LAST_LOOK_MS, log: (line) => this.log(`mail: IMAP: ${line}`) });
     }
     // A round still running (a slow relay, a database away) is not queued behind; failures are
     // logged once, then once a minute while they last.
@@ -256,6 +273,7 @@ export class MailGateway {
   }
 
   async stop(): Promise<void> {
+    this.lastLook?.();
     if (this.timer) clearInterval(this.timer);
     await this.pumping?.catch(() => undefined);
     await this.imap?.stop();
@@ -268,9 +286,11 @@ export class MailGateway {
    * and sent to the race; the answer (acknowledgement or refusal) goes to the seat's own address
    * through the outbox. A mail seen before (same Message-ID) is not read again. `envelope`: the
    * envelope's recipients; `sender`: its sender (MAIL FROM, '' for a null sender), when the mail
-   * came over SMTP (from IMAP, the mail's Return-Path says it).
+   * came over SMTP (from IMAP, the mail's Return-Path says it). `arrivedAt`: when it reached the
+   * IMAP mailbox (its orders count from then: read after the deadline, before the turn is played,
+   * they are taken); by SMTP, now.
    */
-  async receive(raw: Buffer | string, envelope: readonly string[], sender?: string): Promise<Received> {
+  async receive(raw: Buffer | string, envelope: readonly string[], sender?: string, arrivedAt?: number): Promise<Received> {
     let mail: ParsedMail;
     try {
       mail = await simpleParser(raw);
@@ -360,10 +380,12 @@ export class MailGateway {
       const now = await this.service.view(race.id);
       const played = now.ok && (now.value.turn !== st.turn || now.value.status !== 'running');
       return played ? 'Every order was in, so the turn has been played; its report follows.'
+        // Read after the deadline, from a mail that reached the mailbox before it.
+        : race.deadlineAt !== null && race.deadlineAt <= this.now() ? 'They reached the mailbox before the deadline, which has passed since: the turn is played with them, and its report follows.'
         : race.deadlineAt !== null ? `You can replace them by sending new orders until ${when(race.deadlineAt, race.policy)}.` : 'You can replace them by sending new orders until the deadline.';
     };
     if (mine.length <= 1) {
-      const one = await this.robotOrders(race, s, mail.text ?? '', subject);
+      const one = await this.robotOrders(race, s, mail.text ?? '', subject, arrivedAt);
       await answer(one.final ? [...one.lines, await finalLine()] : one.lines);
       return one.status;
     }
@@ -379,7 +401,7 @@ export class MailGateway {
     const results: { name: string; status: Received; lines: string[]; final?: boolean }[] = [];
     for (const x of mine) {
       const body = sections.get(x.ctx.name);
-      if (body) results.push({ name: x.ctx.name, ...(await this.robotOrders(race, x, [...(split.sections.size ? split.preamble : []), ...body].join('\n'), subject)) });
+      if (body) results.push({ name: x.ctx.name, ...(await this.robotOrders(race, x, [...(split.sections.size ? split.preamble : []), ...body].join('\n'), subject, arrivedAt)) });
     }
     const missing = mine.filter((x) => !sections.has(x.ctx.name) && needsProgram(st, x.seat)).map((x) => x.ctx.name);
     const lines = results.flatMap((r) => [`${sectionHeading(r.name)}:`, ...r.lines.map((l) => (l ? `  ${l}` : l)), '']);
@@ -393,10 +415,10 @@ export class MailGateway {
 
   /**
    * One robot's orders of a mail, read by the engine's notation and sent to the race with the
-   * seat's mail secret: what the answer says of them (the acknowledgement without its last line,
-   * which the caller adds once, or the refusal).
+   * seat's mail secret and when the mail arrived (`receive`): what the answer says of them (the
+   * acknowledgement without its last line, which the caller adds once, or the refusal).
    */
-  private async robotOrders(race: NonNullable<Awaited<ReturnType<Outbox['race']>>>, s: NonNullable<Awaited<ReturnType<Outbox['race']>>>['seats'][number], text: string, subject: string): Promise<{ status: Received; lines: string[]; final?: boolean }> {
+  private async robotOrders(race: NonNullable<Awaited<ReturnType<Outbox['race']>>>, s: NonNullable<Awaited<ReturnType<Outbox['race']>>>['seats'][number], text: string, subject: string, arrivedAt: number | undefined): Promise<{ status: Received; lines: string[]; final?: boolean }> {
     const st = race.state;
     const ctx = notationContext(race.setup.rules, st, s.seat);
     const parsed = parseOrders(text, ctx);
@@ -439,7 +461,7 @@ export class MailGateway {
     }
     // For the turn the mail is for: if that turn is played meanwhile, the race refuses them (409
     // turn or deadline) and the answer says so; they never land on the next turn.
-    const done = await this.service.submit(race.id, s.seat, { mailSecret: s.secret }, { ...apiOrders(parsed.orders), turn: st.turn });
+    const done = await this.service.submit(race.id, s.seat, { mailSecret: s.secret, ...(arrivedAt !== undefined ? { arrivedAt } : {}) }, { ...apiOrders(parsed.orders), turn: st.turn });
     if (!done.ok) {
       const late = done.refusal.field === 'turn' || done.refusal.field === 'deadline';
       return {

@@ -8,7 +8,7 @@ import { freshDb, TestClock, seatedRace } from '../../server/src/testing.js';
 import { DEADLINE_LOOK_MS, MailGateway } from './gateway.js';
 import { HANDLED, ImapPoller } from './imap.js';
 import { firstLooks, mailDb, migrateMail } from './store.js';
-import { dovecotMissing, smtpSink, startDovecot, until } from './testing.js';
+import { dovecotMissing, freePort, smtpSink, startDovecot, until } from './testing.js';
 
 const courses = shippedCourses();
 const course = (n: string) => courses.get(n);
@@ -417,6 +417,74 @@ test('orders delivered into the mailbox shortly before the deadline are read bef
     await close();
   }
 });
+
+test('orders that reached the mailbox before the deadline are taken for its turn though read after it; orders that reached it after the deadline are refused as late', { skip: missing ?? false }, async () => {
+  // A look an hour, and no round near the deadline: only the look the deadline's play waits for reads the mails.
+  const { sink, clock, service, gateway, client, close } = await imapGateway(3600, 3_600_000);
+  try {
+    const created = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(created.ok);
+    const id = created.value.id;
+    await gateway.pump();
+    const deals = await until('the instructions of turn 1', () => {
+      const found = ['ava@a.test', 'bob@b.test'].map((to) => sink.mails.find((c) => c.to.includes(to) && /Turn 1: your instructions/.test(c.mail.subject ?? '')));
+      return found.every(Boolean) ? found.map((c) => c!.mail) : null;
+    });
+    const view = await service.view(id);
+    assert.ok(view.ok && view.value.deadlineAt !== null);
+    const deadline = view.value.deadlineAt;
+    // The mail server delivers Ava's mail 2 s before the deadline, Bob's 1 s after it (their INTERNALDATE, on the test's clock).
+    const [ava, bob] = deals.map((d, i) => `From: ${['ava@a.test', 'bob@b.test'][i]}\r\nTo: ${d!.replyTo!.value[0]!.address!}\r\nSubject: Re: ${d!.subject}\r\nMessage-ID: <last-${i}@test>\r\n\r\n1 2 3 4 5\r\n`);
+    await client.append('INBOX', ava!, [], new Date(deadline - 2000));
+    await client.append('INBOX', bob!, [], new Date(deadline + 1000));
+    clock.t = deadline + 1500;
+    assert.equal(await service.tick(), 1);
+    await gateway.pump();
+    const to = (who: string, subject: RegExp) => sink.mails.find((c) => c.to.includes(who) && subject.test(c.mail.subject ?? ''))?.mail.text ?? '';
+    assert.match(to('ava@a.test', /^Re: /), /Your orders for turn 1 are in\. As understood:[^]*They reached the mailbox before the deadline, which has passed since: the turn is played with them/);
+    assert.match(to('bob@b.test', /^Re: /), /Your orders for turn 1 came too late: the deadline of turn 1 has passed/);
+    const report = await until('the report of turn 1', () => to('ava@a.test', /Turn 1: report/));
+    assert.doesNotMatch(report, /Ava: no program by the deadline/);
+    assert.match(report, /Bob: no program by the deadline/);
+  } finally {
+    await close();
+  }
+});
+
+for (const fault of ['does not answer', 'refuses the connection'] as const) {
+  test(`a mailbox that ${fault} holds the play of a deadline no longer than the look's bound: the turn is played, and the fault logged`, async () => {
+    const hung = fault === 'does not answer' ? await imapServer(() => undefined) : null;
+    const port = hung ? hung.port : await freePort();
+    const sink = await smtpSink();
+    const { db } = await freshDb('sqlite');
+    const clock = new TestClock();
+    const service = new RaceService({ db, clock, course });
+    const lines: string[] = [];
+    // A hung exchange is given up after 60 s: the look's bound, not that, ends the wait.
+    const gateway = new MailGateway({
+      service, db, clock,
+      config: { from: 'race@rr.test', relay: `smtp://127.0.0.1:${sink.port}`, imapUrl: `imap://u:p@127.0.0.1:${port}/INBOX`, imapPollSeconds: 3600, pumpMs: 3_600_000, lastLookMs: 300, log: (l) => lines.push(l) },
+    });
+    try {
+      await gateway.start();
+      const created = await seatedRace(service, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 600 } });
+      assert.ok(created.ok);
+      const view = await service.view(created.value.id);
+      assert.ok(view.ok && view.value.deadlineAt !== null);
+      clock.t = view.value.deadlineAt;
+      assert.equal(await service.tick(), 1);
+      assert.ok((await service.playedTurn(created.value.id, 1)).ok);
+      const said = hung ? /^mail: IMAP: the look for orders that came before the deadline of race \S+ took longer than 0\.3 s; the turn is played with the orders in$/
+        : /^mail: IMAP: the look for orders that came before the deadline of race \S+ failed \(connecting and logging in as u: .*\); the turn is played with the orders in$/;
+      assert.ok(lines.some((l) => said.test(l)), lines.join('\n'));
+    } finally {
+      await hung?.close();
+      await gateway.stop();
+      await sink.close();
+      await db.destroy();
+    }
+  });
+}
 
 test('with an IMAP mailbox, a mail round lists the mail races once, for its mails, its look before a deadline and its reminders alike', { skip: missing ?? false }, async () => {
   const { sink, clock, service, gateway, client, close } = await imapGateway(3600, 3_600_000);

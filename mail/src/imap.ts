@@ -8,7 +8,9 @@
  * first look into a mailbox (`firstLook`) takes the mails seen there then, an earlier version's
  * reading, as handled. Of a mail larger than `maxBytes` (orders with a
  * photo or a video attached) only the header and the text are read; one with no text small enough
- * is marked handled unread.
+ * is marked handled unread. Each mail is handed over with when it reached the mailbox (its
+ * INTERNALDATE), and `lookAfresh` makes a look that begins no sooner than it is asked for (the look
+ * a deadline's play waits for: every mail delivered before the deadline is in its list).
  *
  * A fault of the mail server (refused connection, a connection dropped after login or mid-FETCH, a
  * protocol error, or no answer: each exchange has `stepMs`) is never fatal: the client's `'error'` events are caught, the fault is logged, and the
@@ -87,7 +89,14 @@ export class ImapPoller {
   /** Looks that ended in a fault, since the start. */
   faults = 0;
 
-  constructor(url: string, private readonly handle: (raw: Buffer) => Promise<void>, private readonly options: ImapPollerOptions = {}) {
+  /** The look asked for by `lookAfresh` while another ran, begun once that one ends. */
+  private fresh: Promise<void> | null = null;
+
+  /**
+   * `handle` is given each mail with when it reached the mailbox (its INTERNALDATE, to the second
+   * the mail server keeps; undefined if the server gave none).
+   */
+  constructor(url: string, private readonly handle: (raw: Buffer, arrivedAt?: number) => Promise<void>, private readonly options: ImapPollerOptions = {}) {
     this.url = new URL(url);
     if (this.url.protocol !== 'imap:' && this.url.protocol !== 'imaps:') throw new Error(`MAIL_IMAP_URL: expected imap://user:password@host:port/MAILBOX or imaps://…, found ${this.url.protocol}`);
     this.log = options.log ?? ((line) => console.error(line));
@@ -133,6 +142,20 @@ export class ImapPoller {
       },
     ).finally(() => (this.running = null));
     return this.running;
+  }
+
+  /**
+   * A look begun now or later, never one already under way (which may have listed the mailbox
+   * before a mail came): the one running is let end, then another is made, one for all who ask
+   * meanwhile. Rejects on a fault of the mail server.
+   */
+  lookAfresh(): Promise<void> {
+    if (!this.running) return this.poll();
+    this.fresh ??= this.running.catch(() => undefined).then(() => {
+      this.fresh = null;
+      return this.poll();
+    });
+    return this.fresh;
   }
 
   private async look(): Promise<void> {
@@ -183,9 +206,12 @@ export class ImapPoller {
         if (first !== 'begun') await this.options.firstLooks!.begin(where);
         if (keywords) this.begun.add(where);
         // The unhandled mails' sizes first, then each mail's bytes one at a time: never more than one mail in memory.
-        const found: { uid: number; size: number }[] = [];
+        const found: { uid: number; size: number; arrivedAt: number | undefined }[] = [];
         await step('the list of mails not handled yet', (async () => {
-          for await (const m of client.fetch(unhandled, { uid: true, size: true }, { uid: true })) found.push({ uid: m.uid, size: m.size ?? 0 });
+          for await (const m of client.fetch(unhandled, { uid: true, size: true, internalDate: true }, { uid: true })) {
+            const at = m.internalDate === undefined ? NaN : new Date(m.internalDate).getTime();
+            found.push({ uid: m.uid, size: m.size ?? 0, arrivedAt: Number.isFinite(at) ? at : undefined });
+          }
         })());
         const most = this.options.maxBytes ?? 1024 * 1024;
         const failed: string[] = [];
@@ -206,7 +232,7 @@ export class ImapPoller {
           // Gone meanwhile (another client expunged it): nothing to read.
           if (!raw) continue;
           try {
-            await this.handle(raw);
+            await this.handle(raw, m.arrivedAt);
           } catch (e) {
             // Left unmarked, to be read again at the next look; the others are read now.
             failed.push(`message ${m.uid}: ${(e as Error).message}`);

@@ -37,6 +37,11 @@ export interface AppOptions {
    */
   readonly strangers?: { readonly perAddress?: number; readonly perDay?: number; readonly neverAnswered: (addresses: readonly string[]) => Promise<string[]> };
   /**
+   * Whether the server mails (its mail gateway runs). Without it a seat with an `email` is refused:
+   * such a seat gets no invite, only its mails bring its person in, and none would come.
+   */
+  readonly mail?: boolean;
+  /**
    * Which proxies to believe about the client's address (X-Forwarded-For): fastify's `trustProxy`,
    * true (any), addresses and CIDR ranges separated by commas, or a function of (address, hop).
    * Off by default: the socket's address is the client's.
@@ -247,6 +252,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const seatStrangers = async (req: FastifyRequest, reply: FastifyReply) => {
     const seats = ((req.body as { seats?: { email?: unknown }[] }).seats ?? []).map((s, i) => ({ i, email: typeof s.email === 'string' ? s.email.toLowerCase() : null }));
     const mailed = seats.filter((s) => s.email !== null);
+    if (!o.mail && mailed.length) {
+      return reply.code(422).send({ error: { field: `seats[${mailed[0]!.i}].email`, message: 'this server sends no mail (its mail gateway is off): a seat raced by e-mail would get no way in; seat its person without an e-mail, and send them the seat\'s invite link' } });
+    }
     if (!strangers || !mailed.length) return;
     const never = new Set(await o.strangers!.neverAnswered(mailed.map((s) => s.email!)));
     const asked = mailed.filter((s) => never.has(s.email!));
@@ -457,10 +465,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     wsHandler: (socket, req) => hub.attach(socket, req.params.id, req.query.after ?? 0),
   });
 
-  api.get('/api', { schema: { summary: 'The server\'s name and where its API is described', response: { 200: AnyObject('about') } } }, async () => ({
+  api.get('/api', { schema: { summary: 'The server\'s name, where its API is described, and whether it mails (`mail`: seats may race by e-mail)', response: { 200: AnyObject('about') } } }, async () => ({
     name: 'roborally',
     about: 'An unofficial RoboRally race server. The API is described at /api/openapi.json; the web client is at /.',
     courses: '/api/courses',
+    mail: o.mail === true,
   }));
   registerWeb(app);
   return app;

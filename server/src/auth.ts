@@ -21,6 +21,16 @@ export const newMailSecret = (): string => [...randomBytes(12)].map((b) => 'abcd
  */
 export const mailWebToken = (mailSecret: string): string => createHash('sha256').update(`web:${mailSecret}`).digest('base64url').slice(0, 24);
 
+/**
+ * The token a claim sent with a browser's own key makes: the same for the same invite and key, so a
+ * browser whose claim's answer was lost sends the claim again and gets its token; nobody without
+ * the browser's key (the race's creator holds the invite) can make it.
+ */
+export const claimToken = (invite: string, browser: string): string => createHash('sha256').update(`claim:${invite}:${browser}`).digest('base64url').slice(0, 24);
+
+/** A browser's key for its claims: at least 128 random bits, URL-safe. */
+const BROWSER_KEY = /^[A-Za-z0-9_-]{22,128}$/;
+
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -53,18 +63,27 @@ export class Auth {
   }
 
   /**
-   * The race and the seats a claim (`{invite}`) opens: every seat of the invite's person (seats of
-   * one player share one invite), until the invite is spent.
+   * The race and the seats a claim (`{invite, browser?}`) opens: every seat of the invite's person
+   * (seats of one player share one invite), until the invite is spent; and the token the claim
+   * gives (`claimToken` with a browser's key, else a new one). `taken`: the same browser took them
+   * with this invite already (its answer was lost): the token it got then, nothing to change.
    */
-  async claimable(id: string, body: unknown): Promise<Answer<LoadedRace & { opened: number[] }>> {
-    if (!isObject(body) || Object.keys(body).join() !== 'invite' || typeof body.invite !== 'string') return no(422, 'body', 'expected {"invite": the code of an invite link}');
+  async claimable(id: string, body: unknown): Promise<Answer<LoadedRace & { opened: number[]; token: string; taken: boolean }>> {
+    const keys = isObject(body) ? Object.keys(body).sort().join() : '';
+    const { invite, browser } = (isObject(body) ? body : {}) as { invite?: unknown; browser?: unknown };
+    if ((keys !== 'invite' && keys !== 'browser,invite') || typeof invite !== 'string') return no(422, 'body', 'expected {"invite": the code of an invite link, "browser": optional, the browser\'s own key for its claims}');
+    if (browser !== undefined && (typeof browser !== 'string' || !BROWSER_KEY.test(browser))) return no(422, 'browser', 'expected the browser\'s own key: 22 to 128 letters, digits, - and _ (128 random bits at least)');
     const got = await this.repo.load(id);
     if (!got) return no(404, 'race', `no race "${id}"`);
     if (got.race.status !== 'running') return no(409, 'race', 'the race is over: its seats are not taken any more');
-    const h = hashSecret((body as { invite: string }).invite);
+    const h = hashSecret(invite);
     const opened = got.seats.filter((s) => s.kind === 'human' && s.invite_hash !== '' && same(h, s.invite_hash)).map((s) => s.seat);
-    if (!opened.length) return no(401, 'invite', 'this invite opens no seat of the race: it was used already (a seat is taken once, by the first browser that opens its link: its person may open the race from there, or use the link of their seat the page shows), or it is not one of this race\'s');
-    return yes({ ...got, opened });
+    const token = browser === undefined ? newToken() : claimToken(invite, browser);
+    if (opened.length) return yes({ ...got, opened, token, taken: false });
+    const th = hashSecret(token);
+    const again = browser === undefined ? [] : got.seats.filter((s) => s.kind === 'human' && same(th, s.token_hash)).map((s) => s.seat);
+    if (again.length) return yes({ ...got, opened: again, token, taken: true });
+    return no(401, 'invite', 'this invite opens no seat of the race: it was used already (a seat is taken once, by the first browser that opens its link: its person may open the race from there, or use the link of their seat the page shows), or it is not one of this race\'s');
   }
 
   /** The race, once `key` is shown to be its moderator key; read through `repo` (a transaction's) if given. */

@@ -4,7 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, freshDb, mailSeatToken, startServer, touchRace, type TestServer } from './testing.js';
+import { buildApp } from './app.js';
+import { shippedCourses } from './courses.js';
+import { RaceService } from './races.js';
+import { call, freshDb, mailSeatToken, startServer, TestClock, touchRace, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -138,5 +141,46 @@ test('the public view says which people\'s seats nobody has taken yet (invited),
     assert.deepEqual(await invited(), [true, false, false]);
     await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite });
     assert.deepEqual(await invited(), [false, false, false]);
+  });
+});
+
+test('a server that sends no mail refuses a seat with an e-mail, naming it (it would get no invite and no mail: no way in), and says so at /api', async () => {
+  const { db } = await freshDb('sqlite');
+  const courses = shippedCourses();
+  const app = await buildApp({ service: new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n) }), courses: () => [...courses].map(([name, course]) => ({ name, course })) });
+  try {
+    const refused = await app.inject({ method: 'POST', url: '/api/races', payload: { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }] } });
+    assert.equal(refused.statusCode, 422);
+    assert.equal(refused.json().error.field, 'seats[1].email');
+    assert.equal(await db.selectFrom('races').select('id').executeTakeFirst(), undefined, 'nothing made');
+    assert.equal((await app.inject({ method: 'GET', url: '/api' })).json().mail, false);
+    assert.equal((await app.inject({ method: 'POST', url: '/api/races', payload: { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }] } })).statusCode, 201);
+  } finally {
+    await app.close();
+    await db.destroy();
+  }
+});
+
+test('a claim sent with the browser\'s own key may be sent again by that browser (its answer lost) and gets the same token; another browser\'s key, or none, is refused', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, seats, moderatorKey } = made.body;
+    const browser = 'b'.repeat(11) + 'K'.repeat(11);
+    const first = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite, browser });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const again = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite, browser });
+    assert.deepEqual([again.status, again.body], [200, first.body], 'the same token, the same seats');
+    for (const other of [{ invite: seats[1].invite }, { invite: seats[1].invite, browser: 'c'.repeat(22) }]) {
+      const refused = await call(s.base, 'POST', `/api/races/${id}/claim`, other);
+      assert.deepEqual([refused.status, refused.body.error?.field], [401, 'invite']);
+    }
+    const log = await call(s.base, 'GET', `/api/races/${id}/events?after=0`);
+    assert.equal((log.body as { event: { type: string } }[]).filter((e) => e.event.type === 'seatTaken').length, 1, 'taken once');
+    const short = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite, browser: 'too-short' });
+    assert.deepEqual([short.status, short.body.error?.field], [422, 'browser']);
+    // A new invite from the moderator: the old claim, sent again, opens nothing.
+    await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 1 }, { 'x-moderator-key': moderatorKey });
+    assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite, browser })).status, 401);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(first.body.token))).status, 401);
   });
 });

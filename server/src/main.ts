@@ -118,6 +118,7 @@ async function main(): Promise<void> {
     ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
     ...(racesPerMinute ? { racesPerMinute } : {}),
     // Mail on: a race seats so many addresses that never answered (the gateway knows which).
+    mail: mailConfig !== null,
     ...(mailConfig ? { strangers: { ...(strangersPerAddress ? { perAddress: strangersPerAddress } : {}), ...(strangersPerDay ? { perDay: strangersPerDay } : {}), neverAnswered: (a: readonly string[]) => neverAnswered(db, a) } } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   });

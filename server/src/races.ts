@@ -176,6 +176,20 @@ export interface RaceServiceOptions {
   readonly alone?: boolean | (() => boolean);
 }
 
+/**
+ * A look for orders that reached the server before a deadline but are not in yet (the mail
+ * gateway's mailbox), awaited before the deadline's play of a race with a seat raced by e-mail
+ * (`RaceService.beforeDeadlinePlay`): for at most `withinMs`; a fault or a longer look is logged,
+ * and the turn is played with the orders in.
+ */
+export interface DeadlineLook {
+  /** Called with the ids of the races whose deadline is to be played; resolves once the look is done. */
+  readonly look: (raceIds: readonly string[]) => Promise<void>;
+  readonly withinMs: number;
+  /** Where a fault or a look that took too long is told (console.error by default). */
+  readonly log?: (line: string) => void;
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A turn played, not yet committed: its entries, the change that stores it, the next turn dealt (null: the race is over). */
@@ -331,6 +345,10 @@ export class RaceService {
    * (`withShared`), and turns whose bots were asked of it (`askedFor`: they were not shared yet), for the metrics.
    */
   readonly handOvers = { withShared: 0, askedFor: 0 };
+  /** The look for orders that came before a deadline, awaited before its play (`beforeDeadlinePlay`). */
+  private deadlineLook: DeadlineLook | null = null;
+  /** The deadline each due race was looked before (`lookBeforePlaying`): once a deadline, however many ticks find it due. */
+  private readonly lookedBefore = new Map<string, number>();
 
   constructor(o: RaceServiceOptions) {
     this.clock = o.clock;
@@ -767,8 +785,10 @@ export class RaceService {
   /**
    * A person takes their seats with the invite of their link and gets a token of their own, which
    * nobody else is given. The invite is spent then: a second use, anybody's, is refused, so a
-   * person who took their seat knows nobody else holds it. (A seat raced by e-mail has no invite:
-   * its person's mails link its page with its own token, auth.ts `mailWebToken`.)
+   * person who took their seat knows nobody else holds it. A claim sent with the browser's own key
+   * (`browser`) may be sent again by that browser (its answer lost): it gets the same token.
+   * (A seat raced by e-mail has no invite: its person's mails link its page with its own token,
+   * auth.ts `mailWebToken`.)
    */
   claim(id: string, body: unknown): Promise<Answer<Claimed>> {
     return this.inLine.run(id, () => this.claimNow(id, body));
@@ -777,8 +797,8 @@ export class RaceService {
   private async claimNow(id: string, body: unknown): Promise<Answer<Claimed>> {
     const got = await this.auth.claimable(id, body);
     if (!got.ok) return got;
-    const { race, opened: seats } = got.value;
-    const token = newToken();
+    const { race, opened: seats, token, taken } = got.value;
+    if (taken) return yes({ token, seats });
     const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
       writes: (q) => [q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats)],
       seatsChanged: true,
@@ -862,15 +882,17 @@ export class RaceService {
   /**
    * A seat's orders for the turn they name (`turn`), or the moderator's correction: checked, stored
    * and answered with what was understood. Orders for another turn than the current one, or that
-   * arrive once the deadline has passed (decided when they commit), are refused and change nothing.
+   * arrive once the deadline has passed (decided when they commit), are refused and change nothing;
+   * mailed orders (`mailSecret`) arrive when their mail reached the mailbox (`arrivedAt`), so those
+   * read after the deadline, before its turn is played, are taken.
    * They can be replaced until the turn is played. In a live race the last person's orders play the
    * turn in the same transaction that stores them.
    */
-  submit(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
+  submit(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string; arrivedAt?: number }, body: unknown): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
     return this.inLine.run(id, () => this.submitNow(id, seat, who, body));
   }
 
-  private async submitNow(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
+  private async submitNow(id: string, seat: number, who: { token?: string; moderatorKey?: string; mailSecret?: string; arrivedAt?: number }, body: unknown, attempt = 1): Promise<Answer<{ turn: number; orders: SeatOrders }>> {
     // Everything the PUT writes is one transaction, checked against the version of the race it
     // read: another change first, and it is checked again (server/src/lean.test.ts counts its statements).
     const done = await this.versioned(async (repo, commit) => {
@@ -899,7 +921,10 @@ export class RaceService {
       if (turn.value !== st.turn) return no(409, 'turn', `these orders are for turn ${turn.value}, but the race is at turn ${st.turn}`);
       if (st.phase !== 'programming') return no(409, 'turn', 'the turn is being played');
       const now = this.clock.now();
-      if (race.deadline_at !== null && race.deadline_at <= now) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
+      // Mailed orders count from when they reached the mailbox (`arrivedAt`), read after the deadline
+      // while its turn is not played yet (the look `beforeDeadlinePlay`); any other, from now.
+      const arrived = who.mailSecret !== undefined && who.arrivedAt !== undefined ? Math.min(who.arrivedAt, now) : now;
+      if (race.deadline_at !== null && race.deadline_at <= arrived) return no(409, 'deadline', `the deadline of turn ${st.turn} has passed; the turn is played with the orders that were in`);
       const setup = this.setups.setupOf(race);
       const orders = shown ? readCorrection(setup, st, seat, revised.value.orders, shown) : readOrders(setup, st, seat, revised.value.orders);
       if (!orders.ok) return no(422, orders.error.field, orders.error.message);
@@ -924,7 +949,7 @@ export class RaceService {
       const store = (q: Kysely<Tables>) => q.insertInto('orders').values({ race_id: id, turn: st.turn, seat, body: stored, submitted_at: now })
         .onConflict((oc) => oc.columns(['race_id', 'turn', 'seat']).doUpdateSet({ body: stored, submitted_at: now }));
       const entries: Omit<Entry, 'seq'>[] = [{ turn: st.turn, kind: 'race', event }];
-      let change: Change = { beforeDeadline: now, writes: (q) => [store(q)], orders: { turn: st.turn, seat, body: stored } };
+      let change: Change = { beforeDeadline: arrived, writes: (q) => [store(q)], orders: { turn: st.turn, seat, body: stored } };
       let play: Play | null = null;
       let waitForBots = false;
       if (JSON.parse(race.policy).kind === 'live') {
@@ -941,7 +966,7 @@ export class RaceService {
             play = this.play(got.value, st, setup, sent, now, bots);
             const { set, writes, dealt } = play.change;
             entries.push(...play.entries);
-            change = { beforeDeadline: now, set, ...(dealt ? { dealt } : {}), writes: (q, first) => [store(q), ...writes(q, first + 1)] };
+            change = { beforeDeadline: arrived, set, ...(dealt ? { dealt } : {}), writes: (q, first) => [store(q), ...writes(q, first + 1)] };
           } else {
             // Played by this process once they have; by any process past play_by (this one may go away).
             waitForBots = true;
@@ -1264,7 +1289,10 @@ export class RaceService {
     return this.inLine.run(id, () => this.moderation.moderate(id, key, action, body));
   }
 
-  /** Plays every race whose deadline has passed; returns how many turns were played. */
+  /**
+   * Plays every race whose deadline has passed; returns how many turns were played. Those with a
+   * seat raced by e-mail are played after the look `beforeDeadlinePlay` (the others meanwhile).
+   */
   async tick(): Promise<number> {
     let played = 0;
     // One race a task: on SQLite the plays of all due races would otherwise be one long task.
@@ -1272,10 +1300,57 @@ export class RaceService {
       this.retry.delete(id);
       await this.playLater(id, force, turn);
     });
-    await inSlices(await this.repo.due(this.clock.now()), 1, async (id) => {
+    const due = await this.repo.due(this.clock.now());
+    const looking = await this.lookBeforePlaying(due);
+    const play = (ids: readonly string[]) => inSlices(ids, 1, async (id) => {
       if ((await this.adjudicate(id, false)) === true) played++;
     });
+    await play(due.filter((id) => !looking.ids.has(id)));
+    await looking.done;
+    await play(due.filter((id) => looking.ids.has(id)));
     return played;
+  }
+
+  /**
+   * Registers the look awaited before the deadline's play of a race with a seat raced by e-mail
+   * (the mail gateway's look into its mailbox, for orders that reached it before the deadline);
+   * returns what takes it back. One at a time.
+   */
+  beforeDeadlinePlay(look: DeadlineLook): () => void {
+    this.deadlineLook = look;
+    return () => {
+      if (this.deadlineLook === look) this.deadlineLook = null;
+    };
+  }
+
+  /**
+   * Of the races `due`, those whose deadline has passed and that have a seat raced by e-mail, not
+   * looked before at this deadline yet, and the look for them (`beforeDeadlinePlay`), which ends by
+   * its bound: it never rejects, its fault or lateness is logged.
+   */
+  private async lookBeforePlaying(due: readonly string[]): Promise<{ ids: ReadonlySet<string>; done: Promise<void> }> {
+    const hook = this.deadlineLook;
+    for (const id of this.lookedBefore.keys()) if (!due.includes(id)) this.lookedBefore.delete(id);
+    if (!hook || !due.length) return { ids: new Set(), done: Promise.resolve() };
+    const now = this.clock.now();
+    const heads = (await this.repo.mailRaces())
+      .filter((r) => due.includes(r.id) && r.status === 'running' && r.deadlineAt !== null && r.deadlineAt <= now && this.lookedBefore.get(r.id) !== r.deadlineAt);
+    if (!heads.length) return { ids: new Set(), done: Promise.resolve() };
+    for (const r of heads) this.lookedBefore.set(r.id, r.deadlineAt!);
+    const ids = heads.map((r) => r.id);
+    const log = hook.log ?? ((line: string) => console.error(line));
+    const what = `the look for orders that came before the deadline of race ${ids.join(', ')}`;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), hook.withinMs);
+    });
+    const looked = Promise.resolve().then(() => hook.look(ids)).then(() => 'done' as const, (e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+    const done = Promise.race([looked, late]).then((got) => {
+      clearTimeout(timer);
+      if (got === 'late') log(`${what} took longer than ${hook.withinMs / 1000} s; the turn is played with the orders in`);
+      else if (got !== 'done') log(`${what} failed (${got.message}); the turn is played with the orders in`);
+    });
+    return { ids: new Set(ids), done };
   }
 
   /** Entries after `after`, in order (at most `limit` of them). */

@@ -110,8 +110,9 @@ const courses = shippedCourses();
  */
 export async function startServer(db: Db, clock = new TestClock(), rateLimit?: { max: number; windowMs: number; trustProxy?: AppOptions['trustProxy']; racesPerMinute?: number }, stream?: Partial<StreamLimits>, connections?: Partial<ConnectionLimits>): Promise<TestServer> {
   const service = new RaceService({ db, clock, course: (n) => courses.get(n) });
+  // Tests run a mail gateway on the server's service where they race by e-mail.
   const app = await buildApp({
-    service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
+    service, courses: () => [...courses].map(([name, course]) => ({ name, course })), mail: true,
     ...(rateLimit ? { rateLimit: { max: rateLimit.max, windowMs: rateLimit.windowMs } } : {}),
     ...(rateLimit?.trustProxy !== undefined ? { trustProxy: rateLimit.trustProxy } : {}), racesPerMinute: rateLimit?.racesPerMinute ?? 1_000_000, ...(stream ? { stream } : {}), ...(connections ? { connections } : {}),
   });

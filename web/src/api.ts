@@ -48,8 +48,12 @@ export interface RaceView {
   lastSeq: number;
   turn: number;
   phase: string;
-  /** Per seat: its robot's design (render/src/robots.ts), whether its orders are in and how many registers they fill (never which cards). */
-  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number; programmed?: number }[];
+  /**
+   * Per seat: its robot's design (render/src/robots.ts), whether its orders are in and how many
+   * registers they fill (never which cards); `invited`: a person's seat nobody took yet (its invite
+   * link not opened).
+   */
+  seats: { seat: number; name: string; kind: 'human' | 'bot'; level: string | null; submitted: boolean; robot?: number; programmed?: number; invited?: boolean }[];
   robots: PublicRobot[];
   finished: string[][];
   /** pbem: the upgrade each hammer site offers now. */

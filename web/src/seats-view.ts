@@ -122,7 +122,8 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     const hidden = s.seat === you ? 0 : r.hiddenOptions;
     const programmed = faceDown(view, s.seat, drafts);
     const replayed = at && played ? played.get(s.seat) ?? '' : null;
-    const sent = s.kind === 'bot' ? (running || replayed !== null ? 'bot' : '') : replayed !== null ? replayed : !running ? '' : s.submitted ? 'sent ✓' : 'not yet';
+    // A person who has not opened their invite link yet: "not joined" (the creator sees whom to remind).
+    const sent = s.kind === 'bot' ? (running || replayed !== null ? 'bot' : '') : replayed !== null ? replayed : !running ? '' : s.submitted ? 'sent ✓' : s.invited ? 'not joined' : 'not yet';
     const isSent = replayed !== null ? replayed.startsWith('sent') : s.submitted;
     const needs = !at && programming(view, s.seat);
     return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },

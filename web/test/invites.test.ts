@@ -34,7 +34,7 @@ async function page(ctx: BrowserContext, traffic: string[] = []): Promise<Page> 
 
 const hand = (p: Page) => p.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
 
-test('an invite link opened in a second browser after the first took its seat says the invite was used, links the spectators\' page, and shows no card of the hand, on the page or in its traffic', { skip }, async () => {
+test('an invite link opened in a second browser after the first took its seat says the invite was used, links the spectators\' page, and shows no card of the hand, on the page or in its traffic; the Robots table says who has not joined yet', { skip }, async () => {
   const { id, links } = await race();
   const [first, second] = [await browser.newContext(DESKTOP), await browser.newContext(PHONE)];
   try {
@@ -43,6 +43,9 @@ test('an invite link opened in a second browser after the first took its seat sa
     await bob.waitForSelector('.hand .card');
     const cards = await hand(bob);
     assert.equal(cards.length, 9);
+    // Ava has not opened her invite link: Bob's table says she has not joined.
+    assert.equal(await bob.locator('#seats tr[data-seat="0"] .submitted').innerText(), 'not joined');
+    assert.equal(await bob.locator('#seats tr[data-seat="1"] .submitted').innerText(), 'not yet');
     const traffic: string[] = [];
     const other = await page(second, traffic);
     await other.goto(server.base + links[1]);
@@ -61,6 +64,10 @@ test('an invite link opened in a second browser after the first took its seat sa
     await other.waitForURL(`${server.base}/race/${id}`);
     await other.waitForSelector('body[data-ready]');
     assert.equal(await other.locator('.hand .card').count(), 0, 'a spectator: no hand');
+    // Ava takes her seat: Bob's page says so at once ("not yet": she programs).
+    const ava = await page(first);
+    await ava.goto(server.base + links[0]);
+    await bob.waitForSelector('#seats tr[data-seat="0"] .submitted:text-is("not yet")');
     // Bob's seat is still his alone.
     await bob.reload();
     await bob.waitForSelector('.hand .card');
