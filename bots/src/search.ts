@@ -9,6 +9,7 @@
  */
 import { CARD_TYPES, cardType, type Card } from '../../engine/src/index.js';
 import { TYPE_INDEX } from './distance.js';
+import { cloneState, type GameState } from '../../engine/src/index.js';
 import type { Sim, Snapshot } from './sim.js';
 
 const T = CARD_TYPES.length;
@@ -55,6 +56,14 @@ export interface SearchOptions {
    * is not searched further (the programs kept are the same as without it).
    */
   readonly bound?: (sim: Sim, reg: number) => number;
+  /**
+   * Share the subtrees of states met twice (a transposition: Move 1 then Move 2 or the reverse,
+   * both blocked by the same wall…): after registers 2 to 4, a state equal in everything a register
+   * can change (`Positions`) to one searched before, with the same types left, gives the leaves
+   * its subtree gave, not simulated again. The programs kept are the same as without it; `leaves`
+   * then counts the leaves scored, not those taken over.
+   */
+  readonly transpositions?: boolean;
 }
 
 /** The cards of a hand by type, best (highest priority) first. */
@@ -94,14 +103,58 @@ export function searchPrograms(sim: Sim, me: number, hand: readonly Card[], eval
   const startedHome = home();
   let finishedAt = 0;
 
-  const leaf = (kind: LeafKind, reg: number): void => {
-    leaves++;
-    const s = evaluate(sim, kind, reg, finishedAt);
+  const positions = o.transpositions ? new Positions(sim, me) : null;
+  /** Every leaf met, in the order met (with `transpositions`): its score and its types, five a leaf. */
+  const logScores: number[] = [];
+  const logTypes: number[] = [];
+  const offer = (s: number): void => {
     if (top.length === keep && s <= top[keep - 1]!.score) return;
     let j = top.length < keep ? top.length : keep - 1;
     while (j > 0 && top[j - 1]!.score < s) j--;
     top.splice(j, 0, { types: seq.slice(), score: s });
     if (top.length > keep) top.pop();
+  };
+  const leaf = (kind: LeafKind, reg: number): void => {
+    leaves++;
+    const s = evaluate(sim, kind, reg, finishedAt);
+    if (positions) {
+      logScores.push(s);
+      for (let k = 0; k < 5; k++) logTypes.push(seq[k]!);
+    }
+    offer(s);
+  };
+  /**
+   * The subtree below the sim's state after register reg: searched, or, for a state met before with
+   * the same types left, its leaves taken over in the order they were met, the registers after reg
+   * as they were (a leaf left out there, by the bound, scored no better than the last kept then, so
+   * it would not be kept now). Either way the leaves go to the log, for a later taker.
+   */
+  const below = (reg: number): void => {
+    if (!positions || reg < 2 || reg > 4) {
+      dfs(reg + 1);
+      return;
+    }
+    const found = positions.find(reg, finishedAt, count);
+    if (found === -2) {
+      dfs(reg + 1);
+      return;
+    }
+    if (found >= 0) {
+      const from = positions.first[found]!, to = positions.last[found]!;
+      for (let n = from; n < to; n++) {
+        for (let k = reg; k < 5; k++) seq[k] = logTypes[5 * n + k]!;
+        const s = logScores[n]!;
+        logScores.push(s);
+        for (let k = 0; k < 5; k++) logTypes.push(seq[k]!);
+        offer(s);
+      }
+      for (let k = reg; k < 5; k++) seq[k] = -1;
+      return;
+    }
+    const entry = positions.add();
+    positions.first[entry] = logScores.length;
+    dfs(reg + 1);
+    positions.last[entry] = logScores.length;
   };
   /** Plays register reg and goes on from there, unless the robot is destroyed. */
   const step = (reg: number): void => {
@@ -111,7 +164,7 @@ export function searchPrograms(sim: Sim, me: number, hand: readonly Card[], eval
     if (!finishedAt && !startedHome && home()) finishedAt = reg;
     if (robot.status !== 'active') leaf('destroyed', reg);
     else if (bound && reg < 5 && top.length === keep && bound(sim, reg) <= top[keep - 1]!.score) pruned++;
-    else dfs(reg + 1);
+    else below(reg);
     finishedAt = before;
   };
   const dfs = (reg: number): void => {
@@ -276,4 +329,152 @@ export function programOf(types: Int8Array, locked: number, cardsByType: readonl
     program[k] = left[t]!.shift()!;
   }
   return program.filter((c) => c !== 0);
+}
+
+const STATUS = { active: 0, destroyed: 1, out: 2 } as const;
+
+/**
+ * The states after a register met by one search, to find one met before: equal in everything the
+ * simulator's snapshot holds (what a register phase can change: the fields of `copyRobotInto` and
+ * the state's lists), in the register, the register the robot finished in and the types left in
+ * its hand. Robot `me`'s registers are left out: those played are done with, and the search sets
+ * each of the others before it plays it. What seldom changes in a register (lives aside, options,
+ * their memory, the others' registers, the dice…) is compared with the search's start, and a
+ * state where any of it changed is not kept; the rest is written as a row of numbers, found by
+ * its hash and compared whole.
+ */
+export class Positions {
+  /** Per entry: where its leaves begin and end in the search's log. */
+  readonly first: number[] = [];
+  readonly last: number[] = [];
+  private readonly width: number;
+  private rows: Int32Array;
+  private entries = 0;
+  private table: Int32Array;
+  private chain: Int32Array;
+  private readonly row: Int32Array;
+  private hash = 0;
+  /** The search's start, for what seldom changes. */
+  private readonly root: GameState;
+
+  constructor(private readonly sim: Sim, private readonly me: number) {
+    const st = sim.state;
+    this.root = cloneState(st);
+    this.width = 2 + T + 11 * st.robots.length + 5 + st.rng.length + st.robots.length;
+    this.row = new Int32Array(this.width);
+    this.rows = new Int32Array(this.width * 256);
+    this.table = new Int32Array(1024).fill(-1);
+    this.chain = new Int32Array(256);
+  }
+
+  /**
+   * The entry of a state equal to the sim's (`reg` just played), or -1 (the state is kept in
+   * mind for `add`), or -2 where it is not to be kept (something that seldom changes did).
+   */
+  find(reg: number, finishedAt: number, left: Int8Array): number {
+    const st = this.sim.state;
+    if (!this.usual(st)) return -2;
+    const row = this.row;
+    let k = 0;
+    row[k++] = reg;
+    row[k++] = finishedAt;
+    for (let t = 0; t < T; t++) row[k++] = left[t]!;
+    for (const x of st.robots) {
+      row[k++] = x.x;
+      row[k++] = x.y;
+      row[k++] = x.dir;
+      row[k++] = x.damage;
+      row[k++] = x.flags;
+      row[k++] = x.lives;
+      row[k++] = STATUS[x.status];
+      row[k++] = x.locked;
+      row[k++] = x.destroyedAt;
+      row[k++] = x.archive ? x.archive[0] : -1;
+      row[k++] = x.archive ? x.archive[1] : -1;
+    }
+    row[k++] = st.destructions;
+    row[k++] = st.discard.length;
+    row[k++] = st.finished.length;
+    row[k++] = st.winTurn;
+    for (const v of st.rng) row[k++] = v;
+    row[k++] = st.order.length;
+    for (let j = 0; j < st.robots.length; j++) row[k++] = st.order[j] ?? -1;
+    let h = 0;
+    for (let j = 0; j < k; j++) h = (Math.imul(h, 0x9e3779b1) + row[j]!) | 0;
+    h ^= h >>> 15;
+    this.hash = h;
+    const w = this.width;
+    for (let e = this.table[h & (this.table.length - 1)]!; e >= 0; e = this.chain[e]!) {
+      const at = e * w;
+      let j = 0;
+      while (j < w && this.rows[at + j] === row[j]) j++;
+      if (j === w) return e;
+    }
+    return -1;
+  }
+
+  /** Keeps the state of the last `find` (-1) as a new entry, and gives its index. */
+  add(): number {
+    const e = this.entries++;
+    const w = this.width;
+    if (this.rows.length < this.entries * w) {
+      const rows = new Int32Array(this.rows.length * 2);
+      rows.set(this.rows);
+      this.rows = rows;
+      const chain = new Int32Array(this.chain.length * 2);
+      chain.set(this.chain);
+      this.chain = chain;
+    }
+    this.rows.set(this.row, e * w);
+    if (this.entries * 2 > this.table.length) this.rehash();
+    const slot = this.hash & (this.table.length - 1);
+    this.chain[e] = this.table[slot]!;
+    this.table[slot] = e;
+    this.hashes.push(this.hash);
+    this.first.push(0);
+    this.last.push(0);
+    return e;
+  }
+
+  private readonly hashes: number[] = [];
+
+  private rehash(): void {
+    this.table = new Int32Array(this.table.length * 2).fill(-1);
+    for (let e = 0; e < this.entries - 1; e++) {
+      const slot = this.hashes[e]! & (this.table.length - 1);
+      this.chain[e] = this.table[slot]!;
+      this.table[slot] = e;
+    }
+  }
+
+  /** What seldom changes in a register is as at the search's start. */
+  private usual(st: GameState): boolean {
+    const root = this.root;
+    if (st.deck !== root.deck || st.offers !== root.offers || st.optionDeck !== root.optionDeck || st.rng.length !== root.rng.length) return false;
+    if (st.order.length > st.robots.length || !sameList(st.dice, root.dice)) return false;
+    // Robots finished and cards discarded are lists: those of the start, nothing added.
+    if (st.finished.length !== root.finished.length || st.discard.length !== root.discard.length) return false;
+    for (let i = 0; i < st.robots.length; i++) {
+      const x = st.robots[i]!, y = root.robots[i]!;
+      if (x.reentries !== y.reentries || x.hand.length !== y.hand.length || x.unlock !== y.unlock || x.options !== y.options || x.start !== y.start) return false;
+      if (x.virtual !== y.virtual || x.poweredDown !== y.poweredDown || x.announced !== y.announced || x.stayDown !== y.stayDown) return false;
+      if (x.takeOption !== y.takeOption || x.programmed !== y.programmed) return false;
+      if (i !== this.me && !sameList(x.registers, y.registers)) return false;
+      const m = x.opt, n = y.opt;
+      if (!m || !n) {
+        if (m || n) return false;
+        continue;
+      }
+      if (m.choices !== n.choices || m.optionSite !== n.optionSite || m.fcLocks !== n.fcLocks || m.flywheel !== n.flywheel || m.aside !== n.aside) return false;
+      if (m.copiedFrom !== n.copiedFrom || m.superior !== n.superior || m.recompiled !== n.recompiled) return false;
+      if (!sameList(m.joined, n.joined) || !sameList(m.copied, n.copied) || !sameList(m.fresh, n.fresh) || !sameList(m.shown, n.shown)) return false;
+    }
+    return true;
+  }
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }

@@ -7,25 +7,18 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   beginTurn, cardType, cloneState, createState, DECK, instruction, makeSetup, parseBoard, playTurn, submitOrders,
-  type Card, type CardType, type GameState, type Setup,
+  type Card, type GameState, type Setup,
 } from '../../engine/src/index.js';
 import { courseMaps, stateIndex, FAR } from './distance.js';
 import { BOTS, LEVELS, chooseOrders } from './index.js';
-import { DEFAULT_WEIGHTS, Judge, priorityVariants } from './strong.js';
+import { DEFAULT_WEIGHTS, Judge, movingRegisters, priorityVariants } from './strong.js';
+import { loadCourse } from '../../boards/src/index.js';
+import { Rand } from '../../testkit/src/index.js';
 import { playPrograms, searchPrograms } from './search.js';
 import { Sim } from './sim.js';
 import { runBotRace } from '../../driver/src/index.js';
-import { must, plainBoard, randomGame, setupOf } from './testing.js';
+import { deciders, hand, must, plainBoard, randomDecisions, randomGame, setupOf, type Decision } from './testing.js';
 
-/** One classic card of each named type, none twice (`F1 F1 R` gives two different Move 1s). */
-function hand(types: readonly CardType[]): Card[] {
-  const used = new Set<Card>();
-  return types.map((t) => {
-    const c = DECK.find((d) => cardType(d) === t && !used.has(d))!;
-    used.add(c);
-    return c;
-  });
-}
 
 /** A lone robot at (x, y) facing dir, dealt the given hand, ready to program. */
 function dealt(setup: Setup, x: number, y: number, dir: 0 | 1 | 2 | 3, cards: Card[], damage = 0): GameState {
@@ -224,33 +217,47 @@ describe("the others' likely programs are played", () => {
 });
 
 describe("the strong bot's search cuts branches by a bound", () => {
-  /** Dealt states of random games and of a shipped course's race, with the robots that decide in them. */
-  function decisions(): { setup: Setup; st: GameState; i: number }[] {
-    const out: { setup: Setup; st: GameState; i: number }[] = [];
-    for (let seed = 1; seed <= 24; seed++) {
-      const g = randomGame(seed, seed % 2 ? 'classic' : 'pbem');
-      const st = must(beginTurn(g.setup, g.state)).state;
-      st.robots.forEach((r, i) => {
-        if (r.status === 'active' && !r.poweredDown && r.hand.length >= 5) out.push({ setup: g.setup, st, i });
-      });
+  /** Decisions of random games, and of greedy bots' races on shipped courses where another robot runs locked moves (damage locked them). */
+  function decisions(): Decision[] {
+    const out = randomDecisions();
+    for (const name of ['grand-tour', 'northrups-square']) {
+      const course = must(loadCourse(name)).course;
+      for (const rules of ['classic', 'pbem'] as const) {
+        const setup = must(makeSetup(course.board, rules, {}, course.boards.length));
+        for (const seed of [1, 2, 3]) {
+          for (const turns of [6, 10, 14]) {
+            const st = runBotRace(setup, { levels: ['greedy', 'greedy', 'greedy', 'greedy'], seed, maxTurns: turns, starts: course.starts, untilOver: true }).state;
+            if (st.phase === 'programming') out.push(...deciders(setup, st, (i) => st.robots.some((o, j) => j !== i && o.status === 'active' && movingRegisters(o) !== 0)));
+          }
+        }
+      }
     }
     return out;
   }
 
   test('the bound after a register is never below the score of a program played on from there', () => {
-    let checked = 0;
+    let checked = 0, withMovers = 0;
     for (const { setup, st, i } of decisions()) {
       const judge = new Judge(setup, DEFAULT_WEIGHTS);
-      const bound = judge.bound(st.robots, i);
+      const bound = judge.bound(st.robots, i, { movers: true });
       if (!bound) continue;
       const evaluate = judge.scorer(i);
       const sim = new Sim(setup, st);
       const root = sim.newSnapshot();
       sim.save(root);
       const cards = st.robots[i]!.hand;
-      // Programs from rotations of the hand: the first five cards of each.
-      for (let k = 0; k < cards.length; k++) {
-        const program = [...cards.slice(k), ...cards.slice(0, k)].slice(0, 5);
+      // Programs from rotations of the hand (the first five cards of each), and shuffles of it.
+      const rand = new Rand(cards.length + i);
+      const programs = cards.map((_, k) => [...cards.slice(k), ...cards.slice(0, k)].slice(0, 5));
+      for (let k = 0; k < 30; k++) {
+        const p = cards.slice();
+        for (let a = p.length - 1; a > 0; a--) {
+          const b = rand.int(a + 1);
+          [p[a], p[b]] = [p[b]!, p[a]!];
+        }
+        programs.push(p.slice(0, 5));
+      }
+      for (const program of programs) {
         const bounds: number[] = [];
         sim.restore(root);
         const r = sim.robots[i]!;
@@ -267,9 +274,37 @@ describe("the strong bot's search cuts branches by a bound", () => {
         }
         for (const b of bounds) assert.ok(b >= score, `bound ${b} under the score ${score} (${JSON.stringify(program)})`);
         checked += bounds.filter(Number.isFinite).length;
+        if (st.robots.some((o, j) => j !== i && o.status === 'active' && movingRegisters(o))) withMovers += bounds.filter(Number.isFinite).length;
       }
     }
     assert.ok(checked > 200, `${checked} finite bounds checked`);
+    assert.ok(withMovers > 200, `${withMovers} finite bounds checked with another robot running locked moves`);
+  });
+
+  test('holds where another robot behind runs a locked Move 3 that pushes robot me on', () => {
+    const setup = setupOf(plainBoard(12, 4, {}, [[11, 2]]));
+    // B's register 5 is locked (5 damage) with the highest Move 3: it moves first and pushes C and A
+    // three squares on (C, facing away, takes B's shots).
+    const f3 = DECK.filter((c) => cardType(c) === 'F3').sort((a, b) => b - a);
+    const st = must(beginTurn(setup, must(createState(setup, [
+      { name: 'A', x: 2, y: 2, dir: 1 }, { name: 'B', x: 0, y: 2, dir: 1, damage: 5, program: [0, 0, 0, 0, f3[0]!] }, { name: 'C', x: 1, y: 2, dir: 0 },
+    ])))).state;
+    assert.ok(movingRegisters(st.robots[1]!), 'robot B runs a locked move');
+    const program = [...hand(['L', 'R', 'L', 'R']), f3[1]!];
+    st.robots[0]!.hand = [...program, ...hand(['U', 'F1', 'F1', 'B'])];
+    const judge = new Judge(setup, DEFAULT_WEIGHTS);
+    assert.equal(judge.bound(st.robots, 0), undefined, "the expert's bound: none where another robot runs locked registers");
+    const bound = judge.bound(st.robots, 0, { movers: true })!;
+    const sim = new Sim(setup, st);
+    const bounds: number[] = [];
+    for (let reg = 1; reg <= 5; reg++) {
+      sim.setCard(0, reg, program[reg - 1]!);
+      sim.register(reg);
+      if (reg < 5) bounds.push(bound(sim, reg));
+    }
+    assert.equal(sim.robots[0]!.x, 8, 'pushed three squares, then its own three');
+    const score = judge.scorer(0)(sim, 'end', 5, 0);
+    for (const b of bounds) assert.ok(b >= score, `bound ${b} under the score ${score}`);
   });
 
   test('keeps the same best programs as the search without it, and simulates fewer registers', () => {
@@ -279,7 +314,7 @@ describe("the strong bot's search cuts branches by a bound", () => {
       const sim = new Sim(setup, st);
       const hand = st.robots[i]!.hand;
       const whole = searchPrograms(sim, i, hand, judge.scorer(i), { keep: DEFAULT_WEIGHTS.candidates });
-      const cut = searchPrograms(sim, i, hand, judge.scorer(i), { keep: DEFAULT_WEIGHTS.candidates, bound: judge.bound(st.robots, i) });
+      const cut = searchPrograms(sim, i, hand, judge.scorer(i), { keep: DEFAULT_WEIGHTS.candidates, bound: judge.bound(st.robots, i, { movers: true }) });
       assert.deepEqual(cut.top, whole.top);
       nodes += whole.nodes;
       nodesCut += cut.nodes;

@@ -233,17 +233,32 @@ export class Judge {
    * nearest place it can re-enter from (its archive, a repair site or a flag it may touch on the
    * way), plus `BOUND_SLACK`. No bound (Infinity) where it may touch a flag in the registers left;
    * none at all where robots move as a lone robot's cards do not: robot `me` holding an option
-   * other than `PLAIN_OPTIONS`, another running locked registers or holding a weapon. Exact for a lone robot; among others
-   * the slack covers a robot in the way (`strong.test.ts` checks the bound on random games, and
-   * that the search keeps the same programs with it).
+   * other than `PLAIN_OPTIONS`, or another holding a weapon it has orders to fire. Another robot
+   * running locked registers of moves (`movingRegisters`) pushes nobody it cannot reach: where it
+   * stands further from robot me than the two can close in before its last such register and push
+   * in it (`reachBefore`), it stands still as far as robot me is concerned; nearer, there is no
+   * bound at that node (and none at all on a course where robots slide, teleport or wrap over a
+   * cube's edges). Exact for a lone robot; among others the slack covers a robot in the way
+   * (`strong.test.ts` checks the bound on random games, and that the search keeps the same
+   * programs with it). Without `movers` (the expert's, whose budget counts the leaves scored and
+   * would be spent otherwise), no bound at all where another robot runs locked registers or holds
+   * a weapon.
    */
-  bound(robots: readonly RobotState[], me: number): ((sim: Sim, reg: number) => number) | undefined {
+  bound(robots: readonly RobotState[], me: number, o: { readonly movers?: boolean } = {}): ((sim: Sim, reg: number) => number) | undefined {
     const m = this.m;
     const r0 = robots[me]!;
     if (!plainOptions(r0) || r0.virtual || !m.toFlag.length) return undefined;
-    // Others run their locked registers' cards (and may push it on); weapons pull and push.
-    const moving = (o: RobotState) => o.locked !== 0 || o.options.some((x) => (WEAPONS as readonly string[]).includes(optionName(x)));
-    if (robots.some((o, j) => j !== me && o.status === 'active' && moving(o))) return undefined;
+    // Weapons pull and push: only those the others have orders to fire (a bot deciding sees none).
+    const still = (x: RobotState) => (o.movers ? !armed(x) : x.locked === 0 && !x.options.some((w) => (WEAPONS as readonly string[]).includes(optionName(w))));
+    if (robots.some((x, j) => j !== me && x.status === 'active' && !still(x))) return undefined;
+    // Others run their locked registers' cards, and may push robot me on where they reach it.
+    const moves = robots.map((o, j) => (j !== me && o.status === 'active' ? movingRegisters(o) : 0));
+    const movers: number[] = [];
+    moves.forEach((mask, j) => mask && movers.push(j));
+    const board = movers.length ? boardReach(m) : 0;
+    if (board < 0) return undefined;
+    // Per mover and register reg: the squares apart within which it may push robot me after reg.
+    const reach = movers.map((j) => Int32Array.from({ length: 5 }, (_, reg) => reachBefore(moves, me, j, reg, board)));
     const rep = this.setup.rules.repair;
     const mostRepair = Math.max(rep.wrench, rep.doubleWrench, rep.flag);
     const settings = this.setup.settings;
@@ -256,6 +271,10 @@ export class Judge {
       const r = sim.robots[me]!;
       const flags = r.flags;
       if (flags >= m.toFlag.length || !plainOptions(r)) return Infinity;
+      for (let k = 0; k < movers.length; k++) {
+        const o = sim.robots[movers[k]!]!;
+        if (o.status === 'active' && Math.abs(o.x - r.x) + Math.abs(o.y - r.y) <= reach[k]![reg]!) return Infinity;
+      }
       const s = stateIndex(b, r.x, r.y, r.dir, reg + 1);
       const left = 5 - reg;
       if (m.fewest[flags]![s]! <= left) return Infinity;
@@ -302,6 +321,75 @@ export class Judge {
   }
 }
 
+/** Robot o holds a weapon and has orders to fire one (as the engine's `chosenWeapon` reads them). */
+function armed(o: RobotState): boolean {
+  const c = o.opt?.choices;
+  if (!c || !o.options.some((x) => (WEAPONS as readonly string[]).includes(optionName(x)))) return false;
+  return Object.keys(c.weapon ?? {}).length > 0 || (c.active ?? []).some((x) => (WEAPONS as readonly string[]).includes(x));
+}
+
+const MOVES: ReadonlySet<string> = new Set(['F1', 'F2', 'F3', 'B']);
+
+/** Bit r-1: robot o's locked register r moves it (a move card, or a card played with it: Crab Legs, Dual Processor). */
+export function movingRegisters(o: RobotState): number {
+  let mask = 0;
+  for (let k = 0; k < 5; k++) {
+    if (!(o.locked & (1 << k))) continue;
+    const card = o.registers[k];
+    if ((card && MOVES.has(cardType(card))) || o.opt?.joined[k]) mask |= 1 << k;
+  }
+  return mask;
+}
+
+/**
+ * How far (squares, along the board's rows and columns) the floor alone moves a robot in a
+ * register at most: belts, pushers (a lone robot's turns, on the course maps); -1 on a course where
+ * a robot may go further than its steps (oil, portals, repulsors, a cube's folded edges).
+ */
+function boardReach(m: CourseMaps): number {
+  let v = BOARD_REACH.get(m);
+  if (v === undefined) {
+    const b = m.board;
+    v = 0;
+    if (b.fold || b.floor.some((f) => f === Floor.Oil || f === Floor.Portal || f === Floor.Repulsor)) v = -1;
+    else {
+      for (let s = 0; s < m.states; s++) {
+        const c = (s / 20) | 0;
+        // The turns (L, R, U): the card moves it nowhere, the floor does the rest.
+        for (let t = 4; t < 7; t++) {
+          const n = m.next[s * 7 + t]!;
+          if (n < 0) continue;
+          const d = (n / 20) | 0;
+          v = Math.max(v, Math.abs((d % b.width) - (c % b.width)) + Math.abs(((d / b.width) | 0) - ((c / b.width) | 0)));
+        }
+      }
+    }
+    BOARD_REACH.set(m, v);
+  }
+  return v;
+}
+
+const BOARD_REACH = new WeakMap<CourseMaps, number>();
+
+/**
+ * The squares apart (rows and columns) within which robot j, running locked moves (`moves[j]`,
+ * per robot), may push robot me in a register after reg: through the registers before its last
+ * such register both close in (robot me a card's 3 squares, the floor's `board` and a pusher's push
+ * of one more; robot j the floor's, its own move, and 3 for each other robot moving then that may
+ * push it), then in that register robot me moves first and robot j's move reaches 3 squares with
+ * a robot between for each of the others. 0 where it moves in none: it stands still.
+ */
+export function reachBefore(moves: readonly number[], me: number, j: number, reg: number, board: number): number {
+  const mask = moves[j]! >> reg;
+  if (!mask) return 0;
+  const last = reg + 32 - Math.clz32(mask);
+  const n = moves.length;
+  const pushers = (q: number) => moves.filter((x, h) => h !== j && h !== me && x & (1 << (q - 1))).length;
+  let reach = 3 + 3 * pushers(last) + 3 + (n - 2);
+  for (let q = reg + 1; q < last; q++) reach += 3 + board + 1 + board + 1 + (moves[j]! & (1 << (q - 1)) ? 3 : 0) + 3 * pushers(q);
+  return reach;
+}
+
 /** Beams that would hit a robot standing where robot `me` stands: board lasers, and robots facing it in line. */
 function exposure(m: CourseMaps, robots: readonly RobotState[], me: number): number {
   const b = m.board;
@@ -343,7 +431,7 @@ export function strongOrdersWith(w: StrongWeights): (setup: Setup, state: GameSt
     const order = shuffle(rng, [0, 1, 2, 3, 4, 5, 6]);
     const sim = new Sim(setup, state);
     const evaluate = judge.scorer(i);
-    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates, bound: judge.bound(state.robots, i) });
+    const found = searchPrograms(sim, i, robot.hand, evaluate, { order, keep: w.candidates, bound: judge.bound(state.robots, i, { movers: true }), transpositions: true });
     const cards = byType(robot.hand);
     const candidates = found.top.map((c) => ({ program: programOf(c.types, robot.locked, cards, order), total: c.score, score: c.score }));
     if (!candidates.length) candidates.push({ program: found.program, total: found.score, score: found.score });

@@ -3,7 +3,7 @@
  * powered down, destroyed, virtual, in both rule sets) and small hand-made floors.
  */
 import {
-  CARD_TYPES, createState, instruction, makeSetup, parseBoard, type BoardJson, type GameState, type RobotInit, type Setup,
+  CARD_TYPES, DECK, beginTurn, cardType, createState, instruction, makeSetup, parseBoard, type BoardJson, type Card, type CardType, type GameState, type RobotInit, type Setup,
 } from '../../engine/src/index.js';
 import { Rand, randomBoard, randomRobots } from '../../testkit/src/index.js';
 
@@ -55,4 +55,40 @@ export function plainBoard(w: number, h: number, cells: Record<string, string>, 
     grid.push(row.join(' '));
   }
   return { grid, flags, ...extra };
+}
+
+/** A dealt state, with one robot that decides in it. */
+export interface Decision {
+  readonly setup: Setup;
+  readonly st: GameState;
+  readonly i: number;
+}
+
+/** The decisions of a dealt state: each robot on the floor, powered up, with a hand to program (and accepted by `keep`). */
+export function deciders(setup: Setup, st: GameState, keep: (i: number) => boolean = () => true): Decision[] {
+  const out: Decision[] = [];
+  st.robots.forEach((r, i) => {
+    if (r.status === 'active' && !r.poweredDown && r.hand.length >= 5 && keep(i)) out.push({ setup, st, i });
+  });
+  return out;
+}
+
+/** The decisions of random games as dealt (seeds 1 to 24, classic and pbem in turn). */
+export function randomDecisions(): Decision[] {
+  const out: Decision[] = [];
+  for (let seed = 1; seed <= 24; seed++) {
+    const g = randomGame(seed, seed % 2 ? 'classic' : 'pbem');
+    out.push(...deciders(g.setup, must(beginTurn(g.setup, g.state)).state));
+  }
+  return out;
+}
+
+/** One classic card of each named type, none twice (`F1 F1 R` gives two different Move 1s). */
+export function hand(types: readonly CardType[]): Card[] {
+  const used = new Set<Card>();
+  return types.map((t) => {
+    const c = DECK.find((d) => cardType(d) === t && !used.has(d))!;
+    used.add(c);
+    return c;
+  });
 }
