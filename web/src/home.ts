@@ -121,7 +121,7 @@ function showCreated(r: Created): void {
   // Go to your seat; a seat raced by e-mail has none (its person's mails link their seat).
   for (const s of r.seats.slice(1)) {
     if (s.link) list.append(linkLine(`${s.name}'s invite link`, abs(s.link), 'invite'));
-    else if (s.email) list.append(h('li', { class: 'by-mail' }, h('span', {}, `${s.name} gets their link by e-mail (${s.email}): nothing to send.`)));
+    else if (s.email) list.append(h('li', { class: 'by-mail' }, h('span', {}, `${s.name} races by e-mail (${s.email}): the race's mails are their way in, nothing to send.`)));
   }
   list.append(linkLine('Spectators\' link', abs(`/race/${r.id}`), 'spectate'), linkLine('Moderator key', r.moderatorKey, 'moderator'));
   byId<HTMLAnchorElement>('go').href = r.seats[0]!.link!;

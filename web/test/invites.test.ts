@@ -114,7 +114,7 @@ test('once a page took its seat with the invite, its address is the seat\'s own 
   }
 });
 
-test('the creation page lists an invite link, good once, for each other person and none for a person raced by e-mail, who gets their link by e-mail; Go to your seat takes the creator\'s seat', { skip }, async () => {
+test('the creation page lists an invite link, good once, for each other person and none for a person raced by e-mail, whose mails are their way in; Go to your seat takes the creator\'s seat', { skip }, async () => {
   const ctx = await browser.newContext(DESKTOP);
   try {
     const home = await page(ctx);
@@ -134,7 +134,7 @@ test('the creation page lists an invite link, good once, for each other person a
     const invites = await home.locator('#invites .invite input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
     assert.equal(invites.length, 1, 'Bob\'s invite link alone');
     assert.match(invites[0]!, /\/race\/[\w-]+\?seat=1&invite=[\w-]+$/);
-    assert.equal(await home.locator('#invites .by-mail').innerText(), 'Cy gets their link by e-mail (cy@c.test): nothing to send.');
+    assert.equal(await home.locator('#invites .by-mail').innerText(), 'Cy races by e-mail (cy@c.test): the race\'s mails are their way in, nothing to send.');
     const all = await home.locator('#invites input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
     assert.ok(!all.some((v) => /seat=2/.test(v)), `no link to Cy's seat: ${all.join(', ')}`);
     const id = new URL(invites[0]!).pathname.split('/')[2]!;
