@@ -76,6 +76,15 @@ export const moderatorKeyOf = (race: string): string | null => localStorage.getI
 export const keepModeratorKey = (race: string, key: string): void => localStorage.setItem(`roborally.moderator.${race}`, key);
 
 /**
+ * The invite link (`/race/{id}?seat=N&invite=CODE`) of the seat this browser's person was given with a
+ * race it created (Go to your seat): the race page, holding the moderator key, opens it without a
+ * word, and asks before it takes any other person's seat with their invite (the creator trying the
+ * links before sending them).
+ */
+export const ownLinkOf = (race: string): string | null => localStorage.getItem(`roborally.own.${race}`);
+export const keepOwnLink = (race: string, link: string): void => localStorage.setItem(`roborally.own.${race}`, link);
+
+/**
  * This browser's own random key for its claims (POST …/claim `browser`, docs/server.md): 144
  * random bits in base64url, made once and kept in local storage before any claim is sent, so a
  * claim whose answer was lost (the network, a reload while it was on its way) is sent again with

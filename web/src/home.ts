@@ -6,7 +6,7 @@
  * seat is taken by opening its invite link here; the others' are listed to send, each good once.
  */
 import { DEFAULT_RULE_SET, RULE_SETS } from '../../engine/src/index.js';
-import { api, createRace, botSeats, byId, h, keepModeratorKey, keepYourName, linkLine, yourName, type CourseInfo } from './api.js';
+import { api, createRace, botSeats, byId, h, keepModeratorKey, keepOwnLink, keepYourName, linkLine, yourName, type CourseInfo } from './api.js';
 
 interface Created {
   id: string;
@@ -145,6 +145,7 @@ form.addEventListener('submit', async (ev) => {
     keepYourName(field('you').value.trim());
     // This browser moderates it: its end page can start the next race of the series.
     keepModeratorKey(r.id, r.moderatorKey);
+    if (r.seats[0]!.link) keepOwnLink(r.id, r.seats[0]!.link);
     // Alone against bots there is nobody to invite: straight to the race.
     if (r.seats.filter((s) => s.kind === 'human').length === 1) location.assign(r.seats[0]!.link!);
     else showCreated(r);

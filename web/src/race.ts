@@ -7,7 +7,7 @@
  * connection came back, asks for what it missed by the last seq it saw.
  */
 import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, list, ordinal, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
-import { api, createRace, ApiError, NoAnswer, browserKey, byId, copy, h, keepModeratorKey, linkLine, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
+import { api, createRace, ApiError, NoAnswer, browserKey, byId, copy, h, keepModeratorKey, keepOwnLink, linkLine, moderatorKeyOf, ownLinkOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
@@ -372,6 +372,7 @@ async function rematch(after: string | null): Promise<void> {
     // page takes the seat); the others' are to send, never to open.
     const people = r.seats.filter((s) => s.link);
     const mine = people.find((s) => s.name === view.seats[seat ?? -1]?.name) ?? people[0];
+    if (mine?.link) keepOwnLink(r.id, mine.link);
     if (people.length === 1 && mine?.link) return location.assign(mine.link);
     // Bots alone: watch them.
     if (!people.length || !mine) return location.assign(`/race/${r.id}`);
@@ -628,6 +629,8 @@ async function courseBoard(c: RaceCourse): Promise<Result<Board>> {
 async function claim(code: string): Promise<boolean> {
   const kept = `roborally.invite.${id}.${code}`;
   let got = localStorage.getItem(kept);
+  const own = ownLinkOf(id);
+  if (!got && moderatorKeyOf(id) !== null && (own === null || new URL(own, location.href).searchParams.get('invite') !== code) && !(await othersInvite(own))) return false;
   if (!got) {
     try {
       got = (await api<{ token: string; seats: number[] }>('POST', `/api/races/${encodeURIComponent(id)}/claim`, { invite: code, browser: browserKey() })).token;
@@ -644,6 +647,36 @@ async function claim(code: string): Promise<boolean> {
   token = got;
   history.replaceState(null, '', `${location.pathname}?seat=${seat}&token=${encodeURIComponent(got)}`);
   return true;
+}
+
+/**
+ * The browser that created the race (it holds the moderator key) opening an invite that is not its
+ * own person's: another person's link, tried before it is sent. Taking it would take their seat here
+ * and leave them "This invite was used already", so the page asks first, and nothing is spent until
+ * the seat is taken: true once "Take … seat here" is pressed (the page then goes on as any invite's),
+ * else the page stays asking, with a way to the creator's own seat.
+ */
+function othersInvite(own: string | null): Promise<boolean> {
+  const main = document.querySelector('main')!;
+  const race = [...main.childNodes];
+  return api<RaceView>('GET', `/api/races/${encodeURIComponent(id)}`).then((v) => v.seats[seat!]?.name ?? `seat ${seat}`, () => `seat ${seat}`).then((name) => new Promise<boolean>((taken) => {
+    document.body.dataset.asking = 'true';
+    byId('status').textContent = `${name}'s invite link`;
+    const take = h('button', { type: 'button', class: 'take' }, `Take ${name}'s seat here`);
+    take.onclick = () => {
+      delete document.body.dataset.asking;
+      main.replaceChildren(...race);
+      taken(true);
+    };
+    main.replaceChildren(h('section', { class: 'refused asking', 'aria-labelledby': 'asking-h' },
+      h('h2', { id: 'asking-h' }, `This is ${name}'s invite link`),
+      h('p', {}, `You created this race: this link is for ${name}, to send them. It works once: opened here, it takes ${name}'s seat in this browser, and ${name} would be told it was used already.`),
+      h('p', {}, own ? h('a', { href: own, class: 'button primary go' }, 'Go to your own seat') : '', own ? ' ' : '',
+        h('a', { href: `/race/${encodeURIComponent(id)}`, class: 'button watch' }, 'Watch the race')),
+      h('p', {}, `Racing ${name}'s seat yourself, from this browser? `, take)));
+    // The safe way first: Enter goes to the creator's own seat (or the race watched), never takes another's.
+    main.querySelector<HTMLElement>('.asking a')!.focus();
+  }));
 }
 
 /**
