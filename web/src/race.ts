@@ -297,9 +297,9 @@ async function drawResult(): Promise<void> {
   // a race of one's own from the home page. Next race asks for the key where it is not kept.
   const again = h('div', { class: 'again' },
     seat !== null || moderatorKeyOf(id) !== null
-      ? h('p', {}, h('button', { type: 'button', class: 'primary rematch', onclick: () => void rematch(null) }, 'Rematch'), ' the same course, robots and rules again.')
+      ? h('p', {}, h('button', { type: 'button', class: 'primary rematch', disabled: againMade, onclick: () => void rematch(null) }, 'Rematch'), ' the same course, robots and rules again.')
       : h('p', {}, h('a', { href: '/', class: 'button own-race' }, 'A race of your own'), ' from the home page: watching, you have no seat to race again.'),
-    h('p', {}, h('button', { type: 'button', class: 'next-race', onclick: nextRace }, 'Next race'), " of a series: the same people, seated by this race's standings (001's start picks), the series' points carried."));
+    h('p', {}, h('button', { type: 'button', class: 'next-race', disabled: againMade, onclick: nextRace }, 'Next race'), " of a series: the same people, seated by this race's standings (001's start picks), the series' points carried."));
   const byTeam = teams.size ? h('ol', { class: 'team-standings' }, ...lines.map((l) => h('li', { value: l.place, 'data-team': l.team ? l.name : null },
     l.team ? `${l.name} (${l.robots.map((k) => view.robots[k]!.name).join(', ')})` : l.name))) : '';
   box.replaceChildren(h('h2', {}, 'The race is over'), h('p', { class: 'verdict' }, winners, yours), byTeam, standings, again, h('div', { id: 'rematch' }));
@@ -350,6 +350,9 @@ function nextRace(): void {
   input.focus();
 }
 
+/** This page made its new race (Rematch or Next race), or is making it: the buttons stay disabled. */
+let againMade = false;
+
 /**
  * A new race on this course (a shipped one by name, else the course itself) with these seats:
  * a rematch in this race's seat order, or with `after` (this race's moderator key) the next race of
@@ -357,6 +360,12 @@ function nextRace(): void {
  * bots, straight to your seat; else everyone's link.
  */
 async function rematch(after: string | null): Promise<void> {
+  // One new race a page: a second press (a double click, Enter again on the Rematch the focus
+  // stays on) made a second race, its invites in place of the first's, already sent perhaps.
+  if (againMade) return;
+  againMade = true;
+  const buttons = [...document.querySelectorAll<HTMLButtonElement>('.again button, .series-key button')];
+  for (const b of buttons) b.disabled = true;
   const v = view as RaceView & { settings?: unknown; deadline?: unknown };
   const seats = view.seats.map((s) => ({ name: s.name, ...(s.kind === 'bot' ? { bot: s.level ?? 'greedy' } : {}), ...(s.robot !== undefined ? { robot: s.robot } : {}) }));
   const body = {
@@ -380,6 +389,8 @@ async function rematch(after: string | null): Promise<void> {
       h('ul', { class: 'invites' }, ...people.filter((s) => s.link !== mine.link).map((s) => linkLine(`${s.name}'s invite link`, new URL(s.link!, location.href).href, 'invite'))),
       h('p', {}, h('a', { href: mine.link!, class: 'button primary go' }, 'Go to your seat'), ` as ${mine.name}.`));
   } catch (e) {
+    againMade = false;
+    for (const b of buttons) b.disabled = false;
     out.replaceChildren(h('p', { class: 'error' }, `The next race could not be created: ${(e as Error).message}`));
   }
 }

@@ -148,7 +148,7 @@ test('the creation page lists an invite link, good once, for each other person a
   }
 });
 
-test('a rematch from a seat\'s page lists the other people\'s invite links to send (never as links to follow) and Go to your seat, which takes the seat in the new race', { skip }, async () => {
+test('a rematch from a seat\'s page lists the other people\'s invite links to send (never as links to follow) and Go to your seat, which takes the seat in the new race; pressed again, it makes no second race', { skip }, async () => {
   const made = await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 }, deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
     seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
@@ -168,8 +168,17 @@ test('a rematch from a seat\'s page lists the other people\'s invite links to se
     await ava.click('.send');
     await ava.waitForSelector('#replay[data-turn="1"]');
     await ava.click('#replay .skip');
+    const created: string[] = [];
+    ava.on('request', (r) => void (r.method() === 'POST' && new URL(r.url()).pathname === '/api/races' ? created.push(r.url()) : undefined));
     await ava.click('#result:not([hidden]) .rematch');
     await ava.waitForSelector('#rematch .invites');
+    // Pressed again (the focus stays on it: Enter again, or a double click): no second race.
+    await ava.locator('#result .rematch').evaluate((b) => (b as unknown as { click(): void }).click());
+    await ava.locator('#result .next-race').evaluate((b) => (b as unknown as { click(): void }).click());
+    // A request sent after them, answered: any race they asked for was asked for before it.
+    await ava.evaluate(() => fetch('/api').then((r) => r.text()));
+    assert.equal(created.length, 1, 'one new race');
+    assert.ok(await ava.locator('#result .rematch').isDisabled() && await ava.locator('#result .next-race').isDisabled(), 'Rematch and Next race disabled once the rematch is made');
     assert.match(await ava.locator('#rematch').innerText(), /it works once, for the first browser that opens it/);
     const invites = await ava.locator('#rematch .invite input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
     assert.equal(invites.length, 1, 'Bob\'s invite link alone');
