@@ -115,7 +115,7 @@ test('with weapons and other options the decisions fit a 320 px and a 390 px pho
   }
 });
 
-test('on a 320×568 phone the end of the race comes on the screen once the last turn\'s replay is seen: who won, not the board over it', { skip }, async () => {
+test('on a 320×568 phone the end of the race comes on the screen once the last turn\'s replay is seen: who won, not the board over it, and the standings whole', { skip }, async () => {
   const r = await call(server.base, 'POST', '/api/races', { course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 }, deadline: { kind: 'live', seconds: 600 }, seats: [{ name: 'Ava' }, { name: 'Clank', bot: 'greedy' }] });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   const ctx = await browser.newContext(phone(320, 568));
@@ -130,5 +130,8 @@ test('on a 320×568 phone the end of the race comes on the screen once the last 
   const verdict = await page.evaluate<{ top: number; bottom: number }>(`(() => { const r = document.querySelector('#result .verdict').getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; })()`);
   await page.screenshot({ path: `${SHOTS}small-phone-320-end.png` });
   assert.ok(verdict.top >= 0 && verdict.bottom <= 568, `who won is on the screen (${verdict.top}–${verdict.bottom} px)`);
+  // The standings whole in the end's panel: "Damage dealt" stood past it, cut off.
+  const spill = await page.evaluate<number>(`(() => { const e = document.querySelector('#result'); return e.scrollWidth - e.clientWidth; })()`);
+  assert.equal(spill, 0, `the standings fit the end's panel (${spill} px past it)`);
   await ctx.close();
 });
