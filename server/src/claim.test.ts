@@ -184,3 +184,31 @@ test('a claim sent with the browser\'s own key may be sent again by that browser
     assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(first.body.token))).status, 401);
   });
 });
+
+test('a claim that another change of the race overtook (another process\'s claim or orders) is judged again from the race as it is then: taken, or refused 401 once its invite was spent there; never a 409 to send again', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, seats } = made.body;
+    const repo = (s.service as unknown as { repo: { commitChange: (...a: unknown[]) => Promise<number | null> } }).repo;
+    const commit = repo.commitChange.bind(repo);
+    // Before the claim's commit, another process changes the race (`meanwhile`), once.
+    const overtake = (meanwhile: () => Promise<void>) => {
+      repo.commitChange = async (...a: unknown[]) => {
+        repo.commitChange = commit;
+        await meanwhile();
+        return commit(...a);
+      };
+    };
+    overtake(() => touchRace(s.db, id));
+    const taken = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite });
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth(taken.body.token))).status, 200);
+    // The same invite claimed on the other process meanwhile: this claim finds it spent.
+    overtake(async () => {
+      await s.db.updateTable('seats').set({ invite_hash: '', token_hash: 'theirs' }).where('race_id', '=', id).where('seat', '=', 1).execute();
+      await touchRace(s.db, id);
+    });
+    const lost = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite });
+    assert.deepEqual([lost.status, lost.body.error?.field], [401, 'invite']);
+  });
+});
