@@ -76,6 +76,20 @@ export const moderatorKeyOf = (race: string): string | null => localStorage.getI
 export const keepModeratorKey = (race: string, key: string): void => localStorage.setItem(`roborally.moderator.${race}`, key);
 
 /**
+ * This browser's own random key for its claims (POST …/claim `browser`, docs/server.md): 144
+ * random bits in base64url, made once and kept in local storage before any claim is sent, so a
+ * claim whose answer was lost (the network, a reload while it was on its way) is sent again with
+ * the same key and answered the same token.
+ */
+export function browserKey(): string {
+  const kept = localStorage.getItem('roborally.browser');
+  if (kept) return kept;
+  const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(18)))).replace(/\+/g, '-').replace(/\//g, '_');
+  localStorage.setItem('roborally.browser', key);
+  return key;
+}
+
+/**
  * The names a new race's seats get. Yours is the one this browser raced under last, else
  * "Player 1" (other people are Player 2, 3…): the replay and the report speak of every robot in
  * the third person ("Player 1 plays Move 1"), so a name such as "You" would read wrong there.

@@ -1,8 +1,8 @@
 /**
  * The home page: pick a course (drawn, with its players, complexity and time), press Start. By
  * default you race three greedy bots live; the form under "Rules, house rules…" sets the rule set,
- * house rules, seats for people (each gets an invite link, or with an e-mail address races by
- * mail and gets their link in its mails) and bots, and live or daily deadlines. Once created, your
+ * house rules, seats for people (each gets an invite link, or with an e-mail address, where the
+ * server sends mail, races by mail and gets their link in its mails) and bots, and live or daily deadlines. Once created, your
  * seat is taken by opening its invite link here; the others' are listed to send, each good once.
  */
 import { DEFAULT_RULE_SET, RULE_SETS } from '../../engine/src/index.js';
@@ -19,6 +19,8 @@ const field = <T extends HTMLInputElement | HTMLSelectElement = HTMLInputElement
 const checked = (name: string) => field(name).matches(':checked');
 const radio = (name: string) => (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement).value;
 let courses: CourseInfo[] = [];
+/** Whether the server sends mail (GET /api `mail`): without, a person cannot race by e-mail, and the form asks for no address. */
+let mail = false;
 let chosen: CourseInfo | null = null;
 
 function showError(message: string | null): void {
@@ -61,6 +63,7 @@ function courseCard(c: CourseInfo): HTMLElement {
 
 const count = (name: string) => Math.max(0, Math.min(7, Math.floor(Number(field(name).value) || 0)));
 
+/** A row per other person: their name and, where the server sends mail, their e-mail address (optional: they race by mail). */
 function peopleNames(): void {
   const box = byId('people-names');
   const n = count('people');
@@ -68,8 +71,19 @@ function peopleNames(): void {
   while (box.children.length < n) {
     const k = box.children.length + 1;
     box.append(h('p', { class: 'person' }, h('label', {}, `Person ${k + 1} `, h('input', { name: `person${k}`, value: `Player ${k + 1}`, maxlength: 24, required: true })),
-      ' ', h('label', {}, 'e-mail ', h('input', { type: 'email', name: `email${k}`, maxlength: 320, placeholder: 'optional: races by mail', autocomplete: 'off' }))));
+      ' ', h('label', { class: 'email', hidden: !mail }, 'e-mail ', h('input', { type: 'email', name: `email${k}`, maxlength: 320, placeholder: 'optional: races by mail', autocomplete: 'off', disabled: !mail }))));
   }
+  byId('no-mail').hidden = mail || n === 0;
+}
+
+/** Whether the server mails, as GET /api says (not known: it does not): the e-mail fields shown or hidden. */
+async function mailOrNot(): Promise<void> {
+  mail = await api<{ mail?: boolean }>('GET', '/api').then((a) => a.mail === true, () => false);
+  for (const l of byId('people-names').querySelectorAll<HTMLElement>('label.email')) {
+    l.hidden = !mail;
+    l.querySelector('input')!.disabled = !mail;
+  }
+  peopleNames();
 }
 
 function summarize(): void {
@@ -89,7 +103,7 @@ function newRace(c: CourseInfo): unknown {
   if (die > 0) settings.diceRule = new Array(c.flags).fill(die);
   const seats: { name: string; bot?: string; email?: string }[] = [{ name: field('you').value.trim() }];
   for (let k = 1; k <= count('people'); k++) {
-    const email = field(`email${k}`).value.trim();
+    const email = mail ? field(`email${k}`).value.trim() : '';
     seats.push({ name: field(`person${k}`).value.trim(), ...(email ? { email } : {}) });
   }
   seats.push(...botSeats(seats.map((s) => s.name), count('bots'), field<HTMLSelectElement>('level').value));
@@ -107,7 +121,7 @@ function showCreated(r: Created): void {
   // Go to your seat; a seat raced by e-mail has none (its person's mails link their seat).
   for (const s of r.seats.slice(1)) {
     if (s.link) list.append(linkLine(`${s.name}'s invite link`, abs(s.link), 'invite'));
-    else if (s.email) list.append(h('li', { class: 'by-mail' }, h('span', {}, `${s.name} gets their link by e-mail (${s.email}): nothing to send.`)));
+    else if (s.email) list.append(h('li', { class: 'by-mail' }, h('span', {}, `${s.name} races by e-mail (${s.email}): the race's mails are their way in, nothing to send.`)));
   }
   list.append(linkLine('Spectators\' link', abs(`/race/${r.id}`), 'spectate'), linkLine('Moderator key', r.moderatorKey, 'moderator'));
   byId<HTMLAnchorElement>('go').href = r.seats[0]!.link!;
@@ -143,6 +157,7 @@ form.addEventListener('submit', async (ev) => {
 
 async function main(): Promise<void> {
   field('you').value = yourName();
+  void mailOrNot();
   try {
     courses = await api<CourseInfo[]>('GET', '/api/courses');
   } catch (e) {

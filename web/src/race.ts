@@ -7,7 +7,7 @@
  * connection came back, asks for what it missed by the last seq it saw.
  */
 import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, list, ordinal, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
-import { api, createRace, ApiError, NoAnswer, byId, copy, h, keepModeratorKey, linkLine, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
+import { api, createRace, ApiError, NoAnswer, browserKey, byId, copy, h, keepModeratorKey, linkLine, moderatorKeyOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
@@ -197,8 +197,34 @@ function drawSeats(shown?: readonly Robot[]): void {
   // An option opened to its text stays open when the table is drawn again.
   const table = byId('seats');
   const opened = new Set([...table.querySelectorAll<HTMLDetailsElement>('details.option[open]')].map((d) => d.dataset.key));
-  table.replaceChildren(...seatsTable(view, seat, shown, draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined));
+  table.replaceChildren(...seatsTable(view, seat, shown, draftsNow(), shown ? ordersPlayed(replay.shownEvents) : undefined, moderatorKeyOf(id) !== null ? newInvite : undefined), newInvites);
   for (const d of table.querySelectorAll<HTMLDetailsElement>('details.option')) if (opened.has(d.dataset.key)) d.open = true;
+}
+
+/** Under the Robots table, in the browser holding the moderator key: the new invite links it made, one a person, to send. */
+const newInvites = h('div', { class: 'new-invites' });
+
+/**
+ * A new invite link for a person (POST …/moderator/invite, docs/server.md Moderator), once the
+ * race's creator confirms that their current link stops working: for a person who lost their
+ * seat's own link, or whose invite somebody else took. Shown under the Robots table to copy and
+ * send; a refusal (a seat raced by e-mail: its mails carry its link) is said there.
+ */
+async function newInvite(k: number): Promise<void> {
+  const name = view.seats[k]?.name ?? `seat ${k}`;
+  if (!confirm(`A new invite link for ${name}? Their current link stops working: they take the seat again with the new one.`)) return;
+  const line = (li: HTMLElement) => {
+    li.dataset.seat = String(k);
+    newInvites.querySelector(`[data-seat="${k}"]`)?.remove();
+    if (!newInvites.querySelector('ul')) newInvites.append(h('ul', { class: 'invites' }));
+    newInvites.querySelector('ul')!.append(li);
+  };
+  try {
+    const got = await api<{ invite: string; seats: number[] }>('POST', `/api/races/${encodeURIComponent(id)}/moderator/invite`, { seat: k }, undefined, { 'x-moderator-key': moderatorKeyOf(id) ?? '' });
+    line(linkLine(`${name}'s new invite link (send it: it works once)`, new URL(`/race/${encodeURIComponent(id)}?seat=${k}&invite=${encodeURIComponent(got.invite)}`, location.href).href, 'invite'));
+  } catch (e) {
+    line(h('li', { class: 'error' }, `No new invite for ${name}: ${(e as Error).message}`));
+  }
 }
 
 /**
@@ -594,7 +620,9 @@ async function courseBoard(c: RaceCourse): Promise<Result<Board>> {
  * A page opened with an invite link (?seat=N&invite=CODE): the seat is taken with it (POST
  * …/claim), which spends it, and the token the answer gives this browser alone opens the seat; the
  * address becomes the seat's own link (?seat=N&token=T: bookmarkable, to open on another device).
- * The token is kept by invite, so the same browser opening the invite again goes to its seat.
+ * The token is kept by invite, so the same browser opening the invite again goes to its seat. The
+ * claim carries this browser's own key (browserKey, kept before the claim is sent): a claim whose
+ * answer was lost is sent again by a reload and answered the same token, the seat this browser's.
  * False when the seat could not be taken (the page says why, and shows no hand).
  */
 async function claim(code: string): Promise<boolean> {
@@ -602,7 +630,7 @@ async function claim(code: string): Promise<boolean> {
   let got = localStorage.getItem(kept);
   if (!got) {
     try {
-      got = (await api<{ token: string; seats: number[] }>('POST', `/api/races/${encodeURIComponent(id)}/claim`, { invite: code })).token;
+      got = (await api<{ token: string; seats: number[] }>('POST', `/api/races/${encodeURIComponent(id)}/claim`, { invite: code, browser: browserKey() })).token;
     } catch (e) {
       if (e instanceof ApiError && e.field === 'invite') {
         refusedPage('This invite was used already',

@@ -103,9 +103,11 @@ export function ordersPlayed(events: readonly GameEvent[]): Map<number, string> 
  * The table's rows; `shown`: the robots as a replay stands (flags, damage, lives and state follow
  * it, never ahead of it), else the race as it is; `drafts`: per seat still programming, how many
  * registers hold a card so far; `played`: while a replay is shown, how each robot's orders were
- * played in its turn (`ordersPlayed`), told in the Orders column instead of the open turn's.
+ * played in its turn (`ordersPlayed`), told in the Orders column instead of the open turn's;
+ * `newInvite`: in the browser holding the race's moderator key, what its "new invite link" button
+ * beside each other person's name does while the race runs.
  */
-export function seatsTable(view: RaceView, you: number | null, shown?: readonly Robot[], drafts?: ReadonlyMap<number, number>, played?: ReadonlyMap<number, string>): HTMLElement[] {
+export function seatsTable(view: RaceView, you: number | null, shown?: readonly Robot[], drafts?: ReadonlyMap<number, number>, played?: ReadonlyMap<number, string>, newInvite?: (seat: number) => void): HTMLElement[] {
   const teams = teamsOf(view);
   const running = view.status === 'running';
   const rows = view.seats.map((s) => {
@@ -127,7 +129,10 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     const isSent = replayed !== null ? replayed.startsWith('sent') : s.submitted;
     const needs = !at && programming(view, s.seat);
     return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },
-      h('td', { class: 'name' }, robotIcon(s.robot, s.seat), h('span', { class: 'robot-name', title: s.name }, s.name)),
+      h('td', { class: 'name' }, robotIcon(s.robot, s.seat), h('span', { class: 'robot-name', title: s.name }, s.name),
+        newInvite && running && s.kind === 'human' && s.seat !== you
+          ? h('button', { type: 'button', class: 'link-button new-invite', title: `A new invite link for ${s.name}: their current link stops working`, onclick: () => newInvite(s.seat) }, 'new invite link')
+          : null),
       teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? '') : null,
       h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
       h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ')),

@@ -11,14 +11,14 @@ import { browser, DESKTOP, PHONE, server, SHOTS, skip, useBrowser } from './brow
 
 useBrowser({ max: 1e9, windowMs: 1000 });
 
-/** A live race of Ava, Bob and a bot: each person's invite link, nobody's seat taken yet. */
-async function race(): Promise<{ id: string; links: string[] }> {
+/** A live race of Ava, Bob and a bot: each person's invite link, nobody's seat taken yet, and the moderator key. */
+async function race(): Promise<{ id: string; links: string[]; moderatorKey: string }> {
   const made = await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', rules: 'classic', deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
     seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
   });
   assert.equal(made.status, 201, JSON.stringify(made.body));
-  return { id: made.body.id, links: made.body.seats.map((s: { link: string | null }) => s.link) };
+  return { id: made.body.id, links: made.body.seats.map((s: { link: string | null }) => s.link), moderatorKey: made.body.moderatorKey };
 }
 
 /** A page that records the race's data it is sent (API answers, stream frames) and fails the test on a script error. */
@@ -114,7 +114,7 @@ test('once a page took its seat with the invite, its address is the seat\'s own 
   }
 });
 
-test('the creation page lists an invite link, good once, for each other person and none for a person raced by e-mail, who gets their link by e-mail; Go to your seat takes the creator\'s seat', { skip }, async () => {
+test('the creation page lists an invite link, good once, for each other person and none for a person raced by e-mail, whose mails are their way in; Go to your seat takes the creator\'s seat', { skip }, async () => {
   const ctx = await browser.newContext(DESKTOP);
   try {
     const home = await page(ctx);
@@ -134,7 +134,7 @@ test('the creation page lists an invite link, good once, for each other person a
     const invites = await home.locator('#invites .invite input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
     assert.equal(invites.length, 1, 'Bob\'s invite link alone');
     assert.match(invites[0]!, /\/race\/[\w-]+\?seat=1&invite=[\w-]+$/);
-    assert.equal(await home.locator('#invites .by-mail').innerText(), 'Cy gets their link by e-mail (cy@c.test): nothing to send.');
+    assert.equal(await home.locator('#invites .by-mail').innerText(), 'Cy races by e-mail (cy@c.test): the race\'s mails are their way in, nothing to send.');
     const all = await home.locator('#invites input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
     assert.ok(!all.some((v) => /seat=2/.test(v)), `no link to Cy's seat: ${all.join(', ')}`);
     const id = new URL(invites[0]!).pathname.split('/')[2]!;
@@ -218,6 +218,120 @@ test('a seat\'s page whose link the moderator made void (a new invite for the se
     await wrong.waitForSelector('body[data-refused] .refused a.watch');
     assert.equal(await wrong.textContent('.refused h2'), 'This link opens the seat no more');
     assert.equal(await wrong.locator('[data-card]').count(), 0);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('a claim whose answer was lost on its way (the seat taken on the server, the page told nothing) is sent again by a reload of the invite link with this browser\'s own key: the seat is this browser\'s, its hand shown; another browser opening the invite afterwards is refused', { skip }, async () => {
+  const { id, links } = await race();
+  const [mine, another] = [await browser.newContext(PHONE), await browser.newContext(DESKTOP)];
+  try {
+    const ava = await page(mine);
+    // The claim reaches the server, which takes the seat; its answer never reaches the page.
+    const claims: { browser?: string }[] = [];
+    let answered = 0;
+    await ava.route('**/api/races/*/claim', async (route) => {
+      claims.push(route.request().postDataJSON());
+      answered = (await route.fetch()).status();
+      await route.abort('connectionreset');
+    });
+    await ava.goto(server.base + links[0]);
+    await ava.waitForSelector('body[data-refused] .refused h2');
+    assert.equal(answered, 200, 'the server took the seat');
+    assert.equal(await ava.textContent('.refused h2'), 'Your seat could not be taken');
+    assert.match(await ava.locator('.refused').innerText(), /reload the page to try again/);
+    assert.equal((await call(server.base, 'GET', `/api/races/${id}`)).body.seats[0].invited, false, 'the invite is spent');
+    await ava.unroute('**/api/races/*/claim');
+    ava.on('request', (r) => void (r.url().endsWith('/claim') ? claims.push(r.postDataJSON()) : undefined));
+    await ava.reload();
+    await ava.waitForSelector('body[data-ready] .hand .card, body[data-refused]');
+    assert.equal(await ava.locator('body[data-refused]').count(), 0, 'the reload takes the seat, not a refusal');
+    assert.equal(await ava.locator('.hand .card').count(), 9);
+    assert.match(ava.url(), /\?seat=0&token=[\w-]+$/);
+    assert.equal(claims.length, 2);
+    assert.match(claims[0]!.browser ?? '', /^[\w-]{22,128}$/, 'the browser\'s own key goes with the claim');
+    assert.equal(claims[1]!.browser, claims[0]!.browser, 'the same key sent again');
+    // Somebody else with the invite: refused, as before.
+    const other = await page(another);
+    await other.goto(server.base + links[0]);
+    await other.waitForSelector('body[data-refused] .refused h2');
+    assert.equal(await other.textContent('.refused h2'), 'This invite was used already');
+    assert.equal(await other.locator('[data-card]').count(), 0);
+  } finally {
+    await Promise.all([mine.close(), another.close()]);
+  }
+});
+
+test('the race\'s creator (the browser holding its moderator key) gives a person a new invite link from the Robots table, once confirmed: the person\'s old page says its link opens the seat no more, the new link takes the seat; other browsers have no such button', { skip }, async () => {
+  const { id, links, moderatorKey } = await race();
+  const [creator, bobs] = [await browser.newContext(DESKTOP), await browser.newContext(PHONE)];
+  try {
+    // Ava's browser created the race: it keeps the moderator key (home.ts keepModeratorKey).
+    await creator.addInitScript(`localStorage.setItem('roborally.moderator.${id}', '${moderatorKey}')`);
+    const bob = await page(bobs);
+    await bob.goto(server.base + links[1]);
+    await bob.waitForSelector('body[data-live] .hand .card');
+    assert.equal(await bob.locator('.new-invite').count(), 0, 'no moderator key in Bob\'s browser: no button');
+    const ava = await page(creator);
+    await ava.goto(server.base + links[0]);
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    // Beside Bob alone: not Ava's own seat, not the bot's.
+    assert.deepEqual(await ava.locator('#seats tr:has(.new-invite)').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-seat'))), ['1']);
+    // Not confirmed: nothing made.
+    const asked: string[] = [];
+    ava.once('dialog', (d) => void (asked.push(d.message()), d.dismiss()));
+    await ava.click('#seats tr[data-seat="1"] .new-invite');
+    assert.match(asked[0] ?? '', /new invite link for Bob\? Their current link stops working/);
+    assert.equal(await ava.locator('.new-invites .invite').count(), 0);
+    assert.equal(await bob.locator('body[data-refused]').count(), 0);
+    ava.once('dialog', (d) => void d.accept());
+    await ava.click('#seats tr[data-seat="1"] .new-invite');
+    await ava.waitForSelector('.new-invites .invite input');
+    const link = await ava.locator('.new-invites .invite input').inputValue();
+    assert.match(link, new RegExp(`^${server.base}/race/${id}\\?seat=1&invite=[\\w-]+$`));
+    // Everyone's table says Bob has not joined (again).
+    await ava.waitForSelector('#seats tr[data-seat="1"] .submitted:text-is("not joined")');
+    await ava.locator('.new-invites').scrollIntoViewIfNeeded();
+    await ava.screenshot({ path: `${SHOTS}new-invite-desktop.png` });
+    // Bob's page, opened with the old token: void at once.
+    await bob.waitForSelector('body[data-refused] .refused h2');
+    assert.equal(await bob.textContent('.refused h2'), 'This link opens the seat no more');
+    // The new link, sent to Bob: his seat again.
+    await bob.goto(link);
+    await bob.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await bob.getAttribute('#legend li.you', 'data-seat'), '1');
+    await ava.waitForSelector('#seats tr[data-seat="1"] .submitted:text-is("not yet")');
+  } finally {
+    await Promise.all([creator.close(), bobs.close()]);
+  }
+});
+
+test('the home form asks each other person for an e-mail address where the server sends mail (GET /api mail: true), and for none, saying so, where it does not', { skip }, async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  try {
+    for (const mail of [true, false]) {
+      const home = await page(ctx);
+      if (!mail) await home.route(`${server.base}/api`, async (route) => route.fulfill({ json: { ...(await (await route.fetch()).json()), mail: false } }));
+      const about = home.waitForResponse((r) => new URL(r.url()).pathname === '/api');
+      await home.goto(server.base + '/');
+      await about;
+      await home.waitForSelector('.course');
+      await home.click('#more summary');
+      await home.fill('input[name="people"]', '2');
+      await home.waitForSelector('input[name="person2"]');
+      if (mail) {
+        await home.waitForSelector('input[name="email2"]:visible:enabled');
+        assert.equal(await home.locator('input[name="email1"]:visible:enabled, input[name="email2"]:visible:enabled').count(), 2, 'an e-mail field for each person');
+        assert.equal(await home.locator('#no-mail').isVisible(), false);
+      } else {
+        await home.waitForSelector('#no-mail:visible');
+        assert.equal(await home.locator('input[type="email"]:visible').count(), 0, 'no e-mail field');
+        assert.match(await home.locator('#no-mail').innerText(), /This server sends no mail: each person gets an invite link/);
+        await home.screenshot({ path: `${SHOTS}home-no-mail.png`, fullPage: true });
+      }
+      await home.close();
+    }
   } finally {
     await ctx.close();
   }
