@@ -307,6 +307,25 @@ describe("the strong bot's search cuts branches by a bound", () => {
     for (const b of bounds) assert.ok(b >= score, `bound ${b} under the score ${score}`);
   });
 
+  test("holds for a robot holding Brakes, Fourth Gear and Crab Legs it has no orders for; none once it has", () => {
+    const setup = setupOf(plainBoard(12, 4, {}, [[11, 2]]));
+    const st = must(beginTurn(setup, must(createState(setup, [{ name: 'A', x: 2, y: 2, dir: 1, options: ['Brakes', 'Fourth Gear', 'Crab Legs'] }])))).state;
+    const cards = hand(['F3', 'F3', 'F1', 'F2', 'L', 'R', 'U', 'B', 'F1']);
+    st.robots[0]!.hand = cards;
+    const judge = new Judge(setup, DEFAULT_WEIGHTS);
+    assert.equal(judge.bound(st.robots, 0), undefined, "the expert's bound: none with options that move the robot");
+    const bound = judge.bound(st.robots, 0, { movers: true });
+    assert.ok(bound, 'a bound');
+    const sim = new Sim(setup, st);
+    const whole = searchPrograms(sim, 0, cards, judge.scorer(0), { keep: DEFAULT_WEIGHTS.candidates });
+    const cut = searchPrograms(sim, 0, cards, judge.scorer(0), { keep: DEFAULT_WEIGHTS.candidates, bound });
+    assert.deepEqual(cut.top, whole.top);
+    assert.ok(cut.pruned > 0, 'branches cut');
+    const ordered = cloneState(st);
+    ordered.robots[0]!.opt = { ...(ordered.robots[0]!.opt ?? memoryOf()), choices: { fourthGear: [1] } };
+    assert.equal(judge.bound(ordered.robots, 0, { movers: true }), undefined, 'Fourth Gear ordered in register 1');
+  });
+
   test('keeps the same best programs as the search without it, and simulates fewer registers', () => {
     let nodes = 0, nodesCut = 0, pruned = 0;
     for (const { setup, st, i } of decisions()) {
@@ -323,3 +342,8 @@ describe("the strong bot's search cuts branches by a bound", () => {
     assert.ok(pruned > 0 && nodesCut < nodes * 0.9, `${nodesCut} of ${nodes} registers simulated, ${pruned} branches cut`);
   });
 });
+
+/** Empty options memory. */
+function memoryOf(): NonNullable<GameState['robots'][number]['opt']> {
+  return { choices: {}, joined: [0, 0, 0, 0, 0], fcLocks: 0, flywheel: 0, aside: 0, copied: [0, 0, 0, 0, 0], copiedFrom: -1, superior: false, fresh: [], shown: [], recompiled: false, optionSite: null };
+}

@@ -93,6 +93,40 @@ const PLAIN_OPTIONS: ReadonlySet<string> = new Set([
 ]);
 const plainOptions = (r: RobotState): boolean => r.options.every((o) => PLAIN_OPTIONS.has(optionName(o)));
 
+/**
+ * Options that move their robot otherwise than a lone robot's cards only on orders (Brakes, Fourth
+ * Gear, Reverse Gear, a Gyroscopic Stabilizer switched on) or with a card joined to a register's
+ * (Crab Legs, Dual Processor): robot r holds none that acts (a bot deciding has given no orders).
+ */
+function quietOptions(r: RobotState): boolean {
+  for (const o of r.options) {
+    const name = optionName(o);
+    if (PLAIN_OPTIONS.has(name)) continue;
+    const c = r.opt?.choices;
+    switch (name) {
+      case 'Brakes':
+        if (c?.brakes?.length) return false;
+        break;
+      case 'Fourth Gear':
+        if (c?.fourthGear?.length) return false;
+        break;
+      case 'Reverse Gear':
+        if (c?.reverseGear?.length) return false;
+        break;
+      case 'Gyroscopic Stabilizer':
+        if (c?.gyro || c?.active?.includes(name)) return false;
+        break;
+      case 'Crab Legs':
+      case 'Dual Processor':
+        if (r.opt?.joined.some((x) => x)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
 /** The strong bot's judgement of positions on one course, with one set of weights (the expert bot's too). */
 export class Judge {
   readonly m: CourseMaps;
@@ -240,14 +274,17 @@ export class Judge {
    * bound at that node (and none at all on a course where robots slide, teleport or wrap over a
    * cube's edges). Exact for a lone robot; among others the slack covers a robot in the way
    * (`strong.test.ts` checks the bound on random games, and that the search keeps the same
-   * programs with it). Without `movers` (the expert's, whose budget counts the leaves scored and
-   * would be spent otherwise), no bound at all where another robot runs locked registers or holds
-   * a weapon.
+   * programs with it). With `movers` (the strong bot's), robot me's options that act only on
+   * orders (`quietOptions`) are no obstacle either. Without `movers` (the expert's, whose budget
+   * counts the leaves scored and would be spent otherwise), no bound at all where another robot
+   * runs locked registers or holds a weapon.
    */
   bound(robots: readonly RobotState[], me: number, o: { readonly movers?: boolean } = {}): ((sim: Sim, reg: number) => number) | undefined {
     const m = this.m;
     const r0 = robots[me]!;
-    if (!plainOptions(r0) || r0.virtual || !m.toFlag.length) return undefined;
+    // The strong bot's own options that act only on orders change nothing here; the expert's bound keeps to the plain ones.
+    const quiet = o.movers ? quietOptions : plainOptions;
+    if (!quiet(r0) || r0.virtual || !m.toFlag.length) return undefined;
     // Weapons pull and push: only those the others have orders to fire (a bot deciding sees none).
     const still = (x: RobotState) => (o.movers ? !armed(x) : x.locked === 0 && !x.options.some((w) => (WEAPONS as readonly string[]).includes(optionName(w))));
     if (robots.some((x, j) => j !== me && x.status === 'active' && !still(x))) return undefined;
@@ -270,7 +307,7 @@ export class Judge {
     return (sim, reg) => {
       const r = sim.robots[me]!;
       const flags = r.flags;
-      if (flags >= m.toFlag.length || !plainOptions(r)) return Infinity;
+      if (flags >= m.toFlag.length || !quiet(r)) return Infinity;
       for (let k = 0; k < movers.length; k++) {
         const o = sim.robots[movers[k]!]!;
         if (o.status === 'active' && Math.abs(o.x - r.x) + Math.abs(o.y - r.y) <= reach[k]![reg]!) return Infinity;

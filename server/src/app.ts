@@ -359,7 +359,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   // A person takes their seats: the invite is spent, the token made is theirs alone (auth.ts).
   api.post('/api/races/:id/claim', {
-    schema: { summary: 'Take your seats with the invite of your link: the first claim spends it (a second, anybody\'s, is refused 401), and the answer\'s token, given to nobody else, opens them (Bearer or ?token=). A seat raced by e-mail has no invite: its mails link its page', params: IdParams, body: ClaimSchema, response: answer('{token, seats}') },
+    schema: { summary: 'Take your seats with the invite of your link: the first claim spends it (a second, anybody\'s, is refused 401), and the answer\'s token, given to nobody else, opens them (Bearer or ?token=). A seat raced by e-mail has no invite: its mails link its page. openedBefore: each time another token held one of those seats before (taken, then made void by the moderator\'s new invite), from turn to turn: whoever held it saw their hand then', params: IdParams, body: ClaimSchema, response: answer('{token, seats, openedBefore: [{seat, from, to}]}') },
   }, async (req, reply) => send(reply, await svc.claim(req.params.id, req.body)));
   api.get('/api/races/:id', { schema: { summary: 'What anybody may see of a race', params: IdParams, querystring: SeenQuery, response: answer('public view') } }, async (req, reply) => send(reply, await svc.view(req.params.id, req.query.seen)));
   api.get('/api/races/:id/course', { schema: { summary: 'The race\'s course, shipped or its own, with its composed board', params: IdParams, response: answer('the course') } }, async (req, reply) => send(reply, await svc.raceCourse(req.params.id)));

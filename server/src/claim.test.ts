@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { buildApp } from './app.js';
 import { shippedCourses } from './courses.js';
 import { RaceService } from './races.js';
-import { call, freshDb, mailSeatToken, startServer, TestClock, touchRace, type TestServer } from './testing.js';
+import { call, freshDb, mailSeatToken, rigRaceState, startServer, TestClock, touchRace, type TestServer } from './testing.js';
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -18,6 +18,19 @@ async function withServer(f: (s: TestServer) => Promise<void>): Promise<void> {
   } finally {
     await s.close();
   }
+}
+
+/** Makes the server's next commit come after `meanwhile`, another process's change of the race, once. */
+function overtaker(s: TestServer): (meanwhile: () => Promise<void>) => void {
+  const repo = (s.service as unknown as { repo: { commitChange: (...a: unknown[]) => Promise<number | null> } }).repo;
+  const commit = repo.commitChange.bind(repo);
+  return (meanwhile) => {
+    repo.commitChange = async (...a: unknown[]) => {
+      repo.commitChange = commit;
+      await meanwhile();
+      return commit(...a);
+    };
+  };
 }
 
 const create = (s: TestServer, seats: unknown[]) => call(s.base, 'POST', '/api/races', { course: 'first-shift', seats, deadline: { kind: 'live', seconds: 600 } });
@@ -182,5 +195,64 @@ test('a claim sent with the browser\'s own key may be sent again by that browser
     await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 1 }, { 'x-moderator-key': moderatorKey });
     assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite, browser })).status, 401);
     assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1`, undefined, auth(first.body.token))).status, 401);
+  });
+});
+
+test('a claim that another change of the race overtook (another process\'s claim or orders) is judged again from the race as it is then: taken, or refused 401 once its invite was spent there; never a 409 to send again', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, seats } = made.body;
+    const overtake = overtaker(s);
+    overtake(() => touchRace(s.db, id));
+    const taken = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite });
+    assert.equal(taken.status, 200, JSON.stringify(taken.body));
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/0`, undefined, auth(taken.body.token))).status, 200);
+    // The same invite claimed on the other process meanwhile: this claim finds it spent.
+    overtake(async () => {
+      await s.db.updateTable('seats').set({ invite_hash: '', token_hash: 'theirs' }).where('race_id', '=', id).where('seat', '=', 1).execute();
+      await touchRace(s.db, id);
+    });
+    const lost = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite });
+    assert.deepEqual([lost.status, lost.body.error?.field], [401, 'invite']);
+  });
+});
+
+test('a claim says each time another token held its seats before (the creator taking the seat with its invite, then sending its person the moderator\'s new invite): the turns whose hand was shown; nothing for a seat taken first', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava', player: 'Ann' }, { name: 'Bob' }, { name: 'Cy', player: 'Ann' }]);
+    const { id, seats, moderatorKey } = made.body;
+    const mod = { 'x-moderator-key': moderatorKey };
+    const bob = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite });
+    assert.deepEqual(bob.body.openedBefore, [], 'taken first');
+    // The creator takes Ann's seats, reads a hand, and makes a new invite for Ann.
+    const creator = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite });
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/2`, undefined, auth(creator.body.token))).body.you.hand.length, 9);
+    const renewed = await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 0 }, mod);
+    const browser = 'a'.repeat(22);
+    const ann = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: renewed.body.invite, browser });
+    assert.equal(ann.status, 200);
+    assert.deepEqual(ann.body.openedBefore, [{ seat: 0, from: 1, to: 1 }, { seat: 2, from: 1, to: 1 }]);
+    assert.deepEqual((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: renewed.body.invite, browser })).body, ann.body, 'the same answer sent again');
+    // A new invite for a seat nobody had taken shows nothing held before.
+    const fresh = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const again = await call(s.base, 'POST', `/api/races/${fresh.body.id}/moderator/invite`, { seat: 0 }, { 'x-moderator-key': fresh.body.moderatorKey });
+    assert.deepEqual((await call(s.base, 'POST', `/api/races/${fresh.body.id}/claim`, { invite: again.body.invite })).body.openedBefore, []);
+  });
+});
+
+test('a moderator\'s action that another change of the race overtook (a seat\'s orders or claim on another process) is judged again from the race as it is then; one overtaken by a turn played is refused 409, to be looked at again', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, moderatorKey } = made.body;
+    const mod = { 'x-moderator-key': moderatorKey };
+    const overtake = overtaker(s);
+    overtake(() => touchRace(s.db, id));
+    const renewed = await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 0 }, mod);
+    assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
+    assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: renewed.body.invite })).status, 200, 'the new invite takes the seat');
+    overtake(async () => void (await rigRaceState(s.db, id, (st) => void (st.turn = 2))));
+    const paused = await call(s.base, 'POST', `/api/races/${id}/moderator/pause`, {}, mod);
+    assert.deepEqual([paused.status, paused.body.error?.field], [409, 'race']);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}`)).body.paused, false, 'nothing done');
   });
 });

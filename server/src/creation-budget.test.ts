@@ -11,11 +11,11 @@ import { freshDb, TestClock, call } from './testing.js';
 const courses = shippedCourses();
 const cube = JSON.parse(readFileSync(join(COURSES_DIR, 'cube-works.json'), 'utf8'));
 
-/** A server over a fresh SQLite database, clients told apart by X-Forwarded-For; `readCourse` stands for the bot pool's. */
+/** A server that mails, over a fresh SQLite database, clients told apart by X-Forwarded-For; `readCourse` stands for the bot pool's. */
 async function server(o: Partial<AppOptions> & { readCourse?: (json: unknown) => Promise<null> }) {
   const { db } = await freshDb('sqlite');
   const service = new RaceService({ db, clock: new TestClock(), course: (n) => courses.get(n), ...(o.readCourse ? { readCourse: o.readCourse } : {}) });
-  const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })), rateLimit: { max: 1000, windowMs: 60_000 }, trustProxy: '127.0.0.1', ...o });
+  const app = await buildApp({ service, courses: () => [...courses].map(([name, course]) => ({ name, course })), rateLimit: { max: 1000, windowMs: 60_000 }, trustProxy: '127.0.0.1', mail: true, ...o });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   return { base: `http://127.0.0.1:${port}`, close: async () => (await app.close(), await db.destroy()) };

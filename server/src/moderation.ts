@@ -35,13 +35,19 @@ export interface Moderated {
 export class Moderation {
   constructor(private readonly d: ModerationDeps) {}
 
-  async moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<Moderated>> {
+  /**
+   * `turnFirst`: the turn the action was first judged on, when another change of the race (a seat's
+   * orders or claim, on another process) overtook its commit: it is judged again from the race as
+   * it is now, unless a turn was played (or rewound) meanwhile, which the moderator should see first.
+   */
+  async moderate(id: string, key: string | undefined, action: string, body: unknown, attempt = 1, turnFirst?: number): Promise<Answer<Moderated>> {
     const got = await this.d.auth.moderator(id, key);
     if (!got.ok) return got;
     const { race, seats } = got.value;
     const b = isObject(body) ? body : {};
     const now = this.d.clock.now();
     const st = stateOf(race);
+    if (turnFirst !== undefined && st.turn !== turnFirst) return no(409, 'race', `the race changed meanwhile (now on turn ${st.turn}): look again, and send the action again if it is still wanted`);
     let set: Partial<RaceRow> = {};
     let event: RaceEvent;
     let turn = st.turn;
@@ -130,7 +136,9 @@ export class Moderation {
         return no(404, 'action', 'expected pause, resume, extend, replace, invite, adjudicate or rewind');
     }
     const committed = await this.d.commit(race, [event, ...more].map((e) => ({ turn, kind: 'race' as const, event: e })), { set, ...(writes ? { writes } : {}), ...(seatsChanged ? { seatsChanged: true as const } : {}) });
-    if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
+    // Before 2026-12-01 any change that came first was answered 409 (a new invite racing a seat's
+    // orders on another process, seven times in ten).
+    if (committed === null) return attempt < 5 ? this.moderate(id, key, action, body, attempt + 1, st.turn) : no(409, 'race', 'the race is changing too fast; send the action again');
     return yes({ done: event.type, ...invited });
   }
 }

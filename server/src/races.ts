@@ -92,6 +92,35 @@ export interface Created {
 export interface Claimed {
   readonly token: string;
   readonly seats: number[];
+  /**
+   * Each time before that another token held one of these seats (taken with an invite, then made
+   * void by the moderator's new invite): from the turn it was taken to the turn it was made void,
+   * so that whoever held it saw the seat's hand in those turns (the race's creator, who holds the
+   * invites, may have taken the seat first and then sent its person the new invite). Oldest first.
+   */
+  readonly openedBefore: { seat: number; from: number; to: number }[];
+}
+
+/**
+ * The stretches in a race's log during which a token now void held one of `seats`: from its
+ * `seatTaken` to the `invited` that made it void (Claimed `openedBefore`).
+ */
+function openedBefore(entries: readonly Pick<Entry, 'turn' | 'event'>[], seats: readonly number[]): Claimed['openedBefore'] {
+  const held = new Map<number, number>();
+  const out: Claimed['openedBefore'] = [];
+  for (const e of entries) {
+    const ev = e.event as { type: string; seats?: number[] };
+    if (ev.type !== 'seatTaken' && ev.type !== 'invited') continue;
+    for (const seat of (ev.seats ?? []).filter((x) => seats.includes(x))) {
+      const from = held.get(seat);
+      if (ev.type === 'seatTaken') held.set(seat, e.turn);
+      else if (from !== undefined) {
+        out.push({ seat, from, to: e.turn });
+        held.delete(seat);
+      }
+    }
+  }
+  return out;
 }
 
 /** A race's head as the mail gateway lists races (RaceService.mailRaces). */
@@ -794,18 +823,27 @@ export class RaceService {
     return this.inLine.run(id, () => this.claimNow(id, body));
   }
 
-  private async claimNow(id: string, body: unknown): Promise<Answer<Claimed>> {
+  private async claimNow(id: string, body: unknown, attempt = 1): Promise<Answer<Claimed>> {
     const got = await this.auth.claimable(id, body);
     if (!got.ok) return got;
     const { race, opened: seats, token, taken } = got.value;
-    if (taken) return yes({ token, seats });
+    if (taken) return yes({ token, seats, openedBefore: await this.openedBefore(id, seats) });
     const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
       writes: (q) => [q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats)],
       seatsChanged: true,
       seats: (kept) => kept.map((x) => (seats.includes(x.seat) ? { ...x, token_hash: hashSecret(token), invite_hash: '' } : x)),
     });
-    if (committed === null) return no(409, 'race', 'the race changed meanwhile; try again');
-    return yes({ token, seats });
+    // Another change of the race came first (another seat's claim or orders, a turn played, on
+    // another process): the claim is judged again from the race as it is now (its invite may be
+    // spent meanwhile: 401; the same browser's claim taken there: its token). Before 2026-12-01
+    // it was refused 409, a third of the claims of eight people at once on two processes.
+    if (committed === null) return attempt < 5 ? this.claimNow(id, body, attempt + 1) : no(409, 'race', 'the race is changing too fast; send the claim again');
+    return yes({ token, seats, openedBefore: await this.openedBefore(id, seats) });
+  }
+
+  /** When tokens now void held these seats, from the race's log (Claimed `openedBefore`). */
+  private async openedBefore(id: string, seats: readonly number[]): Promise<Claimed['openedBefore']> {
+    return openedBefore((await this.repo.entries(id, 0)) ?? [], seats);
   }
 
   /**
