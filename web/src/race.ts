@@ -644,7 +644,9 @@ async function claim(code: string): Promise<boolean> {
   if (!got && moderatorKeyOf(id) !== null && (own === null || new URL(own, location.href).searchParams.get('invite') !== code) && !(await othersInvite(own))) return false;
   if (!got) {
     try {
-      got = (await api<{ token: string; seats: number[] }>('POST', `/api/races/${encodeURIComponent(id)}/claim`, { invite: code, browser: browserKey() })).token;
+      const claimed = await api<{ token: string; seats: number[]; openedBefore: Held[] }>('POST', `/api/races/${encodeURIComponent(id)}/claim`, { invite: code, browser: browserKey() });
+      got = claimed.token;
+      if (claimed.openedBefore.length) localStorage.setItem(heldBeforeKey(), JSON.stringify(claimed.openedBefore));
     } catch (e) {
       if (e instanceof ApiError && e.field === 'invite') {
         refusedPage('This invite was used already',
@@ -716,13 +718,29 @@ function refusedPage(title: string, ...lines: string[]): void {
     h('p', {}, h('a', { href: `/race/${encodeURIComponent(id)}`, class: 'button primary watch' }, 'Watch the race'), ' as a spectator: the board, the robots and each turn\'s replay, no hand.')));
 }
 
+/** A stretch of turns in which another token held one of the seats a claim took (the claim's `openedBefore`). */
+interface Held {
+  readonly seat: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Where this browser keeps what its claim of the seat said of the tokens that held it before. */
+const heldBeforeKey = () => `roborally.heldBefore.${id}.${seat}`;
+
 /**
  * A discreet word on a seat's page: its address is the seat's own link, to keep secret and to open
- * on another device (the same seat plays there).
+ * on another device (the same seat plays there). And, loud, if the claim that took the seat said
+ * another link held it before (taken with its invite, then made void by a new invite: the race's
+ * creator may have read the hand), in which turns.
  */
-function ownLink(): HTMLElement {
+function ownLink(): HTMLElement[] {
   const b = h('button', { type: 'button', class: 'link-button', onclick: () => void copy(location.href, b) }, 'Copy it');
-  return h('p', { class: 'own-link' }, 'This page\'s address is your seat\'s own link: keep it secret. Opened on another device, it plays this seat there. ', b);
+  const own = h('p', { class: 'own-link' }, 'This page\'s address is your seat\'s own link: keep it secret. Opened on another device, it plays this seat there. ', b);
+  const held = JSON.parse(localStorage.getItem(heldBeforeKey()) ?? '[]') as Held[];
+  if (!held.length) return [own];
+  const turns = held.map((x) => (x.from === x.to ? `turn ${x.from}` : `turns ${x.from} to ${x.to}`)).join(', ');
+  return [own, h('p', { class: 'held-before', role: 'alert' }, `Before you took this seat, another link held it (${turns}), until a new invite made that link void: whoever held it saw this seat's hand then. If that was not you, ask the race's creator why.`)];
 }
 
 async function main(): Promise<void> {
@@ -777,7 +795,7 @@ async function main(): Promise<void> {
   if (seat !== null) {
     // Joining: the robot to race, chosen before the first turn is played.
     // After the program (on a phone the board and the program stay together; a laptop shows it first: app.css).
-    byId('program').after(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }), ownLink());
+    byId('program').after(h('section', { id: 'choose', class: 'choose', 'aria-label': 'Your robot' }), ...ownLink());
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, held, recompile, facing: (dir) => {
       facing = dir;
       drawNow();

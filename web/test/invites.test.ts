@@ -412,3 +412,30 @@ test('the home form asks each other person for an e-mail address where the serve
     await ctx.close();
   }
 });
+
+test('a person whose seat another link held before (taken with its invite, then made void by a new invite) is told so on their seat\'s page, with the turns, and after a reload; a person who took their seat first is told nothing', { skip }, async () => {
+  const { id, links, moderatorKey } = await race();
+  // The creator takes Bob's seat with his invite and reads his hand, then sends him a new invite.
+  const taken = await call(server.base, 'POST', `/api/races/${id}/claim`, { invite: new URL(links[1]!, server.base).searchParams.get('invite') });
+  assert.equal(taken.status, 200, JSON.stringify(taken.body));
+  const renewed = await call(server.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 1 }, { 'x-moderator-key': moderatorKey });
+  assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
+  const ctx = await browser.newContext(PHONE);
+  try {
+    const bob = await page(ctx);
+    await bob.goto(`${server.base}/race/${id}?seat=1&invite=${renewed.body.invite}`);
+    await bob.waitForSelector('body[data-ready] .hand .card');
+    const warned = 'Before you took this seat, another link held it (turn 1), until a new invite made that link void: whoever held it saw this seat\'s hand then. If that was not you, ask the race\'s creator why.';
+    assert.equal(await bob.locator('.held-before').innerText(), warned);
+    await bob.reload();
+    await bob.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await bob.locator('.held-before').innerText(), warned, 'still said on the seat\'s own link');
+    await bob.screenshot({ path: `${SHOTS}held-before-phone.png` });
+    const ava = await page(ctx);
+    await ava.goto(server.base + links[0]);
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await ava.locator('.held-before').count(), 0);
+  } finally {
+    await ctx.close();
+  }
+});
