@@ -32,6 +32,23 @@ async function page(ctx: BrowserContext, traffic: string[] = []): Promise<Page> 
   return p;
 }
 
+/** Ava's race with Bob and Cy (Cy raced by e-mail with `cyEmail`), no bot, created on the home page: the page, its links shown. */
+async function createdOnHome(ctx: BrowserContext, cyEmail?: string): Promise<Page> {
+  const home = await page(ctx);
+  await home.goto(server.base + '/');
+  await home.click('.course[data-course="first-shift"]');
+  await home.click('#more summary');
+  await home.fill('input[name="you"]', 'Ava');
+  await home.fill('input[name="people"]', '2');
+  await home.fill('input[name="person1"]', 'Bob');
+  await home.fill('input[name="person2"]', 'Cy');
+  if (cyEmail) await home.fill('input[name="email2"]', cyEmail);
+  await home.fill('input[name="bots"]', '0');
+  await home.click('#start');
+  await home.waitForSelector('#created:not([hidden])');
+  return home;
+}
+
 const hand = (p: Page) => p.locator('.hand .card').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')!));
 
 test('an invite link opened in a second browser after the first took its seat says the invite was used, links the spectators\' page, and shows no card of the hand, on the page or in its traffic; the Robots table says who has not joined yet', { skip }, async () => {
@@ -117,18 +134,7 @@ test('once a page took its seat with the invite, its address is the seat\'s own 
 test('the creation page lists an invite link, good once, for each other person and none for a person raced by e-mail, whose mails are their way in; Go to your seat takes the creator\'s seat', { skip }, async () => {
   const ctx = await browser.newContext(DESKTOP);
   try {
-    const home = await page(ctx);
-    await home.goto(server.base + '/');
-    await home.click('.course[data-course="first-shift"]');
-    await home.click('#more summary');
-    await home.fill('input[name="you"]', 'Ava');
-    await home.fill('input[name="people"]', '2');
-    await home.fill('input[name="person1"]', 'Bob');
-    await home.fill('input[name="person2"]', 'Cy');
-    await home.fill('input[name="email2"]', 'cy@c.test');
-    await home.fill('input[name="bots"]', '0');
-    await home.click('#start');
-    await home.waitForSelector('#created:not([hidden])');
+    const home = await createdOnHome(ctx, 'cy@c.test');
     await home.screenshot({ path: `${SHOTS}created-invites.png`, fullPage: true });
     assert.match(await home.locator('#created').innerText(), /Each link works once: the first browser that opens it takes the seat/);
     const invites = await home.locator('#invites .invite input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
@@ -320,17 +326,7 @@ test('the race\'s creator opening another person\'s invite link is asked first a
   const ctx = await browser.newContext(DESKTOP);
   const bobs = await browser.newContext(PHONE);
   try {
-    const home = await page(ctx);
-    await home.goto(server.base + '/');
-    await home.click('.course[data-course="first-shift"]');
-    await home.click('#more summary');
-    await home.fill('input[name="you"]', 'Ava');
-    await home.fill('input[name="people"]', '2');
-    await home.fill('input[name="person1"]', 'Bob');
-    await home.fill('input[name="person2"]', 'Cy');
-    await home.fill('input[name="bots"]', '0');
-    await home.click('#start');
-    await home.waitForSelector('#created:not([hidden])');
+    const home = await createdOnHome(ctx);
     const [bobLink, cyLink] = await home.locator('#invites .invite input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
     const claims: string[] = [];
     home.on('request', (r) => void (r.url().endsWith('/claim') ? claims.push(r.url()) : undefined));
