@@ -15,7 +15,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { databaseFull, databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
 import type { Entry, HandedPlay, RaceService } from './races.js';
-import { AfterQuery, AnyObject, NoQuery, ClaimSchema, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeatViewQuery, SeenQuery, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
+import { AfterQuery, AnyObject, NoQuery, ClaimSchema, RenewSchema, CourseParams, DraftSchema, ErrorSchema, FollowSchema, IdParams, MODERATOR_ACTIONS, NewRace, NewRaceHeaders, OrdersSchema, ReadySchema, ReportQuery, RobotSchema, SeatParams, SeatViewQuery, SeenQuery, SeriesParams, TokenQuery, TurnParams } from './schemas.js';
 import { StreamHub, type StreamLimits } from './stream.js';
 import type { Draft } from './drafts.js';
 import { boundJsonDepth, describeSchemaError, validatorCompiler } from './validation.js';
@@ -361,6 +361,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.post('/api/races/:id/claim', {
     schema: { summary: 'Take your seats with the invite of your link: the first claim spends it (a second, anybody\'s, is refused 401), and the answer\'s token, given to nobody else, opens them (Bearer or ?token=). A seat raced by e-mail has no invite: its mails link its page. openedBefore: each time another token held one of those seats before (taken, then made void by the moderator\'s new invite), from turn to turn: whoever held it saw their hand then', params: IdParams, body: ClaimSchema, response: answer('{token, seats, openedBefore: [{seat, from, to}]}') },
   }, async (req, reply) => send(reply, await svc.claim(req.params.id, req.body)));
+  // A seat's person makes their link the seat's only one (races.ts renewToken).
+  api.post('/api/races/:id/seats/:seat/token', {
+    schema: { summary: 'Make this link the seat\'s only one: a new token for the seats this token opens, which opens them from now on; the old one opens them no more (the seat\'s links on other devices, or a link somebody gave you instead of an invite). Sent again with the same browser key, its answer lost, it answers the same token. Not for a seat raced by e-mail (409)', params: SeatParams, querystring: TokenQuery, body: RenewSchema, security: asSeat, response: answer('{token, seats}') },
+  }, async (req, reply) => send(reply, await svc.renewToken(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body)));
   api.get('/api/races/:id', { schema: { summary: 'What anybody may see of a race', params: IdParams, querystring: SeenQuery, response: answer('public view') } }, async (req, reply) => send(reply, await svc.view(req.params.id, req.query.seen)));
   api.get('/api/races/:id/course', { schema: { summary: 'The race\'s course, shipped or its own, with its composed board', params: IdParams, response: answer('the course') } }, async (req, reply) => send(reply, await svc.raceCourse(req.params.id)));
   api.get('/api/series/:id', { schema: { summary: 'A series: its races and the standings across those that are over', params: SeriesParams, response: answer('{races, standings}') } }, async (req, reply) => send(reply, await svc.series(req.params.id)));

@@ -256,3 +256,30 @@ test('a moderator\'s action that another change of the race overtook (a seat\'s 
     assert.equal((await call(s.base, 'GET', `/api/races/${id}`)).body.paused, false, 'nothing done');
   });
 });
+
+test('a seat\'s person makes their link the only one: a new token opens their seats, the old one (anybody holding it) no more; sent again by the same browser it answers the same token; not for an e-mail seat', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava', player: 'Ann' }, { name: 'Bob', email: 'bob@b.test' }, { name: 'Cy', player: 'Ann' }]);
+    const { id, seats } = made.body;
+    const old = (await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite })).body.token as string;
+    const browser = 'k'.repeat(24);
+    const renew = (token: string, key = browser) => call(s.base, 'POST', `/api/races/${id}/seats/2/token`, { browser: key }, auth(token));
+    const renewed = await renew(old);
+    assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
+    assert.deepEqual(renewed.body.seats, [0, 2]);
+    assert.notEqual(renewed.body.token, old);
+    for (const seat of [0, 2]) {
+      assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(old))).status, 401, 'the old link opens nothing');
+      assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/${seat}`, undefined, auth(renewed.body.token))).status, 200);
+    }
+    assert.deepEqual((await renew(old)).body, renewed.body, 'sent again, its answer lost: the same token');
+    assert.equal((await renew(old, 'x'.repeat(24))).status, 401, 'the old link with another browser\'s key: refused');
+    const log = await call(s.base, 'GET', `/api/races/${id}/events?after=0`);
+    assert.deepEqual((log.body as { event: { type: string; seats?: number[] } }[]).filter((e) => e.event.type === 'tokenRenewed').map((e) => e.event.seats), [[0, 2]]);
+    const bob = await mailSeatToken(s.db, id, 1);
+    const mailSeat = await call(s.base, 'POST', `/api/races/${id}/seats/1/token`, { browser }, auth(bob));
+    assert.deepEqual([mailSeat.status, mailSeat.body.error?.field], [409, 'seat']);
+    assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1?token=${bob}`)).status, 200, 'the mails\' link still opens Bob\'s seat');
+    assert.equal((await call(s.base, 'POST', `/api/races/${id}/seats/0/token`, { browser: 'short' }, auth(renewed.body.token))).status, 422);
+  });
+});

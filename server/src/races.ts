@@ -26,7 +26,7 @@ import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
-import { Auth, hashSecret, mailWebToken, newMailSecret, newToken, type SeatCredentials } from './auth.js';
+import { Auth, claimToken, hashSecret, mailWebToken, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
 import { Moderation, type Moderated } from './moderation.js';
 import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
@@ -59,6 +59,8 @@ export type RaceEvent =
   | { type: 'seatReplaced'; seat: number; level: string }
   /** The moderator made a new invite for these seats (`invite`): the token that opened them opens them no more. */
   | { type: 'invited'; seats: number[] }
+  /** A seat's person made their link the only one: the token that opened these seats opens them no more. */
+  | { type: 'tokenRenewed'; seats: number[] }
   /** A person took these seats with their invite: the token that opens them is theirs alone. */
   | { type: 'seatTaken'; seats: number[] }
   | { type: 'rewound'; turn: number; from: number; to: number }
@@ -839,6 +841,44 @@ export class RaceService {
     // it was refused 409, a third of the claims of eight people at once on two processes.
     if (committed === null) return attempt < 5 ? this.claimNow(id, body, attempt + 1) : no(409, 'race', 'the race is changing too fast; send the claim again');
     return yes({ token, seats, openedBefore: await this.openedBefore(id, seats) });
+  }
+
+  /**
+   * A seat's person makes their link the seat's only one: a new token for the seats their token
+   * opens, and the old one opens them no more (the link on their other devices, or a link somebody
+   * gave them instead of an invite, which that somebody holds too). The new token is made from the
+   * old one and the browser's own key, so the request sent again, its answer lost, gets the same.
+   * Not for a seat raced by e-mail: its mails' link is made from its mail secret.
+   */
+  renewToken(id: string, seat: number, token: string | undefined, body: unknown): Promise<Answer<{ token: string; seats: number[] }>> {
+    return this.inLine.run(id, () => this.renewTokenNow(id, seat, token, body));
+  }
+
+  private async renewTokenNow(id: string, seat: number, token: string | undefined, body: unknown, attempt = 1): Promise<Answer<{ token: string; seats: number[] }>> {
+    const browser = isObject(body) ? body.browser : undefined;
+    if (!isObject(body) || Object.keys(body).join() !== 'browser' || typeof browser !== 'string') return no(422, 'body', 'expected {"browser": the browser\'s own key}');
+    const renewed = token === undefined ? undefined : claimToken(token, browser);
+    const got = await this.auth.seat(id, seat, { token });
+    if (!got.ok) {
+      // Sent again, its first answer lost: the token it made opens the seat now.
+      const again = renewed === undefined ? got : await this.auth.seat(id, seat, { token: renewed });
+      if (!again.ok) return got;
+      const hash = again.value.seats[seat]!.token_hash;
+      return yes({ token: renewed!, seats: again.value.seats.filter((x) => x.token_hash === hash).map((x) => x.seat) });
+    }
+    const { race, seats } = got.value;
+    if (race.status !== 'running') return no(409, 'race', 'the race is over');
+    if ((await this.repo.mailSecret(id, seat)) !== null) return no(409, 'seat', 'this seat is raced by e-mail: its link comes in its mails, made from its mail secret');
+    const hash = seats[seat]!.token_hash;
+    const mine = seats.filter((x) => x.token_hash === hash).map((x) => x.seat);
+    const next = hashSecret(renewed!);
+    const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'tokenRenewed', seats: mine } }], {
+      writes: (q) => [q.updateTable('seats').set({ token_hash: next }).where('race_id', '=', id).where('seat', 'in', mine)],
+      seatsChanged: true,
+      seats: (kept) => kept.map((x) => (mine.includes(x.seat) ? { ...x, token_hash: next } : x)),
+    });
+    if (committed === null) return attempt < 5 ? this.renewTokenNow(id, seat, token, body, attempt + 1) : no(409, 'race', 'the race is changing too fast; send it again');
+    return yes({ token: renewed!, seats: mine });
   }
 
   /** When tokens now void held these seats, from the race's log (Claimed `openedBefore`). */

@@ -101,11 +101,17 @@ export const DraftSchema = closed({
 
 export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
+/** A browser's own random key (128 bits at least): a request sent again with it, its answer lost, gets the same token. */
+const BrowserKey = Type.String({ pattern: '^[A-Za-z0-9_-]{22,128}$', description: 'the browser\'s own random key (128 bits at least): the request sent again with it, its answer lost, gets the same token' });
+
 /** POST …/claim: a person takes their seats with the invite of their link (and their browser's key, to send it again safely). */
 export const ClaimSchema = closed({
   invite: Type.String({ maxLength: 128, description: 'the code of the invite link (?invite=), spent by this claim' }),
-  browser: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{22,128}$', description: 'the browser\'s own random key for its claims (128 bits at least): the claim sent again with it, its answer lost, gets the same token' })),
+  browser: Type.Optional(BrowserKey),
 });
+
+/** POST …/seats/{seat}/token: the seat's link made its only one, from this browser. */
+export const RenewSchema = closed({ browser: BrowserKey });
 
 export const FollowSchema = closed({ follow: Type.Boolean({ description: 'true: the turn mails keep coming once the robot is out of the race; false: they stop then' }) });
 

@@ -736,11 +736,33 @@ const heldBeforeKey = () => `roborally.heldBefore.${id}.${seat}`;
  */
 function ownLink(): HTMLElement[] {
   const b = h('button', { type: 'button', class: 'link-button', onclick: () => void copy(location.href, b) }, 'Copy it');
-  const own = h('p', { class: 'own-link' }, 'This page\'s address is your seat\'s own link: keep it secret. Opened on another device, it plays this seat there. ', b);
+  const only = h('button', { type: 'button', class: 'link-button only-link', onclick: () => void onlyLink(own, only) }, 'Make it the only one');
+  const own = h('p', { class: 'own-link' }, 'This page\'s address is your seat\'s own link: keep it secret. Opened on another device, it plays this seat there. ', b, ' ', only);
   const held = JSON.parse(localStorage.getItem(heldBeforeKey()) ?? '[]') as Held[];
   if (!held.length) return [own];
   const turns = held.map((x) => (x.from === x.to ? `turn ${x.from}` : `turns ${x.from} to ${x.to}`)).join(', ');
   return [own, h('p', { class: 'held-before', role: 'alert' }, `Before you took this seat, another link held it (${turns}), until a new invite made that link void: whoever held it saw this seat's hand then. If that was not you, ask the race's creator why.`)];
+}
+
+/**
+ * Makes this page's address the seat's only link (POST …/seats/{seat}/token, with this browser's
+ * key: sent again, its answer lost, the same token), once confirmed: the seat's other links stop
+ * working, on the person's other devices, and a link somebody gave them instead of an invite.
+ */
+async function onlyLink(own: HTMLElement, button: HTMLButtonElement): Promise<void> {
+  if (!confirm('Make this page\'s address the seat\'s only link? Its other links stop working: on your other devices, and any link somebody gave you instead of an invite (they could see your hand with it).')) return;
+  button.disabled = true;
+  try {
+    const got = await api<{ token: string; seats: number[] }>('POST', `/api/races/${encodeURIComponent(id)}/seats/${seat}/token`, { browser: browserKey() }, token);
+    // The invites this browser took the seat with go to the new token.
+    for (const k of Object.keys(localStorage)) if (k.startsWith(`roborally.invite.${id}.`) && localStorage.getItem(k) === token) localStorage.setItem(k, got.token);
+    token = got.token;
+    history.replaceState(null, '', `${location.pathname}?seat=${seat}&token=${encodeURIComponent(got.token)}`);
+    button.replaceWith(h('span', { class: 'only-done' }, 'Done: this address is now the seat\'s only link.'));
+  } catch (e) {
+    button.disabled = false;
+    own.append(h('span', { class: 'error' }, ` ${(e as Error).message}`));
+  }
 }
 
 async function main(): Promise<void> {
