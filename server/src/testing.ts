@@ -293,9 +293,22 @@ export function playRaces(bases: string[], races: number): { statuses: Map<numbe
     const base = (seat: number) => bases[(k + seat) % bases.length]!;
     let race: { id: string; seats: { token: string }[] } | null = null;
     while (running && !race) {
-      const r = await createSeated(base(0), { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } }).catch(() => ({ status: 0, body: null }));
+      const r = await call(base(0), 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 3600 } }).catch(() => ({ status: 0, body: null }));
       count(r.status);
-      if (r.status === 201) race = r.body;
+      if (r.status !== 201) continue;
+      // Each person takes their seat, the claim sent again with the browser's key while it is
+      // refused for a moment (a 503 whose claim may have committed: the same token then).
+      const seats: { token: string }[] = [];
+      for (const seat of [0, 1]) {
+        const browser = `playRaces-${k}-${seat}-`.padEnd(24, 'k');
+        while (running && seats.length === seat) {
+          const c = await call(base(seat), 'POST', `/api/races/${r.body.id}/claim`, { invite: r.body.seats[seat].invite, browser }).catch(() => ({ status: 0, body: null }));
+          count(c.status);
+          if (c.status === 200) seats.push({ token: c.body.token });
+          else if (c.status !== 503 && c.status !== 0) throw new Error(`seat ${seat} could not be taken: ${c.status} ${JSON.stringify(c.body)}`);
+        }
+      }
+      if (seats.length === 2) race = { id: r.body.id, seats };
     }
     if (!race) return;
     ids.push(race.id);
