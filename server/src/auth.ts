@@ -28,8 +28,10 @@ export const mailWebToken = (mailSecret: string): string => createHash('sha256')
  */
 export const claimToken = (invite: string, browser: string): string => createHash('sha256').update(`claim:${invite}:${browser}`).digest('base64url').slice(0, 24);
 
-/** A browser's key for its claims: at least 128 random bits, URL-safe. */
-const BROWSER_KEY = /^[A-Za-z0-9_-]{22,128}$/;
+/** A browser's own key for its claims and its seat's renewed link: at least 128 random bits, URL-safe. */
+export const BROWSER_KEY = /^[A-Za-z0-9_-]{22,128}$/;
+/** The refusal of a browser key that is not one. */
+export const badBrowserKey = () => no(422, 'browser', 'expected the browser\'s own key: 22 to 128 letters, digits, - and _ (128 random bits at least)');
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -72,7 +74,7 @@ export class Auth {
     const keys = isObject(body) ? Object.keys(body).sort().join() : '';
     const { invite, browser } = (isObject(body) ? body : {}) as { invite?: unknown; browser?: unknown };
     if ((keys !== 'invite' && keys !== 'browser,invite') || typeof invite !== 'string') return no(422, 'body', 'expected {"invite": the code of an invite link, "browser": optional, the browser\'s own key for its claims}');
-    if (browser !== undefined && (typeof browser !== 'string' || !BROWSER_KEY.test(browser))) return no(422, 'browser', 'expected the browser\'s own key: 22 to 128 letters, digits, - and _ (128 random bits at least)');
+    if (browser !== undefined && (typeof browser !== 'string' || !BROWSER_KEY.test(browser))) return badBrowserKey();
     const got = await this.repo.load(id);
     if (!got) return no(404, 'race', `no race "${id}"`);
     if (got.race.status !== 'running') return no(409, 'race', 'the race is over: its seats are not taken any more');

@@ -281,5 +281,7 @@ test('a seat\'s person makes their link the only one: a new token opens their se
     assert.deepEqual([mailSeat.status, mailSeat.body.error?.field], [409, 'seat']);
     assert.equal((await call(s.base, 'GET', `/api/races/${id}/seats/1?token=${bob}`)).status, 200, 'the mails\' link still opens Bob\'s seat');
     assert.equal((await call(s.base, 'POST', `/api/races/${id}/seats/0/token`, { browser: 'short' }, auth(renewed.body.token))).status, 422);
+    const direct = await s.service.renewToken(id, 0, renewed.body.token, { browser: 'short' });
+    assert.deepEqual(direct.ok ? null : [direct.refusal.status, direct.refusal.field], [422, 'browser'], 'the service reads the key as the route does');
   });
 });

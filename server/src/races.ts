@@ -26,7 +26,7 @@ import { no, yes, type Answer } from './errors.js';
 import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
-import { Auth, claimToken, hashSecret, mailWebToken, newMailSecret, newToken, type SeatCredentials } from './auth.js';
+import { Auth, BROWSER_KEY, badBrowserKey, claimToken, hashSecret, mailWebToken, newMailSecret, newToken, type SeatCredentials } from './auth.js';
 import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
 import { Moderation, type Moderated } from './moderation.js';
 import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
@@ -856,7 +856,8 @@ export class RaceService {
 
   private async renewTokenNow(id: string, seat: number, token: string | undefined, body: unknown, attempt = 1): Promise<Answer<{ token: string; seats: number[] }>> {
     const browser = isObject(body) ? body.browser : undefined;
-    if (!isObject(body) || Object.keys(body).join() !== 'browser' || typeof browser !== 'string') return no(422, 'body', 'expected {"browser": the browser\'s own key}');
+    if (!isObject(body) || Object.keys(body).join() !== 'browser') return no(422, 'body', 'expected {"browser": the browser\'s own key}');
+    if (typeof browser !== 'string' || !BROWSER_KEY.test(browser)) return badBrowserKey();
     const renewed = token === undefined ? undefined : claimToken(token, browser);
     const got = await this.auth.seat(id, seat, { token });
     if (!got.ok) {

@@ -11,6 +11,7 @@ import { CHOICE_NAME_LENGTH, OPTION_CARDS, RULE_SETS, SETTING_KINDS, SETTING_RAN
 import { LEVELS } from '../../bots/src/index.js';
 import { MAX_SEED } from './deal.js';
 import { DESIGNS, MAX_SEATS } from './setup.js';
+import { BROWSER_KEY } from './auth.js';
 
 /** The largest turn, seq or other count in a path or query: what a 32-bit column holds. */
 export const MAX_INT32 = 2 ** 31 - 1;
@@ -102,7 +103,7 @@ export const DraftSchema = closed({
 export const RobotSchema = closed({ robot: whole(0, DESIGNS - 1, 'one of the robot designs no other seat races') });
 
 /** A browser's own random key (128 bits at least): a request sent again with it, its answer lost, gets the same token. */
-const BrowserKey = Type.String({ pattern: '^[A-Za-z0-9_-]{22,128}$', description: 'the browser\'s own random key (128 bits at least): the request sent again with it, its answer lost, gets the same token' });
+const BrowserKey = Type.String({ pattern: BROWSER_KEY.source, description: 'the browser\'s own random key (128 bits at least): the request sent again with it, its answer lost, gets the same token' });
 
 /** POST …/claim: a person takes their seats with the invite of their link (and their browser's key, to send it again safely). */
 export const ClaimSchema = closed({
