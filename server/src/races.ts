@@ -1412,8 +1412,9 @@ export class RaceService {
     for (const id of this.lookedBefore.keys()) if (!due.includes(id)) this.lookedBefore.delete(id);
     if (!hook || !due.length) return { ids: new Set(), done: Promise.resolve() };
     const now = this.clock.now();
-    const heads = (await this.repo.mailRaces())
-      .filter((r) => due.includes(r.id) && r.status === 'running' && r.deadlineAt !== null && r.deadlineAt <= now && this.lookedBefore.get(r.id) !== r.deadlineAt);
+    // The due races with a seat raced by e-mail (not every mail race: a deadline's tick reads only its own).
+    const heads = (await this.repo.mailRaces(due))
+      .filter((r) => r.status === 'running' && r.deadlineAt !== null && r.deadlineAt <= now && this.lookedBefore.get(r.id) !== r.deadlineAt);
     if (!heads.length) return { ids: new Set(), done: Promise.resolve() };
     for (const r of heads) this.lookedBefore.set(r.id, r.deadlineAt!);
     const ids = heads.map((r) => r.id);

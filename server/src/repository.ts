@@ -387,9 +387,11 @@ export class RaceRepository {
     return this.db.selectFrom('seat_mail').selectAll().where('race_id', '=', id).orderBy('seat').execute();
   }
 
-  /** The races with a seat raced by e-mail, each with where its entries end, its status and its deadline. */
-  async mailRaces(): Promise<{ id: string; lastSeq: number; status: string; deadlineAt: number | null }[]> {
-    const q = this.db.selectFrom('races').select(['id', 'last_seq', 'status', 'deadline_at']).where('id', 'in', this.db.selectFrom('seat_mail').select('race_id'));
+  /** The races with a seat raced by e-mail (`among` these only, if given), each with where its entries end, its status and its deadline. */
+  async mailRaces(among?: readonly string[]): Promise<{ id: string; lastSeq: number; status: string; deadlineAt: number | null }[]> {
+    if (among && !among.length) return [];
+    let q = this.db.selectFrom('races').select(['id', 'last_seq', 'status', 'deadline_at']).where('id', 'in', this.db.selectFrom('seat_mail').select('race_id'));
+    if (among) q = q.where('id', 'in', among);
     return (await q.orderBy('id').execute()).map((r) => ({ id: r.id, lastSeq: r.last_seq, status: r.status, deadlineAt: r.deadline_at }));
   }
 
