@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect, type Socket } from 'node:net';
 import pg from 'pg';
-import { openDb, migrate } from './db.js';
+import { openDb, migrateAtStart } from './db.js';
 import { call, dropSchema, exited, exitsWithin, freshDb, PG_URL, playRaces, postgresAnswers, spawnServer, startServer, streamClient, until, createSeated } from './testing.js';
 
 const havePostgres = await postgresAnswers();
@@ -149,8 +149,11 @@ async function relayedServer(poolSize?: number) {
   const relay = await freezableRelay();
   const relayed = new URL(url);
   relayed.host = `127.0.0.1:${relay.port}`;
-  const { db } = openDb({ url: relayed.toString(), queryTimeoutMs: 1000, ...(poolSize ? { poolSize } : {}) });
-  await migrate(db);
+  const config = { url: relayed.toString(), queryTimeoutMs: 1000, ...(poolSize ? { poolSize } : {}) };
+  const { db } = openDb(config);
+  // As the server's start does: the migration on a connection of its own, without the requests'
+  // 1 s timeout (on a loaded machine a migration's statement took longer and the test failed).
+  await migrateAtStart(config, db);
   return { url, relay, db, server: await startServer(db) };
 }
 
