@@ -28,8 +28,8 @@ test('a seat\'s view keeps everything public and its own hand and options, and t
   const { setup, state } = dealt(false);
   assert.ok(state.robots[1]!.hand.length > 0 && state.robots[1]!.locked === 0b10000);
   const seen = seatState(setup, state, 0);
-  const { robots: _a, ...rest } = seen;
-  const { robots: _b, ...was } = state;
+  const { robots: _a, rng: _c, deck: _d, discard: _e, optionDeck: _f, ...rest } = seen;
+  const { robots: _b, rng: _g, deck: _h, discard: _i, optionDeck: _j, ...was } = state;
   assert.deepEqual(rest, was);
   assert.deepEqual(seen.robots.map(publicPart), state.robots.map(publicPart));
   assert.deepEqual(seen.robots[0], state.robots[0]);
@@ -48,4 +48,25 @@ test('under Secret Options a seat\'s view drops the others\' options not yet use
   assert.deepEqual(optionsSeen(state.robots[1]!, true), ['Ablative Coat:3']);
   assert.deepEqual(seatState(setup, state, 1).robots[1]!.options, ['Rear-Firing Laser', 'Ablative Coat:3']);
   assert.deepEqual(seatState(setup, state, 1).robots[0]!.options, []);
+});
+
+test('a seat\'s view foretells no deal or draw: the undealt cards are every card it cannot place, in card order, its generator and option deck the same whatever the race\'s are', () => {
+  const { setup, state } = dealt(false);
+  const seen = seatState(setup, state, 0);
+  const bo = state.robots[1]!;
+  const hidden = [...state.deck, ...state.discard, ...bo.hand, ...bo.registers.slice(0, 4), bo.opt!.flywheel].filter((c) => c).sort((a, b) => a - b);
+  assert.deepEqual(seen.deck, hidden);
+  assert.deepEqual(seen.discard, []);
+  // Another generator and another order of the same undealt cards: the same view.
+  const other: GameState = { ...state, rng: state.rng.map((w) => (w ^ 0x5bd1e995) >>> 0), deck: [...state.deck].reverse(), optionDeck: [...state.optionDeck].reverse() };
+  assert.notDeepEqual(other.rng, state.rng);
+  assert.deepEqual(seatState(setup, other, 0), seen);
+  assert.notDeepEqual(seen.rng, state.rng);
+});
+
+test('under Secret Options the option cards a seat cannot place are the option deck and the others\' options not yet used', () => {
+  const { setup, state } = dealt(true);
+  const seen = seatState(setup, state, 0);
+  assert.deepEqual([...seen.optionDeck].sort(), [...state.optionDeck, 'Rear-Firing Laser'].sort());
+  assert.deepEqual([...seatState(setup, state, 1).optionDeck].sort(), [...state.optionDeck, 'Shield'].sort());
 });
