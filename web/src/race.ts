@@ -679,9 +679,12 @@ function othersInvite(own: string | null): Promise<boolean> {
   return api<RaceView>('GET', `/api/races/${encodeURIComponent(id)}`).then((v) => v.seats[seat!]?.name ?? `seat ${seat}`, () => `seat ${seat}`).then((name) => new Promise<boolean>((taken) => {
     document.body.dataset.asking = 'true';
     byId('status').textContent = `${name}'s invite link`;
+    // Share is wired once the race is shown (main): till then Watch the race is the spectators' way.
+    byId('share').hidden = true;
     const take = h('button', { type: 'button', class: 'take' }, `Take ${name}'s seat here`);
     take.onclick = () => {
       delete document.body.dataset.asking;
+      byId('share').hidden = false;
       main.replaceChildren(...race);
       taken(true);
     };
@@ -716,7 +719,10 @@ function lostSeat(): void {
 /** In place of the race, a page saying why this browser has no seat (and no hand): the race may be watched. */
 function refusedPage(title: string, ...lines: string[]): void {
   document.body.dataset.refused = 'true';
-  byId('status').textContent = title;
+  // The header leaves the title whole (the page says why below it: the status cut the title to one
+  // letter), and Share, which copies the spectators' link, to the Watch button below.
+  byId('status').textContent = '';
+  byId('share').hidden = true;
   document.querySelector('main')!.replaceChildren(h('section', { class: 'refused', 'aria-labelledby': 'refused-h' },
     h('h2', { id: 'refused-h' }, title), ...lines.map((l) => h('p', {}, l)),
     h('p', {}, h('a', { href: `/race/${encodeURIComponent(id)}`, class: 'button primary watch' }, 'Watch the race'), ' as a spectator: the board, the robots and each turn\'s replay, no hand.')));

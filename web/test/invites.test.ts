@@ -71,6 +71,9 @@ test('an invite link opened in a second browser after the first took its seat sa
     const said = await other.locator('.refused').innerText();
     assert.match(said, /taken once, by the first browser that opens its invite link/);
     assert.match(said, /If it was not you, tell the race's creator/);
+    // The header's title whole (the status repeating the heading cut it to nothing), no Share that does nothing.
+    assert.equal(await other.textContent('#status'), '');
+    assert.equal(await other.locator('#share').isVisible(), false);
     await other.screenshot({ path: `${SHOTS}invite-used-phone.png`, fullPage: true });
     assert.equal(await other.locator('[data-card], .hand, #program').count(), 0, 'no card, no hand, no program');
     assert.deepEqual(cards.filter((c) => traffic.some((t) => t.includes(JSON.stringify(c)))), [], 'no card of Bob\'s hand sent to the second browser');
