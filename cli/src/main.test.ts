@@ -76,6 +76,14 @@ test('play --course with an empty name is refused, exit 2, as race refuses it (i
   }
 });
 
+test('race --rules named as a key every object has (constructor, __proto__, toString) is refused in one line, exit 1 (it was taken, and the race ended in an internal error, exit 70)', () => {
+  for (const rules of ['constructor', '__proto__', 'toString']) {
+    const r = run(['race', '--course', 'first-shift', '--bots', '2', '--turns', '1', '--rules', rules]);
+    assert.equal(r.code, 1, `${rules}: ${r.out.slice(0, 200)}`);
+    assert.match(r.out, new RegExp(`argument '${rules}' is invalid\\. expected classic or pbem`), rules);
+  }
+});
+
 test('JSON nested 10,000 deep is refused at its line and column by check, show, course validate and tiled import', () => inDir((dir) => {
   const file = join(dir, 'deep.json');
   writeFileSync(file, `${'['.repeat(10000)}${']'.repeat(10000)}`);

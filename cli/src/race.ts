@@ -36,7 +36,7 @@ export function parseLevels(value: string): Level[] {
 }
 
 export function parseRules(value: string): string {
-  if (!RULE_SETS[value]) throw new InvalidArgumentError(`expected ${Object.keys(RULE_SETS).join(' or ')}`);
+  if (!Object.hasOwn(RULE_SETS, value)) throw new InvalidArgumentError(`expected ${Object.keys(RULE_SETS).join(' or ')}`);
   return value;
 }
 
