@@ -304,6 +304,38 @@ test('behind a trusted proxy (TRUST_PROXY) the connection cap counts the client 
   }
 });
 
+test('the connection and stream caps count an IPv6 client by its /64, as the rate limit does: each of its 2^64 addresses had caps of its own', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000, trustProxy: '127.0.0.1' }, { perAddress: 100 }, { perAddress: 2 });
+  const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }] })).body;
+  const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
+  const stream = (ip: string) =>
+    new Promise<WebSocket | number>((resolve) => {
+      const ws = new WebSocket(url, { headers: { 'x-forwarded-for': ip } });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => resolve(ws));
+      ws.on('error', () => undefined);
+    });
+  const held: WebSocket[] = [];
+  try {
+    for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2:ffff::9']) {
+      const ws = await stream(ip);
+      assert.ok(ws instanceof WebSocket, `a stream for ${ip}: ${String(ws)}`);
+      held.push(ws);
+    }
+    assert.equal(await stream('2001:db8:1:2::3'), 429, 'a third stream from the same /64 is refused');
+    const r = await call(s.base, 'GET', '/api/health', undefined, { 'x-forwarded-for': '2001:db8:1:2::4' });
+    assert.deepEqual([r.status, r.body.error?.field], [429, 'connections'], 'so is a request from it while its two streams are open');
+    const other = await stream('2001:db8:1:3::1');
+    assert.ok(other instanceof WebSocket, 'the next /64 is another client');
+    held.push(other);
+  } finally {
+    held.forEach((ws) => ws.close());
+    await s.close();
+    await db.destroy();
+  }
+});
+
 test('without TRUST_PROXY a forwarded address changes nothing: the cap counts the socket\'s address', { timeout: 30_000 }, async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db, undefined, undefined, undefined, { perAddress: 2 });
