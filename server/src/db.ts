@@ -121,6 +121,14 @@ export interface RaceKeyRow {
   created_at: number;
 }
 
+/** A race over and its rematch (races.ts `rematch`): one a race, the first asked for. */
+export interface RematchRow {
+  /** The race raced again. */
+  race_id: string;
+  /** Its rematch. */
+  rematch_id: string;
+}
+
 export interface Tables {
   races: RaceRow;
   seats: SeatRow;
@@ -129,6 +137,7 @@ export interface Tables {
   events: EventRow;
   turns: TurnRow;
   race_keys: RaceKeyRow;
+  rematches: RematchRow;
 }
 
 export type Db = Kysely<Tables>;

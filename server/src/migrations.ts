@@ -152,6 +152,19 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('seats').addColumn('invite_hash', 'text', (c) => c.notNull().defaultTo('')).execute();
     },
   },
+  /**
+   * A race over and its rematch (races.ts `rematch`): the race's id is the key, so two people
+   * asking at once, on two processes too, make one rematch (the second insert finds the first's row).
+   */
+  '0009-rematches': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema
+        .createTable('rematches')
+        .addColumn('race_id', 'text', (c) => c.primaryKey())
+        .addColumn('rematch_id', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /**

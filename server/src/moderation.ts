@@ -25,11 +25,16 @@ export interface ModerationDeps {
   readonly playNow: (id: string, onlyTurn?: number) => Promise<boolean | 'soon'>;
 }
 
-/** What a moderator's action did; `invite`: the new invite of the seats an `invite` action was for. */
+/**
+ * What a moderator's action did; `invite`: the new invite of the seats an `invite` action was for;
+ * `race`: the rematch a `rematch` action asked for (races.ts `rematchOf`), `made` by this action or before.
+ */
 export interface Moderated {
   readonly done: string;
   readonly invite?: string;
   readonly seats?: number[];
+  readonly race?: string;
+  readonly made?: boolean;
 }
 
 export class Moderation {
@@ -133,7 +138,7 @@ export class Moderation {
         break;
       }
       default:
-        return no(404, 'action', 'expected pause, resume, extend, replace, invite, adjudicate or rewind');
+        return no(404, 'action', 'expected pause, resume, extend, replace, invite, adjudicate, rewind or rematch');
     }
     const committed = await this.d.commit(race, [event, ...more].map((e) => ({ turn, kind: 'race' as const, event: e })), { set, ...(writes ? { writes } : {}), ...(seatsChanged ? { seatsChanged: true as const } : {}) });
     // Before 2026-12-01 any change that came first was answered 409 (a new invite racing a seat's
