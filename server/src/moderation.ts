@@ -115,7 +115,11 @@ export class Moderation {
         const invite = newToken();
         invited = { invite, seats: mine };
         event = { type: 'invited', seats: mine };
-        writes = (q) => [q.updateTable('seats').set({ token_hash: '', invite_hash: hashSecret(invite) }).where('race_id', '=', id).where('seat', 'in', mine)];
+        // The holds of its token end here (races.ts `openedBefore`: the person's claim lists them).
+        writes = (q, first) => [
+          q.updateTable('seats').set({ token_hash: '', invite_hash: hashSecret(invite) }).where('race_id', '=', id).where('seat', 'in', mine),
+          q.updateTable('seat_holds').set({ to_turn: turn, to_seq: first }).where('race_id', '=', id).where('seat', 'in', mine).where('to_turn', 'is', null),
+        ];
         seatsChanged = true;
         break;
       }

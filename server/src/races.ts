@@ -124,28 +124,6 @@ export interface Claimed {
   readonly openedBefore: { seat: number; from: number; to: number }[];
 }
 
-/**
- * The stretches in a race's log during which a token now void held one of `seats`: from its
- * `seatTaken` to the `invited` that made it void (Claimed `openedBefore`).
- */
-function openedBefore(entries: readonly Pick<Entry, 'turn' | 'event'>[], seats: readonly number[]): Claimed['openedBefore'] {
-  const held = new Map<number, number>();
-  const out: Claimed['openedBefore'] = [];
-  for (const e of entries) {
-    const ev = e.event as { type: string; seats?: number[] };
-    if (ev.type !== 'seatTaken' && ev.type !== 'invited') continue;
-    for (const seat of (ev.seats ?? []).filter((x) => seats.includes(x))) {
-      const from = held.get(seat);
-      if (ev.type === 'seatTaken') held.set(seat, e.turn);
-      else if (from !== undefined) {
-        out.push({ seat, from, to: e.turn });
-        held.delete(seat);
-      }
-    }
-  }
-  return out;
-}
-
 /** A race's head as the mail gateway lists races (RaceService.mailRaces). */
 export interface MailRaceHead {
   readonly id: string;
@@ -907,8 +885,12 @@ export class RaceService {
     if (!got.ok) return got;
     const { race, opened: seats, token, taken } = got.value;
     if (taken) return yes({ token, seats, openedBefore: await this.openedBefore(id, seats) });
-    const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
-      writes: (q) => [q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats)],
+    const turn = stateOf(race).turn;
+    const committed = await this.commit(race, [{ turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
+      writes: (q) => [
+        q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats),
+        q.insertInto('seat_holds').values(seats.map((seat) => ({ race_id: id, seat, from_turn: turn, to_turn: null, to_seq: null }))),
+      ],
       seatsChanged: true,
       seats: (kept) => kept.map((x) => (seats.includes(x.seat) ? { ...x, token_hash: hashSecret(token), invite_hash: '' } : x)),
     });
@@ -959,9 +941,13 @@ export class RaceService {
     return yes({ token: renewed!, seats: mine });
   }
 
-  /** When tokens now void held these seats, from the race's log (Claimed `openedBefore`). */
+  /**
+   * When tokens now void held these seats (Claimed `openedBefore`): their holds ended by the
+   * moderator's new invite, in the order of those invites (`seat_holds`, read by seat: before
+   * 2026-12-01 the claim read the race's whole log for them).
+   */
   private async openedBefore(id: string, seats: readonly number[]): Promise<Claimed['openedBefore']> {
-    return openedBefore((await this.repo.entries(id, 0)) ?? [], seats);
+    return (await this.repo.endedHolds(id, seats)).map((r) => ({ seat: r.seat, from: r.from_turn, to: r.to_turn! }));
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
-import { changeTogether, together, type Db, type EventRow, type RaceKeyRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
+import { changeTogether, together, type Db, type EventRow, type RaceKeyRow, type RaceRow, type SeatHoldRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 import { logFromEntries, nextLog, stateOf, type CachedRace, type ChangeNote, type RaceCache, type TurnLog } from './race-cache.js';
@@ -268,6 +268,12 @@ export class RaceRepository {
       const log = nextLog(undefined, entries, turn.turn, { turn: turn.turn, before: turn.before });
       this.cache.put({ race: row, seats: seats as Selectable<SeatRow>[], ...(log ? { log } : {}), orders: { turn: turn.turn, sent: new Map() } });
     });
+  }
+
+  /** The holds of these seats of race `id` that a new invite ended, in the order of those invites. */
+  endedHolds(id: string, seats: readonly number[]): Promise<Pick<Selectable<SeatHoldRow>, 'seat' | 'from_turn' | 'to_turn'>[]> {
+    return this.db.selectFrom('seat_holds').select(['seat', 'from_turn', 'to_turn']).where('race_id', '=', id).where('seat', 'in', seats)
+      .where('to_turn', 'is not', null).orderBy('to_seq').orderBy('seat').execute();
   }
 
   /** The rematch of race `id`, if it has one (`insertRace`). */
