@@ -6,6 +6,12 @@ import { boardNames, courseNames, loadBoard, loadCourse, exportTiledFile, import
 
 type Print = (line: string) => void;
 
+/** Where a command's output goes, and where it says what is wrong (standard error, so a refusal never lands in a file the output is sent to). */
+export interface Out {
+  readonly print: Print;
+  readonly problem: Print;
+}
+
 /** Lists the shipped boards and courses, one line each. */
 export function listBoards(print: Print): number {
   print('Boards (boards/factory):');
@@ -35,7 +41,7 @@ export interface ShowOptions {
 }
 
 /** Draws a board or a course (by name or file): as text, or as an SVG or PNG picture. */
-export function showBoard(nameOrPath: string, o: ShowOptions, print: Print): number {
+export function showBoard(nameOrPath: string, o: ShowOptions, { print, problem }: Out): number {
   const course = loadCourse(nameOrPath);
   const board = course.ok ? null : loadBoard(nameOrPath);
   const found = course.ok
@@ -54,7 +60,7 @@ export function showBoard(nameOrPath: string, o: ShowOptions, print: Print): num
       if (!out) continue;
       const written = writeOutputFile(out, data());
       if (!written.ok) {
-        print(`roborally show: ${out}: ${written.error.message}`);
+        problem(`roborally show: ${out}: ${written.error.message}`);
         return 1;
       }
       print(`wrote ${out}`);
@@ -62,7 +68,7 @@ export function showBoard(nameOrPath: string, o: ShowOptions, print: Print): num
     return 0;
   }
   if (course.ok || !board || board.ok) return 1;
-  print(`roborally show: ${showRefusal(nameOrPath, board.error, course.error)}`);
+  problem(`roborally show: ${showRefusal(nameOrPath, board.error, course.error)}`);
   return 1;
 }
 
@@ -99,17 +105,19 @@ export function validateCourseFile(path: string, print: Print): number {
 }
 
 /** Reads a map drawn in Tiled and writes it as a board file (or prints it). */
-export function importTiled(mapPath: string, out: string | undefined, print: Print): number {
+export function importTiled(mapPath: string, out: string | undefined, { print, problem }: Out): number {
   const board = importTiledFile(mapPath);
   if (!board.ok) {
-    print(`roborally tiled import: ${mapPath}: ${board.error.field}: ${board.error.message}`);
+    // A file that cannot be read names itself in its field (`map.tmj:2:1`, `map.tmj`): said once.
+    const where = board.error.field.startsWith(mapPath) ? board.error.field : `${mapPath}: ${board.error.field}`;
+    problem(`roborally tiled import: ${where}: ${board.error.message}`);
     return 1;
   }
   const text = `${JSON.stringify(board.value, null, 2)}\n`;
   if (out) {
     const written = writeOutputFile(out, text);
     if (!written.ok) {
-      print(`roborally tiled import: ${out}: ${written.error.message}`);
+      problem(`roborally tiled import: ${out}: ${written.error.message}`);
       return 1;
     }
     print(`wrote ${out}`);
@@ -118,15 +126,15 @@ export function importTiled(mapPath: string, out: string | undefined, print: Pri
 }
 
 /** Writes a board (by name or file) as a Tiled map that uses the project's tileset. */
-export function exportTiled(nameOrPath: string, out: string, print: Print): number {
+export function exportTiled(nameOrPath: string, out: string, { print, problem }: Out): number {
   const board = loadBoard(nameOrPath);
   if (!board.ok) {
-    print(`roborally tiled export: ${board.error.field}: ${board.error.message}`);
+    problem(`roborally tiled export: ${board.error.field}: ${board.error.message}`);
     return 1;
   }
   const written = exportTiledFile(board.value.file, out);
   if (!written.ok) {
-    print(`roborally tiled export: ${out}: ${written.error.message}`);
+    problem(`roborally tiled export: ${out}: ${written.error.message}`);
     return 1;
   }
   print(`wrote ${out}`);

@@ -76,6 +76,26 @@ test('play --course with an empty name is refused, exit 2, as race refuses it (i
   }
 });
 
+test('race --rules named as a key every object has (constructor, __proto__, toString) is refused in one line, exit 1 (it was taken, and the race ended in an internal error, exit 70)', () => {
+  for (const rules of ['constructor', '__proto__', 'toString']) {
+    const r = run(['race', '--course', 'first-shift', '--bots', '2', '--turns', '1', '--rules', rules]);
+    assert.equal(r.code, 1, `${rules}: ${r.out.slice(0, 200)}`);
+    assert.match(r.out, new RegExp(`argument '${rules}' is invalid\\. expected classic or pbem`), rules);
+  }
+});
+
+test('show, tiled import, tiled export and race say what they refuse on standard error, once, nothing on standard output (a refusal went to standard output, into a file it was sent to; import named its file twice)', () => inDir((dir) => {
+  const missing = join(dir, 'missing.tmj');
+  for (const args of [['show', 'nothing'], ['show', 'atoll', '--svg', dir], ['tiled', 'import', missing], ['tiled', 'import', join(dir, '..'), '--out', 'x.json'], ['tiled', 'export', 'nothing', join(dir, 'x.tmj')], ['tiled', 'export', 'atoll', dir], ['race', '--course', 'nothing']]) {
+    const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+    assert.notEqual(r.status, 0, args.join(' '));
+    assert.equal(r.stdout, '', args.join(' '));
+    assert.match(r.stderr, /^roborally [a-z ]+: [^\n]+\n$/, args.join(' '));
+  }
+  const r = run(['tiled', 'import', missing]);
+  assert.equal(r.out, `roborally tiled import: ${missing}: no such file or directory\n`);
+}));
+
 test('JSON nested 10,000 deep is refused at its line and column by check, show, course validate and tiled import', () => inDir((dir) => {
   const file = join(dir, 'deep.json');
   writeFileSync(file, `${'['.repeat(10000)}${']'.repeat(10000)}`);

@@ -80,6 +80,7 @@ async function run(argv: readonly string[]): Promise<number> {
       } else code = await runPlay(opts);
     });
   const print = (line: string) => console.log(line);
+  const out = { print, problem: (line: string) => console.error(line) };
   program
     .command('race')
     .description('a whole race of bots on a course, nobody at the keyboard: a progress bar, then the finishing order, turns and deaths')
@@ -95,6 +96,10 @@ async function run(argv: readonly string[]): Promise<number> {
         print: (line) => {
           if (tty) process.stderr.write('\r\x1b[K');
           print(line);
+        },
+        problem: (line) => {
+          if (tty) process.stderr.write('\r\x1b[K');
+          out.problem(line);
         },
         ...(tty ? { progress: (line: string) => process.stderr.write(`\r\x1b[K${line}`) } : {}),
       });
@@ -112,7 +117,7 @@ async function run(argv: readonly string[]): Promise<number> {
     .option('--svg <file>', 'write an SVG picture')
     .option('--png <file>', 'write a PNG picture')
     .action((what: string, opts: { svg?: string; png?: string }) => {
-      code = showBoard(what, opts, print);
+      code = showBoard(what, opts, out);
     });
   program
     .command('course')
@@ -131,7 +136,7 @@ async function run(argv: readonly string[]): Promise<number> {
     .argument('<map>', 'a Tiled JSON map')
     .option('--out <file>', 'write the board file here instead of printing it')
     .action((map: string, opts: { out?: string }) => {
-      code = importTiled(map, opts.out, print);
+      code = importTiled(map, opts.out, out);
     });
   tiled
     .command('export')
@@ -139,7 +144,7 @@ async function run(argv: readonly string[]): Promise<number> {
     .argument('<board>', 'a board name or file')
     .argument('<map>', 'the .tmj file to write')
     .action((board: string, map: string) => {
-      code = exportTiled(board, map, print);
+      code = exportTiled(board, map, out);
     });
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { classic, parseBoard, parseCard, renderText } from '../../engine/src/index.js';
 import { ROBOT_DESIGNS } from '../../render/src/index.js';
@@ -252,6 +253,20 @@ test('roborally play with piped input exits 0 and prints the board', () => {
   assert.ok(res.stdout.split('\n').includes(row), res.stdout);
   assert.match(res.stdout, /=== Turn 2 ===/);
   assert.match(res.stdout, /=== Race over after 2 turns ===/);
+});
+
+test('the README\'s scripted race plays the program it types, as typed (its "F2 R F1 L U" named a U-turn the hand of seed 7 lacks, and random cards were played)', () => {
+  const line = readFileSync(`${ROOT}README.md`, 'utf8').split('\n').find((l) => l.includes('| npx roborally play'));
+  const m = line && /printf '([^']*)' \| npx roborally play (.*?)\s+#/.exec(line);
+  assert.ok(m, `the README's scripted play: ${line}`);
+  const typed = m[1]!.split('\\n');
+  const res = spawnSync(process.execPath, ['bin/roborally.js', 'play', ...m[2]!.split(/\s+/)], { cwd: ROOT, input: typed.join('\n'), encoding: 'utf8', timeout: 30_000 });
+  assert.equal(res.status, 0, res.stderr);
+  const out = res.stdout.split('\n');
+  const at = out.indexOf(`> ${typed[0]}`);
+  assert.ok(at >= 0, res.stdout);
+  const program = typed[0]!.split(' ');
+  assert.match(out[at + 1]!, new RegExp(`^Ava's program: ${program.map((c, k) => `${k + 1}:${c}:\\d+`).join('  ')}$`), out.slice(at, at + 3).join('\n'));
 });
 
 test('roborally play refuses a --bots count out of range with a non-zero exit', () => {

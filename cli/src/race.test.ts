@@ -30,7 +30,7 @@ function courseFile(): string {
 describe('roborally race', () => {
   test("the bots' names are none of the robot designs' (a bot called Bolt would race in another design's body on the server)", () => {
     const lines: string[] = [];
-    assert.equal(runRace({ course: 'grand-tour', bots: RACE_MAX_BOTS, level: ['random'], seed: 1, turns: 1 }, { print: (l) => lines.push(l), progress: () => undefined }), 0);
+    assert.equal(runRace({ course: 'grand-tour', bots: RACE_MAX_BOTS, level: ['random'], seed: 1, turns: 1 }, { print: (l) => lines.push(l), problem: (l) => assert.fail(l), progress: () => undefined }), 0);
     const rows = lines.filter((l) => /^(\d+|-)\s+\S+\s+random\s/.test(l)).map((l) => l.split(/\s+/)[1]!);
     assert.equal(rows.length, RACE_MAX_BOTS, lines.join('\n'));
     const designs = new Set(ROBOT_DESIGNS.map((d) => d.name));
@@ -42,7 +42,7 @@ describe('roborally race', () => {
     const bars: string[] = [];
     const code = runRace(
       { course: courseFile(), bots: 3, level: ['strong', 'greedy'], seed: 2, turns: 30 },
-      { print: (l) => lines.push(l), progress: (l) => bars.push(l) },
+      { print: (l) => lines.push(l), problem: (l) => assert.fail(l), progress: (l) => bars.push(l) },
     );
     assert.equal(code, 0);
     const text = lines.join('\n');
@@ -57,16 +57,16 @@ describe('roborally race', () => {
   test('roborally race plays pbem from the course\'s starts, and refuses too many robots for them', () => {
     const path = courseFile();
     const lines: string[] = [];
-    assert.equal(runRace({ course: path, bots: 2, level: ['greedy'], seed: 1, turns: 5, rules: 'pbem' }, { print: (l) => lines.push(l) }), 0);
+    assert.equal(runRace({ course: path, bots: 2, level: ['greedy'], seed: 1, turns: 5, rules: 'pbem' }, { print: (l) => lines.push(l), problem: (l) => assert.fail(l) }), 0);
     assert.match(lines[0]!, /\(pbem\), 2 greedy bots/);
     const refused: string[] = [];
-    assert.equal(runRace({ course: path, bots: 5, level: ['random'], seed: 1, turns: 5, rules: 'pbem' }, { print: (l) => refused.push(l) }), 2);
+    assert.equal(runRace({ course: path, bots: 5, level: ['random'], seed: 1, turns: 5, rules: 'pbem' }, { print: (l) => assert.fail(l), problem: (l) => refused.push(l) }), 2);
     assert.match(refused[0]!, /4 starts of one robot each \(pbem gives each robot its own\), not enough for 5 robots/);
   });
 
   test('roborally race refuses an unknown course and an unknown level', async () => {
     const lines: string[] = [];
-    assert.equal(runRace({ course: 'no-such-course', bots: 2, level: ['strong'], seed: 1, turns: 5 }, { print: (l) => lines.push(l) }), 2);
+    assert.equal(runRace({ course: 'no-such-course', bots: 2, level: ['strong'], seed: 1, turns: 5 }, { print: (l) => assert.fail(l), problem: (l) => lines.push(l) }), 2);
     assert.match(lines[0]!, /no course "no-such-course"/);
     const err = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;

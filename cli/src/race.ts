@@ -24,6 +24,8 @@ export interface RaceOptions {
 
 export interface RaceIO {
   readonly print: (line: string) => void;
+  /** Where a refusal goes (standard error). */
+  readonly problem: (line: string) => void;
   /** Where the progress bar goes (redrawn in place), or nothing. */
   readonly progress?: (line: string) => void;
 }
@@ -36,7 +38,7 @@ export function parseLevels(value: string): Level[] {
 }
 
 export function parseRules(value: string): string {
-  if (!RULE_SETS[value]) throw new InvalidArgumentError(`expected ${Object.keys(RULE_SETS).join(' or ')}`);
+  if (!Object.hasOwn(RULE_SETS, value)) throw new InvalidArgumentError(`expected ${Object.keys(RULE_SETS).join(' or ')}`);
   return value;
 }
 
@@ -53,7 +55,7 @@ export function progressLine(done: number, total: number, turn: number, maxTurns
 export function runRace(o: RaceOptions, io: RaceIO): number {
   const loaded = loadCourse(o.course);
   if (!loaded.ok) {
-    io.print(`roborally race: ${loaded.error.field}: ${loaded.error.message}`);
+    io.problem(`roborally race: ${loaded.error.field}: ${loaded.error.message}`);
     return 2;
   }
   const course = loaded.value.course;
@@ -61,7 +63,7 @@ export function runRace(o: RaceOptions, io: RaceIO): number {
   const rules = o.rules ?? courseRuleSets(course)[0] ?? DEFAULT_RULE_SET;
   const made = makeSetup(course.board, rules, {}, course.boards.length);
   if (!made.ok) {
-    io.print(`roborally race: ${made.error.field}: ${made.error.message}`);
+    io.problem(`roborally race: ${made.error.field}: ${made.error.message}`);
     return 2;
   }
   const setup: Setup = made.value;
@@ -69,7 +71,7 @@ export function runRace(o: RaceOptions, io: RaceIO): number {
   // The course must have the starts the rule set places robots on.
   const placed = entrants(setup, course, levels.map((level, i) => ({ name: `Bot${i + 1}`, level })), o.seed);
   if (!placed.ok) {
-    io.print(`roborally race: ${course.name}: ${placed.error.message}${course.start || course.starts.length >= o.bots ? '; try the other --rules' : ''}`);
+    io.problem(`roborally race: ${course.name}: ${placed.error.message}${course.start || course.starts.length >= o.bots ? '; try the other --rules' : ''}`);
     return 2;
   }
   const nFlags = course.board.flags.length;
@@ -92,7 +94,7 @@ export function runRace(o: RaceOptions, io: RaceIO): number {
       },
     });
   } catch (e) {
-    io.print(`roborally race: ${(e as Error).message}`);
+    io.problem(`roborally race: ${(e as Error).message}`);
     return 1;
   }
   for (const line of summary(course.name, rules, o, levels, result, nFlags)) io.print(line);

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseBoard, parseBoardFile, parseCourse, parseSettings, type BoardJson } from '../../engine/src/index.js';
+import { makeSetup, parseBoard, parseBoardFile, parseCourse, parseSettings, type BoardJson } from '../../engine/src/index.js';
 import { parseJson, fromTiled, toTiled } from '../../boards/src/index.js';
 import { checkScenario } from './run.js';
 
@@ -98,6 +98,24 @@ test('a scenario, read and played, is passed or failed with messages, never thro
     assert.ok(r.messages.every((m) => typeof m === 'string'));
   };
   fc.assert(fc.property(fc.oneof(anything, mutated(SCENARIO), mutated(PBEM)), check), RUNS);
+});
+
+/** The keys every object answers to (constructor, __proto__, toString, valueOf…): a lookup by name in a plain object finds them. */
+const objectKey = fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype));
+
+test('a cell token or a rule set named as a key every object has (constructor, __proto__, toString…) is refused as unknown: a board read such a cell as a floor of nothing, and a setup took such a rule set', () => {
+  const rows = BOARD.grid.map((r) => r.split(' '));
+  fc.assert(fc.property(objectKey, fc.nat(rows.length - 1), fc.nat(rows[0]!.length - 1), (key, y, x) => {
+    const grid = rows.map((r, k) => (k === y ? r.map((t, j) => (j === x ? key : t)) : r).join(' '));
+    const board = parseBoard({ ...BOARD, grid });
+    assert.ok(!board.ok && board.error.field === `board.grid[${y}]` && board.error.message.startsWith(`unknown cell token "${key}" at column ${x}`), JSON.stringify(board));
+    const course = parseCourse(COURSE, (name) => (name === 'b' ? { ...BOARD, grid } : undefined));
+    assert.ok(!course.ok && course.error.message.includes(`unknown cell token "${key}"`), JSON.stringify(course));
+    const plain = parseBoard(BOARD);
+    assert.ok(plain.ok);
+    const setup = makeSetup(plain.value, key);
+    assert.ok(!setup.ok && setup.error.field === 'rules', key);
+  }), { numRuns: 300 });
 });
 
 test('the Tiled reader never throws', () => {

@@ -280,7 +280,7 @@ export function parseBoard(json: unknown, path = 'board'): Result<Board> {
         portals.set(tok, list);
         continue;
       }
-      const t = TOKENS[tok];
+      const t = Object.hasOwn(TOKENS, tok) ? TOKENS[tok] : undefined;
       if (!t)
         return err(`${path}.grid[${y}]`, `unknown cell token "${tok}" at column ${x} (expected one of ${Object.keys(TOKENS).join(' ')} T1…T9)`);
       floor[i] = t[0];

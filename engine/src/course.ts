@@ -77,7 +77,7 @@ function quarterTurn(b: BoardJson): BoardJson {
     const row: string[] = [];
     for (let nx = 0; nx < h; nx++) {
       const tok = rows[h - 1 - nx]![ny]!;
-      row.push(TURN_TOKEN[tok] ?? tok);
+      row.push(Object.hasOwn(TURN_TOKEN, tok) ? TURN_TOKEN[tok]! : tok);
     }
     grid.push(row.join(' '));
   }

@@ -27,7 +27,7 @@ export function courseRuleSets(course: { readonly start?: unknown; readonly star
 }
 
 export function makeSetup(board: Board, rules: string, settings: Settings = {}, boards = 1): Result<Setup> {
-  const rs = RULE_SETS[rules];
+  const rs = Object.hasOwn(RULE_SETS, rules) ? RULE_SETS[rules] : undefined;
   if (!rs) return err('rules', `unknown rule set "${rules}" (expected one of ${Object.keys(RULE_SETS).join(', ')})`);
   if (settings.cubed !== undefined && !board.fold) return err('settings.cubed', 'RoboRally Cubed needs a cube course (a course with "cube": true)');
   // A cube's lasers reach over board edges as the side of the cube played on says (004 L179).

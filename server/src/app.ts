@@ -96,6 +96,14 @@ function send<T>(reply: FastifyReply, a: Answer<T>, status = 200): FastifyReply 
   return reply.code(a.refusal.status).send({ error: { field: a.refusal.field, message: a.refusal.message } });
 }
 
+/**
+ * The client an address stands for, as every per-address bound counts it (the rate limiter, the
+ * connections, the streams, the creations, the strangers): an IPv6 address by its /64, which one
+ * subscriber holds whole (each of its 2^64 addresses counted apart had its own 64 connections and 16
+ * streams); an IPv4 address written as IPv6 as itself.
+ */
+const clientOf = (address: string): string => normalizeIP(address);
+
 /** A seat's token: the Bearer token, or the invite link's ?token=. */
 const bearer = (authorization: string | undefined, query: string | undefined): string | undefined =>
   authorization?.startsWith('Bearer ') ? authorization.slice(7) : query;
@@ -177,8 +185,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     else open.delete(from);
   };
   app.server.on('connection', (socket: Socket) => {
-    const from = socket.remoteAddress ?? '';
-    if (trust?.(from, 0)) return;
+    const address = socket.remoteAddress ?? '';
+    if (trust?.(address, 0)) return;
+    const from = clientOf(address);
     if (!hold(from)) {
       socket.destroy();
       return;
@@ -189,7 +198,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     app.addHook('onRequest', async (req, reply) => {
       const socket = req.raw.socket;
       if (!trust(socket.remoteAddress ?? '', 0)) return;
-      const from = req.ip;
+      const from = clientOf(req.ip);
       const upgrade = req.headers.upgrade !== undefined;
       if (!hold(from)) {
         // A refused upgrade's socket belongs to nobody once answered: it is ended with the answer.
@@ -241,7 +250,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const racesPerMinute = o.racesPerMinute ?? 10;
   const creations = new RaceBudget(racesPerMinute, RATE_LIMITED_ADDRESSES);
   const creationBudget = async (req: FastifyRequest, reply: FastifyReply) => {
-    const taken = creations.take(normalizeIP(req.ip), req.headers['idempotency-key'] as string | undefined);
+    const taken = creations.take(clientOf(req.ip), req.headers['idempotency-key'] as string | undefined);
     if (!taken.ok) return reply.code(429).header('retry-after', String(taken.retryAfterS)).send({ error: { field: 'races', message: `more than ${racesPerMinute} races created in a minute from one address; try again in ${taken.retryAfterS} s` } });
     // A rematch asked for counts only when it made the race (201; else another request had made it).
     const rematch = req.routeOptions.url?.endsWith('/rematch');
@@ -260,7 +269,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (!strangers || !mailed.length) return;
     const never = new Set(await o.strangers!.neverAnswered(mailed.map((s) => s.email!)));
     const asked = mailed.filter((s) => never.has(s.email!));
-    const seated = strangers.seat(normalizeIP(req.ip), asked.map((s) => s.email!));
+    const seated = strangers.seat(clientOf(req.ip), asked.map((s) => s.email!));
     if (!seated.ok) {
       const { perAddress = 20, perDay = 1000 } = o.strangers!;
       const bound = seated.whose === 'address' ? `${perAddress} addresses from one client address` : `${perDay} addresses in all`;
@@ -467,13 +476,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       : reply.code(429).header('retry-after', '5').send({ error: { field: 'streams', message: `this address holds its most streams (${perAddress}): close a page of a race, or try again shortly` } });
   };
   const admitted = async (req: FastifyRequest, reply: FastifyReply) => {
-    const refused = req.ws ? hub.admit(req.raw.socket, req.ip) : null;
+    const refused = req.ws ? hub.admit(req.raw.socket, clientOf(req.ip)) : null;
     if (refused) return refuse(reply, refused);
   };
   api.route({
     method: 'GET', url: '/api/races/:id/stream', schema: { hide: true, params: IdParams, querystring: AfterQuery }, preHandler: admitted,
     handler: async (req, reply) => {
-      const refused = hub.refusal(req.ip);
+      const refused = hub.refusal(clientOf(req.ip));
       if (refused) return refuse(reply, refused);
       return reply.code(426).header('upgrade', 'websocket').send({ error: { field: 'stream', message: 'the stream is a WebSocket: ask with an upgrade' } });
     },

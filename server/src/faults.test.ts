@@ -157,10 +157,19 @@ async function relayedServer(poolSize?: number) {
   relayed.host = `127.0.0.1:${relay.port}`;
   const config = { url: relayed.toString(), queryTimeoutMs: 1000, ...(poolSize ? { poolSize } : {}) };
   const { db } = openDb(config);
-  // As the server's start does: the migration on a connection of its own, without the requests'
-  // 1 s timeout (on a loaded machine a migration's statement took longer and the test failed).
-  await migrateAtStart(config, db);
-  return { url, relay, db, server: await startServer(db) };
+  try {
+    // As the server's start does: the migration on a connection of its own, without the requests'
+    // 1 s timeout (on a loaded machine a migration's statement took longer and the test failed).
+    await migrateAtStart(config, db);
+    return { url, relay, db, server: await startServer(db) };
+  } catch (e) {
+    // Left listening, the relay kept this file's process alive after its tests, and the whole
+    // run waited on it (ci1 of 2026-12-01 hung 40 minutes so).
+    await relay.close();
+    await db.destroy().catch(() => undefined);
+    await dropSchema(url);
+    throw e;
+  }
 }
 
 test('a PostgreSQL that stops answering without closing its connections: requests are answered 503 within the query timeout, and served again once it answers', { skip, timeout: 60_000 }, async () => {

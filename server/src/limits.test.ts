@@ -11,6 +11,25 @@ import { call, exited, freshDb, spawnServer, startServer, until } from './testin
 const port = (base: string) => Number(new URL(base).port);
 
 /** A raw connection to the server, with what it answered and whether it was closed. */
+/**
+ * A server behind a trusted proxy (127.0.0.1), 2 connections a client, and a race: `stream(ip)`
+ * opens its stream through the "proxy" for `ip`, the socket if it opened, else the status it was refused with.
+ */
+async function behindProxy() {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000, trustProxy: '127.0.0.1' }, { perAddress: 100 }, { perAddress: 2 });
+  const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }] })).body;
+  const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
+  const stream = (ip: string) =>
+    new Promise<WebSocket | number>((resolve) => {
+      const ws = new WebSocket(url, { headers: { 'x-forwarded-for': ip } });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => resolve(ws));
+      ws.on('error', () => undefined);
+    });
+  return { s, db, stream };
+}
+
 function raw(base: string): { socket: Socket; got: () => string; closed: () => boolean; ready: Promise<void> } {
   const socket = connect(port(base), '127.0.0.1');
   let text = '';
@@ -267,18 +286,7 @@ test('a client over its budget stays refused however many other addresses come m
 });
 
 test('behind a trusted proxy (TRUST_PROXY) the connection cap counts the client the proxy names: its streams and requests in flight, not the proxy\'s own connections', { timeout: 30_000 }, async () => {
-  const { db } = await freshDb('sqlite');
-  const s = await startServer(db, undefined, { max: 100_000, windowMs: 10_000, trustProxy: '127.0.0.1' }, { perAddress: 100 }, { perAddress: 2 });
-  const race = (await call(s.base, 'POST', '/api/races', { course: 'first-shift', seats: [{ name: 'Ava' }] })).body;
-  const url = `${s.base.replace('http', 'ws')}/api/races/${race.id}/stream`;
-  /** A stream opened through the "proxy" for `ip`: the socket if it opened, else the status it was refused with. */
-  const stream = (ip: string) =>
-    new Promise<WebSocket | number>((resolve) => {
-      const ws = new WebSocket(url, { headers: { 'x-forwarded-for': ip } });
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('open', () => resolve(ws));
-      ws.on('error', () => undefined);
-    });
+  const { s, db, stream } = await behindProxy();
   const held: WebSocket[] = [];
   try {
     for (const ip of ['10.0.0.1', '10.0.0.1', '10.0.0.2', '10.0.0.2']) {
@@ -297,6 +305,28 @@ test('behind a trusted proxy (TRUST_PROXY) the connection cap counts the client 
       return ws instanceof WebSocket ? ws : null;
     });
     held.push(again);
+  } finally {
+    held.forEach((ws) => ws.close());
+    await s.close();
+    await db.destroy();
+  }
+});
+
+test('the connection and stream caps count an IPv6 client by its /64, as the rate limit does: each of its 2^64 addresses had caps of its own', { timeout: 30_000 }, async () => {
+  const { s, db, stream } = await behindProxy();
+  const held: WebSocket[] = [];
+  try {
+    for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2:ffff::9']) {
+      const ws = await stream(ip);
+      assert.ok(ws instanceof WebSocket, `a stream for ${ip}: ${String(ws)}`);
+      held.push(ws);
+    }
+    assert.equal(await stream('2001:db8:1:2::3'), 429, 'a third stream from the same /64 is refused');
+    const r = await call(s.base, 'GET', '/api/health', undefined, { 'x-forwarded-for': '2001:db8:1:2::4' });
+    assert.deepEqual([r.status, r.body.error?.field], [429, 'connections'], 'so is a request from it while its two streams are open');
+    const other = await stream('2001:db8:1:3::1');
+    assert.ok(other instanceof WebSocket, 'the next /64 is another client');
+    held.push(other);
   } finally {
     held.forEach((ws) => ws.close());
     await s.close();

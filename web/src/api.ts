@@ -66,6 +66,8 @@ export interface RaceView {
   standings?: Standing[];
   /** The series it belongs to (its first race's id), or null for a race on its own or a series' first race. */
   series?: string | null;
+  /** Its deal (docs/server.md): secret, or dealt from a seed chosen openly, with which anybody can work out every hand. */
+  deal?: { secret: true } | { secret: false; seed: number };
 }
 
 /**
@@ -83,6 +85,38 @@ export const keepModeratorKey = (race: string, key: string): void => localStorag
  */
 export const ownLinkOf = (race: string): string | null => localStorage.getItem(`roborally.own.${race}`);
 export const keepOwnLink = (race: string, link: string): void => localStorage.setItem(`roborally.own.${race}`, link);
+
+/** How many of the seats' tokens this browser got itself are kept: the last ones. */
+const OWN_TOKENS_KEPT = 50;
+
+/**
+ * Keeps a token this browser got itself for a race's seats (its claim with an invite, its renewal
+ * of the seat's link, or the person saying a link is their own), the last 50: a seat's page opened
+ * with any other token holds a link made in another browser.
+ */
+export function keepOwnToken(race: string, token: string): void {
+  const entry = `${race} ${token}`;
+  const kept = ownTokens().filter((e) => e !== entry);
+  localStorage.setItem('roborally.tokens', JSON.stringify([...kept, entry].slice(-OWN_TOKENS_KEPT)));
+}
+
+/**
+ * Whether this browser got the token itself (keepOwnToken), or took the seat with it before the
+ * tokens were kept (its invite's token, `roborally.invite.{race}.{code}`).
+ */
+export function isOwnToken(race: string, token: string): boolean {
+  if (ownTokens().includes(`${race} ${token}`)) return true;
+  return Object.keys(localStorage).some((k) => k.startsWith(`roborally.invite.${race}.`) && localStorage.getItem(k) === token);
+}
+
+function ownTokens(): string[] {
+  try {
+    const got = JSON.parse(localStorage.getItem('roborally.tokens') ?? '[]') as unknown;
+    return Array.isArray(got) ? got.filter((e): e is string => typeof e === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 /**
  * This browser's own random key for its claims (POST …/claim `browser`, docs/server.md): 144

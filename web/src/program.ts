@@ -57,6 +57,8 @@ export interface ProgramOptions {
    * or a phone's tab discarded in the background and opened again, finds it as it was left.
    */
   readonly keep?: string;
+  /** Said just under the hand, the same element at every redraw (the page's notice that the seat's link was made in another browser). */
+  readonly byHand?: HTMLElement;
 }
 
 export class ProgramPanel {
@@ -510,7 +512,7 @@ export class ProgramPanel {
     // While the orders are on their way nothing in them can change (the hand and registers inert).
     registers.inert = hand.inert = questions.inert = this.sending;
     this.root.classList.toggle('sending', this.sending);
-    this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), h('div', { class: 'program-bar' }, registers, h('div', { class: 'send-line' }, send, time, sent)), hand, why, questions);
+    this.root.replaceChildren(h('h2', {}, `Your program, turn ${v.turn}`), h('div', { class: 'program-bar' }, registers, h('div', { class: 'send-line' }, send, time, sent)), hand, ...(this.o.byHand ? [this.o.byHand] : []), why, questions);
     if (again) this.root.querySelector<HTMLElement>(again)?.focus();
     // Send keeps the keyboard's place: redrawn (disabled while sending) it lost the focus to the
     // page, and the next Tab started after the program, 32 presses from the replay's Skip. Once

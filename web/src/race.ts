@@ -7,7 +7,7 @@
  * connection came back, asks for what it missed by the last seq it saw.
  */
 import { Floor, RULE_SETS, type Board, type BoardJson, type Result, awards, list, ordinal, parseBoard, parseCourse, parseDir, raceStats, type GameEvent } from '../../engine/src/index.js';
-import { api, createRace, ApiError, NoAnswer, browserKey, byId, copy, h, keepModeratorKey, keepOwnLink, linkLine, moderatorKeyOf, ownLinkOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
+import { api, createRace, ApiError, NoAnswer, browserKey, byId, copy, h, isOwnToken, keepModeratorKey, keepOwnLink, keepOwnToken, linkLine, moderatorKeyOf, ownLinkOf, type Entry, type RaceView, type SeatView, type SentOrders, type StreamFrame } from './api.js';
 import { BoardView } from './board.js';
 import { ProgramPanel, type Refusal } from './program.js';
 import { ReplayPlayer } from './replay.js';
@@ -98,7 +98,10 @@ function drawMarks(): void {
     ...(view.offers ?? []).map((o) => `The hammer site at ${o.x},${o.y} offers ${o.option}.`),
     ...(dice.length ? [`Dice: ${dice.join(', ')}.`] : []),
   ];
-  byId('floor-notes').replaceChildren(...notes.map((n) => h('li', {}, n)));
+  // First, plainly: a race whose deal is not secret (docs/server.md: dealt from a seed chosen
+  // openly, for tests and replays), whose every hand anybody who knows the seed can work out.
+  const deal = view.deal && !view.deal.secret ? h('li', { class: 'open-deal' }, h('strong', {}, 'Not a secret deal:'), ` anyone who knows its seed (${view.deal.seed}) can work out every hand.`) : null;
+  byId('floor-notes').replaceChildren(...(deal ? [deal] : []), ...notes.map((n) => h('li', {}, n)));
 }
 
 /** The starting facing chosen in the program form, not yet played: the board shows the robot turned so. */
@@ -677,6 +680,7 @@ async function claim(code: string): Promise<boolean> {
     localStorage.setItem(kept, got);
   }
   token = got;
+  keepOwnToken(id, got);
   history.replaceState(null, '', `${location.pathname}?seat=${seat}&token=${encodeURIComponent(got)}`);
   return true;
 }
@@ -694,9 +698,12 @@ function othersInvite(own: string | null): Promise<boolean> {
   return api<RaceView>('GET', `/api/races/${encodeURIComponent(id)}`).then((v) => v.seats[seat!]?.name ?? `seat ${seat}`, () => `seat ${seat}`).then((name) => new Promise<boolean>((taken) => {
     document.body.dataset.asking = 'true';
     byId('status').textContent = `${name}'s invite link`;
+    // Share is wired once the race is shown (main): till then Watch the race is the spectators' way.
+    byId('share').hidden = true;
     const take = h('button', { type: 'button', class: 'take' }, `Take ${name}'s seat here`);
     take.onclick = () => {
       delete document.body.dataset.asking;
+      byId('share').hidden = false;
       main.replaceChildren(...race);
       taken(true);
     };
@@ -731,7 +738,10 @@ function lostSeat(): void {
 /** In place of the race, a page saying why this browser has no seat (and no hand): the race may be watched. */
 function refusedPage(title: string, ...lines: string[]): void {
   document.body.dataset.refused = 'true';
-  byId('status').textContent = title;
+  // The header leaves the title whole (the page says why below it: the status cut the title to one
+  // letter), and Share, which copies the spectators' link, to the Watch button below.
+  byId('status').textContent = '';
+  byId('share').hidden = true;
   document.querySelector('main')!.replaceChildren(h('section', { class: 'refused', 'aria-labelledby': 'refused-h' },
     h('h2', { id: 'refused-h' }, title), ...lines.map((l) => h('p', {}, l)),
     h('p', {}, h('a', { href: `/race/${encodeURIComponent(id)}`, class: 'button primary watch' }, 'Watch the race'), ' as a spectator: the board, the robots and each turn\'s replay, no hand.')));
@@ -755,7 +765,7 @@ const heldBeforeKey = () => `roborally.heldBefore.${id}.${seat}`;
  */
 function ownLink(): HTMLElement[] {
   const b = h('button', { type: 'button', class: 'link-button', onclick: () => void copy(location.href, b) }, 'Copy it');
-  const only = h('button', { type: 'button', class: 'link-button only-link', onclick: () => void onlyLink(own, only) }, 'Make it the only one');
+  const only = h('button', { type: 'button', class: 'link-button only-link', onclick: () => void onlyLink(own) }, 'Make it the only one');
   const own = h('p', { class: 'own-link' }, 'This page\'s address is your seat\'s own link: keep it secret. Opened on another device, it plays this seat there. ', b, ' ', only);
   const held = JSON.parse(localStorage.getItem(heldBeforeKey()) ?? '[]') as Held[];
   if (!held.length) return [own];
@@ -764,23 +774,52 @@ function ownLink(): HTMLElement[] {
 }
 
 /**
+ * Just under the hand, on a seat's page opened with a token this browser did not get itself (no claim
+ * or renewal of its own: isOwnToken): the link was made in another browser. It may be the person's
+ * own, from their other device; or one somebody gave them instead of an invite, with which that
+ * somebody opens the seat too, until it is made the only one: said before anything is played,
+ * with the button there. "It's my own link" keeps the token as this browser's: the notice goes.
+ */
+function otherBrowser(): HTMLElement {
+  const box = h('div', { class: 'other-browser', role: 'note' });
+  const mine = h('button', { type: 'button', class: 'link-button mine', onclick: () => {
+    keepOwnToken(id, token!);
+    box.hidden = true;
+  } }, 'It\'s my own link');
+  box.append(h('p', {}, h('strong', {}, 'This link was made in another browser. '),
+    'If someone gave it to you instead of an invite, they can open your seat too: make it the only one, and nobody else can.'),
+  h('p', {}, h('button', { type: 'button', class: 'only-link', onclick: () => void onlyLink(box) }, 'Make it the only one'), ' ', mine));
+  return box;
+}
+
+/**
  * Makes this page's address the seat's only link (POST …/seats/{seat}/token, with this browser's
  * key: sent again, its answer lost, the same token), once confirmed: the seat's other links stop
- * working, on the person's other devices, and a link somebody gave them instead of an invite.
+ * working, on the person's other devices, and a link somebody gave them instead of an invite. The
+ * new token is this browser's own. `said`: where the button pressed is, which says how it went.
  */
-async function onlyLink(own: HTMLElement, button: HTMLButtonElement): Promise<void> {
+async function onlyLink(said: HTMLElement): Promise<void> {
   if (!confirm('Make this page\'s address the seat\'s only link? Its other links stop working: on your other devices, and any link somebody gave you instead of an invite (they could see your hand with it).')) return;
-  button.disabled = true;
+  const buttons = [...document.querySelectorAll<HTMLButtonElement>('.only-link')];
+  for (const b of buttons) b.disabled = true;
   try {
     const got = await api<{ token: string; seats: number[] }>('POST', `/api/races/${encodeURIComponent(id)}/seats/${seat}/token`, { browser: browserKey() }, token);
     // The invites this browser took the seat with go to the new token.
     for (const k of Object.keys(localStorage)) if (k.startsWith(`roborally.invite.${id}.`) && localStorage.getItem(k) === token) localStorage.setItem(k, got.token);
+    keepOwnToken(id, got.token);
     token = got.token;
     history.replaceState(null, '', `${location.pathname}?seat=${seat}&token=${encodeURIComponent(got.token)}`);
-    button.replaceWith(h('span', { class: 'only-done' }, 'Done: this address is now the seat\'s only link.'));
+    const done = () => h('span', { class: 'only-done' }, 'Done: this address is now the seat\'s only link.');
+    document.querySelector('.own-link .only-link')?.replaceWith(done());
+    document.querySelector('.other-browser')?.replaceChildren(h('p', { role: 'status' }, done(), ' Nobody else can open your seat.'));
   } catch (e) {
-    button.disabled = false;
-    own.append(h('span', { class: 'error' }, ` ${(e as Error).message}`));
+    for (const b of buttons) b.disabled = false;
+    said.append(h('span', { class: 'error' }, ` ${(e as Error).message}`));
+    // A seat raced by e-mail: its link, from its mails, is the person's own (and stays the seat's).
+    if (e instanceof ApiError && e.status === 409 && e.field === 'seat') {
+      keepOwnToken(id, token!);
+      document.querySelector('.other-browser')?.replaceChildren(h('p', {}, `${e.message}.`));
+    }
   }
 }
 
@@ -840,7 +879,7 @@ async function main(): Promise<void> {
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, held, recompile, facing: (dir) => {
       facing = dir;
       drawNow();
-    }, clock: drawTurnClock, keep: `roborally.program.${id}.${seat}`, drafted: (turn, filled) => {
+    }, clock: drawTurnClock, keep: `roborally.program.${id}.${seat}`, byHand: view.status === 'running' && !isOwnToken(id, token ?? '') ? otherBrowser() : undefined, drafted: (turn, filled) => {
       draftWanted = { turn, filled };
       void sendDraft();
     } });

@@ -133,15 +133,19 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
         newInvite && running && s.kind === 'human' && s.seat !== you
           ? h('button', { type: 'button', class: 'link-button new-invite', title: `A new invite link for ${s.name}: their current link stops working`, onclick: () => newInvite(s.seat) }, 'new invite link')
           : null),
-      teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? '') : null,
+      teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? null) : null,
       h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),
-      h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ')),
+      // Empty cells hold nothing at all: a narrow phone leaves them out (app.css).
+      h('td', { class: 'state' }, [state, locked].filter(Boolean).join(', ') || null),
       // Each option opens to its text on a tap (a tooltip shows on no touch screen).
-      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : '', h('details', { class: 'option', 'data-key': `${s.seat}:${o}` }, h('summary', {}, o), h('span', { class: 'option-text' }, optionText(o, RULE_SETS[view.rules]!) ?? ''))]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : ''),
+      h('td', { class: 'robot-options' }, ...options.flatMap((o, k) => [k ? ', ' : null, h('details', { class: 'option', 'data-key': `${s.seat}:${o}` }, h('summary', {}, o), h('span', { class: 'option-text' }, optionText(o, RULE_SETS[view.rules]!) ?? ''))]), hidden ? `${options.length ? ', ' : ''}${hidden} hidden` : null),
       h('td', { class: isSent ? 'submitted sent' : 'submitted', 'data-programmed': programmed },
-        needs ? registersOnTable(view, s.seat, programmed) : null, sent));
+        needs ? registersOnTable(view, s.seat, programmed) : null, sent || null));
   });
-  return [h('h2', {}, 'Robots'), h('table', {},
-    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), teams.size ? h('th', {}, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', {}, 'State'), h('th', { 'aria-label': 'Options' }, h('span', { class: 'long' }, 'Options'), h('span', { class: 'short' }, 'Opt.')), h('th', {}, 'Orders'))),
-    h('tbody', {}, ...rows))];
+  const table = h('table', { role: 'table' },
+    h('thead', {}, h('tr', {}, h('th', {}, 'Name'), teams.size ? h('th', { class: 'team' }, 'Team') : null, h('th', {}, 'Flags'), h('th', {}, 'Dmg'), h('th', {}, 'Lives'), h('th', { class: 'state' }, 'State'), h('th', { class: 'opts', 'aria-label': 'Options' }, h('span', { class: 'long' }, 'Options'), h('span', { class: 'short' }, 'Opt.')), h('th', {}, 'Orders'))),
+    h('tbody', {}, ...rows));
+  // A table to a screen reader whatever its layout: a narrow phone lays each row out as a grid (app.css).
+  for (const [sel, role] of [['thead, tbody', 'rowgroup'], ['tr', 'row'], ['th', 'columnheader'], ['td', 'cell']] as const) for (const e of table.querySelectorAll(sel)) e.setAttribute('role', role);
+  return [h('h2', {}, 'Robots'), table];
 }

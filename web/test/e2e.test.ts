@@ -1082,7 +1082,7 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
   const dice = (await call(server.base, 'POST', '/api/races', { course: 'first-shift', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1] }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }] })).body;
   const page2 = await open(ctx, `/race/${dice.id}`);
   await page2.waitForSelector('body[data-ready]');
-  assert.deepEqual(await page2.locator('#floor-notes li').allTextContents(), ['Dice: flag 1\'s die absorbs 3 more damage, flag 2\'s die absorbs 2 more damage, flag 3\'s die absorbs 1 more damage.']);
+  assert.deepEqual(await page2.locator('#floor-notes li:not(.open-deal)').allTextContents(), ['Dice: flag 1\'s die absorbs 3 more damage, flag 2\'s die absorbs 2 more damage, flag 3\'s die absorbs 1 more damage.']);
   assert.equal(await page2.locator('#board svg text.die').count(), 3);
   await page2.screenshot({ path: `${SHOTS}dice.png` });
   // Many notes under the board (four hammer sites' offers and the dice) stay in the board's column:
@@ -1090,7 +1090,7 @@ test('what the rules show on the floor: the upgrade a pbem hammer site offers, a
   const many = (await seated({ course: 'grand-tour', rules: 'pbem', deal: { secret: false, seed: 2 }, settings: { diceRule: [3, 2, 1, 3] }, seats: [{ name: 'Ava' }, { name: 'Clank', bot: 'greedy' }] })).body;
   const page3 = await open(ctx, `/race/${many.id}?seat=0&token=${many.seats[0].token}`);
   await page3.waitForSelector('body[data-ready] .hand .card');
-  assert.equal(await page3.locator('#floor-notes li').count(), 5);
+  assert.equal(await page3.locator('#floor-notes li:not(.open-deal)').count(), 5);
   const [board, card] = [(await page3.locator('#board').boundingBox())!, (await page3.locator('.hand .card').first().boundingBox())!];
   assert.ok(card.x >= board.x + board.width, 'the hand is beside the board');
   assert.ok(card.y >= 0 && card.y + card.height <= 768, `the first card is on the screen (${card.y}–${card.y + card.height})`);

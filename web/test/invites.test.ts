@@ -71,6 +71,9 @@ test('an invite link opened in a second browser after the first took its seat sa
     const said = await other.locator('.refused').innerText();
     assert.match(said, /taken once, by the first browser that opens its invite link/);
     assert.match(said, /If it was not you, tell the race's creator/);
+    // The header's title whole (the status repeating the heading cut it to nothing), no Share that does nothing.
+    assert.equal(await other.textContent('#status'), '');
+    assert.equal(await other.locator('#share').isVisible(), false);
     await other.screenshot({ path: `${SHOTS}invite-used-phone.png`, fullPage: true });
     assert.equal(await other.locator('[data-card], .hand, #program').count(), 0, 'no card, no hand, no program');
     assert.deepEqual(cards.filter((c) => traffic.some((t) => t.includes(JSON.stringify(c)))), [], 'no card of Bob\'s hand sent to the second browser');
@@ -463,5 +466,85 @@ test('a person makes their seat\'s link the only one (confirmed): the page\'s ad
   } finally {
     await phone.close();
     await laptop.close();
+  }
+});
+
+test('a seat\'s page opened with a token this browser did not get itself says, by the hand, that the link was made in another browser, with Make it the only one: pressed, the notice says it is done and a reload shows it no more; a seat this browser claimed, or whose link its person calls their own, shows none', { skip }, async () => {
+  const { id, links } = await race();
+  // Somebody (the race's creator, say) takes Bob's seat with his invite and gives him the seat's link.
+  const given = await call(server.base, 'POST', `/api/races/${id}/claim`, { invite: new URL(links[1]!, server.base).searchParams.get('invite') });
+  assert.equal(given.status, 200, JSON.stringify(given.body));
+  const small = { ...PHONE, viewport: { width: 320, height: 568 } };
+  const [bobs, avas, laptop] = [await browser.newContext(small), await browser.newContext(PHONE), await browser.newContext(DESKTOP)];
+  try {
+    const bob = await page(bobs);
+    await bob.goto(`${server.base}/race/${id}?seat=1&token=${given.body.token}`);
+    await bob.waitForSelector('body[data-ready] .hand .card');
+    const said = await bob.locator('.other-browser').innerText();
+    assert.match(said, /This link was made in another browser/);
+    assert.match(said, /If someone gave it to you instead of an invite, they can open your seat too: make it the only one, and nobody else can/);
+    // Just under the hand; within a 320 px screen.
+    assert.equal(await bob.evaluate('document.querySelector(".other-browser").previousElementSibling.className'), 'hand');
+    const wide = await bob.evaluate<number[]>('[document.documentElement.scrollWidth, document.documentElement.clientWidth]');
+    assert.ok(wide[0]! <= wide[1]!, `the page fits a 320 px screen: ${wide}`);
+    await bob.locator('.other-browser').scrollIntoViewIfNeeded();
+    await bob.screenshot({ path: `${SHOTS}other-browser-320.png` });
+    bob.once('dialog', (d) => void d.accept());
+    await bob.click('.other-browser .only-link');
+    await bob.waitForSelector('.other-browser .only-done');
+    assert.match(await bob.locator('.other-browser').innerText(), /Nobody else can open your seat/);
+    assert.equal(await bob.locator('.own-link .only-done').count(), 1, 'the seat\'s own link says it too');
+    assert.notEqual(new URL(bob.url()).searchParams.get('token'), given.body.token);
+    assert.equal((await call(server.base, 'GET', `/api/races/${id}/seats/1?token=${given.body.token}`)).status, 401, 'the given link opens the seat no more');
+    await bob.reload();
+    await bob.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await bob.locator('.other-browser').count(), 0, 'the new token is this browser\'s own');
+    // Ava takes her seat with her invite: her own token, no notice, after a reload too.
+    const ava = await page(avas);
+    await ava.goto(server.base + links[0]);
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await ava.locator('.other-browser').count(), 0, 'a seat this browser claimed');
+    await ava.reload();
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await ava.locator('.other-browser').count(), 0);
+    // Her seat's own link opened on her laptop: the notice, until she says the link is her own.
+    const other = await page(laptop);
+    await other.goto(ava.url());
+    await other.waitForSelector('body[data-ready] .other-browser .mine');
+    await other.click('.other-browser .mine');
+    assert.equal(await other.locator('.other-browser').isVisible(), false);
+    await other.reload();
+    await other.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await other.locator('.other-browser').count(), 0, 'said her own: kept so');
+    assert.equal(await ava.locator('body[data-refused]').count(), 0, 'her phone keeps the seat');
+  } finally {
+    await Promise.all([bobs.close(), avas.close(), laptop.close()]);
+  }
+});
+
+test('a race whose deal is not secret says so plainly under the board on a seat\'s page and the spectators\' (anyone with its seed can work out every hand); a race with a secret deal says nothing of it', { skip }, async () => {
+  const open = await race();
+  const secret = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, seats: [{ name: 'Ava' }, { name: 'Bolt', bot: 'greedy' }],
+  });
+  assert.equal(secret.status, 201, JSON.stringify(secret.body));
+  const ctx = await browser.newContext({ ...PHONE, viewport: { width: 320, height: 568 } });
+  try {
+    const ava = await page(ctx);
+    await ava.goto(server.base + open.links[0]);
+    await ava.waitForSelector('body[data-ready] .hand .card');
+    // Under the board, first (on a phone in view with it, at the top of the screen).
+    assert.equal(await ava.locator('#floor-notes li:first-child.open-deal').innerText(), 'Not a secret deal: anyone who knows its seed (4) can work out every hand.');
+    await ava.screenshot({ path: `${SHOTS}open-deal-320.png` });
+    const watching = await page(ctx);
+    await watching.goto(`${server.base}/race/${open.id}`);
+    await watching.waitForSelector('body[data-ready]');
+    assert.match(await watching.locator('#floor-notes .open-deal').innerText(), /Not a secret deal: anyone who knows its seed \(4\)/);
+    const other = await page(ctx);
+    await other.goto(server.base + secret.body.seats[0].link);
+    await other.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await other.locator('.open-deal').count(), 0);
+  } finally {
+    await ctx.close();
   }
 });

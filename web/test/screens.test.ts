@@ -78,6 +78,10 @@ test('on a 320×568 and a 390×844 phone the page is no wider than the screen: S
     await ctx.close();
   }
   // Turn 1 played: each page's status line says whose replay the clock waits for ("clock waits for Ava, Bob, Cy").
+  // The test server's clock stands still: set to the browser's time as the turn is played, so that
+  // the wait (15 s and the replay's length from the play) still runs when the pages look; from the
+  // file's start it had passed when the tests before took over a minute (load 20).
+  server.clock.t = Date.now();
   for (const seat of [0, 1, 2]) {
     const v = await call(server.base, 'GET', `/api/races/${id}/seats/${seat}?token=${tokens[seat]}`);
     const r = await call(server.base, 'PUT', `/api/races/${id}/seats/${seat}/orders?token=${tokens[seat]}`, { turn: 1, program: v.body.you.hand.slice(0, 5) });
@@ -134,4 +138,45 @@ test('on a 320×568 phone the end of the race comes on the screen once the last 
   const spill = await page.evaluate<number>(`(() => { const e = document.querySelector('#result'); return e.scrollWidth - e.clientWidth; })()`);
   assert.equal(spill, 0, `the standings fit the end's panel (${spill} px past it)`);
   await ctx.close();
+});
+
+test('the Robots table fits a 320 px and a 390 px phone, the creator\'s (a new invite link button beside each other person) and a player\'s: neither the page nor the table scrolls sideways, with names of 24 letters, teams, options, "not joined" and the others\' registers', { skip }, async () => {
+  const names = ['Alexandria Longname-Wxyz', 'Bartholomew Quincy-Adams', 'Cy'];
+  const made = await call(server.base, 'POST', '/api/races', {
+    course: 'first-shift', rules: 'classic', deadline: { kind: 'live', seconds: 600 }, deal: { secret: false, seed: 3 },
+    settings: { oneFreeOption: true },
+    seats: [...names.map((name, k) => ({ name, team: k < 2 ? 'Reds' : 'Blues' })), { name: 'Clank', bot: 'greedy', team: 'Blues' }],
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const { id, moderatorKey } = made.body;
+  // The creator's seat and Cy's taken; Bartholomew has not joined.
+  const own = async (k: number) => {
+    const c = await call(server.base, 'POST', `/api/races/${id}/claim`, { invite: new URL(made.body.seats[k].link, server.base).searchParams.get('invite') });
+    assert.equal(c.status, 200, JSON.stringify(c.body));
+    return `/race/${id}?seat=${k}&token=${c.body.token}`;
+  };
+  const [creatorLink, cyLink] = [await own(0), await own(2)];
+  for (const width of [320, 390]) {
+    for (const [who, link] of [['creator', creatorLink], ['player', cyLink]] as const) {
+      const ctx = await browser.newContext(phone(width, width === 320 ? 568 : 844));
+      if (who === 'creator') await ctx.addInitScript(`localStorage.setItem('roborally.moderator.${id}', '${moderatorKey}')`);
+      const page = await open(ctx, link);
+      await page.tap('.side-tabs button[data-show="seats"]');
+      await page.waitForSelector('#seats table', { state: 'visible' });
+      assert.equal(await page.locator('#seats .new-invite').count(), who === 'creator' ? 2 : 0);
+      assert.equal(await page.locator('#seats tr[data-seat="1"] .submitted').innerText(), 'not joined');
+      const got = await page.evaluate<{ page: number[]; seats: number[]; table: number[]; past: string[] }>(`(() => {
+        const seats = document.querySelector('#seats'), table = seats.querySelector('table');
+        const edge = seats.getBoundingClientRect().right;
+        return { page: [document.documentElement.scrollWidth, document.documentElement.clientWidth], seats: [seats.scrollWidth, seats.clientWidth], table: [table.scrollWidth, table.clientWidth],
+          past: [...table.querySelectorAll('th, td, .new-invite')].filter((e) => e.getBoundingClientRect().right > edge + 0.5).map((e) => e.className || e.textContent) };
+      })()`);
+      await page.screenshot({ path: `${SHOTS}robots-table-${width}-${who}.png`, fullPage: true });
+      const what = `${width} px, the ${who}'s: ${JSON.stringify(got)}`;
+      assert.ok(got.page[0]! <= got.page[1]!, `the page does not scroll sideways (${what})`);
+      assert.ok(got.seats[0]! <= got.seats[1]! && got.table[0]! <= got.table[1]!, `the table does not scroll sideways (${what})`);
+      assert.deepEqual(got.past, [], `nothing past the table's panel (${what})`);
+      await ctx.close();
+    }
+  }
 });
