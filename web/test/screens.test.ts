@@ -78,6 +78,10 @@ test('on a 320×568 and a 390×844 phone the page is no wider than the screen: S
     await ctx.close();
   }
   // Turn 1 played: each page's status line says whose replay the clock waits for ("clock waits for Ava, Bob, Cy").
+  // The test server's clock stands still: set to the browser's time as the turn is played, so that
+  // the wait (15 s and the replay's length from the play) still runs when the pages look; from the
+  // file's start it had passed when the tests before took over a minute (load 20).
+  server.clock.t = Date.now();
   for (const seat of [0, 1, 2]) {
     const v = await call(server.base, 'GET', `/api/races/${id}/seats/${seat}?token=${tokens[seat]}`);
     const r = await call(server.base, 'PUT', `/api/races/${id}/seats/${seat}/orders?token=${tokens[seat]}`, { turn: 1, program: v.body.you.hand.slice(0, 5) });
