@@ -252,7 +252,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const creationBudget = async (req: FastifyRequest, reply: FastifyReply) => {
     const taken = creations.take(clientOf(req.ip), req.headers['idempotency-key'] as string | undefined);
     if (!taken.ok) return reply.code(429).header('retry-after', String(taken.retryAfterS)).send({ error: { field: 'races', message: `more than ${racesPerMinute} races created in a minute from one address; try again in ${taken.retryAfterS} s` } });
-    reply.raw.once('finish', () => (reply.statusCode === 201 ? taken.made() : (reply.statusCode >= 500 || reply.statusCode === 429) && taken.release()));
+    // A rematch asked for counts only when it made the race (201; else another request had made it).
+    const rematch = req.routeOptions.url?.endsWith('/rematch');
+    reply.raw.once('finish', () => (reply.statusCode === 201 ? taken.made() : (rematch || reply.statusCode >= 500 || reply.statusCode === 429) && taken.release()));
   };
   // Whom a new race mails: addresses that never answered the server, so many a client a day and
   // so many in all, refused at creation naming the seat (a race cannot make the server mail
@@ -370,6 +372,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   api.post('/api/races/:id/claim', {
     schema: { summary: 'Take your seats with the invite of your link: the first claim spends it (a second, anybody\'s, is refused 401), and the answer\'s token, given to nobody else, opens them (Bearer or ?token=). A seat raced by e-mail has no invite: its mails link its page. openedBefore: each time another token held one of those seats before (taken, then made void by the moderator\'s new invite), from turn to turn: whoever held it saw their hand then', params: IdParams, body: ClaimSchema, response: answer('{token, seats, openedBefore: [{seat, from, to}]}') },
   }, async (req, reply) => send(reply, await svc.claim(req.params.id, req.body)));
+  // A race over raced again, made once whoever asks first (races.ts rematch): the asker's seats in it taken with their token here.
+  api.post('/api/races/:id/seats/:seat/rematch', {
+    schema: { summary: 'The race, over, raced again: made by the first to ask (201; asked again, or by another seat\'s person, the same race: 200), the same course, rules, settings, deadline and seats on a new deal, and your seats in it taken as a claim takes them, with this token and the browser\'s own key (sent again, the same token): answered {id, made, token, seats, openedBefore}. Nobody is given another\'s seat: each person takes theirs with the token of their seats here', params: SeatParams, querystring: TokenQuery, body: RenewSchema, security: asSeat, response: answer('{id, made, token, seats, openedBefore}') },
+    preHandler: creationBudget,
+  }, async (req, reply) => {
+    const got = await svc.rematch(req.params.id, req.params.seat, bearer(req.headers.authorization, req.query.token), req.body);
+    return send(reply, got, got.ok && got.value.made ? 201 : 200);
+  });
   // A seat's person makes their link the seat's only one (races.ts renewToken).
   api.post('/api/races/:id/seats/:seat/token', {
     schema: { summary: 'Make this link the seat\'s only one: a new token for the seats this token opens, which opens them from now on; the old one opens them no more (the seat\'s links on other devices, or a link somebody gave you instead of an invite). Sent again with the same browser key, its answer lost, it answers the same token. Not for a seat raced by e-mail (409)', params: SeatParams, querystring: TokenQuery, body: RenewSchema, security: asSeat, response: answer('{token, seats}') },
@@ -424,9 +434,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     return reply.type('image/svg+xml').send(renderSvg(setup.board, { state: dressed(after, designs), events, title: `Turn ${req.params.turn}` }));
   });
   for (const [action, { summary, body }] of Object.entries(MODERATOR_ACTIONS)) {
-    api.post(`/api/races/:id/moderator/${action}`, { schema: { summary, params: IdParams, body, security: [{ moderator: [] }], response: answer('{done}') } }, async (req, reply) => {
+    api.post(`/api/races/:id/moderator/${action}`, { schema: { summary, params: IdParams, body, security: [{ moderator: [] }], response: answer('{done}') }, ...(action === 'rematch' ? { preHandler: creationBudget } : {}) }, async (req, reply) => {
       const key = req.headers['x-moderator-key'];
-      return send(reply, await svc.moderate(req.params.id, typeof key === 'string' ? key : undefined, action, req.body ?? {}));
+      const got = await svc.moderate(req.params.id, typeof key === 'string' ? key : undefined, action, req.body ?? {});
+      return send(reply, got, got.ok && got.value.made ? 201 : 200);
     });
   }
 

@@ -384,15 +384,24 @@ test('a course of a race\'s own not back within the budget is given up (null), n
   }
 });
 
-test('the pool reads at most `courses` courses of races\' own at once: one more is given up at once (null), and read again once the thread is done', { timeout: 120_000 }, async () => {
-  const pool = new BotPool({ size: 1, courses: 1, log: (l) => assert.fail(l) });
+test('the pool reads at most `courses` courses of races\' own at once: one more waits in line for a place and is read once the thread is done; more than the line holds are refused at once (null), and one whose wait ends first is refused then', { timeout: 120_000 }, async () => {
+  const pool = new BotPool({ size: 1, courses: 1, courseQueue: 1, log: (l) => assert.fail(l) });
   try {
     const first = pool.course({ ...CUBE, name: 'My cube' });
-    assert.equal(await pool.course({ ...CUBE, name: 'Another cube' }), null);
+    const second = pool.course({ ...CUBE, name: 'Another cube' });
+    assert.equal(await pool.course({ ...CUBE, name: 'A third cube' }), null, 'the line is full');
     assert.deepEqual(await first, courseFromJson({ ...CUBE, name: 'My cube' }));
-    assert.deepEqual(await pool.course({ ...CUBE, name: 'Another cube' }), courseFromJson({ ...CUBE, name: 'Another cube' }));
+    assert.deepEqual(await second, courseFromJson({ ...CUBE, name: 'Another cube' }), 'read once the first was done');
   } finally {
     await pool.close();
+  }
+  const hurried = new BotPool({ size: 1, courses: 1, courseWaitMs: 1, log: (l) => assert.fail(l) });
+  try {
+    const first = hurried.course({ ...CUBE, name: 'My cube' });
+    assert.equal(await hurried.course({ ...CUBE, name: 'Another cube' }), null, 'no place within its wait');
+    assert.deepEqual(await first, courseFromJson({ ...CUBE, name: 'My cube' }));
+  } finally {
+    await hurried.close();
   }
 });
 

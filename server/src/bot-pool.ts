@@ -90,9 +90,14 @@ export interface BotPoolOptions {
   readonly queue?: number;
   /**
    * Courses of races' own being read on the threads at most (`course`), those given up late
-   * included until their thread is done with them; one more is refused at once (2 by default).
+   * included until their thread is done with them (2 by default); one more waits for a place
+   * (`courseQueue`, `courseWaitMs`).
    */
   readonly courses?: number;
+  /** Courses waiting for a reading place at most (4 by default); one more is refused at once. */
+  readonly courseQueue?: number;
+  /** How long a course waits for a reading place at most before it is refused (5 s by default). */
+  readonly courseWaitMs?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -144,6 +149,10 @@ export class BotPool {
   /** Courses sent to a thread (`course`) and not answered yet, given up late or not, by job id: their thread. */
   private readonly reading = new Map<number, { readonly thread: Thread; readonly since: number }>();
   private readonly courses: number;
+  /** Courses waiting for a reading place, first come first read (`course`): each starts its read, or is refused at its deadline. */
+  private readonly courseLine: { readonly start: () => void; readonly refuse: () => void }[] = [];
+  private readonly courseQueue: number;
+  private readonly courseWaitMs: number;
   /** How long a taken decision may take at most before the fallback (BotPlanner's budgetMs). */
   readonly budgetMs: number;
   /** The expert's time for one decision (`BotPoolOptions.decisionMs`). */
@@ -167,6 +176,8 @@ export class BotPool {
     this.hungMs = o.hungMs ?? 30_000;
     this.queue = o.queue ?? 10_000;
     this.courses = o.courses ?? 2;
+    this.courseQueue = o.courseQueue ?? 4;
+    this.courseWaitMs = o.courseWaitMs ?? 5_000;
     this.nice = o.nice ?? 10;
     this.log = o.log ?? ((line) => console.error(line));
     const size = o.size ?? Math.max(1, availableParallelism() - 1);
@@ -185,7 +196,10 @@ export class BotPool {
     const t: Thread = { urgent, worker: new Worker(new URL('./bot-worker.js', import.meta.url), { workerData: { nice: urgent ? 0 : this.nice } }), busy: null, since: 0 };
     t.worker.unref();
     t.worker.on('message', (a: BotAnswer | FacingsAnswer | CourseAnswer) => {
-      if ('kind' in a && a.kind === 'course') this.reading.delete(a.id);
+      if ('kind' in a && a.kind === 'course') {
+        this.reading.delete(a.id);
+        this.nextCourse();
+      }
       if ('kind' in a) return this.choosing.get(a.id)?.settle(a.ok ? (a.kind === 'facings' ? a.facings : a.course) : null, a.ok ? undefined : `failed: ${a.error}`);
       const p = t.busy;
       t.busy = null;
@@ -211,6 +225,7 @@ export class BotPool {
     for (const c of [...this.choosing.values()]) if (c.thread === t) c.settle(null, why);
     for (const [id, on] of [...this.reading]) if (on.thread === t) this.reading.delete(id);
     if (this.closed) return;
+    this.nextCourse();
     this.threads[i] = this.spawn(t.urgent);
     void t.worker.terminate();
     // A decision another thread is making too is not lost with this one.
@@ -339,13 +354,33 @@ export class BotPool {
    * A course of a race's own read (the boards' `courseFromJson`, its refusals as they are) on a
    * thread at the server's priority, as `facings`: its checks (each flag reachable from the one
    * before, engine/src/paths.ts) take up to a second on cube-works and several on the largest
-   * courses the bounds allow, never on the event loop. Null (the request is to be refused: the
-   * server is busy) when the pool already reads its most courses (`BotPoolOptions.courses`), when
-   * the course is not back within the budget, or when its thread died; it is never read in place.
+   * courses the bounds allow, never on the event loop. While the pool reads its most courses
+   * (`BotPoolOptions.courses`) it waits for a place, in line, at most `courseWaitMs`: a creation
+   * sent while two others are read is read once one of them is done (before 2026-12-01 it was
+   * refused at once). Null (the request is to be refused: the server is busy) when the line is
+   * full (`courseQueue`: so much work waits at most, whatever is sent), when no place came within
+   * its wait, when the course is not back within the budget, or when its thread died; it is never
+   * read in place.
    */
   course(json: unknown): Promise<Result<Course> | null> {
-    if (this.reading.size >= this.courses) return Promise.resolve(null);
-    return this.urgently((id): CourseJob => ({ kind: 'course', id, json }), () => null, (why) => `a race's own course: ${why}; the creation is refused`);
+    const read = () => this.urgently((id): CourseJob => ({ kind: 'course', id, json }), () => null, (why) => `a race's own course: ${why}; the creation is refused`);
+    if (this.reading.size < this.courses && !this.courseLine.length) return read();
+    if (this.closed || this.courseLine.length >= this.courseQueue) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const leave = () => {
+        clearTimeout(timer);
+        this.courseLine.splice(this.courseLine.indexOf(waiting), 1);
+      };
+      const waiting = { start: () => (leave(), resolve(read())), refuse: () => (leave(), resolve(null)) };
+      const timer = setTimeout(waiting.refuse, this.courseWaitMs);
+      timer.unref();
+      this.courseLine.push(waiting);
+    });
+  }
+
+  /** The courses waiting (`course`) start their reads while the pool has places. */
+  private nextCourse(): void {
+    while (this.reading.size < this.courses && this.courseLine.length) this.courseLine[0]!.start();
   }
 
   /** The urgent thread with the fewest jobs a request waits for (any thread if the pool has none). */
@@ -455,6 +490,7 @@ export class BotPool {
     clearInterval(this.watchdog);
     for (const p of [...this.byKey.values()]) p.settle(null, 'the pool closed');
     for (const c of [...this.choosing.values()]) c.settle(null, 'the pool closed');
+    for (const w of [...this.courseLine]) w.refuse();
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
   }
 }

@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import { buildApp } from './app.js';
 import { shippedCourses } from './courses.js';
 import { RaceService } from './races.js';
-import { call, freshDb, mailSeatToken, rigRaceState, startServer, TestClock, touchRace, type TestServer } from './testing.js';
+import { sql } from 'kysely';
+import { migrateToLatest } from './migrations.js';
+import { call, freshDb, mailSeatToken, postgresAnswers, rigRaceState, startServer, TestClock, touchRace, withServer as withServerOn, type TestServer } from './testing.js';
+
+const havePostgres = await postgresAnswers();
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -285,3 +289,44 @@ test('a seat\'s person makes their link the only one: a new token opens their se
     assert.deepEqual(direct.ok ? null : [direct.refusal.status, direct.refusal.field], [422, 'browser'], 'the service reads the key as the route does');
   });
 });
+
+test('a claim reads the holds of its seats, not the race\'s log: after hundreds of entries it reads none of them, and answers as before', async () => {
+  await withServer(async (s) => {
+    const made = await create(s, [{ name: 'Ava' }, { name: 'Bob' }]);
+    const { id, seats, moderatorKey } = made.body;
+    const mod = { 'x-moderator-key': moderatorKey };
+    assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite })).status, 200);
+    const renewed = await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 0 }, mod);
+    // A long log: 300 deadlines moved.
+    for (let k = 0; k < 300; k++) assert.ok((await s.service.moderate(id, moderatorKey, 'extend', { seconds: 1 })).ok);
+    const repo = (s.service as unknown as { repo: { entries: (...a: unknown[]) => Promise<unknown> } }).repo;
+    const entries = repo.entries.bind(repo);
+    let read = 0;
+    repo.entries = async (...a: unknown[]) => ((read += 1), entries(...a));
+    const claimed = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: renewed.body.invite });
+    assert.deepEqual([claimed.status, claimed.body.openedBefore], [200, [{ seat: 0, from: 1, to: 1 }]]);
+    assert.equal(read, 0, 'no entry of the log read');
+  });
+});
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  test(`[${dialect}] the seats taken and voided before the seat holds were kept (migration 0010) are read from the races' logs by the migration: a claim answers as before`, { skip: dialect === 'postgres' && !havePostgres && 'no PostgreSQL server answers on 127.0.0.1:5432 (set TEST_DATABASE_URL)' }, async () => {
+    await withServerOn(async (s) => {
+      const made = await create(s, [{ name: 'Ava', player: 'Ann' }, { name: 'Bob' }, { name: 'Cy', player: 'Ann' }]);
+      const { id, seats, moderatorKey } = made.body;
+      const mod = { 'x-moderator-key': moderatorKey };
+      assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[0].invite })).status, 200);
+      assert.equal((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: seats[1].invite })).status, 200);
+      const ann = await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 2 }, mod);
+      // The database as it was before the migration: no holds kept, only the log.
+      await sql`drop table seat_holds`.execute(s.db);
+      await s.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', '0010-seat-holds' as never).execute();
+      await migrateToLatest(s.db);
+      const taken = await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: ann.body.invite });
+      assert.deepEqual([taken.status, taken.body.openedBefore], [200, [{ seat: 0, from: 1, to: 1 }, { seat: 2, from: 1, to: 1 }]]);
+      // Bob's hold, still open when migrated, is ended by his new invite.
+      const bob = await call(s.base, 'POST', `/api/races/${id}/moderator/invite`, { seat: 1 }, mod);
+      assert.deepEqual((await call(s.base, 'POST', `/api/races/${id}/claim`, { invite: bob.body.invite })).body.openedBefore, [{ seat: 1, from: 1, to: 1 }]);
+    }, dialect);
+  });
+}

@@ -121,6 +121,27 @@ export interface RaceKeyRow {
   created_at: number;
 }
 
+/**
+ * A token's hold of a person's seat (races.ts `openedBefore`): from the turn it was taken with an
+ * invite (`seatTaken`) to the turn the moderator's new invite made it void (`invited`; null while it
+ * holds), and the seq of that `invited` entry (the order a claim lists them in).
+ */
+export interface SeatHoldRow {
+  race_id: string;
+  seat: number;
+  from_turn: number;
+  to_turn: number | null;
+  to_seq: number | null;
+}
+
+/** A race over and its rematch (races.ts `rematch`): one a race, the first asked for. */
+export interface RematchRow {
+  /** The race raced again. */
+  race_id: string;
+  /** Its rematch. */
+  rematch_id: string;
+}
+
 export interface Tables {
   races: RaceRow;
   seats: SeatRow;
@@ -129,6 +150,8 @@ export interface Tables {
   events: EventRow;
   turns: TurnRow;
   race_keys: RaceKeyRow;
+  rematches: RematchRow;
+  seat_holds: SeatHoldRow;
 }
 
 export type Db = Kysely<Tables>;

@@ -152,6 +152,58 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('seats').addColumn('invite_hash', 'text', (c) => c.notNull().defaultTo('')).execute();
     },
   },
+  /**
+   * A race over and its rematch (races.ts `rematch`): the race's id is the key, so two people
+   * asking at once, on two processes too, make one rematch (the second insert finds the first's row).
+   */
+  '0009-rematches': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema
+        .createTable('rematches')
+        .addColumn('race_id', 'text', (c) => c.primaryKey())
+        .addColumn('rematch_id', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  /**
+   * Each token's hold of a person's seat, from its `seatTaken` to the `invited` that made it void
+   * (races.ts `openedBefore`): a claim reads its seats' rows, not the race's whole log. Filled from
+   * the logs of the races stored before.
+   */
+  '0010-seat-holds': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema
+        .createTable('seat_holds')
+        .addColumn('race_id', 'text', (c) => c.notNull())
+        .addColumn('seat', 'integer', (c) => c.notNull())
+        .addColumn('from_turn', 'integer', (c) => c.notNull())
+        .addColumn('to_turn', 'integer')
+        .addColumn('to_seq', 'integer')
+        .execute();
+      await db.schema.createIndex('seat_holds_seat').on('seat_holds').columns(['race_id', 'seat']).execute();
+      const rows = await db.selectFrom('events').select(['race_id', 'seq', 'turn', 'body'])
+        .where((eb) => eb.or([eb('body', 'like', '%"seatTaken"%'), eb('body', 'like', '%"invited"%')])).orderBy('race_id').orderBy('seq').execute();
+      const holds: { race_id: string; seat: number; from_turn: number; to_turn: number | null; to_seq: number | null }[] = [];
+      const open = new Map<string, (typeof holds)[number]>();
+      for (const r of rows as { race_id: string; seq: number; turn: number; body: string }[]) {
+        const { kind, event } = JSON.parse(r.body) as { kind: string; event: { type: string; seats?: number[] } };
+        if (kind !== 'race' || (event.type !== 'seatTaken' && event.type !== 'invited')) continue;
+        for (const seat of event.seats ?? []) {
+          const at = `${r.race_id}:${seat}`;
+          const held = open.get(at);
+          if (event.type === 'seatTaken') {
+            const hold = { race_id: r.race_id, seat, from_turn: r.turn, to_turn: null, to_seq: null };
+            holds.push(hold);
+            open.set(at, hold);
+          } else if (held) {
+            Object.assign(held, { to_turn: r.turn, to_seq: r.seq });
+            open.delete(at);
+          }
+        }
+      }
+      for (let k = 0; k < holds.length; k += 200) await db.insertInto('seat_holds').values(holds.slice(k, k + 200)).execute();
+    },
+  },
 };
 
 /**

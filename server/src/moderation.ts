@@ -25,11 +25,16 @@ export interface ModerationDeps {
   readonly playNow: (id: string, onlyTurn?: number) => Promise<boolean | 'soon'>;
 }
 
-/** What a moderator's action did; `invite`: the new invite of the seats an `invite` action was for. */
+/**
+ * What a moderator's action did; `invite`: the new invite of the seats an `invite` action was for;
+ * `race`: the rematch a `rematch` action asked for (races.ts `rematchOf`), `made` by this action or before.
+ */
 export interface Moderated {
   readonly done: string;
   readonly invite?: string;
   readonly seats?: number[];
+  readonly race?: string;
+  readonly made?: boolean;
 }
 
 export class Moderation {
@@ -110,7 +115,11 @@ export class Moderation {
         const invite = newToken();
         invited = { invite, seats: mine };
         event = { type: 'invited', seats: mine };
-        writes = (q) => [q.updateTable('seats').set({ token_hash: '', invite_hash: hashSecret(invite) }).where('race_id', '=', id).where('seat', 'in', mine)];
+        // The holds of its token end here (races.ts `openedBefore`: the person's claim lists them).
+        writes = (q, first) => [
+          q.updateTable('seats').set({ token_hash: '', invite_hash: hashSecret(invite) }).where('race_id', '=', id).where('seat', 'in', mine),
+          q.updateTable('seat_holds').set({ to_turn: turn, to_seq: first }).where('race_id', '=', id).where('seat', 'in', mine).where('to_turn', 'is', null),
+        ];
         seatsChanged = true;
         break;
       }
@@ -133,7 +142,7 @@ export class Moderation {
         break;
       }
       default:
-        return no(404, 'action', 'expected pause, resume, extend, replace, invite, adjudicate or rewind');
+        return no(404, 'action', 'expected pause, resume, extend, replace, invite, adjudicate, rewind or rematch');
     }
     const committed = await this.d.commit(race, [event, ...more].map((e) => ({ turn, kind: 'race' as const, event: e })), { set, ...(writes ? { writes } : {}), ...(seatsChanged ? { seatsChanged: true as const } : {}) });
     // Before 2026-12-01 any change that came first was answered 409 (a new invite racing a seat's

@@ -27,7 +27,7 @@ import { isLevel, type Level } from '../../bots/src/index.js';
 import { publicEvent, publicRobots } from './views.js';
 import { replayMs } from '../../web/src/pace.js';
 import { Auth, BROWSER_KEY, badBrowserKey, claimToken, hashSecret, mailWebToken, newMailSecret, newToken, type SeatCredentials } from './auth.js';
-import { KeyTaken, RaceRepository, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
+import { KeyTaken, RaceRepository, RematchTaken, StaleChange, revisionOf, rowBody, rowUnread, type Change, type OtherPlay, type StoredOrders } from './repository.js';
 import { Moderation, type Moderated } from './moderation.js';
 import { KEY_TTL_MS, bodyHash, keyHash, seal, unseal } from './race-keys.js';
 import { ReadModels } from './readmodels.js';
@@ -90,6 +90,27 @@ export interface Created {
   readonly seats: { seat: number; name: string; kind: 'human' | 'bot'; invite: string | null; email: string | null; player?: string; team?: string }[];
 }
 
+/**
+ * What a race over is raced again with (`rematch`): its id, the course it was read on (a course of
+ * its own, not read again), its moderator key's hash (its moderator's key moderates the rematch
+ * too) and each seat's invite's hash, its person's token's (or, for a seat nobody took, its
+ * invite's): the link that opened the seat takes the seat in the rematch, and no other.
+ */
+interface RematchOf {
+  readonly id: string;
+  readonly course: Course | undefined;
+  readonly moderatorHash: string;
+  readonly invites: readonly string[];
+}
+
+/** A race over's rematch, as a person of the race (or its moderator) asked for it (`rematch`). */
+export interface Rematched {
+  /** The rematch's id. */
+  readonly id: string;
+  /** Whether this request made it (else an earlier one did: everyone is answered the same race). */
+  readonly made: boolean;
+}
+
 /** A seat taken with its invite or its mail secret: the token of its person's browser, and every seat it opens. */
 export interface Claimed {
   readonly token: string;
@@ -101,28 +122,6 @@ export interface Claimed {
    * invites, may have taken the seat first and then sent its person the new invite). Oldest first.
    */
   readonly openedBefore: { seat: number; from: number; to: number }[];
-}
-
-/**
- * The stretches in a race's log during which a token now void held one of `seats`: from its
- * `seatTaken` to the `invited` that made it void (Claimed `openedBefore`).
- */
-function openedBefore(entries: readonly Pick<Entry, 'turn' | 'event'>[], seats: readonly number[]): Claimed['openedBefore'] {
-  const held = new Map<number, number>();
-  const out: Claimed['openedBefore'] = [];
-  for (const e of entries) {
-    const ev = e.event as { type: string; seats?: number[] };
-    if (ev.type !== 'seatTaken' && ev.type !== 'invited') continue;
-    for (const seat of (ev.seats ?? []).filter((x) => seats.includes(x))) {
-      const from = held.get(seat);
-      if (ev.type === 'seatTaken') held.set(seat, e.turn);
-      else if (from !== undefined) {
-        out.push({ seat, from, to: e.turn });
-        held.delete(seat);
-      }
-    }
-  }
-  return out;
 }
 
 /** A race's head as the mail gateway lists races (RaceService.mailRaces). */
@@ -595,10 +594,11 @@ export class RaceService {
     return yes(unseal<Created>(k.key, row.answer));
   }
 
-  private async createRace(body: unknown, keyed?: { key: string; hash: string; body: string }): Promise<Answer<Created>> {
+  private async createRace(body: unknown, keyed?: { key: string; hash: string; body: string }, rematch?: RematchOf): Promise<Answer<Created>> {
     // A course of the race's own is read first, off the event loop (`readCourse`), and the request
     // then as a whole, in its order (its refusals come as they would with the course read in it).
-    const own = isObject(body) && isObject(body.course) ? await this.readCourse(body.course) : undefined;
+    // A rematch's was read for the race it follows.
+    const own = rematch?.course ? { ok: true as const, value: rematch.course } : isObject(body) && isObject(body.course) ? await this.readCourse(body.course) : undefined;
     if (own === null) return no(503, 'course', 'the server is busy checking other courses of races\' own: nothing was created; send the race again in a few seconds');
     const read = readRaceRequest(body, (name) => this.setups.shippedCourse(name), () => (own!.ok ? yes(own!.value) : no(422, own!.error.field, own!.error.message)));
     if (!read.ok) return read;
@@ -657,22 +657,77 @@ export class RaceService {
     entries.push({ turn: 1, kind: 'race', event: { type: 'deadline', at: deadlineAt } });
     const race: RaceRow = {
       id, created_at: now, course: courseLabel, rules: req.rules, settings: row0.settings, policy: JSON.stringify(req.policy),
-      moderator_hash: hashSecret(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
+      moderator_hash: rematch ? rematch.moderatorHash : hashSecret(moderatorKey), state: JSON.stringify(begun.state), version: 1, last_seq: entries.length,
       deadline_at: deadlineAt, paused_left: null, status: 'running', seed: dealNumber(deal), deal: JSON.stringify(deal),
       course_json: row0.course_json, unattended: req.unattended, series, series_seq: null, play_by: null,
     };
     const mail = seats.flatMap((s, i) => (s.email ? [{ race_id: id, seat: i, email: s.email, secret: newMailSecret() }] : []));
     const webTokens = new Map(mail.map((m) => [m.seat, mailWebToken(m.secret)]));
     const seatRows = seats.map((s, i) => ({
-      race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: webTokens.has(i) ? hashSecret(webTokens.get(i)!) : '', invite_hash: invites[i] ? hashSecret(invites[i]!) : '',
+      race_id: id, seat: i, name: s.name, kind: s.kind, level: s.level, token_hash: webTokens.has(i) ? hashSecret(webTokens.get(i)!) : '', invite_hash: rematch ? rematch.invites[i]! : invites[i] ? hashSecret(invites[i]!) : '',
       first_timer: s.firstTimer ? 1 : 0, follow: s.followWhenOut ? 1 : 0, robot: s.robot,
     }));
     const answer: Created = { id, moderatorKey, ...(series ? { series } : {}), seats: seats.map((s, i) => ({ seat: i, name: s.name, kind: s.kind, invite: invites[i]!, email: s.email, ...(s.player ? { player: s.player } : {}), ...(s.team ? { team: s.team } : {}) })) };
     const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
-    await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key);
+    await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key, rematch?.id);
     if (row0.course_json !== null) this.setups.keep(id, course);
     this.dealt(id, setup, begun.state, seatRows, race);
     return yes(answer);
+  }
+
+  /**
+   * A race over raced again: the same course, rules, settings, deadline and seats (names, bots,
+   * robots, teams, first-timers), on a new deal, on its own (no series). Made once: the first to ask
+   * (a seat's person, with the seat's token; or its moderator) makes it, and everyone after, on any
+   * process, at once too, is answered the same race (`rematches`, keyed by the race: the second
+   * insert finds the first's row and stores nothing). Nobody is given a way into another's seat:
+   * each person's seats in the rematch are taken with the token of their seats in this race
+   * (`rematchSeat`), and the moderator key of this race moderates the rematch.
+   */
+  private async rematchOf({ race, seats }: Loaded): Promise<Answer<Rematched>> {
+    if (race.status !== 'over') return no(409, 'race', 'the race is not over yet: it is raced again once it is');
+    const earlier = await this.repo.rematchOf(race.id);
+    if (earlier !== undefined) return yes({ id: earlier, made: false });
+    const { teams = {}, ...settings } = JSON.parse(race.settings) as { teams?: Record<string, string[]> };
+    const teamOf = new Map(Object.entries(teams).flatMap(([team, names]) => names.map((name) => [name, team] as const)));
+    const body = {
+      course: race.course_json === null ? race.course : JSON.parse(race.course_json), rules: race.rules, settings,
+      deadline: JSON.parse(race.policy), whenNoPersonLeft: race.unattended ?? 'play',
+      seats: seats.map((s) => ({
+        name: s.name, ...(s.kind === 'bot' ? { bot: s.level } : {}), ...(s.robot !== null ? { robot: s.robot } : {}),
+        ...(teamOf.has(s.name) ? { team: teamOf.get(s.name) } : {}), ...(s.first_timer ? { firstTimer: true } : {}),
+      })),
+    };
+    const of: RematchOf = {
+      id: race.id, course: race.course_json === null ? undefined : this.courseOf(race), moderatorHash: race.moderator_hash,
+      invites: seats.map((s) => (s.kind === 'human' ? s.token_hash || s.invite_hash : '')),
+    };
+    try {
+      const made = await this.createRace(body, undefined, of);
+      return made.ok ? yes({ id: made.value.id, made: true }) : made;
+    } catch (e) {
+      if (!(e instanceof RematchTaken)) throw e;
+      // Another request came first (another seat's person, on this process or another).
+      return yes({ id: (await this.repo.rematchOf(race.id))!, made: false });
+    }
+  }
+
+  /**
+   * A seat's person of a race over asks for its rematch (`rematchOf`: made by the first to ask) and
+   * takes their seats in it, as a claim would (the same answer), with the token of their seats in
+   * this race as the invite and the browser's own key: sent again, its answer lost, the same token.
+   */
+  rematch(id: string, seat: number, token: string | undefined, body: unknown): Promise<Answer<Rematched & Claimed>> {
+    return this.inLine.run(id, async () => {
+      if (!isObject(body) || Object.keys(body).join() !== 'browser') return no(422, 'body', 'expected {"browser": the browser\'s own key}');
+      if (typeof body.browser !== 'string' || !BROWSER_KEY.test(body.browser)) return badBrowserKey();
+      const got = await this.auth.seat(id, seat, { token });
+      if (!got.ok) return got;
+      const made = await this.rematchOf(got.value);
+      if (!made.ok) return made;
+      const claimed = await this.claim(made.value.id, { invite: token, browser: body.browser });
+      return claimed.ok ? yes({ ...made.value, ...claimed.value }) : claimed;
+    });
   }
 
   /**
@@ -830,8 +885,12 @@ export class RaceService {
     if (!got.ok) return got;
     const { race, opened: seats, token, taken } = got.value;
     if (taken) return yes({ token, seats, openedBefore: await this.openedBefore(id, seats) });
-    const committed = await this.commit(race, [{ turn: stateOf(race).turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
-      writes: (q) => [q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats)],
+    const turn = stateOf(race).turn;
+    const committed = await this.commit(race, [{ turn, kind: 'race', event: { type: 'seatTaken', seats } }], {
+      writes: (q) => [
+        q.updateTable('seats').set({ token_hash: hashSecret(token), invite_hash: '' }).where('race_id', '=', id).where('seat', 'in', seats),
+        q.insertInto('seat_holds').values(seats.map((seat) => ({ race_id: id, seat, from_turn: turn, to_turn: null, to_seq: null }))),
+      ],
       seatsChanged: true,
       seats: (kept) => kept.map((x) => (seats.includes(x.seat) ? { ...x, token_hash: hashSecret(token), invite_hash: '' } : x)),
     });
@@ -882,9 +941,13 @@ export class RaceService {
     return yes({ token: renewed!, seats: mine });
   }
 
-  /** When tokens now void held these seats, from the race's log (Claimed `openedBefore`). */
+  /**
+   * When tokens now void held these seats (Claimed `openedBefore`): their holds ended by the
+   * moderator's new invite, in the order of those invites (`seat_holds`, read by seat: before
+   * 2026-12-01 the claim read the race's whole log for them).
+   */
   private async openedBefore(id: string, seats: readonly number[]): Promise<Claimed['openedBefore']> {
-    return openedBefore((await this.repo.entries(id, 0)) ?? [], seats);
+    return (await this.repo.endedHolds(id, seats)).map((r) => ({ seat: r.seat, from: r.from_turn, to: r.to_turn! }));
   }
 
   /**
@@ -1365,7 +1428,14 @@ export class RaceService {
    * seat to a bot, play the turn now, and rewind the last turn played so that it is played again.
    */
   moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<Moderated>> {
-    return this.inLine.run(id, () => this.moderation.moderate(id, key, action, body));
+    return this.inLine.run(id, async () => {
+      if (action !== 'rematch') return this.moderation.moderate(id, key, action, body);
+      // The race raced again (`rematchOf`), watched from here: its moderator key moderates it too.
+      const got = await this.auth.moderator(id, key);
+      if (!got.ok) return got;
+      const made = await this.rematchOf(got.value);
+      return made.ok ? yes({ done: 'rematch', race: made.value.id, made: made.value.made }) : made;
+    });
   }
 
   /**

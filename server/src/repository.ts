@@ -6,7 +6,7 @@
  */
 import { sql, type Compilable, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { GameEvent } from '../../engine/src/index.js';
-import { changeTogether, together, type Db, type EventRow, type RaceKeyRow, type RaceRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
+import { changeTogether, together, type Db, type EventRow, type RaceKeyRow, type RaceRow, type SeatHoldRow, type SeatMailRow, type SeatRow, type Tables, type TurnRow } from './db.js';
 import type { SeatOrders } from '../../engine/src/index.js';
 import type { Entry } from './races.js';
 import { logFromEntries, nextLog, stateOf, type CachedRace, type ChangeNote, type RaceCache, type TurnLog } from './race-cache.js';
@@ -75,6 +75,13 @@ export class StaleChange extends Error {
 export class KeyTaken extends Error {
   constructor() {
     super('the Idempotency-Key is taken');
+  }
+}
+
+/** A race over has its rematch already (stored, or being stored): nothing was stored (`insertRace`). */
+export class RematchTaken extends Error {
+  constructor() {
+    super('the race has its rematch');
   }
 }
 
@@ -226,10 +233,15 @@ export class RaceRepository {
    * A race's creation: its row, seats, mail seats, first entries and first turn, in one
    * transaction; with `key`, the Idempotency-Key it was created with too (keys older than
    * `expired` are deleted first). Throws `KeyTaken`, storing nothing, when another creation holds
-   * the key (in PostgreSQL, one still in flight is waited for).
+   * the key (in PostgreSQL, one still in flight is waited for). With `rematchOf`, the race is that
+   * race's rematch: throws `RematchTaken`, storing nothing, when it has one (or one being stored).
    */
-  async insertRace(race: RaceRow, seats: Insertable<SeatRow>[], mail: { race_id: string; seat: number; email: string; secret: string }[], entries: readonly Omit<Entry, 'seq'>[], turn: TurnRow, key?: { row: RaceKeyRow; expired: number }): Promise<void> {
+  async insertRace(race: RaceRow, seats: Insertable<SeatRow>[], mail: { race_id: string; seat: number; email: string; secret: string }[], entries: readonly Omit<Entry, 'seq'>[], turn: TurnRow, key?: { row: RaceKeyRow; expired: number }, rematchOf?: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      if (rematchOf !== undefined) {
+        const put = await trx.insertInto('rematches').values({ race_id: rematchOf, rematch_id: race.id }).onConflict((oc) => oc.column('race_id').doNothing()).executeTakeFirst();
+        if (Number(put.numInsertedOrUpdatedRows ?? 0) === 0) throw new RematchTaken();
+      }
       if (key) {
         await trx.deleteFrom('race_keys').where('created_at', '<', key.expired).execute();
         const put = await trx.insertInto('race_keys').values(key.row).onConflict((oc) => oc.column('key_hash').doNothing()).executeTakeFirst();
@@ -256,6 +268,17 @@ export class RaceRepository {
       const log = nextLog(undefined, entries, turn.turn, { turn: turn.turn, before: turn.before });
       this.cache.put({ race: row, seats: seats as Selectable<SeatRow>[], ...(log ? { log } : {}), orders: { turn: turn.turn, sent: new Map() } });
     });
+  }
+
+  /** The holds of these seats of race `id` that a new invite ended, in the order of those invites. */
+  endedHolds(id: string, seats: readonly number[]): Promise<Pick<Selectable<SeatHoldRow>, 'seat' | 'from_turn' | 'to_turn'>[]> {
+    return this.db.selectFrom('seat_holds').select(['seat', 'from_turn', 'to_turn']).where('race_id', '=', id).where('seat', 'in', seats)
+      .where('to_turn', 'is not', null).orderBy('to_seq').orderBy('seat').execute();
+  }
+
+  /** The rematch of race `id`, if it has one (`insertRace`). */
+  async rematchOf(id: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('rematches').select('rematch_id').where('race_id', '=', id).executeTakeFirst())?.rematch_id;
   }
 
   /** The Idempotency-Key of hash `hash`, unless stored before `since`. */

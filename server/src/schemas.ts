@@ -234,6 +234,7 @@ export const MODERATOR_ACTIONS = {
   invite: { summary: 'A new invite for a person\'s seat (and their other seats), answered as {done, invite, seats}: for a person who lost their seat\'s own link, or whose invite somebody else spent; the token that opened the seat opens it no more', body: closed({ seat: whole(0, MAX_SEATS - 1, 'the seat') }) },
   adjudicate: { summary: 'Play the turn now', body: Type.Union([closed({ turn: Type.Optional(whole(1, MAX_INT32, 'play only if this is still the current turn')) }), Type.Null()]) },
   rewind: { summary: 'Take back the last turn played; correct a seat\'s orders with PUT …/orders and the moderator key, and the turn is played again', body: nothing('no body') },
+  rematch: { summary: 'The race, over, raced again (made once, by the first to ask: a seat\'s person or its moderator), answered as {done, race, made}: the same course, rules, settings, deadline and seats on a new deal; this moderator key moderates it, and each person takes their seats in it with the token of their seats here (POST …/seats/{seat}/rematch)', body: nothing('no body') },
 } as const;
 
 // ---- answers ----

@@ -357,10 +357,12 @@ function nextRace(): void {
 let againMade = false;
 
 /**
- * A new race on this course (a shipped one by name, else the course itself) with these seats:
- * a rematch in this race's seat order, or with `after` (this race's moderator key) the next race of
- * its series, which the server seats in 001's start picks and whose standings it carries. Alone with
- * bots, straight to your seat; else everyone's link.
+ * A rematch (`after` null), made by the server once for everyone who asks (docs/server.md,
+ * "Rematch"): a seat goes straight to its seat in it, taken with its token here (the other people
+ * take theirs from their own end pages), the moderator's page to watch it. Or with `after` (this
+ * race's moderator key) the next race of its series on this course (a shipped one by name, else the
+ * course itself), which the server seats in 001's start picks and whose standings it carries. Alone
+ * with bots, straight to your seat; else everyone's link.
  */
 async function rematch(after: string | null): Promise<void> {
   // One new race a page: a second press (a double click, Enter again on the Rematch the focus
@@ -369,11 +371,28 @@ async function rematch(after: string | null): Promise<void> {
   againMade = true;
   const buttons = [...document.querySelectorAll<HTMLButtonElement>('.again button, .series-key button')];
   for (const b of buttons) b.disabled = true;
+  if (after === null) {
+    const key = moderatorKeyOf(id);
+    try {
+      if (seat !== null) {
+        const r = await api<{ id: string; token: string }>('POST', `/api/races/${id}/seats/${seat}/rematch`, { browser: browserKey() }, token);
+        if (key) keepModeratorKey(r.id, key);
+        return location.assign(`/race/${r.id}?seat=${seat}&token=${encodeURIComponent(r.token)}`);
+      }
+      const r = await api<{ race: string }>('POST', `/api/races/${id}/moderator/rematch`, undefined, undefined, { 'x-moderator-key': key ?? '' });
+      keepModeratorKey(r.race, key!);
+      return location.assign(`/race/${r.race}`);
+    } catch (e) {
+      againMade = false;
+      for (const b of buttons) b.disabled = false;
+      return void byId('rematch').replaceChildren(h('p', { class: 'error' }, `The rematch could not be made: ${(e as Error).message}`));
+    }
+  }
   const v = view as RaceView & { settings?: unknown; deadline?: unknown };
   const seats = view.seats.map((s) => ({ name: s.name, ...(s.kind === 'bot' ? { bot: s.level ?? 'greedy' } : {}), ...(s.robot !== undefined ? { robot: s.robot } : {}) }));
   const body = {
     course: course.name ?? course.file, rules: view.rules, seats, ...(v.settings ? { settings: v.settings } : {}), ...(v.deadline ? { deadline: v.deadline } : {}),
-    ...(after !== null ? { after: { race: id, moderatorKey: after } } : {}),
+    after: { race: id, moderatorKey: after },
   };
   const out = byId('rematch');
   try {
