@@ -157,7 +157,7 @@ test('the creation page lists an invite link, good once, for each other person a
   }
 });
 
-test('a rematch from a seat\'s page lists the other people\'s invite links to send (never as links to follow) and Go to your seat, which takes the seat in the new race; pressed again, it makes no second race', { skip }, async () => {
+test('a rematch pressed on two people\'s end pages makes one race: each lands in their own seat of it (nobody is sent another\'s link); pressed twice, one request', { skip }, async () => {
   const made = await call(server.base, 'POST', '/api/races', {
     course: 'first-shift', rules: 'classic', settings: { turnLimit: 1 }, deal: { secret: false, seed: 4 }, deadline: { kind: 'live', seconds: 600 },
     seats: [{ name: 'Ava' }, { name: 'Bob' }, { name: 'Bolt', bot: 'greedy' }],
@@ -168,40 +168,38 @@ test('a rematch from a seat\'s page lists the other people\'s invite links to se
     const ava = await page(ctxA);
     await ava.goto(server.base + made.body.seats[0].link);
     await ava.waitForSelector('.hand .card');
-    // Bob takes his seat from outside and sends; Ava sends from her page: the race's one turn is played.
-    const bob = await call(server.base, 'POST', `/api/races/${made.body.id}/claim`, { invite: made.body.seats[1].invite });
-    assert.equal(bob.status, 200, JSON.stringify(bob.body));
-    const bobs = (await call(server.base, 'GET', `/api/races/${made.body.id}/seats/1?token=${bob.body.token}`)).body.you.hand as string[];
-    assert.equal((await call(server.base, 'PUT', `/api/races/${made.body.id}/seats/1/orders?token=${bob.body.token}`, { turn: 1, program: bobs.slice(0, 5) })).status, 200);
-    await ava.click('.hand .card');
-    await ava.click('.send');
-    await ava.waitForSelector('#replay[data-turn="1"]');
-    await ava.click('#replay .skip');
-    const created: string[] = [];
-    ava.on('request', (r) => void (r.method() === 'POST' && new URL(r.url()).pathname === '/api/races' ? created.push(r.url()) : undefined));
-    await ava.click('#result:not([hidden]) .rematch');
-    await ava.waitForSelector('#rematch .invites');
-    // Pressed again (the focus stays on it: Enter again, or a double click): no second race.
-    await ava.locator('#result .rematch').evaluate((b) => (b as unknown as { click(): void }).click());
-    await ava.locator('#result .next-race').evaluate((b) => (b as unknown as { click(): void }).click());
-    // A request sent after them, answered: any race they asked for was asked for before it.
-    await ava.evaluate(() => fetch('/api').then((r) => r.text()));
-    assert.equal(created.length, 1, 'one new race');
-    assert.ok(await ava.locator('#result .rematch').isDisabled() && await ava.locator('#result .next-race').isDisabled(), 'Rematch and Next race disabled once the rematch is made');
-    assert.match(await ava.locator('#rematch').innerText(), /it works once, for the first browser that opens it/);
-    const invites = await ava.locator('#rematch .invite input').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
-    assert.equal(invites.length, 1, 'Bob\'s invite link alone');
-    assert.match(invites[0]!, /\/race\/[\w-]+\?seat=1&invite=[\w-]+$/);
-    assert.equal(await ava.locator('#rematch a.invite, #rematch .invite a').count(), 0, 'not a link to follow');
-    const next = new URL(invites[0]!).pathname.split('/')[2]!;
-    await ava.click('#rematch a.go');
+    const bob = await page(ctxB);
+    await bob.goto(server.base + made.body.seats[1].link);
+    await bob.waitForSelector('.hand .card');
+    for (const p of [ava, bob]) {
+      await p.click('.hand .card');
+      await p.click('.send');
+    }
+    for (const p of [ava, bob]) {
+      await p.waitForSelector('#replay[data-turn="1"]');
+      await p.click('#replay .skip');
+      await p.waitForSelector('#result:not([hidden]) .rematch');
+    }
+    const asked: string[] = [];
+    ava.on('request', (r) => void (r.method() === 'POST' && /\/rematch$|^\/api\/races$/.test(new URL(r.url()).pathname) ? asked.push(new URL(r.url()).pathname) : undefined));
+    // Pressed twice (a double click, Enter again on the button the focus stays on): one request.
+    await ava.locator('#result .rematch').evaluate((b) => {
+      (b as unknown as { click(): void }).click();
+      (b as unknown as { click(): void }).click();
+    });
+    await ava.waitForURL(new RegExp(`/race/(?!${made.body.id})[\\w-]+\\?seat=0&token=`));
+    assert.deepEqual(asked, [`/api/races/${made.body.id}/seats/0/rematch`], 'one request, to the seat\'s rematch');
+    const next = new URL(ava.url()).pathname.split('/')[2]!;
+    assert.notEqual(next, made.body.id);
     await ava.waitForSelector('body[data-ready] .hand .card');
-    assert.match(ava.url(), new RegExp(`/race/${next}\\?seat=0&token=`), 'Ava\'s seat in the new race, taken');
-    // Bob's link, sent to him, takes his.
-    const bobPage = await page(ctxB);
-    await bobPage.goto(invites[0]!);
-    await bobPage.waitForSelector('body[data-ready] .hand .card');
-    assert.equal(await bobPage.getAttribute('#legend li.you', 'data-seat'), '1');
+    assert.equal(await ava.getAttribute('#legend li.you', 'data-seat'), '0');
+    // Bob presses his Rematch afterwards: the same race, his own seat in it.
+    await bob.click('#result .rematch');
+    await bob.waitForURL(new RegExp(`/race/${next}\\?seat=1&token=`));
+    await bob.waitForSelector('body[data-ready] .hand .card');
+    assert.equal(await bob.getAttribute('#legend li.you', 'data-seat'), '1');
+    const seats = (await call(server.base, 'GET', `/api/races/${next}`)).body.seats as { name: string }[];
+    assert.deepEqual(seats.map((s) => s.name), ['Ava', 'Bob', 'Bolt']);
   } finally {
     await Promise.all([ctxA.close(), ctxB.close()]);
   }
