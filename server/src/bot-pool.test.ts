@@ -69,13 +69,17 @@ test('a decision not back within its budget is replaced by the random level, and
   }
 });
 
+/** A thread at nice 10 on a loaded machine (ci2: load 15 on 2 cores) gets little of the CPU: its
+ *  first decision, the bots' modules and the course's maps loaded first, took over 10 s. */
+const THREAD_WAIT_MS = 60_000;
+
 test('a decision made while nobody waits for it is not late: the budget runs from when the turn takes it', async () => {
   const pool = new BotPool({ size: 1, budgetMs: 1, log: (l) => assert.fail(l) });
   try {
     const { setup, dealt, bots } = race(8);
     pool.dealt('early', 1, setup, dealt, bots, 8);
     // Far past the 1 ms budget by the time the thread answers, but nobody had asked for it yet.
-    await until('the thread decided', () => pool.counts.decided === 1);
+    await until('the thread decided', () => pool.counts.decided === 1, THREAD_WAIT_MS);
     assert.deepEqual(await plan(pool, 'early', 1, setup, dealt, bots, 8), decideBots(setup, dealt, bots, 8));
     assert.equal(pool.counts.late, 0);
   } finally {
@@ -115,7 +119,7 @@ test('a decision a turn waits for goes to the thread at the server\'s priority, 
     assert.equal(pool.counts.urgent, 1);
     assert.deepEqual(await plan(pool, 'third', 1, setup, dealt, bots, 11), decideBots(setup, dealt, bots, 11));
     // One being made at nice 10 when its turn takes it is made on the urgent thread too; the first answer counts.
-    await until('both threads are idle', () => pool.counts.decided === 3);
+    await until('both threads are idle', () => pool.counts.decided === 3, THREAD_WAIT_MS);
     pool.dealt('fourth', 1, setup, dealt, bots, 11);
     assert.equal(pool.decided('fourth', 1, setup, dealt, bots, 11), null);
     assert.equal(pool.counts.urgent, 2);
@@ -192,7 +196,7 @@ test("as the race service's planner, the pool starts deciding when a turn is dea
     assert.ok(created.ok);
     const { id } = created.value;
     // Dealt at creation: the thread decides before anybody's orders are in.
-    await until('the bots decided on the thread', () => pool.counts.decided === 1);
+    await until('the bots decided on the thread', () => pool.counts.decided === 1, THREAD_WAIT_MS);
     const you = await service.seat(id, 0, created.value.seats[0]!.token!);
     assert.ok(you.ok);
     const y = (you.value as unknown as { you: { hand: string[]; openRegisters: number[] } }).you;
@@ -204,7 +208,7 @@ test("as the race service's planner, the pool starts deciding when a turn is dea
     });
     assert.ok(view);
     // Turn 2 was dealt, and its decision made on the thread without anybody asking.
-    await until('the bots of turn 2 decided', () => pool.counts.decided === 2);
+    await until('the bots of turn 2 decided', () => pool.counts.decided === 2, THREAD_WAIT_MS);
   } finally {
     await pool.close();
     await db.destroy();
