@@ -377,6 +377,8 @@ async function rematch(after: string | null): Promise<void> {
       if (seat !== null) {
         const r = await api<{ id: string; token: string }>('POST', `/api/races/${id}/seats/${seat}/rematch`, { browser: browserKey() }, token);
         if (key) keepModeratorKey(r.id, key);
+        // This browser's own token for the new race (its claim): no "made in another browser" there.
+        keepOwnToken(r.id, r.token);
         return location.assign(`/race/${r.id}?seat=${seat}&token=${encodeURIComponent(r.token)}`);
       }
       const r = await api<{ race: string }>('POST', `/api/races/${id}/moderator/rematch`, undefined, undefined, { 'x-moderator-key': key ?? '' });

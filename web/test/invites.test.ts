@@ -193,11 +193,13 @@ test('a rematch pressed on two people\'s end pages makes one race: each lands in
     assert.notEqual(next, made.body.id);
     await ava.waitForSelector('body[data-ready] .hand .card');
     assert.equal(await ava.getAttribute('#legend li.you', 'data-seat'), '0');
+    assert.equal(await ava.locator('.other-browser:not([hidden])').count(), 0, 'the rematch\'s token is this browser\'s own: no "made in another browser"');
     // Bob presses his Rematch afterwards: the same race, his own seat in it.
     await bob.click('#result .rematch');
     await bob.waitForURL(new RegExp(`/race/${next}\\?seat=1&token=`));
     await bob.waitForSelector('body[data-ready] .hand .card');
     assert.equal(await bob.getAttribute('#legend li.you', 'data-seat'), '1');
+    assert.equal(await bob.locator('.other-browser:not([hidden])').count(), 0);
     const seats = (await call(server.base, 'GET', `/api/races/${next}`)).body.seats as { name: string }[];
     assert.deepEqual(seats.map((s) => s.name), ['Ava', 'Bob', 'Bolt']);
   } finally {
