@@ -64,10 +64,10 @@ const DISCARD_LIMIT = 16 * 1024 * 1024;
 /** Client addresses whose request counts are kept (least recently seen dropped first). */
 const RATE_LIMITED_ADDRESSES = 20_000;
 /**
- * How long an address whose connection was closed for piling up requests (`ConnectionLimits.inFlight`)
- * has its new connections closed at once.
+ * How long an address whose connection was closed for piling up requests (`ConnectionLimits.inFlight`),
+ * or that went on as far again past its rate limit, has its connections closed at once.
  */
-const PILED_UP_SHUT_OUT_MS = 10_000;
+const SHUT_OUT_MS = 10_000;
 
 /** How long a client may take, and how many connections one address may hold (docs/server.md). */
 export interface ConnectionLimits {
@@ -176,12 +176,19 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     if (left > 0) open.set(from, left);
     else open.delete(from);
   };
-  // An address whose connection was closed for piling up requests is shut out for a while
-  // (PILED_UP_SHUT_OUT_MS): each connection it makes costs the parsing of a chunk.
-  const shutOut = new ShutOut(PILED_UP_SHUT_OUT_MS, RATE_LIMITED_ADDRESSES);
+  // An address whose connection was closed for piling up requests, or that floods past its rate
+  // limit, is shut out for a while (SHUT_OUT_MS): its new connections are closed as they come, and
+  // the next request on one it holds closes that one, before any route's hook runs.
+  const shutOut = new ShutOut(SHUT_OUT_MS, RATE_LIMITED_ADDRESSES);
+  /** The client of each direct connection (a trusted proxy's have none). */
+  const clientOfSocket = new WeakMap<Socket, string>();
   const piledUp = (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    if (!trust?.(address, 0)) shutOut.add(clientOf(address));
+    const from = clientOfSocket.get(socket);
+    if (from !== undefined) shutOut.add(from);
+  };
+  const notShutOut = (socket: Socket) => {
+    const from = clientOfSocket.get(socket);
+    return from === undefined || !shutOut.has(from);
   };
   const countConnection = (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
@@ -191,6 +198,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       socket.destroy();
       return;
     }
+    clientOfSocket.set(socket, from);
     socket.once('close', () => release(from));
   };
   const app = Fastify({
@@ -200,7 +208,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     // accepted, before it is a socket), so many per address, so many requests in flight on one.
     // Timed-out requests are looked for every second, not every 30 (Node's default).
     serverFactory: (handle) => {
-      const server = createServer({ headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 }, boundInFlight(handle, limits.inFlight, piledUp));
+      const server = createServer({ headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 }, boundInFlight(handle, limits.inFlight, { admitted: notShutOut, piledUp }));
       server.keepAliveTimeout = 5000;
       server.requestTimeout = limits.requestMs;
       server.setTimeout(limits.idleMs);
@@ -273,7 +281,17 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const limit = o.rateLimit ?? { max: 300, windowMs: 10_000 };
   await app.register(rateLimit, {
     global: true, max: limit.max, timeWindow: limit.windowMs, cache: RATE_LIMITED_ADDRESSES,
-    errorResponseBuilder: (_req, c) => Object.assign(new Error(`more than ${c.max} requests in ${limit.windowMs / 1000} s; slow down (try again in ${c.after})`), { statusCode: c.statusCode, field: 'request' }),
+    // A client that goes on past its budget as far again within the window (`ban`) is flooding: each
+    // 429 still costs the routes' hooks. A direct one has its connection closed and is shut out like
+    // one that piles up requests; behind a trusted proxy it goes on being answered 429.
+    ban: limit.max,
+    onBanReach: (req) => {
+      const socket = req.raw.socket;
+      if (trust?.(socket.remoteAddress ?? '', 0)) return;
+      shutOut.add(clientOf(req.ip));
+      socket.destroy();
+    },
+    errorResponseBuilder: (_req, c) => Object.assign(new Error(`more than ${c.max} requests in ${limit.windowMs / 1000} s; slow down (try again in ${c.after})`), { statusCode: 429, field: 'request' }),
   });
   // Creating a race costs far more than any other request (its course checked and set up, its
   // bots' facings chosen, its rows written): one client creates so many a minute, per client

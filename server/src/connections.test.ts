@@ -93,6 +93,38 @@ test('a client that pipelines a dozen requests and reads the answers has every o
   }
 });
 
+test('a client that goes on past its rate limit as far again within the window is shut out a while: its connections closed, its next ones closed as they come; another address is served', { timeout: 30_000 }, async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db, undefined, { max: 4, windowMs: 60_000 });
+  const held = raw(s.base, '127.0.11.1');
+  const c = raw(s.base, '127.0.11.1');
+  try {
+    await Promise.all([held.ready, c.ready]);
+    const statuses = () => (c.got().match(/HTTP\/1\.1 \d+/g) ?? []).map((l) => l.slice(9));
+    // One after the other: requests in flight at once are all counted before any is answered.
+    for (let k = 1; k <= 8; k++) {
+      c.socket.write(HEALTH);
+      await until(`answer ${k}`, () => statuses().length === k);
+    }
+    assert.deepEqual(statuses(), ['200', '200', '200', '200', '429', '429', '429', '429']);
+    c.socket.write(HEALTH);
+    await until('the connection to be closed at the ninth', () => c.closed());
+    assert.equal(statuses().length, 8);
+    held.socket.write(HEALTH);
+    await until('a connection the address held to be closed at its next request', () => held.closed());
+    assert.equal(held.got(), '');
+    const again = raw(s.base, '127.0.11.1');
+    await until('a new connection from it to be closed', () => again.closed());
+    assert.equal(again.got(), '');
+    assert.equal(await health(s.base), 200);
+  } finally {
+    held.socket.destroy();
+    c.socket.destroy();
+    await s.close();
+    await db.destroy();
+  }
+});
+
 test('the server holds so many connections in all (MAX_CONNECTIONS): one more is closed as it comes, those held still work, and a place freed is taken again', { timeout: 30_000 }, async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db, undefined, undefined, undefined, { total: 4 });

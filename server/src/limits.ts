@@ -44,18 +44,23 @@ type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
  * up here, each a request the routes hold in memory (Node stops reading the socket only once an
  * answer waits to be written, and parses the whole chunk it has read first: some 1,700 small
  * requests in 64 KB, each answered later, when fastify has run its hooks); one more than `most` closes
- * its connection (and is told to `closed`), and what the parser still finds in the chunk already
- * read reaches no route.
+ * its connection (and is told to `piledUp`), and what the parser still finds in the chunk already
+ * read reaches no route. A request on a connection no longer `admitted` (its address shut out)
+ * closes it too.
  */
-export function boundInFlight(handle: RequestListener, most: number, closed: (socket: Socket) => void): RequestListener {
+export function boundInFlight(handle: RequestListener, most: number, on: { readonly admitted: (socket: Socket) => boolean; readonly piledUp: (socket: Socket) => void }): RequestListener {
   const inFlight = new WeakMap<Socket, number>();
   return function inLine(this: unknown, req, res) {
     const socket = req.socket;
     if (socket.destroyed) return;
+    if (!on.admitted(socket)) {
+      socket.destroy();
+      return;
+    }
     const n = (inFlight.get(socket) ?? 0) + 1;
     if (n > most) {
       socket.destroy();
-      closed(socket);
+      on.piledUp(socket);
       return;
     }
     inFlight.set(socket, n);
