@@ -57,10 +57,24 @@ function laserStep(ctx: Ctx, register: number, gears: boolean): void {
     work.dieAtDistance = new Int32Array(nl);
     work.lit = new Int32Array(nl);
   }
-  const { hits, nearest, nearestAt, dieAtDistance, lit, aim, special, weaponShots } = work;
+  // Without dice or a cube's edges, on a board of at most 32 squares a side and with at most 31
+  // robots (`lines`): the real robots' squares a bit each in their row and column, and per robot
+  // firing plainly its facing and reach (`gun`), or its position (`spot`) to clear the bits.
+  const lines = !ctx.state.dice.length && !b.beyond && w <= 32 && b.height <= 32 && n <= 31;
+  if (lines && (work.rowBits.length < b.height || work.colBits.length < w)) {
+    work.rowBits = new Int32Array(b.height);
+    work.colBits = new Int32Array(w);
+  }
+  if (work.gun.length < n) {
+    work.gun = new Int32Array(n);
+    work.spot = new Int32Array(n);
+  }
+  const { hits, nearest, nearestAt, dieAtDistance, lit, aim, special, weaponShots, rowBits, colBits, gun, spot } = work;
   if (!work.laserScratchClean) {
     hits.fill(0);
     nearestAt.fill(0);
+    rowBits.fill(0);
+    colBits.fill(0);
   }
   work.laserScratchClean = false;
   work.nspecial = 0;
@@ -99,6 +113,8 @@ function laserStep(ctx: Ctx, register: number, gears: boolean): void {
   const bit = 1 << (register - 1);
   let moving = wide;
   let geared = 0;
+  // With `lines`: the real robots on the floor, and those firing their main laser plainly (a bit each).
+  let placed = 0, gunners = 0;
   for (let i = 0; i < n; i++) {
     const r = robots[i]!;
     if (wide) aim[i] = NONE;
@@ -122,6 +138,12 @@ function laserStep(ctx: Ctx, register: number, gears: boolean): void {
       virtuals = true;
       continue;
     }
+    if (lines) {
+      rowBits[r.y] = rowBits[r.y]! | (1 << r.x);
+      colBits[r.x] = colBits[r.x]! | (1 << r.y);
+      spot[i] = (r.x << 5) | r.y;
+      placed |= 1 << i;
+    }
     for (let e = cells[at + 3]!, end = cells[at + 7]!; e < end; e++) {
       const k = beamLaser[e]!;
       const dist = beamDistance[e]! + 1;
@@ -135,7 +157,11 @@ function laserStep(ctx: Ctx, register: number, gears: boolean): void {
       shooters |= 1 << i;
       continue;
     }
-    if (plain) {
+    if (lines) {
+      const d = (r.dir + turn) & 3;
+      gun[i] = (d << 8) | ((cells[at + 2]! >>> (d << 3)) & 255);
+      gunners |= 1 << i;
+    } else if (plain) {
       const d = (r.dir + turn) & 3;
       const step = d === 0 ? -w : d === 1 ? 1 : d === 2 ? w : -1;
       let c = from;
@@ -153,6 +179,30 @@ function laserStep(ctx: Ctx, register: number, gears: boolean): void {
       aim[i] = t;
       if (t !== NONE) shooters |= 1 << i;
     }
+  }
+  // Each plain gunner's target: the nearest bit of its row or column ahead of it, within its reach.
+  // Without a branch on its facing or on what it meets (both coin flips for the branch predictor):
+  // both ways are reckoned and one kept by masks; `hit` is 1 when the beam meets a robot.
+  for (let m = gunners; m; m &= m - 1) {
+    const i = 31 - Math.clz32(m & -m);
+    const g = gun[i]!, p = spot[i]!;
+    const x = p >>> 5, y = p & 31, d = g >>> 8, reach = g & 255;
+    // -1 along a row (east, west), 0 along a column; -1 going east or south (away from 0), 0 else.
+    const row = -(d & 1), fwd = -(((d + 1) >> 1) & 1);
+    const along = (x & row) | (y & ~row);
+    const line = (rowBits[y]! & row) | (colBits[x]! & ~row);
+    const ahead = (line >>> (along + 1)) & ((1 << reach) - 1);
+    const behind = line & ((1 << along) - 1) & ~((1 << (along - reach)) - 1);
+    const bits = (ahead & fwd) | (behind & ~fwd);
+    const to = ((along + 32 - Math.clz32(ahead & -ahead)) & fwd) | ((31 - Math.clz32(behind)) & ~fwd);
+    const hit = (bits | -bits) >>> 31;
+    aim[i] = occ[(((y * w + to) & row) | ((to * w + x) & ~row)) & -hit]! - 1;
+    shooters |= hit << i;
+  }
+  for (let m = placed; m; m &= m - 1) {
+    const p = spot[31 - Math.clz32(m & -m)]!;
+    rowBits[p & 31] = 0;
+    colBits[p >>> 5] = 0;
   }
   if (gears) {
     if (moving) {
