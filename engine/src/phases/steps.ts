@@ -35,8 +35,9 @@ export function startRegister(ctx: Ctx): void {
  * through `step.run`: one call site for eight functions is a megamorphic call the optimizer can
  * neither inline nor call directly, and it was a tenth of a turn's time in the CPU profile. Steps
  * that follow each other in this order run merged, with fewer looks at the robots: classic's
- * express and all belts, pushers with gears, crushers and lasers (or without the lasers), gears with crushers; the checkpoints
- * after the lasers visit only the robots the laser step found on a site.
+ * express and all belts, pushers with gears, crushers and lasers (both rule sets), pushers with
+ * gears and crushers, gears with crushers; the checkpoints after the lasers visit only the robots
+ * the laser step found on a site.
  */
 export function runSteps(ctx: Ctx, steps: readonly RegisterStep[], register: number): void {
   for (let s = 0; s < steps.length; s++) {
