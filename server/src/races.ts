@@ -671,6 +671,8 @@ export class RaceService {
     const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
     await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key, rematch?.id);
     if (row0.course_json !== null) this.setups.keep(id, course);
+    // Its seats raced by e-mail, as stored: its seats' views read nothing for them.
+    void this.reads.mailSeats(id, mail.map((m) => m.seat));
     this.dealt(id, setup, begun.state, seatRows, race);
     return yes(answer);
   }
