@@ -157,13 +157,9 @@ export function robotsMove(ctx: Ctx, register: number): void {
       runCard(ctx, i, register, copy || r.registers[k]!, copy ? 0 : r.opt.joined[k]!);
       continue;
     }
-    // A card turns or moves, which is a coin flip for the branch predictor: one test of it, not
-    // two (a card that did both would turn first).
     const a = cardAction(r.registers[k]!);
-    if (a.move) {
-      if (a.turn) rotate(ctx, i, a.turn);
-      moveRobot(ctx, i, a.move);
-    } else if (a.turn) rotate(ctx, i, a.turn);
+    if (a.turn) rotate(ctx, i, a.turn);
+    if (a.move) moveRobot(ctx, i, a.move);
   }
 }
 
