@@ -751,7 +751,10 @@ export class RaceService {
       const made = await this.rematchOf(got.value);
       if (!made.ok) return made;
       const claimed = await this.claim(made.value.id, { invite: token, browser: body.browser });
-      return claimed.ok ? yes({ ...made.value, ...claimed.value }) : claimed;
+      if (claimed.ok) return yes({ ...made.value, ...claimed.value });
+      // The seat's token opened its seat here, so its invite there is spent: by another browser.
+      if (claimed.refusal.status === 401 && claimed.refusal.field === 'invite') return no(401, 'browser', `this seat's place in the rematch (race ${made.value.id}) was taken already, by the browser that pressed Rematch first with this seat's link: a seat is taken once, so open the rematch from that browser`);
+      return claimed;
     });
   }
 
