@@ -422,6 +422,7 @@ export class RaceService {
       repo: this.repo, auth: this.auth, clock: this.clock,
       commit: (race, entries, change) => this.commit(race, entries, change),
       playNow: (id, turn) => this.adjudicate(id, true, turn),
+      rematch: (got) => this.rematchOf(got),
     });
     this.bus.setMaxListeners(0);
   }
@@ -1456,14 +1457,7 @@ export class RaceService {
    * seat to a bot, play the turn now, and rewind the last turn played so that it is played again.
    */
   moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<Moderated>> {
-    return this.inLine.run(id, async () => {
-      if (action !== 'rematch') return this.moderation.moderate(id, key, action, body);
-      // The race raced again (`rematchOf`), watched from here: its moderator key moderates it too.
-      const got = await this.auth.moderator(id, key);
-      if (!got.ok) return got;
-      const made = await this.rematchOf(got.value);
-      return made.ok ? yes({ done: 'rematch', race: made.value.id, made: made.value.made }) : made;
-    });
+    return this.inLine.run(id, () => this.moderation.moderate(id, key, action, body));
   }
 
   /**
