@@ -76,6 +76,15 @@ export interface Workspace {
   lit: Int32Array;
   /** Laser step: per robot, what its own laser meets (a robot, a die as -1 - flag, or none), from the step's first pass. */
   aim: Int32Array;
+  /**
+   * Laser step: the real robots' squares a bit each, per row (bit x) and per column (bit y), all 0
+   * between steps; per robot its square (x * 32 + y) and its laser's facing and reach (facing * 256
+   * + reach).
+   */
+  rowBits: Int32Array;
+  colBits: Int32Array;
+  spot: Int32Array;
+  gun: Int32Array;
   laserScratchClean: boolean;
   /** Laser step: the robots that stood on a flag or repair site, a bit each, or -1 for all (phases/checkpoints.ts). */
   onSites: number;
@@ -126,7 +135,8 @@ function newWorkspace(cells: number): Workspace {
   return {
     occ: new Int16Array(cells), pushedBy: [], chain: [], chainDir: [], chainMeetsRepulsor: false, moving: [], moveCards: new Int32Array(8), unplayed: new Int32Array(16), nunplayed: 0, withOptions: false,
     hits: new Int32Array(8), nearest: new Int32Array(8), nearestAt: new Int32Array(8), dieAtDistance: new Int32Array(8),
-    lit: new Int32Array(8), aim: new Int32Array(8), laserScratchClean: true, onSites: -1,
+    lit: new Int32Array(8), aim: new Int32Array(8), rowBits: new Int32Array(0), colBits: new Int32Array(0), spot: new Int32Array(8), gun: new Int32Array(8),
+    laserScratchClean: true, onSites: -1,
     special: [], nspecial: 0, weaponShots: [], pierced: [],
     riders: new Int32Array(8), tx: new Int32Array(8), ty: new Int32Array(8), stuck: new Uint8Array(8), express: new Uint8Array(8),
     blockedSides: [], anyBlocked: false, fireControlUsed: new Map(), rams: new Set(),

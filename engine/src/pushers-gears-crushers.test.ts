@@ -171,3 +171,16 @@ test('a robot pushed onto a gear is turned, and pushed under a crusher is crushe
   assert.equal(at(h, 'A'), 'destroyed');
   assert.equal(index(h, 'A'), 0);
 });
+
+test('a robot turned by a gear fires the way the gear turned it, pushed onto the gear or not', () => {
+  // RULES.md steps 4-7: pushers, gears, crushers, then lasers; a robot fires where it faces when the lasers step begins
+  const g = still({ grid: ['G+ . .', '. . .'] }, [{ name: 'A', x: 0, y: 0, dir: 'N' }, { name: 'B', x: 2, y: 0, dir: 'S' }]);
+  assert.deepEqual(at(g, 'A'), [0, 0, 'E']);
+  assert.deepEqual(ofType(g.events, 'shot').map((s) => [s.robot, s.by]), [[1, { robot: 0 }]]);
+  const h = still({ grid: ['. . .', '. G- .', '. . .'], pushers: [pusher(1, 2, 'N', [1])] }, [
+    { name: 'A', x: 1, y: 2, dir: 'E' }, { name: 'B', x: 1, y: 0, dir: 'E' }, { name: 'C', x: 2, y: 1, dir: 'E' },
+  ]);
+  // A is pushed onto the gear, which turns it north: it hits B, and not C, east of the gear.
+  assert.deepEqual(at(h, 'A'), [1, 1, 'N']);
+  assert.deepEqual(ofType(h.events, 'shot').map((s) => [s.robot, s.by]), [[1, { robot: 0 }]]);
+});

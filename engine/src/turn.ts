@@ -493,25 +493,39 @@ function endOn(ctx: Ctx): void {
   const b = ctx.board;
   const rep = ctx.rules.repair;
   const robots = st.robots;
-  // Plain loops: a closure per forEach was a measurable part of a turn's end.
+  // Plain loops: a closure per forEach was a measurable part of a turn's end. One look at the
+  // robots repairs them and notes, once repaired, those holding options or option memory (a bit
+  // each; past 31 robots, all) and whether a virtual robot is on the floor: a repair or an option
+  // drawn touches its own robot only, and nothing at the end of a turn makes a robot virtual or
+  // real before the look for those standing alone.
+  const wide = robots.length > 31;
   let virtuals = false;
+  let holding = 0;
   for (let i = 0; i < robots.length; i++) {
     const r = robots[i]!;
-    if (r.status !== 'active' || r.poweredDown) continue; // B-20: powered-down robots repair nothing
-    const c = r.y * b.width + r.x;
-    const f = b.floor[c];
-    if (f === Floor.DoubleWrench) ctx.rules.doubleWrench(ctx, i);
-    else if (f === Floor.Wrench) repair(ctx, i, rep.wrench, 'wrench');
-    else if (b.flagAt[c]) repair(ctx, i, rep.flag, 'flag'); // 000 L275 a flag is a one-wrench site
+    if (r.status === 'active' && !r.poweredDown) { // B-20: powered-down robots repair nothing
+      const c = r.y * b.width + r.x;
+      const f = b.floor[c];
+      if (f === Floor.DoubleWrench) ctx.rules.doubleWrench(ctx, i);
+      else if (f === Floor.Wrench) repair(ctx, i, rep.wrench, 'wrench');
+      else if (b.flagAt[c]) repair(ctx, i, rep.flag, 'flag'); // 000 L275 a flag is a one-wrench site
+    }
+    if (r.opt || r.options.length) holding |= 1 << i;
+    if (r.status === 'active' && r.virtual) virtuals = true;
   }
-  for (let i = 0; i < robots.length; i++) {
-    const r = robots[i]!;
-    if (!r.opt && !r.options.length) continue;
+  for (let i = 0, m = holding; i < robots.length; i++) {
+    if (wide) {
+      const r = robots[i]!;
+      if (!r.opt && !r.options.length) continue;
+    } else {
+      if (!m) break;
+      i = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+    }
     chopShop(ctx, i, 'end');
     circuitBreaker(ctx, i);
   }
   ctx.rules.endOfTurn?.(ctx);
-  for (let i = 0; i < robots.length; i++) if (robots[i]!.status === 'active' && robots[i]!.virtual) virtuals = true;
   for (let i = 0; virtuals && i < robots.length; i++) {
     const r = robots[i]!;
     if (r.status !== 'active' || !r.virtual) continue;

@@ -158,7 +158,7 @@ export class MailGateway {
   private smtp: SMTPServer | null = null;
   private imap: ImapPoller | null = null;
   /** Takes back the look before each deadline's play (`RaceService.beforeDeadlinePlay`). */
-  private lastLook: (() => void) | null = null;
+  private lastLook: (() => Promise<void>) | null = null;
   /** The deadlines (`race:time`) the mailbox has been looked into before, each once. */
   private readonly lookedBefore = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
@@ -273,7 +273,7 @@ export class MailGateway {
   }
 
   async stop(): Promise<void> {
-    this.lastLook?.();
+    await this.lastLook?.();
     if (this.timer) clearInterval(this.timer);
     await this.pumping?.catch(() => undefined);
     await this.imap?.stop();

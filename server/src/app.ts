@@ -10,7 +10,8 @@ import { courseFile, courseRuleSets, type Course } from '../../engine/src/index.
 import { boardNames, loadBoard } from '../../boards/src/index.js';
 import { renderSvg } from '../../render/src/index.js';
 import type { Socket } from 'node:net';
-import { STATUS_CODES } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
+import { boundInFlight, connectionsInAll, ShutOut } from './limits.js';
 import proxyAddr from '@fastify/proxy-addr';
 import { databaseFull, databaseUnavailable } from './db.js';
 import type { Answer } from './errors.js';
@@ -62,6 +63,11 @@ const BODY_LIMIT = 64 * 1024;
 const DISCARD_LIMIT = 16 * 1024 * 1024;
 /** Client addresses whose request counts are kept (least recently seen dropped first). */
 const RATE_LIMITED_ADDRESSES = 20_000;
+/**
+ * How long an address whose connection was closed for piling up requests (`ConnectionLimits.inFlight`),
+ * or that went on as far again past its rate limit, has its connections closed at once.
+ */
+const SHUT_OUT_MS = 10_000;
 
 /** How long a client may take, and how many connections one address may hold (docs/server.md). */
 export interface ConnectionLimits {
@@ -73,9 +79,19 @@ export interface ConnectionLimits {
   readonly idleMs: number;
   /** Open connections per client address, streams included (default 64). */
   readonly perAddress: number;
+  /**
+   * Open connections in all, streams included (default: the process's descriptors less a reserve,
+   * limits.ts `connectionsInAll`); one more is closed as it is accepted.
+   */
+  readonly total: number;
+  /**
+   * Requests of one connection whose answers have not left the process (default 16): pipelined
+   * ahead of their answers, or answered to a client that does not read; one more closes the connection.
+   */
+  readonly inFlight: number;
 }
 
-export const CONNECTION_DEFAULTS: ConnectionLimits = { requestMs: 20_000, headersMs: 10_000, idleMs: 60_000, perAddress: 64 };
+const CONNECTION_DEFAULTS: Omit<ConnectionLimits, 'total'> = { requestMs: 20_000, headersMs: 10_000, idleMs: 60_000, perAddress: 64, inFlight: 16 };
 
 /**
  * Whether to believe the peer at `hop` (0: the socket's) about the client's address, as fastify's
@@ -141,14 +157,65 @@ function endRefusedUpgrade(req: FastifyRequest, reply: FastifyReply): void {
 }
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
-  const limits = { ...CONNECTION_DEFAULTS, ...o.connections };
+  const limits: ConnectionLimits = { ...CONNECTION_DEFAULTS, total: connectionsInAll(), ...o.connections };
   // One notion of the client's address for the rate limit, the connections and the streams: fastify's `req.ip` with this trust.
   const trust = trustFunction(o.trustProxy);
+  // Connections per client address, the address the rate limiter counts by: a direct client's
+  // connection counts from the moment it is made, and one more is closed at once, before it costs
+  // anything. A trusted proxy's connections carry many clients: there each request in flight and
+  // each open stream counts for the client the proxy names, and one more is answered 429.
+  const open = new Map<string, number>();
+  const hold = (from: string): boolean => {
+    const n = (open.get(from) ?? 0) + 1;
+    if (n > limits.perAddress) return false;
+    open.set(from, n);
+    return true;
+  };
+  const release = (from: string) => {
+    const left = (open.get(from) ?? 1) - 1;
+    if (left > 0) open.set(from, left);
+    else open.delete(from);
+  };
+  // An address whose connection was closed for piling up requests, or that floods past its rate
+  // limit, is shut out for a while (SHUT_OUT_MS): its new connections are closed as they come, and
+  // the next request on one it holds closes that one, before any route's hook runs.
+  const shutOut = new ShutOut(SHUT_OUT_MS, RATE_LIMITED_ADDRESSES);
+  /** The client of each direct connection (a trusted proxy's have none). */
+  const clientOfSocket = new WeakMap<Socket, string>();
+  const piledUp = (socket: Socket) => {
+    const from = clientOfSocket.get(socket);
+    if (from !== undefined) shutOut.add(from);
+  };
+  const notShutOut = (socket: Socket) => {
+    const from = clientOfSocket.get(socket);
+    return from === undefined || !shutOut.has(from);
+  };
+  const countConnection = (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    if (trust?.(address, 0)) return;
+    const from = clientOf(address);
+    if (shutOut.has(from) || !hold(from)) {
+      socket.destroy();
+      return;
+    }
+    clientOfSocket.set(socket, from);
+    socket.once('close', () => release(from));
+  };
   const app = Fastify({
     bodyLimit: BODY_LIMIT, logger: false, trustProxy: trust ?? false,
-    requestTimeout: limits.requestMs, connectionTimeout: limits.idleMs, keepAliveTimeout: 5000,
+    // Every server fastify listens with (one per address of `localhost`) is made here, with the
+    // connections' bounds: so many in all (Node's `maxConnections` closes one more as it is
+    // accepted, before it is a socket), so many per address, so many requests in flight on one.
     // Timed-out requests are looked for every second, not every 30 (Node's default).
-    http: { headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 },
+    serverFactory: (handle) => {
+      const server = createServer({ headersTimeout: limits.headersMs, connectionsCheckingInterval: 1000 }, boundInFlight(handle, limits.inFlight, { admitted: notShutOut, piledUp }));
+      server.keepAliveTimeout = 5000;
+      server.requestTimeout = limits.requestMs;
+      server.setTimeout(limits.idleMs);
+      server.maxConnections = limits.total;
+      server.on('connection', countConnection);
+      return server;
+    },
     // A request Node's parser refuses (no HTTP, headers too large) or cut off by its timeout is
     // answered in the API's own shape too, and its connection closed.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -167,32 +234,6 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       reply.code(tooLong ? 414 : 400).send({ error: { field: 'path', message: tooLong ? 'a part of the path is longer than any the API takes' : 'the path is not valid URL encoding' } });
     },
-  });
-  // Connections per client address, the address the rate limiter counts by: a direct client's
-  // connection counts from the moment it is made, and one more is closed at once, before it costs
-  // anything. A trusted proxy's connections carry many clients: there each request in flight and
-  // each open stream counts for the client the proxy names, and one more is answered 429.
-  const open = new Map<string, number>();
-  const hold = (from: string): boolean => {
-    const n = (open.get(from) ?? 0) + 1;
-    if (n > limits.perAddress) return false;
-    open.set(from, n);
-    return true;
-  };
-  const release = (from: string) => {
-    const left = (open.get(from) ?? 1) - 1;
-    if (left > 0) open.set(from, left);
-    else open.delete(from);
-  };
-  app.server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    if (trust?.(address, 0)) return;
-    const from = clientOf(address);
-    if (!hold(from)) {
-      socket.destroy();
-      return;
-    }
-    socket.once('close', () => release(from));
   });
   if (trust) {
     app.addHook('onRequest', async (req, reply) => {
@@ -240,7 +281,17 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const limit = o.rateLimit ?? { max: 300, windowMs: 10_000 };
   await app.register(rateLimit, {
     global: true, max: limit.max, timeWindow: limit.windowMs, cache: RATE_LIMITED_ADDRESSES,
-    errorResponseBuilder: (_req, c) => Object.assign(new Error(`more than ${c.max} requests in ${limit.windowMs / 1000} s; slow down (try again in ${c.after})`), { statusCode: c.statusCode, field: 'request' }),
+    // A client that goes on past its budget as far again within the window (`ban`) is flooding: each
+    // 429 still costs the routes' hooks. A direct one has its connection closed and is shut out like
+    // one that piles up requests; behind a trusted proxy it goes on being answered 429.
+    ban: limit.max,
+    onBanReach: (req) => {
+      const socket = req.raw.socket;
+      if (trust?.(socket.remoteAddress ?? '', 0)) return;
+      shutOut.add(clientOf(req.ip));
+      socket.destroy();
+    },
+    errorResponseBuilder: (_req, c) => Object.assign(new Error(`more than ${c.max} requests in ${limit.windowMs / 1000} s; slow down (try again in ${c.after})`), { statusCode: 429, field: 'request' }),
   });
   // Creating a race costs far more than any other request (its course checked and set up, its
   // bots' facings chosen, its rows written): one client creates so many a minute, per client
@@ -316,7 +367,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const answer = (description: string) => ({ 200: AnyObject(description), ...refused });
   const asSeat = [{ seat: [] }];
 
-  api.get('/api/openapi.json', { schema: { summary: 'This document', response: { 200: AnyObject('OpenAPI 3.1') } } }, async () => app.swagger());
+  // Written and compressed once (125 KB of JSON, some 15 KB in brotli): written for each request it cost
+  // a stringify and its own 125 KB while the client read it.
+  let openapi: Promise<Prepared> | undefined;
+  api.get('/api/openapi.json', { schema: { summary: 'This document', response: { 200: AnyObject('OpenAPI 3.1') } } }, async (req, reply) =>
+    sendPrepared(req, reply, await (openapi ??= prepare(Buffer.from(JSON.stringify(app.swagger())), 'application/json; charset=utf-8')), 'no-cache'));
   // A query that reads the races table: the database answers, or the server says it cannot serve.
   api.get('/api/health', { schema: { summary: 'Whether the server can serve: 200 when its database answers, else 503', response: { 200: Type.Object({ ok: Type.Literal(true) }), 503: ErrorSchema } } }, async (_req, reply) => {
     try {

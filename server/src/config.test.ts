@@ -13,13 +13,13 @@ import { MAX_TIMER_MS, serverEnv } from './config.js';
 import { mailConfigFromEnv } from '../../mail/src/index.js';
 import { spawnServer } from './testing.js';
 
-const NAMES = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'DB_POOL_SIZE', 'DB_QUERY_TIMEOUT_MS', 'DB_SYNCHRONOUS_COMMIT', 'BOT_WORKERS', 'BOT_BUDGET_MS', 'BOT_DECISION_MS', 'BOT_NICE', 'MAX_CONNECTIONS_PER_ADDRESS', 'STREAMS_PER_ADDRESS', 'MAX_STREAMS', 'REQUESTS_PER_10S', 'RACES_PER_MINUTE', 'TRUST_PROXY', 'METRICS'];
+const NAMES = ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'DB_POOL_SIZE', 'DB_QUERY_TIMEOUT_MS', 'DB_SYNCHRONOUS_COMMIT', 'BOT_WORKERS', 'BOT_BUDGET_MS', 'BOT_DECISION_MS', 'BOT_NICE', 'MAX_CONNECTIONS_PER_ADDRESS', 'MAX_CONNECTIONS', 'STREAMS_PER_ADDRESS', 'MAX_STREAMS', 'REQUESTS_PER_10S', 'RACES_PER_MINUTE', 'TRUST_PROXY', 'METRICS'];
 
 test('a time past what a timer can wait (2^31 ms fires after 1 ms), a number in another notation or out of range is refused naming its variable', () => {
   for (const [name, value] of [
     ['BOT_BUDGET_MS', '2147483648'], ['DB_QUERY_TIMEOUT_MS', '10000000000'], ['PORT', 'abc'], ['PORT', '65536'], ['PORT', '8080x'],
     ['PORT', '1e3'], ['PORT', '0x1f90'], ['DB_POOL_SIZE', ' 5'], ['DB_POOL_SIZE', '5.0'], ['BOT_WORKERS', '100000'], ['BOT_NICE', '20'], ['BOT_NICE', '0'],
-    ['BOT_DECISION_MS', '0'], ['BOT_DECISION_MS', '90ms'], ['REQUESTS_PER_10S', '-1'], ['RACES_PER_MINUTE', '0'], ['RACES_PER_MINUTE', '10/min'], ['STREAMS_PER_ADDRESS', '99999999999999999999'], ['MAX_STREAMS', '0'],
+    ['BOT_DECISION_MS', '0'], ['BOT_DECISION_MS', '90ms'], ['REQUESTS_PER_10S', '-1'], ['RACES_PER_MINUTE', '0'], ['RACES_PER_MINUTE', '10/min'], ['STREAMS_PER_ADDRESS', '99999999999999999999'], ['MAX_STREAMS', '0'], ['MAX_CONNECTIONS', '0'],
   ] as const) {
     const r = serverEnv({ [name]: value });
     assert.ok(!r.ok, `${name}=${value} was taken`);

@@ -24,6 +24,8 @@ export interface ServerEnv {
   readonly botDecisionMs?: number;
   readonly botNice?: number;
   readonly connectionsPerAddress?: number;
+  /** `MAX_CONNECTIONS`: open connections in all (default: the process's descriptors less a reserve). */
+  readonly maxConnections?: number;
   readonly streamsPerAddress?: number;
   readonly maxStreams?: number;
   readonly requestsPer10s?: number;
@@ -46,6 +48,7 @@ const NUMBERS = {
   BOT_DECISION_MS: [1, MAX_TIMER_MS, 'milliseconds, at most what a timer can wait'],
   BOT_NICE: [1, 19, 'a nice value'],
   MAX_CONNECTIONS_PER_ADDRESS: [1, 1_000_000, 'connections'],
+  MAX_CONNECTIONS: [1, 1_000_000, 'connections'],
   STREAMS_PER_ADDRESS: [1, 1_000_000, 'streams'],
   MAX_STREAMS: [1, 1_000_000, 'streams'],
   REQUESTS_PER_10S: [1, 1_000_000, 'requests'],
@@ -109,6 +112,7 @@ export function serverEnv(env: NodeJS.ProcessEnv): EnvAnswer<ServerEnv> {
       ...(n.BOT_DECISION_MS ? { botDecisionMs: n.BOT_DECISION_MS } : {}),
       ...(n.BOT_NICE ? { botNice: n.BOT_NICE } : {}),
       ...(n.MAX_CONNECTIONS_PER_ADDRESS ? { connectionsPerAddress: n.MAX_CONNECTIONS_PER_ADDRESS } : {}),
+      ...(n.MAX_CONNECTIONS ? { maxConnections: n.MAX_CONNECTIONS } : {}),
       ...(n.STREAMS_PER_ADDRESS ? { streamsPerAddress: n.STREAMS_PER_ADDRESS } : {}),
       ...(n.MAX_STREAMS ? { maxStreams: n.MAX_STREAMS } : {}),
       ...(n.REQUESTS_PER_10S ? { requestsPer10s: n.REQUESTS_PER_10S } : {}),

@@ -142,6 +142,16 @@ export interface RematchRow {
   rematch_id: string;
 }
 
+/**
+ * A process that looks into the mail gateway's mailbox before a mail race's deadline is played
+ * (races.ts `beforeDeadlinePlay`), there until `alive_until` unless it says so again: the other
+ * processes leave those deadlines to it.
+ */
+export interface DeadlineLookerRow {
+  process: string;
+  alive_until: number;
+}
+
 export interface Tables {
   races: RaceRow;
   seats: SeatRow;
@@ -152,6 +162,7 @@ export interface Tables {
   race_keys: RaceKeyRow;
   rematches: RematchRow;
   seat_holds: SeatHoldRow;
+  deadline_lookers: DeadlineLookerRow;
 }
 
 export type Db = Kysely<Tables>;

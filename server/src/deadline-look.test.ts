@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { shippedCourses } from './courses.js';
-import { RaceService } from './races.js';
+import { LEFT_TO_LOOKER_MS, LOOKER_ALIVE_MS, RaceService } from './races.js';
 import { freshDb, seatedRace, TestClock, until } from './testing.js';
 
 const courses = shippedCourses();
@@ -64,12 +64,71 @@ test('a look that never ends holds the deadline\'s play for its bound only; a lo
       clock.t = race!.deadlineAt! + 1000;
       assert.equal(await service.tick(), 1);
       assert.ok((await service.playedTurn(made.value.id, 1)).ok);
-      off();
+      await off();
     }
     assert.equal(looks, 2);
     assert.equal(lines.length, 2, lines.join('\n'));
     assert.match(lines[0]!, /^the look for orders that came before the deadline of race \S+ took longer than 0\.05 s; the turn is played with the orders in$/);
     assert.match(lines[1]!, /^the look for orders that came before the deadline of race \S+ failed \(the mailbox is away\); the turn is played with the orders in$/);
+  } finally {
+    await db.destroy();
+  }
+});
+
+test('another process leaves a mail race\'s deadline to the process that looks before it, for LEFT_TO_LOOKER_MS; it plays one at once when no looker is there, or one whose looker went without a word once its saying runs out', async (t) => {
+  const { db } = await freshDb('sqlite');
+  // Two processes on one database, each its own clock: `looker` looks before mail races' deadlines, `other` does not.
+  const lookerClock = new TestClock();
+  const otherClock = new TestClock();
+  const looker = new RaceService({ db, clock: lookerClock, course });
+  const other = new RaceService({ db, clock: otherClock, course });
+  const lines: string[] = [];
+  t.mock.method(console, 'error', (line: string) => void lines.push(line));
+  const mailRace = async () => {
+    const made = await seatedRace(other, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Ava', email: 'ava@a.test' }, { name: 'Bob' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(made.ok);
+    return { id: made.value.id, deadline: (await other.mailRace(made.value.id))!.deadlineAt! };
+  };
+  const at = (ms: number) => ((lookerClock.t = ms), (otherClock.t = ms));
+  try {
+    const web = await seatedRace(other, { course: 'first-shift', rules: 'pbem', seats: [{ name: 'Dee' }, { name: 'Eve' }], deadline: { kind: 'live', seconds: 600 } });
+    assert.ok(web.ok);
+    const first = await mailRace();
+    const off = looker.beforeDeadlinePlay({ look: async () => undefined, withinMs: 1000 });
+    // The looker says so at its tick, just before the deadline; then it ticks no more (a process stuck, or slow).
+    at(first.deadline - 1000);
+    assert.equal(await looker.tick(), 0);
+    at(first.deadline + 1000);
+    assert.equal(await other.tick(), 1, 'the race without a seat raced by e-mail is played');
+    assert.equal((await other.playedTurn(first.id, 1)).ok, false, 'the mail race is left to the looker');
+    at(first.deadline + LEFT_TO_LOOKER_MS - 1);
+    assert.equal(await other.tick(), 0);
+    assert.deepEqual(lines, []);
+    // Its deadline long past, the looker there (its saying not run out) but not playing it: played here, and that is told.
+    at(first.deadline + LEFT_TO_LOOKER_MS);
+    assert.equal(await other.tick(), 1);
+    assert.ok((await other.playedTurn(first.id, 1)).ok);
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0]!, new RegExp(`^race ${first.id}: the process that looks into the mailbox did not play its deadline within 30 s; played here, without the last look for mailed orders$`));
+    // The looker takes its look back (its gateway stops): the other plays the next deadline at once.
+    await off();
+    const second = await mailRace();
+    at(second.deadline);
+    await other.tick();
+    assert.ok((await other.playedTurn(second.id, 1)).ok);
+    // A looker that went without a word (a crash) is waited for until its last saying runs out.
+    looker.beforeDeadlinePlay({ look: async () => undefined, withinMs: 1000 });
+    const third = await mailRace();
+    at(third.deadline - LOOKER_ALIVE_MS + LEFT_TO_LOOKER_MS / 2);
+    await looker.tick();
+    at(third.deadline);
+    await other.tick();
+    assert.equal((await other.playedTurn(third.id, 1)).ok, false, 'left to the looker');
+    at(third.deadline + LEFT_TO_LOOKER_MS / 2);
+    await other.tick();
+    assert.ok((await other.playedTurn(third.id, 1)).ok, 'the looker\'s saying ran out');
+    // (The first race's next deadline may have been played past its bound meanwhile, and told.)
+    assert.deepEqual((lines as string[]).filter((l) => l.includes(third.id)), [], 'played with no looker there: nothing told');
   } finally {
     await db.destroy();
   }

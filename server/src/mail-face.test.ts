@@ -54,6 +54,32 @@ test('mailSeatRaces finds a mail seat by its race id in any case, and only a sea
   }
 });
 
+test('a seat raced by e-mail says so in its own view (you.byMail), on the process that made the race and on one that reads it', async () => {
+  const { db } = await freshDb('sqlite');
+  const s = await startServer(db);
+  // Another service on the same database, which did not make the race: it reads its mail seats.
+  const other = await startServer(db);
+  try {
+    const r = await createSeated(s.base, { course: 'first-shift', seats: [{ name: 'Ava' }, { name: 'Bob', email: 'bob@b.test' }], deadline: { kind: 'live', seconds: 60 } });
+    assert.equal(r.status, 201);
+    const race = r.body as { id: string; seats: { token: string }[] };
+    const bob = await mailSeatToken(db, race.id, 1);
+    for (const base of [s.base, other.base]) {
+      const ava = await call(base, 'GET', `/api/races/${race.id}/seats/0`, undefined, auth(race.seats[0]!.token));
+      const mailed = await call(base, 'GET', `/api/races/${race.id}/seats/1`, undefined, auth(bob));
+      assert.equal(ava.status, 200);
+      assert.equal(mailed.status, 200);
+      assert.equal(ava.body.you.byMail, false, 'Ava races on the web');
+      assert.equal(mailed.body.you.byMail, true, 'Bob races by e-mail');
+      assert.equal((await call(base, 'GET', `/api/races/${race.id}`)).body.you, undefined, 'the public view has no seat of its own');
+    }
+  } finally {
+    await other.close();
+    await s.close();
+    await db.destroy();
+  }
+});
+
 test('ordersIn names the seats whose orders for a turn are in, and ordersOf gives them as they stand, read by the engine as the seat\'s own view reads them', async () => {
   const { db } = await freshDb('sqlite');
   const s = await startServer(db);

@@ -110,10 +110,10 @@ async function main(): Promise<void> {
       wantBots: (id: string, turn: number) => fanout?.publishBots('wanted', id, turn), tookBots: (id: string, turn: number) => fanout?.publishBots('taken', id, turn),
       sharedBots: (id: string, turn: number, b: readonly BotSeat[], orders: Readonly<Record<number, BotTurn>>) => fanout?.publishDecided(id, turn, b, orders),
     } : {}) });
-  const { connectionsPerAddress: perAddress, streamsPerAddress: streams, maxStreams: total, requestsPer10s: requests, racesPerMinute, strangersPerAddress, strangersPerDay, trustProxy } = env;
+  const { connectionsPerAddress: perAddress, maxConnections, streamsPerAddress: streams, maxStreams: total, requestsPer10s: requests, racesPerMinute, strangersPerAddress, strangersPerDay, trustProxy } = env;
   const app = await buildApp({
     service, courses: () => [...courses].map(([name, course]) => ({ name, course })),
-    ...(perAddress ? { connections: { perAddress } } : {}),
+    ...(perAddress || maxConnections ? { connections: { ...(perAddress ? { perAddress } : {}), ...(maxConnections ? { total: maxConnections } : {}) } } : {}),
     ...(streams || total ? { stream: { ...(streams ? { perAddress: streams } : {}), ...(total ? { total } : {}) } } : {}),
     ...(requests ? { rateLimit: { max: requests, windowMs: 10_000 } } : {}),
     ...(racesPerMinute ? { racesPerMinute } : {}),

@@ -204,6 +204,19 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       for (let k = 0; k < holds.length; k += 200) await db.insertInto('seat_holds').values(holds.slice(k, k + 200)).execute();
     },
   },
+  /**
+   * The processes that look into the mail gateway's mailbox before a mail race's deadline is played
+   * (races.ts `beforeDeadlinePlay`): the others leave those deadlines to them.
+   */
+  '0011-deadline-lookers': {
+    async up(db: Kysely<any>): Promise<void> {
+      await db.schema
+        .createTable('deadline_lookers')
+        .addColumn('process', 'text', (c) => c.primaryKey())
+        .addColumn('alive_until', sql`bigint`, (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /**

@@ -1,15 +1,16 @@
 /**
  * The moderator's tools: pause and resume the clock, extend the deadline, hand a seat to a bot, send
  * a person a new invite to their seat,
- * play the turn now, and rewind the last turn played so that it is played again (after a
- * correction of someone's orders, sent with the moderator key on that turn only).
+ * play the turn now, rewind the last turn played so that it is played again (after a
+ * correction of someone's orders, sent with the moderator key on that turn only), and race a race
+ * over again.
  */
 import { LEVELS, isLevel } from '../../bots/src/index.js';
 import type { RaceRow } from './db.js';
 import { nextDeadline, type Clock } from './deadline.js';
 import { no, yes, type Answer } from './errors.js';
 import { hashSecret, newToken, type Auth } from './auth.js';
-import type { Change, RaceRepository } from './repository.js';
+import type { Change, LoadedRace, RaceRepository } from './repository.js';
 import type { Entry, RaceEvent } from './races.js';
 import { stateOf } from './race-cache.js';
 
@@ -23,6 +24,8 @@ export interface ModerationDeps {
   readonly commit: (race: Pick<RaceRow, 'id' | 'version' | 'last_seq'>, entries: readonly Omit<Entry, 'seq'>[], change?: Change) => Promise<number | null>;
   /** Plays the race's turn now (`onlyTurn`: only if that is still the current turn); 'soon': once its bots have decided. */
   readonly playNow: (id: string, onlyTurn?: number) => Promise<boolean | 'soon'>;
+  /** The race over raced again (races.ts `rematchOf`): made by the first to ask, answered to everyone after. */
+  readonly rematch: (got: LoadedRace) => Promise<Answer<{ id: string; made: boolean }>>;
 }
 
 /**
@@ -129,6 +132,11 @@ export class Moderation {
         const played = await this.d.playNow(id, b.turn as number | undefined);
         if (played === 'soon') return yes({ done: 'the turn is played as soon as the bots have decided (at most their time budget)' });
         return played ? yes({ done: 'the turn was played' }) : no(409, 'turn', 'the turn could not be played now (paused, over, or played meanwhile)');
+      }
+      case 'rematch': {
+        // The race raced again, watched from here: its moderator key moderates it too.
+        const made = await this.d.rematch(got.value);
+        return made.ok ? yes({ done: 'rematch', race: made.value.id, made: made.value.made }) : made;
       }
       case 'rewind': {
         const last = race.status === 'over' ? st.turn : st.turn - 1;

@@ -220,6 +220,19 @@ export interface DeadlineLook {
   readonly log?: (line: string) => void;
 }
 
+/**
+ * With several processes on one database, the deadline of a race with a seat raced by e-mail is
+ * played by a process that looks before it (`beforeDeadlinePlay`: the one with the mail gateway's
+ * mailbox), so that orders mailed just before the deadline are read first. Such a process says so
+ * in the database (`deadline_lookers`) every `LOOKER_SAYS_MS`, for `LOOKER_ALIVE_MS` (gone without
+ * taking it back, it is counted there no longer after that); while one is there, the others leave
+ * such a deadline to it for `LEFT_TO_LOOKER_MS` after the deadline, then play it themselves (a
+ * looker that does not play it is not waited for longer: the race goes on, without the last look).
+ */
+export const LOOKER_SAYS_MS = 10_000;
+export const LOOKER_ALIVE_MS = 60_000;
+export const LEFT_TO_LOOKER_MS = 30_000;
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A turn played, not yet committed: its entries, the change that stores it, the next turn dealt (null: the race is over). */
@@ -379,6 +392,15 @@ export class RaceService {
   private deadlineLook: DeadlineLook | null = null;
   /** The deadline each due race was looked before (`lookBeforePlaying`): once a deadline, however many ticks find it due. */
   private readonly lookedBefore = new Map<string, number>();
+  /** This process's name among the processes that look before mail races' deadlines (`deadline_lookers`). */
+  private readonly looker = newToken();
+  /** When this process last said it looks before mail races' deadlines; and the saying under way. */
+  private lookingSaidAt = -Infinity;
+  private sayingLooking: Promise<void> | null = null;
+  /** The deadline of each mail race left to a looker that this process played past `LEFT_TO_LOOKER_MS` (told once). */
+  private readonly playedWithoutLooker = new Map<string, number>();
+  /** The database's only writer for ever (SQLite): no other process to leave a deadline to, nor to tell. */
+  private readonly onlyWriter: boolean;
 
   constructor(o: RaceServiceOptions) {
     this.clock = o.clock;
@@ -392,6 +414,7 @@ export class RaceService {
     this.tookBots = o.tookBots;
     this.sharedBots = o.sharedBots;
     this.repo = new RaceRepository(o.db, new RaceCache(typeof o.alone === 'function' ? o.alone : () => o.alone === true));
+    this.onlyWriter = o.alone === true;
     this.auth = new Auth(this.repo);
     this.setups = new RaceSetups(o.course);
     this.reads = new ReadModels(this.repo, this.setups);
@@ -399,6 +422,7 @@ export class RaceService {
       repo: this.repo, auth: this.auth, clock: this.clock,
       commit: (race, entries, change) => this.commit(race, entries, change),
       playNow: (id, turn) => this.adjudicate(id, true, turn),
+      rematch: (got) => this.rematchOf(got),
     });
     this.bus.setMaxListeners(0);
   }
@@ -671,6 +695,8 @@ export class RaceService {
     const key = keyed ? { row: { key_hash: keyed.hash, body_hash: keyed.body, race_id: id, answer: seal(keyed.key, answer), created_at: now }, expired: now - KEY_TTL_MS } : undefined;
     await this.repo.insertRace(race, seatRows, mail, entries, { race_id: id, turn: 1, before: JSON.stringify(created), dealt: JSON.stringify(begun.state), first_seq: null }, key, rematch?.id);
     if (row0.course_json !== null) this.setups.keep(id, course);
+    // Its seats raced by e-mail, as stored: its seats' views read nothing for them.
+    void this.reads.mailSeats(id, mail.map((m) => m.seat));
     this.dealt(id, setup, begun.state, seatRows, race);
     return yes(answer);
   }
@@ -726,7 +752,10 @@ export class RaceService {
       const made = await this.rematchOf(got.value);
       if (!made.ok) return made;
       const claimed = await this.claim(made.value.id, { invite: token, browser: body.browser });
-      return claimed.ok ? yes({ ...made.value, ...claimed.value }) : claimed;
+      if (claimed.ok) return yes({ ...made.value, ...claimed.value });
+      // The seat's token opened its seat here, so its invite there is spent: by another browser.
+      if (claimed.refusal.status === 401 && claimed.refusal.field === 'invite') return no(401, 'browser', `this seat's place in the rematch (race ${made.value.id}) was taken already, by the browser that pressed Rematch first with this seat's link: a seat is taken once, so open the rematch from that browser`);
+      return claimed;
     });
   }
 
@@ -1428,14 +1457,7 @@ export class RaceService {
    * seat to a bot, play the turn now, and rewind the last turn played so that it is played again.
    */
   moderate(id: string, key: string | undefined, action: string, body: unknown): Promise<Answer<Moderated>> {
-    return this.inLine.run(id, async () => {
-      if (action !== 'rematch') return this.moderation.moderate(id, key, action, body);
-      // The race raced again (`rematchOf`), watched from here: its moderator key moderates it too.
-      const got = await this.auth.moderator(id, key);
-      if (!got.ok) return got;
-      const made = await this.rematchOf(got.value);
-      return made.ok ? yes({ done: 'rematch', race: made.value.id, made: made.value.made }) : made;
-    });
+    return this.inLine.run(id, () => this.moderation.moderate(id, key, action, body));
   }
 
   /**
@@ -1449,12 +1471,14 @@ export class RaceService {
       this.retry.delete(id);
       await this.playLater(id, force, turn);
     });
+    await this.sayLooking();
     const due = await this.repo.due(this.clock.now());
+    const left = await this.leftToLooker(due);
     const looking = await this.lookBeforePlaying(due);
     const play = (ids: readonly string[]) => inSlices(ids, 1, async (id) => {
       if ((await this.adjudicate(id, false)) === true) played++;
     });
-    await play(due.filter((id) => !looking.ids.has(id)));
+    await play(due.filter((id) => !looking.ids.has(id) && !left.has(id)));
     await looking.done;
     await play(due.filter((id) => looking.ids.has(id)));
     return played;
@@ -1463,13 +1487,54 @@ export class RaceService {
   /**
    * Registers the look awaited before the deadline's play of a race with a seat raced by e-mail
    * (the mail gateway's look into its mailbox, for orders that reached it before the deadline);
-   * returns what takes it back. One at a time.
+   * returns what takes it back. One at a time. From the next tick on, the other processes on the
+   * database leave such deadlines to this one (`LEFT_TO_LOOKER_MS`), until it is taken back.
    */
-  beforeDeadlinePlay(look: DeadlineLook): () => void {
+  beforeDeadlinePlay(look: DeadlineLook): () => Promise<void> {
     this.deadlineLook = look;
-    return () => {
-      if (this.deadlineLook === look) this.deadlineLook = null;
+    this.lookingSaidAt = -Infinity;
+    return async () => {
+      if (this.deadlineLook !== look) return;
+      this.deadlineLook = null;
+      if (this.onlyWriter) return;
+      // After a saying under way, which would count this process there again.
+      await this.sayingLooking?.catch(() => undefined);
+      // Not said: it is counted there until its last saying runs out.
+      await this.repo.lookingNoMore(this.looker).catch((e: Error) => console.error(`saying that this process looks before mail races' deadlines no more failed (${e.message}); the others wait for it ${LOOKER_ALIVE_MS / 1000} s at most`));
     };
+  }
+
+  /** A process that looks before mail races' deadlines says so to the others, every `LOOKER_SAYS_MS`. */
+  private async sayLooking(): Promise<void> {
+    const now = this.clock.now();
+    if (!this.deadlineLook || this.onlyWriter || now - this.lookingSaidAt < LOOKER_SAYS_MS) return;
+    const saying = this.repo.looking(this.looker, now + LOOKER_ALIVE_MS);
+    this.sayingLooking = saying;
+    try {
+      await saying;
+      this.lookingSaidAt = now;
+    } finally {
+      if (this.sayingLooking === saying) this.sayingLooking = null;
+    }
+  }
+
+  /**
+   * Of the races `due`, those left to another process, which looks before their deadline's play:
+   * they have a seat raced by e-mail, their deadline passed less than `LEFT_TO_LOOKER_MS` ago, and
+   * such a process is there (`deadline_lookers`). None when this process looks itself.
+   */
+  private async leftToLooker(due: readonly string[]): Promise<ReadonlySet<string>> {
+    for (const id of this.playedWithoutLooker.keys()) if (!due.includes(id)) this.playedWithoutLooker.delete(id);
+    if (this.deadlineLook || this.onlyWriter || !due.length) return new Set();
+    const now = this.clock.now();
+    const heads = (await this.repo.mailRaces(due)).filter((r) => r.status === 'running' && r.deadlineAt !== null && r.deadlineAt <= now);
+    if (!heads.length || !(await this.repo.lookerThere(now))) return new Set();
+    for (const r of heads) {
+      if (now < r.deadlineAt! + LEFT_TO_LOOKER_MS || this.playedWithoutLooker.get(r.id) === r.deadlineAt) continue;
+      this.playedWithoutLooker.set(r.id, r.deadlineAt!);
+      console.error(`race ${r.id}: the process that looks into the mailbox did not play its deadline within ${LEFT_TO_LOOKER_MS / 1000} s; played here, without the last look for mailed orders`);
+    }
+    return new Set(heads.filter((r) => now < r.deadlineAt! + LEFT_TO_LOOKER_MS).map((r) => r.id));
   }
 
   /**

@@ -34,6 +34,8 @@ export type Report = { turn: number; report: ReturnType<typeof turnReport>; text
 
 /** Played turns kept, with their replay and report once asked for. */
 const PLAYED_KEPT = 2000;
+/** Races whose seats raced by e-mail are kept (`mailSeats`). */
+const MAIL_SEATS_KEPT = 10_000;
 
 interface Kept {
   readonly played: PlayedTurn;
@@ -71,6 +73,11 @@ export class ReadModels {
   private readonly kept = new Map<string, Promise<Answer<Kept>>>();
   /** How many plays of each turn (`race:turn`) are kept. */
   private readonly turnsKept = new Map<string, number>();
+  /**
+   * By race: its seats raced by e-mail. They are stored with the race and never change, so they
+   * are read once (a seat's view kept in memory otherwise reads nothing).
+   */
+  private readonly mailKept = new Map<string, Promise<ReadonlySet<number>>>();
 
   constructor(private readonly repo: RaceRepository, private readonly setups: RaceSetups) {}
 
@@ -97,8 +104,22 @@ export class ReadModels {
     const mine = stored && read ? { orders: revision ? { ...read.orders, revision } : read.orders, unread: rowUnread(stored, read.unread) } : null;
     // The other seats of the same player, opened by the same link (000 L40).
     const playerSeats = seats.filter((x) => x.token_hash && x.token_hash === seats[seat]!.token_hash).map((x) => x.seat);
-    const view = seatView(raceSummary(race), st, seats.map(seatInfo), submittedCounts(sent), seat, mine, setup.rules.options.choiceKeys);
+    const byMail = (await this.mailSeats(race.id)).has(seat);
+    const view = seatView(raceSummary(race), st, seats.map(seatInfo), submittedCounts(sent), seat, mine, setup.rules.options.choiceKeys, byMail);
     return yes({ ...view, playerSeats, series: race.series });
+  }
+
+  /** A race's seats raced by e-mail, read once (`mailKept`); `known`: as its creation stored them, nothing read. */
+  mailSeats(id: string, known?: readonly number[]): Promise<ReadonlySet<number>> {
+    let got = this.mailKept.get(id);
+    if (!got) {
+      if (this.mailKept.size >= MAIL_SEATS_KEPT) this.mailKept.delete(this.mailKept.keys().next().value!);
+      got = known ? Promise.resolve(new Set(known)) : this.repo.mailSeats(id).then((rows) => new Set(rows.map((m) => m.seat)));
+      this.mailKept.set(id, got);
+      // A failed read is not kept: the next view reads again.
+      got.catch(() => this.mailKept.get(id) === got && this.mailKept.delete(id));
+    }
+    return got;
   }
 
   /** A race's course, shipped or its own, with its composed board for drawing. */

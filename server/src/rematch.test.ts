@@ -84,7 +84,9 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       // Sent again by the same browser (its answer lost): the same token; by another browser, refused.
       const again = await rematch(t, id, 0, tokens[0]!, KEY_A);
       assert.deepEqual([again.status, again.body.id, again.body.token, again.body.made], [200, next, ava.body.token, false]);
-      assert.deepEqual([(await rematch(s, id, 0, tokens[0]!, KEY_B)).status], [401]);
+      const other = await rematch(s, id, 0, tokens[0]!, KEY_B);
+      assert.deepEqual([other.status, other.body.error?.field], [401, 'browser']);
+      assert.equal(other.body.error?.message, `this seat's place in the rematch (race ${next}) was taken already, by the browser that pressed Rematch first with this seat's link: a seat is taken once, so open the rematch from that browser`, 'said of a rematch, not of an invite');
       // The moderator: the same race, which its key moderates.
       const moderated = await call(t.base, 'POST', `/api/races/${id}/moderator/rematch`, undefined, mod);
       assert.deepEqual([moderated.status, moderated.body], [200, { done: 'rematch', race: next, made: false }]);

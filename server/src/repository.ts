@@ -452,6 +452,22 @@ export class RaceRepository {
     return rows.filter((r) => (JSON.parse(r.policy) as { kind: string }).kind === 'live').map((r) => r.id);
   }
 
+  /** Process `process` looks before mail races' deadlines until `until`, unless it says so again (`deadline_lookers`). */
+  async looking(process: string, until: number): Promise<void> {
+    await this.db.insertInto('deadline_lookers').values({ process, alive_until: until })
+      .onConflict((oc) => oc.column('process').doUpdateSet({ alive_until: until })).execute();
+  }
+
+  /** Process `process` looks before mail races' deadlines no more. */
+  async lookingNoMore(process: string): Promise<void> {
+    await this.db.deleteFrom('deadline_lookers').where('process', '=', process).execute();
+  }
+
+  /** Whether a process looks before mail races' deadlines at `now` (`deadline_lookers`). */
+  async lookerThere(now: number): Promise<boolean> {
+    return !!(await this.db.selectFrom('deadline_lookers').select('process').where('alive_until', '>', now).limit(1).executeTakeFirst());
+  }
+
   /**
    * The races due to be played: running, and their deadline passed, or (not paused) the time by
    * which a turn waiting for its bots was to be played (`play_by`).

@@ -109,7 +109,7 @@ export interface OwnOrders {
   readonly unread: readonly { readonly field: string; readonly message: string }[];
 }
 
-export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlyMap<number, number>, seat: number, own: OwnOrders | null, choiceKeys: readonly string[]) {
+export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatInfo[], submitted: ReadonlyMap<number, number>, seat: number, own: OwnOrders | null, choiceKeys: readonly string[], byMail: boolean) {
   const r = st.robots[seat]!;
   return {
     ...publicView(race, st, seats, submitted),
@@ -128,6 +128,8 @@ export function seatView(race: RaceSummary, st: GameState, seats: readonly SeatI
       flywheel: r.opt?.flywheel ? cardName(r.opt.flywheel) : null,
       recompiled: !!r.opt?.recompiled,
       choiceKeys: choiceKeys,
+      // Raced by e-mail: its page is opened from its mails, with the token they carry (its only link).
+      byMail,
     },
   };
 }

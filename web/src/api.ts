@@ -171,6 +171,8 @@ export interface SeatView extends RaceView {
     ordersUnread: { field: string; message: string }[];
     /** All its options, secret or not; the decisions the rule set takes; the card its Flywheel keeps; whether it recompiled this turn. */
     options: string[]; choiceKeys: string[]; flywheel: string | null; recompiled: boolean;
+    /** Raced by e-mail: the page was opened from its mails, whose link is the seat's only one. */
+    byMail: boolean;
   };
 }
 

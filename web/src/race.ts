@@ -761,12 +761,15 @@ const heldBeforeKey = () => `roborally.heldBefore.${id}.${seat}`;
 
 /**
  * A discreet word on a seat's page: its address is the seat's own link, to keep secret and to open
- * on another device (the same seat plays there). And, loud, if the claim that took the seat said
+ * on another device (the same seat plays there); for a seat raced by e-mail, the link of its mails
+ * (which stays its only one: no Make it the only one). And, loud, if the claim that took the seat said
  * another link held it before (taken with its invite, then made void by a new invite: the race's
  * creator may have read the hand), in which turns.
  */
 function ownLink(): HTMLElement[] {
   const b = h('button', { type: 'button', class: 'link-button', onclick: () => void copy(location.href, b) }, 'Copy it');
+  // Raced by e-mail: the link is its mails', the same on every device, and stays the seat's only one.
+  if ((view as SeatView).you.byMail) return [h('p', { class: 'own-link by-mail' }, 'This seat is raced by e-mail: this page\'s address is the link in its mails, the seat\'s own. Keep it secret. Opened on another device, it plays this seat there. ', b)];
   const only = h('button', { type: 'button', class: 'link-button only-link', onclick: () => void onlyLink(own) }, 'Make it the only one');
   const own = h('p', { class: 'own-link' }, 'This page\'s address is your seat\'s own link: keep it secret. Opened on another device, it plays this seat there. ', b, ' ', only);
   const held = JSON.parse(localStorage.getItem(heldBeforeKey()) ?? '[]') as Held[];
@@ -817,11 +820,6 @@ async function onlyLink(said: HTMLElement): Promise<void> {
   } catch (e) {
     for (const b of buttons) b.disabled = false;
     said.append(h('span', { class: 'error' }, ` ${(e as Error).message}`));
-    // A seat raced by e-mail: its link, from its mails, is the person's own (and stays the seat's).
-    if (e instanceof ApiError && e.status === 409 && e.field === 'seat') {
-      keepOwnToken(id, token!);
-      document.querySelector('.other-browser')?.replaceChildren(h('p', {}, `${e.message}.`));
-    }
   }
 }
 
@@ -881,7 +879,7 @@ async function main(): Promise<void> {
     program = new ProgramPanel(byId('program'), { rules: view.rules, chopShop, send, held, recompile, facing: (dir) => {
       facing = dir;
       drawNow();
-    }, clock: drawTurnClock, keep: `roborally.program.${id}.${seat}`, byHand: view.status === 'running' && !isOwnToken(id, token ?? '') ? otherBrowser() : undefined, drafted: (turn, filled) => {
+    }, clock: drawTurnClock, keep: `roborally.program.${id}.${seat}`, byHand: view.status === 'running' && !(view as SeatView).you.byMail && !isOwnToken(id, token ?? '') ? otherBrowser() : undefined, drafted: (turn, filled) => {
       draftWanted = { turn, filled };
       void sendDraft();
     } });

@@ -131,7 +131,7 @@ export function seatsTable(view: RaceView, you: number | null, shown?: readonly 
     return h('tr', { 'data-seat': s.seat, class: s.seat === you ? 'you' : '', 'data-state': state || null },
       h('td', { class: 'name' }, robotIcon(s.robot, s.seat), h('span', { class: 'robot-name', title: s.name }, s.name),
         newInvite && running && s.kind === 'human' && s.seat !== you
-          ? h('button', { type: 'button', class: 'link-button new-invite', title: `A new invite link for ${s.name}: their current link stops working`, onclick: () => newInvite(s.seat) }, 'new invite link')
+          ? h('button', { type: 'button', class: 'link-button new-invite', title: `A new invite link for ${s.name}: their current link stops working`, onclick: () => newInvite(s.seat) }, 'new invite', h('span', { class: 'more' }, ' link'))
           : null),
       teams.size ? h('td', { class: 'team' }, teams.get(s.name) ?? null) : null,
       h('td', {}, `${r.flags}`), h('td', {}, `${r.damage}`), h('td', {}, `${r.lives}`),

@@ -12,7 +12,7 @@ import { browser, PHONE, server, skip, useBrowser } from './browser.js';
 
 useBrowser({ max: 1e9, windowMs: 1000 });
 
-test('orders mailed for a seat after its page sent its own are shown on the page at once: the mailed program in the registers, "changed elsewhere"', { skip }, async () => {
+test('a seat raced by e-mail, opened from its mail, says it is raced by e-mail (not "made in another browser", no Make it the only one); orders mailed after its page sent its own are shown on the page at once: the mailed program in the registers, "changed elsewhere"', { skip }, async () => {
   const sink = await smtpSink();
   // The gateway knows the server's address: its mails link the seat's own page (MAIL_WEB_URL).
   const gateway = new MailGateway({ service: server.service, db: server.db, clock: server.clock, config: { from: 'RoboRally <race@rr.test>', relay: `smtp://127.0.0.1:${sink.port}`, smtpListen: '127.0.0.1:0', pumpMs: 3_600_000, webUrl: server.base } });
@@ -35,6 +35,11 @@ test('orders mailed for a seat after its page sent its own are shown on the page
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(link);
     await page.waitForSelector('body[data-live] .hand .card');
+    // Opened from its mail in a browser that never took a seat: the page knows the seat is raced by
+    // e-mail (the link is the mails'), and says so instead of "made in another browser".
+    assert.equal(await page.locator('.other-browser').count(), 0, 'no "This link was made in another browser"');
+    assert.equal(await page.locator('.only-link').count(), 0, 'no Make it the only one: the mails\' link stays the seat\'s');
+    assert.match(await page.locator('.own-link.by-mail').innerText(), /^This seat is raced by e-mail: this page's address is the link in its mails/);
     const program = async () => page.locator('.registers .card').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-card')));
     for (let k = 0; k < 5; k++) await page.locator('.hand .card').first().tap();
     await page.tap('.program-bar .send');

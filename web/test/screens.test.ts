@@ -165,17 +165,30 @@ test('the Robots table fits a 320 px and a 390 px phone, the creator\'s (a new i
       await page.waitForSelector('#seats table', { state: 'visible' });
       assert.equal(await page.locator('#seats .new-invite').count(), who === 'creator' ? 2 : 0);
       assert.equal(await page.locator('#seats tr[data-seat="1"] .submitted').innerText(), 'not joined');
-      const got = await page.evaluate<{ page: number[]; seats: number[]; table: number[]; past: string[] }>(`(() => {
+      const got = await page.evaluate<{ page: number[]; seats: number[]; table: number[]; past: string[]; cut: number[]; under: string[]; inviteLines: number[] }>(`(() => {
         const seats = document.querySelector('#seats'), table = seats.querySelector('table');
         const edge = seats.getBoundingClientRect().right;
         return { page: [document.documentElement.scrollWidth, document.documentElement.clientWidth], seats: [seats.scrollWidth, seats.clientWidth], table: [table.scrollWidth, table.clientWidth],
-          past: [...table.querySelectorAll('th, td, .new-invite')].filter((e) => e.getBoundingClientRect().right > edge + 0.5).map((e) => e.className || e.textContent) };
+          past: [...table.querySelectorAll('th, td, .new-invite')].filter((e) => e.getBoundingClientRect().right > edge + 0.5).map((e) => e.className || e.textContent),
+          // A name cut short of its column's end (the room beside it, in px), and each new invite link button's lines.
+          cut: [...table.querySelectorAll('td.name')].map((td) => {
+            const name = td.querySelector('.robot-name'), end = td.getBoundingClientRect().right - parseFloat(getComputedStyle(td).paddingRight);
+            return name.scrollWidth > name.clientWidth ? Math.round(end - name.getBoundingClientRect().right) : 0;
+          }).filter((room) => room > 2),
+          under: [...table.querySelectorAll('td.name')].filter((td) => td.querySelector('.robot-name').getBoundingClientRect().top >= td.querySelector('.robot-icon').getBoundingClientRect().bottom).map((td) => td.textContent),
+          inviteLines: [...table.querySelectorAll('.new-invite')].map((b) => {
+            const r = document.createRange(); r.selectNodeContents(b);
+            return new Set([...r.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top))).size;
+          }) };
       })()`);
       await page.screenshot({ path: `${SHOTS}robots-table-${width}-${who}.png`, fullPage: true });
       const what = `${width} px, the ${who}'s: ${JSON.stringify(got)}`;
       assert.ok(got.page[0]! <= got.page[1]!, `the page does not scroll sideways (${what})`);
       assert.ok(got.seats[0]! <= got.seats[1]! && got.table[0]! <= got.table[1]!, `the table does not scroll sideways (${what})`);
       assert.deepEqual(got.past, [], `nothing past the table's panel (${what})`);
+      assert.deepEqual(got.cut, [], `a long name is cut only where its column ends (${what})`);
+      assert.deepEqual(got.under, [], `each name beside its robot, not under it (${what})`);
+      assert.ok(got.inviteLines.every((n) => n === 1), `each new invite link button is one line (${what})`);
       await ctx.close();
     }
   }

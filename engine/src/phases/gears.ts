@@ -77,7 +77,7 @@ export function pushersGearsCrushers(ctx: Ctx, register: number): void {
 }
 
 /** Robot i stands on gear floor f: it turns, unless its stabilizer holds it. */
-function onGear(ctx: Ctx, i: number, f: Floor): void {
+export function onGear(ctx: Ctx, i: number, f: Floor): void {
   const r = ctx.state.robots[i]!;
   if (r.options.length && stabilized(ctx, i)) return;
   const from = r.dir;

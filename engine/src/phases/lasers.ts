@@ -1,5 +1,5 @@
 /** Board lasers and robot lasers fire together (RULES.md "Lasers"). */
-import { boardSquare } from '../board.js';
+import { boardSquare, Floor } from '../board.js';
 import type { Ctx, Workspace } from '../context.js';
 import { damage, destroyIfWrecked } from '../robots.js';
 import { damageDie } from '../dice.js';
@@ -8,6 +8,7 @@ import { dx, dy, reverse, type Dir } from '../geometry.js';
 import { hurt, type Hit } from '../options/damage.js';
 import { holds, used } from '../options/held.js';
 import { chosenWeapon, piercingTargets, weaponApplies, weaponHits, weaponMoves, type WeaponShot } from '../options/weapons.js';
+import { onGear, pushersGearsCrushers } from './gears.js';
 
 const FAR = 0x7fffffff;
 
@@ -18,6 +19,24 @@ const FAR = 0x7fffffff;
  * like robots do.
  */
 export function lasers(ctx: Ctx, register: number): void {
+  laserStep(ctx, register, false);
+}
+
+/**
+ * The pushers, gears and crushers steps and then the lasers step (their order in both rule sets),
+ * on the laser step's one look at the robots. The look reads each robot's pusher and crusher
+ * registers from the packed cell it reads anyway. With nobody on an active pusher or under an
+ * active crusher (most registers) nothing moves before the shots: every robot blocks beams from the
+ * square the look found, a robot's own laser aims the way its gear will turn it, and the gears
+ * turn the robots (robot order) before any shot, as the gears step would. Otherwise the look is
+ * undone and the three steps and the lasers run in turn.
+ */
+export function pushersGearsCrushersLasers(ctx: Ctx, register: number): void {
+  laserStep(ctx, register, true);
+}
+
+/** The lasers step; `gears`: the pushers, gears and crushers steps first (`pushersGearsCrushersLasers`). */
+function laserStep(ctx: Ctx, register: number, gears: boolean): void {
   const b = ctx.board;
   const w = b.width;
   const robots = ctx.state.robots;
@@ -38,10 +57,24 @@ export function lasers(ctx: Ctx, register: number): void {
     work.dieAtDistance = new Int32Array(nl);
     work.lit = new Int32Array(nl);
   }
-  const { hits, nearest, nearestAt, dieAtDistance, lit, aim, special, weaponShots } = work;
+  // Without dice or a cube's edges, on a board of at most 32 squares a side and with at most 31
+  // robots (`lines`): the real robots' squares a bit each in their row and column, and per robot
+  // firing plainly its facing and reach (`gun`), or its position (`spot`) to clear the bits.
+  const lines = !ctx.state.dice.length && !b.beyond && w <= 32 && b.height <= 32 && n <= 31;
+  if (lines && (work.rowBits.length < b.height || work.colBits.length < w)) {
+    work.rowBits = new Int32Array(b.height);
+    work.colBits = new Int32Array(w);
+  }
+  if (work.gun.length < n) {
+    work.gun = new Int32Array(n);
+    work.spot = new Int32Array(n);
+  }
+  const { hits, nearest, nearestAt, dieAtDistance, lit, aim, special, weaponShots, rowBits, colBits, gun, spot } = work;
   if (!work.laserScratchClean) {
     hits.fill(0);
     nearestAt.fill(0);
+    rowBits.fill(0);
+    colBits.fill(0);
   }
   work.laserScratchClean = false;
   work.nspecial = 0;
@@ -74,17 +107,42 @@ export function lasers(ctx: Ctx, register: number): void {
   // a bit each; all robots (-1) once one has option memory or options (their shots may move
   // robots, their flags may be touched from afar).
   let onSites = wide ? -1 : 0;
+  // The robots whose `aim` is set, a bit each (the shots' pass visits only those); wide: all, NONE for none.
+  let shooters = 0;
+  // With `gears`: whether a robot stands on an active pusher or under an active crusher, and the robots on gears.
+  const bit = 1 << (register - 1);
+  let moving = wide;
+  let geared = 0;
+  // With `lines`: the real robots on the floor, and those firing their main laser plainly (a bit each).
+  let placed = 0, gunners = 0;
   for (let i = 0; i < n; i++) {
     const r = robots[i]!;
-    aim[i] = NONE;
+    if (wide) aim[i] = NONE;
     if (r.status !== 'active') continue;
     const from = r.y * w + r.x;
     const at = from * 4;
+    // The turn its gear gives it (0: none), with `gears`.
+    let turn = 0;
+    if (gears) {
+      const v = cells[at + 1]!;
+      if ((v | (v >>> 8)) & bit) moving = true;
+      const f = cells[at]! & 255;
+      if (f === Floor.GearRight || f === Floor.GearLeft) {
+        geared |= 1 << i;
+        turn = f === Floor.GearRight ? 1 : 3;
+      }
+    }
     if (r.opt !== null || r.options.length) onSites = -1;
     else if (cells[at]! >>> 24) onSites |= 1 << i;
     if (r.virtual) {
       virtuals = true;
       continue;
+    }
+    if (lines) {
+      rowBits[r.y] = rowBits[r.y]! | (1 << r.x);
+      colBits[r.x] = colBits[r.x]! | (1 << r.y);
+      spot[i] = (r.x << 5) | r.y;
+      placed |= 1 << i;
     }
     for (let e = cells[at + 3]!, end = cells[at + 7]!; e < end; e++) {
       const k = beamLaser[e]!;
@@ -96,10 +154,15 @@ export function lasers(ctx: Ctx, register: number): void {
     if (r.poweredDown) continue;
     if (r.options.length) {
       aim[i] = ARMED;
+      shooters |= 1 << i;
       continue;
     }
-    if (plain) {
-      const d = r.dir;
+    if (lines) {
+      const d = (r.dir + turn) & 3;
+      gun[i] = (d << 8) | ((cells[at + 2]! >>> (d << 3)) & 255);
+      gunners |= 1 << i;
+    } else if (plain) {
+      const d = (r.dir + turn) & 3;
       const step = d === 0 ? -w : d === 1 ? 1 : d === 2 ? w : -1;
       let c = from;
       for (let s = (cells[at + 2]! >>> (d << 3)) & 255; s > 0; s--) {
@@ -107,10 +170,54 @@ export function lasers(ctx: Ctx, register: number): void {
         const j = occ[c]!;
         if (j) {
           aim[i] = j - 1;
+          shooters |= 1 << i;
           break;
         }
       }
-    } else aim[i] = firstInLine(ctx, i, r.dir);
+    } else {
+      const t = firstInLine(ctx, i, ((r.dir + turn) & 3) as Dir);
+      aim[i] = t;
+      if (t !== NONE) shooters |= 1 << i;
+    }
+  }
+  // Each plain gunner's target: the nearest bit of its row or column ahead of it, within its reach.
+  // Without a branch on its facing or on what it meets (both coin flips for the branch predictor):
+  // both ways are reckoned and one kept by masks; `hit` is 1 when the beam meets a robot.
+  for (let m = gunners; m; m &= m - 1) {
+    const i = 31 - Math.clz32(m & -m);
+    const g = gun[i]!, p = spot[i]!;
+    const x = p >>> 5, y = p & 31, d = g >>> 8, reach = g & 255;
+    // -1 along a row (east, west), 0 along a column; -1 going east or south (away from 0), 0 else.
+    const row = -(d & 1), fwd = -(((d + 1) >> 1) & 1);
+    const along = (x & row) | (y & ~row);
+    const line = (rowBits[y]! & row) | (colBits[x]! & ~row);
+    const ahead = (line >>> (along + 1)) & ((1 << reach) - 1);
+    const behind = line & ((1 << along) - 1) & ~((1 << (along - reach)) - 1);
+    const bits = (ahead & fwd) | (behind & ~fwd);
+    const to = ((along + 32 - Math.clz32(ahead & -ahead)) & fwd) | ((31 - Math.clz32(behind)) & ~fwd);
+    const hit = (bits | -bits) >>> 31;
+    aim[i] = occ[(((y * w + to) & row) | ((to * w + x) & ~row)) & -hit]! - 1;
+    shooters |= hit << i;
+  }
+  for (let m = placed; m; m &= m - 1) {
+    const p = spot[31 - Math.clz32(m & -m)]!;
+    rowBits[p & 31] = 0;
+    colBits[p >>> 5] = 0;
+  }
+  if (gears) {
+    if (moving) {
+      // Someone is pushed or crushed: the look is undone, and the steps run in turn.
+      for (let a = 0; a < nlit; a++) nearestAt[lit[a]!] = 0;
+      work.laserScratchClean = true;
+      pushersGearsCrushers(ctx, register);
+      laserStep(ctx, register, false);
+      return;
+    }
+    for (; geared; geared &= geared - 1) {
+      const i = 31 - Math.clz32(geared & -geared);
+      const r = robots[i]!;
+      onGear(ctx, i, (cells[(r.y * w + r.x) * 4]! & 255) as Floor);
+    }
   }
   // The dice of the Dice Rule block board beams after the robots.
   for (let f = 0; dieHits && f < dice.length; f++) {
@@ -160,8 +267,13 @@ export function lasers(ctx: Ctx, register: number): void {
     }
   }
 
-  // The robots' shots, in robot order.
-  for (let i = 0; i < n; i++) {
+  // The robots' shots, in robot order: those whose beam met something, or who fire later (ARMED).
+  for (let i = 0, m = shooters; i < n; i++) {
+    if (!wide) {
+      if (!m) break;
+      i = 31 - Math.clz32(m & -m);
+      m &= m - 1;
+    }
     const target = aim[i]!;
     if (target === NONE) continue;
     if (target === ARMED) {

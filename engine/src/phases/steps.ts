@@ -4,7 +4,7 @@ import { allBelts, beltStep, expressBelts, expressThenAllBelts } from './belts.j
 import { checkpoints, checkpointsAfterLasers } from './checkpoints.js';
 import { crushers } from './crushers.js';
 import { gears, gearsThenCrushers, pushersGearsCrushers } from './gears.js';
-import { lasers } from './lasers.js';
+import { lasers, pushersGearsCrushersLasers } from './lasers.js';
 import { pushers } from './pushers.js';
 import { robotsMove } from './program.js';
 import type { Ctx } from '../context.js';
@@ -35,8 +35,9 @@ export function startRegister(ctx: Ctx): void {
  * through `step.run`: one call site for eight functions is a megamorphic call the optimizer can
  * neither inline nor call directly, and it was a tenth of a turn's time in the CPU profile. Steps
  * that follow each other in this order run merged, with fewer looks at the robots: classic's
- * express and all belts, pushers with gears and crushers, gears with crushers; the checkpoints
- * after the lasers visit only the robots the laser step found on a site.
+ * express and all belts, pushers with gears, crushers and lasers (both rule sets), pushers with
+ * gears and crushers, gears with crushers; the checkpoints after the lasers visit only the robots
+ * the laser step found on a site.
  */
 export function runSteps(ctx: Ctx, steps: readonly RegisterStep[], register: number): void {
   for (let s = 0; s < steps.length; s++) {
@@ -50,7 +51,14 @@ export function runSteps(ctx: Ctx, steps: readonly RegisterStep[], register: num
     }
     else if (step === STEPS.allBelts) beltStep(ctx, false);
     else if (step === STEPS.pushers) {
-      if (steps[s + 1] === STEPS.gears && steps[s + 2] === STEPS.crushers) {
+      if (steps[s + 1] === STEPS.gears && steps[s + 2] === STEPS.crushers && steps[s + 3] === STEPS.lasers) {
+        pushersGearsCrushersLasers(ctx, register);
+        s += 3;
+        if (steps[s + 1] === STEPS.checkpoints) {
+          checkpointsAfterLasers(ctx);
+          s++;
+        }
+      } else if (steps[s + 1] === STEPS.gears && steps[s + 2] === STEPS.crushers) {
         pushersGearsCrushers(ctx, register);
         s += 2;
       } else pushers(ctx, register);
