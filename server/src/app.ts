@@ -470,8 +470,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     const who = typeof key === 'string' ? { moderatorKey: key } : { token: bearer(req.headers.authorization, req.query.token) };
     return send(reply, await svc.submit(req.params.id, req.params.seat, who, req.body));
   });
-  api.get('/api/races/:id/events', { schema: { summary: 'The race\'s entries after a seq', params: IdParams, querystring: AfterQuery, response: { 200: Type.Array(AnyObject('{seq, turn, kind, event}')), ...refused } } }, async (req, reply) =>
-    send(reply, await svc.entries(req.params.id, req.query.after ?? 0)));
+  api.get('/api/races/:id/events', { schema: { summary: 'The race\'s entries after a seq', params: IdParams, querystring: AfterQuery, response: { 200: Type.Array(AnyObject('{seq, turn, kind, event}')), ...refused } } }, async (req, reply) => {
+    const got = await svc.entriesJson(req.params.id, req.query.after ?? 0);
+    // Sent as it is: fastify serializes no string, whatever the route's schema.
+    return got.ok ? reply.type('application/json; charset=utf-8').send(got.value as never) : send(reply, got);
+  });
   api.get('/api/races/:id/turns/:turn/report', { schema: { summary: '001\'s table of a turn played', params: TurnParams, querystring: ReportQuery, response: { 200: Type.Union([AnyObject('{turn, report, text}'), Type.String({ description: 'format=text' })]), ...refused } } }, async (req, reply) => {
     const rep = await svc.report(req.params.id, req.params.turn);
     if (rep.ok && req.query.format === 'text') return reply.type('text/plain; charset=utf-8').send(rep.value.text);

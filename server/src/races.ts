@@ -1574,6 +1574,12 @@ export class RaceService {
     return got ? yes(got) : no(404, 'race', `no race "${id}"`);
   }
 
+  /** `entries` as the JSON text of its array (the log route's answer, read as stored). */
+  async entriesJson(id: string, after: number): Promise<Answer<string>> {
+    const got = await this.repo.entriesJson(id, after);
+    return got !== null ? yes(got) : no(404, 'race', `no race "${id}"`);
+  }
+
   /** The seq of a race's last committed entry (0 for no race). */
   lastSeq(id: string): Promise<number> {
     return this.repo.lastSeq(id);

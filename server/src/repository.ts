@@ -499,6 +499,18 @@ export class RaceRepository {
     return rows.map((r) => ({ seq: r.seq, turn: r.turn, ...JSON.parse(r.body) }));
   }
 
+  /**
+   * `entries` as the JSON text of its array, made from the stored texts without reading them into
+   * objects and printing them again (a race's whole log, asked by anyone, cost the server that for
+   * each of its hundreds of entries); null for no race.
+   */
+  async entriesJson(id: string, after: number): Promise<string | null> {
+    const rows = await this.db.selectFrom('events').select(['seq', 'turn', 'body']).where('race_id', '=', id).where('seq', '>', after).orderBy('seq').execute();
+    if (!rows.length && !(await this.exists(id))) return null;
+    // Each body is a stored object's JSON ("{...}"): seq and turn go first, as `entries` puts them.
+    return `[${rows.map((r) => `{"seq":${r.seq},"turn":${r.turn}${r.body.length > 2 ? ',' : ''}${r.body.slice(1)}`).join(',')}]`;
+  }
+
   /** The seq of a race's last committed entry (0 for no race). */
   async lastSeq(id: string): Promise<number> {
     const race = await this.db.selectFrom('races').select('last_seq').where('id', '=', id).executeTakeFirst();
